@@ -1,0 +1,69 @@
+//go:build mage
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// modules is every module in go.work, in dependency order (catalog at the bottom).
+var modules = []string{"catalog", "hostsim", "provider", "conformance", "."}
+
+// binaries is what `mage build` writes: output name -> package path (built in the workspace).
+var binaries = []struct{ out, pkg string }{
+	{"bin/hostsim", "./hostsim/cmd/hostsim"},
+	{"bin/conformance", "./conformance/cmd/conformance"},
+	{"bin/terraform-provider-takoform", "./provider"},
+}
+
+const tofuPkg = "github.com/opentofu/opentofu/cmd/tofu"
+
+func buildBinaries() error {
+	for _, b := range binaries {
+		if err := run(".", nil, "go", "build", "-o", b.out, b.pkg); err != nil {
+			return fmt.Errorf("build %s: %w", b.out, err)
+		}
+	}
+	return nil
+}
+
+// buildTofu builds OpenTofu with GOWORK=off: the tools module is deliberately outside go.work so
+// OpenTofu's large dependency graph never leaks into the project's modules.
+func buildTofu() error {
+	out, err := filepath.Abs("bin/tofu")
+	if err != nil {
+		return err
+	}
+	return run("tools", []string{"GOWORK=off"}, "go", "build", "-o", out, tofuPkg)
+}
+
+// run executes a command in dir with extra environment, echoing it first, streaming its output.
+func run(dir string, env []string, name string, args ...string) error {
+	fmt.Printf("+ (cd %s && %s%s %s)\n", dir, prefixEnv(env), name, strings.Join(args, " "))
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	return cmd.Run()
+}
+
+func prefixEnv(env []string) string {
+	if len(env) == 0 {
+		return ""
+	}
+	return strings.Join(env, " ") + " "
+}
+
+// binDirEnv returns the environment that puts the repository's bin/ first on PATH.
+func binDirEnv() ([]string, error) {
+	bin, err := filepath.Abs("bin")
+	if err != nil {
+		return nil, err
+	}
+	return []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}, nil
+}

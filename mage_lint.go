@@ -1,0 +1,46 @@
+//go:build mage
+
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// lint fails when gofmt would change a file or go vet reports a problem, in any module.
+func lint() error {
+	mageFiles, _ := filepath.Glob("mage*.go")
+	args := append([]string{"-l"}, mageFiles...)
+	args = append(args, "catalog", "hostsim", "provider", "conformance", "scripts")
+	out, err := exec.Command("gofmt", args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("gofmt: %v\n%s", err, out)
+	}
+	if files := strings.TrimSpace(string(out)); files != "" {
+		return fmt.Errorf("gofmt would change these files (run gofmt -w):\n%s", files)
+	}
+	for _, m := range modules {
+		if err := run(m, nil, "go", "vet", "./..."); err != nil {
+			return fmt.Errorf("go vet in %s: %w", m, err)
+		}
+	}
+	fmt.Println("lint: gofmt and go vet are clean")
+	return nil
+}
+
+// generateDocs regenerates every generated document; staleness tests compare against these.
+func generateDocs() error {
+	steps := [][]string{
+		{"go", "run", "./provider/cmd/docgen"},
+		{"go", "run", "./conformance/cmd/conformance", "list", "--format", "markdown", "--out", "docs/conformance.md"},
+		{"go", "test", "./scripts", "-run", "TestCommandsREADME", "-update-readme"},
+	}
+	for _, s := range steps {
+		if err := run(".", nil, s[0], s[1:]...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

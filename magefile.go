@@ -1,0 +1,71 @@
+//go:build mage
+
+// The takokit build. Run `go tool mage -l` for the list of targets.
+//
+// Targets are the plain functions of this file; their helpers live in mage_*.go beside it
+// (same build tag). Every target prints what it runs, so a failure is reproducible by hand.
+package main
+
+import (
+	"github.com/magefile/mage/mg"
+)
+
+// Default target when `go tool mage` runs with no argument.
+var Default = Test
+
+// Build writes bin/hostsim, bin/conformance and bin/terraform-provider-takoform.
+func Build() error {
+	return buildBinaries()
+}
+
+// Tofu builds OpenTofu v1.10.6 from the tools/ module (outside go.work) into bin/tofu.
+func Tofu() error {
+	return buildTofu()
+}
+
+// Test runs every module's tests (scenarios through real OpenTofu included) and the conformance self-test.
+func Test() error {
+	mg.SerialDeps(Build, Tofu)
+	return runAllTests()
+}
+
+// Unit runs every module's Go tests except the OpenTofu scenarios (fast contributor loop).
+func Unit() error {
+	return runModuleTests(false)
+}
+
+// Scenarios runs only the testscript scenarios under scripts/testdata (CI's regression suite).
+func Scenarios() error {
+	mg.SerialDeps(Build, Tofu)
+	return runScenarios()
+}
+
+// Lint checks gofmt and runs go vet for every module.
+func Lint() error {
+	return lint()
+}
+
+// Docs regenerates docs/resources, examples/resources, docs/conformance.md and scripts/testdata/README.md.
+func Docs() error {
+	return generateDocs()
+}
+
+// Sim starts several partial hosts side by side on free loopback ports until interrupted.
+func Sim() error {
+	mg.Deps(Build)
+	return runSim()
+}
+
+// Demo builds everything (OpenTofu included) and plans/applies an example against partial hosts.
+func Demo() error {
+	mg.SerialDeps(Build, Tofu)
+	return runDemo()
+}
+
+// Catalog groups catalog maintenance targets.
+type Catalog mg.Namespace
+
+// Seal recomputes every digest of catalog/data in dependency order and rewrites only digest values.
+func (Catalog) Seal() error {
+	return run("catalog", nil, "go", "run", "./cmd/seal", "data")
+}
