@@ -3,7 +3,8 @@ module github.com/takokit/takokit/catalog
 go 1.26
 
 require (
-	github.com/gowebpki/jcs v1.0.2 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	github.com/gowebpki/jcs v1.0.2
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
+
+require golang.org/x/text v0.14.0 // indirect

@@ -1,0 +1,179 @@
+// Package catalog loads Takoform Form, Interface and Binding definitions from a catalog
+// directory and derives the read-only model every takokit module uses. Nothing in this
+// package (or anywhere in takokit) names a particular kind: everything is derived from
+// the documents (catalog.md).
+package catalog
+
+import (
+	"encoding/json"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Catalog is a complete, validated catalog. It is read-only after Load; accessors
+// return copies of slices.
+type Catalog struct {
+	forms       []*Form
+	byRef       map[wire.FormRef]*Form
+	kinds       []*Kind
+	interfaces  []*Interface
+	bindings    []*Binding
+	transitions []*Transition
+}
+
+// KindName is a Form group and kind, without a definition version.
+type KindName struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+}
+
+// Kind gathers every loaded definition version of one (apiVersion, kind).
+type Kind struct {
+	APIVersion, Kind, Slug, TypeName string
+	Versions                         []*Form // oldest to newest by semantic-version precedence
+}
+
+// FieldKind classifies a top-level desired property (catalog.md §3.2).
+type FieldKind string
+
+const (
+	FieldString      FieldKind = "string"
+	FieldStringEnum  FieldKind = "string-enum"
+	FieldInteger     FieldKind = "integer"
+	FieldBoolean     FieldKind = "boolean"
+	FieldStringSet   FieldKind = "string-set"
+	FieldStringList  FieldKind = "string-list"
+	FieldJSONMap     FieldKind = "json-map"
+	FieldReference   FieldKind = "reference"
+	FieldBindingList FieldKind = "binding-list"
+	FieldObjectList  FieldKind = "object-list"
+)
+
+// Form is one loaded definition version.
+type Form struct {
+	Ref           wire.FormRef
+	PackageDigest string
+	Slug          string
+	TypeName      string
+	Role          string
+	Title         string
+	Description   string
+
+	Fields         []Field
+	Outputs        []Output
+	Relations      []Relation
+	Capabilities   []string
+	DeclaresUpdate bool
+	Immutable      map[string]bool // top-level desired pointers, e.g. "/worker"
+	Provided       []wire.InterfaceRef
+	Accepted       []wire.BindingRef
+
+	DefinitionJSON []byte // definition.json exactly as stored
+	DesiredJSON    []byte // desiredSchema exactly as authored
+	OutputJSON     []byte // outputSchema exactly as authored; nil without outputs
+
+	Fixtures         []Fixture
+	NegativeFixtures []NegativeFixture
+
+	desired  *jsonschema.Schema
+	output   *jsonschema.Schema
+	observed *jsonschema.Schema
+}
+
+// Field is one top-level desired property, or a member of an object-list or
+// binding-list item.
+type Field struct {
+	Wire        string // wire (JSON) name
+	Attr        string // HCL attribute name (catalog.md §6.2)
+	Pointer     string // JSON Pointer; list members use "*" for the element
+	Kind        FieldKind
+	Required    bool
+	Default     json.RawMessage // exact authored bytes; nil when none
+	Immutable   bool
+	Enum        []string // string-enum, or the items of a string-set/list
+	Pattern     string   // string, or the items of a string-set/list
+	Min, Max    *int64
+	MinItems    *int64
+	MaxItems    *int64
+	MinLength   *int64
+	MaxLength   *int64
+	Unique      bool
+	Members     []Field // object-list and binding-list item members
+	Ref         *RefTarget
+	Binding     *wire.BindingRef // binding-list: the accepted binding it projects
+	RefMember   string           // binding-list: wire name of the item's reference member
+	Description string
+}
+
+// RefTarget is what a reference node points at.
+type RefTarget struct {
+	APIVersion        string
+	Kind              string
+	TargetFormRefs    []wire.FormRef
+	RequiredInterface *wire.InterfaceRef
+}
+
+// Output is one declared output: always a required scalar (catalog.md §5.3).
+type Output struct {
+	Wire, Attr  string
+	Type        string // string | integer | boolean
+	Pattern     string
+	Description string
+	Min, Max    *int64
+	MinLength   *int64
+	MaxLength   *int64
+	Enum        []string // string enums as written; integer/boolean enums in JSON text
+}
+
+// Relation is one reference node of the desired schema.
+type Relation struct {
+	Pointer           string // "/worker", "/versions/*/workerVersion"
+	TargetAPIVersion  string
+	TargetKind        string
+	TargetFormRefs    []wire.FormRef
+	RequiredInterface *wire.InterfaceRef
+	Binding           *wire.BindingRef
+}
+
+// Interface is one loaded Interface Definition.
+type Interface struct {
+	Ref         wire.InterfaceRef
+	Title       string
+	Description string
+	Operations  []string
+	JSON        []byte // exact stored bytes
+}
+
+// Binding is one loaded Binding Definition.
+type Binding struct {
+	Ref                wire.BindingRef
+	Title              string
+	Description        string
+	SourceRole         string
+	TargetInterface    wire.InterfaceRef
+	AllowedTargetForms []KindName
+	NameGrammar        string
+	Operations         []string
+	JSON               []byte // exact stored bytes
+}
+
+// Transition is one declared Form transition (catalog.md §2.4).
+type Transition struct {
+	Marker   string
+	From, To wire.FormRef
+}
+
+// Fixture is a positive conformance fixture with its documents loaded.
+type Fixture struct {
+	Name    string
+	Desired json.RawMessage
+	Output  json.RawMessage // nil when the fixture has no output document
+}
+
+// NegativeFixture is a document that must fail validation at Stage.
+type NegativeFixture struct {
+	Name, Stage, ExpectedFailure string
+	Input                        json.RawMessage
+}

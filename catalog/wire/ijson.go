@@ -1,0 +1,334 @@
+package wire
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxDepth is the most nested containers a document may hold (host-api.md §4).
+const MaxDepth = 256
+
+// JSONError is one strict-JSON problem at a JSON Pointer ("" is the whole document).
+type JSONError struct {
+	Pointer string
+	Offset  int
+	Message string
+}
+
+func (e *JSONError) Error() string {
+	return fmt.Sprintf("JSON at %s (byte %d): %s", quotePointer(e.Pointer), e.Offset, e.Message)
+}
+
+func quotePointer(p string) string {
+	if p == "" {
+		return `"" (the document)`
+	}
+	return p
+}
+
+// EscapePointerToken escapes one JSON Pointer reference token (RFC 6901).
+func EscapePointerToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// CheckIJSON applies the raw gate of host-api.md §4: valid UTF-8, exactly one value
+// followed only by whitespace, no duplicate member names (after unescaping), only the
+// JSON escapes, paired surrogates, the JSON number grammar with finite binary64 values
+// and no negative zero, and at most MaxDepth nested containers.
+func CheckIJSON(data []byte) error {
+	s := &scanner{data: data}
+	if !utf8.Valid(data) {
+		i := firstInvalidUTF8(data)
+		return &JSONError{Pointer: "", Offset: i, Message: "the document is not valid UTF-8; send UTF-8 encoded JSON"}
+	}
+	s.ws()
+	if err := s.value("", 0); err != nil {
+		return err
+	}
+	s.ws()
+	if s.pos != len(data) {
+		return s.fail("", "trailing data after the JSON value; send exactly one JSON value")
+	}
+	return nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+func (s *scanner) fail(ptr, msg string) error {
+	return &JSONError{Pointer: ptr, Offset: s.pos, Message: msg}
+}
+
+func (s *scanner) ws() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\r', '\n':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) value(ptr string, depth int) error {
+	if s.pos >= len(s.data) {
+		return s.fail(ptr, "unexpected end of input; the JSON value is incomplete")
+	}
+	switch c := s.data[s.pos]; {
+	case c == '{':
+		return s.object(ptr, depth+1)
+	case c == '[':
+		return s.array(ptr, depth+1)
+	case c == '"':
+		_, err := s.str(ptr)
+		return err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.number(ptr)
+	case c == 't':
+		return s.literal(ptr, "true")
+	case c == 'f':
+		return s.literal(ptr, "false")
+	case c == 'n':
+		return s.literal(ptr, "null")
+	default:
+		return s.fail(ptr, fmt.Sprintf("unexpected character %q; expected a JSON value", rune(c)))
+	}
+}
+
+func (s *scanner) literal(ptr, lit string) error {
+	if !strings.HasPrefix(string(s.data[s.pos:min(len(s.data), s.pos+len(lit))]), lit) {
+		return s.fail(ptr, "invalid literal; expected true, false or null")
+	}
+	s.pos += len(lit)
+	return nil
+}
+
+func (s *scanner) object(ptr string, depth int) error {
+	if depth > MaxDepth {
+		return s.fail(ptr, fmt.Sprintf("more than %d nested containers; flatten the document", MaxDepth))
+	}
+	s.pos++ // {
+	s.ws()
+	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+		s.pos++
+		return nil
+	}
+	seen := map[string]bool{}
+	for {
+		s.ws()
+		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+			return s.fail(ptr, "expected a member name in double quotes")
+		}
+		name, err := s.str(ptr)
+		if err != nil {
+			return err
+		}
+		child := ptr + "/" + EscapePointerToken(name)
+		if seen[name] {
+			return s.fail(child, fmt.Sprintf("duplicate member name %q; every member name in an object must be unique", name))
+		}
+		seen[name] = true
+		s.ws()
+		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+			return s.fail(child, "expected ':' after the member name")
+		}
+		s.pos++
+		s.ws()
+		if err := s.value(child, depth); err != nil {
+			return err
+		}
+		s.ws()
+		if s.pos >= len(s.data) {
+			return s.fail(ptr, "unexpected end of input inside an object")
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.fail(ptr, "expected ',' or '}' after an object member")
+		}
+	}
+}
+
+func (s *scanner) array(ptr string, depth int) error {
+	if depth > MaxDepth {
+		return s.fail(ptr, fmt.Sprintf("more than %d nested containers; flatten the document", MaxDepth))
+	}
+	s.pos++ // [
+	s.ws()
+	if s.pos < len(s.data) && s.data[s.pos] == ']' {
+		s.pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		s.ws()
+		if err := s.value(ptr+"/"+strconv.Itoa(i), depth); err != nil {
+			return err
+		}
+		s.ws()
+		if s.pos >= len(s.data) {
+			return s.fail(ptr, "unexpected end of input inside an array")
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			return nil
+		default:
+			return s.fail(ptr, "expected ',' or ']' after an array element")
+		}
+	}
+}
+
+// str scans a string starting at the opening quote and returns its unescaped value.
+func (s *scanner) str(ptr string) (string, error) {
+	s.pos++ // opening quote
+	var b strings.Builder
+	for {
+		if s.pos >= len(s.data) {
+			return "", s.fail(ptr, "unterminated string")
+		}
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return b.String(), nil
+		case c < 0x20:
+			return "", s.fail(ptr, fmt.Sprintf("raw control character U+%04X in a string; escape it", c))
+		case c == '\\':
+			if err := s.escape(ptr, &b); err != nil {
+				return "", err
+			}
+		default:
+			r, n := utf8.DecodeRune(s.data[s.pos:])
+			b.WriteRune(r)
+			s.pos += n
+		}
+	}
+}
+
+var simpleEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+func (s *scanner) escape(ptr string, b *strings.Builder) error {
+	if s.pos+1 >= len(s.data) {
+		return s.fail(ptr, "unterminated escape sequence")
+	}
+	e := s.data[s.pos+1]
+	if r, ok := simpleEscapes[e]; ok {
+		b.WriteByte(r)
+		s.pos += 2
+		return nil
+	}
+	if e != 'u' {
+		return s.fail(ptr, fmt.Sprintf("invalid escape \\%c; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", e))
+	}
+	r1, ok := s.hex4(s.pos + 2)
+	if !ok {
+		return s.fail(ptr, "invalid \\u escape; it needs four hex digits")
+	}
+	s.pos += 6
+	switch {
+	case utf16.IsSurrogate(rune(r1)) && r1 < 0xDC00:
+		if s.pos+1 < len(s.data) && s.data[s.pos] == '\\' && s.data[s.pos+1] == 'u' {
+			if r2, ok := s.hex4(s.pos + 2); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+				b.WriteRune(utf16.DecodeRune(rune(r1), rune(r2)))
+				s.pos += 6
+				return nil
+			}
+		}
+		return s.fail(ptr, fmt.Sprintf("lone high surrogate \\u%04x; pair it with a low surrogate or send the character itself", r1))
+	case r1 >= 0xDC00 && r1 <= 0xDFFF:
+		return s.fail(ptr, fmt.Sprintf("lone low surrogate \\u%04x; send the character itself", r1))
+	}
+	b.WriteRune(rune(r1))
+	return nil
+}
+
+func (s *scanner) hex4(at int) (uint16, bool) {
+	if at+4 > len(s.data) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(s.data[at:at+4]), 16, 16)
+	if err != nil {
+		return 0, false
+	}
+	return uint16(v), true
+}
+
+func (s *scanner) number(ptr string) error {
+	start := s.pos
+	d := s.data
+	i := s.pos
+	if d[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i >= len(d) || d[i] < '0' || d[i] > '9' {
+		s.pos = i
+		return s.fail(ptr, "invalid number; a digit must follow '-'")
+	}
+	if d[i] == '0' {
+		i++
+		if i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			s.pos = i
+			return s.fail(ptr, "number with a leading zero; write it without leading zeros")
+		}
+	} else {
+		digits()
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if digits() == 0 {
+			s.pos = i
+			return s.fail(ptr, "invalid number; digits must follow the decimal point")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			s.pos = i
+			return s.fail(ptr, "invalid number; digits must follow the exponent")
+		}
+	}
+	lit := string(d[start:i])
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return s.fail(ptr, fmt.Sprintf("number %s is not a finite binary64 value; send a smaller number", lit))
+	}
+	if f == 0 && lit[0] == '-' {
+		return s.fail(ptr, fmt.Sprintf("negative zero (%s) is not allowed; send 0", lit))
+	}
+	s.pos = i
+	return nil
+}

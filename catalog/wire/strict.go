@@ -1,0 +1,169 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// StrictError lists every problem a strict decode found, each at a JSON Pointer.
+type StrictError struct {
+	Problems []JSONError
+}
+
+func (e *StrictError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = fmt.Sprintf("%s: %s", quotePointer(p.Pointer), p.Message)
+	}
+	return strings.Join(lines, "; ")
+}
+
+// DecodeStrict applies CheckIJSON and then decodes data into v, refusing every member
+// that v's struct types do not declare (member names match exactly, case included).
+// A struct field whose json tag carries the option "required" (`json:"name,required"`)
+// must be present. Every problem names its JSON Pointer; all unknown and missing
+// members are reported together as a *StrictError.
+func DecodeStrict(data []byte, v any) error {
+	if err := CheckIJSON(data); err != nil {
+		return err
+	}
+	var generic any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
+		return &JSONError{Message: err.Error()}
+	}
+	var probs []JSONError
+	walkStrict(generic, reflect.TypeOf(v), "", &probs)
+	if len(probs) == 0 {
+		if err := json.Unmarshal(data, v); err != nil {
+			probs = append(probs, typeProblem(err))
+		}
+	}
+	if len(probs) > 0 {
+		sort.SliceStable(probs, func(i, j int) bool { return probs[i].Pointer < probs[j].Pointer })
+		return &StrictError{Problems: probs}
+	}
+	return nil
+}
+
+func typeProblem(err error) JSONError {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		ptr := ""
+		if te.Field != "" {
+			ptr = "/" + strings.ReplaceAll(te.Field, ".", "/")
+		}
+		return JSONError{Pointer: ptr, Offset: int(te.Offset),
+			Message: fmt.Sprintf("a JSON %s cannot be used here; the member must be of Go type %s", te.Value, te.Type)}
+	}
+	return JSONError{Message: err.Error()}
+}
+
+var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+
+type structField struct {
+	name     string
+	typ      reflect.Type
+	required bool
+}
+
+func structFields(t reflect.Type) []structField {
+	var out []structField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				out = append(out, structFields(ft)...)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		req := false
+		for _, o := range strings.Split(opts, ",") {
+			if o == "required" {
+				req = true
+			}
+		}
+		out = append(out, structField{name: name, typ: f.Type, required: req})
+	}
+	return out
+}
+
+func walkStrict(val any, t reflect.Type, ptr string, probs *[]JSONError) {
+	if t == nil {
+		return
+	}
+	for t.Kind() == reflect.Pointer {
+		if t.Implements(unmarshalerType) {
+			return
+		}
+		t = t.Elem()
+	}
+	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := val.(map[string]any)
+		if !ok {
+			return // json.Unmarshal reports the type mismatch
+		}
+		fields := structFields(t)
+		known := make(map[string]structField, len(fields))
+		for _, f := range fields {
+			known[f.name] = f
+		}
+		for k, v := range obj {
+			f, ok := known[k]
+			child := ptr + "/" + EscapePointerToken(k)
+			if !ok {
+				*probs = append(*probs, JSONError{Pointer: child, Offset: -1,
+					Message: fmt.Sprintf("unknown member %q; this object is closed, so remove it or check its spelling", k)})
+				continue
+			}
+			walkStrict(v, f.typ, child, probs)
+		}
+		for _, f := range fields {
+			if _, ok := obj[f.name]; f.required && !ok {
+				*probs = append(*probs, JSONError{Pointer: ptr, Offset: -1,
+					Message: fmt.Sprintf("required member %q is missing; add it", f.name)})
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		arr, ok := val.([]any)
+		if !ok {
+			return
+		}
+		for i, v := range arr {
+			walkStrict(v, t.Elem(), fmt.Sprintf("%s/%d", ptr, i), probs)
+		}
+	case reflect.Map:
+		obj, ok := val.(map[string]any)
+		if !ok {
+			return
+		}
+		for k, v := range obj {
+			walkStrict(v, t.Elem(), ptr+"/"+EscapePointerToken(k), probs)
+		}
+	}
+}
