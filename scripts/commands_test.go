@@ -1,0 +1,83 @@
+package scripts
+
+import (
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// command is one custom scenario command. The table below is the single list: the scenarios'
+// Cmds map and the generated scripts/testdata/README.md are both derived from it.
+type command struct {
+	name    string
+	usage   string // arguments, as shown in the usage line
+	summary string
+	// negatable commands may be written with a leading `!` to expect an ordinary failure.
+	negatable bool
+	run       func(ts *testscript.TestScript, args []string) error
+}
+
+var commands = []command{
+	{"hostsim-start", "NAME PROFILE [hostsim serve flags...]",
+		"start `hostsim serve` on a free loopback port with the built-in PROFILE (or a profile file), wait on its ready file and export NAME_URL (bare origin) and NAME_ADMIN; stopped with SIGINT when the script ends",
+		false, cmdHostsimStart},
+	{"hostsim-restart", "NAME",
+		"start NAME again with the same arguments (after it exited or was interrupted), on the same port and database file",
+		false, cmdHostsimRestart},
+	{"hostsim-stop", "NAME",
+		"interrupt NAME (SIGINT) and require a clean exit (status 0)",
+		false, cmdHostsimStop},
+	{"hostsim-fault", "NAME FAULT...",
+		"arm faults on NAME, each written name[=value][,kind=K][,resource=N][,count=N] (hostsim.md §6)",
+		true, cmdHostsimFault},
+	{"hostsim-complete", "NAME OPID [ERROR_CODE]",
+		"finish the running async operation OPID on NAME, successfully or with ERROR_CODE",
+		true, cmdHostsimComplete},
+	{"hostsim-count", "NAME WHAT OP N",
+		"assert a counter of NAME's /_sim/counters: WHAT is requests, mutations, uploads, support-reads, dispatch (largest per operation) or dispatch:OPID; OP is one of == != < <= > >=",
+		false, cmdHostsimCount},
+	{"hostsim-wait", "NAME CONDITION [TIMEOUT]",
+		"poll NAME until CONDITION holds (exited, ack-deadline-passed, operation-running), failing after TIMEOUT (default 30s); never a fixed sleep",
+		true, cmdHostsimWait},
+	{"hostsim-state", "NAME",
+		"print NAME's /_sim/state document to stdout (for grep/cmp)",
+		false, cmdHostsimState},
+	{"tofu-env", "NAME [TOKEN] [SPACE]",
+		"point the takoform provider at NAME: write the CLI configuration (dev_overrides) and set TAKOFORM_ENDPOINT, TAKOFORM_TOKEN (default sim-primary) and TAKOFORM_SPACE (default scenarios)",
+		false, cmdTofuEnv},
+	{"json-get", "FILE POINTER [WANT]",
+		"print the value at JSON POINTER of FILE (a `tofu show -json` or `tofu output -json` capture); with WANT, require it to equal WANT (JSON text)",
+		true, cmdJSONGet},
+}
+
+// commandFuncs adapts the table to testscript: a usage error fails the script, `!` is refused on
+// commands that make no sense negated, and an ordinary failure honours `!`.
+func commandFuncs() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	m := map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+	for _, c := range commands {
+		c := c
+		m[c.name] = func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg && !c.negatable {
+				ts.Fatalf("%s cannot be negated with !", c.name)
+			}
+			err := c.run(ts, args)
+			if ue, ok := err.(usageError); ok {
+				ts.Fatalf("usage: %s %s (%s)", c.name, c.usage, string(ue))
+			}
+			switch {
+			case err != nil && !neg:
+				ts.Fatalf("%s: %v", c.name, err)
+			case err == nil && neg:
+				ts.Fatalf("%s %s: unexpected success", c.name, strings.Join(args, " "))
+			case err != nil:
+				ts.Logf("%s failed as expected: %v", c.name, err)
+			}
+		}
+	}
+	return m
+}
+
+// usageError marks bad usage of a command; it always fails the script, even under `!`.
+type usageError string
+
+func (u usageError) Error() string { return string(u) }

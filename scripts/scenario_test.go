@@ -1,0 +1,87 @@
+// Package scripts runs the end-to-end scenarios: testscript files that drive the real OpenTofu CLI
+// through the takoform provider against hostsim, the way a user would.
+package scripts
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// binaries the scenarios run; `go tool mage build` and `go tool mage tofu` write them to bin/.
+var requiredBinaries = []string{"tofu", "hostsim", "conformance", "terraform-provider-takoform"}
+
+// TestScenarios runs every scripts/testdata/*.txtar. It needs the binaries in ../bin; when they are
+// missing it fails with the command that builds them rather than skipping silently.
+func TestScenarios(t *testing.T) {
+	bin, err := filepath.Abs("../bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range requiredBinaries {
+		if _, err := os.Stat(filepath.Join(bin, b)); err != nil {
+			t.Fatalf("scenario binary %s is missing: run `go tool mage build tofu` (or `go tool mage test`) first", filepath.Join(bin, b))
+		}
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("TAKOKIT_UPDATE_GOLDEN") == "1",
+		Setup:               func(e *testscript.Env) error { return setupEnv(e, bin) },
+		Cmds:                commandFuncs(),
+		Condition:           condition,
+	})
+}
+
+// setupEnv sanitizes the environment (no TF_*, TOFU_*, TAKOFORM_* from the caller), puts bin/ first
+// on PATH and gives OpenTofu a private home and CLI configuration.
+func setupEnv(e *testscript.Env, bin string) error {
+	var vars []string
+	for _, kv := range e.Vars {
+		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TOFU_") || strings.HasPrefix(kv, "TAKOFORM_") {
+			continue
+		}
+		if strings.HasPrefix(kv, "PATH=") {
+			kv = "PATH=" + bin + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+		vars = append(vars, kv)
+	}
+	home := filepath.Join(e.WorkDir, ".home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	rc := filepath.Join(e.WorkDir, ".tofurc")
+	if err := os.WriteFile(rc, []byte(cliConfig(bin)), 0o644); err != nil {
+		return err
+	}
+	e.Vars = append(vars,
+		"HOME="+home,
+		"TAKOKIT_BIN="+bin,
+		"TF_CLI_CONFIG_FILE="+rc,
+		"TF_IN_AUTOMATION=1",
+		"CHECKPOINT_DISABLE=1",
+	)
+	return nil
+}
+
+// cliConfig reaches the provider binary through dev_overrides under both registry addresses, so no
+// `tofu init` (and no network) is needed.
+func cliConfig(bin string) string {
+	return fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.opentofu.org/takokit/takoform" = %q
+    "registry.terraform.io/takokit/takoform" = %q
+  }
+  direct {}
+}
+`, bin, bin)
+}
+
+func condition(cond string) (bool, error) {
+	return false, fmt.Errorf("unknown condition %q", cond)
+}

@@ -1,0 +1,94 @@
+package scripts
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func cmdTofuEnv(ts *testscript.TestScript, args []string) error {
+	if len(args) < 1 || len(args) > 3 {
+		return usageError("need NAME [TOKEN] [SPACE]")
+	}
+	p, err := lookupSim(ts, args[0])
+	if err != nil {
+		return err
+	}
+	token, space := "sim-primary", "scenarios"
+	if len(args) > 1 {
+		token = args[1]
+	}
+	if len(args) > 2 {
+		space = args[2]
+	}
+	rc := ts.MkAbs(".tofurc")
+	if err := os.WriteFile(rc, []byte(cliConfig(ts.Getenv("TAKOKIT_BIN"))), 0o644); err != nil {
+		return err
+	}
+	ts.Setenv("TF_CLI_CONFIG_FILE", rc)
+	ts.Setenv("TAKOFORM_ENDPOINT", p.url)
+	ts.Setenv("TAKOFORM_TOKEN", token)
+	ts.Setenv("TAKOFORM_SPACE", space)
+	return nil
+}
+
+// cmdJSONGet reads one value out of a JSON capture by JSON Pointer.
+func cmdJSONGet(ts *testscript.TestScript, args []string) error {
+	if len(args) < 2 || len(args) > 3 {
+		return usageError("need FILE POINTER [WANT]")
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc); err != nil {
+		return fmt.Errorf("%s is not JSON: %v", args[0], err)
+	}
+	v, err := pointer(doc, args[1])
+	if err != nil {
+		return err
+	}
+	got, _ := json.Marshal(v)
+	fmt.Fprintf(ts.Stdout(), "%s\n", got)
+	if len(args) == 3 {
+		var want any
+		if err := json.Unmarshal([]byte(args[2]), &want); err != nil {
+			return usageError(fmt.Sprintf("WANT %q is not JSON text", args[2]))
+		}
+		wantB, _ := json.Marshal(want)
+		if string(wantB) != string(got) {
+			return fmt.Errorf("%s at %s is %s, want %s", args[0], args[1], got, wantB)
+		}
+	}
+	return nil
+}
+
+func pointer(doc any, ptr string) (any, error) {
+	if ptr == "" {
+		return doc, nil
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, usageError("POINTER must start with /")
+	}
+	cur := doc
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[tok]
+			if !ok {
+				return nil, fmt.Errorf("no member %q at %s", tok, ptr)
+			}
+			cur = v
+		case []any:
+			var i int
+			if _, err := fmt.Sscanf(tok, "%d", &i); err != nil || i < 0 || i >= len(c) {
+				return nil, fmt.Errorf("no element %q at %s", tok, ptr)
+			}
+			cur = c[i]
+		default:
+			return nil, fmt.Errorf("%s: cannot descend into a scalar at %q", ptr, tok)
+		}
+	}
+	return cur, nil
+}
