@@ -179,9 +179,17 @@ func cmdHostsimCount(ts *testscript.TestScript, args []string) error {
 	if err := adminDo(p, "GET", "/counters", nil, &c); err != nil {
 		return err
 	}
-	got, err := c.value(args[1])
+	what, delta := strings.CutPrefix(args[1], "delta:")
+	got, err := c.value(what)
 	if err != nil {
 		return err
+	}
+	if delta {
+		if p.mark == nil {
+			return usageError("delta: counters need a hostsim-mark first")
+		}
+		base, _ := p.mark.value(what)
+		got -= base
 	}
 	ok, err := compare(got, args[2], want)
 	if err != nil {
@@ -209,4 +217,31 @@ func cmdHostsimState(ts *testscript.TestScript, args []string) error {
 	b, _ := json.MarshalIndent(doc, "", "  ")
 	_, err = fmt.Fprintf(ts.Stdout(), "%s\n", b)
 	return err
+}
+
+func cmdHostsimMark(ts *testscript.TestScript, args []string) error {
+	if len(args) != 1 {
+		return usageError("need NAME")
+	}
+	p, err := lookupSim(ts, args[0])
+	if err != nil {
+		return err
+	}
+	var c counters
+	if err := adminDo(p, "GET", "/counters", nil, &c); err != nil {
+		return err
+	}
+	p.mark = &c
+	return nil
+}
+
+func cmdHostsimDisarm(ts *testscript.TestScript, args []string) error {
+	if len(args) != 1 {
+		return usageError("need NAME")
+	}
+	p, err := lookupSim(ts, args[0])
+	if err != nil {
+		return err
+	}
+	return adminDo(p, "DELETE", "/faults", nil, nil)
 }

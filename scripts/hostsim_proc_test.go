@@ -25,6 +25,7 @@ type simProc struct {
 	done  chan struct{}
 	err   error // exit status once done is closed
 	log   *os.File
+	mark  *counters // counters at the last hostsim-mark, for delta: counts
 }
 
 var (

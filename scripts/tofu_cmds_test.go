@@ -92,3 +92,25 @@ func pointer(doc any, ptr string) (any, error) {
 	}
 	return cur, nil
 }
+
+// cmdJSONEnv captures one value of a JSON capture into the environment (strings unquoted).
+func cmdJSONEnv(ts *testscript.TestScript, args []string) error {
+	if len(args) != 3 {
+		return usageError("need FILE POINTER VAR")
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc); err != nil {
+		return fmt.Errorf("%s is not JSON: %v", args[0], err)
+	}
+	v, err := pointer(doc, args[1])
+	if err != nil {
+		return err
+	}
+	if s, ok := v.(string); ok {
+		ts.Setenv(args[2], s)
+		return nil
+	}
+	b, _ := json.Marshal(v)
+	ts.Setenv(args[2], string(b))
+	return nil
+}
