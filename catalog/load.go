@@ -1,12 +1,95 @@
 package catalog
 
 import (
-	"errors"
 	"io/fs"
+	"sort"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Load reads, checks and derives a whole catalog root (catalog.md §2–§6). It returns a
-// complete catalog or one error listing every violation, one per line.
+// complete catalog or a *LoadError listing every violation, one line each, sorted by
+// file then pointer; it never drops a document and returns the rest.
 func Load(fsys fs.FS) (*Catalog, error) {
-	return nil, errors.New("catalog: loader not implemented yet")
+	ps := &problems{}
+	l := scanLayout(fsys, ps)
+
+	var ifaces []*Interface
+	var ifaceFiles []string
+	for _, cd := range l.interfaces {
+		if i := loadInterface(fsys, cd, ps); i != nil {
+			ifaces = append(ifaces, i)
+			ifaceFiles = append(ifaceFiles, cd.file)
+		}
+	}
+	var bindings []*Binding
+	var bindingFiles []string
+	for _, cd := range l.bindings {
+		if b := loadBinding(fsys, cd, ifaces, ps); b != nil {
+			bindings = append(bindings, b)
+			bindingFiles = append(bindingFiles, cd.file)
+		}
+	}
+	var builds []*formBuild
+	for _, p := range l.packages {
+		if b := loadForm(fsys, p, ifaces, bindings, ps); b != nil {
+			b.loadIndex(fsys, ps)
+			builds = append(builds, b)
+		}
+	}
+	checkUniqueness(builds, ifaces, ifaceFiles, bindings, bindingFiles, ps)
+
+	c := &Catalog{byRef: map[wire.FormRef]*Form{}}
+	files := map[*Form]string{}
+	for _, b := range builds {
+		c.forms = append(c.forms, b.form)
+		c.byRef[b.form.Ref] = b.form
+		files[b.form] = b.file
+	}
+	checkTargets(builds, c.byRef, ps)
+	checkBindingTargets(bindings, bindingFiles, builds, ps)
+	sort.SliceStable(c.forms, func(i, j int) bool { return formLess(c.forms[i], c.forms[j]) })
+	c.kinds = groupKinds(c.forms)
+	checkVersions(c.kinds, files, ps)
+	if l.transitions != "" {
+		c.transitions = loadTransitions(fsys, l.transitions, c.byRef, ps)
+	}
+	checkCandidateSets(fsys, l, builds, ifaces, bindings, ps)
+	if err := ps.err(); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(ifaces, func(i, j int) bool { return contractLess(ifaces[i].Ref.Name, ifaces[i].Ref.Version, ifaces[j].Ref.Name, ifaces[j].Ref.Version) })
+	sort.SliceStable(bindings, func(i, j int) bool { return contractLess(bindings[i].Ref.Name, bindings[i].Ref.Version, bindings[j].Ref.Name, bindings[j].Ref.Version) })
+	c.interfaces, c.bindings = ifaces, bindings
+	return c, nil
+}
+
+func formLess(a, b *Form) bool {
+	if a.Ref.APIVersion != b.Ref.APIVersion {
+		return a.Ref.APIVersion < b.Ref.APIVersion
+	}
+	if a.Ref.Kind != b.Ref.Kind {
+		return a.Ref.Kind < b.Ref.Kind
+	}
+	return compareSemver(a.Ref.DefinitionVersion, b.Ref.DefinitionVersion) < 0
+}
+
+func contractLess(an, av, bn, bv string) bool {
+	if an != bn {
+		return an < bn
+	}
+	return compareSemver(av, bv) < 0
+}
+
+// groupKinds gathers the sorted forms into kinds; versions stay oldest to newest.
+func groupKinds(forms []*Form) []*Kind {
+	var kinds []*Kind
+	for _, f := range forms {
+		if n := len(kinds); n > 0 && kinds[n-1].APIVersion == f.Ref.APIVersion && kinds[n-1].Kind == f.Ref.Kind {
+			kinds[n-1].Versions = append(kinds[n-1].Versions, f)
+			continue
+		}
+		kinds = append(kinds, &Kind{APIVersion: f.Ref.APIVersion, Kind: f.Ref.Kind, Slug: f.Slug, TypeName: f.TypeName, Versions: []*Form{f}})
+	}
+	return kinds
 }

@@ -1,0 +1,328 @@
+package catalog
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+var (
+	interfaceNameRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
+	bindingNameRe   = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$`)
+	releaseRe       = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+	operationNameRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	errorCodeRe     = regexp.MustCompile(`^[a-z][a-z0-9_]{2,63}$`)
+	limitNameRe     = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	accessModeRe    = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+)
+
+var (
+	consistencies = []string{"eventual", "read_after_write", "per_key_linearizable", "serializable"}
+	paginations   = []string{"none", "cursor"}
+	deliveries    = []string{"at_least_once", "exactly_once_effect"}
+	orderings     = []string{"none", "per_key", "total"}
+	roles         = []string{"identity", "revision", "deployment", "attachment", "policy"}
+)
+
+// readDoc reads a file, applies the I-JSON gate and strict typed decoding, and
+// returns the raw bytes and their canonical digest. ok is false when the document
+// could not be decoded (the problems are recorded).
+func readDoc(fsys fs.FS, file string, v any, ps *problems) (raw []byte, digest string, ok bool) {
+	raw, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		ps.add(file, "", "cannot read: %v", err)
+		return nil, "", false
+	}
+	if err := wire.DecodeStrict(raw, v); err != nil {
+		ps.addJSON(file, "", err)
+		return raw, "", false
+	}
+	digest, err = wire.Digest(raw)
+	if err != nil {
+		ps.addJSON(file, "", err)
+		return raw, "", false
+	}
+	return raw, digest, true
+}
+
+func checkProse(file string, title, desc *string, ps *problems) {
+	if title != nil && (len([]rune(*title)) < 1 || len([]rune(*title)) > 160) {
+		ps.add(file, "/title", "title must be 1 to 160 characters")
+	}
+	if desc != nil && len([]rune(*desc)) > 4096 {
+		ps.add(file, "/description", "description must be at most 4096 characters")
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func loadInterface(fsys fs.FS, cd contractDir, ps *problems) *Interface {
+	var d interfaceDoc
+	raw, digest, ok := readDoc(fsys, cd.file, &d, ps)
+	if !ok {
+		return nil
+	}
+	f := cd.file
+	before := len(ps.list)
+	if d.APIVersion != wire.InterfaceAPIVersion {
+		ps.add(f, "/apiVersion", "apiVersion must be %q", wire.InterfaceAPIVersion)
+	} else if cd.apiDir != path.Base(d.APIVersion) {
+		ps.add(f, "/apiVersion", "document apiVersion %q belongs under interfaces/%s/, not interfaces/%s/", d.APIVersion, path.Base(d.APIVersion), cd.apiDir)
+	}
+	if d.Kind != "InterfaceDefinition" {
+		ps.add(f, "/kind", "kind must be \"InterfaceDefinition\"")
+	}
+	checkContractName(f, d.Name, cd, interfaceNameRe, ps)
+	checkContractVersion(f, d.Version, cd, ps)
+	checkProse(f, d.Title, d.Description, ps)
+	ops := checkOperations(f, d.Operations, ps)
+	s := d.Semantics
+	if !slices.Contains(consistencies, s.Consistency) {
+		ps.add(f, "/semantics/consistency", "consistency must be one of %s", strings.Join(consistencies, ", "))
+	}
+	checkEnumPtr(f, "/semantics/pagination", s.Pagination, paginations, ps)
+	checkEnumPtr(f, "/semantics/delivery", s.Delivery, deliveries, ps)
+	checkEnumPtr(f, "/semantics/ordering", s.Ordering, orderings, ps)
+	for _, k := range sortedKeys(d.Limits) {
+		p := ptrJoin("/limits", k)
+		if !limitNameRe.MatchString(k) {
+			ps.add(f, p, "limit name must match ^[a-z][a-zA-Z0-9]{0,63}$")
+		}
+		if n, ok := safeInt(d.Limits[k]); !ok || n < 0 {
+			ps.add(f, p, "limit must be an integer from 0 to 2^53−1")
+		}
+	}
+	if len(d.Fixtures) > 32 {
+		ps.add(f, "/fixtures", "at most 32 fixtures are allowed")
+	}
+	for i, fx := range d.Fixtures {
+		fp := fmt.Sprintf("/fixtures/%d", i)
+		if len(fx.Steps) < 1 || len(fx.Steps) > 64 {
+			ps.add(f, fp+"/steps", "a fixture has 1 to 64 steps")
+		}
+		for j, st := range fx.Steps {
+			sp := fmt.Sprintf("%s/steps/%d", fp, j)
+			errs, ok := ops[st.Operation]
+			if !ok {
+				ps.add(f, sp+"/operation", "step names operation %q, which this Interface does not declare", st.Operation)
+				continue
+			}
+			if st.ExpectedError != nil && !slices.Contains(errs, *st.ExpectedError) {
+				ps.add(f, sp+"/expectedError", "expectedError %q is not in the errors of operation %q", *st.ExpectedError, st.Operation)
+			}
+		}
+	}
+	if len(ps.list) > before {
+		return nil
+	}
+	names := make([]string, len(d.Operations))
+	for i, o := range d.Operations {
+		names[i] = o.Name
+	}
+	return &Interface{
+		Ref:   wire.InterfaceRef{APIVersion: d.APIVersion, Name: d.Name, Version: d.Version, SchemaDigest: digest},
+		Title: deref(d.Title), Description: deref(d.Description), Operations: names, JSON: raw,
+	}
+}
+
+func checkContractName(f, name string, cd contractDir, re *regexp.Regexp, ps *problems) {
+	if len(name) > 128 || !re.MatchString(name) {
+		ps.add(f, "/name", "name %q must match %s and be at most 128 characters", name, re.String())
+	}
+	if name != cd.name {
+		ps.add(f, "/name", "name %q must equal its directory name %q; rename one of them", name, cd.name)
+	}
+}
+
+func checkContractVersion(f, version string, cd contractDir, ps *problems) {
+	if !releaseRe.MatchString(version) {
+		ps.add(f, "/version", "version %q must be MAJOR.MINOR.PATCH without a pre-release part", version)
+	}
+	if cd.verDir != "" && cd.verDir != version {
+		ps.add(f, "/version", "version %q must equal its directory name %q", version, cd.verDir)
+	}
+}
+
+func checkEnumPtr(f, ptr string, v *string, allowed []string, ps *problems) {
+	if v != nil && !slices.Contains(allowed, *v) {
+		ps.add(f, ptr, "value %q must be one of %s", *v, strings.Join(allowed, ", "))
+	}
+}
+
+// checkOperations validates the operation list and returns each operation's errors.
+func checkOperations(f string, ops []operationDoc, ps *problems) map[string][]string {
+	out := map[string][]string{}
+	if len(ops) < 1 || len(ops) > 64 {
+		ps.add(f, "/operations", "an Interface declares 1 to 64 operations")
+	}
+	for i, o := range ops {
+		p := fmt.Sprintf("/operations/%d", i)
+		if !operationNameRe.MatchString(o.Name) {
+			ps.add(f, p+"/name", "operation name %q must match ^[a-z][a-zA-Z0-9]{0,63}$", o.Name)
+		}
+		if _, dup := out[o.Name]; dup {
+			ps.add(f, p+"/name", "operation %q is declared twice; operation names are unique", o.Name)
+		}
+		out[o.Name] = o.Errors
+		if o.Description != nil && len([]rune(*o.Description)) > 1024 {
+			ps.add(f, p+"/description", "operation description must be at most 1024 characters")
+		}
+		for _, sch := range []struct {
+			name string
+			raw  []byte
+		}{{"inputSchema", o.InputSchema}, {"outputSchema", o.OutputSchema}} {
+			sp := p + "/" + sch.name
+			if g, err := decodeGeneric(sch.raw); err == nil {
+				checkSchemaBasics(f, sp, g, ps)
+			}
+			compileSchema(f, sp, sch.raw, ps)
+		}
+		if len(o.Errors) > 32 {
+			ps.add(f, p+"/errors", "an operation lists at most 32 error codes")
+		}
+		seen := map[string]bool{}
+		for j, e := range o.Errors {
+			if !errorCodeRe.MatchString(e) || seen[e] {
+				ps.add(f, fmt.Sprintf("%s/errors/%d", p, j), "error code %q must match ^[a-z][a-z0-9_]{2,63}$ and appear once", e)
+			}
+			seen[e] = true
+		}
+	}
+	return out
+}
+
+func loadBinding(fsys fs.FS, cd contractDir, ifaces []*Interface, ps *problems) *Binding {
+	var d bindingDoc
+	raw, digest, ok := readDoc(fsys, cd.file, &d, ps)
+	if !ok {
+		return nil
+	}
+	f := cd.file
+	before := len(ps.list)
+	if d.APIVersion != wire.BindingAPIVersion {
+		ps.add(f, "/apiVersion", "apiVersion must be %q", wire.BindingAPIVersion)
+	} else if cd.apiDir != path.Base(d.APIVersion) {
+		ps.add(f, "/apiVersion", "document apiVersion %q belongs under bindings/%s/, not bindings/%s/", d.APIVersion, path.Base(d.APIVersion), cd.apiDir)
+	}
+	if d.Kind != "BindingDefinition" {
+		ps.add(f, "/kind", "kind must be \"BindingDefinition\"")
+	}
+	checkContractName(f, d.Name, cd, bindingNameRe, ps)
+	checkContractVersion(f, d.Version, cd, ps)
+	checkProse(f, d.Title, d.Description, ps)
+	if !slices.Contains(roles, d.SourceRole) {
+		ps.add(f, "/sourceRole", "sourceRole must be one of %s", strings.Join(roles, ", "))
+	}
+	target := d.TargetInterface.iface()
+	iface := resolveInterface(f, "/targetInterface", target, ifaces, ps)
+	if n := len(d.AllowedTargetForms); n < 1 || n > 32 {
+		ps.add(f, "/allowedTargetForms", "allowedTargetForms lists 1 to 32 (apiVersion, kind) pairs")
+	}
+	allowed := make([]KindName, 0, len(d.AllowedTargetForms))
+	for i, k := range d.AllowedTargetForms {
+		kn := KindName{APIVersion: k.APIVersion, Kind: k.Kind}
+		if slices.Contains(allowed, kn) {
+			ps.add(f, fmt.Sprintf("/allowedTargetForms/%d", i), "allowedTargetForms lists %s %s twice", k.APIVersion, k.Kind)
+		}
+		allowed = append(allowed, kn)
+	}
+	g := d.BindingNameGrammar
+	if n := len([]rune(g)); n < 1 || n > 512 {
+		ps.add(f, "/bindingNameGrammar", "bindingNameGrammar must be 1 to 512 characters")
+	} else if _, err := regexp.Compile(g); err != nil {
+		ps.add(f, "/bindingNameGrammar", "bindingNameGrammar does not compile with Go regexp (RE2): %v", err)
+	} else if !strings.HasPrefix(g, "^") || !strings.HasSuffix(g, "$") {
+		ps.add(f, "/bindingNameGrammar", "bindingNameGrammar must be anchored: start with ^ and end with $")
+	}
+	checkProjection(f, d.RuntimeProjection, iface, ps)
+	if d.Lifecycle.TargetDeletion != "refuse_while_bound" {
+		ps.add(f, "/lifecycle/targetDeletion", "targetDeletion must be \"refuse_while_bound\"")
+	}
+	if len(ps.list) > before {
+		return nil
+	}
+	return &Binding{
+		Ref:   wire.BindingRef{APIVersion: d.APIVersion, Name: d.Name, Version: d.Version, SchemaDigest: digest},
+		Title: deref(d.Title), Description: deref(d.Description), SourceRole: d.SourceRole,
+		TargetInterface: target, AllowedTargetForms: allowed, NameGrammar: g,
+		Operations: slices.Clone(d.RuntimeProjection.Operations), JSON: raw,
+	}
+}
+
+func checkProjection(f string, rp projectionDoc, iface *Interface, ps *problems) {
+	checkOps := func(ptr string, ops []string) {
+		if len(ops) < 1 || len(ops) > 64 {
+			ps.add(f, ptr, "list 1 to 64 operation names")
+		}
+		seen := map[string]bool{}
+		for i, o := range ops {
+			p := fmt.Sprintf("%s/%d", ptr, i)
+			if seen[o] {
+				ps.add(f, p, "operation %q is listed twice", o)
+			}
+			seen[o] = true
+			if iface != nil && !slices.Contains(iface.Operations, o) {
+				ps.add(f, p, "operation %q is not an operation of the target Interface %s", o, iface.Ref.Name)
+			}
+		}
+	}
+	checkOps("/runtimeProjection/operations", rp.Operations)
+	if rp.AccessModes != nil && (len(rp.AccessModes) < 1 || len(rp.AccessModes) > 8) {
+		ps.add(f, "/runtimeProjection/accessModes", "accessModes lists 1 to 8 modes")
+	}
+	for i, m := range rp.AccessModes {
+		p := fmt.Sprintf("/runtimeProjection/accessModes/%d", i)
+		if !accessModeRe.MatchString(m.Name) {
+			ps.add(f, p+"/name", "access mode name must match ^[a-z][a-z0-9_]{0,63}$")
+		}
+		checkOps(p+"/operations", m.Operations)
+	}
+}
+
+// resolveInterface finds the Interface ref names, by every member.
+func resolveInterface(f, ptr string, ref wire.InterfaceRef, ifaces []*Interface, ps *problems) *Interface {
+	if ref.APIVersion != wire.InterfaceAPIVersion {
+		ps.add(f, ptrJoin(ptr, "apiVersion"), "an InterfaceRef apiVersion must be %q", wire.InterfaceAPIVersion)
+		return nil
+	}
+	for _, i := range ifaces {
+		if i.Ref.Name == ref.Name && i.Ref.Version == ref.Version {
+			if i.Ref.SchemaDigest != ref.SchemaDigest {
+				ps.add(f, ptrJoin(ptr, "schemaDigest"), "names Interface %s@%s at %s, but the loaded document's recomputed digest is %s; reseal the catalog", ref.Name, ref.Version, ref.SchemaDigest, i.Ref.SchemaDigest)
+				return nil
+			}
+			return i
+		}
+	}
+	ps.add(f, ptr, "names Interface %s@%s, which the catalog does not hold; add it under interfaces/ or fix the reference", ref.Name, ref.Version)
+	return nil
+}
+
+// resolveBinding finds the Binding ref names, by every member.
+func resolveBinding(f, ptr string, ref wire.BindingRef, bindings []*Binding, ps *problems) *Binding {
+	if ref.APIVersion != wire.BindingAPIVersion {
+		ps.add(f, ptrJoin(ptr, "apiVersion"), "a BindingRef apiVersion must be %q", wire.BindingAPIVersion)
+		return nil
+	}
+	for _, b := range bindings {
+		if b.Ref.Name == ref.Name && b.Ref.Version == ref.Version {
+			if b.Ref.SchemaDigest != ref.SchemaDigest {
+				ps.add(f, ptrJoin(ptr, "schemaDigest"), "names Binding %s@%s at %s, but the loaded document's recomputed digest is %s; reseal the catalog", ref.Name, ref.Version, ref.SchemaDigest, b.Ref.SchemaDigest)
+				return nil
+			}
+			return b
+		}
+	}
+	ps.add(f, ptr, "names Binding %s@%s, which the catalog does not hold; add it under bindings/ or fix the reference", ref.Name, ref.Version)
+	return nil
+}

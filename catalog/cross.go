@@ -1,0 +1,163 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Rules between documents (catalog.md §2.1, §3.5, §5.2, §5.4 targets, §5.5, §6.2).
+
+func checkUniqueness(builds []*formBuild, ifaces []*Interface, ifaceFiles []string, bindings []*Binding, bindingFiles []string, ps *problems) {
+	seen := map[string]string{}
+	for _, b := range builds {
+		r := b.form.Ref
+		key := r.APIVersion + " " + r.Kind + "@" + r.DefinitionVersion
+		if prev, dup := seen[key]; dup {
+			ps.add(b.file, "", "%s is also defined by %s; (apiVersion, kind, definitionVersion) is unique in a catalog", key, prev)
+		}
+		seen[key] = b.file
+	}
+	famGroup := map[string]string{}
+	groupFam := map[string]string{}
+	for _, b := range builds {
+		g, fam := b.form.Ref.APIVersion, b.pkg.family
+		if prev, ok := famGroup[fam]; ok && prev != g {
+			ps.add(b.file, "/apiVersion", "family directory %q already holds Forms of %q; every Form under one family directory has the same apiVersion", fam, prev)
+			continue
+		}
+		famGroup[fam] = g
+		if prev, ok := groupFam[g]; ok && prev != fam {
+			ps.add(b.file, "/apiVersion", "apiVersion %q is already used by family directory %q; one family directory per Form group", g, prev)
+			continue
+		}
+		groupFam[g] = fam
+	}
+	for i, x := range ifaces {
+		for j := 0; j < i; j++ {
+			if ifaces[j].Ref.Name == x.Ref.Name && ifaces[j].Ref.Version == x.Ref.Version {
+				ps.add(ifaceFiles[i], "", "Interface %s@%s is also defined by %s", x.Ref.Name, x.Ref.Version, ifaceFiles[j])
+			}
+		}
+	}
+	for i, x := range bindings {
+		for j := 0; j < i; j++ {
+			if bindings[j].Ref.Name == x.Ref.Name && bindings[j].Ref.Version == x.Ref.Version {
+				ps.add(bindingFiles[i], "", "Binding %s@%s is also defined by %s", x.Ref.Name, x.Ref.Version, bindingFiles[j])
+			}
+		}
+	}
+}
+
+// checkTargets resolves every reference node's targets against the loaded Forms.
+func checkTargets(builds []*formBuild, byRef map[wire.FormRef]*Form, ps *problems) {
+	for _, b := range builds {
+		for _, rel := range b.form.Relations {
+			where := relationSchemaPtr(rel.Pointer)
+			for i, r := range rel.TargetFormRefs {
+				ptr := fmt.Sprintf("%s/%s/%d", where, annTargetFormRefs, i)
+				if r.APIVersion != rel.TargetAPIVersion || r.Kind != rel.TargetKind {
+					ps.add(b.file, ptr, "target FormRef names %s %s but the node's consts say %s %s", r.APIVersion, r.Kind, rel.TargetAPIVersion, rel.TargetKind)
+					continue
+				}
+				if _, ok := byRef[r]; !ok {
+					ps.add(b.file, ptr, "target FormRef %s names no loaded Form; fix the version or digest (reseal the catalog)", r)
+				}
+			}
+			if ri := rel.RequiredInterface; ri != nil && !kindProvides(builds, rel.TargetAPIVersion, rel.TargetKind, *ri) {
+				ps.add(b.file, where+"/"+annRequiredInterface, "no loaded definition version of %s %s provides %s; the reference could never resolve", rel.TargetAPIVersion, rel.TargetKind, ri)
+			}
+		}
+	}
+}
+
+// relationSchemaPtr maps "/versions/*/workerVersion" to its schema pointer.
+func relationSchemaPtr(p string) string {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	out := "/desiredSchema/properties/" + parts[0]
+	for i := 1; i+1 < len(parts); i += 2 {
+		out += "/items/properties/" + parts[i+1]
+	}
+	return out
+}
+
+func kindProvides(builds []*formBuild, group, kind string, ref wire.InterfaceRef) bool {
+	for _, b := range builds {
+		if b.form.Ref.APIVersion == group && b.form.Ref.Kind == kind && b.form.Provides(ref) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkBindingTargets: each allowedTargetForms entry names a loaded kind that provides
+// the binding's targetInterface in at least one version.
+func checkBindingTargets(bindings []*Binding, files []string, builds []*formBuild, ps *problems) {
+	for i, bd := range bindings {
+		for j, k := range bd.AllowedTargetForms {
+			ptr := fmt.Sprintf("/allowedTargetForms/%d", j)
+			if !slices.ContainsFunc(builds, func(b *formBuild) bool {
+				return b.form.Ref.APIVersion == k.APIVersion && b.form.Ref.Kind == k.Kind
+			}) {
+				ps.add(files[i], ptr, "%s %s is not a loaded Form kind", k.APIVersion, k.Kind)
+				continue
+			}
+			if !kindProvides(builds, k.APIVersion, k.Kind, bd.TargetInterface) {
+				ps.add(files[i], ptr, "no loaded version of %s %s provides the targetInterface %s", k.APIVersion, k.Kind, bd.TargetInterface)
+			}
+		}
+	}
+}
+
+// checkVersions applies §5.5 and the cross-version attribute collision rule of §6.2
+// to every kind with more than one loaded definition version.
+func checkVersions(kinds []*Kind, files map[*Form]string, ps *problems) {
+	for _, k := range kinds {
+		fieldKinds := map[string]*Field{}
+		attrWire := map[string]string{}
+		outTypes := map[string]string{}
+		for _, f := range k.Versions {
+			file := files[f]
+			if f.Role != k.Versions[0].Role {
+				ps.add(file, "/role", "role %q differs from %q of version %s; all versions of one kind share a role", f.Role, k.Versions[0].Role, k.Versions[0].Ref.DefinitionVersion)
+			}
+			for i := range f.Fields {
+				fl := &f.Fields[i]
+				ptr := ptrJoin("/desiredSchema/properties", fl.Wire)
+				if prev, ok := fieldKinds[fl.Wire]; ok && !sameFieldKinds(prev, fl) {
+					ps.add(file, ptr, "property %q is %s here but %s in another version; a changed field type needs a new kind or a new resource type", fl.Wire, describeKind(fl), describeKind(prev))
+				}
+				fieldKinds[fl.Wire] = fl
+				if w, ok := attrWire[fl.Attr]; ok && w != fl.Wire {
+					ps.add(file, ptr, "property %q and property %q of another version both become attribute %q; rename one", fl.Wire, w, fl.Attr)
+				}
+				attrWire[fl.Attr] = fl.Wire
+			}
+			for _, o := range f.Outputs {
+				if prev, ok := outTypes[o.Wire]; ok && prev != o.Type {
+					ps.add(file, ptrJoin("/outputSchema/properties", o.Wire, "type"), "output %q is %s here but %s in another version; an output keeps its type", o.Wire, o.Type, prev)
+				}
+				outTypes[o.Wire] = o.Type
+			}
+		}
+	}
+}
+
+func sameFieldKinds(a, b *Field) bool {
+	if a.Kind != b.Kind || len(a.Members) != len(b.Members) && a.Kind != FieldObjectList {
+		return false
+	}
+	for _, m := range a.Members {
+		for _, n := range b.Members {
+			if m.Wire == n.Wire && m.Kind != n.Kind {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func describeKind(f *Field) string { return string(f.Kind) }
+

@@ -1,0 +1,157 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The desired, observed and output schemas of one definition (catalog.md §3.2,
+// §5.3, §5.7).
+
+var desiredRootKeywords = []string{"$schema", "type", "additionalProperties", "properties", "required", "title", "description", "$defs"}
+
+func (b *formBuild) loadDesired() {
+	const base = "/desiredSchema"
+	c, file, ps := b.ctx, b.file, b.ctx.ps
+	root, err := decodeGeneric(b.doc.DesiredSchema)
+	obj, _ := root.(map[string]any)
+	if err != nil || obj == nil {
+		ps.add(file, base, "desiredSchema must be a JSON Schema object")
+		return
+	}
+	checkSchemaBasics(file, base, root, ps)
+	b.form.desired = compileSchema(file, base, b.doc.DesiredSchema, ps)
+	for _, k := range sortedKeys(obj) {
+		if !slices.Contains(desiredRootKeywords, k) {
+			ps.add(file, ptrJoin(base, k), "%s: keyword %q is not allowed at the desiredSchema root", unsupportedShape, k)
+		}
+	}
+	if obj["type"] != "object" {
+		ps.add(file, ptrJoin(base, "type"), "desiredSchema must have \"type\": \"object\"")
+	}
+	if obj["additionalProperties"] != false {
+		ps.add(file, base, "desiredSchema is open; the desired root is closed, so set \"additionalProperties\": false")
+	}
+	props, isObj := obj["properties"].(map[string]any)
+	if !isObj {
+		ps.add(file, ptrJoin(base, "properties"), "desiredSchema must have \"properties\" (possibly {})")
+	}
+	req := stringList(obj["required"])
+	if _, isArr := obj["required"].([]any); obj["required"] != nil && (!isArr || req == nil) {
+		ps.add(file, ptrJoin(base, "required"), "\"required\" must list property names")
+	}
+	for i, r := range req {
+		if _, ok := props[r]; !ok {
+			ps.add(file, fmt.Sprintf("%s/required/%d", base, i), "\"required\" names %q, which is not a declared property", r)
+		}
+	}
+	for _, name := range sortedKeys(props) {
+		ptr := ptrJoin(base, "properties", name)
+		node, _ := props[name].(map[string]any)
+		switch {
+		case !propertyNameRe.MatchString(name):
+			ps.add(file, ptr, "property name %q must match ^[a-z][a-zA-Z0-9]{0,63}$", name)
+			continue
+		case name == "name" || name == "space":
+			ps.add(file, ptr, "property %q is not allowed: resource identity lives in metadata", name)
+			continue
+		case node == nil:
+			ps.add(file, ptr, "%s: a property is a schema object", unsupportedShape)
+			continue
+		}
+		if str(node["description"]) == "" {
+			ps.add(file, ptrJoin(ptr, "description"), "top-level desired property %q has no description; describe it for the documentation and the provider schema", name)
+		}
+		f, ok := c.classify(ptr, name, "/"+name, node, false)
+		f.Required = slices.Contains(req, name)
+		if ok {
+			b.form.Fields = append(b.form.Fields, f)
+		}
+	}
+	checkStrayAnnotations(file, base, root, c.legit, ps)
+	b.checkDefaults(base, obj, req)
+	b.form.Relations = c.relations
+}
+
+// checkDefaults allows "default" only on top-level optional desired properties and
+// requires it to validate against the property's own schema.
+func (b *formBuild) checkDefaults(base string, root map[string]any, req []string) {
+	ps, file := b.ctx.ps, b.file
+	visitSchemas(root, base, func(obj map[string]any, ptr string) {
+		d, has := obj["default"]
+		if !has {
+			return
+		}
+		name, top := strings.CutPrefix(ptr, base+"/properties/")
+		if !top || strings.Contains(name, "/") {
+			ps.add(file, ptrJoin(ptr, "default"), "\"default\" is allowed only on a top-level optional desired property; remove it here")
+			return
+		}
+		name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+		if slices.Contains(req, name) {
+			ps.add(file, ptrJoin(ptr, "default"), "required property %q declares a default; a default belongs only on an optional property, so drop it or make the property optional", name)
+			return
+		}
+		if err := validateFragment(b.doc.DesiredSchema, "/properties/"+name, d); err != nil {
+			ps.add(file, ptrJoin(ptr, "default"), "default does not validate against the property's own schema: %s", oneLine(err.Error()))
+		}
+	})
+}
+
+// validateFragment validates v against the subschema at pointer of a schema document.
+func validateFragment(raw []byte, pointer string, v any) error {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	const url = "https://catalog.takokit.invalid/fragment.json"
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(url, doc); err != nil {
+		return err
+	}
+	s, err := c.Compile(url + "#" + pointer)
+	if err != nil {
+		return err
+	}
+	inst, err := toSchemaValue(v)
+	if err != nil {
+		return err
+	}
+	return s.Validate(inst)
+}
+
+func (b *formBuild) loadObservedAndOutputs() {
+	ps, file := b.ctx.ps, b.file
+	refuseDefaults := func(base string, root any) {
+		visitSchemas(root, base, func(obj map[string]any, ptr string) {
+			if _, has := obj["default"]; has && base == "/observedSchema" {
+				ps.add(file, ptrJoin(ptr, "default"), "\"default\" is not allowed in observedSchema; defaults belong only on top-level optional desired properties")
+			}
+		})
+	}
+	if raw := b.doc.ObservedSchema; raw != nil {
+		root, err := decodeGeneric(raw)
+		if err != nil {
+			ps.add(file, "/observedSchema", "observedSchema is not JSON: %v", err)
+		} else {
+			checkSchemaBasics(file, "/observedSchema", root, ps)
+			refuseDefaults("/observedSchema", root)
+			b.form.observed = compileSchema(file, "/observedSchema", raw, ps)
+		}
+	}
+	if raw := b.doc.OutputSchema; raw != nil {
+		root, err := decodeGeneric(raw)
+		if err != nil {
+			ps.add(file, "/outputSchema", "outputSchema is not JSON: %v", err)
+			return
+		}
+		checkSchemaBasics(file, "/outputSchema", root, ps)
+		b.form.Outputs = parseOutputs(file, root, ps)
+		b.form.output = compileSchema(file, "/outputSchema", raw, ps)
+	}
+}

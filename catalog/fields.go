@@ -1,0 +1,276 @@
+package catalog
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+)
+
+// Classification of desired properties into field kinds (catalog.md §3.2).
+
+const unsupportedShape = "desired property shape is not one the catalog model supports"
+
+var (
+	propertyNameRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	prose          = []string{"description", "title"}
+	stringKeywords = []string{"type", "pattern", "minLength", "maxLength", "default"}
+	enumKeywords   = []string{"type", "enum", "default"}
+	intKeywords    = []string{"type", "minimum", "maximum", "default"}
+	boolKeywords   = []string{"type", "default"}
+	arrayKeywords  = []string{"type", "items", "uniqueItems", "minItems", "maxItems", "default"}
+	mapKeywords    = []string{"type", "additionalProperties", "maxProperties", "minProperties", "propertyNames", "default"}
+	bindKeywords   = []string{"type", "items", "uniqueItems", "minItems", "maxItems", "default", annBinding}
+	itemKeywords   = []string{"type", "additionalProperties", "properties", "required"}
+	itemStrKeys    = []string{"type", "pattern", "minLength", "maxLength", "enum"}
+)
+
+// desiredCtx carries what classification produces for one definition.
+type desiredCtx struct {
+	file      string
+	ps        *problems
+	legit     map[string]bool // schema pointers of accepted reference nodes and binding lists
+	relations []Relation
+	bindings  []bindingList
+}
+
+// bindingList remembers a binding-list field for the cross checks of §5.4.
+type bindingList struct {
+	ptr      string // schema pointer of the property
+	wire     string // wire name of the property
+	relIdx   int    // index of its relation in desiredCtx.relations
+	name     string // x-takoform-binding value
+	itemName map[string]any
+}
+
+func (c *desiredCtx) unsupported(ptr, why string) {
+	c.ps.add(c.file, ptr, "%s: %s", unsupportedShape, why)
+}
+
+// onlyKeywords refuses keywords outside allowed (prose is always allowed).
+func (c *desiredCtx) onlyKeywords(ptr string, node map[string]any, allowed []string, shape string) bool {
+	ok := true
+	for _, k := range sortedKeys(node) {
+		if !slices.Contains(allowed, k) && !slices.Contains(prose, k) {
+			c.unsupported(ptrJoin(ptr, k), "keyword \""+k+"\" is not part of the "+shape+" shape")
+			ok = false
+		}
+	}
+	return ok
+}
+
+// classify turns one property schema into a Field. wirePtr is the instance pointer
+// ("/worker", "/versions/*/weight"); ptr is the schema pointer in the file.
+func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any, member bool) (Field, bool) {
+	f := Field{Wire: wireName, Attr: Snake(wireName), Pointer: wirePtr, Description: str(node["description"])}
+	if d, ok := node["default"]; ok {
+		f.Default, _ = json.Marshal(d)
+	}
+	if isReferenceShaped(node) {
+		t, ok := parseReferenceNode(c.file, ptr, node, c.ps)
+		c.legit[ptr] = true
+		if !ok {
+			return f, false
+		}
+		f.Kind, f.Ref = FieldReference, t
+		c.relations = append(c.relations, Relation{Pointer: wirePtr, TargetAPIVersion: t.APIVersion, TargetKind: t.Kind,
+			TargetFormRefs: t.TargetFormRefs, RequiredInterface: t.RequiredInterface})
+		return f, true
+	}
+	typ, _ := node["type"].(string)
+	switch typ {
+	case "string":
+		if enum, has := node["enum"]; has {
+			f.Kind = FieldStringEnum
+			f.Enum = stringList(enum)
+			if len(f.Enum) == 0 {
+				c.unsupported(ptrJoin(ptr, "enum"), "a string enum lists one or more strings")
+				return f, false
+			}
+			return f, c.onlyKeywords(ptr, node, enumKeywords, "string-enum")
+		}
+		f.Kind = FieldString
+		c.readString(&f, node)
+		return f, c.onlyKeywords(ptr, node, stringKeywords, "string")
+	case "integer":
+		f.Kind = FieldInteger
+		ok := c.intKeyword(ptr, node, "minimum", &f.Min) && c.intKeyword(ptr, node, "maximum", &f.Max)
+		return f, c.onlyKeywords(ptr, node, intKeywords, "integer") && ok
+	case "boolean":
+		f.Kind = FieldBoolean
+		return f, c.onlyKeywords(ptr, node, boolKeywords, "boolean")
+	case "object":
+		if member {
+			c.unsupported(ptr, "an object-list member is a string, string-enum, integer, boolean or reference")
+			return f, false
+		}
+		return c.jsonMap(ptr, f, node)
+	case "array":
+		if member {
+			c.unsupported(ptr, "an object-list member is a string, string-enum, integer, boolean or reference")
+			return f, false
+		}
+		return c.array(ptr, f, node)
+	}
+	c.unsupported(ptr, "use one of the shapes string, string-enum, integer, boolean, string-set, string-list, json-map, reference, binding-list or object-list (a single \"type\", no composition keywords)")
+	return f, false
+}
+
+func (c *desiredCtx) readString(f *Field, node map[string]any) {
+	f.Pattern = str(node["pattern"])
+	f.MinLength = intPtr(node["minLength"])
+	f.MaxLength = intPtr(node["maxLength"])
+}
+
+func (c *desiredCtx) intKeyword(ptr string, node map[string]any, k string, dst **int64) bool {
+	v, has := node[k]
+	if !has {
+		return true
+	}
+	n, ok := safeInt(v)
+	if !ok {
+		c.unsupported(ptrJoin(ptr, k), "\""+k+"\" of an integer field must be an integer within ±(2^53−1)")
+		return false
+	}
+	*dst = &n
+	return true
+}
+
+func (c *desiredCtx) jsonMap(ptr string, f Field, node map[string]any) (Field, bool) {
+	f.Kind = FieldJSONMap
+	f.Attr += "_json"
+	ap, has := node["additionalProperties"]
+	_, isSchema := ap.(map[string]any)
+	if _, hasProps := node["properties"]; hasProps || !has || !(isSchema || ap == true) {
+		c.unsupported(ptr, "an object property is either a reference node or a json-map: \"additionalProperties\" a schema and no \"properties\"")
+		return f, false
+	}
+	return f, c.onlyKeywords(ptr, node, mapKeywords, "json-map")
+}
+
+func (c *desiredCtx) array(ptr string, f Field, node map[string]any) (Field, bool) {
+	f.MinItems, f.MaxItems = intPtr(node["minItems"]), intPtr(node["maxItems"])
+	f.Unique = node["uniqueItems"] == true
+	items, _ := node["items"].(map[string]any)
+	if items == nil {
+		c.unsupported(ptrJoin(ptr, "items"), "an array property needs an \"items\" schema object")
+		return f, false
+	}
+	ip := ptrJoin(ptr, "items")
+	if bname, has := node[annBinding]; has {
+		return c.bindingList(ptr, f, node, items, bname)
+	}
+	switch items["type"] {
+	case "string":
+		f.Kind = FieldStringList
+		if f.Unique {
+			f.Kind = FieldStringSet
+		}
+		f.Enum = stringList(items["enum"])
+		c.readString(&f, items)
+		ok := true
+		for _, k := range sortedKeys(items) {
+			if !slices.Contains(itemStrKeys, k) && !slices.Contains(prose, k) {
+				c.unsupported(ptrJoin(ip, k), "keyword \""+k+"\" is not part of a string item")
+				ok = false
+			}
+		}
+		return f, c.onlyKeywords(ptr, node, arrayKeywords, "string-set/string-list") && ok
+	case "object":
+		f.Kind = FieldObjectList
+		members, ok := c.objectItem(ip, f.Pointer, items)
+		f.Members = members
+		return f, c.onlyKeywords(ptr, node, arrayKeywords, "object-list") && ok
+	}
+	c.unsupported(ip, "array items are a string, a string enum or a closed object")
+	return f, false
+}
+
+// objectItem classifies the closed item object of an object-list.
+func (c *desiredCtx) objectItem(ip, wirePtr string, items map[string]any) ([]Field, bool) {
+	ok := c.onlyKeywords(ip, items, itemKeywords, "object-list item")
+	if items["additionalProperties"] != false {
+		c.unsupported(ptrJoin(ip, "additionalProperties"), "an object-list item is closed: set \"additionalProperties\": false")
+		ok = false
+	}
+	props, _ := items["properties"].(map[string]any)
+	if len(props) == 0 {
+		c.unsupported(ptrJoin(ip, "properties"), "an object-list item declares its members under \"properties\"")
+		return nil, false
+	}
+	req := stringList(items["required"])
+	var members []Field
+	for _, name := range sortedKeys(props) {
+		mp := ptrJoin(ip, "properties", name)
+		node, _ := props[name].(map[string]any)
+		if node == nil || !propertyNameRe.MatchString(name) {
+			c.unsupported(mp, "a member is a schema object named by ^[a-z][a-zA-Z0-9]{0,63}$")
+			ok = false
+			continue
+		}
+		m, good := c.classify(mp, name, wirePtr+"/*/"+name, node, true)
+		m.Required = slices.Contains(req, name)
+		ok = ok && good
+		members = append(members, m)
+	}
+	return members, ok
+}
+
+func (c *desiredCtx) bindingList(ptr string, f Field, node, items map[string]any, bname any) (Field, bool) {
+	f.Kind = FieldBindingList
+	ip := ptrJoin(ptr, "items")
+	ok := c.onlyKeywords(ptr, node, bindKeywords, "binding-list")
+	name, isStr := bname.(string)
+	if !isStr || name == "" {
+		c.unsupported(ptrJoin(ptr, annBinding), annBinding+" names a Binding as a string")
+		return f, false
+	}
+	c.legit[ptr+"#binding"] = true
+	ok = c.onlyKeywords(ip, items, itemKeywords, "binding-list item") && ok
+	props, _ := items["properties"].(map[string]any)
+	nameNode, _ := props["name"].(map[string]any)
+	var refName string
+	for k := range props {
+		if k != "name" {
+			refName = k
+		}
+	}
+	if items["additionalProperties"] != false || len(props) != 2 || nameNode == nil || refName == "" ||
+		!sameSet(stringList(items["required"]), []string{"name", refName}) || nameNode["type"] != "string" {
+		c.unsupported(ip, "a binding-list item is a closed object with exactly two required members: \"name\" (a string) and one reference member")
+		return f, false
+	}
+	refNode, _ := props[refName].(map[string]any)
+	if refNode == nil || !isReferenceShaped(refNode) {
+		c.unsupported(ptrJoin(ip, "properties", refName), "the second member of a binding-list item must be a reference node")
+		return f, false
+	}
+	nm := Field{Wire: "name", Attr: "name", Pointer: f.Pointer + "/*/name", Kind: FieldString, Required: true, Description: str(nameNode["description"])}
+	c.readString(&nm, nameNode)
+	for _, k := range sortedKeys(nameNode) {
+		if !slices.Contains([]string{"type", "pattern", "minLength", "maxLength"}, k) && !slices.Contains(prose, k) {
+			c.unsupported(ptrJoin(ip, "properties", "name", k), "keyword \""+k+"\" is not part of a binding name")
+			ok = false
+		}
+	}
+	rm, good := c.classify(ptrJoin(ip, "properties", refName), refName, f.Pointer+"/*/"+refName, refNode, true)
+	if !good {
+		return f, false
+	}
+	rm.Attr, rm.Required = "target_name", true
+	f.Members = []Field{nm, rm}
+	f.RefMember = refName
+	c.bindings = append(c.bindings, bindingList{ptr: ptr, wire: f.Wire, relIdx: len(c.relations) - 1, name: name, itemName: nameNode})
+	return f, ok
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func intPtr(v any) *int64 {
+	if n, ok := safeInt(v); ok {
+		return &n
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package catalog
+
+import (
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// The on-disk layout of catalog.md §2.
+
+const (
+	definitionFile   = "definition.json"
+	indexFile        = "package-index.json"
+	candidateSetFile = "candidate-set.json"
+	transitionsFile  = "transitions.json"
+)
+
+var (
+	familyRe = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,62}$`)
+	slugRe   = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+)
+
+// pkgDir is one Form package directory.
+type pkgDir struct {
+	dir    string   // relative to the catalog root
+	family string   // family directory name
+	slug   string   // kind-slug directory name
+	verDir string   // version directory name; "" in the single-version layout
+	files  []string // every regular file, relative to dir, in byte order
+}
+
+// contractDir is one Interface or Binding document.
+type contractDir struct {
+	file   string // relative to the catalog root
+	apiDir string // "v1alpha1"
+	name   string // <name> directory
+	verDir string // "" unless <name>/<version>/definition.json
+}
+
+type layout struct {
+	packages      []pkgDir
+	interfaces    []contractDir
+	bindings      []contractDir
+	candidateSets []string
+	transitions   string // "" when absent
+}
+
+func scanLayout(fsys fs.FS, ps *problems) *layout {
+	l := &layout{}
+	root, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		ps.add(".", "", "cannot read the catalog root: %v; point the loader at a directory holding forms/, interfaces/ and bindings/", err)
+		return l
+	}
+	for _, e := range root {
+		switch {
+		case e.Name() == "forms" && e.IsDir():
+			scanForms(fsys, l, ps)
+		case e.Name() == "interfaces" && e.IsDir():
+			l.interfaces = scanContracts(fsys, "interfaces", l, ps)
+		case e.Name() == "bindings" && e.IsDir():
+			l.bindings = scanContracts(fsys, "bindings", l, ps)
+		case e.Name() == transitionsFile && e.Type().IsRegular():
+			l.transitions = transitionsFile
+		}
+	}
+	return l
+}
+
+func scanForms(fsys fs.FS, l *layout, ps *problems) {
+	families, _ := fs.ReadDir(fsys, "forms")
+	for _, fam := range families {
+		p := path.Join("forms", fam.Name())
+		if !fam.IsDir() {
+			ps.add(p, "", "only family directories belong directly under forms/; move or remove this file")
+			continue
+		}
+		if !familyRe.MatchString(fam.Name()) {
+			ps.add(p, "", "family directory name must match ^[a-z0-9][a-z0-9.-]{0,62}$; rename it (for example edge-v1alpha1)")
+			continue
+		}
+		slugs, _ := fs.ReadDir(fsys, p)
+		for _, s := range slugs {
+			sp := path.Join(p, s.Name())
+			if !s.IsDir() {
+				if s.Name() == candidateSetFile && s.Type().IsRegular() {
+					l.candidateSets = append(l.candidateSets, sp)
+					continue
+				}
+				ps.add(sp, "", "a family directory holds only kind-slug directories and an optional candidate-set.json; move or remove this file")
+				continue
+			}
+			if !slugRe.MatchString(s.Name()) {
+				ps.add(sp, "", "kind-slug directory must be the kind in lower case with hyphens between words (^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$)")
+				continue
+			}
+			scanSlug(fsys, l, ps, fam.Name(), s.Name(), sp)
+		}
+	}
+}
+
+func scanSlug(fsys fs.FS, l *layout, ps *problems, family, slug, sp string) {
+	entries, _ := fs.ReadDir(fsys, sp)
+	if hasFile(entries, definitionFile) {
+		for _, e := range entries {
+			if e.IsDir() && wire.ValidSemver(e.Name()) {
+				ps.add(sp, "", "directory mixes the single-version layout (definition.json) with version directory %q; use one layout: move definition.json and its files into a version directory", e.Name())
+				return
+			}
+		}
+		l.packages = append(l.packages, scanPackage(fsys, ps, pkgDir{dir: sp, family: family, slug: slug}))
+		return
+	}
+	for _, e := range entries {
+		vp := path.Join(sp, e.Name())
+		switch {
+		case !e.IsDir():
+			ps.add(vp, "", "a kind-slug directory holds either definition.json and its package files or version directories; move this file into a package directory")
+		case !wire.ValidSemver(e.Name()):
+			ps.add(vp, "", "version directory name %q is not a semantic version; name it after the definitionVersion (for example 0.1.0)", e.Name())
+		default:
+			sub, _ := fs.ReadDir(fsys, vp)
+			if !hasFile(sub, definitionFile) {
+				ps.add(vp, "", "version directory has no definition.json; add the Form Definition or remove the directory")
+				continue
+			}
+			l.packages = append(l.packages, scanPackage(fsys, ps, pkgDir{dir: vp, family: family, slug: slug, verDir: e.Name()}))
+		}
+	}
+	if len(entries) == 0 {
+		ps.add(sp, "", "kind-slug directory is empty; add a package or remove it")
+	}
+}
+
+func scanPackage(fsys fs.FS, ps *problems, p pkgDir) pkgDir {
+	_ = fs.WalkDir(fsys, p.dir, func(fp string, d fs.DirEntry, err error) error {
+		if err != nil {
+			ps.add(fp, "", "cannot read: %v", err)
+			return nil
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(fp, p.dir), "/")
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			ps.add(fp, "", "symbolic links are not allowed in a package; replace it with the file itself")
+		case d.Type().IsRegular():
+			p.files = append(p.files, rel)
+		case d.IsDir() || rel == "":
+		default:
+			ps.add(fp, "", "only regular files belong in a package")
+		}
+		return nil
+	})
+	return p
+}
+
+// scanContracts reads interfaces/<apiDir>/<name>/[<version>/]definition.json.
+func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDir {
+	var out []contractDir
+	apiDirs, _ := fs.ReadDir(fsys, top)
+	for _, a := range apiDirs {
+		ap := path.Join(top, a.Name())
+		if !a.IsDir() {
+			ps.add(ap, "", "only version directories (such as v1alpha1) belong directly under %s/; move or remove this file", top)
+			continue
+		}
+		names, _ := fs.ReadDir(fsys, ap)
+		for _, n := range names {
+			np := path.Join(ap, n.Name())
+			if !n.IsDir() {
+				if n.Name() == candidateSetFile && n.Type().IsRegular() {
+					l.candidateSets = append(l.candidateSets, np)
+					continue
+				}
+				ps.add(np, "", "only contract directories and an optional candidate-set.json belong here; move or remove this file")
+				continue
+			}
+			entries, _ := fs.ReadDir(fsys, np)
+			if hasFile(entries, definitionFile) {
+				for _, e := range entries {
+					if e.Name() == definitionFile {
+						continue
+					}
+					if e.IsDir() && wire.ValidSemver(e.Name()) {
+						ps.add(np, "", "directory mixes definition.json with version directory %q; use one layout", e.Name())
+					} else {
+						ps.add(path.Join(np, e.Name()), "", "a contract directory holds only definition.json; remove this entry")
+					}
+				}
+				out = append(out, contractDir{file: path.Join(np, definitionFile), apiDir: a.Name(), name: n.Name()})
+				continue
+			}
+			for _, e := range entries {
+				vp := path.Join(np, e.Name())
+				sub, _ := fs.ReadDir(fsys, vp)
+				if !e.IsDir() || !wire.ValidSemver(e.Name()) || !hasFile(sub, definitionFile) || len(sub) != 1 {
+					ps.add(vp, "", "expected a version directory (such as 1.0.0) holding only definition.json")
+					continue
+				}
+				out = append(out, contractDir{file: path.Join(vp, definitionFile), apiDir: a.Name(), name: n.Name(), verDir: e.Name()})
+			}
+			if len(entries) == 0 {
+				ps.add(np, "", "contract directory is empty; add definition.json or remove it")
+			}
+		}
+	}
+	return out
+}
+
+func hasFile(entries []fs.DirEntry, name string) bool {
+	for _, e := range entries {
+		if e.Name() == name && e.Type().IsRegular() {
+			return true
+		}
+	}
+	return false
+}

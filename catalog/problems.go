@@ -1,0 +1,97 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Problem is one broken authoring rule: the file relative to the catalog root, the
+// JSON Pointer of the offending node ("" for the whole document or a directory) and
+// what to do about it.
+type Problem struct {
+	File    string
+	Pointer string
+	Message string
+}
+
+func (p Problem) String() string {
+	ptr := p.Pointer
+	if ptr == "" {
+		ptr = `""`
+	}
+	return fmt.Sprintf("catalog: %s: %s: %s", p.File, ptr, p.Message)
+}
+
+// LoadError is the single error Load returns for a catalog that breaks any rule. It
+// lists every violation, sorted by file then pointer.
+type LoadError struct {
+	Problems []Problem
+}
+
+func (e *LoadError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// problems collects violations while a catalog loads.
+type problems struct {
+	list []Problem
+}
+
+func (ps *problems) add(file, ptr, format string, args ...any) {
+	ps.list = append(ps.list, Problem{File: file, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+// addJSON records a strict-JSON or strict-decode failure with its pointers.
+func (ps *problems) addJSON(file, base string, err error) {
+	var se *wire.StrictError
+	var je *wire.JSONError
+	switch {
+	case errors.As(err, &se):
+		for _, p := range se.Problems {
+			ps.add(file, base+p.Pointer, "%s", p.Message)
+		}
+	case errors.As(err, &je):
+		ps.add(file, base+je.Pointer, "%s (byte %d)", je.Message, je.Offset)
+	default:
+		ps.add(file, base, "%v", err)
+	}
+}
+
+func (ps *problems) empty() bool { return len(ps.list) == 0 }
+
+func (ps *problems) err() error {
+	if len(ps.list) == 0 {
+		return nil
+	}
+	list := append([]Problem(nil), ps.list...)
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].File != list[j].File {
+			return list[i].File < list[j].File
+		}
+		return list[i].Pointer < list[j].Pointer
+	})
+	// identical lines say nothing new
+	out := list[:0]
+	for i, p := range list {
+		if i > 0 && p == list[i-1] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return &LoadError{Problems: out}
+}
+
+func ptrJoin(base string, tokens ...string) string {
+	for _, t := range tokens {
+		base += "/" + wire.EscapePointerToken(t)
+	}
+	return base
+}
