@@ -160,4 +160,3 @@ func sameFieldKinds(a, b *Field) bool {
 }
 
 func describeKind(f *Field) string { return string(f.Kind) }
-

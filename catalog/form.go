@@ -45,8 +45,8 @@ func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps
 	before := len(ps.list)
 	checkDefinitionMembers(file, p, d, ps)
 	f := &Form{
-		Ref:   wire.FormRef{APIVersion: d.APIVersion, Kind: d.Kind, DefinitionVersion: d.DefinitionVersion, SchemaDigest: digest},
-		Slug:  p.slug, TypeName: TypeName(p.slug), Role: d.Role, Title: d.Title, Description: deref(d.Description),
+		Ref:  wire.FormRef{APIVersion: d.APIVersion, Kind: d.Kind, DefinitionVersion: d.DefinitionVersion, SchemaDigest: digest},
+		Slug: p.slug, TypeName: TypeName(p.slug), Role: d.Role, Title: d.Title, Description: deref(d.Description),
 		DefinitionJSON: raw, DesiredJSON: []byte(d.DesiredSchema), Immutable: map[string]bool{},
 	}
 	if d.OutputSchema != nil {

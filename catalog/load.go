@@ -58,8 +58,12 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	if err := ps.err(); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(ifaces, func(i, j int) bool { return contractLess(ifaces[i].Ref.Name, ifaces[i].Ref.Version, ifaces[j].Ref.Name, ifaces[j].Ref.Version) })
-	sort.SliceStable(bindings, func(i, j int) bool { return contractLess(bindings[i].Ref.Name, bindings[i].Ref.Version, bindings[j].Ref.Name, bindings[j].Ref.Version) })
+	sort.SliceStable(ifaces, func(i, j int) bool {
+		return contractLess(ifaces[i].Ref.Name, ifaces[i].Ref.Version, ifaces[j].Ref.Name, ifaces[j].Ref.Version)
+	})
+	sort.SliceStable(bindings, func(i, j int) bool {
+		return contractLess(bindings[i].Ref.Name, bindings[i].Ref.Version, bindings[j].Ref.Name, bindings[j].Ref.Version)
+	})
 	c.interfaces, c.bindings = ifaces, bindings
 	return c, nil
 }
