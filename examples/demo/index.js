@@ -1,0 +1,5 @@
+export default {
+  async fetch(request, env) {
+    return new Response("hello from takokit");
+  },
+};
