@@ -182,10 +182,9 @@ func checkOperations(f string, ops []operationDoc, ps *problems) map[string][]st
 			raw  []byte
 		}{{"inputSchema", o.InputSchema}, {"outputSchema", o.OutputSchema}} {
 			sp := p + "/" + sch.name
-			if g, err := decodeGeneric(sch.raw); err == nil {
-				checkSchemaBasics(f, sp, g, ps)
+			if g, err := decodeGeneric(sch.raw); err == nil && checkSchemaBasics(f, sp, g, ps) {
+				compileSchema(f, sp, sch.raw, ps)
 			}
-			compileSchema(f, sp, sch.raw, ps)
 		}
 		if len(o.Errors) > 32 {
 			ps.add(f, p+"/errors", "an operation lists at most 32 error codes")
@@ -304,6 +303,9 @@ func resolveInterface(f, ptr string, ref wire.InterfaceRef, ifaces []*Interface,
 			return i
 		}
 	}
+	if ps.brokenContracts[ref.Name] {
+		return nil // its own problems are reported
+	}
 	ps.add(f, ptr, "names Interface %s@%s, which the catalog does not hold; add it under interfaces/ or fix the reference", ref.Name, ref.Version)
 	return nil
 }
@@ -322,6 +324,9 @@ func resolveBinding(f, ptr string, ref wire.BindingRef, bindings []*Binding, ps 
 			}
 			return b
 		}
+	}
+	if ps.brokenContracts[ref.Name] {
+		return nil // its own problems are reported
 	}
 	ps.add(f, ptr, "names Binding %s@%s, which the catalog does not hold; add it under bindings/ or fix the reference", ref.Name, ref.Version)
 	return nil

@@ -62,11 +62,11 @@ func checkTargets(builds []*formBuild, byRef map[wire.FormRef]*Form, ps *problem
 					ps.add(b.file, ptr, "target FormRef names %s %s but the node's consts say %s %s", r.APIVersion, r.Kind, rel.TargetAPIVersion, rel.TargetKind)
 					continue
 				}
-				if _, ok := byRef[r]; !ok {
+				if _, ok := byRef[r]; !ok && !ps.kindBroken(r.Kind) {
 					ps.add(b.file, ptr, "target FormRef %s names no loaded Form; fix the version or digest (reseal the catalog)", r)
 				}
 			}
-			if ri := rel.RequiredInterface; ri != nil && !kindProvides(builds, rel.TargetAPIVersion, rel.TargetKind, *ri) {
+			if ri := rel.RequiredInterface; ri != nil && !ps.kindBroken(rel.TargetKind) && !ps.brokenContracts[ri.Name] && !kindProvides(builds, rel.TargetAPIVersion, rel.TargetKind, *ri) {
 				ps.add(b.file, where+"/"+annRequiredInterface, "no loaded definition version of %s %s provides %s; the reference could never resolve", rel.TargetAPIVersion, rel.TargetKind, ri)
 			}
 		}
@@ -98,6 +98,9 @@ func checkBindingTargets(bindings []*Binding, files []string, builds []*formBuil
 	for i, bd := range bindings {
 		for j, k := range bd.AllowedTargetForms {
 			ptr := fmt.Sprintf("/allowedTargetForms/%d", j)
+			if ps.kindBroken(k.Kind) {
+				continue
+			}
 			if !slices.ContainsFunc(builds, func(b *formBuild) bool {
 				return b.form.Ref.APIVersion == k.APIVersion && b.form.Ref.Kind == k.Kind
 			}) {

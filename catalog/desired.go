@@ -2,11 +2,14 @@ package catalog
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // The desired, observed and output schemas of one definition (catalog.md §3.2,
@@ -23,8 +26,10 @@ func (b *formBuild) loadDesired() {
 		ps.add(file, base, "desiredSchema must be a JSON Schema object")
 		return
 	}
-	checkSchemaBasics(file, base, root, ps)
-	b.form.desired = compileSchema(file, base, b.doc.DesiredSchema, ps)
+	basicsOK := checkSchemaBasics(file, base, root, ps)
+	if basicsOK {
+		b.form.desired = compileSchema(file, base, b.doc.DesiredSchema, ps)
+	}
 	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(desiredRootKeywords, k) {
 			ps.add(file, ptrJoin(base, k), "%s: keyword %q is not allowed at the desiredSchema root", unsupportedShape, k)
@@ -73,13 +78,13 @@ func (b *formBuild) loadDesired() {
 		}
 	}
 	checkStrayAnnotations(file, base, root, c.legit, ps)
-	b.checkDefaults(base, obj, req)
+	b.checkDefaults(base, obj, req, basicsOK)
 	b.form.Relations = c.relations
 }
 
 // checkDefaults allows "default" only on top-level optional desired properties and
 // requires it to validate against the property's own schema.
-func (b *formBuild) checkDefaults(base string, root map[string]any, req []string) {
+func (b *formBuild) checkDefaults(base string, root map[string]any, req []string, compile bool) {
 	ps, file := b.ctx.ps, b.file
 	visitSchemas(root, base, func(obj map[string]any, ptr string) {
 		d, has := obj["default"]
@@ -96,8 +101,11 @@ func (b *formBuild) checkDefaults(base string, root map[string]any, req []string
 			ps.add(file, ptrJoin(ptr, "default"), "required property %q declares a default; a default belongs only on an optional property, so drop it or make the property optional", name)
 			return
 		}
-		if err := validateFragment(b.doc.DesiredSchema, "/properties/"+name, d); err != nil {
-			ps.add(file, ptrJoin(ptr, "default"), "default does not validate against the property's own schema: %s", oneLine(err.Error()))
+		if !compile {
+			return
+		}
+		if err := validateFragment(b.doc.DesiredSchema, "/properties/"+wire.EscapePointerToken(name), d); err != nil {
+			ps.add(file, ptrJoin(ptr, "default"), "default does not validate against the property's own schema: %s", err)
 		}
 	})
 }
@@ -122,7 +130,23 @@ func validateFragment(raw []byte, pointer string, v any) error {
 	if err != nil {
 		return err
 	}
-	return s.Validate(inst)
+	err = s.Validate(inst)
+	var verr *jsonschema.ValidationError
+	if errors.As(err, &verr) {
+		var parts []string
+		for _, p := range leafProblems(verr) {
+			parts = append(parts, "at "+quoteEmpty(p.Pointer)+": "+p.Message)
+		}
+		return errors.New(strings.Join(parts, "; "))
+	}
+	return err
+}
+
+func quoteEmpty(p string) string {
+	if p == "" {
+		return `""`
+	}
+	return p
 }
 
 func (b *formBuild) loadObservedAndOutputs() {
@@ -139,9 +163,10 @@ func (b *formBuild) loadObservedAndOutputs() {
 		if err != nil {
 			ps.add(file, "/observedSchema", "observedSchema is not JSON: %v", err)
 		} else {
-			checkSchemaBasics(file, "/observedSchema", root, ps)
 			refuseDefaults("/observedSchema", root)
-			b.form.observed = compileSchema(file, "/observedSchema", raw, ps)
+			if checkSchemaBasics(file, "/observedSchema", root, ps) {
+				b.form.observed = compileSchema(file, "/observedSchema", raw, ps)
+			}
 		}
 	}
 	if raw := b.doc.OutputSchema; raw != nil {
@@ -150,8 +175,9 @@ func (b *formBuild) loadObservedAndOutputs() {
 			ps.add(file, "/outputSchema", "outputSchema is not JSON: %v", err)
 			return
 		}
-		checkSchemaBasics(file, "/outputSchema", root, ps)
 		b.form.Outputs = parseOutputs(file, root, ps)
-		b.form.output = compileSchema(file, "/outputSchema", raw, ps)
+		if checkSchemaBasics(file, "/outputSchema", root, ps) {
+			b.form.output = compileSchema(file, "/outputSchema", raw, ps)
+		}
 	}
 }

@@ -81,6 +81,7 @@ func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps
 	b.checkNames()
 	checkFixtureDecls(file, d, ps)
 	if len(ps.list) > before {
+		ps.markKind(d.Kind)
 		return nil
 	}
 	return b

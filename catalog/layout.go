@@ -108,6 +108,7 @@ func scanSlug(fsys fs.FS, l *layout, ps *problems, family, slug, sp string) {
 		for _, e := range entries {
 			if e.IsDir() && wire.ValidSemver(e.Name()) {
 				ps.add(sp, "", "directory mixes the single-version layout (definition.json) with version directory %q; use one layout: move definition.json and its files into a version directory", e.Name())
+				ps.markKind(slug)
 				return
 			}
 		}

@@ -20,6 +20,8 @@ func Load(fsys fs.FS) (*Catalog, error) {
 		if i := loadInterface(fsys, cd, ps); i != nil {
 			ifaces = append(ifaces, i)
 			ifaceFiles = append(ifaceFiles, cd.file)
+		} else {
+			ps.markContract(cd.name)
 		}
 	}
 	var bindings []*Binding
@@ -28,6 +30,8 @@ func Load(fsys fs.FS) (*Catalog, error) {
 		if b := loadBinding(fsys, cd, ifaces, ps); b != nil {
 			bindings = append(bindings, b)
 			bindingFiles = append(bindingFiles, cd.file)
+		} else {
+			ps.markContract(cd.name)
 		}
 	}
 	var builds []*formBuild
@@ -35,6 +39,8 @@ func Load(fsys fs.FS) (*Catalog, error) {
 		if b := loadForm(fsys, p, ifaces, bindings, ps); b != nil {
 			b.loadIndex(fsys, ps)
 			builds = append(builds, b)
+		} else {
+			ps.markKind(p.slug)
 		}
 	}
 	checkUniqueness(builds, ifaces, ifaceFiles, bindings, bindingFiles, ps)

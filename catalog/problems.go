@@ -40,9 +40,29 @@ func (e *LoadError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// problems collects violations while a catalog loads.
+// problems collects violations while a catalog loads. It also remembers which
+// documents failed, so references to them are not reported a second time.
 type problems struct {
-	list []Problem
+	list            []Problem
+	brokenKinds     map[string]bool // kind slugs without hyphens whose package failed
+	brokenContracts map[string]bool // Interface or Binding directory names that failed
+}
+
+func (ps *problems) markKind(slug string) {
+	if ps.brokenKinds == nil {
+		ps.brokenKinds = map[string]bool{}
+	}
+	ps.brokenKinds[strings.ToLower(strings.ReplaceAll(slug, "-", ""))] = true
+}
+
+// kindBroken reports whether a package of this kind failed to load.
+func (ps *problems) kindBroken(kind string) bool { return ps.brokenKinds[strings.ToLower(kind)] }
+
+func (ps *problems) markContract(name string) {
+	if ps.brokenContracts == nil {
+		ps.brokenContracts = map[string]bool{}
+	}
+	ps.brokenContracts[name] = true
 }
 
 func (ps *problems) add(file, ptr, format string, args ...any) {

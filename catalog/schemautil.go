@@ -82,7 +82,8 @@ func visitSchemas(node any, ptr string, fn func(obj map[string]any, ptr string))
 
 // checkSchemaBasics enforces the rules every schema in the catalog shares: patterns
 // compile with Go regexp (RE2) and integer keywords are safe integers.
-func checkSchemaBasics(file, base string, node any, ps *problems) {
+func checkSchemaBasics(file, base string, node any, ps *problems) bool {
+	before := len(ps.list)
 	visitSchemas(node, base, func(obj map[string]any, ptr string) {
 		if p, ok := obj["pattern"].(string); ok {
 			if _, err := regexp.Compile(p); err != nil {
@@ -104,6 +105,7 @@ func checkSchemaBasics(file, base string, node any, ps *problems) {
 			}
 		}
 	})
+	return len(ps.list) == before
 }
 
 // compileSchema compiles one schema document under Draft 2020-12. It requires the
