@@ -4,10 +4,10 @@ import "bytes"
 
 // badCase breaks exactly one authoring rule of the base test catalog.
 type badCase struct {
-	rule     string           // directory under testdata/bad/
-	mutate   func(c *tcat)    // applied before sealing (or registers a post edit)
-	file     string           // expected file of the error line
-	pointer  string           // expected JSON Pointer
+	rule     string        // directory under testdata/bad/
+	mutate   func(c *tcat) // applied before sealing (or registers a post edit)
+	file     string        // expected file of the error line
+	pointer  string        // expected JSON Pointer
 	fragment string        // stable fragment of the message
 }
 

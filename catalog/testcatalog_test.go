@@ -126,7 +126,7 @@ func baseCatalog() *tcat {
 		"acceptedBindings":      []any{obj{"apiVersion": wire.BindingAPIVersion, "name": "holder.store", "version": "1.0.0", "schemaDigest": zeroDig}},
 		"conformanceFixtures":   pos, "negativeConformanceFixtures": neg,
 	}, fixtures: map[string]any{
-		"fixtures/desired.json":                     obj{"store": obj{"apiVersion": tGroup, "kind": "Store", "name": "main"}, "storeBindings": []any{obj{"name": "DATA", "resource": obj{"apiVersion": tGroup, "kind": "Store", "name": "main"}}}},
+		"fixtures/desired.json":                      obj{"store": obj{"apiVersion": tGroup, "kind": "Store", "name": "main"}, "storeBindings": []any{obj{"name": "DATA", "resource": obj{"apiVersion": tGroup, "kind": "Store", "name": "main"}}}},
 		"fixtures/negative-unexpected-property.json": obj{"store": obj{"apiVersion": tGroup, "kind": "Store", "name": "main"}, "unexpected": true},
 	}}
 	c.forms = []*tform{store, holder, gadget("0.1.0", false), gadget("0.2.0", true)}
@@ -172,10 +172,10 @@ func gadget(version string, ready bool) *tform {
 		"lifecycleCapabilities": []any{"create", "read", "update", "delete", "import", "observe"},
 		"conformanceFixtures":   pos, "negativeConformanceFixtures": neg,
 	}, fixtures: map[string]any{
-		"fixtures/desired.json":                     obj{"holder": obj{"apiVersion": tGroup, "kind": "Holder", "name": "h"}, "size": 3},
-		"fixtures/outputs.json":                     out,
+		"fixtures/desired.json":                      obj{"holder": obj{"apiVersion": tGroup, "kind": "Holder", "name": "h"}, "size": 3},
+		"fixtures/outputs.json":                      out,
 		"fixtures/negative-unexpected-property.json": obj{"holder": obj{"apiVersion": tGroup, "kind": "Holder", "name": "h"}, "unexpected": true},
-		"fixtures/negative-output-port.json":        badOut,
+		"fixtures/negative-output-port.json":         badOut,
 	}}
 }
 
