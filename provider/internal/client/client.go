@@ -1,0 +1,174 @@
+// Package client speaks the forms.takoform.com/v1alpha3 lane for the provider:
+// strict discovery, fenced and keyed mutations, 202 polling, bounded retries and
+// the single byte-identical resend after a transport failure (provider.md §1, §5).
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+const (
+	// MaxBody bounds every response body the client reads.
+	MaxBody = 8 << 20
+	// MaxRequest bounds one HTTP request regardless of the operation deadline.
+	MaxRequest = 12 * time.Minute
+	// DiscoveryTimeout bounds one discovery attempt.
+	DiscoveryTimeout = 15 * time.Second
+	// APIPath is the only escaped path endpoints.api may carry.
+	APIPath = "/apis/forms.takoform.com/v1alpha3"
+	// WellKnown is the discovery route below the configured origin.
+	WellKnown = "/.well-known/takoform/v1alpha3"
+)
+
+// Config is what one provider configuration hands the client.
+type Config struct {
+	Endpoint string
+	Token    string
+	Version  string
+	// HTTP overrides the transport (tests); redirects are refused either way.
+	HTTP *http.Client
+}
+
+// Client is per provider configuration: discovery is cached in it.
+type Client struct {
+	origin  *url.URL
+	token   string
+	agent   string
+	hc      *http.Client
+	backoff func(attempt int) time.Duration
+
+	mu       sync.Mutex
+	disc     *Discovery
+	inflight *discoveryCall
+}
+
+// New validates the endpoint and builds a client. It makes no request.
+func New(cfg Config) (*Client, error) {
+	origin, err := ParseEndpoint(cfg.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Token == "" {
+		return nil, errors.New("token is empty")
+	}
+	hc := &http.Client{Transport: http.DefaultTransport}
+	if cfg.HTTP != nil {
+		c := *cfg.HTTP
+		hc = &c
+	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	version := cfg.Version
+	if version == "" {
+		version = "dev"
+	}
+	return &Client{origin: origin, token: cfg.Token, agent: "terraform-provider-takoform/" + version,
+		hc: hc, backoff: jitterBackoff}, nil
+}
+
+// ParseEndpoint checks the bare-origin rule of provider.md §1.1 and returns the origin.
+func ParseEndpoint(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("endpoint %q is not a URL: %v", raw, err)
+	}
+	switch {
+	case !u.IsAbs() || u.Host == "":
+		return nil, fmt.Errorf("endpoint %q must be an absolute URL such as https://host.example", raw)
+	case u.Scheme != "https" && u.Scheme != "http":
+		return nil, fmt.Errorf("endpoint %q must use https (or http for a loopback host)", raw)
+	case u.User != nil:
+		return nil, fmt.Errorf("endpoint %q must not carry user information; the token is configured separately", raw)
+	case u.Path != "" && u.Path != "/" || u.RawPath != "":
+		return nil, fmt.Errorf("endpoint %q must be a bare origin with no path", raw)
+	case u.RawQuery != "" || u.ForceQuery:
+		return nil, fmt.Errorf("endpoint %q must not carry a query", raw)
+	case u.Fragment != "" || strings.Contains(raw, "#"):
+		return nil, fmt.Errorf("endpoint %q must not carry a fragment", raw)
+	case u.Scheme == "http" && !isLoopback(u.Hostname()):
+		return nil, fmt.Errorf("endpoint %q uses plain http to a host that is not loopback; use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)", raw)
+	}
+	return &url.URL{Scheme: u.Scheme, Host: u.Host}, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Origin is the configured origin (scheme://host[:port]).
+func (c *Client) Origin() string { return c.origin.String() }
+
+// Request is one HTTP exchange the client performs.
+type Request struct {
+	Method string
+	URL    string
+	Header http.Header
+	Body   []byte
+	// ContentType defaults to application/json when Body is set.
+	ContentType string
+}
+
+// Response is a complete answer (status, headers, body read in full).
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// do performs exactly one exchange. A failure to obtain a complete answer is a
+// *TransportError; a 3xx is a *ProtocolError (redirects would carry the bearer elsewhere).
+func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, MaxRequest)
+	defer cancel()
+	var body io.Reader
+	if r.Body != nil {
+		body = bytes.NewReader(r.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	if err != nil {
+		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
+	}
+	for k, v := range r.Header {
+		req.Header[k] = v
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.agent)
+	if r.Body != nil {
+		ct := r.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
+	if err != nil {
+		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
+	}
+	if len(data) > MaxBody {
+		return nil, &ProtocolError{Status: resp.StatusCode, Reason: "response body exceeds 8 MiB"}
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, &ProtocolError{Status: resp.StatusCode,
+			Reason: "the host answered with a redirect; redirects are never followed because they would carry the bearer token elsewhere"}
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+}

@@ -1,0 +1,109 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// HostError is a complete, valid error envelope (host-api.md §19.3).
+type HostError struct {
+	Status     int
+	Env        *wire.Error
+	RetryAfter time.Duration // zero when absent
+	// Operation is set when the error is the terminal error of an Operation.
+	Operation string
+}
+
+func (e *HostError) Error() string {
+	return fmt.Sprintf("host refused with %s (HTTP %d): %s", e.Env.Code, e.Status, e.Env.Message)
+}
+
+// Code is the envelope code.
+func (e *HostError) Code() wire.Code { return e.Env.Code }
+
+// ProtocolError is an answer that breaks the protocol: no retry, no interpretation.
+type ProtocolError struct {
+	Status    int // 0 when no HTTP status applies
+	Reason    string
+	RequestID string
+}
+
+func (e *ProtocolError) Error() string {
+	if e.Status == 0 {
+		return "protocol-invalid host response: " + e.Reason
+	}
+	return fmt.Sprintf("protocol-invalid host response (HTTP %d): %s", e.Status, e.Reason)
+}
+
+// TransportError means no complete answer was received: the outcome is unknown.
+type TransportError struct {
+	Method, URL string
+	Err         error
+}
+
+func (e *TransportError) Error() string {
+	return fmt.Sprintf("%s %s: no complete answer from the host: %v", e.Method, e.URL, e.Err)
+}
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// AsHost returns the host error in err's chain, if any.
+func AsHost(err error) (*HostError, bool) {
+	var h *HostError
+	ok := errors.As(err, &h)
+	return h, ok
+}
+
+// IsCode reports whether err is a valid host error with code.
+func IsCode(err error, code wire.Code) bool {
+	h, ok := AsHost(err)
+	return ok && h.Env.Code == code
+}
+
+// IsNotFound reports the only answer that means "absent": HTTP 404 with resource_not_found.
+func IsNotFound(err error) bool {
+	h, ok := AsHost(err)
+	return ok && h.Status == http.StatusNotFound && h.Env.Code == wire.CodeResourceNotFound
+}
+
+// IsTransport reports whether err is a transport failure.
+func IsTransport(err error) bool {
+	var t *TransportError
+	return errors.As(err, &t)
+}
+
+// refusal turns a non-2xx answer into a *HostError or a *ProtocolError.
+func refusal(resp *Response) error {
+	env, err := wire.ParseErrorEnvelope(resp.Status, resp.Body)
+	if err != nil {
+		reason := err.Error()
+		if resp.Status >= 500 && len(resp.Body) == 0 {
+			reason = "server error without an error envelope"
+		}
+		return &ProtocolError{Status: resp.Status, Reason: reason}
+	}
+	return &HostError{Status: resp.Status, Env: env, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
+}
+
+// parseRetryAfter accepts delta-seconds or an HTTP-date; anything else is ignored.
+func parseRetryAfter(v string) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+		if n > 3600 {
+			n = 3600
+		}
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}

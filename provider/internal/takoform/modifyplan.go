@@ -1,0 +1,261 @@
+package takoform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog"
+)
+
+// ModifyPlan plans the exact FormRef, the space, the version rules, replacement and
+// the whole-spec check (provider.md §2.4, §2.7, §6). It makes no request. The
+// plan-time support check (§4) and transitions (§7) slot in at planSupport and
+// planTransition.
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy: nothing to plan, no request
+	}
+	d := &resp.Diagnostics
+	plan, err := readValues(ctx, r.kt.ot, req.Plan.Raw)
+	if err != nil {
+		d.AddError("Could not read the plan", err.Error())
+		return
+	}
+	config, _ := readValues(ctx, r.kt.ot, req.Config.Raw)
+	var prior values
+	if !req.State.Raw.IsNull() {
+		if prior, err = readValues(ctx, r.kt.ot, req.State.Raw); err != nil {
+			d.AddError("Could not read the prior state", err.Error())
+			return
+		}
+	}
+	var form *catalog.Form
+	if prior == nil {
+		form = r.planCreate(plan, config, d)
+	} else {
+		form = r.planExisting(plan, prior, config, d)
+	}
+	if form == nil || d.HasError() {
+		return
+	}
+	r.planVersionRules(plan, form, d)
+	r.kt.m.planRevisionName(form, plan, config)
+	if prior != nil {
+		r.planReplace(plan, prior, form, resp)
+	}
+	r.planWholeSpec(plan, form, d)
+	if d.HasError() {
+		return
+	}
+	r.setState(ctx, &resp.Plan.Raw, plan, d)
+}
+
+func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog.Form {
+	m := r.kt.m
+	form := m.newest
+	if v := config.str(aFormDefVersion); v != "" {
+		f, ok := m.form(v)
+		if !ok {
+			return nil // the attribute validator reports it
+		}
+		form = f
+	} else if config != nil && !config.known(aFormDefVersion) && !isNullVal(config, aFormDefVersion) {
+		return nil // unknown version: leave the plan to the next round
+	}
+	m.setRef(plan, form.Ref)
+	if !config.known(aSpace) {
+		switch {
+		case isUnknownVal(config, aSpace):
+		case r.pd != nil && r.pd.space != "":
+			plan[aSpace] = types.StringValue(r.pd.space)
+		case r.pd == nil:
+			plan[aSpace] = types.StringUnknown()
+		default:
+			p := path.Root(aSpace)
+			(&report{summary: fmt.Sprintf("No space for %s %s", m.kind.Kind, plan.str(aName)), typeName: m.typeName,
+				name: plan.str(aName), code: codeSpaceMissing, attr: &p,
+				what:   "The resource sets no space and the provider has no default space.",
+				repair: "Set space on the resource, or space in the provider block (or TAKOFORM_SPACE)."}).add(d)
+			return nil
+		}
+	}
+	return form
+}
+
+func (r *Resource) planExisting(plan, prior, config values, d *diag.Diagnostics) *catalog.Form {
+	m := r.kt.m
+	form := r.stateForm(prior, d)
+	if form == nil {
+		return nil
+	}
+	if v := config.str(aFormDefVersion); v != "" && v != form.Ref.DefinitionVersion {
+		if r.planTransition(plan, prior, config, form, d) {
+			return nil
+		}
+		p := path.Root(aFormDefVersion)
+		markers := []string{}
+		for _, t := range m.markers {
+			if t.From == form.Ref && t.To.DefinitionVersion == v {
+				markers = append(markers, t.Marker)
+			}
+		}
+		what := fmt.Sprintf("The resource is recorded under %s@%s; moving it to %s never happens by editing this attribute alone.", form.Ref.Kind, form.Ref.DefinitionVersion, v)
+		if len(markers) > 0 {
+			what += " Declared marker(s) for this change: " + strings.Join(markers, ", ") + "."
+		} else {
+			what += " No Form transition is declared for this pair."
+		}
+		(&report{summary: fmt.Sprintf("Changing the definition version of %s %s needs a Form transition", m.kind.Kind, prior.str(aName)),
+			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
+			code: codeVersionChangeNeedsTrans, what: what,
+			repair: "Set form_transition to the declared marker, or set form_definition_version back to the recorded version."}).add(d)
+		return nil
+	}
+	m.setRef(plan, form.Ref)
+	if !config.known(aSpace) && !isUnknownVal(config, aSpace) {
+		plan[aSpace] = prior[aSpace]
+	}
+	if prior.known(aDrift) {
+		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (§5.10)
+	}
+	return form
+}
+
+// planTransition is where the Form transitions of provider.md §7 plan; it reports
+// whether it handled the version change. This build carries no transition client.
+func (r *Resource) planTransition(plan, prior, config values, form *catalog.Form, d *diag.Diagnostics) bool {
+	return false
+}
+
+// planVersionRules: a field the planned ref does not declare must be null or its
+// default, and is planned as state writes it; a field it requires must be set.
+func (r *Resource) planVersionRules(plan values, form *catalog.Form, d *diag.Diagnostics) {
+	m := r.kt.m
+	for i := range m.fields {
+		f := &m.fields[i]
+		v := plan[f.Attr]
+		decl, declared := form.Field(f.Wire)
+		if declared {
+			if decl.Required && v != nil && v.IsNull() {
+				p := path.Root(f.Attr)
+				d.AddAttributeError(p, "Missing required argument",
+					fmt.Sprintf("%s is required by %s %s.", f.Attr, form.Ref.Kind, form.Ref.DefinitionVersion))
+			}
+			continue
+		}
+		def, _ := decodeDefault(f)
+		if v != nil && !v.IsNull() && !v.IsUnknown() && (def == nil || !def.Equal(v)) {
+			p := path.Root(f.Attr)
+			repair := "Remove " + f.Attr + " from the configuration."
+			for _, t := range m.markers {
+				if t.From == form.Ref {
+					if to, ok := m.cat.Form(t.To); ok {
+						if _, has := to.Field(f.Wire); has {
+							repair = "Move the resource with form_transition = \"" + t.Marker + "\" first, or remove " + f.Attr + "."
+						}
+					}
+				}
+			}
+			(&report{summary: fmt.Sprintf("%s is not part of %s %s", f.Attr, form.Ref.Kind, form.Ref.DefinitionVersion),
+				typeName: m.typeName, name: plan.str(aName), ref: &form.Ref, attr: &p, pointer: "/spec/" + f.Wire,
+				code: codeFieldNotInDefinition, what: "The resource's Form definition does not declare this field.",
+				repair: repair}).add(d)
+		}
+	}
+	m.normalizeUndeclared(plan, form)
+}
+
+// planReplace adds RequiresReplace for changed fields that the planned ref cannot update.
+func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *resource.ModifyPlanResponse) {
+	for i := range form.Fields {
+		f := &form.Fields[i]
+		pv, sv := plan[f.Attr], prior[f.Attr]
+		if pv == nil || sv == nil || pv.Equal(sv) {
+			continue
+		}
+		if replaces(form, f.Wire) {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root(f.Attr))
+		}
+	}
+	if form.Role == "revision" && prior.known(aDrift) {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(aDrift))
+	}
+}
+
+// planWholeSpec validates the encoded, materialized spec against the compiled
+// desiredSchema when every desired value is known.
+func (r *Resource) planWholeSpec(plan values, form *catalog.Form, d *diag.Diagnostics) {
+	for i := range form.Fields {
+		if v := plan[form.Fields[i].Attr]; v != nil && !wholeKnown(v) {
+			return
+		}
+	}
+	spec, err := encodeSpec(form, plan)
+	if err != nil {
+		return
+	}
+	err = form.ValidateDesired(spec)
+	if err == nil {
+		return
+	}
+	var se *catalog.SchemaError
+	if !errors.As(err, &se) {
+		d.AddError("Desired spec is invalid", err.Error())
+		return
+	}
+	for _, p := range se.Problems {
+		ap := pointerPath(form, p.Pointer)
+		(&report{summary: fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, plan.str(aName)),
+			typeName: r.kt.m.typeName, name: plan.str(aName), ref: &form.Ref, pointer: "/spec" + p.Pointer, attr: &ap,
+			code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}).add(d)
+	}
+}
+
+// pointerPath maps a spec instance pointer to an attribute path (/versions/0/weight → versions[0].weight).
+func pointerPath(form *catalog.Form, ptr string) path.Path {
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	if ptr == "" || len(segs) == 0 {
+		return path.Empty()
+	}
+	f, ok := form.Field(segs[0])
+	if !ok {
+		return path.Empty()
+	}
+	p := path.Root(f.Attr)
+	if len(segs) > 1 && (f.Kind == catalog.FieldObjectList || f.Kind == catalog.FieldBindingList || f.Kind == catalog.FieldStringList) {
+		if i, err := strconv.Atoi(segs[1]); err == nil {
+			p = p.AtListIndex(i)
+			if len(segs) > 2 {
+				if f.Kind == catalog.FieldBindingList {
+					if segs[2] == "name" {
+						return p.AtName("name")
+					}
+					return p.AtName(bindingTargetAttr)
+				}
+				for _, mf := range f.Members {
+					if mf.Wire == segs[2] {
+						return p.AtName(mf.Attr)
+					}
+				}
+			}
+		}
+	}
+	return p
+}
+
+func isNullVal(v values, name string) bool {
+	x, ok := v[name]
+	return !ok || x == nil || x.IsNull()
+}
+
+func isUnknownVal(v values, name string) bool {
+	x, ok := v[name]
+	return ok && x != nil && x.IsUnknown()
+}
