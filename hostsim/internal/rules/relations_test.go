@@ -1,0 +1,135 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// A synthetic family: nothing here is a kind of the real catalog, which proves the
+// rules derive everything from the Form model.
+const grp = "test.forms.example.dev/v1alpha1"
+
+func dg(c byte) string { return "sha256:" + strings.Repeat(string(c), 64) }
+
+var (
+	ifOwner  = wire.InterfaceRef{APIVersion: wire.InterfaceAPIVersion, Name: "owner.runtime", Version: "1.0.0", SchemaDigest: dg('1')}
+	ifStore  = wire.InterfaceRef{APIVersion: wire.InterfaceAPIVersion, Name: "store.kv", Version: "1.0.0", SchemaDigest: dg('2')}
+	bStore   = wire.BindingRef{APIVersion: wire.BindingAPIVersion, Name: "consumer.store", Version: "1.0.0", SchemaDigest: dg('3')}
+	partRef  = wire.FormRef{APIVersion: grp, Kind: "Part", DefinitionVersion: "0.1.0", SchemaDigest: dg('4')}
+	partRef2 = wire.FormRef{APIVersion: grp, Kind: "Part", DefinitionVersion: "0.2.0", SchemaDigest: dg('5')}
+	ownerRef = wire.FormRef{APIVersion: grp, Kind: "Owner", DefinitionVersion: "0.1.0", SchemaDigest: dg('6')}
+	storeRef = wire.FormRef{APIVersion: grp, Kind: "Store", DefinitionVersion: "0.1.0", SchemaDigest: dg('7')}
+)
+
+func consumerForm() *catalog.Form {
+	nameMember := catalog.Field{Wire: "name", Pointer: "/stores/*/name", Kind: catalog.FieldString, Pattern: `^[A-Za-z_$][A-Za-z0-9_$]*$`}
+	resMember := catalog.Field{Wire: "resource", Pointer: "/stores/*/resource", Kind: catalog.FieldReference,
+		Ref: &catalog.RefTarget{APIVersion: grp, Kind: "Store", RequiredInterface: &ifStore}}
+	return &catalog.Form{
+		Ref:  wire.FormRef{APIVersion: grp, Kind: "Consumer", DefinitionVersion: "0.1.0", SchemaDigest: dg('8')},
+		Role: "revision",
+		Fields: []catalog.Field{
+			{Wire: "owner", Pointer: "/owner", Kind: catalog.FieldReference, Required: true,
+				Ref: &catalog.RefTarget{APIVersion: grp, Kind: "Owner", RequiredInterface: &ifOwner}},
+			{Wire: "stores", Pointer: "/stores", Kind: catalog.FieldBindingList, Binding: &bStore, RefMember: "resource",
+				Members: []catalog.Field{nameMember, resMember}},
+			{Wire: "parts", Pointer: "/parts", Kind: catalog.FieldObjectList, Members: []catalog.Field{
+				{Wire: "weight", Pointer: "/parts/*/weight", Kind: catalog.FieldInteger},
+				{Wire: "part", Pointer: "/parts/*/part", Kind: catalog.FieldReference,
+					Ref: &catalog.RefTarget{APIVersion: grp, Kind: "Part", TargetFormRefs: []wire.FormRef{partRef}}}}},
+			{Wire: "backup", Pointer: "/backup", Kind: catalog.FieldReference,
+				Ref: &catalog.RefTarget{APIVersion: grp, Kind: "Store", RequiredInterface: &ifStore}},
+		},
+		Relations: []catalog.Relation{
+			{Pointer: "/owner", TargetAPIVersion: grp, TargetKind: "Owner", RequiredInterface: &ifOwner},
+			{Pointer: "/stores/*/resource", TargetAPIVersion: grp, TargetKind: "Store", RequiredInterface: &ifStore, Binding: &bStore},
+			{Pointer: "/parts/*/part", TargetAPIVersion: grp, TargetKind: "Part", TargetFormRefs: []wire.FormRef{partRef}},
+			{Pointer: "/backup", TargetAPIVersion: grp, TargetKind: "Store", RequiredInterface: &ifStore},
+		},
+		Accepted: []wire.BindingRef{bStore},
+	}
+}
+
+func node(kind, name string) map[string]any {
+	return map[string]any{"apiVersion": grp, "kind": kind, "name": name}
+}
+
+func TestExtractReferences(t *testing.T) {
+	spec := map[string]any{
+		"owner": node("Owner", "api"),
+		"stores": []any{
+			map[string]any{"name": "CACHE", "resource": node("Store", "cache")},
+			map[string]any{"name": "SESSIONS", "resource": node("Store", "sessions")},
+		},
+		"parts": []any{
+			map[string]any{"weight": float64(6000), "part": node("Part", "v1")},
+			map[string]any{"weight": float64(4000), "part": node("Part", "v2")},
+		},
+	}
+	refs, r := ExtractReferences(consumerForm(), spec)
+	if r != nil {
+		t.Fatal(r)
+	}
+	type row struct{ ptr, rel, kind, name, binding, entryPtr, entryName string }
+	want := []row{
+		{"/owner", "/owner", "Owner", "api", "", "", ""},
+		{"/stores/0/resource", "/stores/*/resource", "Store", "cache", "consumer.store", "/stores/0", "CACHE"},
+		{"/stores/1/resource", "/stores/*/resource", "Store", "sessions", "consumer.store", "/stores/1", "SESSIONS"},
+		{"/parts/0/part", "/parts/*/part", "Part", "v1", "", "", ""},
+		{"/parts/1/part", "/parts/*/part", "Part", "v2", "", "", ""},
+	}
+	if len(refs) != len(want) {
+		t.Fatalf("got %d references %+v, want %d (the absent optional /backup yields none)", len(refs), refs, len(want))
+	}
+	for i, w := range want {
+		g := refs[i]
+		b := ""
+		if g.Binding != nil {
+			b = g.Binding.Name
+		}
+		got := row{g.Pointer, g.Relation.Pointer, g.Kind, g.Name, b, g.EntryPointer, g.EntryName}
+		if got != w || g.APIVersion != grp {
+			t.Errorf("reference %d = %+v, want %+v", i, got, w)
+		}
+	}
+}
+
+func TestExtractReferencesBindingFromField(t *testing.T) {
+	// A catalog that sets the binding only on the field still yields it.
+	f := consumerForm()
+	f.Relations[1].Binding = nil
+	refs, r := ExtractReferences(f, map[string]any{"owner": node("Owner", "a"),
+		"stores": []any{map[string]any{"name": "X", "resource": node("Store", "s")}}})
+	if r != nil || len(refs) != 2 || refs[1].Binding == nil || *refs[1].Binding != bStore {
+		t.Fatalf("refs = %+v, %v", refs, r)
+	}
+}
+
+func TestExtractReferencesRefusesMalformedNodes(t *testing.T) {
+	cases := []struct {
+		spec map[string]any
+		ptr  string
+		says string
+	}{
+		{map[string]any{"owner": "api"}, "/owner", "got a string"},
+		{map[string]any{"owner": map[string]any{"apiVersion": grp, "kind": "Owner"}}, "/owner/name", `string "name"`},
+		{map[string]any{"owner": node("Owner", "a"), "parts": []any{map[string]any{"part": []any{}}}}, "/parts/0/part", "got an array"},
+		{map[string]any{"owner": map[string]any{"apiVersion": grp, "kind": float64(1), "name": "a"}}, "/owner/kind", "got a number"},
+	}
+	for _, c := range cases {
+		_, r := ExtractReferences(consumerForm(), c.spec)
+		if r == nil || r.Code != wire.CodeInvalidArgument || r.Pointer != c.ptr || !strings.Contains(r.Message, c.says) || !strings.HasPrefix(r.Message, c.ptr) {
+			t.Errorf("spec %v: refusal %+v, want invalid_argument at %s saying %q", c.spec, r, c.ptr, c.says)
+		}
+	}
+}
+
+func TestExtractReferencesEmpty(t *testing.T) {
+	refs, r := ExtractReferences(&catalog.Form{}, map[string]any{"x": 1})
+	if r != nil || len(refs) != 0 {
+		t.Fatalf("a Form without relations yields %v, %v", refs, r)
+	}
+}
