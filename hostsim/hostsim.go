@@ -1,0 +1,145 @@
+// Package hostsim is a Takoform host for the forms.takoform.com/v1alpha3 lane
+// that can be told to be partial (profiles) and to misbehave on purpose
+// (faults). Embed it in tests with New and Handler, or run cmd/hostsim.
+package hostsim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/hostsim/internal/admin"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// Profile is a merged profile document (hostsim.md §5).
+type Profile = profile.Profile
+
+// Token maps a bearer token to (tenant, principal).
+type Token = lane.Principal
+
+// FaultSpec is one fault object (hostsim.md §6).
+type FaultSpec = fault.Spec
+
+// DefaultTokens are the credentials of hostsim.md §4.
+func DefaultTokens() []Token { return append([]Token(nil), lane.DefaultTokens...) }
+
+// Config configures a Host. The zero value is a `full` host over the built-in
+// catalog with a private in-memory database.
+type Config struct {
+	Profile           string           // built-in profile name or profile file; "" = full
+	ProfileDoc        *Profile         // a parsed profile; wins over Profile
+	Catalog           *catalog.Catalog // nil = the built-in catalog
+	DBPath            string           // "" = private in-memory database
+	ConformanceProbes bool             // honour Takoform-Conformance-Probe
+	AckDeadline       time.Duration    // reserved for Form transitions
+	Tokens            []Token          // nil = DefaultTokens
+	AdminToken        string           // when set, the admin API requires this bearer
+	Logger            *slog.Logger     // nil = discard
+	RetryAfter        int              // seconds on pending polls; 0 = 1
+}
+
+// Host is one running simulator.
+type Host struct {
+	cfg     Config
+	st      *store.Store
+	lane    *lane.Server
+	admin   *admin.API
+	journal *lane.Journal
+	echo    *echo.Echo
+	profile *Profile
+}
+
+// LoadProfile returns the merged built-in or file profile.
+func LoadProfile(ref string) (*Profile, error) { return profile.Load(ref) }
+
+// New builds a Host; nothing is listening until Handler is served.
+func New(cfg Config) (*Host, error) {
+	cat := cfg.Catalog
+	if cat == nil {
+		var err error
+		if cat, err = catalog.Embedded(); err != nil {
+			return nil, fmt.Errorf("load the built-in catalog: %w", err)
+		}
+	}
+	prof := cfg.ProfileDoc
+	if prof == nil {
+		name := cfg.Profile
+		if name == "" {
+			name = "full"
+		}
+		var err error
+		if prof, err = profile.Load(name); err != nil {
+			return nil, err
+		}
+	}
+	st, err := store.Open(cfg.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	armory, err := fault.NewArmory(context.Background(), st, prof.Faults)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("arm the profile's faults: %w", err)
+	}
+	tokens := cfg.Tokens
+	if tokens == nil {
+		tokens = DefaultTokens()
+	}
+	retry := cfg.RetryAfter
+	if retry == 0 {
+		retry = 1
+	}
+	j := lane.NewJournal(st, time.Now)
+	ln := lane.New(lane.Options{Host: profile.Resolve(prof, cat), Store: st, Armory: armory, Journal: j,
+		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry})
+	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, profile: prof,
+		admin: &admin.API{Lane: ln, Token: cfg.AdminToken}}
+	h.echo = h.newEcho()
+	return h, nil
+}
+
+// newEcho puts the lane and the admin API behind echo. Routing is hostsim's
+// own (host-api.md §5 needs escaped-path routing and no 405), so one Pre
+// middleware dispatches every request.
+func (h *Host) newEcho() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.Pre(func(echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			if r.URL.Path == admin.Prefix || strings.HasPrefix(r.URL.Path, admin.Prefix+"/") {
+				h.admin.ServeHTTP(c.Response(), r)
+				return nil
+			}
+			h.lane.ServeHTTP(c.Response(), r)
+			return nil
+		}
+	})
+	return e
+}
+
+// Handler serves the lane, discovery and the admin API.
+func (h *Host) Handler() http.Handler { return h.echo }
+
+// Profile returns the merged profile in force.
+func (h *Host) Profile() *Profile { return h.profile }
+
+// Close flushes the journal and closes the database.
+func (h *Host) Close() error {
+	h.journal.Close()
+	return errors.Join(h.st.Close())
+}
+
+// ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,count=N].
+func ParseFault(text string) (FaultSpec, error) { return fault.ParseText(text) }

@@ -1,0 +1,150 @@
+package lane
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// formDoc is `form` in a request.
+type formDoc struct {
+	FormRef       *wire.FormRef `json:"formRef,required"`
+	PackageDigest *string       `json:"packageDigest"`
+}
+
+// metadataDoc is `metadata` in a request; uid/generation/revision are ignored
+// except generation as the import fence.
+type metadataDoc struct {
+	Name       *string `json:"name,required"`
+	Space      *string `json:"space,required"`
+	UID        *string `json:"uid"`
+	Generation *string `json:"generation"`
+	Revision   *string `json:"revision"`
+}
+
+// resourceDoc is resourceRequest; apply and import add their members.
+type resourceDoc struct {
+	APIVersion string          `json:"apiVersion,required"`
+	Kind       string          `json:"kind,required"`
+	Form       formDoc         `json:"form,required"`
+	Metadata   metadataDoc     `json:"metadata,required"`
+	Spec       json.RawMessage `json:"spec,required"`
+}
+
+type reviewDoc struct {
+	PrepareDigest string `json:"prepareDigest,required"`
+}
+
+type applyDoc struct {
+	APIVersion         string          `json:"apiVersion,required"`
+	Kind               string          `json:"kind,required"`
+	Form               formDoc         `json:"form,required"`
+	Metadata           metadataDoc     `json:"metadata,required"`
+	Spec               json.RawMessage `json:"spec,required"`
+	Review             *reviewDoc      `json:"review,required"`
+	ExpectedUID        *string         `json:"expectedUid"`
+	ExpectedGeneration *string         `json:"expectedGeneration"`
+}
+
+type importDoc struct {
+	APIVersion string          `json:"apiVersion,required"`
+	Kind       string          `json:"kind,required"`
+	Form       formDoc         `json:"form,required"`
+	Metadata   metadataDoc     `json:"metadata,required"`
+	Spec       json.RawMessage `json:"spec,required"`
+	NativeID   *string         `json:"nativeId,required"`
+}
+
+// core is the part every resource request shares, after decoding.
+type core struct {
+	apiVersion, kind string
+	ref              wire.FormRef
+	packageDigest    *string
+	name, space      string
+	generation       *string
+	spec             map[string]any
+}
+
+// decodeStrictBody runs the I-JSON gate and the closed decode.
+func decodeStrictBody(body []byte, v any) *apiError {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return invalid("the request body is empty; send a JSON object")
+	}
+	if err := wire.DecodeStrict(body, v); err != nil {
+		return invalid("the request body is not acceptable JSON: %v", err)
+	}
+	return nil
+}
+
+// envelope checks the member grammars every resource request shares.
+func envelopeOf(apiVersion, kind string, f formDoc, m metadataDoc, spec json.RawMessage) (*core, *apiError) {
+	if f.FormRef == nil {
+		return nil, invalid("/form/formRef is null; send the exact FormRef")
+	}
+	if err := f.FormRef.Validate(); err != nil {
+		return nil, invalid("/form/formRef: %v", err)
+	}
+	if m.Name == nil || m.Space == nil {
+		return nil, invalid("/metadata needs name and space")
+	}
+	if m.UID != nil && !validUID(*m.UID) {
+		return nil, invalid("/metadata/uid %q is not a uid", *m.UID)
+	}
+	for _, g := range []struct {
+		v    *string
+		name string
+	}{{m.Generation, "generation"}, {m.Revision, "revision"}} {
+		if g.v != nil {
+			if _, ok := parseCanonical(*g.v); !ok {
+				return nil, invalid("/metadata/%s %q is not a canonical decimal 1..9223372036854775807", g.name, *g.v)
+			}
+		}
+	}
+	t := bytes.TrimSpace(spec)
+	if len(t) == 0 || t[0] != '{' {
+		return nil, invalid("/spec must be a JSON object ({} when empty)")
+	}
+	var obj map[string]any
+	dec := json.NewDecoder(bytes.NewReader(t))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
+		return nil, invalid("/spec: %v", err)
+	}
+	return &core{apiVersion: apiVersion, kind: kind, ref: *f.FormRef, packageDigest: f.PackageDigest,
+		name: *m.Name, space: *m.Space, generation: m.Generation, spec: obj}, nil
+}
+
+// validUID is the uid grammar ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$.
+func validUID(s string) bool {
+	if len(s) < 1 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		alnum := ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._-", rune(ch))) {
+			return false
+		}
+	}
+	return true
+}
+
+// grammars are step 9's checks after the FormRef resolved (host-api.md §5.4).
+func (c *core) grammars() *apiError {
+	if c.apiVersion != c.ref.APIVersion || c.kind != c.ref.Kind {
+		return invalid("apiVersion %q and kind %q must equal /form/formRef (%s %s)", c.apiVersion, c.kind,
+			c.ref.APIVersion, c.ref.Kind)
+	}
+	if !wire.ValidResourceName(c.name) {
+		return invalid("/metadata/name %q must match ^[a-z][a-z0-9-]{0,62}$", c.name)
+	}
+	if err := wire.ValidateSpaceID(c.space); err != nil {
+		return invalid("/metadata/space: %v", err)
+	}
+	if c.packageDigest != nil && !wire.ValidDigest(*c.packageDigest) {
+		return invalid("/form/packageDigest %q must be sha256: followed by 64 lowercase hex digits", *c.packageDigest)
+	}
+	return nil
+}

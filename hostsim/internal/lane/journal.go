@@ -1,0 +1,143 @@
+package lane
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// Journal writes request events and request counters behind the answer, in
+// batches, so reads never wait for the writer lock. Mutation events are written
+// inside their own transaction (Append). Flush makes everything queued visible.
+type Journal struct {
+	mu     sync.RWMutex
+	closed bool
+	st     *store.Store
+	ch     chan entry
+	done   chan struct{}
+	now    func() time.Time
+}
+
+type entry struct {
+	typ     string
+	data    []byte
+	support bool
+	counted bool
+	flush   chan struct{}
+}
+
+// NewJournal starts the writer.
+func NewJournal(st *store.Store, now func() time.Time) *Journal {
+	j := &Journal{st: st, ch: make(chan entry, 4096), done: make(chan struct{}), now: now}
+	go j.run()
+	return j
+}
+
+// Request queues one request event (admin routes are not journaled here).
+func (j *Journal) Request(tenant, method, route, path string, status int, support bool) {
+	data, _ := json.Marshal(map[string]any{"method": method, "route": route, "path": path, "status": status, "tenant": tenant})
+	j.send(entry{typ: "request", data: data, support: support, counted: true})
+}
+
+// Event queues a non-request event (fault firings, operation commits).
+func (j *Journal) Event(typ string, data any) {
+	b, _ := json.Marshal(data)
+	j.send(entry{typ: typ, data: b})
+}
+
+// Append writes an event inside a caller's transaction.
+func Append(q store.Q, now time.Time, typ string, data any) error {
+	b, _ := json.Marshal(data)
+	return store.AppendEvent(q, now.UTC().Format(time.RFC3339Nano), typ, b)
+}
+
+// Flush waits until everything queued so far is written.
+func (j *Journal) Flush() {
+	f := make(chan struct{})
+	if j.send(entry{flush: f}) {
+		<-f
+	}
+}
+
+// Close stops the writer after writing what is queued.
+func (j *Journal) Close() {
+	j.mu.Lock()
+	if !j.closed {
+		j.closed = true
+		close(j.ch)
+	}
+	j.mu.Unlock()
+	<-j.done
+}
+
+// send queues e unless the journal is closed.
+func (j *Journal) send(e entry) bool {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if j.closed {
+		return false
+	}
+	j.ch <- e
+	return true
+}
+
+func (j *Journal) run() {
+	defer close(j.done)
+	for first := range j.ch {
+		batch := []entry{first}
+	drain:
+		for len(batch) < 512 {
+			select {
+			case e, ok := <-j.ch:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, e)
+			default:
+				break drain
+			}
+		}
+		j.write(batch)
+	}
+}
+
+func (j *Journal) write(batch []entry) {
+	var requests, support int64
+	_ = j.st.Write(context.Background(), func(tx *sql.Tx) error {
+		at := j.now().UTC().Format(time.RFC3339Nano)
+		for _, e := range batch {
+			if e.flush != nil {
+				continue
+			}
+			if err := store.AppendEvent(tx, at, e.typ, e.data); err != nil {
+				return err
+			}
+			if e.counted {
+				requests++
+			}
+			if e.support {
+				support++
+			}
+		}
+		if requests > 0 {
+			if err := store.AddCounter(tx, "requests", requests); err != nil {
+				return err
+			}
+		}
+		if support > 0 {
+			if err := store.AddCounter(tx, "supportReads", support); err != nil {
+				return err
+			}
+		}
+		return store.TrimEvents(tx)
+	})
+	for _, e := range batch {
+		if e.flush != nil {
+			close(e.flush)
+		}
+	}
+}

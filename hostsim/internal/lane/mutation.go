@@ -1,0 +1,201 @@
+package lane
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// mutation is an apply or import after every stateless check passed. It is
+// stored with an accepted 202 Operation and decided again at commit.
+type mutation struct {
+	Action        string         `json:"action"` // apply | import
+	Tenant        string         `json:"tenant"`
+	Principal     string         `json:"principal"`
+	Ref           wire.FormRef   `json:"ref"`
+	Space         string         `json:"space"`
+	Name          string         `json:"name"`
+	Spec          map[string]any `json:"spec"`
+	IfNoneMatch   bool           `json:"ifNoneMatch"`
+	Fence         int64          `json:"fence"`
+	IfMatch       int64          `json:"ifMatch"`
+	ExpectedUID   *string        `json:"expectedUid"`
+	PrepareDigest string         `json:"prepareDigest"`
+	NativeID      string         `json:"nativeId"`
+	// TargetUID is the incarnation recorded when a 202 was accepted.
+	TargetUID string `json:"targetUid"`
+}
+
+// outcome is what deciding a mutation produced.
+type outcome struct {
+	next    *store.Resource
+	created bool
+	changed bool // stored state moved (counts as a mutation)
+	pins    []store.Pin
+}
+
+// decide runs §5.4 steps 12–15 against the store as it is now and computes the
+// next state. atCommit skips the prepareDigest step (§10.3: a 202 commit relies
+// on the identity and fence re-check).
+func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiError) {
+	f, ok := c.s.Host.Form(m.Ref)
+	if !ok {
+		return nil, fail(wire.CodeFormUnknown, "Form %s is no longer installed on this host", m.Ref)
+	}
+	g, err := gateOrRefuse(f, m.Spec)
+	if err != nil {
+		return nil, err
+	}
+	cur, serr := store.GetResource(q, m.Tenant, m.Space, m.Ref.APIVersion, m.Ref.Kind, m.Name)
+	if serr != nil {
+		return nil, internal(serr)
+	}
+	what := fmt.Sprintf("%s %q in space %q", m.Ref.Kind, m.Name, m.Space)
+	if atCommit && m.TargetUID != "" {
+		switch {
+		case cur == nil:
+			return nil, notFound("%s no longer exists; the accepted operation bound uid %s", what, m.TargetUID)
+		case cur.UID != m.TargetUID || ref(cur) != m.Ref:
+			return nil, fail(wire.CodeUIDMismatch, "%s is now uid %s under %s; the accepted operation bound uid %s under %s",
+				what, cur.UID, ref(cur), m.TargetUID, m.Ref)
+		}
+	}
+	// Step 12: target and fences.
+	if m.IfNoneMatch {
+		if m.ExpectedUID != nil {
+			return nil, fail(wire.CodeUIDMismatch, "expectedUid %q was sent with a create (If-None-Match: *); a create has no uid yet, so drop expectedUid", *m.ExpectedUID)
+		}
+		if cur != nil {
+			return nil, fail(wire.CodeGenerationConflict, "%s already exists (uid %s, %s %s, generation %d); import or update it instead of creating",
+				what, cur.UID, cur.Kind, cur.DefVersion, cur.Generation)
+		}
+	} else {
+		if cur == nil || ref(cur) != m.Ref {
+			return nil, notFound("%s does not exist under %s; nothing to fence (create it with If-None-Match: *)", what, m.Ref)
+		}
+		if m.ExpectedUID != nil && *m.ExpectedUID != cur.UID {
+			return nil, fail(wire.CodeUIDMismatch, "expectedUid %s does not match %s, which is uid %s (it was replaced); read it again",
+				*m.ExpectedUID, what, cur.UID)
+		}
+		if m.Fence != cur.Generation {
+			return nil, fail(wire.CodeGenerationConflict, "fence %d is stale: %s is at generation %d; read it again and re-plan",
+				m.Fence, what, cur.Generation)
+		}
+		if m.IfMatch != 0 && m.IfMatch != cur.Revision {
+			return nil, fail(wire.CodeRevisionConflict, "If-Match \"%d\" is stale: %s is at revision %d; read it again", m.IfMatch, what, cur.Revision)
+		}
+	}
+	// Step 13: capability rules on an existing resource.
+	op := "create"
+	if m.Action == "import" {
+		op = "import"
+	}
+	specChanged := cur != nil && cur.SpecDigest != g.digest
+	if cur != nil {
+		if e := capability(f, m, cur, g, what); e != nil {
+			return nil, e
+		}
+		if specChanged && m.Action == "apply" {
+			op = "update"
+		}
+	}
+	// Step 14: the prepareDigest binding.
+	if m.Action == "apply" && !atCommit {
+		if e := c.spendPrepare(q, m, cur, g); e != nil {
+			return nil, e
+		}
+	}
+	// Step 15: what this host offers, relations, claims.
+	if v := c.s.Host.CheckOperation(f, op); v != nil {
+		return nil, fail(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
+	}
+	if v := c.s.Host.CheckSpec(f, g.spec); v != nil {
+		return nil, fail(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message).at(v.Field)
+	}
+	pins, e := c.resolveRelations(q, f, m, g)
+	if e != nil {
+		return nil, e
+	}
+	if m.Action == "import" {
+		if e := nativeClaim(q, m, cur, what); e != nil {
+			return nil, e
+		}
+	}
+	return c.nextState(f, m, cur, g, pins, specChanged)
+}
+
+// capability applies host-api.md §9.3.
+func capability(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, what string) *apiError {
+	identical := cur.SpecDigest == g.digest
+	if f.Role == "revision" {
+		if m.Action == "import" && identical {
+			return nil
+		}
+		return invalid("%s has role revision and is never updated; create a new %s instead", what, f.Ref.Kind)
+	}
+	if identical {
+		return nil
+	}
+	if !f.HasCapability("update") {
+		return invalid("%s cannot be updated (%s %s has no update capability); plan a replacement", what, f.Ref.Kind, f.Ref.DefinitionVersion)
+	}
+	var old map[string]any
+	_ = json.Unmarshal(cur.Spec, &old)
+	for ptr := range f.Immutable {
+		key := ptr[1:]
+		a, aok := old[key]
+		b, bok := g.spec[key]
+		if aok != bok || aok && !sameCanonical(a, b) {
+			return invalid("%s: field %s is immutable and cannot change; plan a replacement", what, ptr).at(ptr)
+		}
+	}
+	return nil
+}
+
+func sameCanonical(a, b any) bool {
+	x, err1 := wire.CanonicalValue(a)
+	y, err2 := wire.CanonicalValue(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// spendPrepare checks review.prepareDigest (host-api.md §10.3).
+func (c *call) spendPrepare(q store.Q, m *mutation, cur *store.Resource, g *gated) *apiError {
+	uid, gen := "", "0"
+	if cur != nil && !m.IfNoneMatch {
+		uid, gen = cur.UID, itoa(cur.Generation)
+	}
+	want := prepareBinding(g.digest, m.Ref, m.Name, m.Tenant, m.Space, uid, gen)
+	if m.PrepareDigest != want {
+		return invalid("review.prepareDigest does not bind this request (spec, FormRef, name, space, uid %q and generation %s); prepare it again", uid, gen)
+	}
+	at, ok, err := store.PrepareMintedAt(q, m.PrepareDigest, m.Tenant)
+	if err != nil {
+		return internal(err)
+	}
+	if !ok {
+		return invalid("review.prepareDigest was not minted by this host for your tenant; prepare the request first")
+	}
+	if c.s.Now().Sub(time.Unix(at, 0)) > c.s.PrepareLife {
+		return invalid("review.prepareDigest was last minted more than %s ago; prepare the request again", c.s.PrepareLife)
+	}
+	return nil
+}
+
+// nativeClaim enforces host-api.md §16 nativeId claims.
+func nativeClaim(q store.Q, m *mutation, cur *store.Resource, what string) *apiError {
+	if cur != nil && cur.NativeID != "" && cur.NativeID != m.NativeID {
+		return fail(wire.CodeImportConflict, "%s already claims another native object; a claim never changes (delete and re-import to adopt another)", what)
+	}
+	holder, err := store.NativeHolder(q, m.Tenant, m.NativeID)
+	if err != nil {
+		return internal(err)
+	}
+	if holder != "" && (cur == nil || holder != cur.UID) {
+		return fail(wire.CodeImportConflict, "the native object is already claimed by another resource of your tenant (uid %s); delete that resource first", holder)
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package lane
+
+import (
+	"net/url"
+	"strings"
+)
+
+// APIRoot is the lane's API root path.
+const APIRoot = "/apis/forms.takoform.com/v1alpha3"
+
+// DiscoveryPath is the lane's discovery document.
+const DiscoveryPath = "/.well-known/takoform/v1alpha3"
+
+// queryRule says what a route's query string may hold.
+type queryRule int
+
+const (
+	queryNone  queryRule = iota // any query → invalid_argument
+	queryExact                  // the five-key exact FormRef query
+)
+
+// route is one row of the route table (host-api.md §5.3).
+type route struct {
+	name    string
+	method  string
+	pattern []string // literal segments or {param}
+	query   queryRule
+	keyed   bool // Idempotency-Key required
+	handle  func(*call) *apiError
+	support bool // counted as a support read
+}
+
+func pat(s string) []string { return strings.Split(strings.TrimPrefix(s, "/"), "/") }
+
+// routes is the table; the handlers are methods of call.
+func routes() []route {
+	api := APIRoot
+	res := api + "/resources/{group}/{version}/{kind}/{name}"
+	return []route{
+		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: (*call).discovery},
+		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: (*call).forms},
+		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: (*call).formDefinition},
+		{name: "validate", method: "POST", pattern: pat(api + "/resources/validate"), handle: (*call).validate},
+		{name: "prepare", method: "POST", pattern: pat(api + "/resources/prepare"), handle: (*call).prepare},
+		{name: "apply", method: "PUT", pattern: pat(res), keyed: true, handle: (*call).apply},
+		{name: "read", method: "GET", pattern: pat(res), query: queryExact, handle: (*call).read},
+		{name: "import", method: "POST", pattern: pat(res + "/import"), keyed: true, handle: (*call).importResource},
+		{name: "observe", method: "POST", pattern: pat(res + "/observe"), query: queryExact, keyed: true, handle: (*call).observe},
+		{name: "delete", method: "DELETE", pattern: pat(res), query: queryExact, keyed: true, handle: (*call).delete},
+		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: (*call).operation},
+		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: (*call).cancel},
+		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: (*call).supportForms, support: true},
+		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: (*call).supportForm, support: true},
+		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: (*call).supportInterface, support: true},
+		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: (*call).supportBinding, support: true},
+	}
+}
+
+// match finds the route for an escaped path. Segments decode one by one: a bad
+// escape is invalid_argument, a segment decoding to "/" names no route.
+func match(table []route, method, escaped string) (*route, map[string]string, *apiError) {
+	if !strings.HasPrefix(escaped, "/") {
+		return nil, nil, notFound("no route %s %q", method, escaped)
+	}
+	raw := strings.Split(escaped[1:], "/")
+	segs := make([]string, len(raw))
+	for i, s := range raw {
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, nil, invalid("path segment %q is not a valid percent-encoding; escape it correctly", s)
+		}
+		if strings.Contains(d, "/") {
+			return nil, nil, notFound("path segment %q decodes to a \"/\" and names no route; send a Form group as two path segments", s)
+		}
+		segs[i] = d
+	}
+	for i := range table {
+		rt := &table[i]
+		if rt.method != method || len(rt.pattern) != len(segs) {
+			continue
+		}
+		params := map[string]string{}
+		ok := true
+		for j, p := range rt.pattern {
+			if strings.HasPrefix(p, "{") {
+				if segs[j] == "" {
+					ok = false
+					break
+				}
+				params[strings.Trim(p, "{}")] = segs[j]
+				continue
+			}
+			if p != segs[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return rt, params, nil
+		}
+	}
+	return nil, nil, notFound("no route %s %s in the forms.takoform.com/v1alpha3 lane (see host-api.md §5.3)", method, escaped)
+}

@@ -1,0 +1,53 @@
+package store
+
+// Pin records the incarnation a reference resolved to (host-api.md §14.4).
+type Pin struct {
+	SourceUID, Pointer, Relation             string
+	TargetAPIVersion, TargetKind, TargetName string
+	TargetUID, TargetRef, BindingRef         string
+}
+
+// ReplacePins swaps every pin of source for pins.
+func ReplacePins(q Q, source string, pins []Pin) error {
+	if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, source); err != nil {
+		return err
+	}
+	for _, p := range pins {
+		if _, err := q.Exec(`INSERT INTO pins (source_uid, pointer, relation, target_api_version, target_kind,
+			target_name, target_uid, target_ref, binding_ref) VALUES (?,?,?,?,?,?,?,?,?)`,
+			source, p.Pointer, p.Relation, p.TargetAPIVersion, p.TargetKind, p.TargetName, p.TargetUID,
+			p.TargetRef, p.BindingRef); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PinsOf lists what source pins.
+func PinsOf(q Q, source string) ([]Pin, error) {
+	return queryPins(q, `WHERE source_uid=? ORDER BY pointer`, source)
+}
+
+// PinsTo lists the pins naming target by uid, self-pins excluded.
+func PinsTo(q Q, target string) ([]Pin, error) {
+	return queryPins(q, `WHERE target_uid=? AND source_uid<>? ORDER BY source_uid, pointer`, target, target)
+}
+
+func queryPins(q Q, where string, args ...any) ([]Pin, error) {
+	rows, err := q.Query(`SELECT source_uid, pointer, relation, target_api_version, target_kind, target_name,
+		target_uid, target_ref, binding_ref FROM pins `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Pin
+	for rows.Next() {
+		var p Pin
+		if err := rows.Scan(&p.SourceUID, &p.Pointer, &p.Relation, &p.TargetAPIVersion, &p.TargetKind,
+			&p.TargetName, &p.TargetUID, &p.TargetRef, &p.BindingRef); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

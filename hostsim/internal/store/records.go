@@ -1,0 +1,93 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+)
+
+// Record is a recorded 2xx answer for idempotent replay (host-api.md §11).
+type Record struct {
+	Tenant, Principal, Space, Key string
+	Fingerprint                   string
+	Status                        int
+	ETag                          string
+	Body                          []byte
+	BoundUID, BoundOp             string
+	CreatedAt                     int64
+}
+
+// GetRecord returns the record under the namespace, or nil.
+func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
+	r := Record{Tenant: tenant, Principal: principal, Space: space, Key: key}
+	err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at FROM idempotency
+		WHERE tenant=? AND principal=? AND space=? AND key=?`, tenant, principal, space, key).
+		Scan(&r.Fingerprint, &r.Status, &r.ETag, &r.Body, &r.BoundUID, &r.BoundOp, &r.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return &r, err
+}
+
+// PutRecord stores (or replaces) a record.
+func PutRecord(q Q, r *Record) error {
+	_, err := q.Exec(`INSERT OR REPLACE INTO idempotency (tenant, principal, space, key, fingerprint, status, etag,
+		body, bound_uid, bound_op, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+		r.Tenant, r.Principal, r.Space, r.Key, r.Fingerprint, r.Status, r.ETag, r.Body, r.BoundUID, r.BoundOp, r.CreatedAt)
+	return err
+}
+
+// DropRecord deletes a record (retired or expired).
+func DropRecord(q Q, tenant, principal, space, key string) error {
+	_, err := q.Exec(`DELETE FROM idempotency WHERE tenant=? AND principal=? AND space=? AND key=?`,
+		tenant, principal, space, key)
+	return err
+}
+
+// RebindOperationRecords binds records of an operation to the uid it left live ("" = nothing).
+func RebindOperationRecords(q Q, opID, uid string) error {
+	_, err := q.Exec(`UPDATE idempotency SET bound_uid=?, bound_op='' WHERE bound_op=?`, uid, opID)
+	return err
+}
+
+// MintPrepare records (or refreshes) a minted prepareDigest for a tenant.
+func MintPrepare(q Q, digest, tenant string, now int64) error {
+	_, err := q.Exec(`INSERT INTO prepares (digest, tenant, minted_at) VALUES (?,?,?)
+		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digest, tenant, now)
+	return err
+}
+
+// PrepareMintedAt returns when digest was last minted for tenant.
+func PrepareMintedAt(q Q, digest, tenant string) (int64, bool, error) {
+	var at int64
+	err := q.QueryRow(`SELECT minted_at FROM prepares WHERE digest=? AND tenant=?`, digest, tenant).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return at, err == nil, err
+}
+
+// Counters adds delta to a named counter.
+func AddCounter(q Q, name string, delta int64) error {
+	_, err := q.Exec(`INSERT INTO counters (name, value) VALUES (?, ?)
+		ON CONFLICT(name) DO UPDATE SET value=value+excluded.value`, name, delta)
+	return err
+}
+
+// CounterValues returns every counter.
+func CounterValues(q Q) (map[string]int64, error) {
+	rows, err := q.Query(`SELECT name, value FROM counters`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var n string
+		var v int64
+		if err := rows.Scan(&n, &v); err != nil {
+			return nil, err
+		}
+		out[n] = v
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+)
+
+// Q is what both a transaction and the pool offer.
+type Q interface {
+	Exec(query string, args ...any) (sql.Result, error)
+	Query(query string, args ...any) (*sql.Rows, error)
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+// Resource is one stored incarnation.
+type Resource struct {
+	Tenant, Space, APIVersion, Kind, Name string
+	UID, DefVersion, SchemaDigest         string
+	Generation, Revision                  int64
+	Spec                                  []byte // JCS bytes of the materialized spec
+	SpecDigest                            string
+	NativeID                              string // "" = no claim
+	ReadyStatus, ReadyReason              string
+	ReadyHostReason, ReadyMessage         string
+	ReadyLTT                              string
+	Touches                               int64
+	CreatedAt                             string
+}
+
+const resourceCols = `tenant, space, api_version, kind, name, uid, def_version, schema_digest, generation, revision,
+ spec, spec_digest, native_id, ready_status, ready_reason, ready_host_reason, ready_message, ready_ltt, touches, created_at`
+
+func scanResource(sc interface{ Scan(...any) error }) (*Resource, error) {
+	var r Resource
+	var native sql.NullString
+	var spec string
+	err := sc.Scan(&r.Tenant, &r.Space, &r.APIVersion, &r.Kind, &r.Name, &r.UID, &r.DefVersion, &r.SchemaDigest,
+		&r.Generation, &r.Revision, &spec, &r.SpecDigest, &native, &r.ReadyStatus, &r.ReadyReason,
+		&r.ReadyHostReason, &r.ReadyMessage, &r.ReadyLTT, &r.Touches, &r.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
+	r.Spec = []byte(spec)
+	r.NativeID = native.String
+	return &r, nil
+}
+
+// GetResource returns the resource holding the name, or nil.
+func GetResource(q Q, tenant, space, apiVersion, kind, name string) (*Resource, error) {
+	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources
+		WHERE tenant=? AND space=? AND api_version=? AND kind=? AND name=?`, tenant, space, apiVersion, kind, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return r, err
+}
+
+// GetResourceByUID returns the live resource with that uid, or nil.
+func GetResourceByUID(q Q, uid string) (*Resource, error) {
+	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources WHERE uid=?`, uid))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return r, err
+}
+
+// UIDLive reports whether a resource with uid exists.
+func UIDLive(q Q, uid string) (bool, error) {
+	var n int
+	err := q.QueryRow(`SELECT count(*) FROM resources WHERE uid=?`, uid).Scan(&n)
+	return n > 0, err
+}
+
+// NativeHolder names the uid holding a nativeId claim in a tenant, or "".
+func NativeHolder(q Q, tenant, nativeID string) (string, error) {
+	var uid string
+	err := q.QueryRow(`SELECT uid FROM resources WHERE tenant=? AND native_id=?`, tenant, nativeID).Scan(&uid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return uid, err
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// InsertResource stores a new incarnation.
+func InsertResource(q Q, r *Resource) error {
+	_, err := q.Exec(`INSERT INTO resources (`+resourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name, r.UID, r.DefVersion, r.SchemaDigest, r.Generation, r.Revision,
+		string(r.Spec), r.SpecDigest, nullable(r.NativeID), r.ReadyStatus, r.ReadyReason, r.ReadyHostReason,
+		r.ReadyMessage, r.ReadyLTT, r.Touches, r.CreatedAt)
+	return err
+}
+
+// UpdateResource rewrites the mutable columns of an incarnation (by uid).
+func UpdateResource(q Q, r *Resource) error {
+	_, err := q.Exec(`UPDATE resources SET def_version=?, schema_digest=?, generation=?, revision=?, spec=?,
+		spec_digest=?, native_id=?, ready_status=?, ready_reason=?, ready_host_reason=?, ready_message=?,
+		ready_ltt=?, touches=? WHERE uid=?`,
+		r.DefVersion, r.SchemaDigest, r.Generation, r.Revision, string(r.Spec), r.SpecDigest, nullable(r.NativeID),
+		r.ReadyStatus, r.ReadyReason, r.ReadyHostReason, r.ReadyMessage, r.ReadyLTT, r.Touches, r.UID)
+	return err
+}
+
+// DeleteResource removes an incarnation and the pins it holds.
+func DeleteResource(q Q, uid string) error {
+	if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, uid); err != nil {
+		return err
+	}
+	_, err := q.Exec(`DELETE FROM resources WHERE uid=?`, uid)
+	return err
+}
+
+// ListResources returns every stored resource, ordered by address.
+func ListResources(q Q) ([]*Resource, error) {
+	rows, err := q.Query(`SELECT ` + resourceCols + ` FROM resources ORDER BY tenant, space, api_version, kind, name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Resource
+	for rows.Next() {
+		r, err := scanResource(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,101 @@
+// Package store keeps every piece of hostsim protocol state in SQLite, so a
+// process restarted on the same --db file continues where it stopped.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"sync"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is one hostsim database. Writers are serialized by wmu so concurrent
+// requests never lose an update and never see SQLITE_BUSY; readers use the
+// pool directly and do not wait for the writer lock.
+type Store struct {
+	db     *sql.DB
+	wmu    sync.Mutex
+	memory bool
+}
+
+// Open opens (and creates) the database. An empty path gives a private
+// in-memory database under a unique name, never shared with another Store.
+func Open(path string) (*Store, error) {
+	var dsn string
+	memory := path == ""
+	if memory {
+		var b [12]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)"
+	} else {
+		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
+			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database %q: %w", path, err)
+	}
+	// The memdb database lives while one connection is open: keep them.
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	db.SetConnMaxIdleTime(0)
+	db.SetConnMaxLifetime(0)
+	s := &Store{db: db, memory: memory}
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("initialize database %q: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close releases the database (an in-memory one is gone afterwards).
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB exposes the pool for reads.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Write runs fn in one transaction, serialized with every other writer.
+// fn's error rolls everything back.
+func (s *Store) Write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Read runs fn in a read transaction (a consistent snapshot).
+func (s *Store) Read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// Reset empties every table (hostsim.md §7 reset), keeping profile faults.
+func (s *Store) Reset(ctx context.Context) error {
+	return s.Write(ctx, func(tx *sql.Tx) error {
+		for _, t := range resetTables {
+			if _, err := tx.Exec("DELETE FROM " + t); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec("DELETE FROM faults WHERE source <> 'profile'")
+		return err
+	})
+}
