@@ -62,7 +62,9 @@ type UnavailableError struct {
 	Reason string
 }
 
-func (e *UnavailableError) Error() string { return fmt.Sprintf("Form %s is not available: %s", e.Ref, e.Reason) }
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("Form %s is not available: %s", e.Ref, e.Reason)
+}
 
 // PrepareResult is a verified prepare answer.
 type PrepareResult struct {

@@ -211,7 +211,9 @@ func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
 	if v == nil {
 		return nullOf(t), nil
 	}
-	bad := func() (attr.Value, error) { return nil, fmt.Errorf("member %s has an unexpected JSON type %T", f.Wire, v) }
+	bad := func() (attr.Value, error) {
+		return nil, fmt.Errorf("member %s has an unexpected JSON type %T", f.Wire, v)
+	}
 	switch f.Kind {
 	case catalog.FieldInteger:
 		n, ok := v.(json.Number)

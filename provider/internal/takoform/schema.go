@@ -77,7 +77,7 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 		aSpace: schema.StringAttribute{Optional: true, Computed: true,
 			Description:   "Space of the resource; defaults to the provider's space.",
 			Validators:    []validator.String{spaceValidator},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			PlanModifiers: []planmodifier.String{keep, stringplanmodifier.RequiresReplace()}},
 		aUID:        computedString("Host-issued uid of this incarnation.", keep),
 		aGeneration: computedString("Desired-state generation (canonical decimal)."),
 		aRevision:   computedString("Representation revision (canonical decimal)."),
@@ -150,4 +150,3 @@ func outputAttr(o catalog.Output) schema.Attribute {
 	}
 	return schema.StringAttribute{Computed: true, Description: desc}
 }
-
