@@ -1,0 +1,173 @@
+package conformance
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// retryableCodes are the four codes that may be retried (host-api.md §19.1).
+var retryableCodes = map[wire.Code]bool{wire.CodeResourceBusy: true, wire.CodeBackendUnavailable: true,
+	wire.CodeRateLimited: true, wire.CodeDeadlineExceeded: true}
+
+func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
+	seen := map[string]wire.Code{}
+	for _, code := range wire.Codes() {
+		r, err := p.P.Do(ctx, Req{Method: http.MethodGet, Target: API + "/forms", Header: map[string]string{ProbeHeader: "error:" + string(code)}})
+		if err != nil {
+			return err
+		}
+		if r.Err == nil {
+			return failf("%s with probe error:%s: expected a valid %d envelope, got %s", r.What(), code, code.Status(), r.Got())
+		}
+		if r.Err.Code != code || r.Status != code.Status() {
+			return failf("%s with probe error:%s: expected %d %s, got %s", r.What(), code, code.Status(), code, r.Got())
+		}
+		if r.Err.Retryable != retryableCodes[code] {
+			return failf("%s with probe error:%s: retryable is %v, expected %v", r.What(), code, r.Err.Retryable, retryableCodes[code])
+		}
+		if r.Header.Get("ETag") != "" {
+			return failf("%s with probe error:%s: an error carries an ETag", r.What(), code)
+		}
+		if prev, dup := seen[r.Err.RequestID]; dup {
+			return failf("%s: requestId %q answered both %s and %s; it must be unique per answer", r.What(), r.Err.RequestID, prev, code)
+		}
+		seen[r.Err.RequestID] = code
+	}
+	r, err := p.P.Do(ctx, Req{Method: http.MethodGet, Target: API + "/forms", Header: map[string]string{ProbeHeader: "error:not_a_lane_code"}})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
+		return failf("%s (probe error: with a code outside the 26)", err)
+	}
+	for _, t := range []struct{ method, target string }{{http.MethodPatch, API + "/forms"}, {http.MethodGet, API + "/refresh"}, {http.MethodGet, API + "/forms/"}} {
+		r, err := p.P.Do(ctx, Req{Method: t.method, Target: t.target})
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeResourceNotFound); err != nil {
+			return failf("%s (an unknown route or method; the lane has no 405)", err)
+		}
+	}
+	return nil
+}
+
+// envelopeRequests returns bodies for validate and create built around a raw JSON
+// fragment placed where the check needs it.
+func (p *Probe) badJSONCases(ctx context.Context) (map[string][]byte, func(name string) Req, error) {
+	f, err := p.simpleForm()
+	if err != nil {
+		return nil, nil, err
+	}
+	spec, err := p.specFor(ctx, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	good := string(body(f.Ref, "NAME", p.Space, spec, nil))
+	return map[string][]byte{"good": []byte(good)}, func(name string) Req {
+		return p.applyReq(f.Ref, name, spec, flipDigest(""), "")
+	}, nil
+}
+
+func (p *Probe) refuseBodies(ctx context.Context, kind string, mutate map[string]func(string) string) error {
+	cases, put, err := p.badJSONCases(ctx)
+	if err != nil {
+		return err
+	}
+	for label, mod := range mutate {
+		name := p.Name("json")
+		doc := mod(strings.Replace(string(cases["good"]), `"NAME"`, `"`+name+`"`, 1))
+		r, err := p.P.Do(ctx, Req{Method: http.MethodPost, Target: API + "/resources/validate", Body: []byte(doc)})
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
+			return failf("%s (validate with %s: %s)", err, kind, label)
+		}
+		req := put(name)
+		req.Body = []byte(doc)
+		r, err = p.P.Do(ctx, req)
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
+			return failf("%s (apply with %s: %s)", err, kind, label)
+		}
+	}
+	return nil
+}
+
+func checkStrictDuplicate(ctx context.Context, p *Probe) error {
+	return p.refuseBodies(ctx, "a duplicate member", map[string]func(string) string{
+		"kind twice": func(s string) string { return strings.Replace(s, `{`, `{"kind":"X",`, 1) },
+		"kind twice, one escaped": func(s string) string {
+			return strings.Replace(s, `{`, `{"\u006bind":"X",`, 1)
+		},
+		"name twice in metadata": func(s string) string {
+			return strings.Replace(s, `"metadata":{`, `"metadata":{"name":"dup",`, 1)
+		},
+		"a trailing second value": func(s string) string { return s + ` {}` },
+	})
+}
+
+func checkStrictUnknown(ctx context.Context, p *Probe) error {
+	return p.refuseBodies(ctx, "an unknown member", map[string]func(string) string{
+		"top level":         func(s string) string { return strings.Replace(s, `{`, `{"conformanceExtra":1,`, 1) },
+		"in metadata":       func(s string) string { return strings.Replace(s, `"metadata":{`, `"metadata":{"labels":{},`, 1) },
+		"in form":           func(s string) string { return strings.Replace(s, `"form":{`, `"form":{"owner":"x",`, 1) },
+		"status in request": func(s string) string { return strings.Replace(s, `{`, `{"status":{},`, 1) },
+	})
+}
+
+// badSpaces are the SpaceIDs of host-api.md §3.3 that must be refused.
+var badSpaces = map[string]string{
+	"empty":           "",
+	"leading space":   " s",
+	"trailing space":  "s ",
+	"leading U+FEFF":  "\ufeffs",
+	"trailing U+FEFF": "s\ufeff",
+	"leading U+00A0":  "\u00a0s",
+	"inner slash":     "a/b",
+	"U+0001":          "a\u0001b",
+	"U+007F":          "a\u007fb",
+	"256 code points": strings.Repeat("s", 256),
+}
+
+func checkSpaceGrammar(ctx context.Context, p *Probe) error {
+	f, err := p.simpleForm()
+	if err != nil {
+		return err
+	}
+	spec, err := p.specFor(ctx, f)
+	if err != nil {
+		return err
+	}
+	for label, sp := range badSpaces {
+		r, err := p.get(ctx, ResourcePath(f.Ref, "absent")+exactQuery(sp, f.Ref))
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
+			return failf("%s (space query with %s)", err, label)
+		}
+		r, err = p.P.Do(ctx, Req{Method: http.MethodPost, Target: API + "/resources/validate", Body: body(f.Ref, "absent", sp, spec, nil)})
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
+			return failf("%s (metadata.space with %s)", err, label)
+		}
+	}
+	inner := "conformance inner " + p.run
+	r, err := p.get(ctx, ResourcePath(f.Ref, "absent")+exactQuery(inner, f.Ref))
+	if err != nil {
+		return err
+	}
+	if err := expectCode(r, wire.CodeResourceNotFound); err != nil {
+		return failf("%s (a SpaceID with inner spaces is valid)", err)
+	}
+	return nil
+}

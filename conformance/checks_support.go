@@ -1,0 +1,390 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"slices"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// SupportAPIVersion is the support profile apiVersion.
+const SupportAPIVersion = "support.takoform.com/v1alpha1"
+
+type supportProfile struct {
+	APIVersion        string                     `json:"apiVersion,required"`
+	Kind              string                     `json:"kind,required"`
+	FormRef           *wire.FormRef              `json:"formRef,omitempty"`
+	InterfaceRef      *wire.InterfaceRef         `json:"interfaceRef,omitempty"`
+	BindingRef        *wire.BindingRef           `json:"bindingRef,omitempty"`
+	Operations        []string                   `json:"operations,omitempty"`
+	SupportedEnums    map[string][]string        `json:"supportedEnums,omitempty"`
+	SupportedRanges   map[string]json.RawMessage `json:"supportedRanges,omitempty"`
+	SupportedBindings []string                   `json:"supportedBindings,omitempty"`
+	Limits            map[string]int64           `json:"limits,omitempty"`
+}
+
+// isSubsequence reports whether sub appears in all, in order.
+func isSubsequence(sub, all []string) bool {
+	i := 0
+	for _, x := range all {
+		if i < len(sub) && sub[i] == x {
+			i++
+		}
+	}
+	return i == len(sub)
+}
+
+func (p *Probe) checkFormProfile(what string, prof supportProfile) error {
+	if prof.APIVersion != SupportAPIVersion || prof.Kind != "FormSupport" || prof.FormRef == nil || prof.InterfaceRef != nil || prof.BindingRef != nil {
+		return failf("%s: a FormSupport profile has apiVersion %s, kind FormSupport, a formRef and no other ref; got apiVersion %q kind %q", what, SupportAPIVersion, prof.APIVersion, prof.Kind)
+	}
+	if len(prof.Operations) == 0 || len(prof.Operations) != len(slices.Compact(slices.Clone(prof.Operations))) {
+		return failf("%s: FormSupport %s needs unique operations", what, prof.FormRef)
+	}
+	f, known := p.Cat.Form(*prof.FormRef)
+	if !known {
+		return nil
+	}
+	if !isSubsequence(prof.Operations, f.Capabilities) {
+		return failf("%s: FormSupport %s operations %q are not the Definition's lifecycleCapabilities %q (or a narrowing of them, in order)", what, f.Ref, prof.Operations, f.Capabilities)
+	}
+	for field, vals := range prof.SupportedEnums {
+		fl, ok := f.Field(field)
+		if !ok || len(fl.Enum) == 0 {
+			continue
+		}
+		for _, v := range vals {
+			if !slices.Contains(fl.Enum, v) {
+				return failf("%s: supportedEnums.%s of %s lists %q, which the closed enum %q does not hold", what, field, f.Ref.Kind, v, fl.Enum)
+			}
+		}
+	}
+	if _, ok := prof.SupportedRanges["compatibilityDate"]; ok {
+		return failf("%s: %s advertises supportedRanges.compatibilityDate; the runtime is fixed by its contract digest", what, f.Ref.Kind)
+	}
+	if _, ok := prof.SupportedEnums["compatibilityFlags"]; ok {
+		return failf("%s: %s advertises supportedEnums.compatibilityFlags; the runtime is fixed by its contract digest", what, f.Ref.Kind)
+	}
+	return nil
+}
+
+func checkSupportProfilesPresent(ctx context.Context, p *Probe) error {
+	r, err := p.get(ctx, API+"/support/forms")
+	if err != nil {
+		return err
+	}
+	if err := expectStatus(r, http.StatusOK); err != nil {
+		return err
+	}
+	var list struct {
+		Profiles []json.RawMessage `json:"profiles,required"`
+	}
+	if err := wire.DecodeStrict(r.Body, &list); err != nil {
+		return failf("%s: not a supportProfilesResponse: %v", r.What(), err)
+	}
+	seen := map[wire.FormRef]json.RawMessage{}
+	for _, raw := range list.Profiles {
+		var prof supportProfile
+		if err := wire.DecodeStrict(raw, &prof); err != nil {
+			return failf("%s: a profile is not the closed support profile shape: %v", r.What(), err)
+		}
+		if err := p.checkFormProfile(r.What(), prof); err != nil {
+			return err
+		}
+		if _, dup := seen[*prof.FormRef]; dup {
+			return failf("%s: two profiles for %s", r.What(), prof.FormRef)
+		}
+		seen[*prof.FormRef] = raw
+	}
+	for _, f := range p.S.Forms {
+		listed, ok := seen[f.Ref]
+		if !ok {
+			return failf("%s: no FormSupport profile for the installed %s", r.What(), f.Ref)
+		}
+		one, err := p.get(ctx, supportFormTarget(f.Ref))
+		if err != nil {
+			return err
+		}
+		if err := expectStatus(one, http.StatusOK); err != nil {
+			return err
+		}
+		a, errA := wire.Canonicalize(one.Body)
+		b, errB := wire.Canonicalize(listed)
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			return failf("%s: the profile differs from the listing's entry for %s", one.What(), f.Ref)
+		}
+	}
+	return p.checkContractProfiles(ctx)
+}
+
+// checkContractProfiles holds every implemented contract an installed Form
+// provides or accepts to its exact digest.
+func (p *Probe) checkContractProfiles(ctx context.Context) error {
+	for _, f := range p.S.Forms {
+		for _, in := range f.Provided {
+			if !p.S.Interfaces[in.Name+"@"+in.Version] {
+				continue
+			}
+			r, err := p.get(ctx, API+"/support/interfaces/"+in.Name+"/"+in.Version)
+			if err != nil {
+				return err
+			}
+			var prof supportProfile
+			if err := wire.DecodeStrict(r.Body, &prof); err != nil || r.Status != http.StatusOK {
+				return failf("%s: expected an InterfaceSupport profile, got %s", r.What(), r.Got())
+			}
+			if prof.Kind != "InterfaceSupport" || prof.APIVersion != SupportAPIVersion || prof.InterfaceRef == nil || *prof.InterfaceRef != in || prof.FormRef != nil || prof.BindingRef != nil {
+				return failf("%s: interfaceRef must be exactly %s@%s %s, the ref %s lists; got %s", r.What(), in.Name, in.Version, in.SchemaDigest, f.Ref.Kind, snippet(r.Body))
+			}
+		}
+		for _, b := range f.Accepted {
+			if !p.S.Bindings[b.Name+"@"+b.Version] {
+				continue
+			}
+			r, err := p.get(ctx, API+"/support/bindings/"+b.Name+"/"+b.Version)
+			if err != nil {
+				return err
+			}
+			var prof supportProfile
+			if err := wire.DecodeStrict(r.Body, &prof); err != nil || r.Status != http.StatusOK {
+				return failf("%s: expected a BindingSupport profile, got %s", r.What(), r.Got())
+			}
+			if prof.Kind != "BindingSupport" || prof.APIVersion != SupportAPIVersion || prof.BindingRef == nil || *prof.BindingRef != b || prof.FormRef != nil || prof.InterfaceRef != nil {
+				return failf("%s: bindingRef must be exactly %s@%s %s; got %s", r.What(), b.Name, b.Version, b.SchemaDigest, snippet(r.Body))
+			}
+		}
+		if prof := p.profile(f); prof != nil {
+			for _, sb := range prof.SupportedBindings {
+				if !p.S.Bindings[sb] {
+					return failf("GET %s: %s lists supportedBindings %q, but its binding route does not answer", supportFormTarget(f.Ref), f.Ref.Kind, sb)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func checkSupportFormRefusal(ctx context.Context, p *Probe) error {
+	base := wire.FormRef{APIVersion: "conformance.example.test/v1alpha1", Kind: "ConformanceUnknown", DefinitionVersion: "1.0.0"}
+	targets := []string{supportFormTarget(base)}
+	if len(p.S.Forms) > 0 {
+		v := p.S.Forms[0].Ref
+		v.DefinitionVersion = "99.0.0"
+		targets = append(targets, supportFormTarget(v))
+	}
+	for _, f := range p.Cat.Forms() {
+		if _, ok := p.S.Installed(f.Ref); !ok {
+			targets = append(targets, supportFormTarget(f.Ref))
+		}
+	}
+	for _, t := range targets {
+		r, err := p.get(ctx, t)
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeFormUnknown); err != nil {
+			return failf("%s (a Form line the host does not install)", err)
+		}
+	}
+	return nil
+}
+
+func checkSupportContractRefusal(ctx context.Context, p *Probe) error {
+	targets := []string{API + "/support/interfaces/conformance.unknown/1.0.0", API + "/support/bindings/conformance-unknown/1.0.0"}
+	for _, in := range p.Cat.Interfaces() {
+		if !p.S.Interfaces[in.Ref.Name+"@"+in.Ref.Version] {
+			targets = append(targets, API+"/support/interfaces/"+in.Ref.Name+"/"+in.Ref.Version)
+		}
+	}
+	for _, b := range p.Cat.Bindings() {
+		if !p.S.Bindings[b.Ref.Name+"@"+b.Ref.Version] {
+			targets = append(targets, API+"/support/bindings/"+b.Ref.Name+"/"+b.Ref.Version)
+		}
+	}
+	for _, t := range targets {
+		r, err := p.get(ctx, t)
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeResourceNotFound); err != nil {
+			return failf("%s (a contract the host does not implement)", err)
+		}
+	}
+	return nil
+}
+
+var commercialMember = regexp.MustCompile(`(?i)"(price|sku|region|quota|billing)"\s*:`)
+
+func checkNoCommercialData(ctx context.Context, p *Probe) error {
+	targets := []string{API + "/support/forms"}
+	for _, f := range p.S.Forms {
+		targets = append(targets, supportFormTarget(f.Ref))
+	}
+	for _, in := range p.Cat.Interfaces() {
+		targets = append(targets, API+"/support/interfaces/"+in.Ref.Name+"/"+in.Ref.Version)
+	}
+	for _, b := range p.Cat.Bindings() {
+		targets = append(targets, API+"/support/bindings/"+b.Ref.Name+"/"+b.Ref.Version)
+	}
+	read := 0
+	for _, t := range targets {
+		r, err := p.get(ctx, t)
+		if err != nil {
+			return err
+		}
+		if r.Status != http.StatusOK {
+			continue
+		}
+		read++
+		if m := commercialMember.Find(r.Body); m != nil {
+			return failf("%s: a support profile carries commercial data (%s)", r.What(), m)
+		}
+	}
+	if read == 0 {
+		return failf("GET %s/support/forms: no support profile could be read", API)
+	}
+	return nil
+}
+
+func checkSupportEnforcedAtApply(ctx context.Context, p *Probe) error {
+	var refs []wire.FormRef
+	if len(p.S.Forms) > 0 {
+		u := p.S.Forms[0].Ref
+		u.SchemaDigest = flipDigest(u.SchemaDigest)
+		refs = append(refs, u)
+	}
+	for _, f := range p.Cat.Forms() {
+		if _, ok := p.S.Installed(f.Ref); !ok {
+			refs = append(refs, f.Ref)
+		}
+	}
+	for _, ref := range refs {
+		var spec json.RawMessage = []byte("{}")
+		if f, ok := p.Cat.Form(ref); ok && len(f.Fixtures) > 0 {
+			spec = f.Fixtures[0].Desired
+		}
+		name := p.Name("excl")
+		r, err := p.P.Do(ctx, p.applyReq(ref, name, spec, flipDigest(""), ""))
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeFormUnknown); err != nil {
+			return failf("%s (apply under a FormRef the host does not install)", err)
+		}
+	}
+	for _, f := range p.S.Forms {
+		if err := p.enforceNarrowing(ctx, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enforceNarrowing tries, for each narrowing f's profile advertises, one apply
+// outside it and expects unsupported_capability.
+func (p *Probe) enforceNarrowing(ctx context.Context, f *catalog.Form) error {
+	prof := p.profile(f)
+	if prof == nil || len(f.Fixtures) == 0 {
+		return nil
+	}
+	var outside []struct {
+		label string
+		mod   func(map[string]any) bool
+	}
+	add := func(label string, mod func(map[string]any) bool) {
+		outside = append(outside, struct {
+			label string
+			mod   func(map[string]any) bool
+		}{label, mod})
+	}
+	for field, allowed := range prof.SupportedEnums {
+		fl, ok := f.Field(field)
+		if !ok {
+			continue
+		}
+		for _, v := range fl.Enum {
+			if slices.Contains(allowed, v) {
+				continue
+			}
+			v := v
+			add("supportedEnums."+field+" without "+v, func(spec map[string]any) bool {
+				switch fl.Kind {
+				case catalog.FieldStringEnum:
+					spec[field] = v
+				case catalog.FieldStringSet, catalog.FieldStringList:
+					cur, _ := spec[field].([]any)
+					spec[field] = append(cur, v)
+				default:
+					return false
+				}
+				return true
+			})
+			break
+		}
+	}
+	for field, rng := range prof.SupportedRanges {
+		if hi, ok := rng["maximum"].(float64); ok {
+			add("supportedRanges."+field+" maximum", func(spec map[string]any) bool { spec[field] = hi + 1; return true })
+		}
+		if lo, ok := rng["minimum"].(float64); ok {
+			add("supportedRanges."+field+" minimum", func(spec map[string]any) bool { spec[field] = lo - 1; return true })
+		}
+	}
+	for _, o := range outside {
+		spec, err := p.specFor(ctx, f)
+		if err != nil {
+			if classify(err) == StatusNotApplicable {
+				continue
+			}
+			return err
+		}
+		if !o.mod(spec) || f.ValidateDesired(spec) != nil {
+			continue // outside the schema too: the spec gate, not the profile, refuses it
+		}
+		name := p.Name("narrow")
+		r, err := p.apply(ctx, p.P, f.Ref, name, spec, "")
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeUnsupportedCapability); err != nil {
+			return failf("%s (%s %s)", err, f.Ref.Kind, o.label)
+		}
+	}
+	if f.DeclaresUpdate && !p.S.Offers(f, "update") {
+		b, err := p.buildOf(ctx, f)
+		if err != nil {
+			if classify(err) == StatusNotApplicable {
+				return nil
+			}
+			return err
+		}
+		if alt, field, ok := variant(f, b.spec, p.Name("v"), mutable(f)); ok {
+			r, err := p.apply(ctx, p.P, f.Ref, b.res.Metadata.Name, alt, "1")
+			if err != nil {
+				return err
+			}
+			if err := expectCode(r, wire.CodeUnsupportedCapability); err != nil {
+				return failf("%s (update of %s, whose profile omits update, changing %s)", err, f.Ref.Kind, field)
+			}
+		}
+	}
+	return nil
+}
+
+// buildOf creates one resource of exactly f.
+func (p *Probe) buildOf(ctx context.Context, f *catalog.Form) (*builtResource, error) {
+	spec, err := p.specFor(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.create(ctx, f, p.Name(slugPrefix(f)), spec)
+	if err != nil {
+		return nil, err
+	}
+	return &builtResource{f: f, spec: spec, res: res}, nil
+}

@@ -1,0 +1,176 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// maxResponse caps every response body the runner reads (host-api.md §4).
+const maxResponse = 8 << 20
+
+// ProbeHeader is the test-only probe header of host-api.md §21.
+const ProbeHeader = "Takoform-Conformance-Probe"
+
+// Client speaks to one host with one credential. Redirects are never followed: a
+// 3xx is answered to the check as it came, which then fails it.
+type Client struct {
+	Origin string // bare origin, no trailing slash
+	Label  string // which credential, for messages ("primary", "alternate", ...)
+	token  string
+	http   *http.Client
+}
+
+// NewClient returns a client for origin using token as the bearer credential.
+func NewClient(origin, label, token string) *Client {
+	return &Client{
+		Origin: strings.TrimRight(origin, "/"),
+		Label:  label,
+		token:  token,
+		http: &http.Client{
+			Timeout: 30 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return http.ErrUseLastResponse
+			},
+		},
+	}
+}
+
+// Req is one request. Target is the path plus optional raw query, exactly as sent.
+type Req struct {
+	Method  string
+	Target  string
+	Header  map[string]string
+	Body    []byte
+	NoAuth  bool   // send no Authorization header
+	RawAuth string // send this Authorization value instead of the client's
+}
+
+// Resp is one answer, read completely.
+type Resp struct {
+	Req    Req
+	Status int
+	Header http.Header
+	Body   []byte
+	Err    *wire.Error // the decoded error envelope of a non-2xx answer, when valid
+	EnvErr error       // why a non-2xx answer is not a valid envelope
+}
+
+// Code returns the envelope code, or "" when there is none.
+func (r *Resp) Code() wire.Code {
+	if r.Err == nil {
+		return ""
+	}
+	return r.Err.Code
+}
+
+// What names the request for messages: "PUT /apis/…/name".
+func (r *Resp) What() string { return r.Req.Method + " " + shorten(r.Req.Target) }
+
+// Got describes what came back: "412 generation_conflict: message".
+func (r *Resp) Got() string {
+	switch {
+	case r.Err != nil:
+		return fmt.Sprintf("%d %s: %s", r.Status, r.Err.Code, r.Err.Message)
+	case r.Status >= 300:
+		return fmt.Sprintf("%d without a valid error envelope (%v): %s", r.Status, r.EnvErr, snippet(r.Body))
+	default:
+		return fmt.Sprintf("%d %s", r.Status, snippet(r.Body))
+	}
+}
+
+// Do sends req and reads the answer. Only transport problems return an error.
+func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, req.Method, c.Origin+req.Target, body)
+	if err != nil {
+		return nil, fmt.Errorf("building %s %s: %w", req.Method, req.Target, err)
+	}
+	// Keep the target exactly as written (escaped path and raw query).
+	hr.URL.Opaque = ""
+	switch {
+	case req.RawAuth != "":
+		hr.Header.Set("Authorization", req.RawAuth)
+	case !req.NoAuth && c.token != "":
+		hr.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if req.Body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	hr.Header.Set("Accept", "application/json")
+	hr.Header.Set("User-Agent", "takokit-conformance")
+	for k, v := range req.Header {
+		hr.Header.Set(k, v)
+	}
+	res, err := c.http.Do(hr)
+	if err != nil {
+		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, maxResponse+1))
+	if err != nil {
+		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+	}
+	if len(data) > maxResponse {
+		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: errors.New("response body exceeds 8 MiB")}
+	}
+	r := &Resp{Req: req, Status: res.StatusCode, Header: res.Header, Body: data}
+	if res.StatusCode >= 300 && req.Method != http.MethodHead {
+		r.Err, r.EnvErr = wire.ParseErrorEnvelope(res.StatusCode, data)
+		if r.EnvErr != nil {
+			r.Err = nil
+		}
+	}
+	return r, nil
+}
+
+// TransportError is a request that got no complete answer; it makes a check error,
+// unless the check expected the connection to drop.
+type TransportError struct {
+	What string
+	Err  error
+}
+
+func (e *TransportError) Error() string { return e.What + ": " + e.Err.Error() }
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// newKey returns a fresh Idempotency-Key.
+func newKey() string { return "conformance-" + randomHex(12) }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+func shorten(target string) string {
+	if i := strings.Index(target, "?"); i >= 0 && len(target) > 160 {
+		return target[:i] + "?…"
+	}
+	return target
+}
+
+func snippet(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	if s == "" {
+		return "(empty body)"
+	}
+	return s
+}

@@ -1,0 +1,331 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Resource is a resourceResponse, decoded strictly.
+type Resource struct {
+	APIVersion string `json:"apiVersion,required"`
+	Kind       string `json:"kind,required"`
+	Form       struct {
+		FormRef       wire.FormRef `json:"formRef,required"`
+		PackageDigest string       `json:"packageDigest,omitempty"`
+	} `json:"form,required"`
+	Metadata struct {
+		Name       string `json:"name,required"`
+		Space      string `json:"space,required"`
+		UID        string `json:"uid,required"`
+		Generation string `json:"generation,required"`
+		Revision   string `json:"revision,required"`
+	} `json:"metadata,required"`
+	Spec   json.RawMessage `json:"spec,required"`
+	Status struct {
+		ObservedGeneration string          `json:"observedGeneration,required"`
+		Conditions         []Condition     `json:"conditions,required"`
+		Outputs            json.RawMessage `json:"outputs,omitempty"`
+		Observed           json.RawMessage `json:"observed,omitempty"`
+	} `json:"status,required"`
+	ETag string `json:"-"`
+}
+
+// Condition is one status condition.
+type Condition struct {
+	Type               string `json:"type,required"`
+	Status             string `json:"status,required"`
+	Reason             string `json:"reason,required"`
+	LastTransitionTime string `json:"lastTransitionTime,required"`
+	HostReason         string `json:"hostReason,omitempty"`
+	Message            string `json:"message,omitempty"`
+}
+
+// Ref is the recorded FormRef.
+func (r *Resource) Ref() wire.FormRef { return r.Form.FormRef }
+
+// decodeResource decodes a 200/201 answer strictly and checks its ETag.
+func decodeResource(r *Resp) (*Resource, error) {
+	var res Resource
+	if err := wire.DecodeStrict(r.Body, &res); err != nil {
+		return nil, failf("%s: answer is not a valid resource representation: %v", r.What(), err)
+	}
+	res.ETag = r.Header.Get("ETag")
+	if res.ETag != `"`+res.Metadata.Revision+`"` {
+		return nil, failf("%s: ETag %q does not equal the quoted revision %q", r.What(), res.ETag, res.Metadata.Revision)
+	}
+	return &res, nil
+}
+
+// body builds a resourceRequest (plus extra members for apply or import).
+func body(ref wire.FormRef, name, space string, spec any, extra map[string]any) []byte {
+	m := map[string]any{
+		"apiVersion": ref.APIVersion,
+		"kind":       ref.Kind,
+		"form":       map[string]any{"formRef": ref},
+		"metadata":   map[string]any{"name": name, "space": space},
+		"spec":       spec,
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // only maps, strings and decoded JSON values reach here
+	}
+	return b
+}
+
+// prepare sends prepare and returns the answer and, on 200, the prepareDigest.
+func (p *Probe) prepare(ctx context.Context, c *Client, ref wire.FormRef, name string, spec any, fence string) (*Resp, string, error) {
+	h := map[string]string{}
+	if fence != "" {
+		h["Takoform-Expected-Generation"] = fence
+	}
+	r, err := c.Do(ctx, Req{Method: http.MethodPost, Target: API + "/resources/prepare", Header: h,
+		Body: body(ref, name, p.Space, spec, nil)})
+	if err != nil || r.Status != http.StatusOK {
+		return r, "", err
+	}
+	var ans struct {
+		Review struct {
+			PrepareDigest string `json:"prepareDigest"`
+		} `json:"review"`
+	}
+	if err := json.Unmarshal(r.Body, &ans); err != nil || !wire.ValidDigest(ans.Review.PrepareDigest) {
+		return r, "", failf("%s: prepare answer carries no valid review.prepareDigest: %s", r.What(), snippet(r.Body))
+	}
+	return r, ans.Review.PrepareDigest, nil
+}
+
+// applyReq builds the PUT of an apply. fence "" means create intent.
+func (p *Probe) applyReq(ref wire.FormRef, name string, spec any, digest, fence string) Req {
+	h := map[string]string{"Idempotency-Key": newKey()}
+	if fence == "" {
+		h["If-None-Match"] = "*"
+	} else {
+		h["Takoform-Expected-Generation"] = fence
+	}
+	return Req{Method: http.MethodPut, Target: ResourcePath(ref, name), Header: h,
+		Body: body(ref, name, p.Space, spec, map[string]any{"review": map[string]any{"prepareDigest": digest}})}
+}
+
+// apply prepares and applies spec with client c; fence "" creates. It returns the
+// raw answer of the PUT; setup failures (prepare refused) fail the check.
+func (p *Probe) apply(ctx context.Context, c *Client, ref wire.FormRef, name string, spec any, fence string) (*Resp, error) {
+	pr, digest, err := p.prepare(ctx, c, ref, name, spec, fence)
+	if err != nil {
+		return nil, err
+	}
+	if pr.Status != http.StatusOK {
+		return nil, failf("%s: prepare of %s %q expected 200, got %s", pr.What(), ref.Kind, name, pr.Got())
+	}
+	return c.Do(ctx, p.applyReq(ref, name, spec, digest, fence))
+}
+
+// settle turns a 200/201 answer, or a 202 whose Operation completes, into a resource.
+func (p *Probe) settle(ctx context.Context, c *Client, r *Resp, want ...int) (*Resource, error) {
+	if r.Status == http.StatusAccepted {
+		op, err := p.await(ctx, c, r)
+		if err != nil {
+			return nil, err
+		}
+		if op.Error != nil {
+			return nil, failf("%s: operation %s ended with %s: %s", r.What(), op.ID, op.Error.Code, op.Error.Message)
+		}
+		var res Resource
+		if err := wire.DecodeStrict(op.Result["resource"], &res); err != nil {
+			return nil, failf("%s: operation %s result is not a resource: %v", r.What(), op.ID, err)
+		}
+		res.ETag = `"` + res.Metadata.Revision + `"`
+		return &res, nil
+	}
+	if err := expectStatus(r, want...); err != nil {
+		return nil, err
+	}
+	return decodeResource(r)
+}
+
+// create prepares and creates a resource of f named name, expecting 201 (or a
+// completing 202).
+func (p *Probe) create(ctx context.Context, f *catalog.Form, name string, spec any) (*Resource, error) {
+	r, err := p.apply(ctx, p.P, f.Ref, name, spec, "")
+	if err != nil {
+		return nil, err
+	}
+	return p.settle(ctx, p.P, r, http.StatusCreated)
+}
+
+// update prepares and applies spec over res under its current generation.
+func (p *Probe) update(ctx context.Context, res *Resource, spec any) (*Resource, error) {
+	r, err := p.apply(ctx, p.P, res.Ref(), res.Metadata.Name, spec, res.Metadata.Generation)
+	if err != nil {
+		return nil, err
+	}
+	return p.settle(ctx, p.P, r, http.StatusOK)
+}
+
+// read GETs a resource under ref with client c.
+func (p *Probe) read(ctx context.Context, c *Client, ref wire.FormRef, name string) (*Resp, error) {
+	return c.Do(ctx, Req{Method: http.MethodGet, Target: ResourcePath(ref, name) + exactQuery(p.Space, ref)})
+}
+
+// readResource GETs and decodes a resource, failing unless it answers 200.
+func (p *Probe) readResource(ctx context.Context, ref wire.FormRef, name string) (*Resource, error) {
+	r, err := p.read(ctx, p.P, ref, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := expectStatus(r, http.StatusOK); err != nil {
+		return nil, err
+	}
+	return decodeResource(r)
+}
+
+// del sends a DELETE fenced at gen with client c.
+func (p *Probe) del(ctx context.Context, c *Client, ref wire.FormRef, name, gen string, extra map[string]string) (*Resp, error) {
+	h := map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": gen}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return c.Do(ctx, Req{Method: http.MethodDelete, Target: ResourcePath(ref, name) + exactQuery(p.Space, ref), Header: h})
+}
+
+// observe sends an observe fenced at gen with client c.
+func (p *Probe) observe(ctx context.Context, c *Client, ref wire.FormRef, name, gen string, extra map[string]string) (*Resp, error) {
+	h := map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": gen}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return c.Do(ctx, Req{Method: http.MethodPost, Target: ResourcePath(ref, name) + "/observe" + exactQuery(p.Space, ref), Header: h})
+}
+
+// deleted deletes res and waits for a 202 to settle; it fails unless the delete succeeds.
+func (p *Probe) deleted(ctx context.Context, res *Resource) error {
+	r, err := p.del(ctx, p.P, res.Ref(), res.Metadata.Name, res.Metadata.Generation, nil)
+	if err != nil {
+		return err
+	}
+	if r.Status == http.StatusAccepted {
+		op, err := p.await(ctx, p.P, r)
+		if err != nil {
+			return err
+		}
+		if op.Error != nil {
+			return failf("%s: delete operation %s ended with %s", r.What(), op.ID, op.Error.Code)
+		}
+		return nil
+	}
+	return expectStatus(r, http.StatusNoContent)
+}
+
+// Operation is the lane's Operation document.
+type Operation struct {
+	APIVersion string `json:"apiVersion,required"`
+	Kind       string `json:"kind,required"`
+	ID         string `json:"id,required"`
+	Done       bool   `json:"done,required"`
+	Target     *struct {
+		UID            string `json:"uid,omitempty"`
+		ManifestDigest string `json:"manifestDigest,omitempty"`
+	} `json:"target,omitempty"`
+	Metadata *struct {
+		Phase    string `json:"phase,omitempty"`
+		Progress *int   `json:"progress,omitempty"`
+	} `json:"metadata,omitempty"`
+	Result map[string]json.RawMessage `json:"result,omitempty"`
+	Error  *struct {
+		Code      wire.Code `json:"code,required"`
+		Message   string    `json:"message,required"`
+		Retryable bool      `json:"retryable,required"`
+		HostCode  string    `json:"hostCode,omitempty"`
+	} `json:"error,omitempty"`
+	raw []byte
+}
+
+// accepted decodes a 202 answer's Operation.
+func accepted(r *Resp) (*Operation, error) {
+	var env struct {
+		Operation json.RawMessage `json:"operation,required"`
+	}
+	if err := wire.DecodeStrict(r.Body, &env); err != nil {
+		return nil, failf("%s: 202 answer is not {\"operation\": …}: %v", r.What(), err)
+	}
+	return decodeOperation(r, env.Operation)
+}
+
+func decodeOperation(r *Resp, raw []byte) (*Operation, error) {
+	var op Operation
+	if err := wire.DecodeStrict(raw, &op); err != nil {
+		return nil, failf("%s: Operation does not decode: %v", r.What(), err)
+	}
+	if op.Done == (op.Result == nil && op.Error == nil) || (op.Result != nil && op.Error != nil) {
+		return nil, failf("%s: Operation %s has done=%v with result=%v and error=%v; exactly one of them belongs to a done operation", r.What(), op.ID, op.Done, op.Result != nil, op.Error != nil)
+	}
+	op.raw = raw
+	return &op, nil
+}
+
+// poll GETs an operation once.
+func (p *Probe) poll(ctx context.Context, c *Client, id string) (*Resp, *Operation, error) {
+	r, err := c.Do(ctx, Req{Method: http.MethodGet, Target: API + "/operations/" + id})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := expectStatus(r, http.StatusOK); err != nil {
+		return r, nil, err
+	}
+	op, err := decodeOperation(r, r.Body)
+	if err != nil {
+		return r, nil, err
+	}
+	if !op.Done && r.Header.Get("Retry-After") == "" {
+		return r, op, failf("%s: pending Operation poll carries no Retry-After", r.What())
+	}
+	return r, op, nil
+}
+
+// await polls the Operation of a 202 answer until it is done (at most 20 polls).
+func (p *Probe) await(ctx context.Context, c *Client, r *Resp) (*Operation, error) {
+	op, err := accepted(r)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < 20 && !op.Done; i++ {
+		var pr *Resp
+		pr, op, err = p.poll(ctx, c, op.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !op.Done {
+			wait, _ := strconv.Atoi(pr.Header.Get("Retry-After"))
+			if wait > 2 {
+				wait = 2
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Duration(wait)*time.Second + 20*time.Millisecond):
+			}
+		}
+	}
+	if !op.Done {
+		return nil, failf("operation %s is still pending after 20 polls", op.ID)
+	}
+	return op, nil
+}
+
+// mustJSON marshals v; v is always a decoded JSON value or a map of them.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("marshal: %v", err))
+	}
+	return b
+}

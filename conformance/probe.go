@@ -1,0 +1,91 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Probe is what a check runs with: the clients, a fresh space, the runner's
+// catalog and the host's claimed surface.
+type Probe struct {
+	P     *Client // primary principal of tenant A
+	Alt   *Client // second principal of tenant A; nil unless given
+	Other *Client // principal of tenant B; nil unless given
+	Space string  // fresh for this check
+	Cat   *catalog.Catalog
+	S     *Surface
+	run   string
+	seq   int
+	world *world
+}
+
+// Name returns a fresh resource name for this run and check.
+func (p *Probe) Name(prefix string) string {
+	p.seq++
+	n := fmt.Sprintf("%s-%s-%d", prefix, p.run, p.seq)
+	if len(n) > 63 {
+		n = n[len(n)-63:]
+		n = "n" + strings.TrimLeft(n[1:], "-")
+	}
+	return n
+}
+
+// ResourcePath is the path of a resource under its group (two path segments).
+func ResourcePath(ref wire.FormRef, name string) string {
+	return API + "/resources/" + ref.APIVersion + "/" + ref.Kind + "/" + name
+}
+
+// exactQuery renders the five-key exact-FormRef query, spaces as %20 (host-api.md §3.3).
+func exactQuery(space string, ref wire.FormRef) string {
+	return "?" + strings.ReplaceAll(wire.ExactQuery(space, ref).Encode(), "+", "%20")
+}
+
+// get sends a GET with the primary credential.
+func (p *Probe) get(ctx context.Context, target string) (*Resp, error) {
+	return p.P.Do(ctx, Req{Method: http.MethodGet, Target: target})
+}
+
+// expectStatus fails unless r has one of the statuses.
+func expectStatus(r *Resp, statuses ...int) error {
+	for _, s := range statuses {
+		if r.Status == s {
+			return nil
+		}
+	}
+	want := make([]string, len(statuses))
+	for i, s := range statuses {
+		want[i] = fmt.Sprint(s)
+	}
+	return failf("%s: expected %s, got %s", r.What(), strings.Join(want, " or "), r.Got())
+}
+
+// expectCode fails unless r is the valid error envelope of code with its status.
+func expectCode(r *Resp, code wire.Code) error {
+	if r.Err != nil && r.Err.Code == code && r.Status == code.Status() {
+		return nil
+	}
+	return failf("%s: expected %d %s, got %s", r.What(), code.Status(), code, r.Got())
+}
+
+// pickForm returns the first installed Form that fits, or NotApplicable naming need.
+func (p *Probe) pickForm(need string, fits func(*catalog.Form) bool) (*catalog.Form, error) {
+	for _, f := range p.S.Forms {
+		if len(f.Fixtures) > 0 && p.S.Offers(f, "create", "read", "delete") && fits(f) {
+			return f, nil
+		}
+	}
+	return nil, notApplicable("the host installs no Form known to the runner's catalog that is %s", need)
+}
+
+// standalone is a Form whose canonical fixture needs no other resource.
+func standalone(f *catalog.Form) bool { return len(f.Relations) == 0 && !artifactAddressed(f) }
+
+// simpleForm picks a standalone Form (the cheapest resource to create).
+func (p *Probe) simpleForm() (*catalog.Form, error) {
+	return p.pickForm("creatable without other resources", standalone)
+}

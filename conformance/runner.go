@@ -1,0 +1,180 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+)
+
+// RunnerName identifies the runner in reports.
+const RunnerName = "takokit-conformance"
+
+// Config is one run.
+type Config struct {
+	Endpoint    string // bare origin
+	Primary     string // token of a principal of tenant A
+	Alternate   string // token of a second principal of tenant A ("" = not given)
+	OtherTenant string // token of a principal of tenant B ("" = not given)
+	Space       string // space prefix; each check gets "<prefix>-<run>-<n>"
+	Only, Skip  []string
+	Strict      bool
+	Catalog     *catalog.Catalog
+	Checks      []Check       // nil = Table()
+	Timeout     time.Duration // per check; 0 = 60s
+	Progress    func(Result)  // called after each check, in order
+}
+
+// Result is one check's outcome.
+type Result struct {
+	ID         string `json:"id"`
+	Area       Area   `json:"-"`
+	Status     Status `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	Message    string `json:"message"`
+}
+
+// Summary counts the statuses.
+type Summary struct {
+	Passed        int `json:"passed"`
+	Failed        int `json:"failed"`
+	Errored       int `json:"errored"`
+	NotApplicable int `json:"notApplicable"`
+	Skipped       int `json:"skipped"`
+}
+
+// Report is a whole run.
+type Report struct {
+	Runner    string    `json:"runner"`
+	Host      string    `json:"host"`
+	StartedAt time.Time `json:"startedAt"`
+	Checks    []Result  `json:"checks"`
+	Summary   Summary   `json:"summary"`
+}
+
+// OK reports whether nothing failed or errored.
+func (r *Report) OK() bool { return r.Summary.Failed == 0 && r.Summary.Errored == 0 }
+
+// Run runs every selected check against the host. It returns an error only when
+// the run cannot start (no discovery, bad configuration).
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	checks := cfg.Checks
+	if checks == nil {
+		checks = Table()
+	}
+	for _, id := range append(slices.Clone(cfg.Only), cfg.Skip...) {
+		if !slices.ContainsFunc(checks, func(c Check) bool { return c.ID == id }) {
+			return nil, fmt.Errorf("check %q is not in the table; `conformance list` prints the ids", id)
+		}
+	}
+	if cfg.Catalog == nil {
+		return nil, errors.New("no catalog: the runner needs the Form catalog it probes the host with")
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	if cfg.Space == "" {
+		cfg.Space = "conformance"
+	}
+	rep := &Report{Runner: RunnerName, Host: cfg.Endpoint, StartedAt: time.Now().UTC()}
+	primary := NewClient(cfg.Endpoint, "primary", cfg.Primary)
+	surface, err := readSurface(ctx, primary, cfg.Catalog)
+	if err != nil {
+		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
+	}
+	runID := randomHex(3)
+	for i, c := range checks {
+		res := Result{ID: c.ID, Area: c.Area}
+		switch {
+		case len(cfg.Only) > 0 && !slices.Contains(cfg.Only, c.ID):
+			res.Status, res.Message = StatusSkipped, "not selected by --only"
+		case slices.Contains(cfg.Skip, c.ID):
+			res.Status, res.Message = StatusSkipped, "skipped by --skip"
+		default:
+			p := &Probe{P: primary, Space: fmt.Sprintf("%s-%s-%d", cfg.Space, runID, i+1),
+				Cat: cfg.Catalog, S: surface, run: runID}
+			if cfg.Alternate != "" {
+				p.Alt = NewClient(cfg.Endpoint, "alternate", cfg.Alternate)
+			}
+			if cfg.OtherTenant != "" {
+				p.Other = NewClient(cfg.Endpoint, "other-tenant", cfg.OtherTenant)
+			}
+			start := time.Now()
+			err := runOne(ctx, cfg.Timeout, c, p)
+			res.DurationMs = time.Since(start).Milliseconds()
+			res.Status = classify(err)
+			if err != nil {
+				res.Message = err.Error()
+			}
+			if res.Status == StatusNotApplicable && cfg.Strict {
+				res.Status, res.Message = StatusFail, "not-applicable under --strict: "+res.Message
+			}
+		}
+		rep.add(res)
+		if cfg.Progress != nil {
+			cfg.Progress(res)
+		}
+	}
+	return rep, nil
+}
+
+func (r *Report) add(res Result) {
+	r.Checks = append(r.Checks, res)
+	switch res.Status {
+	case StatusPass:
+		r.Summary.Passed++
+	case StatusFail:
+		r.Summary.Failed++
+	case StatusError:
+		r.Summary.Errored++
+	case StatusNotApplicable:
+		r.Summary.NotApplicable++
+	case StatusSkipped:
+		r.Summary.Skipped++
+	}
+}
+
+// runOne decides the run-level needs, then runs the check with a deadline,
+// turning a panic into an error.
+func runOne(ctx context.Context, timeout time.Duration, c Check, p *Probe) (err error) {
+	for _, n := range c.Needs {
+		if msg := unmet(n, p); msg != "" {
+			return notApplicable("%s", msg)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("runner bug in %s: %v\n%s", c.ID, v, debug.Stack())
+		}
+	}()
+	return c.Run(ctx, p)
+}
+
+// unmet says why a run-level need is not met, or "".
+func unmet(n Need, p *Probe) string {
+	switch n {
+	case NeedAlternate:
+		if p.Alt == nil {
+			return "needs a second principal of the tenant: pass --alternate-token-env"
+		}
+	case NeedOtherTenant:
+		if p.Other == nil {
+			return "needs a principal of another tenant: pass --other-tenant-token-env"
+		}
+	case NeedProbes:
+		if !p.S.Probes {
+			return "needs the test-only Takoform-Conformance-Probe header, which the host does not honour (hostsim: --conformance-probes)"
+		}
+	case NeedTransitions:
+		if !p.S.Features["resource_form_transition"] {
+			return "the host does not advertise the discovery feature resource_form_transition"
+		}
+	}
+	return ""
+}
