@@ -1,0 +1,322 @@
+package artifact
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base32"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/rules"
+)
+
+// Caller is who makes an artifact request: sessions belong to a tenant and principal;
+// holdings belong to a tenant.
+type Caller struct {
+	Tenant, Principal string
+}
+
+// NewUploadID mints an upload id: "up_" + 26 random base32 characters.
+func NewUploadID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "up_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
+
+func missing(format string, args ...any) *rules.Refusal {
+	return &rules.Refusal{Code: wire.CodeArtifactMissing, Message: fmt.Sprintf(format, args...)}
+}
+
+func invalid(format string, args ...any) *rules.Refusal {
+	return &rules.Refusal{Code: wire.CodeArtifactInvalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// Started is the answer of an upload start.
+type Started struct {
+	UploadID     string
+	MissingBlobs []string // declared digests the tenant does not hold, unique and sorted (never nil)
+	Manifest     *Manifest
+}
+
+// Start opens an upload session for manifest (the request's manifest member exactly as
+// sent), host-api.md §17.1 step 2: the manifest rules are applied (artifact_invalid)
+// and missingBlobs lists what the caller's tenant does not hold yet. Starting again
+// opens a new session.
+func Start(st Store, c Caller, manifest []byte, maxBundleBytes int64) (*Started, error) {
+	m, r := ParseManifest(manifest, maxBundleBytes)
+	if r != nil {
+		return nil, r
+	}
+	miss := []string{}
+	for _, d := range m.Digests() {
+		held, err := st.HoldsBlob(c.Tenant, d)
+		if err != nil {
+			return nil, err
+		}
+		if !held {
+			miss = append(miss, d)
+		}
+	}
+	u := Upload{ID: NewUploadID(), Tenant: c.Tenant, Principal: c.Principal, Manifest: m.Raw,
+		ManifestDigest: m.Digest, State: UploadOpen}
+	if err := st.InsertUpload(u); err != nil {
+		return nil, err
+	}
+	return &Started{UploadID: u.ID, MissingBlobs: miss, Manifest: m}, nil
+}
+
+// session finds the caller's live session: unknown, abandoned and foreign ids get one
+// and the same artifact_missing answer (host-api.md §17.3).
+func session(st Store, c Caller, id string) (Upload, *Manifest, error) {
+	u, ok, err := st.GetUpload(id)
+	if err != nil {
+		return Upload{}, nil, err
+	}
+	if !ok || u.State == UploadAbandoned || u.Tenant != c.Tenant || u.Principal != c.Principal {
+		return Upload{}, nil, missing("upload %q is unknown, abandoned or was started by another principal; start a new upload", id)
+	}
+	m, r := ParseManifest(u.Manifest, math.MaxInt64)
+	if r != nil {
+		return Upload{}, nil, r
+	}
+	return u, m, nil
+}
+
+// PutBlob is the blob PUT of host-api.md §17.1 step 3. It reads at most the declared
+// size plus one byte from body. The digest must be declared by the session's manifest
+// and the bytes must have exactly its size and digest (artifact_invalid). created is true
+// when the tenant holds the blob now for the first time (201), false when it already
+// held it (204).
+func PutBlob(st Store, c Caller, uploadID, digest string, body io.Reader) (created bool, err error) {
+	u, m, err := session(st, c, uploadID)
+	if err != nil {
+		return false, err
+	}
+	size, ok := m.DeclaredSize(digest)
+	if !ok {
+		return false, invalid("blob %s is not declared by the manifest of upload %q; upload only the digests it declares (%s)",
+			digest, u.ID, strings.Join(m.Digests(), ", "))
+	}
+	data, err := io.ReadAll(io.LimitReader(body, size+1))
+	if err != nil {
+		return false, fmt.Errorf("reading blob %s of upload %q: %w", digest, u.ID, err)
+	}
+	switch {
+	case int64(len(data)) > size:
+		return false, invalid("blob %s of upload %q is larger than its declared size %d bytes; send exactly the file's bytes", digest, u.ID, size)
+	case int64(len(data)) < size:
+		return false, invalid("blob %s of upload %q has %d bytes; its declared size is %d", digest, u.ID, len(data), size)
+	}
+	if got := wire.RawDigest(data); got != digest {
+		return false, invalid("bytes sent for blob %s of upload %q hash to %s; send the bytes the manifest declares", digest, u.ID, got)
+	}
+	held, err := st.HoldsBlob(c.Tenant, digest)
+	if err != nil || held {
+		return false, err
+	}
+	return true, st.PutBlob(c.Tenant, digest, data)
+}
+
+// Commit is host-api.md §17.1 step 4: it re-validates every manifest rule (with the
+// maxBundleBytes in force now), requires every declared blob to be held by the tenant
+// (artifact_missing naming the missing digests), re-checks declared sizes and digests
+// against the stored bytes (artifact_invalid), then makes the tenant hold the manifest.
+// created is false when the session was already committed (200, same digest).
+func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest string, created bool, err error) {
+	u, _, err := session(st, c, uploadID)
+	if err != nil {
+		return "", false, err
+	}
+	if u.State == UploadCommitted {
+		return u.ManifestDigest, false, nil
+	}
+	m, r := ParseManifest(u.Manifest, maxBundleBytes)
+	if r != nil {
+		return "", false, r
+	}
+	var absent []string
+	for _, d := range m.Digests() {
+		held, err := st.HoldsBlob(c.Tenant, d)
+		if err != nil {
+			return "", false, err
+		}
+		if !held {
+			absent = append(absent, d)
+		}
+	}
+	if len(absent) > 0 {
+		return "", false, missing("upload %q cannot commit: blob(s) %s were never uploaded by this tenant; PUT them first",
+			u.ID, strings.Join(absent, ", "))
+	}
+	for _, e := range m.Entries() {
+		data, ok, err := st.BlobBytes(e.Digest)
+		if err != nil {
+			return "", false, err
+		}
+		if !ok {
+			return "", false, missing("upload %q cannot commit: the bytes of blob %s are gone; upload them again", u.ID, e.Digest)
+		}
+		if int64(len(data)) != e.Size || wire.RawDigest(data) != e.Digest {
+			return "", false, invalid("manifest%s declares %q with size %d, but the stored blob %s has %d bytes; fix the manifest and start a new upload",
+				e.Pointer, e.Path, e.Size, e.Digest, len(data))
+		}
+	}
+	if err := st.PutManifest(c.Tenant, m.Digest, m.Raw); err != nil {
+		return "", false, err
+	}
+	u.State = UploadCommitted
+	if err := st.UpdateUpload(u); err != nil {
+		return "", false, err
+	}
+	return m.Digest, true, nil
+}
+
+// Abandon is host-api.md §17.1 step 5: the session ends, and the tenant's hold on every
+// blob of its manifest is dropped unless one of the tenant's committed manifests or
+// other open sessions names it (bytes are freed by the Store only when no tenant holds
+// them).
+func Abandon(st Store, c Caller, uploadID string) error {
+	u, m, err := session(st, c, uploadID)
+	if err != nil {
+		return err
+	}
+	u.State = UploadAbandoned
+	if err := st.UpdateUpload(u); err != nil {
+		return err
+	}
+	keep, err := keptDigests(st, c.Tenant, u.ID)
+	if err != nil {
+		return err
+	}
+	for _, d := range m.Digests() {
+		if keep[d] {
+			continue
+		}
+		held, err := st.HoldsBlob(c.Tenant, d)
+		if err != nil {
+			return err
+		}
+		if held {
+			if err := st.ReleaseBlob(c.Tenant, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// keptDigests are the blobs tenant still needs: named by its committed manifests or
+// by its other open sessions.
+func keptDigests(st Store, tenant, except string) (map[string]bool, error) {
+	keep := map[string]bool{}
+	digests, err := st.TenantManifests(tenant)
+	if err != nil {
+		return nil, err
+	}
+	var raws [][]byte
+	for _, d := range digests {
+		raw, ok, err := st.ManifestBytes(d)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			raws = append(raws, raw)
+		}
+	}
+	open, err := st.OpenUploads(tenant)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range open {
+		if u.ID != except {
+			raws = append(raws, u.Manifest)
+		}
+	}
+	for _, raw := range raws {
+		if m, r := ParseManifest(raw, math.MaxInt64); r == nil {
+			for _, d := range m.Digests() {
+				keep[d] = true
+			}
+		}
+	}
+	return keep, nil
+}
+
+// ReadManifest is `GET {api}/artifacts/{manifestDigest}`: the manifest exactly as
+// stored when tenant holds it; otherwise (never committed, another tenant's, or not a
+// digest) artifact_missing.
+func ReadManifest(st Store, tenant, digest string) ([]byte, error) {
+	if !digestRe.MatchString(digest) {
+		return nil, missing("%q is not a manifest digest (sha256: followed by 64 lowercase hex characters); nothing to read", digest)
+	}
+	held, err := st.HoldsManifest(tenant, digest)
+	if err != nil {
+		return nil, err
+	}
+	if held {
+		raw, ok, err := st.ManifestBytes(digest)
+		if err != nil || ok {
+			return bytes.Clone(raw), err
+		}
+	}
+	return nil, missing("manifest %s is not held by this tenant: it was never committed here; upload and commit it first", digest)
+}
+
+// HeadBlob is `HEAD {api}/artifacts/blobs/{sha256}`: true (200) only when tenant
+// holds the blob; a malformed digest is simply not held (404).
+func HeadBlob(st Store, tenant, digest string) (bool, error) {
+	if !digestRe.MatchString(digest) {
+		return false, nil
+	}
+	return st.HoldsBlob(tenant, digest)
+}
+
+// ResolveBundle resolves a bundle resource's manifestDigest (the value at pointer,
+// e.g. "/manifestDigest") on apply, import and commit (host-api.md §17.4): not held by
+// tenant → artifact_missing; stored bytes that do not canonicalize to the digest, cannot
+// be decoded, are not a WorkerBundle manifest or break a rule of §17.2 (maxBundleBytes
+// included) → artifact_invalid.
+func ResolveBundle(st Store, tenant, pointer, digest string, maxBundleBytes int64) (*Manifest, error) {
+	raw, err := ReadManifest(st, tenant, digest)
+	if err != nil {
+		if r, ok := rules.AsRefusal(err); ok {
+			return nil, &rules.Refusal{Code: r.Code, Pointer: pointer, Message: pointer + ": " + r.Message}
+		}
+		return nil, err
+	}
+	m, r := ParseManifest(raw, maxBundleBytes)
+	if r != nil {
+		return nil, &rules.Refusal{Code: wire.CodeArtifactInvalid, Pointer: pointer,
+			Message: fmt.Sprintf("%s: stored manifest %s breaks the manifest rules: %s", pointer, digest, r.Message)}
+	}
+	if m.Digest != digest {
+		return nil, &rules.Refusal{Code: wire.CodeArtifactInvalid, Pointer: pointer,
+			Message: fmt.Sprintf("%s: stored manifest %s canonicalizes to %s; the stored bytes are corrupt", pointer, digest, m.Digest)}
+	}
+	if m.Kind != KindWorkerBundle {
+		return nil, &rules.Refusal{Code: wire.CodeArtifactInvalid, Pointer: pointer,
+			Message: fmt.Sprintf("%s: manifest %s is a %s manifest; a worker bundle needs kind %s", pointer, digest, m.Kind, KindWorkerBundle)}
+	}
+	return m, nil
+}
+
+// MainModuleExports reads the main module of a resolved bundle manifest and returns the
+// handlers it exports by the scanner of host-api.md §17.5, with the module entry for
+// messages. Missing bytes are artifact_missing.
+func MainModuleExports(st Store, m *Manifest) ([]string, Entry, error) {
+	main, ok := m.Module(m.MainModule)
+	if !ok {
+		return nil, Entry{}, invalid("manifest %s: mainModule %q names no declared module", m.Digest, m.MainModule)
+	}
+	data, ok, err := st.BlobBytes(main.Digest)
+	if err != nil {
+		return nil, main, err
+	}
+	if !ok {
+		return nil, main, missing("manifest %s: the bytes of main module %q (%s) are not stored", m.Digest, main.Path, main.Digest)
+	}
+	return rules.ExportedHandlers(main.MediaType, data), main, nil
+}

@@ -1,0 +1,391 @@
+// Package artifact holds hostsim's artifact logic (host-api.md §17): the manifest rules,
+// the manifest digest, and the upload flow (start, blob PUT, commit, read, HEAD,
+// abandon) with per-tenant holding, over a small persistence interface (Store) that the
+// host backs with SQLite. It performs no HTTP and owns no state of its own.
+package artifact
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/rules"
+)
+
+// Manifest format facts (host-api.md §17.2).
+const (
+	APIVersion                  = "artifacts.takoform.com/v1alpha1"
+	KindWorkerBundle            = "WorkerBundle"
+	KindStaticAssetBundle       = "StaticAssetBundle"
+	KindMigrationBundle         = "MigrationBundle"
+	MaxModules                  = 4096
+	MaxFiles                    = 16384
+	MaxEntrySize          int64 = 268435456
+	MaxPathLength               = 240
+	MaxMediaTypeLength          = 255
+	// DefaultMaximumBundleBytes is maximumBundleBytes unless a profile narrows it.
+	DefaultMaximumBundleBytes int64 = 10485760
+	SourceMapMediaType              = "application/source-map+json"
+)
+
+// Kinds are the manifest kinds in schema order.
+var Kinds = []string{KindWorkerBundle, KindStaticAssetBundle, KindMigrationBundle}
+
+// LoadableMediaTypes are the module media types a runtime loads; SourceMapMediaType is
+// the one auxiliary type. Every other module media type (application/json included) is
+// refused.
+var LoadableMediaTypes = []string{"application/javascript+module", "text/plain", "application/octet-stream", "application/wasm"}
+
+var (
+	pathRe      = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)*$`)
+	mediaTypeRe = regexp.MustCompile(`^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$`)
+	digestRe    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+)
+
+// Entry is one module (Path is its name) or file of a manifest.
+type Entry struct {
+	Path      string
+	MediaType string
+	Size      int64
+	Digest    string
+	Pointer   string // "/modules/0", "/files/3"
+}
+
+// Manifest is a decoded, validated manifest with the bytes it was uploaded as.
+type Manifest struct {
+	Kind       string
+	MainModule string  // WorkerBundle only
+	Modules    []Entry // WorkerBundle only
+	Files      []Entry // the other kinds
+	Raw        []byte  // the manifest member exactly as uploaded
+	Digest     string  // RFC 8785 digest of Raw (host-api.md §20)
+}
+
+// Entries returns the modules of a WorkerBundle or the files of another kind.
+func (m *Manifest) Entries() []Entry {
+	if m.Kind == KindWorkerBundle {
+		return m.Modules
+	}
+	return m.Files
+}
+
+// Digests returns the declared blob digests, unique and sorted.
+func (m *Manifest) Digests() []string {
+	var out []string
+	for _, e := range m.Entries() {
+		out = append(out, e.Digest)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// DeclaredSize returns the size every entry with digest declares; ok is false when the
+// manifest does not declare digest.
+func (m *Manifest) DeclaredSize(digest string) (int64, bool) {
+	for _, e := range m.Entries() {
+		if e.Digest == digest {
+			return e.Size, true
+		}
+	}
+	return 0, false
+}
+
+// Module returns the module named name.
+func (m *Manifest) Module(name string) (Entry, bool) {
+	for _, e := range m.Modules {
+		if e.Path == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// TotalSize sums the declared entry sizes (the bound of maximumBundleBytes).
+func (m *Manifest) TotalSize() int64 {
+	var n int64
+	for _, e := range m.Entries() {
+		n += e.Size
+	}
+	return n
+}
+
+func bad(ptr, format string, args ...any) *rules.Refusal {
+	msg := fmt.Sprintf(format, args...)
+	if ptr != "" {
+		msg = "manifest" + ptr + ": " + msg
+	} else {
+		msg = "manifest: " + msg
+	}
+	return &rules.Refusal{Code: wire.CodeArtifactInvalid, Pointer: "/manifest" + ptr, Message: msg}
+}
+
+// ParseManifest decodes the manifest member raw (as uploaded) and applies the schema and
+// every host rule of host-api.md §17.2, with maxBundleBytes the bound on the summed
+// declared sizes (DefaultMaximumBundleBytes unless a profile narrows it; <= 0 means the
+// default). Every refusal is artifact_invalid naming the manifest pointer, the value
+// and what is accepted.
+func ParseManifest(raw []byte, maxBundleBytes int64) (*Manifest, *rules.Refusal) {
+	if maxBundleBytes <= 0 {
+		maxBundleBytes = DefaultMaximumBundleBytes
+	}
+	if err := wire.CheckIJSON(raw); err != nil {
+		return nil, bad("", "not strict JSON: %v", err)
+	}
+	digest, err := wire.Digest(raw)
+	if err != nil {
+		return nil, bad("", "cannot be canonicalized: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, bad("", "cannot be decoded: %v", err)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, bad("", "must be a JSON object {apiVersion, kind, …}")
+	}
+	m := &Manifest{Raw: bytes.Clone(raw), Digest: digest}
+	if r := checkTop(obj, m); r != nil {
+		return nil, r
+	}
+	if r := checkRules(m, maxBundleBytes); r != nil {
+		return nil, r
+	}
+	return m, nil
+}
+
+var topMembers = []string{"apiVersion", "kind", "mainModule", "modules", "files"}
+
+func checkTop(obj map[string]any, m *Manifest) *rules.Refusal {
+	for _, k := range sortedKeys(obj) {
+		if !slices.Contains(topMembers, k) {
+			return bad("/"+wire.EscapePointerToken(k), "unknown member %q; a manifest has only %s", k, strings.Join(topMembers, ", "))
+		}
+	}
+	if v, _ := obj["apiVersion"].(string); v != APIVersion {
+		return bad("/apiVersion", "apiVersion is %s; it must be %q", show(obj["apiVersion"]), APIVersion)
+	}
+	kind, _ := obj["kind"].(string)
+	if !slices.Contains(Kinds, kind) {
+		return bad("/kind", "kind is %s; accepted: %s", show(obj["kind"]), strings.Join(Kinds, ", "))
+	}
+	m.Kind = kind
+	_, hasMain := obj["mainModule"]
+	_, hasModules := obj["modules"]
+	_, hasFiles := obj["files"]
+	if kind == KindWorkerBundle {
+		switch {
+		case hasFiles:
+			return bad("/files", "a %s manifest carries mainModule and modules, never files", kind)
+		case !hasMain:
+			return bad("/mainModule", "a %s manifest requires mainModule (the path of its loadable entry module)", kind)
+		case !hasModules:
+			return bad("/modules", "a %s manifest requires modules (1..%d entries)", kind, MaxModules)
+		}
+		main, ok := obj["mainModule"].(string)
+		if !ok {
+			return bad("/mainModule", "mainModule is %s; it must be a path string", show(obj["mainModule"]))
+		}
+		if r := checkPath("/mainModule", main); r != nil {
+			return r
+		}
+		m.MainModule = main
+		var r *rules.Refusal
+		m.Modules, r = entries(obj["modules"], "/modules", "name", MaxModules, true)
+		return r
+	}
+	switch {
+	case hasMain:
+		return bad("/mainModule", "a %s manifest carries files only; mainModule belongs to WorkerBundle", kind)
+	case hasModules:
+		return bad("/modules", "a %s manifest carries files only; modules belong to WorkerBundle", kind)
+	case !hasFiles:
+		return bad("/files", "a %s manifest requires files (1..%d entries)", kind, MaxFiles)
+	}
+	var r *rules.Refusal
+	m.Files, r = entries(obj["files"], "/files", "path", MaxFiles, false)
+	return r
+}
+
+func entries(v any, ptr, pathKey string, max int, modules bool) ([]Entry, *rules.Refusal) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, bad(ptr, "must be an array of {%s, mediaType, size, digest}; got %s", pathKey, show(v))
+	}
+	if len(arr) < 1 || len(arr) > max {
+		return nil, bad(ptr, "has %d entries; accepted 1..%d", len(arr), max)
+	}
+	members := []string{pathKey, "mediaType", "size", "digest"}
+	out := make([]Entry, 0, len(arr))
+	for i, it := range arr {
+		ip := fmt.Sprintf("%s/%d", ptr, i)
+		obj, ok := it.(map[string]any)
+		if !ok {
+			return nil, bad(ip, "must be an object {%s}; got %s", strings.Join(members, ", "), show(it))
+		}
+		for _, k := range sortedKeys(obj) {
+			if !slices.Contains(members, k) {
+				return nil, bad(ip+"/"+wire.EscapePointerToken(k), "unknown member %q; an entry has only %s", k, strings.Join(members, ", "))
+			}
+		}
+		for _, k := range members {
+			if _, ok := obj[k]; !ok {
+				return nil, bad(ip+"/"+k, "missing required member %q", k)
+			}
+		}
+		e := Entry{Pointer: ip}
+		var r *rules.Refusal
+		if e.Path, r = str(obj[pathKey], ip+"/"+pathKey); r != nil {
+			return nil, r
+		}
+		if r = checkPath(ip+"/"+pathKey, e.Path); r != nil {
+			return nil, r
+		}
+		if e.MediaType, r = str(obj["mediaType"], ip+"/mediaType"); r != nil {
+			return nil, r
+		}
+		if r = checkMediaType(ip+"/mediaType", e.MediaType, modules); r != nil {
+			return nil, r
+		}
+		if e.Size, r = size(obj["size"], ip+"/size"); r != nil {
+			return nil, r
+		}
+		if e.Digest, r = str(obj["digest"], ip+"/digest"); r != nil {
+			return nil, r
+		}
+		if !digestRe.MatchString(e.Digest) {
+			return nil, bad(ip+"/digest", "digest %q is not sha256: followed by 64 lowercase hex characters", e.Digest)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func checkPath(ptr, p string) *rules.Refusal {
+	const accepted = "accepted: 1..240 characters of /-separated segments, each starting with a letter, digit or _ " +
+		"and holding only letters, digits, ., _ and -; no . or .. segment"
+	switch {
+	case len(p) == 0 || len(p) > MaxPathLength:
+		return bad(ptr, "path %q is %d characters long; %s", p, len(p), accepted)
+	case slices.Contains(strings.Split(p, "/"), "."), slices.Contains(strings.Split(p, "/"), ".."):
+		return bad(ptr, "path %q has a . or .. segment; %s", p, accepted)
+	case !pathRe.MatchString(p):
+		return bad(ptr, "path %q is not a relative artifact path; %s", p, accepted)
+	}
+	return nil
+}
+
+func checkMediaType(ptr, mt string, module bool) *rules.Refusal {
+	if module {
+		if slices.Contains(LoadableMediaTypes, mt) || mt == SourceMapMediaType {
+			return nil
+		}
+		return bad(ptr, "module media type %q is not accepted; loadable: %s; auxiliary: %s",
+			mt, strings.Join(LoadableMediaTypes, ", "), SourceMapMediaType)
+	}
+	if len(mt) > MaxMediaTypeLength || !mediaTypeRe.MatchString(mt) {
+		return bad(ptr, "file media type %q is not a lowercase type/subtype of at most %d characters", mt, MaxMediaTypeLength)
+	}
+	return nil
+}
+
+func str(v any, ptr string) (string, *rules.Refusal) {
+	s, ok := v.(string)
+	if !ok {
+		return "", bad(ptr, "must be a string; got %s", show(v))
+	}
+	return s, nil
+}
+
+func size(v any, ptr string) (int64, *rules.Refusal) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, bad(ptr, "size must be an integer 0..%d; got %s", MaxEntrySize, show(v))
+	}
+	i, err := n.Int64()
+	if err != nil {
+		f, ferr := n.Float64()
+		if ferr != nil || f != math.Trunc(f) || f < 0 || f > float64(MaxEntrySize) {
+			return 0, bad(ptr, "size %s is not an integer 0..%d", n, MaxEntrySize)
+		}
+		i = int64(f)
+	}
+	if i < 0 || i > MaxEntrySize {
+		return 0, bad(ptr, "size %d is outside 0..%d", i, MaxEntrySize)
+	}
+	return i, nil
+}
+
+// checkRules applies the host rules over the decoded entries.
+func checkRules(m *Manifest, maxBundleBytes int64) *rules.Refusal {
+	seen := map[string]string{}
+	sizes := map[string]Entry{}
+	for _, e := range m.Entries() {
+		if first, dup := seen[e.Path]; dup {
+			return bad(e.Pointer, "%q is declared twice (first at manifest%s); names and paths are unique", e.Path, first)
+		}
+		seen[e.Path] = e.Pointer
+		if prev, ok := sizes[e.Digest]; ok && prev.Size != e.Size {
+			return bad(e.Pointer+"/size", "digest %s is declared with size %d here and %d at manifest%s; one digest has one size",
+				e.Digest, e.Size, prev.Size, prev.Pointer)
+		}
+		sizes[e.Digest] = e
+	}
+	if m.Kind == KindWorkerBundle {
+		main, ok := m.Module(m.MainModule)
+		if !ok {
+			return bad("/mainModule", "mainModule %q names no declared module; declare it in modules", m.MainModule)
+		}
+		if !slices.Contains(LoadableMediaTypes, main.MediaType) {
+			return bad("/mainModule", "mainModule %q has media type %q, which is not loadable; accepted: %s",
+				m.MainModule, main.MediaType, strings.Join(LoadableMediaTypes, ", "))
+		}
+		for _, e := range m.Modules {
+			if e.MediaType != SourceMapMediaType {
+				continue
+			}
+			target, ok := strings.CutSuffix(e.Path, ".map")
+			if !ok {
+				return bad(e.Pointer+"/name", "source map %q is not named <module>.map", e.Path)
+			}
+			if _, ok := m.Module(target); !ok {
+				return bad(e.Pointer+"/name", "source map %q maps module %q, which is not declared", e.Path, target)
+			}
+		}
+	}
+	if total := m.TotalSize(); total > maxBundleBytes {
+		what := "file"
+		if m.Kind == KindWorkerBundle {
+			what = "module"
+		}
+		return bad("", "declared %s sizes sum to %d bytes, over maximumBundleBytes %d", what, total, maxBundleBytes)
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func show(v any) string {
+	if v == nil {
+		return "absent or null"
+	}
+	b, _ := json.Marshal(v)
+	if len(b) > 80 {
+		b = append(b[:80], "…"...)
+	}
+	return string(b)
+}
