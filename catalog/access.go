@@ -125,3 +125,20 @@ func (f *Form) HasOutputs() bool { return f.OutputJSON != nil }
 
 // Provides reports whether the Form lists ref in providedInterfaces.
 func (f *Form) Provides(ref wire.InterfaceRef) bool { return slices.Contains(f.Provided, ref) }
+
+// TypeNameConflicts returns every provider type name that more than one loaded
+// (apiVersion, kind) would produce (catalog.md §6.1), with the kinds that share it.
+// hostsim serves such a catalog; a provider over it must refuse to start.
+func (c *Catalog) TypeNameConflicts() map[string][]*Kind {
+	by := map[string][]*Kind{}
+	for _, k := range c.kinds {
+		by[k.TypeName] = append(by[k.TypeName], k)
+	}
+	out := map[string][]*Kind{}
+	for name, ks := range by {
+		if len(ks) > 1 {
+			out[name] = ks
+		}
+	}
+	return out
+}

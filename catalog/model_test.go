@@ -196,3 +196,25 @@ func TestFixturesRunThroughSchemas(t *testing.T) {
 		}
 	}
 }
+
+func TestTypeNameConflicts(t *testing.T) {
+	if n := len(loadGood(t).TypeNameConflicts()); n != 0 {
+		t.Errorf("one group has no conflicts, got %d", n)
+	}
+	c := baseCatalog()
+	pos, neg := fixtureDecls()
+	c.forms = append(c.forms, &tform{slug: "store", version: "0.1.0", family: "other-v1alpha1", def: obj{
+		"apiVersion": "other.forms.takokit.dev/v1alpha1", "kind": "Store", "definitionVersion": "0.1.0", "title": "Other store", "role": "identity",
+		"desiredSchema":         obj{"$schema": draft, "type": "object", "additionalProperties": false, "properties": obj{}},
+		"lifecycleCapabilities": []any{"create", "read", "delete", "import", "observe"},
+		"conformanceFixtures":   pos, "negativeConformanceFixtures": neg,
+	}, fixtures: map[string]any{"fixtures/desired.json": obj{}, "fixtures/negative-unexpected-property.json": obj{"x": 1}}})
+	two, err := Load(mapFS(c.seal(t)))
+	if err != nil {
+		t.Fatalf("one kind slug in two groups is a legal catalog: %v", err)
+	}
+	got := two.TypeNameConflicts()["takoform_store"]
+	if len(got) != 2 || got[0].APIVersion == got[1].APIVersion {
+		t.Errorf("want takoform_store shared by two groups, got %v", got)
+	}
+}

@@ -37,6 +37,7 @@ type tcat struct {
 }
 
 type tform struct {
+	family        string // "" means tFamily
 	slug, version string
 	versioned     bool
 	def           obj
@@ -212,7 +213,7 @@ func (c *tcat) seal(t testing.TB) map[string][]byte {
 			if _, ok := x["schemaDigest"]; ok {
 				key := fmt.Sprint(x["name"], "@", x["version"])
 				if k, ok := x["kind"]; ok {
-					key = fmt.Sprint(k, "@", x["definitionVersion"])
+					key = fmt.Sprint(x["apiVersion"], " ", k, "@", x["definitionVersion"])
 				}
 				if d, ok := digests[key]; ok {
 					x["schemaDigest"] = d
@@ -240,7 +241,11 @@ func (c *tcat) seal(t testing.TB) map[string][]byte {
 	}
 	for _, f := range c.forms {
 		fill(f.def)
-		dir := path.Join("forms", tFamily, f.slug)
+		fam := f.family
+		if fam == "" {
+			fam = tFamily
+		}
+		dir := path.Join("forms", fam, f.slug)
 		if f.versioned {
 			dir = path.Join(dir, f.version)
 		}
@@ -252,7 +257,7 @@ func (c *tcat) seal(t testing.TB) map[string][]byte {
 			files[path.Join(dir, p)] = b
 		}
 		def := digestOf(pkg[definitionFile])
-		digests[fmt.Sprint(f.def["kind"], "@", f.def["definitionVersion"])] = def
+		digests[fmt.Sprint(f.def["apiVersion"], " ", f.def["kind"], "@", f.def["definitionVersion"])] = def
 		var list []any
 		for _, p := range sortedKeys(pkg) {
 			mt := mediaJSON
@@ -263,7 +268,7 @@ func (c *tcat) seal(t testing.TB) map[string][]byte {
 			files[path.Join(dir, p)] = pkg[p]
 		}
 		ref := formRefOf(f.def["kind"].(string), f.def["definitionVersion"].(string))
-		ref["schemaDigest"] = def
+		ref["apiVersion"], ref["schemaDigest"] = f.def["apiVersion"], def
 		files[path.Join(dir, indexFile)] = render(obj{"apiVersion": wire.PackageAPIVersion, "kind": "FormPackage",
 			"formRef": ref, "definitionPath": definitionFile, "files": list})
 	}

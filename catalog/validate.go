@@ -59,6 +59,12 @@ func (f *Form) ValidateOutputs(out any) error {
 	return validateWith(f.output, out, "outputs", f)
 }
 
+// DesiredSchema returns the compiled desiredSchema.
+func (f *Form) DesiredSchema() *jsonschema.Schema { return f.desired }
+
+// OutputSchema returns the compiled outputSchema, or nil when the Form has no outputs.
+func (f *Form) OutputSchema() *jsonschema.Schema { return f.output }
+
 // ValidateObserved validates a status.observed object when the Form declares one.
 func (f *Form) ValidateObserved(obs any) error {
 	if f.observed == nil {
@@ -126,9 +132,10 @@ func toSchemaValue(v any) (any, error) {
 	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 }
 
-// Materialize returns a copy of spec with the default of every absent top-level
-// optional property filled in (host-api.md §9.1). Defaults are decoded from their
-// authored bytes, so each call returns fresh values. A nil spec materializes as {}.
+// Materialize returns a shallow copy of spec with the default of every absent
+// top-level optional property filled in (host-api.md §9.1). Defaults are decoded from
+// their authored bytes with encoding/json (numbers as float64, like a spec decoded by
+// json.Unmarshal), so each call returns fresh values. A nil spec materializes as {}.
 func (f *Form) Materialize(spec map[string]any) map[string]any {
 	out := make(map[string]any, len(spec)+len(f.Fields))
 	for k, v := range spec {
@@ -142,9 +149,7 @@ func (f *Form) Materialize(spec map[string]any) map[string]any {
 			continue
 		}
 		var v any
-		dec := json.NewDecoder(bytes.NewReader(fl.Default))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err == nil {
+		if err := json.Unmarshal(fl.Default, &v); err == nil {
 			out[fl.Wire] = v
 		}
 	}
