@@ -16,20 +16,20 @@ import (
 
 // Profile is one merged profile document. Omitted members mean "no statement".
 type Profile struct {
-	Name            string                                `json:"name,required"`
-	Description     string                                `json:"description,omitempty"`
-	Extends         string                                `json:"extends,omitempty"`
-	Forms           *Selection                            `json:"forms,omitempty"`
-	Operations      map[string][]string                   `json:"operations,omitempty"`
-	Interfaces      *Selection                            `json:"interfaces,omitempty"`
-	Bindings        *Selection                            `json:"bindings,omitempty"`
-	SupportedEnums  map[string]map[string][]string        `json:"supportedEnums,omitempty"`
-	SupportedRanges map[string]map[string]Range           `json:"supportedRanges,omitempty"`
-	Limits          map[string]map[string]int64           `json:"limits,omitempty"`
-	Endpoints       *Endpoints                            `json:"endpoints,omitempty"`
-	Async           *Async                                `json:"async,omitempty"`
-	Support         string                                `json:"support,omitempty"`
-	Faults          []fault.Spec                          `json:"faults,omitempty"`
+	Name            string                         `json:"name,required"`
+	Description     string                         `json:"description,omitempty"`
+	Extends         string                         `json:"extends,omitempty"`
+	Forms           *Selection                     `json:"forms,omitempty"`
+	Operations      map[string][]string            `json:"operations,omitempty"`
+	Interfaces      *Selection                     `json:"interfaces,omitempty"`
+	Bindings        *Selection                     `json:"bindings,omitempty"`
+	SupportedEnums  map[string]map[string][]string `json:"supportedEnums,omitempty"`
+	SupportedRanges map[string]map[string]Range    `json:"supportedRanges,omitempty"`
+	Limits          map[string]map[string]int64    `json:"limits,omitempty"`
+	Endpoints       *Endpoints                     `json:"endpoints,omitempty"`
+	Async           *Async                         `json:"async,omitempty"`
+	Support         string                         `json:"support,omitempty"`
+	Faults          []fault.Spec                   `json:"faults,omitempty"`
 
 	// Doc is the merged document exactly as `hostsim profile show` prints it.
 	Doc map[string]any `json:"-"`

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -21,42 +23,57 @@ type Store struct {
 	db     *sql.DB
 	wmu    sync.Mutex
 	memory bool
+	path   string
 }
 
 // Open opens (and creates) the database. An empty path gives a private
-// in-memory database under a unique name, never shared with another Store.
+// database under a unique name on tmpfs (/dev/shm when present), removed again
+// by Close: SQLite's memdb VFS blocks every reader while a writer holds its
+// lock, and WAL on tmpfs lets reads proceed beside the writer at memory speed
+// (docs/decisions.md: hostsim private database).
 func Open(path string) (*Store, error) {
-	var dsn string
 	memory := path == ""
+	sync := "NORMAL"
 	if memory {
 		var b [12]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, err
 		}
-		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=foreign_keys(1)"
-	} else {
-		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
-			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)"
+		dir := os.TempDir()
+		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+			dir = "/dev/shm"
+		}
+		path = filepath.Join(dir, "hostsim-"+hex.EncodeToString(b[:])+".db")
+		sync = "OFF"
 	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(" + sync + ")"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
-	// The memdb database lives while one connection is open: keep them.
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(8)
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, memory: memory}
+	s := &Store{db: db, memory: memory, path: path}
 	if _, err := db.Exec(schema); err != nil {
-		db.Close()
+		s.Close()
 		return nil, fmt.Errorf("initialize database %q: %w", path, err)
 	}
 	return s, nil
 }
 
 // Close releases the database (an in-memory one is gone afterwards).
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.memory {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			_ = os.Remove(s.path + suffix)
+		}
+	}
+	return err
+}
 
 // DB exposes the pool for reads.
 func (s *Store) DB() *sql.DB { return s.db }
