@@ -1,0 +1,124 @@
+package catalog
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Binding Definitions (catalog.md §3.5).
+
+func loadBinding(fsys fs.FS, cd contractDir, ifaces []*Interface, ps *problems) *Binding {
+	var d bindingDoc
+	raw, digest, ok := readDoc(fsys, cd.file, &d, ps)
+	if !ok {
+		return nil
+	}
+	f := cd.file
+	before := len(ps.list)
+	if d.APIVersion != wire.BindingAPIVersion {
+		ps.add(f, "/apiVersion", "apiVersion must be %q", wire.BindingAPIVersion)
+	} else if cd.apiDir != path.Base(d.APIVersion) {
+		ps.add(f, "/apiVersion", "document apiVersion %q belongs under bindings/%s/, not bindings/%s/", d.APIVersion, path.Base(d.APIVersion), cd.apiDir)
+	}
+	if d.Kind != "BindingDefinition" {
+		ps.add(f, "/kind", "kind must be \"BindingDefinition\"")
+	}
+	checkContractName(f, d.Name, cd, bindingNameRe, ps)
+	checkContractVersion(f, d.Version, cd, ps)
+	checkProse(f, d.Title, d.Description, ps)
+	if !slices.Contains(roles, d.SourceRole) {
+		ps.add(f, "/sourceRole", "sourceRole must be one of %s", strings.Join(roles, ", "))
+	}
+	target := d.TargetInterface.iface()
+	iface := resolveInterface(f, "/targetInterface", target, ifaces, ps)
+	if n := len(d.AllowedTargetForms); n < 1 || n > 32 {
+		ps.add(f, "/allowedTargetForms", "allowedTargetForms lists 1 to 32 (apiVersion, kind) pairs")
+	}
+	allowed := make([]KindName, 0, len(d.AllowedTargetForms))
+	for i, k := range d.AllowedTargetForms {
+		kn := KindName{APIVersion: k.APIVersion, Kind: k.Kind}
+		if slices.Contains(allowed, kn) {
+			ps.add(f, fmt.Sprintf("/allowedTargetForms/%d", i), "allowedTargetForms lists %s %s twice", k.APIVersion, k.Kind)
+		}
+		allowed = append(allowed, kn)
+	}
+	g := d.BindingNameGrammar
+	if n := len([]rune(g)); n < 1 || n > 512 {
+		ps.add(f, "/bindingNameGrammar", "bindingNameGrammar must be 1 to 512 characters")
+	} else if _, err := regexp.Compile(g); err != nil {
+		ps.add(f, "/bindingNameGrammar", "bindingNameGrammar does not compile with Go regexp (RE2): %v", err)
+	} else if !strings.HasPrefix(g, "^") || !strings.HasSuffix(g, "$") {
+		ps.add(f, "/bindingNameGrammar", "bindingNameGrammar must be anchored: start with ^ and end with $")
+	}
+	checkProjection(f, d.RuntimeProjection, iface, ps)
+	if d.Lifecycle.TargetDeletion != "refuse_while_bound" {
+		ps.add(f, "/lifecycle/targetDeletion", "targetDeletion must be \"refuse_while_bound\"")
+	}
+	if len(ps.list) > before {
+		return nil
+	}
+	return &Binding{
+		Ref:   wire.BindingRef{APIVersion: d.APIVersion, Name: d.Name, Version: d.Version, SchemaDigest: digest},
+		Title: deref(d.Title), Description: deref(d.Description), SourceRole: d.SourceRole,
+		TargetInterface: target, AllowedTargetForms: allowed, NameGrammar: g,
+		Operations: slices.Clone(d.RuntimeProjection.Operations), JSON: raw,
+	}
+}
+
+func checkProjection(f string, rp projectionDoc, iface *Interface, ps *problems) {
+	checkOps := func(ptr string, ops []string) {
+		if len(ops) < 1 || len(ops) > 64 {
+			ps.add(f, ptr, "list 1 to 64 operation names")
+		}
+		seen := map[string]bool{}
+		for i, o := range ops {
+			p := fmt.Sprintf("%s/%d", ptr, i)
+			if seen[o] {
+				ps.add(f, p, "operation %q is listed twice", o)
+			}
+			seen[o] = true
+			if iface != nil && !slices.Contains(iface.Operations, o) {
+				ps.add(f, p, "operation %q is not an operation of the target Interface %s", o, iface.Ref.Name)
+			}
+		}
+	}
+	checkOps("/runtimeProjection/operations", rp.Operations)
+	if rp.AccessModes != nil && (len(rp.AccessModes) < 1 || len(rp.AccessModes) > 8) {
+		ps.add(f, "/runtimeProjection/accessModes", "accessModes lists 1 to 8 modes")
+	}
+	for i, m := range rp.AccessModes {
+		p := fmt.Sprintf("/runtimeProjection/accessModes/%d", i)
+		if !accessModeRe.MatchString(m.Name) {
+			ps.add(f, p+"/name", "access mode name must match ^[a-z][a-z0-9_]{0,63}$")
+		}
+		checkOps(p+"/operations", m.Operations)
+	}
+}
+
+// resolveBinding finds the Binding ref names, by every member.
+func resolveBinding(f, ptr string, ref wire.BindingRef, bindings []*Binding, ps *problems) *Binding {
+	if ref.APIVersion != wire.BindingAPIVersion {
+		ps.add(f, ptrJoin(ptr, "apiVersion"), "a BindingRef apiVersion must be %q", wire.BindingAPIVersion)
+		return nil
+	}
+	for _, b := range bindings {
+		if b.Ref.Name == ref.Name && b.Ref.Version == ref.Version {
+			if b.Ref.SchemaDigest != ref.SchemaDigest {
+				ps.add(f, ptrJoin(ptr, "schemaDigest"), "names Binding %s@%s at %s, but the loaded document's recomputed digest is %s; reseal the catalog", ref.Name, ref.Version, ref.SchemaDigest, b.Ref.SchemaDigest)
+				return nil
+			}
+			return b
+		}
+	}
+	if ps.brokenContracts[ref.Name] {
+		return nil // its own problems are reported
+	}
+	ps.add(f, ptr, "names Binding %s@%s, which the catalog does not hold; add it under bindings/ or fix the reference", ref.Name, ref.Version)
+	return nil
+}
