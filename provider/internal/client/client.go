@@ -41,10 +41,14 @@ type Config struct {
 
 // Client is per provider configuration: discovery is cached in it.
 type Client struct {
-	origin  *url.URL
-	token   string
-	agent   string
-	hc      *http.Client
+	origin *url.URL
+	token  string
+	agent  string
+	hc     *http.Client
+	// mut serves requests other than GET on connections that are never reused, so
+	// net/http never replays a mutation by itself: the one resend of provider.md
+	// §5.1 is the client's own, exactly once.
+	mut     *http.Client
 	backoff func(attempt int) time.Duration
 
 	mu       sync.Mutex
@@ -67,12 +71,18 @@ func New(cfg Config) (*Client, error) {
 		hc = &c
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	mut := *hc
+	if t, ok := hc.Transport.(*http.Transport); ok {
+		nt := t.Clone()
+		nt.DisableKeepAlives = true
+		mut.Transport = nt
+	}
 	version := cfg.Version
 	if version == "" {
 		version = "dev"
 	}
 	return &Client{origin: origin, token: cfg.Token, agent: "terraform-provider-takoform/" + version,
-		hc: hc, backoff: jitterBackoff}, nil
+		hc: hc, mut: &mut, backoff: jitterBackoff}, nil
 }
 
 // ParseEndpoint checks the bare-origin rule of provider.md §1.1 and returns the origin.
@@ -154,7 +164,12 @@ func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 		}
 		req.Header.Set("Content-Type", ct)
 	}
-	resp, err := c.hc.Do(req)
+	hc := c.hc
+	if r.Method != http.MethodGet {
+		hc = c.mut
+		req.GetBody = nil
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
 	}
