@@ -12,9 +12,11 @@ type badCase struct {
 }
 
 const (
-	gadget1 = "forms/" + tFamily + "/gadget/0.1.0/definition.json"
-	holderD = "forms/" + tFamily + "/holder/definition.json"
-	storeD  = "forms/" + tFamily + "/store/definition.json"
+	gadget1  = "forms/" + tFamily + "/gadget/0.1.0/definition.json"
+	holderD  = "forms/" + tFamily + "/holder/definition.json"
+	storeD   = "forms/" + tFamily + "/store/definition.json"
+	ifaceD   = "interfaces/v1alpha1/example.store/definition.json"
+	bindingD = "bindings/v1alpha1/holder.store/definition.json"
 )
 
 func outputsOf(c *tcat) obj { return at(c.form("Gadget", "0.1.0").def, "outputSchema") }
@@ -125,6 +127,48 @@ var badCases = []badCase{
 	}, file: "forms/" + tFamily + "/gadget/0.2.0/definition.json", pointer: "/desiredSchema/properties/size", fragment: "a changed field type needs a new kind"},
 	{rule: "binding-not-accepted", mutate: func(c *tcat) { delete(c.form("Holder", "0.1.0").def, "acceptedBindings") },
 		file: holderD, pointer: "/desiredSchema/properties/storeBindings/" + annBinding, fragment: "is not in acceptedBindings"},
+	{rule: "binding-operation-unknown", mutate: func(c *tcat) {
+		at(c.binding, "runtimeProjection")["operations"] = []any{"get", "put"}
+	}, file: bindingD, pointer: "/runtimeProjection/operations/1", fragment: "not an operation of the target Interface"},
+	{rule: "binding-grammar-unanchored", mutate: func(c *tcat) { c.binding["bindingNameGrammar"] = "[A-Z][A-Z0-9_]*" },
+		file: bindingD, pointer: "/bindingNameGrammar", fragment: "must be anchored"},
+	{rule: "interface-limit-not-safe-integer", mutate: func(c *tcat) { at(c.iface, "limits")["maxKeyBytes"] = 9007199254740992 },
+		file: ifaceD, pointer: "/limits/maxKeyBytes", fragment: "integer from 0 to 2^53−1"},
+	{rule: "interface-fixture-unknown-error", mutate: func(c *tcat) {
+		c.iface["fixtures"] = []any{obj{"name": "probe", "steps": []any{obj{"operation": "get", "input": obj{"key": "k"}, "expectedError": "boom_error"}}}}
+	}, file: ifaceD, pointer: "/fixtures/0/steps/0/expectedError", fragment: "is not in the errors of operation"},
+	{rule: "contract-directory-mismatch", mutate: func(c *tcat) {
+		c.post = append(c.post, func(files map[string][]byte) {
+			files["interfaces/v1alpha1/example.shop/definition.json"] = files[ifaceD]
+			delete(files, ifaceD)
+		})
+	}, file: "interfaces/v1alpha1/example.shop/definition.json", pointer: "/name", fragment: "must equal its directory name"},
+	{rule: "version-directory-mismatch", mutate: func(c *tcat) { c.form("Gadget", "0.1.0").def["definitionVersion"] = "0.1.5" },
+		file: gadget1, pointer: "/definitionVersion", fragment: "must equal its version directory"},
+	{rule: "schema-integer-keyword-fraction", mutate: func(c *tcat) { propsOf(c, "Holder", "0.1.0")["note"].(obj)["maxLength"] = 1.5 },
+		file: holderD, pointer: "/desiredSchema/properties/note/maxLength", fragment: "must be an integer"},
+	{rule: "negative-zero", mutate: func(c *tcat) {
+		c.post = append(c.post, func(files map[string][]byte) {
+			files[holderD] = bytes.Replace(files[holderD], []byte(`"maxItems": 8`), []byte(`"maxItems": -0`), 1)
+		})
+	}, file: holderD, pointer: "/desiredSchema/properties/storeBindings/maxItems", fragment: "negative zero"},
+	{rule: "index-lists-missing-file", mutate: func(c *tcat) {
+		c.post = append(c.post, func(files map[string][]byte) {
+			delete(files, "forms/"+tFamily+"/store/fixtures/negative-unexpected-property.json")
+		})
+	}, file: "forms/" + tFamily + "/store/" + indexFile, pointer: "/files/2/path", fragment: "does not exist in the package"},
+	{rule: "output-pattern-unanchored", mutate: func(c *tcat) { at(outputsOf(c), "properties/address")["pattern"] = "[a-z]+" },
+		file: gadget1, pointer: "/outputSchema/properties/address/pattern", fragment: "must be anchored"},
+	{rule: "accepted-binding-unprojected", mutate: func(c *tcat) {
+		delete(propsOf(c, "Holder", "0.1.0"), "storeBindings")
+		c.form("Holder", "0.1.0").def["immutableFields"] = []any{"/note", "/store", "/tags"}
+		delete(c.form("Holder", "0.1.0").fixtures["fixtures/desired.json"].(obj), "storeBindings")
+	}, file: holderD, pointer: "/acceptedBindings/0", fragment: "projected by no binding-list property"},
+	{rule: "immutable-names-output", mutate: func(c *tcat) { c.form("Gadget", "0.1.0").def["immutableFields"] = []any{"/holder", "/port"} },
+		file: gadget1, pointer: "/immutableFields/1", fragment: "names an output"},
+	{rule: "revision-declares-update", mutate: func(c *tcat) {
+		c.form("Holder", "0.1.0").def["lifecycleCapabilities"] = []any{"create", "read", "update", "delete", "import", "observe"}
+	}, file: holderD, pointer: "/lifecycleCapabilities/2", fragment: "a revision Form may not list \"update\""},
 }
 
 // replaceFirstDigest swaps the first file digest of a package index for a wrong one.

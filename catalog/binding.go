@@ -61,6 +61,7 @@ func loadBinding(fsys fs.FS, cd contractDir, ifaces []*Interface, ps *problems) 
 		ps.add(f, "/lifecycle/targetDeletion", "targetDeletion must be \"refuse_while_bound\"")
 	}
 	if len(ps.list) > before {
+		ps.markContract(d.Name)
 		return nil
 	}
 	return &Binding{

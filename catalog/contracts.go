@@ -123,6 +123,7 @@ func loadInterface(fsys fs.FS, cd contractDir, ps *problems) *Interface {
 		}
 	}
 	if len(ps.list) > before {
+		ps.markContract(d.Name)
 		return nil
 	}
 	names := make([]string, len(d.Operations))

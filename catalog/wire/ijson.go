@@ -41,7 +41,7 @@ func CheckIJSON(data []byte) error {
 	s := &scanner{data: data}
 	if !utf8.Valid(data) {
 		i := firstInvalidUTF8(data)
-		return &JSONError{Pointer: "", Offset: i, Message: "the document is not valid UTF-8; send UTF-8 encoded JSON"}
+		return &JSONError{Pointer: "", Offset: i, Message: "the document is not valid UTF-8; use UTF-8 encoded JSON"}
 	}
 	s.ws()
 	if err := s.value("", 0); err != nil {
@@ -49,7 +49,7 @@ func CheckIJSON(data []byte) error {
 	}
 	s.ws()
 	if s.pos != len(data) {
-		return s.fail("", "trailing data after the JSON value; send exactly one JSON value")
+		return s.fail("", "trailing data after the JSON value; keep exactly one JSON value")
 	}
 	return nil
 }

@@ -67,9 +67,9 @@ func (s *scanner) escape(ptr string, b *strings.Builder) error {
 				return nil
 			}
 		}
-		return s.fail(ptr, fmt.Sprintf("lone high surrogate \\u%04x; pair it with a low surrogate or send the character itself", r1))
+		return s.fail(ptr, fmt.Sprintf("lone high surrogate \\u%04x; pair it with a low surrogate or write the character itself", r1))
 	case r1 >= 0xDC00 && r1 <= 0xDFFF:
-		return s.fail(ptr, fmt.Sprintf("lone low surrogate \\u%04x; send the character itself", r1))
+		return s.fail(ptr, fmt.Sprintf("lone low surrogate \\u%04x; write the character itself", r1))
 	}
 	b.WriteRune(rune(r1))
 	return nil
@@ -134,10 +134,10 @@ func (s *scanner) number(ptr string) error {
 	lit := string(d[start:i])
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return s.fail(ptr, fmt.Sprintf("number %s is not a finite binary64 value; send a smaller number", lit))
+		return s.fail(ptr, fmt.Sprintf("number %s is not a finite binary64 value; use a smaller number", lit))
 	}
 	if f == 0 && lit[0] == '-' {
-		return s.fail(ptr, fmt.Sprintf("negative zero (%s) is not allowed; send 0", lit))
+		return s.fail(ptr, fmt.Sprintf("negative zero (%s) is not allowed; use 0", lit))
 	}
 	s.pos = i
 	return nil
