@@ -1,0 +1,127 @@
+package rules
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// referenceDir finds the published reference directory (catalog.md §9): the env
+// TAKOKIT_REFERENCE_DIR, else ../shared/reference/takoform-v1alpha3 next to the first
+// directory above the working directory holding go.work; skips naming the path if absent.
+func referenceDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
+	if dir == "" {
+		wd, _ := os.Getwd()
+		for d := wd; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+				dir = filepath.Join(d, "..", "shared", "reference", "takoform-v1alpha3")
+				break
+			}
+			if filepath.Dir(d) == d {
+				t.Skipf("reference directory not found: no go.work above %s and TAKOKIT_REFERENCE_DIR is not set", wd)
+			}
+		}
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Skipf("reference directory %s is absent; set TAKOKIT_REFERENCE_DIR to run this test", dir)
+	}
+	return dir
+}
+
+// catalogContracts installs and implements everything the catalog holds.
+type catalogContracts struct{ c *catalog.Catalog }
+
+func (h catalogContracts) InstalledBinding(r wire.BindingRef) (*catalog.Binding, bool) {
+	b, ok := h.c.Binding(r.Name, r.Version)
+	return b, ok && b.Ref == r
+}
+func (catalogContracts) ImplementsInterface(wire.InterfaceRef) bool { return true }
+
+// targetFor resolves a reference the way a host would for a freshly created target:
+// the target's recorded FormRef is the relation's first listed ref, or the kind's
+// default create ref.
+func targetFor(t *testing.T, c *catalog.Catalog, ref Reference) Target {
+	t.Helper()
+	var f *catalog.Form
+	if len(ref.Relation.TargetFormRefs) > 0 {
+		f, _ = c.Form(ref.Relation.TargetFormRefs[0])
+	} else if k, ok := c.Kind(ref.APIVersion, ref.Kind); ok {
+		f = k.DefaultCreate()
+	}
+	if f == nil {
+		t.Fatalf("%s: no installed Form for %s %s", ref.Pointer, ref.APIVersion, ref.Kind)
+	}
+	return Target{Found: true, APIVersion: f.Ref.APIVersion, Kind: f.Ref.Kind, Name: ref.Name, UID: "u-" + ref.Name,
+		FormRef: f.Ref, Provided: f.Provided}
+}
+
+// exerciseCatalog runs extraction and verification over every Form's canonical
+// fixture: each relation present yields references whose kind and binding come from
+// the model, and every reference verifies against the catalog's own contracts.
+func exerciseCatalog(t *testing.T, c *catalog.Catalog) {
+	relations, bindingRefs := 0, 0
+	for _, f := range c.Forms() {
+		for _, fx := range f.Fixtures {
+			var spec map[string]any
+			if err := json.Unmarshal(fx.Desired, &spec); err != nil {
+				t.Fatalf("%s fixture %s: %v", f.Ref, fx.Name, err)
+			}
+			spec = f.Materialize(spec)
+			refs, r := ExtractReferences(f, spec)
+			if r != nil {
+				t.Fatalf("%s fixture %s: %v", f.Ref, fx.Name, r)
+			}
+			for _, rel := range f.Relations {
+				if _, present := spec[firstToken(rel.Pointer)]; !present {
+					continue
+				}
+				if !slices.ContainsFunc(refs, func(x Reference) bool { return x.Relation.Pointer == rel.Pointer }) {
+					t.Errorf("%s fixture %s: relation %s is present but yields no reference", f.Ref.Kind, fx.Name, rel.Pointer)
+				}
+			}
+			for _, ref := range refs {
+				relations++
+				if ref.Kind != ref.Relation.TargetKind || ref.APIVersion != ref.Relation.TargetAPIVersion {
+					t.Errorf("%s %s names %s %s, relation wants %s %s", f.Ref.Kind, ref.Pointer, ref.APIVersion, ref.Kind,
+						ref.Relation.TargetAPIVersion, ref.Relation.TargetKind)
+				}
+				if ref.Binding != nil {
+					bindingRefs++
+					if !slices.Contains(f.Accepted, *ref.Binding) || ref.EntryName == "" {
+						t.Errorf("%s %s: binding %v not accepted or entry name empty (%q)", f.Ref.Kind, ref.Pointer, ref.Binding, ref.EntryName)
+					}
+				}
+				if r := VerifyReference(f, ref, targetFor(t, c, ref), catalogContracts{c}); r != nil {
+					t.Errorf("%s fixture %s: %v", f.Ref.Kind, fx.Name, r)
+				}
+			}
+		}
+	}
+	if relations == 0 || bindingRefs == 0 {
+		t.Fatalf("the catalog's fixtures exercised %d references (%d bindings); expected some of each", relations, bindingRefs)
+	}
+	t.Logf("verified %d references, %d of them bindings", relations, bindingRefs)
+}
+
+func TestEmbeddedCatalogRelations(t *testing.T) {
+	c, err := catalog.Embedded()
+	if err != nil {
+		t.Fatalf("embedded catalog does not load: %v", err)
+	}
+	exerciseCatalog(t, c)
+}
+
+func TestReferenceCatalogRelations(t *testing.T) {
+	c, err := catalog.Load(os.DirFS(referenceDir(t)))
+	if err != nil {
+		t.Fatalf("reference catalog does not load: %v", err)
+	}
+	exerciseCatalog(t, c)
+}
