@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // RunnerName identifies the runner in reports.
@@ -27,6 +28,9 @@ type Config struct {
 	Checks      []Check       // nil = Table()
 	Timeout     time.Duration // per check; 0 = 60s
 	Progress    func(Result)  // called after each check, in order
+	// AfterSurface runs once the host's surface was read, before the first check
+	// (the self-test arms its faults here, so they never break the surface read).
+	AfterSurface func(ctx context.Context) error
 }
 
 // Result is one check's outcome.
@@ -85,6 +89,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	surface, err := readSurface(ctx, primary, cfg.Catalog)
 	if err != nil {
 		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
+	}
+	if cfg.AfterSurface != nil {
+		if err := cfg.AfterSurface(ctx); err != nil {
+			return nil, err
+		}
 	}
 	runID := randomHex(3)
 	for i, c := range checks {
@@ -177,4 +186,14 @@ func unmet(n Need, p *Probe) string {
 		}
 	}
 	return ""
+}
+
+// Known reports whether id is a check of the table.
+func Known(id string) bool {
+	return slices.ContainsFunc(Table(), func(c Check) bool { return c.ID == id })
+}
+
+// ValidSpacePrefix checks a --space prefix: the spaces made from it must be SpaceIDs.
+func ValidSpacePrefix(prefix string) error {
+	return wire.ValidateSpaceID(prefix + "-x")
 }

@@ -159,7 +159,7 @@ func Table() []Check {
 			Requirement: "The support route of an interface or binding the host does not implement MUST answer resource_not_found (404).",
 			Run:         checkSupportContractRefusal},
 		{ID: "support-profile-carries-no-commercial-data", Area: AreaSupport, Project: true, Title: "Support profiles carry no commercial data", Needs: []Need{NeedSupport},
-			Requirement: "No support profile MAY carry price, SKU, region, quota or billing members.",
+			Requirement: "Support profiles MUST NOT carry price, SKU, region, quota or billing members.",
 			Run:         checkNoCommercialData},
 		{ID: "support-profile-enforced-at-apply", Area: AreaSupport, Project: true, Title: "What a profile excludes is refused at apply", Needs: []Need{NeedSupport},
 			Requirement: "An apply under a FormRef the host does not install MUST be refused form_unknown, and one outside an advertised narrowing (operations, enums, ranges) unsupported_capability, before any mutation.",

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/conformance"
+	"github.com/takokit/takokit/conformance/selftest"
+)
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// loadCatalog returns the embedded catalog, or the one in dir.
+func loadCatalog(dir string) (*catalog.Catalog, error) {
+	if dir == "" {
+		return catalog.Embedded()
+	}
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, usagef("--catalog %s is not a directory", dir)
+	}
+	c, err := catalog.Load(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("catalog %s does not load: %w", dir, err)
+	}
+	return c, nil
+}
+
+// checkOrigin accepts a bare http(s) origin with an optional trailing slash.
+func checkOrigin(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", usagef("--endpoint %q must be a bare origin such as http://127.0.0.1:8484", raw)
+	}
+	return strings.TrimRight(raw, "/"), nil
+}
+
+func token(getenv func(string) string, flagName, env string, required bool) (string, error) {
+	if env == "" {
+		if required {
+			return "", usagef("%s is required: name the environment variable that holds the bearer token", flagName)
+		}
+		return "", nil
+	}
+	v := getenv(env)
+	if v == "" {
+		return "", usagef("%s %s: the environment variable is unset or empty", flagName, env)
+	}
+	return v, nil
+}
+
+func cmdRun(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) error {
+	fs := newFlags("run")
+	endpoint := fs.String("endpoint", "", "host origin")
+	tokenEnv := fs.String("token-env", "", "variable holding the primary token")
+	altEnv := fs.String("alternate-token-env", "", "variable holding a second principal's token")
+	otherEnv := fs.String("other-tenant-token-env", "", "variable holding another tenant's token")
+	space := fs.String("space", "conformance", "space name prefix")
+	only := fs.String("only", "", "comma-separated check ids to run")
+	skip := fs.String("skip", "", "comma-separated check ids to skip")
+	strict := fs.Bool("strict", false, "treat not-applicable as failure")
+	format := fs.String("format", "text", "text, json or junit")
+	outPath := fs.String("out", "", "write the report to FILE")
+	catDir := fs.String("catalog", "", "catalog directory the runner probes with (default: the built-in family)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *endpoint == "" {
+		return usagef("run: --endpoint is required")
+	}
+	origin, err := checkOrigin(*endpoint)
+	if err != nil {
+		return err
+	}
+	if *format != "text" && *format != "json" && *format != "junit" {
+		return usagef("run: --format %q is not text, json or junit", *format)
+	}
+	cfg := conformance.Config{Endpoint: origin, Space: *space, Only: splitList(*only), Skip: splitList(*skip), Strict: *strict}
+	if cfg.Primary, err = token(getenv, "--token-env", *tokenEnv, true); err != nil {
+		return err
+	}
+	if cfg.Alternate, err = token(getenv, "--alternate-token-env", *altEnv, false); err != nil {
+		return err
+	}
+	if cfg.OtherTenant, err = token(getenv, "--other-tenant-token-env", *otherEnv, false); err != nil {
+		return err
+	}
+	if err := conformance.ValidSpacePrefix(cfg.Space); err != nil {
+		return usagef("run: --space: %v", err)
+	}
+	if cfg.Catalog, err = loadCatalog(*catDir); err != nil {
+		return err
+	}
+	for _, id := range append(append([]string{}, cfg.Only...), cfg.Skip...) {
+		if !conformance.Known(id) {
+			return usagef("run: check %q is not in the table; `conformance list` prints the ids", id)
+		}
+	}
+	if *format == "text" && *outPath == "" {
+		cfg.Progress = func(r conformance.Result) { fmt.Fprintln(stdout, r.Line()) }
+	}
+	rep, err := conformance.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := writeReport(rep, *format, *outPath, stdout); err != nil {
+		return err
+	}
+	if !rep.OK() {
+		return exitFail
+	}
+	return nil
+}
+
+func writeReport(rep *conformance.Report, format, path string, stdout io.Writer) error {
+	w := stdout
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("writing the report: %w", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	switch {
+	case format == "json":
+		return rep.WriteJSON(w)
+	case format == "junit":
+		return rep.WriteJUnit(w)
+	case path != "":
+		return rep.WriteText(w)
+	}
+	_, err := fmt.Fprintln(w, rep.Summary.Line())
+	return err
+}
+
+func cmdList(args []string, stdout io.Writer) error {
+	fs := newFlags("list")
+	format := fs.String("format", "text", "text, markdown or json")
+	outPath := fs.String("out", "", "write the list to FILE")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	var buf strings.Builder
+	if err := conformance.WriteList(&buf, *format, conformance.Table()); err != nil {
+		return usagef("list: %v", err)
+	}
+	if *outPath == "" {
+		_, err := io.WriteString(stdout, buf.String())
+		return err
+	}
+	return os.WriteFile(*outPath, []byte(buf.String()), 0o644)
+}
+
+func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("selftest")
+	bin := fs.String("hostsim", "", "hostsim binary (default bin/hostsim, then hostsim on PATH)")
+	catDir := fs.String("catalog", "", "catalog directory (default: the built-in family)")
+	only := fs.String("only", "", "comma-separated check ids for the negative matrix")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	path, err := selftest.FindHostsim(*bin)
+	if err != nil {
+		return usagef("selftest: %v", err)
+	}
+	cat, err := loadCatalog(*catDir)
+	if err != nil {
+		return err
+	}
+	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, Out: stdout, Only: splitList(*only)})
+	if err != nil {
+		return err
+	}
+	if !out.OK() {
+		return exitFail
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+// Command conformance measures a Takoform host against the v1alpha3 lane
+// (conformance.md): `run` against any host, `list` the checks, `selftest` the
+// runner against hostsim run as a process.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// usageError is bad usage: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
+
+// exitFail is a completed command whose verdict is negative: exit status 1.
+var exitFail = errors.New("not conformant")
+
+const usage = `usage:
+  conformance run  --endpoint URL --token-env VAR [--alternate-token-env VAR] [--other-tenant-token-env VAR]
+                   [--space NAME] [--only ID,...] [--skip ID,...] [--strict] [--format text|json|junit]
+                   [--out FILE] [--catalog DIR]
+  conformance list [--format text|markdown|json] [--out FILE]
+  conformance selftest [--hostsim PATH] [--catalog DIR] [--only ID,...]
+
+Exit status: 0 nothing failed or errored, 1 a check failed or errored, 2 bad usage.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	var u *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &u):
+		fmt.Fprintf(stderr, "conformance: %v\n\n%s", err, usage)
+		return 2
+	case errors.Is(err, exitFail):
+		return 1
+	default:
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		return 1
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 {
+		return usagef("a command is required: run, list or selftest")
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], stdout, getenv)
+	case "list":
+		return cmdList(args[1:], stdout)
+	case "selftest":
+		return cmdSelftest(ctx, args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usagef("unknown command %q (known: run, list, selftest)", args[0])
+}
+
+// newFlags returns a flag set that reports problems as usage errors, not output.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}

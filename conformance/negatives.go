@@ -1,0 +1,98 @@
+package conformance
+
+// Negative is a hostsim configuration under which a check MUST fail
+// (conformance.md §5): a built-in profile plus faults (hostsim.md §6 text form),
+// armed after the runner read the host's surface. Fragment must appear in the
+// failure message. Wanted names a narrower fault hostsim does not offer yet that
+// would break exactly the behaviour the check measures; Missing is set when no
+// available profile or fault breaks the check at all.
+type Negative struct {
+	Profile  string
+	Faults   []string
+	Fragment string
+	Wanted   string
+	Missing  bool
+}
+
+// injected is the fallback negative: the host answers a 500 where the lane needs
+// a success or a specific refusal. It proves the check fails on a wrong answer,
+// not that it isolates the behaviour; Wanted says what would.
+func injected(wanted string) Negative {
+	return Negative{Profile: "full", Faults: []string{"error=internal_error"}, Fragment: "500 internal_error", Wanted: wanted}
+}
+
+func unreadableSupport(fragment, wanted string) Negative {
+	return Negative{Profile: "unreadable-support", Fragment: fragment, Wanted: wanted}
+}
+
+// Negatives maps every check id to its negative. TestNegatives requires one per check.
+func Negatives() map[string]Negative {
+	return map[string]Negative{
+		"discovery-exact":                 injected("discovery.wrong: serve a discovery document lacking one required feature (value names it)"),
+		"unauthenticated-request-refused": {Missing: true, Fragment: "expected 401 unauthenticated", Wanted: "auth.accept-any: serve requests without a valid credential as the primary principal"},
+
+		"forms-exact-availability":                          injected("forms.unavailable: answer an installed FormRef with activated false"),
+		"form-definition-exact":                             injected("definition.drift: serve a desiredSchema that differs from the installed one"),
+		"exact-form-ref-fails-closed-on-unknown-definition": injected("formref.loose: resolve an unknown definitionVersion or schemaDigest by group and kind"),
+		"two-definition-versions-answer-independently":      injected("formref.collapse: answer every version of a kind with the newest one"),
+		"namespaced-group-travels-as-two-path-segments":     injected("path.decode-group: accept the group as one %2F-escaped segment"),
+
+		"validate-accepts-canonical":         injected("validate.invert: answer valid:false for a clean spec"),
+		"validate-rejects-negative-fixtures": injected("validate.invert: answer valid:true for a spec failing its schema"),
+		"prepare-binds-exact-spec":           injected("prepare.no-materialize: echo the spec without its defaults"),
+		"prepare-substitution-rejected":      injected("prepare.unbound: accept any prepareDigest the host minted"),
+		"prepare-requires-update-fence":      injected("prepare.no-fence: prepare an existing resource without a fence"),
+		"stale-prepare-rejected":             injected("prepare.unbound: accept any prepareDigest the host minted"),
+
+		"apply-create-uid-minted":                           injected("uid.reuse: mint the previous uid again"),
+		"apply-headers-required":                            injected("headers.lenient: accept an apply without Idempotency-Key"),
+		"create-conflict-when-exists":                       injected("create.overwrite: let a create replace an existing name"),
+		"update-generation-fence":                           injected("fence.ignore: skip the generation fence on apply"),
+		"stale-generation-rejected":                         injected("fence.ignore: skip the generation fence on every route"),
+		"revision-etag-exact":                               injected("etag.weak: answer ETag W/\"<revision>\""),
+		"observe-fence-exact":                               injected("fence.ignore: skip the generation fence on observe"),
+		"spec-change-bumps-generation":                      injected("generation.frozen: keep the generation on spec changes"),
+		"status-change-bumps-revision-not-generation":       injected("generation.on-status: move the generation on status changes"),
+		"delete-generation-fence":                           injected("fence.ignore: skip the generation fence on delete"),
+		"delete-revision-fence":                             injected("ifmatch.ignore: skip If-Match"),
+		"delete-then-recreate-uid-changes":                  injected("uid.reuse: mint the deleted uid again"),
+		"expected-uid-mismatch-rejected":                    injected("uid.ignore-expected: ignore expectedUid"),
+		"package-digest-not-identity":                       injected("formref.package-key: accept packageDigest as a query key"),
+		"resource-answers-only-under-its-recorded-form-ref": injected("formref.any-version: answer a resource under every version of its kind"),
+		"revision-role-update-rejected":                     injected("capability.ignore: accept updates of revision-role resources"),
+		"no-update-spec-change-rejected":                    injected("capability.ignore: accept spec changes of Forms without update"),
+		"immutable-field-change-rejected":                   injected("immutable.ignore: accept changes of immutable fields"),
+
+		"apply-idempotency-replay":                   injected("idempotency.no-replay: execute every keyed request afresh"),
+		"replay-record-retires-with-its-incarnation": injected("idempotency.no-retire: replay records of deleted incarnations"),
+		"cross-principal-idempotency-isolation":      injected("idempotency.tenant-wide: key records by tenant only"),
+		"idempotency-is-tenant-scoped":               injected("idempotency.host-wide: key records by space and key only"),
+
+		"async-operation-flow":                      {Profile: "full", Faults: []string{"apply.accept-unfinished"}, Fragment: "still pending"},
+		"operation-replay-terminal":                 injected("operation.unstable: re-render terminal operations on every poll"),
+		"operation-resumable-after-settlement":      {Profile: "full", Faults: []string{"apply.accept-unfinished"}, Fragment: "still pending"},
+		"operation-cancel":                          injected("operation.uncancellable: commit a pending operation on cancel"),
+		"operation-bound-to-its-creating-principal": injected("operation.tenant-wide: answer any principal's operation"),
+		"async-commit-binds-the-accepted-identity":  injected("commit.skip-identity: commit without re-checking the accepted uid"),
+
+		"form-declared-outputs-are-exact":      {Profile: "full", Faults: []string{"outputs.omit"}, Fragment: "status.outputs lacks"},
+		"outputs-move-revision-not-generation": {Profile: "full", Faults: []string{"outputs.wrong-type"}, Fragment: "declared"},
+
+		"support-profiles-present":                       unreadableSupport("503 backend_unavailable", ""),
+		"support-form-refusal-is-form-unknown":           unreadableSupport("503 backend_unavailable", "support.refuse-code: answer an unknown Form line resource_not_found"),
+		"support-contract-refusal-is-resource-not-found": unreadableSupport("503 backend_unavailable", "support.refuse-code: answer an unknown contract form_unknown"),
+		"support-profile-carries-no-commercial-data":     unreadableSupport("no support profile could be read", "support.commercial: add a \"price\" member to every profile"),
+		"support-profile-enforced-at-apply":              injected("support.unenforced: advertise a narrowing without enforcing it at apply"),
+
+		"error-envelope-taxonomy":               injected(""),
+		"strict-json-duplicate-member-rejected": injected("json.lenient: decode request bodies without the I-JSON gate"),
+		"strict-json-unknown-member-rejected":   injected("json.lenient: ignore unknown request members"),
+		"space-id-grammar-enforced":             injected("space.lenient: accept any SpaceID"),
+
+		"cross-space-isolation":              injected("space.ignore: address resources without their space"),
+		"resource-read-is-tenant-isolated":   injected("tenant.ignore: address resources without their tenant"),
+		"resource-update-is-tenant-isolated": injected("tenant.ignore: address resources without their tenant"),
+		"resource-delete-is-tenant-isolated": injected("tenant.ignore: address resources without their tenant"),
+		"each-tenant-mutates-its-own-plane":  injected("tenant.ignore: address resources without their tenant"),
+	}
+}

@@ -1,0 +1,194 @@
+// Package selftest proves the runner against hostsim run as a process
+// (conformance.md §4, §5): the positive suite against the `full` profile and each
+// check against its negative. It imports nothing of hostsim.
+package selftest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The default hostsim credentials (hostsim.md §4).
+const (
+	TokenPrimary     = "sim-primary"
+	TokenAlternate   = "sim-alternate"
+	TokenOtherTenant = "sim-other-tenant"
+)
+
+// FindHostsim returns the hostsim binary: path when given, else bin/hostsim, else
+// hostsim on PATH. The error names every place it looked.
+func FindHostsim(path string) (string, error) {
+	if path != "" {
+		if st, err := os.Stat(path); err == nil && !st.IsDir() {
+			return path, nil
+		}
+		return "", fmt.Errorf("no hostsim binary at %s (from --hostsim); build it with `go tool mage build`", path)
+	}
+	if st, err := os.Stat(filepath.Join("bin", "hostsim")); err == nil && !st.IsDir() {
+		return filepath.Join("bin", "hostsim"), nil
+	}
+	if p, err := exec.LookPath("hostsim"); err == nil {
+		return p, nil
+	}
+	wd, _ := os.Getwd()
+	return "", fmt.Errorf("no hostsim binary: looked at %s and for hostsim on PATH; build it with `go tool mage build` or pass --hostsim PATH", filepath.Join(wd, "bin", "hostsim"))
+}
+
+// Sim is one running hostsim process.
+type Sim struct {
+	URL     string
+	Admin   string
+	Profile string
+	cmd     *exec.Cmd
+	exited  chan error
+	stderr  *bytes.Buffer
+	dir     string
+}
+
+// Start runs `hostsim serve` on a free loopback port with the profile and the
+// probe header enabled, and waits on its ready file.
+func Start(ctx context.Context, bin, profile string) (*Sim, error) {
+	dir, err := os.MkdirTemp("", "conformance-hostsim-")
+	if err != nil {
+		return nil, err
+	}
+	ready := filepath.Join(dir, "ready.json")
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--profile", profile, "--ready-file", ready, "--conformance-probes")
+	var stderr bytes.Buffer
+	cmd.Stdout = io.Discard
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	s := &Sim{Profile: profile, cmd: cmd, exited: exited, stderr: &stderr, dir: dir}
+	deadline := time.After(20 * time.Second)
+	for {
+		if data, err := os.ReadFile(ready); err == nil && json.Valid(data) {
+			var doc struct {
+				URL   string `json:"url"`
+				Admin string `json:"admin"`
+			}
+			if err := json.Unmarshal(data, &doc); err == nil && doc.URL != "" {
+				s.URL, s.Admin = doc.URL, doc.Admin
+				if s.Admin == "" {
+					s.Admin = s.URL + "/_sim"
+				}
+				return s, nil
+			}
+		}
+		select {
+		case err := <-exited:
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("hostsim --profile %s exited before it was ready (%v): %s", profile, err, strings.TrimSpace(stderr.String()))
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("hostsim --profile %s wrote no ready file %s within 20s: %s", profile, ready, strings.TrimSpace(stderr.String()))
+		case <-ctx.Done():
+			_ = cmd.Process.Kill()
+			os.RemoveAll(dir)
+			return nil, ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
+// Stop interrupts the process, waits up to five seconds, then kills it.
+func (s *Sim) Stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-s.exited:
+	case <-time.After(5 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.exited
+	}
+	os.RemoveAll(s.dir)
+}
+
+// Reset empties the host and disarms run-time faults.
+func (s *Sim) Reset(ctx context.Context) error {
+	return s.admin(ctx, http.MethodPost, "/reset", nil, http.StatusOK, http.StatusNoContent)
+}
+
+// ArmFault arms one fault given in the text form name[=value][,kind=K][,resource=N][,count=N].
+func (s *Sim) ArmFault(ctx context.Context, text string) error {
+	obj, err := faultObject(text)
+	if err != nil {
+		return err
+	}
+	return s.admin(ctx, http.MethodPost, "/faults", obj, http.StatusCreated, http.StatusOK)
+}
+
+func (s *Sim) admin(ctx context.Context, method, path string, body []byte, ok ...int) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, s.Admin+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("hostsim admin %s %s: %w", method, path, err)
+	}
+	defer res.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+	for _, code := range ok {
+		if res.StatusCode == code {
+			return nil
+		}
+	}
+	return fmt.Errorf("hostsim admin %s %s answered %d: %s", method, path, res.StatusCode, strings.TrimSpace(string(msg)))
+}
+
+// faultObject turns the text form into the admin API's fault object.
+func faultObject(text string) ([]byte, error) {
+	parts := strings.Split(text, ",")
+	obj := map[string]any{}
+	name, value, hasValue := strings.Cut(parts[0], "=")
+	if name == "" {
+		return nil, errors.New("fault text names no fault")
+	}
+	obj["fault"] = name
+	if hasValue {
+		obj["value"] = value
+	}
+	for _, p := range parts[1:] {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok {
+			return nil, fmt.Errorf("fault %q: %q is not key=value", text, p)
+		}
+		switch k {
+		case "kind", "resource":
+			obj[k] = v
+		case "count":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("fault %q: count %q is not a positive integer", text, v)
+			}
+			obj[k] = n
+		default:
+			return nil, fmt.Errorf("fault %q: unknown key %q", text, k)
+		}
+	}
+	return json.Marshal(obj)
+}

@@ -1,0 +1,180 @@
+package selftest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/conformance"
+)
+
+// Options configure one self-test.
+type Options struct {
+	Hostsim string           // the binary (see FindHostsim)
+	Catalog *catalog.Catalog // the runner's catalog (hostsim's built-in one by default)
+	Out     io.Writer        // where the positive run and the matrix are printed
+	Only    []string         // restrict the negative matrix to these ids (all when empty)
+}
+
+// NegativeResult is one row of the negative matrix.
+type NegativeResult struct {
+	ID      string
+	Neg     conformance.Negative
+	Result  conformance.Result
+	Caught  bool   // the check failed with the expected fragment
+	Verdict string // one line for the matrix
+}
+
+// Outcome is the whole self-test.
+type Outcome struct {
+	Positive  *conformance.Report
+	Negatives []NegativeResult
+	Elapsed   time.Duration
+}
+
+// OK reports whether the positive run had no fail or error and every negative was caught.
+func (o *Outcome) OK() bool {
+	if o.Positive == nil || !o.Positive.OK() {
+		return false
+	}
+	for _, n := range o.Negatives {
+		if !n.Caught {
+			return false
+		}
+	}
+	return true
+}
+
+func tokens(cfg *conformance.Config) {
+	cfg.Primary, cfg.Alternate, cfg.OtherTenant = TokenPrimary, TokenAlternate, TokenOtherTenant
+}
+
+// Run runs the positive suite against hostsim `full`, then every check against its
+// negative, printing both.
+func Run(ctx context.Context, o Options) (*Outcome, error) {
+	start := time.Now()
+	out := &Outcome{}
+	sim, err := Start(ctx, o.Hostsim, "full")
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(o.Out, "== positive run: every check against hostsim full (%s)\n", sim.URL)
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "selftest",
+		Progress: func(r conformance.Result) { fmt.Fprintln(o.Out, r.Line()) }}
+	tokens(&cfg)
+	out.Positive, err = conformance.Run(ctx, cfg)
+	sim.Stop()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(o.Out, out.Positive.Summary.Line())
+	fmt.Fprintln(o.Out, "== negative matrix: every check against the host that must fail it")
+	if err := runNegatives(ctx, o, out); err != nil {
+		return nil, err
+	}
+	caught := 0
+	for _, n := range out.Negatives {
+		if n.Caught {
+			caught++
+		}
+	}
+	out.Elapsed = time.Since(start)
+	fmt.Fprintf(o.Out, "%d of %d negatives caught (%s)\n", caught, len(out.Negatives), out.Elapsed.Round(time.Millisecond))
+	return out, nil
+}
+
+func runNegatives(ctx context.Context, o Options, out *Outcome) error {
+	negs := conformance.Negatives()
+	byProfile := map[string][]string{}
+	var missing []string
+	for _, c := range conformance.Table() {
+		if len(o.Only) > 0 && !contains(o.Only, c.ID) {
+			continue
+		}
+		n := negs[c.ID]
+		if n.Missing {
+			missing = append(missing, c.ID)
+			continue
+		}
+		byProfile[n.Profile] = append(byProfile[n.Profile], c.ID)
+	}
+	profiles := make([]string, 0, len(byProfile))
+	for p := range byProfile {
+		profiles = append(profiles, p)
+	}
+	sort.Strings(profiles)
+	for _, prof := range profiles {
+		sim, err := Start(ctx, o.Hostsim, prof)
+		if err != nil {
+			return err
+		}
+		for _, id := range byProfile[prof] {
+			nr, err := runNegative(ctx, o, sim, id, negs[id])
+			if err != nil {
+				sim.Stop()
+				return err
+			}
+			out.Negatives = append(out.Negatives, nr)
+			fmt.Fprintln(o.Out, nr.Verdict)
+		}
+		sim.Stop()
+	}
+	for _, id := range missing {
+		n := negs[id]
+		nr := NegativeResult{ID: id, Neg: n, Verdict: fmt.Sprintf("MISSING %s: hostsim offers no fault that breaks it; wanted %s", id, n.Wanted)}
+		out.Negatives = append(out.Negatives, nr)
+		fmt.Fprintln(o.Out, nr.Verdict)
+	}
+	return nil
+}
+
+func runNegative(ctx context.Context, o Options, sim *Sim, id string, n conformance.Negative) (NegativeResult, error) {
+	if err := sim.Reset(ctx); err != nil {
+		return NegativeResult{}, err
+	}
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "negative", Only: []string{id},
+		AfterSurface: func(ctx context.Context) error {
+			for _, f := range n.Faults {
+				if err := sim.ArmFault(ctx, f); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	tokens(&cfg)
+	rep, err := conformance.Run(ctx, cfg)
+	nr := NegativeResult{ID: id, Neg: n}
+	where := "profile " + n.Profile
+	if len(n.Faults) > 0 {
+		where += ", fault " + strings.Join(n.Faults, " + ")
+	}
+	if err != nil {
+		nr.Verdict = fmt.Sprintf("NOT RUN %s [%s]: %v", id, where, err)
+		return nr, nil
+	}
+	for _, r := range rep.Checks {
+		if r.ID == id {
+			nr.Result = r
+		}
+	}
+	nr.Caught = nr.Result.Status == conformance.StatusFail && strings.Contains(nr.Result.Message, n.Fragment)
+	if nr.Caught {
+		nr.Verdict = fmt.Sprintf("caught %s [%s] (%d ms)", id, where, nr.Result.DurationMs)
+	} else {
+		nr.Verdict = fmt.Sprintf("NOT CAUGHT %s [%s]: expected fail containing %q, got %s", id, where, n.Fragment, nr.Result.Line())
+	}
+	return nr, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

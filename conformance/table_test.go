@@ -1,0 +1,142 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+
+var knownNeeds = []Need{NeedAlternate, NeedOtherTenant, NeedProbes, NeedTransitions, NeedForm, NeedUpdate,
+	NeedOutputs, NeedNoOutputs, NeedRevision, NeedNoUpdate, NeedImmutable, NeedTwoVersions, NeedRelations,
+	NeedBindings, NeedAggregate, NeedArtifacts, NeedSupport}
+
+func TestTable(t *testing.T) {
+	checks := Table()
+	seen := map[string]bool{}
+	last := -1
+	for i, c := range checks {
+		if !kebab.MatchString(c.ID) {
+			t.Errorf("check %d: id %q is not kebab-case", i, c.ID)
+		}
+		if seen[c.ID] {
+			t.Errorf("check %q appears twice", c.ID)
+		}
+		seen[c.ID] = true
+		if c.Title == "" || c.Run == nil {
+			t.Errorf("check %q lacks a title or a Run function", c.ID)
+		}
+		if !strings.Contains(c.Requirement, "MUST") || !strings.HasSuffix(c.Requirement, ".") {
+			t.Errorf("check %q: requirement %q must be one sentence stating a MUST", c.ID, c.Requirement)
+		}
+		a := areaIndex(c.Area)
+		if a < 0 {
+			t.Errorf("check %q: unknown area %q", c.ID, c.Area)
+		}
+		if a < last {
+			t.Errorf("check %q (area %q) is out of area order", c.ID, c.Area)
+		}
+		last = a
+		for _, n := range c.Needs {
+			if !slices.Contains(knownNeeds, n) {
+				t.Errorf("check %q: unknown need %q", c.ID, n)
+			}
+		}
+	}
+	for _, a := range Areas() {
+		if !slices.ContainsFunc(checks, func(c Check) bool { return c.Area == a }) {
+			t.Errorf("area %q has no check", a)
+		}
+	}
+}
+
+func TestNegatives(t *testing.T) {
+	negs := Negatives()
+	for _, c := range Table() {
+		n, ok := negs[c.ID]
+		if !ok {
+			t.Errorf("check %q has no registered negative (conformance.md §5)", c.ID)
+			continue
+		}
+		if n.Fragment == "" {
+			t.Errorf("check %q: its negative names no expected message fragment", c.ID)
+		}
+		if !n.Missing && n.Profile == "" {
+			t.Errorf("check %q: its negative names no hostsim profile", c.ID)
+		}
+		if n.Missing && n.Wanted == "" {
+			t.Errorf("check %q: a missing negative must name the hostsim fault it wants", c.ID)
+		}
+	}
+	for id := range negs {
+		if !slices.ContainsFunc(Table(), func(c Check) bool { return c.ID == id }) {
+			t.Errorf("negative for %q names no check", id)
+		}
+	}
+}
+
+// referenceDir finds the published reference documents (common team rule).
+func referenceDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("TAKOKIT_REFERENCE_DIR"); d != "" {
+		return d
+	}
+	wd, _ := os.Getwd()
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return filepath.Join(d, "..", "shared", "reference", "takoform-v1alpha3")
+		}
+		if filepath.Dir(d) == d {
+			return filepath.Join(wd, "..", "..", "shared", "reference", "takoform-v1alpha3")
+		}
+	}
+}
+
+func TestPublishedIDs(t *testing.T) {
+	path := filepath.Join(referenceDir(t), "conformance", "portable-host-v3", "contract.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("published check list not readable at %s (set TAKOKIT_REFERENCE_DIR): %v", path, err)
+	}
+	var doc struct {
+		Required []string `json:"requiredRunnerChecks"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for _, c := range Table() {
+		published := slices.Contains(doc.Required, c.ID)
+		if c.Project && published {
+			t.Errorf("check %q is marked project-only but is a published id", c.ID)
+		}
+		if !c.Project && !published {
+			t.Errorf("check %q is not a published id; mark it Project (†) or use the published id", c.ID)
+		}
+	}
+}
+
+func TestDocsFresh(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteList(&b, "markdown", Table()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "docs", "conformance.md")
+	if os.Getenv("TAKOKIT_UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	have, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s is missing; run `go tool mage docs` (or TAKOKIT_UPDATE_GOLDEN=1 go test) to generate it: %v", path, err)
+	}
+	if !bytes.Equal(have, b.Bytes()) {
+		t.Errorf("%s is stale; run `go tool mage docs` (or TAKOKIT_UPDATE_GOLDEN=1 go test ./...) and commit it", path)
+	}
+}
