@@ -93,19 +93,19 @@ func TestStrictJSONOnEveryBody(t *testing.T) {
 	good := string(body(f, "orders", "prod", fixture(t, f), nil))
 	inner := strings.TrimSuffix(strings.TrimPrefix(good, "{"), "}")
 	bad := map[string]string{
-		"duplicate member":     `{"kind":"X",` + inner + `}`,
-		"escaped duplicate":    `{"\u006bind":"X",` + inner + `}`,
-		"unknown member":       `{"extra":1,` + inner + `}`,
-		"trailing data":        good + ` {}`,
-		"lone surrogate":       `{"x":"\udc00",` + inner + `}`,
-		"negative zero":        `{"x":-0,` + inner + `}`,
-		"leading zero":         `{"x":01,` + inner + `}`,
-		"not finite":           `{"x":1e400,` + inner + `}`,
-		"invalid utf-8":        "{\"x\":\"\xff\"," + inner + `}`,
-		"spec not object":      strings.Replace(good, `"spec":{`, `"spec":[{`, 1),
-		"empty":                ``,
-		"nested unknown":       strings.Replace(good, `"metadata":{`, `"metadata":{"owner":"x",`, 1),
-		"deep nesting":         strings.Repeat("[", 300) + strings.Repeat("]", 300),
+		"duplicate member":  `{"kind":"X",` + inner + `}`,
+		"escaped duplicate": `{"\u006bind":"X",` + inner + `}`,
+		"unknown member":    `{"extra":1,` + inner + `}`,
+		"trailing data":     good + ` {}`,
+		"lone surrogate":    `{"x":"\udc00",` + inner + `}`,
+		"negative zero":     `{"x":-0,` + inner + `}`,
+		"leading zero":      `{"x":01,` + inner + `}`,
+		"not finite":        `{"x":1e400,` + inner + `}`,
+		"invalid utf-8":     "{\"x\":\"\xff\"," + inner + `}`,
+		"spec not object":   strings.Replace(good, `"spec":{`, `"spec":[{`, 1),
+		"empty":             ``,
+		"nested unknown":    strings.Replace(good, `"metadata":{`, `"metadata":{"owner":"x",`, 1),
+		"deep nesting":      strings.Repeat("[", 300) + strings.Repeat("]", 300),
 	}
 	for name, b := range bad {
 		for _, path := range []string{api + "/resources/validate", api + "/resources/prepare"} {

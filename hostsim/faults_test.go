@@ -1,0 +1,231 @@
+package hostsim_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/hostsimtest"
+)
+
+func TestErrorAndLatencyFaults(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	c.create(f, "orders", "prod", fixture(t, f)).status(201)
+	if err := sim.Admin.ArmFault("error=resource_busy,kind=" + f.Ref.Kind + ",resource=orders,count=2"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		r := c.read(f, "orders", "prod").refused("resource_busy", 409)
+		if !contains(r.body, `"retryable":true`) {
+			t.Fatalf("resource_busy must be retryable: %s", r.body)
+		}
+	}
+	c.read(f, "orders", "prod").status(200)
+	if err := sim.Admin.ArmFault("latency=20ms,resource=orders"); err != nil {
+		t.Fatal(err)
+	}
+	c.read(f, "orders", "prod").status(200)
+	if err := sim.Admin.DisarmFaults(); err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Faults []map[string]any `json:"faults"`
+	}
+	resp, _ := http.Get(sim.URL + "/_sim/faults")
+	_ = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if len(list.Faults) != 0 {
+		t.Fatalf("faults left after DELETE /_sim/faults: %v", list.Faults)
+	}
+}
+
+func TestDropAfterCommitThenReplay(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	spec := fixture(t, f)
+	pd := c.prepare(f, "orders", "prod", spec, 0)
+	if err := sim.Admin.ArmFault("response.drop-after-commit,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	b := body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
+	req, _ := http.NewRequest("PUT", sim.URL+resPath(f, "orders"), bytes.NewReader(b))
+	req.Header.Set("Authorization", "Bearer sim-primary")
+	req.Header.Set("If-None-Match", "*")
+	req.Header.Set("Idempotency-Key", "lost")
+	req.GetBody = nil // Go's transport would otherwise resend a keyed request by itself
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the connection was not dropped: HTTP %d", resp.StatusCode)
+	}
+	r := c.do("PUT", resPath(f, "orders"), map[string]string{"If-None-Match": "*", "Idempotency-Key": "lost"}, b).status(201)
+	if _, g, _ := meta(t, r); g != "1" {
+		t.Fatal("the resend did not get the recorded create")
+	}
+	if n, _ := sim.Admin.Counters(); n.Mutations != 1 {
+		t.Fatalf("mutations = %d, want 1 (the resend is a replay)", n.Mutations)
+	}
+}
+
+func TestAdminFaultArming(t *testing.T) {
+	cat := testCatalog(t)
+	p, _ := hostsim.LoadProfile("full")
+	p.Faults = []hostsim.FaultSpec{{Fault: "latency", Value: "1ms", Kind: "Nothing"}}
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, ProfileDoc: p})
+	post := func(b string) *http.Response {
+		resp, err := http.Post(sim.URL+"/_sim/faults", "application/json", bytes.NewReader([]byte(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	for _, bad := range []string{`{"fault":"nope"}`, `{"fault":"latency"}`, `{"fault":"error","value":"not_a_code"}`,
+		`{"fault":"outputs.omit","extra":1}`, `[{"fault":"latency","value":"1s"}]`, `{"fault":"latency","value":"1s","count":-1}`} {
+		resp := post(bad)
+		resp.Body.Close()
+		if resp.StatusCode != 400 {
+			t.Errorf("arming %s: HTTP %d, want 400", bad, resp.StatusCode)
+		}
+	}
+	resp := post(`{"fault":"error","value":"rate_limited","resource":"x"}`)
+	var list struct {
+		Faults []struct {
+			Fault, Source string
+		} `json:"faults"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if resp.StatusCode != 201 || len(list.Faults) != 2 || list.Faults[0].Source != "profile" || list.Faults[1].Fault != "error" {
+		t.Fatalf("armed list: HTTP %d %+v", resp.StatusCode, list)
+	}
+	req, _ := http.NewRequest("DELETE", sim.URL+"/_sim/faults", nil)
+	resp, _ = http.DefaultClient.Do(req)
+	_ = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if len(list.Faults) != 1 || list.Faults[0].Source != "profile" {
+		t.Fatalf("after disarm: %+v", list)
+	}
+	for _, text := range []string{"transition.nope", "latency", "outputs.omit,kind=lower", "error=x", "latency=1s,count=0", "latency=1s,foo=bar"} {
+		if err := sim.Admin.ArmFault(text); err == nil {
+			t.Errorf("text fault %q armed", text)
+		}
+	}
+}
+
+func TestProbeHeader(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	probes := hostsimtest.Start(t, hostsim.Config{Catalog: cat, ConformanceProbes: true})
+	c := newClient(t, probes.URL, "sim-primary")
+	for _, code := range wire.Codes() {
+		status, retry, _ := wire.CodeInfo(code)
+		r := c.do("GET", api+"/forms", map[string]string{"Takoform-Conformance-Probe": "error:" + string(code)}, nil).refused(string(code), status)
+		if contains(r.body, `"retryable":true`) != retry {
+			t.Fatalf("%s: retryable must be %v: %s", code, retry, r.body)
+		}
+	}
+	c.do("GET", api+"/forms", map[string]string{"Takoform-Conformance-Probe": "error:nope"}, nil).refused("invalid_argument", 400)
+	c.do("GET", api+"/forms", map[string]string{"Takoform-Conformance-Probe": "bogus"}, nil).refused("invalid_argument", 400)
+	newClient(t, probes.URL, "").do("GET", api+"/forms", map[string]string{"Takoform-Conformance-Probe": "error:internal_error"}, nil).refused("unauthenticated", 401)
+	// touch-status: revision + 1, generation unchanged, message changed.
+	c.create(f, "orders", "prod", fixture(t, f)).status(201)
+	obs := c.do("POST", resPath(f, "orders")+"/observe"+exactQuery(f, "prod"), map[string]string{"Takoform-Expected-Generation": "1",
+		"Idempotency-Key": newKey(), "Takoform-Conformance-Probe": "touch-status"}, nil).status(200)
+	var env struct {
+		Resource json.RawMessage `json:"resource"`
+	}
+	_ = json.Unmarshal(obs.body, &env)
+	if !contains(env.Resource, `"revision":"2"`) || !contains(env.Resource, `"generation":"1"`) || !contains(env.Resource, "host-side status change 1") || obs.header.Get("ETag") != `"2"` {
+		t.Fatalf("touch-status: %s", obs.body)
+	}
+	// Without the flag the header is ignored.
+	plain := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	newClient(t, plain.URL, "sim-primary").do("GET", "/.well-known/takoform/v1alpha3", map[string]string{"Takoform-Conformance-Probe": "error:internal_error"}, nil).status(200)
+}
+
+func TestObserveAndImport(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	spec := fixture(t, f)
+	imp := func(name, native string, h map[string]string, extra map[string]any) *reply {
+		h["Idempotency-Key"] = newKey()
+		m := map[string]any{"nativeId": native}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return c.do("POST", resPath(f, name)+"/import", h, body(f, name, "prod", spec, m))
+	}
+	imp("adopted", "native-1", map[string]string{"If-None-Match": "*"}, nil).status(201)
+	imp("second", "native-1", map[string]string{"If-None-Match": "*"}, nil).refused("import_conflict", 409)
+	imp("adopted", "native-2", map[string]string{"Takoform-Expected-Generation": "1"}, nil).refused("import_conflict", 409)
+	imp("adopted", "native-1", map[string]string{"Takoform-Expected-Generation": "1"}, nil).status(200)
+	imp("adopted", " native-1", map[string]string{"Takoform-Expected-Generation": "1"}, nil).refused("invalid_argument", 400)
+	imp("adopted", "native-1", map[string]string{"Takoform-Expected-Generation": "2"}, nil).refused("generation_conflict", 412)
+	imp("nothing", "native-3", map[string]string{"Takoform-Expected-Generation": "1"}, nil).refused("resource_not_found", 404)
+	// Another tenant's claims are invisible.
+	other := newClient(t, sim.URL, "sim-other-tenant")
+	other.do("POST", resPath(f, "second")+"/import", map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
+		body(f, "second", "prod", spec, map[string]any{"nativeId": "native-1"})).status(201)
+	// A resource created by apply records its claim on first import; the nativeId never appears.
+	c.create(f, "applied", "prod", spec).status(201)
+	r := imp("applied", "native-4", map[string]string{}, map[string]any{"metadata": map[string]any{"name": "applied", "space": "prod", "generation": "1"}}).status(200)
+	if contains(r.body, "native-4") {
+		t.Fatal("nativeId appeared in a response")
+	}
+	// Deleting the holder releases the claim.
+	c.del(f, "adopted", "prod", 1).status(204)
+	imp("second", "native-1", map[string]string{"If-None-Match": "*"}, nil).status(201)
+	// Observe needs the fence and an empty body.
+	obsPath := resPath(f, "second") + "/observe" + exactQuery(f, "prod")
+	c.do("POST", obsPath, map[string]string{"Idempotency-Key": newKey()}, nil).refused("invalid_argument", 400)
+	c.do("POST", obsPath, map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": "1"}, []byte("{}")).refused("invalid_argument", 400)
+	c.do("POST", obsPath, map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": "2"}, nil).refused("generation_conflict", 412)
+	c.do("POST", obsPath, map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": "1", "If-Match": `"5"`}, nil).refused("revision_conflict", 412)
+	o := c.do("POST", obsPath, map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": "1"}, nil).status(200)
+	if o.header.Get("ETag") != `"1"` || !contains(o.body, `"resource":`) {
+		t.Fatalf("observe: %s", o.body)
+	}
+}
+
+func TestAdminStateEventsResetProfile(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, Profile: "tight-limits"})
+	c := newClient(t, sim.URL, "sim-primary")
+	c.create(f, "orders", "prod", fixture(t, f))
+	st, err := sim.Admin.State()
+	if err != nil || !contains(st, `"resources"`) || !contains(st, `"operations"`) {
+		t.Fatalf("state: %v %s", err, st)
+	}
+	ev, _ := sim.Admin.Events(0)
+	if !contains(ev, `"route":"apply"`) || !contains(ev, `"tenant":"tenant-a"`) || contains(ev, "sim-primary") {
+		t.Fatalf("events must journal each request without secrets: %s", ev)
+	}
+	resp, _ := http.Get(sim.URL + "/_sim/profile")
+	var p map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&p)
+	resp.Body.Close()
+	if p["name"] != "tight-limits" {
+		t.Fatalf("profile: %v", p)
+	}
+	if err := sim.Admin.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := sim.Admin.Counters()
+	if n.Requests != 0 || n.Mutations != 0 {
+		t.Fatalf("counters after reset: %+v", n)
+	}
+	c.read(f, "orders", "prod").refused("resource_not_found", 404)
+	if n, _ := sim.Admin.Counters(); n.Requests != 1 {
+		t.Fatalf("requests = %d, want 1 (admin routes are not counted)", n.Requests)
+	}
+}
