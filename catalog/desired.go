@@ -110,19 +110,24 @@ func (b *formBuild) checkDefaults(base string, root map[string]any, req []string
 	})
 }
 
-// validateFragment validates v against the subschema at pointer of a schema document.
-func validateFragment(raw []byte, pointer string, v any) error {
+// compileFragment compiles the subschema at pointer of a schema document.
+func compileFragment(raw []byte, pointer string) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	const url = "https://catalog.takokit.invalid/fragment.json"
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	if err := c.AddResource(url, doc); err != nil {
-		return err
+		return nil, err
 	}
-	s, err := c.Compile(url + "#" + pointer)
+	return c.Compile(url + "#" + pointer)
+}
+
+// validateFragment validates v against the subschema at pointer of a schema document.
+func validateFragment(raw []byte, pointer string, v any) error {
+	s, err := compileFragment(raw, pointer)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -48,6 +50,7 @@ func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps
 		Ref:  wire.FormRef{APIVersion: d.APIVersion, Kind: d.Kind, DefinitionVersion: d.DefinitionVersion, SchemaDigest: digest},
 		Slug: p.slug, TypeName: TypeName(p.slug), Role: d.Role, Title: d.Title, Description: deref(d.Description),
 		DefinitionJSON: raw, DesiredJSON: []byte(d.DesiredSchema), Immutable: map[string]bool{},
+		fieldCache: &fieldCache{schemas: map[string]*jsonschema.Schema{}},
 	}
 	if d.OutputSchema != nil {
 		f.OutputJSON = []byte(d.OutputSchema)

@@ -6,6 +6,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -80,6 +81,13 @@ type Form struct {
 	desired  *jsonschema.Schema
 	output   *jsonschema.Schema
 	observed *jsonschema.Schema
+
+	fieldCache *fieldCache // ValidateField's compiled subschemas
+}
+
+type fieldCache struct {
+	mu      sync.Mutex
+	schemas map[string]*jsonschema.Schema
 }
 
 // Field is one top-level desired property, or a member of an object-list or

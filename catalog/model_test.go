@@ -218,3 +218,22 @@ func TestTypeNameConflicts(t *testing.T) {
 		t.Errorf("want takoform_store shared by two groups, got %v", got)
 	}
 }
+
+func TestValidateField(t *testing.T) {
+	k, _ := loadGood(t).Kind(tGroup, "Gadget")
+	g := k.DefaultCreate()
+	if err := g.ValidateField("labels", map[string]any{"a": "b"}); err != nil {
+		t.Errorf("valid json-map value refused: %v", err)
+	}
+	err := g.ValidateField("labels", map[string]any{"a": 1})
+	var se *SchemaError
+	if !errors.As(err, &se) || se.Problems[0].Pointer != "/a" {
+		t.Errorf("want a problem at /a, got %v", err)
+	}
+	if err := g.ValidateField("size", 11); err == nil {
+		t.Errorf("size 11 accepted")
+	}
+	if err := g.ValidateField("nope", 1); err == nil {
+		t.Errorf("unknown property accepted")
+	}
+}

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // SchemaError lists every leaf failure of a schema validation, each naming the
@@ -57,6 +60,31 @@ func (f *Form) ValidateOutputs(out any) error {
 		return fmt.Errorf("%s %s declares no outputs; a host must return none", f.Ref.Kind, f.Ref.DefinitionVersion)
 	}
 	return validateWith(f.output, out, "outputs", f)
+}
+
+// ValidateField validates one top-level desired value against that property's own
+// subschema (its $refs resolve within the desiredSchema), e.g. a json-map value
+// before the whole spec is known. Problem pointers are relative to the value.
+func (f *Form) ValidateField(wireName string, value any) error {
+	if _, ok := f.Field(wireName); !ok {
+		return fmt.Errorf("%s %s has no desired property %q", f.Ref.Kind, f.Ref.DefinitionVersion, wireName)
+	}
+	if f.fieldCache == nil {
+		return fmt.Errorf("%s cannot validate %q: the Form was not built by catalog.Load", f.Ref, wireName)
+	}
+	fc := f.fieldCache
+	fc.mu.Lock()
+	s, ok := fc.schemas[wireName]
+	if !ok {
+		var err error
+		if s, err = compileFragment(f.DesiredJSON, "/properties/"+wire.EscapePointerToken(wireName)); err != nil {
+			fc.mu.Unlock()
+			return fmt.Errorf("compiling the schema of %q: %w", wireName, err)
+		}
+		fc.schemas[wireName] = s
+	}
+	fc.mu.Unlock()
+	return validateWith(s, value, "desired property "+strconv.Quote(wireName), f)
 }
 
 // DesiredSchema returns the compiled desiredSchema.
