@@ -143,3 +143,6 @@ func (h *Host) Close() error {
 
 // ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,count=N].
 func ParseFault(text string) (FaultSpec, error) { return fault.ParseText(text) }
+
+// DescribeProfiles returns one line per built-in profile.
+func DescribeProfiles() []string { return profile.Describe() }

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/hostsim"
+)
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func profiles(w io.Writer) error {
+	for _, line := range hostsim.DescribeProfiles() {
+		fmt.Fprintln(w, line)
+	}
+	return nil
+}
+
+func profileShow(args []string, env func(string) string, w io.Writer) error {
+	if len(args) != 1 {
+		return badUsage("usage: hostsim profile show NAME|FILE")
+	}
+	p, err := hostsim.LoadProfile(args[0])
+	if err != nil {
+		return badUsage("%v", err)
+	}
+	_, err = w.Write(p.JSON())
+	return err
+}
+
+// loadCatalog reads --catalog DIR, or the built-in catalog.
+func loadCatalog(dir string) (*catalog.Catalog, error) {
+	if dir == "" {
+		c, err := catalog.Embedded()
+		if err != nil {
+			return nil, fmt.Errorf("the built-in catalog does not load: %w", err)
+		}
+		return c, nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, badUsage("--catalog %s is not a directory", dir)
+	}
+	c, err := catalog.Load(os.DirFS(dir))
+	if err != nil {
+		return nil, badUsage("--catalog %s does not load:\n%v", dir, err)
+	}
+	return c, nil
+}
+
+type formLine struct {
+	FormRef       any      `json:"formRef"`
+	PackageDigest string   `json:"packageDigest"`
+	Role          string   `json:"role"`
+	Capabilities  []string `json:"capabilities"`
+	Outputs       []string `json:"outputs"`
+}
+
+func catalogCmd(args []string, env func(string) string, w io.Writer) error {
+	cfg, err := Load("catalog", args, env)
+	if err != nil {
+		return err
+	}
+	cat, err := loadCatalog(cfg.Catalog)
+	if err != nil {
+		return err
+	}
+	var forms []formLine
+	for _, f := range cat.Forms() {
+		outs := []string{}
+		for _, o := range f.Outputs {
+			outs = append(outs, o.Wire+":"+o.Type)
+		}
+		forms = append(forms, formLine{f.Ref, f.PackageDigest, f.Role, f.Capabilities, outs})
+	}
+	var ifaces, bindings []any
+	for _, i := range cat.Interfaces() {
+		ifaces = append(ifaces, i.Ref)
+	}
+	for _, b := range cat.Bindings() {
+		bindings = append(bindings, b.Ref)
+	}
+	if cfg.Format == "json" {
+		b, _ := json.MarshalIndent(map[string]any{"forms": forms, "interfaces": ifaces, "bindings": bindings}, "", "  ")
+		_, err := fmt.Fprintln(w, string(b))
+		return err
+	}
+	for _, f := range cat.Forms() {
+		outs := "no outputs"
+		if len(f.Outputs) > 0 {
+			var o []string
+			for _, x := range f.Outputs {
+				o = append(o, x.Wire+":"+x.Type)
+			}
+			outs = "outputs " + strings.Join(o, ",")
+		}
+		fmt.Fprintf(w, "form      %s %s@%s %s package %s role %s [%s] %s\n", f.Ref.APIVersion, f.Ref.Kind,
+			f.Ref.DefinitionVersion, f.Ref.SchemaDigest, f.PackageDigest, f.Role, strings.Join(f.Capabilities, ","), outs)
+	}
+	for _, i := range cat.Interfaces() {
+		fmt.Fprintf(w, "interface %s@%s %s\n", i.Ref.Name, i.Ref.Version, i.Ref.SchemaDigest)
+	}
+	for _, b := range cat.Bindings() {
+		fmt.Fprintf(w, "binding   %s@%s %s\n", b.Ref.Name, b.Ref.Version, b.Ref.SchemaDigest)
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestLoadPrecedenceFlagEnvDefault(t *testing.T) {
+	env := envOf(map[string]string{"HOSTSIM_READY_FILE": "/env/ready", "HOSTSIM_ACK_DEADLINE": "3s",
+		"HOSTSIM_PROFILE": "kv-only", "HOSTSIM_CONFORMANCE_PROBES": "true"})
+	c, err := Load("serve", []string{"--profile", "async"}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Profile != "async" || c.Sources["profile"] != "flag --profile" {
+		t.Fatalf("flag must win over env: %q from %s", c.Profile, c.Sources["profile"])
+	}
+	if c.ReadyFile != "/env/ready" || c.AckDeadline != 3*time.Second || !c.ConformanceProbes || c.Sources["ready-file"] != "env HOSTSIM_READY_FILE" {
+		t.Fatalf("env fallback: %+v", c)
+	}
+	if c.Addr != "127.0.0.1:8484" || c.Sources["addr"] != "default" {
+		t.Fatalf("default addr: %q %s", c.Addr, c.Sources["addr"])
+	}
+	if _, err := Load("serve", nil, envOf(map[string]string{"HOSTSIM_ACK_DEADLINE": "soon"})); err == nil || !strings.Contains(err.Error(), "HOSTSIM_ACK_DEADLINE") {
+		t.Fatalf("a bad env value must be named: %v", err)
+	}
+	if _, err := Load("serve", []string{"--log-format", "xml"}, envOf(nil)); err == nil {
+		t.Fatal("--log-format xml accepted")
+	}
+	if EnvName("ready-file") != "HOSTSIM_READY_FILE" {
+		t.Fatal(EnvName("ready-file"))
+	}
+}
+
+func TestBadInputExitsTwoWithAMessage(t *testing.T) {
+	dir := t.TempDir()
+	badProfile := filepath.Join(dir, "p.json")
+	os.WriteFile(badProfile, []byte(`{"name": "x", "support": 3}`), 0o644)
+	badCatalog := filepath.Join(dir, "cat")
+	os.MkdirAll(filepath.Join(badCatalog, "forms", "x", "y"), 0o755)
+	os.WriteFile(filepath.Join(badCatalog, "forms", "x", "y", "definition.json"), []byte(`{"kind": 1}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--profile", "nope", "--addr", "127.0.0.1:0"}, "kv-only"},
+		{[]string{"serve", "--profile", badProfile, "--addr", "127.0.0.1:0"}, badProfile},
+		{[]string{"serve", "--catalog", badCatalog, "--addr", "127.0.0.1:0"}, badCatalog},
+		{[]string{"serve", "--catalog", filepath.Join(dir, "missing")}, "missing"},
+		{[]string{"catalog", "--format", "yaml"}, "yaml"},
+		{[]string{"profile", "show"}, "usage"},
+		{[]string{"bogus"}, "unknown command"},
+		{[]string{"serve", "--no-such-flag"}, "no-such-flag"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(tc.args, envOf(nil), &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("hostsim %v: exit %d, stderr %q; want 2 naming %q", tc.args, code, errb.String(), tc.want)
+		}
+	}
+}
+
+func TestProfilesAndProfileShow(t *testing.T) {
+	var out bytes.Buffer
+	if run([]string{"profiles"}, envOf(nil), &out, &out) != 0 || strings.Count(out.String(), "\n") != 8 {
+		t.Fatalf("profiles: %s", out.String())
+	}
+	out.Reset()
+	if run([]string{"profile", "show", "tight-limits"}, envOf(nil), &out, &out) != 0 || !strings.Contains(out.String(), `"maximumHandlers": 1`) ||
+		strings.Contains(out.String(), "extends") {
+		t.Fatalf("profile show: %s", out.String())
+	}
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// serve runs the simulator until SIGINT/SIGTERM (or stop is closed, for tests).
+func serve(args []string, env func(string) string, stdout, stderr io.Writer, stop <-chan struct{}) error {
+	cfg, err := Load("serve", args, env)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Args) > 0 {
+		return badUsage("hostsim serve takes no arguments (got %q)", cfg.Args)
+	}
+	hc, err := hostConfig(cfg, stderr)
+	if err != nil {
+		return err
+	}
+	h, err := hostsim.New(hc)
+	if err != nil {
+		return fmt.Errorf("hostsim serve: %w", err)
+	}
+	defer h.Close()
+	l, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return badUsage("hostsim serve: cannot listen on %s: %v", cfg.Addr, err)
+	}
+	url := "http://" + l.Addr().String()
+	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	fmt.Fprintf(stdout, "hostsim %s listening on %s\n", h.Profile().Name, url)
+	if cfg.ReadyFile != "" {
+		if err := writeReady(cfg.ReadyFile, url); err != nil {
+			srv.Close()
+			return fmt.Errorf("hostsim serve: write the ready file: %w", err)
+		}
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	select {
+	case <-sig:
+	case <-stop:
+	case err := <-done:
+		return fmt.Errorf("hostsim serve: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		srv.Close()
+	}
+	return nil
+}
+
+// hostConfig turns the command line into a hostsim.Config; every failure is bad input.
+func hostConfig(cfg Config, stderr io.Writer) (hostsim.Config, error) {
+	var hc hostsim.Config
+	cat, err := loadCatalog(cfg.Catalog)
+	if err != nil {
+		return hc, err
+	}
+	prof, err := hostsim.LoadProfile(cfg.Profile)
+	if err != nil {
+		return hc, badUsage("hostsim serve: %v", err)
+	}
+	var handler slog.Handler = slog.NewTextHandler(stderr, nil)
+	if cfg.LogFormat == "json" {
+		handler = slog.NewJSONHandler(stderr, nil)
+	}
+	hc = hostsim.Config{ProfileDoc: prof, Catalog: cat, DBPath: cfg.DB, ConformanceProbes: cfg.ConformanceProbes,
+		AckDeadline: cfg.AckDeadline, AdminToken: cfg.AdminToken, Logger: slog.New(handler)}
+	if cfg.Tokens != "" {
+		b, err := os.ReadFile(cfg.Tokens)
+		if err != nil {
+			return hc, badUsage("hostsim serve: --tokens: %v", err)
+		}
+		var toks []struct {
+			Token     string `json:"token,required"`
+			Tenant    string `json:"tenant,required"`
+			Principal string `json:"principal,required"`
+		}
+		if err := wire.DecodeStrict(b, &toks); err != nil {
+			return hc, badUsage("hostsim serve: --tokens %s: %v (expected a JSON list of {token, tenant, principal})", cfg.Tokens, err)
+		}
+		for i, t := range toks {
+			if t.Token == "" || t.Tenant == "" || t.Principal == "" {
+				return hc, badUsage("hostsim serve: --tokens %s: /%d: token, tenant and principal must be non-empty", cfg.Tokens, i)
+			}
+			hc.Tokens = append(hc.Tokens, hostsim.Token{Token: t.Token, Tenant: t.Tenant, Principal: t.Principal})
+		}
+	}
+	return hc, nil
+}
+
+// writeReady writes the ready file atomically (a reader never sees half of it).
+func writeReady(path, url string) error {
+	b, _ := json.Marshal(map[string]any{"url": url, "admin": url + "/_sim", "pid": os.Getpid()})
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".hostsim-ready-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	tmp.Close()
+	return os.Rename(tmp.Name(), path)
+}
