@@ -101,7 +101,7 @@ type Field struct {
 	Default     json.RawMessage // exact authored bytes; nil when none
 	Immutable   bool
 	Enum        []string // string-enum, or the items of a string-set/list
-	Pattern     string   // string, or the items of a string-set/list
+	Pattern     string   // string; the items of a string-set/list; a reference's target name
 	Min, Max    *int64
 	MinItems    *int64
 	MaxItems    *int64

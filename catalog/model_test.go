@@ -237,3 +237,11 @@ func TestValidateField(t *testing.T) {
 		t.Errorf("unknown property accepted")
 	}
 }
+
+func TestReferenceFieldCarriesNameConstraints(t *testing.T) {
+	k, _ := loadGood(t).Kind(tGroup, "Gadget")
+	f, _ := k.DefaultCreate().Field("holder")
+	if f.Pattern != refNamePattern || f.MinLength == nil || *f.MinLength != 1 || f.MaxLength == nil || *f.MaxLength != 63 {
+		t.Errorf("reference field = %+v", f)
+	}
+}
