@@ -94,5 +94,27 @@ func Negatives() map[string]Negative {
 		"resource-update-is-tenant-isolated": injected("tenant.ignore: address resources without their tenant"),
 		"resource-delete-is-tenant-isolated": injected("tenant.ignore: address resources without their tenant"),
 		"each-tenant-mutates-its-own-plane":  injected("tenant.ignore: address resources without their tenant"),
+
+		"binding-target-missing-404-before-mutation":    injected("relations.ignore-missing: store bindings whose target does not exist"),
+		"dependency-in-use-on-bound-target-delete":      injected("delete.skip-dependents: delete targets other resources pin"),
+		"relation-target-deletion-blocked":              injected("delete.skip-dependents: delete targets other resources pin"),
+		"binding-contract-verified":                     injected("bindings.unchecked: skip the binding checks of host-api.md §14.3"),
+		"deployment-weight-sum-enforced":                injected("aggregate.unchecked: skip the deployment rules"),
+		"deployment-single-active-per-worker":           injected("aggregate.unchecked: skip the deployment rules"),
+		"attachment-requires-active-deployment":         injected("aggregate.unchecked: skip the attachment gate"),
+		"worker-endpoint-address-is-host-assigned":      {Profile: "full", Faults: []string{"outputs.omit"}, Fragment: "status.outputs lacks"},
+		"worker-endpoint-single-per-worker":             injected("aggregate.unchecked: allow several endpoints per worker"),
+		"worker-endpoint-address-is-stable-for-its-uid": injected("endpoint.reassign: assign a new address on every apply"),
+
+		"form-transition-feature-advertised":       injected("discovery.no-transition-feature: omit resource_form_transition from discovery"),
+		"form-transition-unknown-operation-is-404": injected("transition.readback-wrong: answer unknown operations 202"),
+		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "backend_rejected"},
+		"form-transition-replay-is-byte-identical": injected("transition.re-render: render the receipt anew on every replay"),
+		"form-transition-never-re-increments":      injected("transition.re-dispatch: dispatch again on every replay"),
+		"form-transition-claim-fences-lifecycle":   injected("transition.no-claim: hold no claim between point A and the commit"),
+		"form-transition-undeclared-refused":       injected("transition.any-pair: accept undeclared markers"),
+		"form-transition-digest-mismatch-refused":  injected("transition.unverified: skip digest recomputation"),
+		"form-transition-request-mismatch-refused": injected("transition.ledger-overwrite: overwrite an existing operation with a new request"),
+		"form-transition-rejection-keeps-resource": injected("transition.reject-advances: advance the resource although the backend rejected"),
 	}
 }

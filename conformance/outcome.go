@@ -44,3 +44,5 @@ func classify(err error) Status {
 
 // rawJSON keeps a member's bytes undecoded (strict decoding skips it).
 type rawJSON = json.RawMessage
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

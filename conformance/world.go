@@ -17,7 +17,8 @@ import (
 // artifact-addressed Form names from an upload. One resource per kind is made and
 // shared, so a version, its deployment and an attachment all name the same worker.
 type world struct {
-	made map[string]*Resource // by "apiVersion/Kind"
+	made     map[string]*Resource // by "apiVersion/Kind"
+	noDeploy bool                 // leave attachments' workers without a deployment
 }
 
 // artifactAddressed reports a Form whose desired schema has exactly one property,
@@ -72,7 +73,7 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 			targets = append(targets, t)
 		}
 	}
-	if f.Role == "attachment" {
+	if f.Role == "attachment" && !p.world.noDeploy {
 		for _, t := range targets {
 			if err := p.ensureDeployment(ctx, t); err != nil {
 				return nil, err
@@ -178,6 +179,11 @@ func (p *Probe) ensure(ctx context.Context, src *catalog.Form, rel catalog.Relat
 	return p.makeIn(ctx, tf, key)
 }
 
+// makeFresh creates one more resource of f in the world, not shared.
+func (p *Probe) makeFresh(ctx context.Context, f *catalog.Form) (*Resource, error) {
+	return p.makeIn(ctx, f, "")
+}
+
 func (p *Probe) makeIn(ctx context.Context, f *catalog.Form, key string) (*Resource, error) {
 	spec, err := p.specFor(ctx, f)
 	if err != nil {
@@ -187,7 +193,9 @@ func (p *Probe) makeIn(ctx context.Context, f *catalog.Form, key string) (*Resou
 	if err != nil {
 		return nil, fmt.Errorf("setting up the %s a check refers to: %w", f.Ref.Kind, err)
 	}
-	p.world.made[key] = r
+	if key != "" {
+		p.world.made[key] = r
+	}
 	return r, nil
 }
 

@@ -1,0 +1,383 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// expectTxRefusal fails unless r is code with hostCode.
+func expectTxRefusal(r *Resp, code wire.Code, hostCode string) error {
+	if err := expectCode(r, code); err != nil {
+		return err
+	}
+	if r.Err.HostCode != hostCode {
+		return failf("%s: expected hostCode %q, got %q (%s)", r.What(), hostCode, r.Err.HostCode, r.Err.Message)
+	}
+	return nil
+}
+
+// committed runs one transition to its 200 receipt.
+func (p *Probe) committed(ctx context.Context) (*txRequest, *Resp, *Resource, error) {
+	tr, res, err := p.txResource(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t, err := p.newTx(tr, res, tr.Marker)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	r, err := p.P.Do(ctx, t.req(""))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	moved, err := t.verifyReceipt(r)
+	return t, r, moved, err
+}
+
+func checkTransitionFeature(ctx context.Context, p *Probe) error {
+	tr, _, _, err := p.transitionPair()
+	if err != nil {
+		return err
+	}
+	r, err := p.get(ctx, DiscoveryPath)
+	if err != nil {
+		return err
+	}
+	var d struct {
+		Features map[string]bool `json:"features"`
+	}
+	if json.Unmarshal(r.Body, &d) != nil || !d.Features["resource_form_transition"] {
+		return failf("%s: the host installs both ends of transition %s but does not advertise features.resource_form_transition: true", r.What(), tr.Marker)
+	}
+	return nil
+}
+
+func checkTransitionUnknownOperation(ctx context.Context, p *Probe) error {
+	tr, res, err := p.txResource(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := p.newTx(tr, res, tr.Marker)
+	if err != nil {
+		return err
+	}
+	r, err := p.get(ctx, t.readbackPath("formtx_"+randomHex(32)))
+	if err != nil {
+		return err
+	}
+	if err := expectTxRefusal(r, wire.CodeResourceNotFound, "form_transition_operation_not_found"); err != nil {
+		return err
+	}
+	r, err = p.get(ctx, t.readbackPath(t.OperationID))
+	if err != nil {
+		return err
+	}
+	return expectTxRefusal(r, wire.CodeResourceNotFound, "form_transition_operation_not_found")
+}
+
+func checkTransitionCommits(ctx context.Context, p *Probe) error {
+	t, _, moved, err := p.committed(ctx)
+	if err != nil {
+		return err
+	}
+	now, err := p.readResource(ctx, t.to.Ref, t.Resource.Metadata.Name)
+	if err != nil {
+		return err
+	}
+	if now.Metadata.UID != t.Expected.UID || now.Metadata.Generation != moved.Metadata.Generation || now.Ref() != t.to.Ref {
+		return failf("GET %s: after the commit the resource is %s uid %s generation %s, expected %s uid %s generation %s", ResourcePath(t.to.Ref, t.Resource.Metadata.Name), now.Ref(), now.Metadata.UID, now.Metadata.Generation, t.to.Ref, t.Expected.UID, moved.Metadata.Generation)
+	}
+	for _, c := range now.Status.Conditions {
+		if c.Type == "Reconciling" {
+			return failf("GET %s: the committed transition left a Reconciling condition", ResourcePath(t.to.Ref, t.Resource.Metadata.Name))
+		}
+	}
+	r, err := p.read(ctx, p.P, t.from.Ref, t.Resource.Metadata.Name)
+	if err != nil {
+		return err
+	}
+	if err := expectCode(r, wire.CodeResourceNotFound); err != nil {
+		return failf("%s (read under the old FormRef after the transition)", err)
+	}
+	return nil
+}
+
+func checkTransitionReplay(ctx context.Context, p *Probe) error {
+	t, first, _, err := p.committed(ctx)
+	if err != nil {
+		return err
+	}
+	again, err := p.P.Do(ctx, t.req(""))
+	if err != nil {
+		return err
+	}
+	if again.Status != first.Status || !bytes.Equal(again.Body, first.Body) {
+		return failf("%s: the resent request answered %d %s, expected the stored receipt byte for byte", again.What(), again.Status, snippet(again.Body))
+	}
+	rb, err := p.get(ctx, t.readbackPath(t.OperationID))
+	if err != nil {
+		return err
+	}
+	if rb.Status != http.StatusOK || !bytes.Equal(rb.Body, first.Body) {
+		return failf("%s: the readback answered %d %s, expected the stored receipt byte for byte", rb.What(), rb.Status, snippet(rb.Body))
+	}
+	return nil
+}
+
+func checkTransitionNeverReIncrements(ctx context.Context, p *Probe) error {
+	t, first, moved, err := p.committed(ctx)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := p.P.Do(ctx, t.req("")); err != nil {
+			return err
+		}
+		if _, err := p.get(ctx, t.readbackPath(t.OperationID)); err != nil {
+			return err
+		}
+	}
+	now, err := p.readResource(ctx, t.to.Ref, t.Resource.Metadata.Name)
+	if err != nil {
+		return err
+	}
+	if now.Metadata.Generation != moved.Metadata.Generation {
+		return failf("GET %s: replays moved the generation from %s to %s", ResourcePath(t.to.Ref, t.Resource.Metadata.Name), moved.Metadata.Generation, now.Metadata.Generation)
+	}
+	if p.updatable(t.to) {
+		b := &builtResource{f: t.to, res: now}
+		_ = json.Unmarshal(now.Spec, &b.spec)
+		if alt, _, err := p.changed(b); err == nil {
+			if _, err := p.update(ctx, now, alt); err != nil {
+				return err
+			}
+			rb, err := p.get(ctx, t.readbackPath(t.OperationID))
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(rb.Body, first.Body) {
+				return failf("%s: after a later update the readback answered %s, expected the stored receipt", rb.What(), snippet(rb.Body))
+			}
+		}
+	}
+	return nil
+}
+
+func hasReconciling(r *Resource) bool {
+	for _, c := range r.Status.Conditions {
+		if c.Type == "Reconciling" && c.Status == "True" && c.HostReason == "form-transition" {
+			return true
+		}
+	}
+	return false
+}
+
+func checkTransitionClaimFences(ctx context.Context, p *Probe) error {
+	tr, res, err := p.txResource(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := p.newTx(tr, res, tr.Marker)
+	if err != nil {
+		return err
+	}
+	r, err := p.P.Do(ctx, t.req("transition-hold"))
+	if err != nil {
+		return err
+	}
+	if err := expectStatus(r, http.StatusAccepted); err != nil {
+		return err
+	}
+	var held struct {
+		Operation txOperation `json:"operation,required"`
+	}
+	if err := wire.DecodeStrict(r.Body, &held); err != nil {
+		return failf("%s: a held transition answers {\"operation\": …} only: %v", r.What(), err)
+	}
+	if held.Operation.Status != "prepared" || held.Operation.DispatchAttempted || held.Operation.OperationID != t.OperationID {
+		return failf("%s: expected operation %s prepared, not dispatched; got %+v", r.What(), t.OperationID, held.Operation)
+	}
+	name := res.Metadata.Name
+	now, err := p.readResource(ctx, t.from.Ref, name)
+	if err != nil {
+		return err
+	}
+	if !hasReconciling(now) || now.Metadata.Revision != nextDecimal(res.Metadata.Revision) || now.Metadata.Generation != res.Metadata.Generation {
+		return failf("GET %s: while the claim is held expected Reconciling=True (form-transition), revision %s and generation %s; got revision %s generation %s", ResourcePath(t.from.Ref, name), nextDecimal(res.Metadata.Revision), res.Metadata.Generation, now.Metadata.Revision, now.Metadata.Generation)
+	}
+	var spec map[string]any
+	_ = json.Unmarshal(res.Spec, &spec)
+	for label, send := range map[string]func() (*Resp, error){
+		"apply":   func() (*Resp, error) { return p.apply(ctx, p.P, t.from.Ref, name, spec, now.Metadata.Generation) },
+		"observe": func() (*Resp, error) { return p.observe(ctx, p.P, t.from.Ref, name, now.Metadata.Generation, nil) },
+		"delete":  func() (*Resp, error) { return p.del(ctx, p.P, t.from.Ref, name, now.Metadata.Generation, nil) },
+	} {
+		r, err := send()
+		if err != nil {
+			return err
+		}
+		if err := expectTxRefusal(r, wire.CodeResourceBusy, "form_transition_in_progress"); err != nil {
+			return failf("%s (%s while a transition claim is held)", err, label)
+		}
+		if r.Err.Retryable {
+			return failf("%s: a claim refusal must be retryable false", r.What())
+		}
+	}
+	r, err = p.P.Do(ctx, t.req(""))
+	if err != nil {
+		return err
+	}
+	_, err = t.verifyReceipt(r)
+	return err
+}
+
+func checkTransitionUndeclared(ctx context.Context, p *Probe) error {
+	tr, res, err := p.txResource(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := p.newTx(tr, res, "conformance-undeclared-transition")
+	if err != nil {
+		return err
+	}
+	r, err := p.P.Do(ctx, t.req(""))
+	if err != nil {
+		return err
+	}
+	if err := expectTxRefusal(r, wire.CodeInvalidArgument, "form_transition_undeclared"); err != nil {
+		return failf("%s (an undeclared marker)", err)
+	}
+	return p.unchanged(ctx, res)
+}
+
+func checkTransitionDigestMismatch(ctx context.Context, p *Probe) error {
+	tr, res, err := p.txResource(ctx)
+	if err != nil {
+		return err
+	}
+	bad, err := p.newTx(tr, res, tr.Marker)
+	if err != nil {
+		return err
+	}
+	bad.TransitionEvidence.Digest = flipDigest(bad.TransitionEvidence.Digest)
+	if err := bad.sealIDs(); err != nil {
+		return err
+	}
+	r, err := p.P.Do(ctx, bad.req(""))
+	if err != nil {
+		return err
+	}
+	if err := expectTxRefusal(r, wire.CodeInvalidArgument, "form_transition_digest_mismatch"); err != nil {
+		return failf("%s (a transitionEvidence.digest that does not recompute)", err)
+	}
+	id, err := p.newTx(tr, res, tr.Marker)
+	if err != nil {
+		return err
+	}
+	id.OperationID = "formtx_" + randomHex(32)
+	r, err = p.P.Do(ctx, id.req(""))
+	if err != nil {
+		return err
+	}
+	if err := expectTxRefusal(r, wire.CodeInvalidArgument, "form_transition_digest_mismatch"); err != nil {
+		return failf("%s (an operationId that does not recompute)", err)
+	}
+	return p.unchanged(ctx, res)
+}
+
+func checkTransitionRequestMismatch(ctx context.Context, p *Probe) error {
+	t, first, _, err := p.committed(ctx)
+	if err != nil {
+		return err
+	}
+	other := *t
+	other.Resource.Spec = cloneSpec(t.Resource.Spec)
+	alt, _, ok := variant(t.to, other.Resource.Spec, p.Name("v"), mutable(t.to))
+	if !ok {
+		return notApplicable("no other valid spec of %s could be derived", t.to.Ref)
+	}
+	other.Resource.Spec = alt
+	r, err := p.P.Do(ctx, other.req(""))
+	if err != nil {
+		return err
+	}
+	if r.Code() != wire.CodeFormIdentityConflict && r.Code() != wire.CodeInvalidArgument {
+		return failf("%s: a different request under the committed operationId %s must be refused (form_identity_conflict form_transition_request_mismatch, or invalid_argument form_transition_digest_mismatch); got %s", r.What(), t.OperationID, r.Got())
+	}
+	if h := r.Err.HostCode; h != "form_transition_request_mismatch" && h != "form_transition_digest_mismatch" {
+		return failf("%s: hostCode %q, expected form_transition_request_mismatch or form_transition_digest_mismatch", r.What(), h)
+	}
+	rb, err := p.get(ctx, t.readbackPath(t.OperationID))
+	if err != nil {
+		return err
+	}
+	if rb.Status != http.StatusOK || !bytes.Equal(rb.Body, first.Body) {
+		return failf("%s: after the refused request the readback answered %d %s, expected the stored receipt", rb.What(), rb.Status, snippet(rb.Body))
+	}
+	return nil
+}
+
+func checkTransitionRejection(ctx context.Context, p *Probe) error {
+	tr, res, err := p.txResource(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := p.newTx(tr, res, tr.Marker)
+	if err != nil {
+		return err
+	}
+	r, err := p.P.Do(ctx, t.req("transition-reject"))
+	if err != nil {
+		return err
+	}
+	if err := expectTxRefusal(r, wire.CodeFormIdentityConflict, "backend_rejected"); err != nil {
+		return failf("%s (a definitive backend rejection)", err)
+	}
+	var det struct {
+		OperationID   string `json:"operationId"`
+		RequestDigest string `json:"requestDigest"`
+		Status        string `json:"status"`
+		FailureCode   string `json:"failureCode"`
+	}
+	if json.Unmarshal(r.Err.Details, &det) != nil || det.OperationID != t.OperationID || det.RequestDigest != t.requestDigest || det.Status != "rejected" || det.FailureCode != "backend_rejected" {
+		return failf("%s: details must be {operationId %s, requestDigest %s, status rejected, failureCode backend_rejected}; got %s", r.What(), t.OperationID, t.requestDigest, snippet(r.Err.Details))
+	}
+	now, err := p.readResource(ctx, t.from.Ref, res.Metadata.Name)
+	if err != nil {
+		return err
+	}
+	r2 := nextDecimal(nextDecimal(res.Metadata.Revision))
+	if now.Metadata.Generation != res.Metadata.Generation || now.Metadata.UID != res.Metadata.UID || !sameSpecRaw(now.Spec, res.Spec) || now.Metadata.Revision != r2 || hasReconciling(now) {
+		return failf("GET %s: after the rejection expected the same ref, uid, spec and generation %s, revision %s and no Reconciling condition; got generation %s revision %s", ResourcePath(t.from.Ref, res.Metadata.Name), res.Metadata.Generation, r2, now.Metadata.Generation, now.Metadata.Revision)
+	}
+	rb, err := p.get(ctx, t.readbackPath(t.OperationID))
+	if err != nil {
+		return err
+	}
+	if err := expectTxRefusal(rb, wire.CodeFormIdentityConflict, "backend_rejected"); err != nil {
+		return failf("%s (the readback of a rejected operation answers its stored rejection)", err)
+	}
+	again, err := p.newTx(tr, now, tr.Marker)
+	if err != nil {
+		return err
+	}
+	if again.OperationID == t.OperationID {
+		return failf("the retry after a rejection must have a new operationId (the revision moved)")
+	}
+	ar, err := p.P.Do(ctx, again.req(""))
+	if err != nil {
+		return err
+	}
+	_, err = again.verifyReceipt(ar)
+	return err
+}
+
+func sameSpecRaw(a, b []byte) bool {
+	x, err1 := wire.Canonicalize(a)
+	y, err2 := wire.Canonicalize(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
