@@ -1,6 +1,9 @@
 package catalog
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // badCase breaks exactly one authoring rule of the base test catalog.
 type badCase struct {
@@ -169,6 +172,20 @@ var badCases = []badCase{
 	{rule: "revision-declares-update", mutate: func(c *tcat) {
 		c.form("Holder", "0.1.0").def["lifecycleCapabilities"] = []any{"create", "read", "update", "delete", "import", "observe"}
 	}, file: holderD, pointer: "/lifecycleCapabilities/2", fragment: "a revision Form may not list \"update\""},
+	{rule: "duplicate-definition", mutate: func(c *tcat) {
+		c.post = append(c.post, func(files map[string][]byte) {
+			for p, b := range files {
+				if rest, ok := strings.CutPrefix(p, "forms/"+tFamily+"/store/"); ok {
+					files["forms/copy-v1alpha1/store/"+rest] = b
+				}
+			}
+		})
+	}, file: storeD, pointer: "", fragment: "is unique in a catalog"},
+	{rule: "reference-interface-not-provided", mutate: func(c *tcat) {
+		at(propsOf(c, "Gadget", "0.1.0"), "items/items/properties/target/properties/kind")["const"] = "Holder"
+	}, file: gadget1, pointer: "/desiredSchema/properties/items/items/properties/target/" + annRequiredInterface, fragment: "the reference could never resolve"},
+	{rule: "version-changes-role", mutate: func(c *tcat) { c.form("Gadget", "0.2.0").def["role"] = "policy" },
+		file: "forms/" + tFamily + "/gadget/0.2.0/definition.json", pointer: "/role", fragment: "all versions of one kind share a role"},
 }
 
 // replaceFirstDigest swaps the first file digest of a package index for a wrong one.

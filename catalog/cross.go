@@ -22,6 +22,7 @@ func checkUniqueness(builds []*formBuild, ifaces []*Interface, ifaceFiles []stri
 	}
 	famGroup := map[string]string{}
 	groupFam := map[string]string{}
+	reported := map[string]bool{} // one line per offending family directory
 	for _, b := range builds {
 		g, fam := b.form.Ref.APIVersion, b.pkg.family
 		if prev, ok := famGroup[fam]; ok && prev != g {
@@ -30,7 +31,10 @@ func checkUniqueness(builds []*formBuild, ifaces []*Interface, ifaceFiles []stri
 		}
 		famGroup[fam] = g
 		if prev, ok := groupFam[g]; ok && prev != fam {
-			ps.add(b.file, "/apiVersion", "apiVersion %q is already used by family directory %q; one family directory per Form group", g, prev)
+			if !reported[fam] {
+				reported[fam] = true
+				ps.add(b.file, "/apiVersion", "apiVersion %q is already used by family directory %q; one family directory per Form group", g, prev)
+			}
 			continue
 		}
 		groupFam[g] = fam
