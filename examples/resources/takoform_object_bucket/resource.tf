@@ -1,0 +1,3 @@
+resource "takoform_object_bucket" "example" {
+  name = "example-object-bucket"
+}

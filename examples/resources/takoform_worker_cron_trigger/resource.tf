@@ -1,0 +1,5 @@
+resource "takoform_worker_cron_trigger" "example" {
+  name   = "example-worker-cron-trigger"
+  cron   = "*/5 * * * *"
+  worker = "module-worker"
+}
