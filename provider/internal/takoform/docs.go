@@ -135,4 +135,3 @@ func attrLine(name string, a schema.Attribute) string {
 	}
 	return line
 }
-
