@@ -170,6 +170,10 @@ func (c *desiredCtx) array(ptr string, f Field, node map[string]any) (Field, boo
 		f.Enum = stringList(items["enum"])
 		c.readString(&f, items)
 		ok := true
+		if _, has := items["enum"]; has && len(f.Enum) == 0 {
+			c.unsupported(ptrJoin(ip, "enum"), "a string item enum lists one or more strings")
+			ok = false
+		}
 		for _, k := range sortedKeys(items) {
 			if !slices.Contains(itemStrKeys, k) && !slices.Contains(prose, k) {
 				c.unsupported(ptrJoin(ip, k), "keyword \""+k+"\" is not part of a string item")
