@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -83,5 +84,16 @@ func TestCandidateSetCompared(t *testing.T) {
 	files["forms/"+tFamily+"/candidate-set.json"] = []byte(`{"forms":[` + entry + `]}`)
 	if _, err := Load(mapFS(files)); err == nil || !strings.Contains(err.Error(), "does not list the loaded") {
 		t.Errorf("a candidate set missing Forms must be refused, got %v", err)
+	}
+}
+
+func TestEmptyAndMissingRoots(t *testing.T) {
+	c, err := Load(fstest.MapFS{})
+	if err != nil || len(c.Forms()) != 0 || len(c.Kinds()) != 0 {
+		t.Errorf("an empty root is an empty catalog: %v", err)
+	}
+	_, err = Load(os.DirFS(t.TempDir() + "/missing"))
+	if err == nil || !strings.Contains(err.Error(), "cannot read the catalog root") {
+		t.Errorf("a missing root must be refused with a clear message, got %v", err)
 	}
 }
