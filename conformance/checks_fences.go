@@ -68,12 +68,12 @@ func checkUpdateGenerationFence(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name, ref := b.res.Metadata.Name, b.f.Ref
-	_, digest, err := p.prepare(ctx, p.P, ref, name, alt, "1")
+	pr, digest, err := p.prepare(ctx, p.P, ref, name, alt, "1")
 	if err != nil {
 		return err
 	}
-	if digest == "" {
-		return failf("POST %s/resources/prepare with fence 1 for %q did not answer 200", API, name)
+	if err := expectStatus(pr, http.StatusOK); err != nil {
+		return err
 	}
 	bad := map[string]Req{}
 	noFence := p.applyReq(ref, name, alt, digest, "1")
@@ -113,7 +113,7 @@ func checkStaleGeneration(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := a.Metadata.Name
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "1")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "1")
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func (p *Probe) keyedCreate(ctx context.Context, prefix string) (*catalog.Form, 
 		return nil, Req{}, nil, err
 	}
 	name := p.Name(prefix)
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
 		return nil, Req{}, nil, err
 	}

@@ -81,7 +81,7 @@ func checkApplyHeadersRequired(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := p.Name("hdr")
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func checkCreateConflict(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := p.Name("dup")
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func checkExpectedUID(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := a.Metadata.Name
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "1")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "1")
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func checkExpectedUID(ctx context.Context, p *Probe) error {
 		return failf("%s (an update with another expectedUid)", err)
 	}
 	other := p.Name("xuid")
-	_, cd, err := p.prepare(ctx, p.P, f.Ref, other, spec, "")
+	cd, err := p.prepared(ctx, p.P, f.Ref, other, spec, "")
 	if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func checkPackageDigestNotIdentity(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := p.Name("pkg")
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
 		return err
 	}

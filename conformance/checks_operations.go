@@ -22,7 +22,7 @@ func (p *Probe) asyncCreate(ctx context.Context, c *Client, prefix string) (*cat
 		return nil, "", nil, err
 	}
 	name := p.Name(prefix)
-	_, digest, err := p.prepare(ctx, c, f.Ref, name, spec, "")
+	digest, err := p.prepared(ctx, c, f.Ref, name, spec, "")
 	if err != nil {
 		return nil, "", nil, err
 	}

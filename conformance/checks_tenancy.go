@@ -83,7 +83,7 @@ func checkUpdateTenantIsolated(ctx context.Context, p *Probe) error {
 	}, name); err != nil {
 		return err
 	}
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "1")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "1")
 	if err != nil {
 		return err
 	}

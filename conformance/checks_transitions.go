@@ -47,6 +47,9 @@ func checkTransitionFeature(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
+	if err := expectStatus(r, http.StatusOK); err != nil {
+		return err
+	}
 	var d struct {
 		Features map[string]bool `json:"features"`
 	}

@@ -164,12 +164,12 @@ func checkPrepareSubstitution(ctx context.Context, p *Probe) error {
 		return err
 	}
 	a, b := p.Name("sub"), p.Name("sub")
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, a, spec, "")
+	pr, digest, err := p.prepare(ctx, p.P, f.Ref, a, spec, "")
 	if err != nil {
 		return err
 	}
-	if digest == "" {
-		return failf("POST %s/resources/prepare for %q did not answer 200", API, a)
+	if err := expectStatus(pr, http.StatusOK); err != nil {
+		return err
 	}
 	r, err := p.P.Do(ctx, p.applyReq(f.Ref, b, spec, digest, ""))
 	if err != nil {
@@ -242,7 +242,7 @@ func checkStalePrepare(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := p.Name("stale")
-	_, digest, err := p.prepare(ctx, p.P, f.Ref, name, spec, "")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
 		return err
 	}

@@ -329,3 +329,15 @@ func mustJSON(v any) []byte {
 	}
 	return b
 }
+
+// prepared prepares and fails unless the host answers 200 with a prepareDigest.
+func (p *Probe) prepared(ctx context.Context, c *Client, ref wire.FormRef, name string, spec any, fence string) (string, error) {
+	r, digest, err := p.prepare(ctx, c, ref, name, spec, fence)
+	if err != nil {
+		return "", err
+	}
+	if err := expectStatus(r, http.StatusOK); err != nil {
+		return "", err
+	}
+	return digest, nil
+}

@@ -1,0 +1,85 @@
+package selftest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+)
+
+// hostsimBinary finds bin/hostsim at the workspace root, or skips.
+func hostsimBinary(t *testing.T) string {
+	t.Helper()
+	wd, _ := os.Getwd()
+	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			bin := filepath.Join(d, "bin", "hostsim")
+			if _, err := os.Stat(bin); err != nil {
+				t.Skipf("no hostsim binary at %s: build it with `go tool mage build` (or go build -o bin/hostsim ./hostsim/cmd/hostsim) to run the self-test", bin)
+			}
+			return bin
+		}
+	}
+	t.Skip("no go.work above the test's directory, so no bin/hostsim to run the self-test with")
+	return ""
+}
+
+// TestSelftest runs the positive suite against hostsim full and every negative.
+// A check that fails against full, or whose negative does not make it fail, fails
+// the test with its line.
+func TestSelftest(t *testing.T) {
+	bin := hostsimBinary(t)
+	cat, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var log strings.Builder
+	out, err := Run(ctx, Options{Hostsim: bin, Catalog: cat, Out: &log})
+	if err != nil {
+		t.Fatalf("self-test did not run: %v\n%s", err, log.String())
+	}
+	for _, r := range out.Positive.Checks {
+		if r.Status == "fail" || r.Status == "error" {
+			t.Errorf("positive run against hostsim full: %s", r.Line())
+		}
+	}
+	for _, n := range out.Negatives {
+		if !n.Caught {
+			t.Errorf("negative matrix: %s", n.Verdict)
+		}
+	}
+	t.Logf("self-test in %s: %s; %d negatives", out.Elapsed.Round(time.Millisecond), out.Positive.Summary.Line(), len(out.Negatives))
+}
+
+func TestFindHostsimNamesWhereItLooked(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("PATH", t.TempDir())
+	_, err := FindHostsim("")
+	if err == nil || !strings.Contains(err.Error(), filepath.Join("bin", "hostsim")) || !strings.Contains(err.Error(), "PATH") {
+		t.Fatalf("FindHostsim without a binary: %v; the error must name bin/hostsim and PATH", err)
+	}
+	if _, err := FindHostsim("/nonexistent/hostsim"); err == nil || !strings.Contains(err.Error(), "/nonexistent/hostsim") {
+		t.Fatalf("FindHostsim with a missing --hostsim: %v", err)
+	}
+}
+
+func TestFaultObject(t *testing.T) {
+	got, err := faultObject("outputs.omit=url,kind=WorkerEndpoint,count=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"count":1,"fault":"outputs.omit","kind":"WorkerEndpoint","value":"url"}` {
+		t.Fatalf("fault object %s", got)
+	}
+	for _, bad := range []string{"", "x,count=0", "x,nope", "x,color=red"} {
+		if _, err := faultObject(bad); err == nil {
+			t.Errorf("faultObject(%q) accepted a malformed fault", bad)
+		}
+	}
+}
