@@ -118,6 +118,9 @@ func (r *Resource) planExisting(plan, prior, config values, d *diag.Diagnostics)
 			repair: "Set form_transition to the declared marker, or set form_definition_version back to the recorded version."}).add(d)
 		return nil
 	}
+	if r.planTransition(plan, prior, config, form, d) {
+		return nil
+	}
 	m.setRef(plan, form.Ref)
 	if !config.known(aSpace) && !isUnknownVal(config, aSpace) {
 		plan[aSpace] = prior[aSpace]
@@ -129,9 +132,25 @@ func (r *Resource) planExisting(plan, prior, config values, d *diag.Diagnostics)
 }
 
 // planTransition is where the Form transitions of provider.md §7 plan; it reports
-// whether it handled the version change. This build carries no transition client.
+// whether it handled the plan. This build carries no transition client, so a
+// marker that would move the resource is refused at plan, with no request, rather
+// than silently ignored.
 func (r *Resource) planTransition(plan, prior, config values, form *catalog.Form, d *diag.Diagnostics) bool {
-	return false
+	marker := config.str(aFormTransition)
+	if marker == "" {
+		return false
+	}
+	t, ok := r.kt.m.cat.Transition(marker)
+	if !ok || t.From != form.Ref {
+		return false
+	}
+	p := path.Root(aFormTransition)
+	(&report{summary: fmt.Sprintf("Form transitions are not available in this provider build (%s %s)", form.Ref.Kind, prior.str(aName)),
+		typeName: r.kt.m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
+		code: codeHostNoTransition, what: "The marker " + marker + " would move the resource to " + t.To.Kind + "@" + t.To.DefinitionVersion +
+			", but this build does not carry the transition client; nothing was sent.",
+		repair: "Remove form_transition (the resource stays on its recorded version), or use a provider build with Form transitions."}).add(d)
+	return true
 }
 
 // planVersionRules: a field the planned ref does not declare must be null or its
@@ -186,6 +205,15 @@ func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *res
 	}
 	if form.Role == "revision" && prior.known(aDrift) {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(aDrift))
+	}
+	if form.Role == "revision" && len(resp.RequiresReplace) > 0 && plan.known(aName) && plan.str(aName) == prior.str(aName) {
+		m := r.kt.m
+		p := path.Root(aName)
+		(&report{summary: fmt.Sprintf("Revision %s %s would be replaced under the same name", m.kind.Kind, prior.str(aName)),
+			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
+			code: codeImmutableRevisionSameName,
+			what: "A revision cannot change in place, and a new revision under the same name would collide with the one it replaces.",
+			repair: "Let revision_owner derive the name, give the new content a new name, or — when the content is unchanged, as in relation-drift recovery — change revision_owner so the replacement gets a new name."}).add(&resp.Diagnostics)
 	}
 }
 
