@@ -73,7 +73,9 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 		}
 		f.Kind, f.Ref = FieldReference, t
 		// the attribute holds the target's name, so it carries the name's constraints
-		c.readString(&f, node["properties"].(map[string]any)["name"].(map[string]any))
+		props, _ := node["properties"].(map[string]any)
+		nameNode, _ := props["name"].(map[string]any)
+		c.readString(&f, nameNode)
 		c.relations = append(c.relations, Relation{Pointer: wirePtr, TargetAPIVersion: t.APIVersion, TargetKind: t.Kind,
 			TargetFormRefs: t.TargetFormRefs, RequiredInterface: t.RequiredInterface})
 		return f, true
