@@ -1,10 +1,3 @@
-// Package rules holds the pure, self-contained rules of the relations, worker
-// aggregate, attachment and artifact sections of the Host API (host-api.md §14–§17):
-// cron parsing, custom-domain hostname canonicalization, relation extraction and the
-// binding verification order, deployment and attachment checks, handler-export
-// detection. Nothing here performs I/O, reads a store or names a Form kind: every fact
-// about other resources is passed in by the caller, and every refusal comes back as a
-// *Refusal carrying its wire error code.
 package rules
 
 import (
