@@ -186,6 +186,11 @@ var badCases = []badCase{
 	}, file: gadget1, pointer: "/desiredSchema/properties/items/items/properties/target/" + annRequiredInterface, fragment: "the reference could never resolve"},
 	{rule: "version-changes-role", mutate: func(c *tcat) { c.form("Gadget", "0.2.0").def["role"] = "policy" },
 		file: "forms/" + tFamily + "/gadget/0.2.0/definition.json", pointer: "/role", fragment: "all versions of one kind share a role"},
+	{rule: "version-changes-output-type", mutate: func(c *tcat) {
+		at(c.form("Gadget", "0.2.0").def, "outputSchema/properties")["port"] = obj{"type": "string", "pattern": "^[0-9]+$"}
+		c.form("Gadget", "0.2.0").fixtures["fixtures/outputs.json"] = obj{"address": "here", "port": "443", "healthy": true}
+		c.form("Gadget", "0.2.0").fixtures["fixtures/negative-output-port.json"] = obj{"address": "here", "port": "x", "healthy": true}
+	}, file: "forms/" + tFamily + "/gadget/0.2.0/definition.json", pointer: "/outputSchema/properties/port/type", fragment: "an output keeps its type"},
 }
 
 // replaceFirstDigest swaps the first file digest of a package index for a wrong one.
