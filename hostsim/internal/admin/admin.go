@@ -218,6 +218,7 @@ func (a *API) reset(w http.ResponseWriter, r *http.Request, _ string) error {
 	if err := a.st().Reset(context.Background()); err != nil {
 		return err
 	}
+	a.Lane.Armory.Invalidate()
 	return writeJSON(w, 200, map[string]any{"reset": true})
 }
 

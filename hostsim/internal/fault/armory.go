@@ -2,8 +2,8 @@ package fault
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
+	"sync"
 
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -27,12 +27,26 @@ func (a Armed) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out{Spec: a.Spec, Source: a.Source, Fired: a.Fired})
 }
 
-// Armory keeps the armed faults in the store.
-type Armory struct{ st *store.Store }
+// Armory keeps the armed faults in the store. The table is the truth; a copy
+// is cached between changes (every change goes through the Armory, or calls
+// Invalidate) because every request consults it.
+type Armory struct {
+	st     *store.Store
+	mu     sync.Mutex
+	cached []Armed
+	valid  bool
+}
+
+// Invalidate drops the cached copy (after a store reset).
+func (a *Armory) Invalidate() {
+	a.mu.Lock()
+	a.valid = false
+	a.mu.Unlock()
+}
 
 // NewArmory arms the profile's faults (replacing any from an earlier start).
 func NewArmory(ctx context.Context, st *store.Store, profile []Spec) (*Armory, error) {
-	err := st.Write(ctx, func(tx *sql.Tx) error {
+	err := st.Write(ctx, func(tx store.Q) error {
 		if err := store.ClearProfileFaults(tx); err != nil {
 			return err
 		}
@@ -48,16 +62,23 @@ func NewArmory(ctx context.Context, st *store.Store, profile []Spec) (*Armory, e
 
 // Arm adds a run-time fault.
 func (a *Armory) Arm(ctx context.Context, s Spec) error {
-	return a.st.Write(ctx, func(tx *sql.Tx) error { return store.InsertFault(tx, "runtime", s.JSON(), s.Count) })
+	defer a.Invalidate()
+	return a.st.Write(ctx, func(tx store.Q) error { return store.InsertFault(tx, "runtime", s.JSON(), s.Count) })
 }
 
 // DisarmRuntime removes every run-time fault.
 func (a *Armory) DisarmRuntime(ctx context.Context) error {
-	return a.st.Write(ctx, func(tx *sql.Tx) error { return store.ClearRuntimeFaults(tx) })
+	defer a.Invalidate()
+	return a.st.Write(ctx, func(tx store.Q) error { return store.ClearRuntimeFaults(tx) })
 }
 
 // List returns every armed fault, profile ones first.
 func (a *Armory) List(q store.Q) ([]Armed, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.valid {
+		return append([]Armed(nil), a.cached...), nil
+	}
 	rows, err := store.ListFaults(q)
 	if err != nil {
 		return nil, err
@@ -70,7 +91,8 @@ func (a *Armory) List(q store.Q) ([]Armed, error) {
 		}
 		out = append(out, Armed{ID: r.ID, Source: r.Source, Spec: s, Remaining: r.Remaining, Fired: r.Fired})
 	}
-	return out, nil
+	a.cached, a.valid = out, true
+	return append([]Armed(nil), out...), nil
 }
 
 // Find returns the first armed fault named name scoped to (kind, resource).
@@ -88,4 +110,5 @@ func (a *Armory) Find(q store.Q, name, kind, resource string) (*Armed, error) {
 }
 
 // Fire counts one firing of f (disarming it when its count is spent).
+// The caller calls Invalidate once its transaction committed.
 func (a *Armory) Fire(q store.Q, f *Armed) error { return store.FireFault(q, f.ID) }

@@ -2,7 +2,6 @@ package lane
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -14,7 +13,7 @@ import (
 func (s *Server) CompleteOperation(ctx context.Context, id string, code wire.Code) ([]byte, error) {
 	c := &call{s: s, ctx: ctx, id: newID("req_"), w: discardWriter{}, r: &http.Request{}}
 	var doc []byte
-	err := s.Store.Write(ctx, func(tx *sql.Tx) error {
+	err := s.Store.Write(ctx, func(tx store.Q) error {
 		op, err := store.GetOperation(tx, id)
 		if err != nil {
 			return err

@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"database/sql"
 	"net"
 	"net/http"
 
@@ -86,7 +85,7 @@ func (c *call) mutate(space string, m *mutation, early *apiError) *apiError {
 	var status int
 	var body []byte
 	var tag string
-	werr := c.s.Store.Write(c.ctx, func(tx *sql.Tx) error {
+	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
 		r, e := c.lookupRecord(tx, space)
 		if e != nil {
 			return e

@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"database/sql"
 	"fmt"
 	"net/http"
 	"strings"
@@ -65,7 +64,7 @@ func (c *call) delete() *apiError {
 	var rec *store.Record
 	var status int
 	var body []byte
-	werr := c.s.Store.Write(c.ctx, func(tx *sql.Tx) error {
+	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
 		r, e := c.lookupRecord(tx, space)
 		if e != nil {
 			return e

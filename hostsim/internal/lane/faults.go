@@ -2,7 +2,6 @@ package lane
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 
 	"github.com/takokit/takokit/catalog"
@@ -18,7 +17,7 @@ func (c *call) flushFires() {
 	if len(c.fires) == 0 || c.s.Armory == nil {
 		return
 	}
-	_ = c.s.Store.Write(context.Background(), func(tx *sql.Tx) error {
+	_ = c.s.Store.Write(context.Background(), func(tx store.Q) error {
 		for _, f := range c.fires {
 			if err := c.s.Armory.Fire(tx, f); err != nil {
 				return err
@@ -30,6 +29,7 @@ func (c *call) flushFires() {
 		}
 		return nil
 	})
+	c.s.Armory.Invalidate()
 	c.fires = nil
 }
 

@@ -2,7 +2,6 @@ package lane
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"sync"
 	"time"
@@ -107,7 +106,7 @@ func (j *Journal) run() {
 
 func (j *Journal) write(batch []entry) {
 	var requests, support int64
-	_ = j.st.Write(context.Background(), func(tx *sql.Tx) error {
+	_ = j.st.Write(context.Background(), func(tx store.Q) error {
 		at := j.now().UTC().Format(time.RFC3339Nano)
 		for _, e := range batch {
 			if e.flush != nil {

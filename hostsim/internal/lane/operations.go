@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"database/sql"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -94,7 +93,7 @@ func (c *call) ownOperation(q store.Q) (*store.Operation, *apiError) {
 func (c *call) operation() *apiError {
 	var doc []byte
 	var pending bool
-	werr := c.s.Store.Write(c.ctx, func(tx *sql.Tx) error {
+	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
 		op, e := c.ownOperation(tx)
 		if e != nil {
 			return e
@@ -135,7 +134,7 @@ func (c *call) cancel() *apiError {
 		return err
 	}
 	var doc []byte
-	werr := c.s.Store.Write(c.ctx, func(tx *sql.Tx) error {
+	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
 		op, e := c.ownOperation(tx)
 		if e != nil {
 			return e

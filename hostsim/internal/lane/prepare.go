@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"database/sql"
 	"encoding/json"
 	"net/http"
 
@@ -75,7 +74,7 @@ func (c *call) prepare() *apiError {
 	}
 	c.kind, c.name = in.ref.Kind, in.name
 	var digest string
-	werr := c.s.Store.Write(c.ctx, func(tx *sql.Tx) error {
+	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
 		cur, serr := store.GetResource(tx, c.who.Tenant, in.space, in.ref.APIVersion, in.ref.Kind, in.name)
 		if serr != nil {
 			return internal(serr)

@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -47,7 +46,7 @@ func (c *call) read() *apiError {
 	}
 	var rep *representation
 	var tag string
-	rerr := c.s.Store.Read(c.ctx, func(tx *sql.Tx) error {
+	rerr := c.s.Store.Read(c.ctx, func(tx store.Q) error {
 		cur, e := c.findOwn(tx, space, ref)
 		if e != nil {
 			return e
@@ -86,7 +85,7 @@ func (c *call) observe() *apiError {
 	var rec *store.Record
 	var body []byte
 	var tag string
-	werr := c.s.Store.Write(c.ctx, func(tx *sql.Tx) error {
+	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
 		r, e := c.lookupRecord(tx, space)
 		if e != nil {
 			return e

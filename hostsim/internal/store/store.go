@@ -24,6 +24,7 @@ type Store struct {
 	wmu    sync.Mutex
 	memory bool
 	path   string
+	stmts  *stmtCache
 }
 
 // Open opens (and creates) the database. An empty path gives a private
@@ -56,7 +57,7 @@ func Open(path string) (*Store, error) {
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, memory: memory, path: path}
+	s := &Store{db: db, memory: memory, path: path, stmts: &stmtCache{db: db, m: map[string]*sql.Stmt{}}}
 	if _, err := db.Exec(schema); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("initialize database %q: %w", path, err)
@@ -75,19 +76,19 @@ func (s *Store) Close() error {
 	return err
 }
 
-// DB exposes the pool for reads.
-func (s *Store) DB() *sql.DB { return s.db }
+// DB runs single statements on the pool (reads outside a transaction).
+func (s *Store) DB() Q { return poolQ{s.stmts} }
 
 // Write runs fn in one transaction, serialized with every other writer.
 // fn's error rolls everything back.
-func (s *Store) Write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(txQ{tx, s.stmts}); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -95,18 +96,18 @@ func (s *Store) Write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // Read runs fn in a read transaction (a consistent snapshot).
-func (s *Store) Read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	return fn(tx)
+	return fn(txQ{tx, s.stmts})
 }
 
 // Reset empties every table (hostsim.md §7 reset), keeping profile faults.
 func (s *Store) Reset(ctx context.Context) error {
-	return s.Write(ctx, func(tx *sql.Tx) error {
+	return s.Write(ctx, func(tx Q) error {
 		for _, t := range resetTables {
 			if _, err := tx.Exec("DELETE FROM " + t); err != nil {
 				return err
