@@ -94,8 +94,13 @@ func (c *Client) discover(ctx context.Context) (*Discovery, error) {
 	if resp.Status != 200 {
 		return nil, &DiscoveryError{Rule: fmt.Sprintf("GET %s answered HTTP %d, not 200", WellKnown, resp.Status)}
 	}
+	return c.parseDiscovery(resp.Body)
+}
+
+// parseDiscovery validates a discovery document against provider.md §1.2.
+func (c *Client) parseDiscovery(body []byte) (*Discovery, error) {
 	var doc discoveryDoc
-	if err := wire.DecodeStrict(resp.Body, &doc); err != nil {
+	if err := wire.DecodeStrict(body, &doc); err != nil {
 		return nil, &DiscoveryError{Rule: "the discovery document is not strict I-JSON with only api_versions, features and endpoints: " + err.Error()}
 	}
 	if len(doc.APIVersions) != 1 || doc.APIVersions[0] != "forms.takoform.com/v1alpha3" {

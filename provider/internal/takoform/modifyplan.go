@@ -211,8 +211,8 @@ func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *res
 		p := path.Root(aName)
 		(&report{summary: fmt.Sprintf("Revision %s %s would be replaced under the same name", m.kind.Kind, prior.str(aName)),
 			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
-			code: codeImmutableRevisionSameName,
-			what: "A revision cannot change in place, and a new revision under the same name would collide with the one it replaces.",
+			code:   codeImmutableRevisionSameName,
+			what:   "A revision cannot change in place, and a new revision under the same name would collide with the one it replaces.",
 			repair: "Let revision_owner derive the name, give the new content a new name, or — when the content is unchanged, as in relation-drift recovery — change revision_owner so the replacement gets a new name."}).add(&resp.Diagnostics)
 	}
 }

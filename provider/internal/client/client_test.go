@@ -1,0 +1,174 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+func TestParseEndpointRules(t *testing.T) {
+	ok := []string{"https://host.example", "https://host.example/", "http://127.0.0.1:8484", "http://localhost:1", "http://[::1]:9"}
+	for _, e := range ok {
+		if _, err := ParseEndpoint(e); err != nil {
+			t.Errorf("%s refused: %v", e, err)
+		}
+	}
+	bad := map[string]string{
+		"http://host.example":          "not loopback",
+		"ftp://host.example":           "https",
+		"https://u:p@host.example":     "user information",
+		"https://host.example/api":     "no path",
+		"https://host.example?x=1":     "query",
+		"https://host.example#f":       "fragment",
+		"host.example":                 "absolute",
+		"http://10.0.0.1":              "not loopback",
+		"https://host.example/%2Fapis": "no path",
+	}
+	for e, why := range bad {
+		if _, err := ParseEndpoint(e); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: got %v, want an error saying %q", e, err, why)
+		}
+	}
+}
+
+const goodDiscovery = `{"api_versions":["forms.takoform.com/v1alpha3"],
+"features":{"service_forms":true,"exact_form_ref":true,"optimistic_concurrency":true,"idempotent_lifecycle":true,
+"operations":true,"artifact_upload":true,"support_profiles":true,"resource_form_transition":true},
+"endpoints":{"api":"ORIGIN/apis/forms.takoform.com/v1alpha3","operations":"ORIGIN/apis/forms.takoform.com/v1alpha3/operations"}}`
+
+func TestDiscoveryRules(t *testing.T) {
+	c, err := New(Config{Endpoint: "https://Host.Example", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(origin string) string { return strings.ReplaceAll(goodDiscovery, "ORIGIN", origin) }
+	d, err := c.parseDiscovery([]byte(doc("https://host.example:443")))
+	if err != nil {
+		t.Fatalf("good document refused: %v", err)
+	}
+	if d.API != "https://host.example:443/apis/forms.takoform.com/v1alpha3" || !d.Features["resource_form_transition"] {
+		t.Errorf("discovery = %+v", d)
+	}
+	cases := map[string]string{
+		strings.Replace(doc("https://host.example"), `"operations":true,`, "", 1):                                              "features.operations must be true",
+		strings.Replace(doc("https://host.example"), `v1alpha3"],`, `v1alpha3","x"],`, 1):                                      "api_versions",
+		strings.Replace(doc("https://host.example"), `"resource_form_transition":true`, `"resource_form_transition":"yes"`, 1): "not strict",
+		doc("https://other.example"):     "not on the configured origin",
+		doc("http://host.example"):       "not on the configured origin",
+		doc("https://host.example:8443"): "not on the configured origin",
+		strings.Replace(doc("https://host.example"), "v1alpha3/operations", "v1alpha3/ops", 1):                                                    "must have the path",
+		strings.Replace(doc("https://host.example"), "/apis/forms.takoform.com/v1alpha3\",\"op", "/apis/forms.takoform.com%2Fv1alpha3\",\"op", 1): "percent-escape",
+		strings.Replace(doc("https://host.example"), `}}`, `,"extra":"x"}}`, 1):                                                                   "not strict",
+		doc("https://host.example") + " {}": "not strict",
+		strings.Replace(doc("https://host.example"), `"api":"https://host.example/apis/forms.takoform.com/v1alpha3",`, "", 1): "endpoints.api is required",
+	}
+	for body, want := range cases {
+		_, err := c.parseDiscovery([]byte(body))
+		var de *DiscoveryError
+		if !errors.As(err, &de) || !strings.Contains(err.Error(), want) {
+			t.Errorf("want a discovery error with %q, got %v\n%s", want, err, body)
+		}
+	}
+}
+
+func TestRedirectIsProtocolInvalidAndNotFollowed(t *testing.T) {
+	followed := false
+	mux := http.NewServeMux()
+	mux.HandleFunc("/elsewhere", func(w http.ResponseWriter, r *http.Request) { followed = true })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/elsewhere", http.StatusFound) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	c, err := New(Config{Endpoint: srv.URL, Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Discover(context.Background())
+	var p *ProtocolError
+	if !errors.As(err, &p) || !strings.Contains(err.Error(), "redirect") {
+		t.Errorf("got %v, want a protocol-invalid redirect", err)
+	}
+	if followed {
+		t.Error("the redirect was followed")
+	}
+}
+
+func TestDiscoveryFailureIsNotCached(t *testing.T) {
+	fail := true
+	var srvURL string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok" {
+			t.Errorf("discovery without the bearer")
+		}
+		if fail {
+			w.WriteHeader(500)
+			return
+		}
+		w.Write([]byte(strings.ReplaceAll(goodDiscovery, "ORIGIN", srvURL)))
+	}))
+	defer srv.Close()
+	srvURL = srv.URL
+	c, _ := New(Config{Endpoint: srv.URL, Token: "tok"})
+	if _, err := c.Discover(context.Background()); err == nil {
+		t.Fatal("a 500 discovery passed")
+	}
+	fail = false
+	if _, err := c.Discover(context.Background()); err != nil {
+		t.Fatalf("second attempt: %v", err)
+	}
+	fail = true
+	if _, err := c.Discover(context.Background()); err != nil {
+		t.Fatalf("a successful discovery must be cached: %v", err)
+	}
+}
+
+func TestIdempotencyKeyIsDeterministic(t *testing.T) {
+	ref := wire.FormRef{APIVersion: "a.b/v1", Kind: "K", DefinitionVersion: "0.1.0", SchemaDigest: "sha256:00"}
+	k1, _ := IdempotencyKey("apply", ref, "dev", "n", "", "", []byte(`{"a":1}`))
+	k2, _ := IdempotencyKey("apply", ref, "dev", "n", "", "", []byte(`{"a":1}`))
+	k3, _ := IdempotencyKey("apply", ref, "dev", "n", "u-1", "1", []byte(`{"a":1}`))
+	k4, _ := IdempotencyKey("delete", ref, "dev", "n", "u-1", "1", nil)
+	if k1 != k2 || k1 == k3 || k3 == k4 || !strings.HasPrefix(k1, "takoform-") || len(k1) != len("takoform-")+64 {
+		t.Errorf("keys: %s %s %s %s", k1, k2, k3, k4)
+	}
+}
+
+func TestRetryAfterForms(t *testing.T) {
+	if d := parseRetryAfter("2"); d != 2*time.Second {
+		t.Errorf("seconds: %v", d)
+	}
+	if d := parseRetryAfter(time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)); d <= 0 || d > 3*time.Second {
+		t.Errorf("http-date: %v", d)
+	}
+	if d := parseRetryAfter("soon"); d != 0 {
+		t.Errorf("garbage: %v", d)
+	}
+}
+
+func TestInvalidEnvelopeIsProtocolInvalid(t *testing.T) {
+	cases := map[int]string{
+		400: `{"error":{"code":"no_such_code","message":"m","requestId":"r","retryable":false}}`,
+		404: `{"error":{"code":"invalid_argument","message":"m","requestId":"r","retryable":false}}`,
+		409: `{"error":{"code":"uid_mismatch","message":"m","requestId":"r","retryable":true}}`,
+		502: `<html>bad gateway</html>`,
+	}
+	for status, body := range cases {
+		err := refusal(&Response{Status: status, Body: []byte(body), Header: http.Header{}})
+		var p *ProtocolError
+		if !errors.As(err, &p) {
+			t.Errorf("%d %s: got %v, want protocol-invalid", status, body, err)
+		}
+		if IsNotFound(err) {
+			t.Errorf("%d: a protocol-invalid answer read as absent", status)
+		}
+	}
+	err := refusal(&Response{Status: 404, Header: http.Header{}, Body: []byte(`{"error":{"code":"resource_not_found","message":"m","requestId":"r","retryable":false}}`)})
+	if !IsNotFound(err) {
+		t.Errorf("404 resource_not_found is absent: %v", err)
+	}
+}
