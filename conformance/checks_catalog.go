@@ -74,7 +74,7 @@ func (p *Probe) availability(ctx context.Context, f *catalog.Form) error {
 
 func checkFormsExactAvailability(ctx context.Context, p *Probe) error {
 	if len(p.S.Forms) == 0 {
-		return notApplicable("the host installs no Form known to the runner's catalog")
+		return notApplicable("the host installs no Form known to the runner's catalog%s", p.S.foreignNote())
 	}
 	for _, f := range p.S.Forms {
 		if err := p.availability(ctx, f); err != nil {
@@ -127,7 +127,7 @@ func (p *Probe) definition(ctx context.Context, f *catalog.Form) error {
 
 func checkFormDefinitionExact(ctx context.Context, p *Probe) error {
 	if len(p.S.Forms) == 0 {
-		return notApplicable("the host installs no Form known to the runner's catalog")
+		return notApplicable("the host installs no Form known to the runner's catalog%s", p.S.foreignNote())
 	}
 	for _, f := range p.S.Forms {
 		if err := p.definition(ctx, f); err != nil {

@@ -79,7 +79,7 @@ func (p *Probe) pickForm(need string, fits func(*catalog.Form) bool) (*catalog.F
 			return f, nil
 		}
 	}
-	return nil, notApplicable("the host installs no Form known to the runner's catalog that is %s", need)
+	return nil, notApplicable("the host installs no Form known to the runner's catalog that is %s%s", need, p.S.foreignNote())
 }
 
 // standalone is a Form whose canonical fixture needs no other resource.

@@ -166,3 +166,11 @@ func (s *Surface) Installed(ref wire.FormRef) (*catalog.Form, bool) {
 	}
 	return nil, false
 }
+
+// foreignNote tells the reader when the host serves Forms the runner cannot probe.
+func (s *Surface) foreignNote() string {
+	if len(s.Foreign) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the host also installs %d FormRefs the runner's catalog does not know, e.g. %s; pass --catalog DIR with the host's catalog)", len(s.Foreign), s.Foreign[0])
+}

@@ -59,13 +59,14 @@ type Sim struct {
 
 // Start runs `hostsim serve` on a free loopback port with the profile and the
 // probe header enabled, and waits on its ready file.
-func Start(ctx context.Context, bin, profile string) (*Sim, error) {
+func Start(ctx context.Context, bin, profile string, extra ...string) (*Sim, error) {
 	dir, err := os.MkdirTemp("", "conformance-hostsim-")
 	if err != nil {
 		return nil, err
 	}
 	ready := filepath.Join(dir, "ready.json")
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--profile", profile, "--ready-file", ready, "--conformance-probes")
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--profile", profile, "--ready-file", ready, "--conformance-probes"}, extra...)
+	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stdout = io.Discard
 	cmd.Stderr = &stderr
