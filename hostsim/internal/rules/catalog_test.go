@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
@@ -34,15 +35,6 @@ func referenceDir(t *testing.T) string {
 	}
 	return dir
 }
-
-// catalogContracts installs and implements everything the catalog holds.
-type catalogContracts struct{ c *catalog.Catalog }
-
-func (h catalogContracts) InstalledBinding(r wire.BindingRef) (*catalog.Binding, bool) {
-	b, ok := h.c.Binding(r.Name, r.Version)
-	return b, ok && b.Ref == r
-}
-func (catalogContracts) ImplementsInterface(wire.InterfaceRef) bool { return true }
 
 // targetFor resolves a reference the way a host would for a freshly created target:
 // the target's recorded FormRef is the relation's first listed ref, or the kind's
@@ -98,7 +90,7 @@ func exerciseCatalog(t *testing.T, c *catalog.Catalog) {
 						t.Errorf("%s %s: binding %v not accepted or entry name empty (%q)", f.Ref.Kind, ref.Pointer, ref.Binding, ref.EntryName)
 					}
 				}
-				if r := VerifyReference(f, ref, targetFor(t, c, ref), catalogContracts{c}); r != nil {
+				if r := VerifyReference(f, ref, targetFor(t, c, ref), HostContracts{Catalog: c}); r != nil {
 					t.Errorf("%s fixture %s: %v", f.Ref.Kind, fx.Name, r)
 				}
 			}
@@ -124,4 +116,37 @@ func TestReferenceCatalogRelations(t *testing.T) {
 		t.Fatalf("reference catalog does not load: %v", err)
 	}
 	exerciseCatalog(t, c)
+}
+
+func TestHostContracts(t *testing.T) {
+	c, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := c.Bindings()
+	if len(bs) == 0 {
+		t.Fatal("embedded catalog has no bindings")
+	}
+	b := bs[0].Ref
+	h := HostContracts{Catalog: c}
+	if got, ok := h.InstalledBinding(b); !ok || got.Ref != b {
+		t.Fatalf("installed binding %v not found", b)
+	}
+	other := b
+	other.SchemaDigest = "sha256:" + strings.Repeat("0", 64)
+	if _, ok := h.InstalledBinding(other); ok {
+		t.Fatal("a binding at another digest must not count as installed")
+	}
+	h.BindingImplemented = func(r wire.BindingRef) bool { return r.Name != b.Name }
+	if _, ok := h.InstalledBinding(b); ok {
+		t.Fatal("a binding the profile leaves out must not count as installed")
+	}
+	iface := wire.InterfaceRef{Name: "x"}
+	if !h.ImplementsInterface(iface) {
+		t.Fatal("nil InterfaceImplemented means all")
+	}
+	h.InterfaceImplemented = func(wire.InterfaceRef) bool { return false }
+	if h.ImplementsInterface(iface) {
+		t.Fatal("narrowed interface reported implemented")
+	}
 }

@@ -124,3 +124,26 @@ func TestCheckCronAcceptsAndWires(t *testing.T) {
 		t.Fatalf("wire form = %+v details %s", w, w.Details)
 	}
 }
+
+// FuzzParseCron: the parser never panics, and what it accepts selects only in-range values.
+func FuzzParseCron(f *testing.F) {
+	for _, s := range []string{"*/5 * * * *", "0,30 8-18 * * 1-5", "5-1 * * * *", "1- * * * *", "*/ */ */ */ */"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCron(s)
+		if err != nil {
+			return
+		}
+		for _, set := range c.Fields() {
+			for _, v := range set.Values() {
+				if v < set.Field.Min || v > set.Field.Max {
+					t.Fatalf("%q selects %d outside %s", s, v, set.Field.Name)
+				}
+			}
+			if len(set.Values()) == 0 {
+				t.Fatalf("%q accepted with an empty %s set", s, set.Field.Name)
+			}
+		}
+	})
+}

@@ -122,3 +122,19 @@ func TestHostnameAgreesWithPattern(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHostnameClaimKey: never panics; an accepted value is canonical, ASCII, lowercase.
+func FuzzHostnameClaimKey(f *testing.F) {
+	for _, s := range []string{"API.Example.com.", "a..b", "bücher.example", "-a.b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		key, r := HostnameClaimKey("/hostname", s)
+		if r != nil {
+			return
+		}
+		if key != strings.ToLower(key) || CanonicalHostname(key) != key || !hostnamePattern.MatchString(key) {
+			t.Fatalf("%q accepted as non-canonical key %q", s, key)
+		}
+	})
+}

@@ -180,3 +180,26 @@ func kindNames(ks []catalog.KindName) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// HostContracts is the Contracts of a host: what its catalog installs, narrowed by the
+// profile's choices. A nil func means "everything installed is implemented".
+type HostContracts struct {
+	Catalog              *catalog.Catalog
+	BindingImplemented   func(wire.BindingRef) bool
+	InterfaceImplemented func(wire.InterfaceRef) bool
+}
+
+// InstalledBinding finds the catalog Binding with exactly ref (digest included) that the
+// host implements.
+func (h HostContracts) InstalledBinding(ref wire.BindingRef) (*catalog.Binding, bool) {
+	b, ok := h.Catalog.Binding(ref.Name, ref.Version)
+	if !ok || b.Ref != ref || (h.BindingImplemented != nil && !h.BindingImplemented(ref)) {
+		return nil, false
+	}
+	return b, true
+}
+
+// ImplementsInterface reports whether the host implements ref.
+func (h HostContracts) ImplementsInterface(ref wire.InterfaceRef) bool {
+	return h.InterfaceImplemented == nil || h.InterfaceImplemented(ref)
+}
