@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,7 +27,7 @@ func (b *formBuild) loadDesired() {
 	}
 	basicsOK := checkSchemaBasics(file, base, root, ps)
 	if basicsOK {
-		b.form.desired = compileSchema(file, base, b.doc.DesiredSchema, ps)
+		b.form.desired, b.form.fieldCache.doc = compileSchemaDoc(file, base, b.doc.DesiredSchema, ps)
 	}
 	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(desiredRootKeywords, k) {
@@ -78,7 +77,7 @@ func (b *formBuild) loadDesired() {
 		}
 	}
 	checkStrayAnnotations(file, base, root, c.legit, ps)
-	b.checkDefaults(base, obj, req, basicsOK)
+	b.checkDefaults(base, obj, req, b.form.desired != nil)
 	b.form.Relations = c.relations
 }
 
@@ -104,30 +103,16 @@ func (b *formBuild) checkDefaults(base string, root map[string]any, req []string
 		if !compile {
 			return
 		}
-		if err := validateFragment(b.doc.DesiredSchema, "/properties/"+wire.EscapePointerToken(name), d); err != nil {
+		if err := b.form.validateProperty(name, d); err != nil {
 			ps.add(file, ptrJoin(ptr, "default"), "default does not validate against the property's own schema: %s", err)
 		}
 	})
 }
 
-// compileFragment compiles the subschema at pointer of a schema document.
-func compileFragment(raw []byte, pointer string) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
-	const url = "https://catalog.takokit.invalid/fragment.json"
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url + "#" + pointer)
-}
-
-// validateFragment validates v against the subschema at pointer of a schema document.
-func validateFragment(raw []byte, pointer string, v any) error {
-	s, err := compileFragment(raw, pointer)
+// validateProperty validates v against the subschema of one top-level desired
+// property, naming each failing instance pointer.
+func (f *Form) validateProperty(name string, v any) error {
+	s, err := f.propertySchema(name)
 	if err != nil {
 		return err
 	}
@@ -145,6 +130,25 @@ func validateFragment(raw []byte, pointer string, v any) error {
 		return errors.New(strings.Join(parts, "; "))
 	}
 	return err
+}
+
+// propertySchema compiles (once) the subschema of one top-level desired property.
+func (f *Form) propertySchema(name string) (*jsonschema.Schema, error) {
+	fc := f.fieldCache
+	if fc == nil || fc.doc == nil {
+		return nil, fmt.Errorf("%s has no compiled desiredSchema (the Form was not built by catalog.Load)", f.Ref)
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if s, ok := fc.schemas[name]; ok {
+		return s, nil
+	}
+	s, err := fc.doc.fragment("/properties/" + wire.EscapePointerToken(name))
+	if err != nil {
+		return nil, fmt.Errorf("compiling the schema of %q: %w", name, err)
+	}
+	fc.schemas[name] = s
+	return s, nil
 }
 
 func quoteEmpty(p string) string {

@@ -87,6 +87,7 @@ type Form struct {
 
 type fieldCache struct {
 	mu      sync.Mutex
+	doc     *compiledDoc // the desiredSchema's compiler; not safe for concurrent use
 	schemas map[string]*jsonschema.Schema
 }
 

@@ -46,6 +46,7 @@ type problems struct {
 	list            []Problem
 	brokenKinds     map[string]bool // kind slugs without hyphens whose package failed
 	brokenContracts map[string]bool // Interface or Binding directory names that failed
+	schemas         *schemaSet      // the Load's schema compiler
 }
 
 func (ps *problems) markKind(slug string) {

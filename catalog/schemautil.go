@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -108,36 +109,75 @@ func checkSchemaBasics(file, base string, node any, ps *problems) bool {
 	return len(ps.list) == before
 }
 
+// schemaSet is the one compiler of a Load: it validates the Draft 2020-12 metaschema
+// once and keeps every schema document, so fragments compile later without re-reading.
+// jsonschema compilers are not safe for concurrent use, hence the mutex.
+type schemaSet struct {
+	mu sync.Mutex
+	c  *jsonschema.Compiler
+	n  int
+}
+
+func newSchemaSet() *schemaSet {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	return &schemaSet{c: c}
+}
+
+// compiledDoc is one schema document held by a schemaSet.
+type compiledDoc struct {
+	set *schemaSet
+	url string
+}
+
+// fragment compiles the subschema at pointer ("" for the root).
+func (d *compiledDoc) fragment(pointer string) (*jsonschema.Schema, error) {
+	d.set.mu.Lock()
+	defer d.set.mu.Unlock()
+	return d.set.c.Compile(d.url + "#" + pointer)
+}
+
 // compileSchema compiles one schema document under Draft 2020-12. It requires the
 // $schema member naming that draft.
 func compileSchema(file, ptr string, raw []byte, ps *problems) *jsonschema.Schema {
+	s, _ := compileSchemaDoc(file, ptr, raw, ps)
+	return s
+}
+
+func compileSchemaDoc(file, ptr string, raw []byte, ps *problems) (*jsonschema.Schema, *compiledDoc) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		ps.add(file, ptr, "schema is not JSON: %v", err)
-		return nil
+		return nil, nil
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
 		ps.add(file, ptr, "a schema here must be a JSON object")
-		return nil
+		return nil, nil
 	}
 	if obj["$schema"] != Draft202012 {
 		ps.add(file, ptrJoin(ptr, "$schema"), "schema must declare \"$schema\": %q", Draft202012)
-		return nil
+		return nil, nil
 	}
-	url := "https://catalog.takokit.invalid/" + strings.ReplaceAll(file, " ", "_") + strings.ReplaceAll(ptr, "$", "_") + ".json"
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource(url, doc); err != nil {
-		ps.add(file, ptr, "schema cannot be added: %v", err)
-		return nil
+	if ps.schemas == nil {
+		ps.schemas = newSchemaSet()
 	}
-	s, err := c.Compile(url)
+	set := ps.schemas
+	set.mu.Lock()
+	set.n++
+	d := &compiledDoc{set: set, url: fmt.Sprintf("https://catalog.takokit.invalid/schemas/%d.json", set.n)}
+	err = set.c.AddResource(d.url, doc)
+	set.mu.Unlock()
 	if err != nil {
-		ps.add(file, ptr, "schema does not compile under JSON Schema Draft 2020-12: %s", oneLine(err.Error()))
-		return nil
+		ps.add(file, ptr, "schema cannot be added: %v", err)
+		return nil, nil
 	}
-	return s
+	s, err := d.fragment("")
+	if err != nil {
+		ps.add(file, ptr, "schema does not compile under JSON Schema Draft 2020-12: %s", oneLine(strings.ReplaceAll(err.Error(), d.url, file+"#"+ptr)))
+		return nil, nil
+	}
+	return s, d
 }
 
 func oneLine(s string) string {

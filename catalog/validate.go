@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/takokit/takokit/catalog/wire"
 )
 
 // SchemaError lists every leaf failure of a schema validation, each naming the
@@ -69,21 +67,10 @@ func (f *Form) ValidateField(wireName string, value any) error {
 	if _, ok := f.Field(wireName); !ok {
 		return fmt.Errorf("%s %s has no desired property %q", f.Ref.Kind, f.Ref.DefinitionVersion, wireName)
 	}
-	if f.fieldCache == nil {
-		return fmt.Errorf("%s cannot validate %q: the Form was not built by catalog.Load", f.Ref, wireName)
+	s, err := f.propertySchema(wireName)
+	if err != nil {
+		return err
 	}
-	fc := f.fieldCache
-	fc.mu.Lock()
-	s, ok := fc.schemas[wireName]
-	if !ok {
-		var err error
-		if s, err = compileFragment(f.DesiredJSON, "/properties/"+wire.EscapePointerToken(wireName)); err != nil {
-			fc.mu.Unlock()
-			return fmt.Errorf("compiling the schema of %q: %w", wireName, err)
-		}
-		fc.schemas[wireName] = s
-	}
-	fc.mu.Unlock()
 	return validateWith(s, value, "desired property "+strconv.Quote(wireName), f)
 }
 
