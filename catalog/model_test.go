@@ -245,3 +245,19 @@ func TestReferenceFieldCarriesNameConstraints(t *testing.T) {
 		t.Errorf("reference field = %+v", f)
 	}
 }
+
+// TestConcurrentValidation: hostsim validates from many requests at once.
+func TestConcurrentValidation(t *testing.T) {
+	k, _ := loadGood(t).Kind(tGroup, "Gadget")
+	g := k.DefaultCreate()
+	done := make(chan error, 16)
+	for i := 0; i < 8; i++ {
+		go func() { done <- g.ValidateField("labels", map[string]any{"a": "b"}) }()
+		go func() { done <- g.ValidateDesired(g.Materialize(map[string]any{"holder": map[string]any{"apiVersion": tGroup, "kind": "Holder", "name": "h"}})) }()
+	}
+	for i := 0; i < 16; i++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
