@@ -253,7 +253,9 @@ func TestConcurrentValidation(t *testing.T) {
 	done := make(chan error, 16)
 	for i := 0; i < 8; i++ {
 		go func() { done <- g.ValidateField("labels", map[string]any{"a": "b"}) }()
-		go func() { done <- g.ValidateDesired(g.Materialize(map[string]any{"holder": map[string]any{"apiVersion": tGroup, "kind": "Holder", "name": "h"}})) }()
+		go func() {
+			done <- g.ValidateDesired(g.Materialize(map[string]any{"holder": map[string]any{"apiVersion": tGroup, "kind": "Holder", "name": "h"}}))
+		}()
 	}
 	for i := 0; i < 16; i++ {
 		if err := <-done; err != nil {
