@@ -3,60 +3,9 @@ package conformance
 import (
 	"context"
 	"net/http"
-	"strings"
 
-	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 )
-
-// builtResource is a resource made in the check's world, with the spec it was made from.
-type builtResource struct {
-	f    *catalog.Form
-	spec map[string]any
-	res  *Resource
-}
-
-// build creates a resource of the first installed Form that fits, preferring
-// standalone Forms, with everything it refers to.
-func (p *Probe) build(ctx context.Context, need string, fits func(*catalog.Form) bool) (*builtResource, error) {
-	f, err := p.pickForm(need, func(f *catalog.Form) bool { return standalone(f) && fits(f) })
-	if err != nil {
-		if f, err = p.pickForm(need, fits); err != nil {
-			return nil, err
-		}
-	}
-	spec, err := p.specFor(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	res, err := p.create(ctx, f, p.Name(slugPrefix(f)), spec)
-	if err != nil {
-		return nil, err
-	}
-	return &builtResource{f: f, spec: spec, res: res}, nil
-}
-
-// updatable is a Form the host lets update and that has a mutable field to change.
-func (p *Probe) updatable(f *catalog.Form) bool {
-	if !p.S.Offers(f, "update") || !f.DeclaresUpdate || len(f.Fixtures) == 0 {
-		return false
-	}
-	for _, fl := range f.Fields {
-		if mutable(f)(fl) {
-			return true
-		}
-	}
-	return false
-}
-
-// changed builds an updated spec for b that changes one mutable field.
-func (p *Probe) changed(b *builtResource) (map[string]any, string, error) {
-	alt, field, ok := variant(b.f, b.spec, p.Name("v"), mutable(b.f))
-	if !ok {
-		return nil, "", notApplicable("no valid change of a mutable field of %s could be derived", b.f.Ref)
-	}
-	return alt, field, nil
-}
 
 func checkUpdateGenerationFence(ctx context.Context, p *Probe) error {
 	b, err := p.build(ctx, "updatable with a mutable field", p.updatable)
@@ -175,22 +124,6 @@ func checkRevisionETag(ctx context.Context, p *Probe) error {
 	}
 	_, err = p.readResource(ctx, f.Ref, a.Metadata.Name)
 	return err
-}
-
-// observed decodes an observe answer ({"resource": …}) and checks its ETag.
-func observed(r *Resp) (*Resource, error) {
-	if err := expectStatus(r, http.StatusOK); err != nil {
-		return nil, err
-	}
-	var env struct {
-		Resource rawJSON `json:"resource,required"`
-	}
-	if err := wire.DecodeStrict(r.Body, &env); err != nil {
-		return nil, failf("%s: observe answer is not {\"resource\": …}: %v", r.What(), err)
-	}
-	inner := *r
-	inner.Body = env.Resource
-	return decodeResource(&inner)
 }
 
 func checkObserveFence(ctx context.Context, p *Probe) error {
@@ -336,101 +269,4 @@ func checkDeleteRevisionFence(ctx context.Context, p *Probe) error {
 		return err
 	}
 	return expectStatus(r, http.StatusNoContent)
-}
-
-func checkRevisionRoleUpdate(ctx context.Context, p *Probe) error {
-	b, err := p.build(ctx, "of the revision role", func(f *catalog.Form) bool { return f.Role == "revision" })
-	if err != nil {
-		return err
-	}
-	name, ref := b.res.Metadata.Name, b.f.Ref
-	r, err := p.apply(ctx, p.P, ref, name, b.spec, "1")
-	if err != nil {
-		return err
-	}
-	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
-		return failf("%s (a spec-identical apply to an existing revision-role resource)", err)
-	}
-	if alt, field, ok := variant(b.f, b.spec, p.Name("v"), func(fl catalog.Field) bool { return fl.Kind != catalog.FieldReference }); ok {
-		r, err := p.apply(ctx, p.P, ref, name, alt, "1")
-		if err != nil {
-			return err
-		}
-		if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
-			return failf("%s (changing %s of a revision-role resource)", err, field)
-		}
-	}
-	return p.unchanged(ctx, b.res)
-}
-
-// unchanged fails unless res still reads at its generation and revision.
-func (p *Probe) unchanged(ctx context.Context, res *Resource) error {
-	now, err := p.readResource(ctx, res.Ref(), res.Metadata.Name)
-	if err != nil {
-		return err
-	}
-	if now.Metadata.Generation != res.Metadata.Generation || now.Metadata.Revision != res.Metadata.Revision || now.Metadata.UID != res.Metadata.UID {
-		return failf("GET %s: refused requests moved the resource from generation %s revision %s to %s/%s", ResourcePath(res.Ref(), res.Metadata.Name), res.Metadata.Generation, res.Metadata.Revision, now.Metadata.Generation, now.Metadata.Revision)
-	}
-	return nil
-}
-
-func checkNoUpdateSpecChange(ctx context.Context, p *Probe) error {
-	b, err := p.build(ctx, "without update, not of the revision role, with desired fields", func(f *catalog.Form) bool {
-		return !f.DeclaresUpdate && f.Role != "revision" && len(f.Fields) > 0
-	})
-	if err != nil {
-		return err
-	}
-	name, ref := b.res.Metadata.Name, b.f.Ref
-	alt, field, ok := variant(b.f, b.spec, p.Name("v"), anyField)
-	if !ok {
-		return notApplicable("no valid change of %s could be derived", ref)
-	}
-	r, err := p.apply(ctx, p.P, ref, name, alt, "1")
-	if err != nil {
-		return err
-	}
-	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
-		return failf("%s (changing %s of a Form without update)", err, field)
-	}
-	if err := p.unchanged(ctx, b.res); err != nil {
-		return err
-	}
-	r, err = p.apply(ctx, p.P, ref, name, b.spec, "1")
-	if err != nil {
-		return err
-	}
-	same, err := p.settle(ctx, p.P, r, http.StatusOK)
-	if err != nil {
-		return failf("%v (a spec-identical re-apply of a Form without update is answered 200)", err)
-	}
-	if same.Metadata.Generation != "1" {
-		return failf("%s: a spec-identical re-apply moved the generation to %q", r.What(), same.Metadata.Generation)
-	}
-	return nil
-}
-
-func checkImmutableField(ctx context.Context, p *Probe) error {
-	b, err := p.build(ctx, "with update and an immutable field", func(f *catalog.Form) bool {
-		return f.DeclaresUpdate && p.S.Offers(f, "update") && len(f.Immutable) > 0
-	})
-	if err != nil {
-		return err
-	}
-	alt, field, ok := variant(b.f, b.spec, p.Name("v"), immutableField(b.f))
-	if !ok {
-		return notApplicable("no valid change of an immutable field of %s could be derived", b.f.Ref)
-	}
-	r, err := p.apply(ctx, p.P, b.f.Ref, b.res.Metadata.Name, alt, "1")
-	if err != nil {
-		return err
-	}
-	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
-		return failf("%s (changing the immutable /%s)", err, field)
-	}
-	if !strings.Contains(r.Err.Message, "/"+field) {
-		return failf("%s: the refusal must name the pointer /%s, got %q", r.What(), field, r.Err.Message)
-	}
-	return p.unchanged(ctx, b.res)
 }

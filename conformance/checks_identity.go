@@ -7,25 +7,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
 var uidGrammar = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
-// simpleResource creates a standalone resource and returns its Form, spec and state.
-func (p *Probe) simpleResource(ctx context.Context, prefix string) (*catalog.Form, map[string]any, *Resource, error) {
-	f, err := p.simpleForm()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	spec, err := p.specFor(ctx, f)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	res, err := p.create(ctx, f, p.Name(prefix), spec)
-	return f, spec, res, err
-}
 
 // sameSpec compares a served spec with the materialized one sent.
 func sameSpec(res *Resource, spec map[string]any) bool {

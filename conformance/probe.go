@@ -71,21 +71,3 @@ func expectCode(r *Resp, code wire.Code) error {
 	}
 	return failf("%s: expected %d %s, got %s", r.What(), code.Status(), code, r.Got())
 }
-
-// pickForm returns the first installed Form that fits, or NotApplicable naming need.
-func (p *Probe) pickForm(need string, fits func(*catalog.Form) bool) (*catalog.Form, error) {
-	for _, f := range p.S.Forms {
-		if len(f.Fixtures) > 0 && p.S.Offers(f, "create", "read", "delete") && fits(f) {
-			return f, nil
-		}
-	}
-	return nil, notApplicable("the host installs no Form known to the runner's catalog that is %s%s", need, p.S.foreignNote())
-}
-
-// standalone is a Form whose canonical fixture needs no other resource.
-func standalone(f *catalog.Form) bool { return len(f.Relations) == 0 && !artifactAddressed(f) }
-
-// simpleForm picks a standalone Form (the cheapest resource to create).
-func (p *Probe) simpleForm() (*catalog.Form, error) {
-	return p.pickForm("creatable without other resources", standalone)
-}
