@@ -30,12 +30,22 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	}
 	rep := &report{summary: fmt.Sprintf("Failed to create %s %s", m.kind.Kind, name), typeName: m.typeName,
 		space: space, name: name, ref: &form.Ref, pointer: "/spec"}
-	if plan.known(aModules) || plan.known(aMainModule) {
-		rep.what = "Authoring a bundle from local module files is not available in this provider build."
-		rep.code = codeBundleUploadFailed
-		rep.repair = "Upload the bundle with another tool and set manifest_digest to its committed manifest digest."
-		rep.add(&resp.Diagnostics)
-		return
+	ctx, cancel := context.WithTimeout(ctx, timeout(plan, aCreateTimeout, defaultCreateTimeout))
+	defer cancel()
+	if m.bundle && plan.known(aModules) {
+		if err := r.uploadBundle(ctx, plan, form); err != nil {
+			rep.summary = fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, name)
+			rep.what = "The local module files could not be uploaded and committed; no resource was touched."
+			rep.pointer, rep.code = "/spec/manifestDigest", codeBundleUploadFailed
+			rep.withErr(err)
+			if rep.code != "" {
+				rep.code = codeBundleUploadFailed + " (" + rep.code + ")"
+			} else {
+				rep.code = codeBundleUploadFailed
+			}
+			rep.add(&resp.Diagnostics)
+			return
+		}
 	}
 	spec, err := encodeSpec(form, plan)
 	if err != nil {
@@ -43,8 +53,6 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		rep.add(&resp.Diagnostics)
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout(plan, aCreateTimeout, defaultCreateTimeout))
-	defer cancel()
 	out, err := r.putSpec(ctx, form, name, space, spec, fences{}, "create")
 	if err != nil {
 		r.createFailed(ctx, rep, plan, form, err, &resp.Diagnostics, resp)

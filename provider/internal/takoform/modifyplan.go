@@ -46,6 +46,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return
 	}
 	r.planVersionRules(plan, form, d)
+	r.planBundle(plan, config, form, d)
+	if d.HasError() {
+		return
+	}
 	r.kt.m.planRevisionName(form, plan, config)
 	if prior != nil {
 		r.planReplace(plan, prior, form, resp)
