@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 )
 
@@ -191,6 +192,12 @@ var badCases = []badCase{
 		c.form("Gadget", "0.2.0").fixtures["fixtures/outputs.json"] = obj{"address": "here", "port": "443", "healthy": true}
 		c.form("Gadget", "0.2.0").fixtures["fixtures/negative-output-port.json"] = obj{"address": "here", "port": "x", "healthy": true}
 	}, file: "forms/" + tFamily + "/gadget/0.2.0/definition.json", pointer: "/outputSchema/properties/port/type", fragment: "an output keeps its type"},
+	{rule: "index-size-not-integer", mutate: func(c *tcat) {
+		c.post = append(c.post, func(files map[string][]byte) {
+			p := "forms/" + tFamily + "/store/" + indexFile
+			files[p] = regexp.MustCompile(`"size": ([0-9]+)`).ReplaceAll(files[p], []byte(`"size": "$1"`))
+		})
+	}, file: "forms/" + tFamily + "/store/" + indexFile, pointer: "/files/0/size", fragment: "size must be an integer"},
 }
 
 // replaceFirstDigest swaps the first file digest of a package index for a wrong one.

@@ -98,7 +98,7 @@ func loadInterface(fsys fs.FS, cd contractDir, ps *problems) *Interface {
 		if !limitNameRe.MatchString(k) {
 			ps.add(f, p, "limit name must match ^[a-z][a-zA-Z0-9]{0,63}$")
 		}
-		if n, ok := safeInt(d.Limits[k]); !ok || n < 0 {
+		if n, ok := rawInt(d.Limits[k]); !ok || n < 0 {
 			ps.add(f, p, "limit must be an integer from 0 to 2^53−1")
 		}
 	}

@@ -70,7 +70,7 @@ type definitionDoc struct {
 type packageFileDoc struct {
 	Path      string      `json:"path,required"`
 	MediaType string      `json:"mediaType,required"`
-	Size      json.Number `json:"size,required"`
+	Size      json.RawMessage `json:"size,required"` // an integer, never a string
 	Digest    string      `json:"digest,required"`
 }
 
@@ -119,7 +119,7 @@ type interfaceDoc struct {
 	Description *string                `json:"description"`
 	Operations  []operationDoc         `json:"operations,required"`
 	Semantics   semanticsDoc           `json:"semantics,required"`
-	Limits      map[string]json.Number `json:"limits"`
+	Limits      map[string]json.RawMessage `json:"limits"`
 	Fixtures    []interfaceFixtureDoc  `json:"fixtures"`
 }
 

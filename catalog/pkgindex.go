@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strconv"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -81,8 +80,8 @@ func (b *formBuild) loadIndex(fsys fs.FS, ps *problems) {
 		if !wire.ValidDigest(pf.Digest) {
 			ps.add(file, ptr+"/digest", "digest must be sha256: followed by 64 lowercase hex digits")
 		}
-		size, err := strconv.ParseInt(string(pf.Size), 10, 64)
-		if err != nil || size < 0 || size > maxPackageFile {
+		size, ok := rawInt(pf.Size)
+		if !ok || size < 0 || size > maxPackageFile {
 			ps.add(file, ptr+"/size", "size must be an integer from 0 to %d", maxPackageFile)
 		}
 		listed[pf.Path] = pf.MediaType

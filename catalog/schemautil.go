@@ -44,6 +44,14 @@ func safeInt(v any) (int64, bool) {
 	return int64(f), true
 }
 
+// rawInt reads a JSON number token (never a string) as a safe integer.
+func rawInt(raw json.RawMessage) (int64, bool) {
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, false
+	}
+	return safeInt(json.Number(raw))
+}
+
 // Subschema-holding keywords of Draft 2020-12, by how they hold schemas.
 var (
 	schemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
