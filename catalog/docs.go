@@ -68,10 +68,10 @@ type definitionDoc struct {
 }
 
 type packageFileDoc struct {
-	Path      string      `json:"path,required"`
-	MediaType string      `json:"mediaType,required"`
+	Path      string          `json:"path,required"`
+	MediaType string          `json:"mediaType,required"`
 	Size      json.RawMessage `json:"size,required"` // an integer, never a string
-	Digest    string      `json:"digest,required"`
+	Digest    string          `json:"digest,required"`
 }
 
 type packageIndexDoc struct {
@@ -111,16 +111,16 @@ type interfaceFixtureDoc struct {
 }
 
 type interfaceDoc struct {
-	APIVersion  string                 `json:"apiVersion,required"`
-	Kind        string                 `json:"kind,required"`
-	Name        string                 `json:"name,required"`
-	Version     string                 `json:"version,required"`
-	Title       *string                `json:"title"`
-	Description *string                `json:"description"`
-	Operations  []operationDoc         `json:"operations,required"`
-	Semantics   semanticsDoc           `json:"semantics,required"`
+	APIVersion  string                     `json:"apiVersion,required"`
+	Kind        string                     `json:"kind,required"`
+	Name        string                     `json:"name,required"`
+	Version     string                     `json:"version,required"`
+	Title       *string                    `json:"title"`
+	Description *string                    `json:"description"`
+	Operations  []operationDoc             `json:"operations,required"`
+	Semantics   semanticsDoc               `json:"semantics,required"`
 	Limits      map[string]json.RawMessage `json:"limits"`
-	Fixtures    []interfaceFixtureDoc  `json:"fixtures"`
+	Fixtures    []interfaceFixtureDoc      `json:"fixtures"`
 }
 
 type accessModeDoc struct {
