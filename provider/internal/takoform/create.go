@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
@@ -19,14 +20,28 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 		resp.Diagnostics.AddError("Could not read the plan", err.Error())
 		return
 	}
-	name, space := plan.str(aName), plan.str(aSpace)
-	if !r.ready(&resp.Diagnostics, name) {
+	if !r.ready(&resp.Diagnostics, plan.str(aName)) {
 		return
 	}
 	ref, _ := refOf(plan)
 	form, ok := m.cat.Form(ref)
 	if !ok {
 		form = r.createForm(plan)
+		m.setRef(plan, form.Ref)
+	}
+	// values planned unknown are derived now with the functions the plan uses
+	if !plan.known(aSpace) && r.pd.space != "" {
+		plan[aSpace] = types.StringValue(r.pd.space)
+	}
+	if !plan.known(aName) && m.revision && plan.known(aRevisionOwner) {
+		plan[aName] = m.revisionName(form, plan, plan.str(aRevisionOwner))
+	}
+	name, space := plan.str(aName), plan.str(aSpace)
+	if name == "" || space == "" {
+		(&report{summary: fmt.Sprintf("Could not resolve the name or space of %s", m.kind.Kind), typeName: m.typeName,
+			code: codeRevisionNameUnresolved, what: "The name or space was still unknown at apply; nothing was sent.",
+			repair: "Set name (or revision_owner with known content) and space, or the provider's default space."}).add(&resp.Diagnostics)
+		return
 	}
 	rep := &report{summary: fmt.Sprintf("Failed to create %s %s", m.kind.Kind, name), typeName: m.typeName,
 		space: space, name: name, ref: &form.Ref, pointer: "/spec"}
