@@ -97,3 +97,22 @@ func TestEmptyAndMissingRoots(t *testing.T) {
 		t.Errorf("a missing root must be refused with a clear message, got %v", err)
 	}
 }
+
+func TestContractVersionDirectories(t *testing.T) {
+	files := baseCatalog().seal(t)
+	files["interfaces/v1alpha1/example.store/1.0.0/definition.json"] = files[ifaceD]
+	delete(files, ifaceD)
+	if _, err := Load(mapFS(files)); err != nil {
+		t.Errorf("<name>/<version>/definition.json must load: %v", err)
+	}
+	files[ifaceD] = files["interfaces/v1alpha1/example.store/1.0.0/definition.json"]
+	if _, err := Load(mapFS(files)); err == nil || !strings.Contains(err.Error(), "mixes definition.json with version directory") {
+		t.Errorf("mixing layouts must be refused, got %v", err)
+	}
+	files = baseCatalog().seal(t)
+	files["interfaces/v1alpha1/example.store/2.0.0/definition.json"] = files[ifaceD]
+	delete(files, ifaceD)
+	if _, err := Load(mapFS(files)); err == nil || !strings.Contains(err.Error(), `must equal its directory name "2.0.0"`) {
+		t.Errorf("a version directory must equal the document's version, got %v", err)
+	}
+}
