@@ -9,30 +9,32 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// keyedCreate prepares and sends one create, returning the exact request so it can be resent.
-func (p *Probe) keyedCreate(ctx context.Context, prefix string) (*catalog.Form, Req, *Resp, error) {
+// keyedCreate prepares and sends one create, returning the exact request so it
+// can be resent, its first answer, and the resource once settled (a 202 is awaited).
+func (p *Probe) keyedCreate(ctx context.Context, prefix string) (*catalog.Form, Req, *Resp, *Resource, error) {
 	f, err := p.simpleForm()
 	if err != nil {
-		return nil, Req{}, nil, err
+		return nil, Req{}, nil, nil, err
 	}
 	spec, err := p.specFor(ctx, f)
 	if err != nil {
-		return nil, Req{}, nil, err
+		return nil, Req{}, nil, nil, err
 	}
 	name := p.Name(prefix)
 	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
-		return nil, Req{}, nil, err
+		return nil, Req{}, nil, nil, err
 	}
 	req := p.applyReq(f.Ref, name, spec, digest, "")
 	r, err := p.P.Do(ctx, req)
 	if err != nil {
-		return nil, Req{}, nil, err
+		return nil, Req{}, nil, nil, err
 	}
-	if err := expectStatus(r, http.StatusCreated); err != nil {
-		return nil, Req{}, nil, err
+	res, err := p.settle(ctx, p.P, r, http.StatusCreated)
+	if err != nil {
+		return nil, Req{}, nil, nil, err
 	}
-	return f, req, r, nil
+	return f, req, r, res, nil
 }
 
 // sameAnswer fails unless b replays a byte for byte (status, ETag, body).
@@ -45,7 +47,7 @@ func sameAnswer(a, b *Resp) error {
 }
 
 func checkIdempotencyReplay(ctx context.Context, p *Probe) error {
-	f, req, first, err := p.keyedCreate(ctx, "replay")
+	f, req, first, res, err := p.keyedCreate(ctx, "replay")
 	if err != nil {
 		return err
 	}
@@ -57,12 +59,8 @@ func checkIdempotencyReplay(ctx context.Context, p *Probe) error {
 		return err
 	}
 	// The store moves; the replay does not.
-	var name string
-	if res, err := decodeResource(first); err == nil {
-		name = res.Metadata.Name
-		if _, err := p.observe(ctx, p.P, f.Ref, name, "1", nil); err != nil {
-			return err
-		}
+	if _, err := p.observe(ctx, p.P, f.Ref, res.Metadata.Name, "1", nil); err != nil {
+		return err
 	}
 	later, err := p.P.Do(ctx, req)
 	if err != nil {
@@ -84,11 +82,7 @@ func checkIdempotencyReplay(ctx context.Context, p *Probe) error {
 }
 
 func checkReplayRetires(ctx context.Context, p *Probe) error {
-	f, req, first, err := p.keyedCreate(ctx, "retire")
-	if err != nil {
-		return err
-	}
-	a, err := decodeResource(first)
+	f, req, _, a, err := p.keyedCreate(ctx, "retire")
 	if err != nil {
 		return err
 	}
@@ -111,7 +105,7 @@ func checkReplayRetires(ctx context.Context, p *Probe) error {
 }
 
 func checkCrossPrincipalIdempotency(ctx context.Context, p *Probe) error {
-	_, req, first, err := p.keyedCreate(ctx, "xprin")
+	_, req, first, _, err := p.keyedCreate(ctx, "xprin")
 	if err != nil {
 		return err
 	}
@@ -129,7 +123,7 @@ func checkCrossPrincipalIdempotency(ctx context.Context, p *Probe) error {
 }
 
 func checkIdempotencyTenantScoped(ctx context.Context, p *Probe) error {
-	f, req, first, err := p.keyedCreate(ctx, "xten")
+	f, req, first, res, err := p.keyedCreate(ctx, "xten")
 	if err != nil {
 		return err
 	}
@@ -143,7 +137,6 @@ func checkIdempotencyTenantScoped(ctx context.Context, p *Probe) error {
 	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
 		return failf("%s (another tenant resending the bytes carries a foreign prepareDigest)", err)
 	}
-	res, _ := decodeResource(first)
 	spec, err := p.specFor(ctx, f)
 	if err != nil {
 		return err

@@ -139,7 +139,13 @@ func checkEachTenantOwnPlane(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	if err := expectStatus(r, http.StatusNoContent, http.StatusAccepted); err != nil {
+	if r.Status == http.StatusAccepted {
+		if op, err := p.await(ctx, p.Other, r); err != nil {
+			return err
+		} else if op.Error != nil {
+			return failf("%s: the other tenant's delete ended with %s", r.What(), op.Error.Code)
+		}
+	} else if err := expectStatus(r, http.StatusNoContent); err != nil {
 		return err
 	}
 	return p.unchanged(ctx, a)

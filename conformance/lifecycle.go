@@ -210,6 +210,12 @@ func (p *Probe) deleted(ctx context.Context, res *Resource) error {
 	if err != nil {
 		return err
 	}
+	return p.deleteSucceeded(ctx, r)
+}
+
+// deleteSucceeded accepts a 204 with an empty body and no ETag, or a 202 whose
+// Operation ends with {"deleted": true}.
+func (p *Probe) deleteSucceeded(ctx context.Context, r *Resp) error {
 	if r.Status == http.StatusAccepted {
 		op, err := p.await(ctx, p.P, r)
 		if err != nil {
@@ -218,9 +224,18 @@ func (p *Probe) deleted(ctx context.Context, res *Resource) error {
 		if op.Error != nil {
 			return failf("%s: delete operation %s ended with %s", r.What(), op.ID, op.Error.Code)
 		}
+		if string(op.Result["deleted"]) != "true" {
+			return failf("%s: delete operation %s result must be {\"deleted\": true}", r.What(), op.ID)
+		}
 		return nil
 	}
-	return expectStatus(r, http.StatusNoContent)
+	if err := expectStatus(r, http.StatusNoContent); err != nil {
+		return err
+	}
+	if len(r.Body) != 0 || r.Header.Get("ETag") != "" {
+		return failf("%s: a 204 delete carries a body or an ETag", r.What())
+	}
+	return nil
 }
 
 // mustJSON marshals v; v is always a decoded JSON value or a map of them.
