@@ -1,6 +1,7 @@
 package takoform
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 
@@ -84,7 +85,7 @@ func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 			a.Validators = []validator.String{stringCheck(stringRules{pattern: regexp.MustCompile(namePattern)})}
 		case catalog.FieldJSONMap:
 			a.Description = desc + " One JSON object, e.g. jsonencode({...})."
-			a.Validators = []validator.String{jsonObjectCheck(f.MaxItems)}
+			a.Validators = []validator.String{jsonObjectCheck(maxProperties(m, f.Wire))}
 		default:
 			if !rules.empty() {
 				a.Validators = []validator.String{stringCheck(rules)}
@@ -206,4 +207,28 @@ func nestedObject(f *catalog.Field) (schema.NestedAttributeObject, error) {
 		}
 	}
 	return schema.NestedAttributeObject{Attributes: attrs}, nil
+}
+
+// maxProperties reads a json-map property's maxProperties from the newest desired
+// schema declaring it (the field model does not carry it).
+func maxProperties(m *kindModel, wireName string) *int64 {
+	for i := len(m.kind.Versions) - 1; i >= 0; i-- {
+		v, err := decodeJSON(m.kind.Versions[i].DesiredJSON)
+		if err != nil {
+			continue
+		}
+		root, _ := v.(map[string]any)
+		props, _ := root["properties"].(map[string]any)
+		node, ok := props[wireName].(map[string]any)
+		if !ok {
+			continue
+		}
+		if n, ok := node["maxProperties"].(json.Number); ok {
+			if x, err := n.Int64(); err == nil {
+				return &x
+			}
+		}
+		return nil
+	}
+	return nil
 }

@@ -244,9 +244,15 @@ func (r *Resource) planWholeSpec(plan values, form *catalog.Form, d *diag.Diagno
 	}
 	for _, p := range se.Problems {
 		ap := pointerPath(form, p.Pointer)
-		(&report{summary: fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, plan.str(aName)),
-			typeName: r.kt.m.typeName, name: plan.str(aName), ref: &form.Ref, pointer: "/spec" + p.Pointer, attr: &ap,
-			code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}).add(d)
+		rep := &report{summary: fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, plan.str(aName)),
+			typeName: r.kt.m.typeName, name: plan.str(aName), ref: &form.Ref, pointer: "/spec" + p.Pointer,
+			code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}
+		if len(ap.Steps()) > 0 {
+			rep.attr = &ap
+		} else {
+			rep.summary = fmt.Sprintf("Invalid desired spec for %s %s", form.Ref.Kind, plan.str(aName))
+		}
+		rep.add(d)
 	}
 }
 

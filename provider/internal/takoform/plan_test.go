@@ -151,3 +151,46 @@ func TestRevisionOwnerDerivesTheName(t *testing.T) {
 		t.Error("another owner derives the same name")
 	}
 }
+
+func TestJSONMapValidators(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	base := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})}
+	many := "{"
+	for i := 0; i < 65; i++ {
+		if i > 0 {
+			many += ","
+		}
+		many += `"K` + string(rune('A'+i/26)) + string(rune('A'+i%26)) + `":1`
+	}
+	many += "}"
+	for val, want := range map[string]string{`[1]`: "Not a JSON object", `null`: "Not a JSON object", `{"a":1,"a":2}`: "Invalid JSON", many: "at most 64"} {
+		cfg := base.clone()
+		cfg["vars_json"] = s(val)
+		pr := h.plan("takoform_worker_version", cfg, nil)
+		if diagWith(pr.diags, want) == nil {
+			t.Errorf("vars_json %.20s: want %q:\n%s", val, want, dump(pr.diags))
+		}
+	}
+	cfg := base.clone()
+	cfg["vars_json"] = s(`{"bad key!":1}`)
+	pr := h.plan("takoform_worker_version", cfg, nil)
+	if diagWith(pr.diags, codeDesiredInvalid, "bad key!") == nil {
+		t.Errorf("the whole-spec check must refuse a bad key:\n%s", dump(pr.diags))
+	}
+}
+
+func TestCreateOverATakenNameSuggestsImport(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	h.create(queueType, cfg)
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	st, d := h.apply(queueType, cfg, nil, pr.planned)
+	if diagWith(d, `name "orders" is already taken`, "tofu import <address> dev/orders") == nil {
+		t.Errorf("want the import repair:\n%s", dump(d))
+	}
+	if st != nil {
+		t.Errorf("a refused create wrote state")
+	}
+}
