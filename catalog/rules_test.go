@@ -20,6 +20,12 @@ func TestTestdataIsCurrent(t *testing.T) {
 		bc.mutate(c)
 		trees[filepath.Join("testdata/bad", bc.rule)] = c.seal(t)
 	}
+	entries, _ := os.ReadDir("testdata/bad")
+	for _, e := range entries {
+		if _, ok := trees[filepath.Join("testdata/bad", e.Name())]; !ok {
+			t.Errorf("testdata/bad/%s belongs to no bad case; remove it", e.Name())
+		}
+	}
 	for dir, want := range trees {
 		if update {
 			writeTree(t, dir, want)
