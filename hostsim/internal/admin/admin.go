@@ -218,7 +218,9 @@ func (a *API) reset(w http.ResponseWriter, r *http.Request, _ string) error {
 	if err := a.st().Reset(context.Background()); err != nil {
 		return err
 	}
-	a.Lane.Armory.Invalidate()
+	if err := a.Lane.Armory.RearmProfile(r.Context()); err != nil {
+		return err
+	}
 	return writeJSON(w, 200, map[string]any{"reset": true})
 }
 

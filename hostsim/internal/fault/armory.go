@@ -31,10 +31,11 @@ func (a Armed) MarshalJSON() ([]byte, error) {
 // is cached between changes (every change goes through the Armory, or calls
 // Invalidate) because every request consults it.
 type Armory struct {
-	st     *store.Store
-	mu     sync.Mutex
-	cached []Armed
-	valid  bool
+	st      *store.Store
+	profile []Spec
+	mu      sync.Mutex
+	cached  []Armed
+	valid   bool
 }
 
 // Invalidate drops the cached copy (after a store reset).
@@ -46,7 +47,15 @@ func (a *Armory) Invalidate() {
 
 // NewArmory arms the profile's faults (replacing any from an earlier start).
 func NewArmory(ctx context.Context, st *store.Store, profile []Spec) (*Armory, error) {
-	err := st.Write(ctx, func(tx store.Q) error {
+	a := &Armory{st: st, profile: profile}
+	return a, a.RearmProfile(ctx)
+}
+
+// RearmProfile arms the profile's faults afresh (at start and after a reset).
+func (a *Armory) RearmProfile(ctx context.Context) error {
+	defer a.Invalidate()
+	profile := a.profile
+	return a.st.Write(ctx, func(tx store.Q) error {
 		if err := store.ClearProfileFaults(tx); err != nil {
 			return err
 		}
@@ -57,7 +66,6 @@ func NewArmory(ctx context.Context, st *store.Store, profile []Spec) (*Armory, e
 		}
 		return nil
 	})
-	return &Armory{st: st}, err
 }
 
 // Arm adds a run-time fault.

@@ -90,9 +90,14 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 		}
 	}
 	// Step 13: capability rules on an existing resource.
-	op := "create"
-	if m.Action == "import" {
+	// The profile operation this request exercises: create, import, or update
+	// for an apply that changes the spec (a spec-identical re-apply is none).
+	op := ""
+	switch {
+	case m.Action == "import":
 		op = "import"
+	case cur == nil:
+		op = "create"
 	}
 	specChanged := cur != nil && cur.SpecDigest != g.digest
 	if cur != nil {
@@ -110,7 +115,7 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 		}
 	}
 	// Step 15: what this host offers, relations, claims.
-	if v := c.s.Host.CheckOperation(f, op); v != nil {
+	if v := c.s.Host.CheckOperation(f, op); op != "" && v != nil {
 		return nil, fail(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}
 	if v := c.s.Host.CheckSpec(f, g.spec); v != nil {

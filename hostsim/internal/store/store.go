@@ -105,7 +105,8 @@ func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
 	return fn(txQ{tx, s.stmts})
 }
 
-// Reset empties every table (hostsim.md §7 reset), keeping profile faults.
+// Reset empties every table (hostsim.md §7 reset) and disarms run-time faults;
+// the caller re-arms the profile's faults.
 func (s *Store) Reset(ctx context.Context) error {
 	return s.Write(ctx, func(tx Q) error {
 		for _, t := range resetTables {
