@@ -82,7 +82,7 @@ func scanForms(fsys fs.FS, l *layout, ps *problems) {
 			ps.add(p, "", "family directory name must match ^[a-z0-9][a-z0-9.-]{0,62}$; rename it (for example edge-v1alpha1)")
 			continue
 		}
-		slugs, _ := fs.ReadDir(fsys, p)
+		slugs := readDir(fsys, p, ps)
 		for _, s := range slugs {
 			sp := path.Join(p, s.Name())
 			if !s.IsDir() {
@@ -103,7 +103,7 @@ func scanForms(fsys fs.FS, l *layout, ps *problems) {
 }
 
 func scanSlug(fsys fs.FS, l *layout, ps *problems, family, slug, sp string) {
-	entries, _ := fs.ReadDir(fsys, sp)
+	entries := readDir(fsys, sp, ps)
 	if hasFile(entries, definitionFile) {
 		for _, e := range entries {
 			if e.IsDir() && wire.ValidSemver(e.Name()) {
@@ -123,7 +123,7 @@ func scanSlug(fsys fs.FS, l *layout, ps *problems, family, slug, sp string) {
 		case !wire.ValidSemver(e.Name()):
 			ps.add(vp, "", "version directory name %q is not a semantic version; name it after the definitionVersion (for example 0.1.0)", e.Name())
 		default:
-			sub, _ := fs.ReadDir(fsys, vp)
+			sub := readDir(fsys, vp, ps)
 			if !hasFile(sub, definitionFile) {
 				ps.add(vp, "", "version directory has no definition.json; add the Form Definition or remove the directory")
 				continue
@@ -160,14 +160,14 @@ func scanPackage(fsys fs.FS, ps *problems, p pkgDir) pkgDir {
 // scanContracts reads interfaces/<apiDir>/<name>/[<version>/]definition.json.
 func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDir {
 	var out []contractDir
-	apiDirs, _ := fs.ReadDir(fsys, top)
+	apiDirs := readDir(fsys, top, ps)
 	for _, a := range apiDirs {
 		ap := path.Join(top, a.Name())
 		if !a.IsDir() {
 			ps.add(ap, "", "only version directories (such as v1alpha1) belong directly under %s/; move or remove this file", top)
 			continue
 		}
-		names, _ := fs.ReadDir(fsys, ap)
+		names := readDir(fsys, ap, ps)
 		for _, n := range names {
 			np := path.Join(ap, n.Name())
 			if !n.IsDir() {
@@ -178,7 +178,7 @@ func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDi
 				ps.add(np, "", "only contract directories and an optional candidate-set.json belong here; move or remove this file")
 				continue
 			}
-			entries, _ := fs.ReadDir(fsys, np)
+			entries := readDir(fsys, np, ps)
 			if hasFile(entries, definitionFile) {
 				for _, e := range entries {
 					if e.Name() == definitionFile {
@@ -195,7 +195,10 @@ func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDi
 			}
 			for _, e := range entries {
 				vp := path.Join(np, e.Name())
-				sub, _ := fs.ReadDir(fsys, vp)
+				var sub []fs.DirEntry
+				if e.IsDir() {
+					sub = readDir(fsys, vp, ps)
+				}
 				if !e.IsDir() || !wire.ValidSemver(e.Name()) || !hasFile(sub, definitionFile) || len(sub) != 1 {
 					ps.add(vp, "", "expected a version directory (such as 1.0.0) holding only definition.json")
 					continue
@@ -217,4 +220,13 @@ func hasFile(entries []fs.DirEntry, name string) bool {
 		}
 	}
 	return false
+}
+
+// readDir lists a directory, recording a problem when it cannot be read.
+func readDir(fsys fs.FS, dir string, ps *problems) []fs.DirEntry {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		ps.add(dir, "", "cannot read the directory: %v", err)
+	}
+	return entries
 }
