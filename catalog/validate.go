@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // SchemaError lists every leaf failure of a schema validation, each naming the
@@ -113,11 +116,12 @@ func leafProblems(verr *jsonschema.ValidationError) []SchemaProblem {
 	var walk func(u jsonschema.OutputUnit)
 	walk = func(u jsonschema.OutputUnit) {
 		if u.Error != nil && len(u.Errors) == 0 {
-			msg := u.Error.String()
-			key := u.InstanceLocation + "\x00" + msg
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, SchemaProblem{Pointer: u.InstanceLocation, Message: msg})
+			for _, p := range problemsOf(u) {
+				key := p.Pointer + "\x00" + p.Message
+				if !seen[key] {
+					seen[key] = true
+					out = append(out, p)
+				}
 			}
 		}
 		for _, c := range u.Errors {
@@ -127,6 +131,29 @@ func leafProblems(verr *jsonschema.ValidationError) []SchemaProblem {
 	walk(*verr.BasicOutput())
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
+}
+
+// problemsOf names the member at fault where the keyword is about members: an
+// unexpected member and a missing required member each get their own pointer, which
+// is what a host reports as the field at fault.
+func problemsOf(u jsonschema.OutputUnit) []SchemaProblem {
+	switch k := u.Error.Kind.(type) {
+	case *kind.AdditionalProperties:
+		out := make([]SchemaProblem, len(k.Properties))
+		for i, name := range k.Properties {
+			out[i] = SchemaProblem{Pointer: u.InstanceLocation + "/" + wire.EscapePointerToken(name),
+				Message: fmt.Sprintf("member %q is not allowed here; the object is closed, so remove it", name)}
+		}
+		return out
+	case *kind.Required:
+		out := make([]SchemaProblem, len(k.Missing))
+		for i, name := range k.Missing {
+			out[i] = SchemaProblem{Pointer: u.InstanceLocation + "/" + wire.EscapePointerToken(name),
+				Message: fmt.Sprintf("required member %q is missing; add it", name)}
+		}
+		return out
+	}
+	return []SchemaProblem{{Pointer: u.InstanceLocation, Message: u.Error.String()}}
 }
 
 // toSchemaValue turns any JSON-encodable Go value into the generic form the schema
