@@ -61,6 +61,12 @@ func Negatives() map[string]Negative {
 		"resource-answers-only-under-its-recorded-form-ref": injected("formref.any-version: answer a resource under every version of its kind"),
 		"revision-role-update-rejected":                     injected("capability.ignore: accept updates of revision-role resources"),
 		"no-update-spec-change-rejected":                    injected("capability.ignore: accept spec changes of Forms without update"),
+		"stale-revision-rejected":                           injected("ifmatch.ignore: skip If-Match"),
+		"condition-reason-closed":                           injected("status.invent-reason: serve a Ready condition with a reason outside the vocabulary"),
+		"import-adopts-native-resource":                     injected("import.echo-native: echo nativeId in the answer"),
+		"import-validates-like-apply":                       injected("import.unchecked: skip the spec gate on import"),
+		"import-claims-its-native-identity":                 injected("import.no-claim: record no nativeId claims"),
+		"resource-import-is-tenant-isolated":                injected("tenant.ignore: address resources and claims without their tenant"),
 		"immutable-field-change-rejected":                   injected("immutable.ignore: accept changes of immutable fields"),
 
 		"apply-idempotency-replay":                   injected("idempotency.no-replay: execute every keyed request afresh"),
