@@ -60,7 +60,7 @@ func typeProblem(err error) JSONError {
 			ptr = "/" + strings.ReplaceAll(te.Field, ".", "/")
 		}
 		return JSONError{Pointer: ptr, Offset: int(te.Offset),
-			Message: fmt.Sprintf("a JSON %s cannot be used here; the member must be of Go type %s", te.Value, te.Type)}
+			Message: fmt.Sprintf("found a JSON %s where %s is required", te.Value, jsonKindOf(te.Type))}
 	}
 	return JSONError{Message: err.Error()}
 }
@@ -165,5 +165,26 @@ func walkStrict(val any, t reflect.Type, ptr string, probs *[]JSONError) {
 		for k, v := range obj {
 			walkStrict(v, t.Elem(), ptr+"/"+EscapePointerToken(k), probs)
 		}
+	}
+}
+
+// jsonKindOf says in JSON words what a Go type decodes from.
+func jsonKindOf(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	default:
+		return "an integer"
 	}
 }
