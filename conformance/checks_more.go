@@ -1,0 +1,143 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+func checkObserveTenantIsolated(ctx context.Context, p *Probe) error {
+	f, _, a, err := p.simpleResource(ctx, "tobs")
+	if err != nil {
+		return err
+	}
+	if err := p.strangerRefused(ctx, "observe", func(n string) (*Resp, error) { return p.observe(ctx, p.Other, f.Ref, n, "1", nil) }, a.Metadata.Name); err != nil {
+		return err
+	}
+	return p.unchanged(ctx, a)
+}
+
+func checkPrepareTenantScoped(ctx context.Context, p *Probe) error {
+	f, err := p.simpleForm()
+	if err != nil {
+		return err
+	}
+	spec, err := p.specFor(ctx, f)
+	if err != nil {
+		return err
+	}
+	name := p.Name("tprep")
+	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
+	if err != nil {
+		return err
+	}
+	r, err := p.Other.Do(ctx, p.applyReq(f.Ref, name, spec, digest, ""))
+	if err != nil {
+		return err
+	}
+	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
+		return failf("%s (another tenant spending a prepareDigest minted for the first)", err)
+	}
+	if r, err := p.read(ctx, p.Other, f.Ref, name); err != nil {
+		return err
+	} else if r.Code() != wire.CodeResourceNotFound {
+		return failf("%s: the refused create left a resource in the other tenant's plane: %s", r.What(), r.Got())
+	}
+	r, err = p.P.Do(ctx, p.applyReq(f.Ref, name, spec, digest, ""))
+	if err != nil {
+		return err
+	}
+	_, err = p.settle(ctx, p.P, r, http.StatusCreated)
+	return err
+}
+
+func checkConcurrentUnrelated(ctx context.Context, p *Probe) error {
+	f, err := p.simpleForm()
+	if err != nil {
+		return err
+	}
+	spec, err := p.specFor(ctx, f)
+	if err != nil {
+		return err
+	}
+	const n = 8
+	names := make([]string, n)
+	for i := range names {
+		names[i] = p.Name("conc")
+	}
+	errs := make([]error, n)
+	uids := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range names {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			res, err := p.create(ctx, f, names[i], spec)
+			errs[i] = err
+			if err == nil {
+				uids[i] = res.Metadata.UID
+			}
+		}(i)
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("concurrent create %d of %d: %w", i+1, n, err)
+		}
+		if seen[uids[i]] {
+			return failf("PUT %s: two concurrent creates got the same uid %q", ResourcePath(f.Ref, names[i]), uids[i])
+		}
+		seen[uids[i]] = true
+	}
+	for _, name := range names {
+		if _, err := p.readResource(ctx, f.Ref, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkAsyncCommitRevalidates(ctx context.Context, p *Probe) error {
+	b, err := p.build(ctx, "updatable with a mutable field", p.updatable)
+	if err != nil {
+		return err
+	}
+	alt, _, err := p.changed(b)
+	if err != nil {
+		return err
+	}
+	name, ref := b.res.Metadata.Name, b.f.Ref
+	digest, err := p.prepared(ctx, p.P, ref, name, alt, "1")
+	if err != nil {
+		return err
+	}
+	req := p.applyReq(ref, name, alt, digest, "1")
+	req.Header[ProbeHeader] = "async"
+	r, err := p.P.Do(ctx, req)
+	if err != nil {
+		return err
+	}
+	if err := expectStatus(r, http.StatusAccepted); err != nil {
+		return err
+	}
+	op, err := accepted(r)
+	if err != nil {
+		return err
+	}
+	moved, err := p.update(ctx, b.res, alt)
+	if err != nil {
+		return err
+	}
+	pr, done, err := p.settleOp(ctx, p.P, op.ID)
+	if err != nil {
+		return err
+	}
+	if done.Error == nil || done.Error.Code != wire.CodeGenerationConflict {
+		return failf("%s: an update accepted at generation 1, committing after the resource moved to generation %s, must end with generation_conflict; got %s", pr.What(), moved.Metadata.Generation, snippet(pr.Body))
+	}
+	return p.unchanged(ctx, moved)
+}
