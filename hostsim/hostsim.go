@@ -47,6 +47,7 @@ type Config struct {
 	AdminToken        string           // when set, the admin API requires this bearer
 	Logger            *slog.Logger     // nil = discard
 	RetryAfter        int              // seconds on pending polls; 0 = 1
+	Clock             func() time.Time // nil = time.Now (tests move time to expire prepares)
 }
 
 // Host is one running simulator.
@@ -100,9 +101,13 @@ func New(cfg Config) (*Host, error) {
 	if retry == 0 {
 		retry = 1
 	}
-	j := lane.NewJournal(st, time.Now)
+	clock := cfg.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	j := lane.NewJournal(st, clock)
 	ln := lane.New(lane.Options{Host: profile.Resolve(prof, cat), Store: st, Armory: armory, Journal: j,
-		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry})
+		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry, Now: clock})
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, profile: prof,
 		admin: &admin.API{Lane: ln, Token: cfg.AdminToken}}
 	h.echo = h.newEcho()
