@@ -51,6 +51,8 @@ type Client struct {
 	mut     *http.Client
 	backoff func(attempt int) time.Duration
 
+	supportCache supportCache
+
 	mu       sync.Mutex
 	disc     *Discovery
 	inflight *discoveryCall

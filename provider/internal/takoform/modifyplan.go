@@ -58,6 +58,12 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if d.HasError() {
 		return
 	}
+	if prior == nil || !sameValues(plan, prior) {
+		r.planSupport(ctx, plan, form, d) // §4: only for a create, an update or a replacement
+		if d.HasError() {
+			return
+		}
+	}
 	r.setState(ctx, &resp.Plan.Raw, plan, d)
 }
 
@@ -296,4 +302,15 @@ func isNullVal(v values, name string) bool {
 func isUnknownVal(v values, name string) bool {
 	x, ok := v[name]
 	return ok && x != nil && x.IsUnknown()
+}
+
+// sameValues reports a plan equal to the prior state (no request is made for it).
+func sameValues(a, b values) bool {
+	for k, v := range a {
+		w := b[k]
+		if (v == nil) != (w == nil) || (v != nil && !v.Equal(w)) {
+			return false
+		}
+	}
+	return len(a) == len(b)
 }
