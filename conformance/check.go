@@ -23,13 +23,14 @@ const (
 	AreaErrors      Area = "errors & JSON"
 	AreaTenancy     Area = "tenancy"
 	AreaRelations   Area = "relations & aggregate"
+	AreaArtifacts   Area = "artifacts"
 	AreaTransitions Area = "transitions"
 )
 
 // Areas returns the areas in table order.
 func Areas() []Area {
 	return []Area{AreaDiscovery, AreaCatalog, AreaValidate, AreaIdentity, AreaIdempotency,
-		AreaOperations, AreaOutputs, AreaSupport, AreaErrors, AreaTenancy, AreaRelations, AreaTransitions}
+		AreaOperations, AreaOutputs, AreaSupport, AreaErrors, AreaTenancy, AreaRelations, AreaArtifacts, AreaTransitions}
 }
 
 func areaIndex(a Area) int {

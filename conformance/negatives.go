@@ -116,6 +116,17 @@ func Negatives() map[string]Negative {
 		"worker-endpoint-single-per-worker":             injected("aggregate.unchecked: allow several endpoints per worker"),
 		"worker-endpoint-address-is-stable-for-its-uid": injected("endpoint.reassign: assign a new address on every apply"),
 
+		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
+		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
+		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),
+		"artifact-then-bundle-apply":                     injected("artifacts.forget: drop committed manifests"),
+		"artifact-manifest-reject-list":                  injected("artifacts.lenient: accept every manifest"),
+		"artifact-manifest-kind-exclusive":               injected("artifacts.lenient: accept every manifest"),
+		"bundle-main-module-is-loadable":                 injected("artifacts.lenient: accept every manifest"),
+		"upload-session-bound-to-its-creating-principal": injected("artifacts.session-shared: let any principal use a session"),
+		"artifact-digest-is-not-a-capability":            injected("artifacts.shared-holdings: let every tenant hold every blob"),
+		"manifest-reference-is-not-a-capability":         injected("artifacts.shared-holdings: let every tenant hold every manifest"),
+
 		"form-transition-feature-advertised":       injected("discovery.no-transition-feature: omit resource_form_transition from discovery"),
 		"form-transition-unknown-operation-is-404": injected("transition.readback-wrong: answer unknown operations 202"),
 		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "backend_rejected"},
