@@ -46,7 +46,9 @@ func (c *benchClient) do(method, path string, h map[string]string, body []byte, 
 
 func (c *benchClient) lifecycle(f *catalog.Form, spec map[string]any, name string) {
 	pb := c.do("POST", api+"/resources/prepare", nil, body(f, name, "bench", spec, nil), 200)
-	var p struct{ Review struct{ PrepareDigest string } }
+	var p struct {
+		Review struct{ PrepareDigest string }
+	}
 	_ = json.Unmarshal(pb, &p)
 	c.do("PUT", resPath(f, name), map[string]string{"If-None-Match": "*", "Idempotency-Key": "k-" + name},
 		body(f, name, "bench", spec, map[string]any{"review": map[string]any{"prepareDigest": p.Review.PrepareDigest}}), 201)
@@ -82,7 +84,9 @@ func BenchmarkConcurrentReads(b *testing.B) {
 	spec := fixture(b, f)
 	c.lifecycle(f, spec, "warm")
 	pb := c.do("POST", api+"/resources/prepare", nil, body(f, "hot", "bench", spec, nil), 200)
-	var p struct{ Review struct{ PrepareDigest string } }
+	var p struct {
+		Review struct{ PrepareDigest string }
+	}
 	_ = json.Unmarshal(pb, &p)
 	c.do("PUT", resPath(f, "hot"), map[string]string{"If-None-Match": "*", "Idempotency-Key": "hot"},
 		body(f, "hot", "bench", spec, map[string]any{"review": map[string]any{"prepareDigest": p.Review.PrepareDigest}}), 201)

@@ -173,3 +173,39 @@ func TestExternalChangeProbeSkipsDependencyScan(t *testing.T) {
 		"Idempotency-Key": newKey(), "Takoform-Conformance-Probe": "external-change"}, nil).status(204)
 	c.read(f, "edge", "prod").status(200)
 }
+
+// Cron fields are parsed, not matched, and hostname fields canonicalized, by the
+// spec gate (fields found by their schema pattern in the catalog).
+func TestSpecGateParsesCronAndCanonicalizesHostnames(t *testing.T) {
+	cat := testCatalog(t)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	tried := 0
+	for _, f := range cat.Forms() {
+		if len(f.Fixtures) == 0 {
+			continue
+		}
+		for _, fl := range f.Fields {
+			spec := fixture(t, f)
+			switch {
+			case fl.Kind == catalog.FieldString && len(fl.Pattern) > 200: // the cron grammar's pattern
+				spec[fl.Wire] = "0 24 * * *"
+				m := c.do("POST", api+"/resources/validate", nil, body(f, "x", "prod", spec, nil)).status(200).json()
+				if m["valid"] != false {
+					t.Fatalf("%s %s: cron 0 24 * * * passed validate", f.Ref.Kind, fl.Wire)
+				}
+				tried++
+			case fl.Kind == catalog.FieldString && len(fl.Pattern) > 100 && contains([]byte(fl.Pattern), `\.?$`):
+				spec[fl.Wire] = "API.Example.com."
+				r := c.do("POST", api+"/resources/prepare", nil, body(f, "x", "prod", spec, nil)).status(200)
+				if !contains(r.body, `"api.example.com"`) {
+					t.Fatalf("%s %s: prepare did not echo the canonical hostname: %s", f.Ref.Kind, fl.Wire, r.body)
+				}
+				tried++
+			}
+		}
+	}
+	if tried == 0 {
+		t.Skip("the catalog has no cron or hostname field")
+	}
+}

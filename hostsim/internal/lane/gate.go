@@ -6,6 +6,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
 // installed resolves an exact FormRef among the Forms this host installs.
@@ -33,9 +34,12 @@ type diagnostic struct {
 	Message  string `json:"message"`
 }
 
-// specGate materializes defaults and validates against the installed desiredSchema.
+// specGate is host-api.md §10.1: materialize defaults and canonicalize hostname
+// fields, validate against the installed desiredSchema, then parse cron fields
+// and check hostnames (fields recognized by their schema pattern, rules.FieldSemantic).
 func specGate(f *catalog.Form, spec map[string]any) (*gated, []diagnostic, error) {
 	m := f.Materialize(spec)
+	rules.CanonicalizeSpec(f, m)
 	if err := f.ValidateDesired(m); err != nil {
 		var se *catalog.SchemaError
 		if errors.As(err, &se) {
@@ -53,6 +57,9 @@ func specGate(f *catalog.Form, spec map[string]any) (*gated, []diagnostic, error
 			return nil, ds, nil
 		}
 		return nil, []diagnostic{{Severity: "error", Message: clip(err.Error())}}, nil
+	}
+	if _, r := rules.CheckSemanticFields(f, m); r != nil {
+		return nil, []diagnostic{{Severity: "error", Field: r.Pointer, Message: clip(r.Message)}}, nil
 	}
 	b, err := wire.CanonicalValue(m)
 	if err != nil {
