@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +75,43 @@ func TestProfilesAndProfileShow(t *testing.T) {
 	if run([]string{"profile", "show", "tight-limits"}, envOf(nil), &out, &out) != 0 || !strings.Contains(out.String(), `"maximumHandlers": 1`) ||
 		strings.Contains(out.String(), "extends") {
 		t.Fatalf("profile show: %s", out.String())
+	}
+}
+
+func TestCatalogCommandListsFormsAndContracts(t *testing.T) {
+	ref := referenceDir(t)
+	if _, err := os.Stat(ref); err != nil {
+		t.Skipf("reference directory %q not found", ref)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"catalog", "--catalog", ref, "--format", "json"}, envOf(nil), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var doc struct {
+		Forms []struct {
+			FormRef       map[string]string `json:"formRef"`
+			PackageDigest string            `json:"packageDigest"`
+			Capabilities  []string          `json:"capabilities"`
+			Outputs       []string          `json:"outputs"`
+		} `json:"forms"`
+		Interfaces []any `json:"interfaces"`
+		Bindings   []any `json:"bindings"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Forms) == 0 || len(doc.Interfaces) == 0 || len(doc.Bindings) == 0 {
+		t.Fatalf("catalog json: %v %s", err, out.String())
+	}
+	outputs := 0
+	for _, f := range doc.Forms {
+		if f.FormRef["schemaDigest"] == "" || f.PackageDigest == "" || len(f.Capabilities) == 0 {
+			t.Fatalf("form line lacks ref, package digest or capabilities: %+v", f)
+		}
+		outputs += len(f.Outputs)
+	}
+	if outputs == 0 {
+		t.Fatal("no Form lists outputs")
+	}
+	out.Reset()
+	if run([]string{"catalog", "--catalog", ref}, envOf(nil), &out, &errb) != 0 || !strings.Contains(out.String(), "interface ") {
+		t.Fatalf("catalog text: %s", out.String())
 	}
 }
