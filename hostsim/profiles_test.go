@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/hostsim"
@@ -246,5 +247,62 @@ func TestProfileKnobsEnforcedAtApply(t *testing.T) {
 	}
 	if n, _ := sim.Admin.Counters(); n.Mutations != 1 {
 		t.Fatalf("refused applies mutated: %d mutations", n.Mutations)
+	}
+}
+
+// An interface the profile does not implement is refused at apply when a
+// relation requires it (unsupported_capability), and the support route says so.
+func TestExcludedInterfaceEnforcedAtApply(t *testing.T) {
+	cat := testCatalog(t)
+	f := withOutputs(t, cat)
+	var iface string
+	for _, rel := range f.Relations {
+		if rel.RequiredInterface != nil {
+			iface = rel.RequiredInterface.Name + "@" + rel.RequiredInterface.Version
+		}
+	}
+	if iface == "" {
+		t.Skip("the Form with outputs requires no interface")
+	}
+	path := filepath.Join(t.TempDir(), "p.json")
+	os.WriteFile(path, []byte(`{"name": "no-runtime", "extends": "full", "interfaces": {"exclude": ["`+iface+`"]}}`), 0o644)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, Profile: path})
+	c := newClient(t, sim.URL, "sim-primary")
+	name, version, _ := strings.Cut(iface, "@")
+	c.do("GET", api+"/support/interfaces/"+name+"/"+version, nil, nil).refused("resource_not_found", 404)
+	_, spec := endpointWorld(t, c, cat, "prod")
+	r := c.create(f, "edge", "prod", spec).refused("unsupported_capability", 422)
+	if !contains(r.body, name) {
+		t.Fatalf("the refusal must name the interface: %s", r.body)
+	}
+}
+
+// tight-limits publishes its narrowed enums and limits on the FormSupport profiles.
+func TestTightLimitsPublishedOnSupportRoutes(t *testing.T) {
+	cat := testCatalog(t)
+	p, _ := hostsim.LoadProfile("tight-limits")
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, ProfileDoc: p})
+	c := newClient(t, sim.URL, "sim-primary")
+	seen := 0
+	for _, f := range cat.Forms() {
+		doc := c.do("GET", fmt.Sprintf("%s/support/forms/%s/%s/%s", api, f.Ref.APIVersion, f.Ref.Kind, f.Ref.DefinitionVersion), nil, nil).status(200).json()
+		if e, ok := p.SupportedEnums[f.Ref.Kind]; ok {
+			if marshalT(doc["supportedEnums"]) != marshalT(e) {
+				t.Fatalf("%s supportedEnums %v, want %v", f.Ref.Kind, doc["supportedEnums"], e)
+			}
+			seen++
+		}
+		if l, ok := p.Limits[f.Ref.Kind]; ok {
+			if marshalT(doc["limits"]) != marshalT(l) {
+				t.Fatalf("%s limits %v, want %v", f.Ref.Kind, doc["limits"], l)
+			}
+			seen++
+		}
+		if r, ok := p.SupportedRanges[f.Ref.Kind]; ok && !contains([]byte(marshalT(doc["supportedRanges"])), marshalT(r)[1:10]) {
+			t.Fatalf("%s supportedRanges %v", f.Ref.Kind, doc["supportedRanges"])
+		}
+	}
+	if seen == 0 {
+		t.Skip("tight-limits names no kind of this catalog")
 	}
 }
