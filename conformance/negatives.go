@@ -116,6 +116,16 @@ func Negatives() map[string]Negative {
 		"worker-endpoint-single-per-worker":             injected("aggregate.unchecked: allow several endpoints per worker"),
 		"worker-endpoint-address-is-stable-for-its-uid": injected("endpoint.reassign: assign a new address on every apply"),
 
+		"relation-target-missing-rejected":           injected("relations.ignore-missing: store references whose target does not exist"),
+		"relation-incarnation-change-detected":       injected("relations.no-drift: render no drift for replaced or missing targets"),
+		"relation-reapply-repins":                    injected("relations.no-repin: keep stale pins on re-apply"),
+		"deployment-version-duplicate-rejected":      injected("aggregate.unchecked: skip the deployment rules"),
+		"deployment-version-ownership":               injected("aggregate.unchecked: skip the deployment rules"),
+		"binding-name-collision-rejected":            injected("aggregate.unchecked: skip the environment namespace"),
+		"deployment-delete-blocked-by-dependent":     injected("delete.skip-dependents: delete deployments that serve attachments"),
+		"dependent-revision-advances-with-rendering": injected("rendering.frozen: never re-render dependents"),
+		"declared-handler-not-exported-rejected":     injected("artifacts.no-export-scan: accept any declared handler"),
+
 		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
 		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),
