@@ -106,6 +106,7 @@ func New(cfg Config) (*Host, error) {
 		clock = time.Now
 	}
 	j := lane.NewJournal(st, clock)
+	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
 	ln := lane.New(lane.Options{Host: profile.Resolve(prof, cat), Store: st, Armory: armory, Journal: j,
 		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry, Now: clock})
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, profile: prof,

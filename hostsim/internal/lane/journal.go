@@ -15,10 +15,13 @@ import (
 type Journal struct {
 	mu     sync.RWMutex
 	closed bool
-	st     *store.Store
-	ch     chan entry
-	done   chan struct{}
-	now    func() time.Time
+	// Retention: records and prepares older than these are purged now and then.
+	RecordLife, PrepareLife time.Duration
+	batches                 int
+	st                      *store.Store
+	ch                      chan entry
+	done                    chan struct{}
+	now                     func() time.Time
 }
 
 type entry struct {
@@ -129,6 +132,13 @@ func (j *Journal) write(batch []entry) {
 		}
 		if support > 0 {
 			if err := store.AddCounter(tx, "supportReads", support); err != nil {
+				return err
+			}
+		}
+		j.batches++
+		if j.batches%64 == 1 && j.RecordLife > 0 && j.PrepareLife > 0 {
+			now := j.now()
+			if err := store.Purge(tx, now.Add(-j.RecordLife).Unix(), now.Add(-j.PrepareLife).Unix()); err != nil {
 				return err
 			}
 		}

@@ -91,3 +91,14 @@ func CounterValues(q Q) (map[string]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// Purge drops what has outlived its retention: idempotency records older than
+// recordsBefore (never those of a pending operation) and prepare digests
+// last minted before preparesBefore (Unix seconds).
+func Purge(q Q, recordsBefore, preparesBefore int64) error {
+	if _, err := q.Exec(`DELETE FROM idempotency WHERE created_at < ? AND bound_op = ''`, recordsBefore); err != nil {
+		return err
+	}
+	_, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore)
+	return err
+}
