@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/takokit/takokit/catalog"
@@ -159,7 +160,7 @@ func runOne(ctx context.Context, timeout time.Duration, c Check, p *Probe) (err 
 	defer cancel()
 	defer func() {
 		if v := recover(); v != nil {
-			err = fmt.Errorf("runner bug in %s: %v\n%s", c.ID, v, debug.Stack())
+			err = fmt.Errorf("runner bug in %s: %v (at %s); please report it with this line", c.ID, v, panicSite(debug.Stack()))
 		}
 	}()
 	return c.Run(ctx, p)
@@ -196,4 +197,24 @@ func Known(id string) bool {
 // ValidSpacePrefix checks a --space prefix: the spaces made from it must be SpaceIDs.
 func ValidSpacePrefix(prefix string) error {
 	return wire.ValidateSpaceID(prefix + "-x")
+}
+
+// panicSite returns the first frame of the runner's own code below the panic.
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	seenPanic := false
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "panic(") {
+			seenPanic = true
+			continue
+		}
+		if seenPanic && strings.Contains(l, "/conformance/") && strings.Contains(l, ".go:") {
+			if i := strings.LastIndex(l, " +0x"); i > 0 {
+				l = l[:i]
+			}
+			return l
+		}
+	}
+	return "unknown location"
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/takokit/takokit/catalog"
 )
@@ -106,5 +107,12 @@ func TestRunRefusesBadSetup(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Endpoint: srv.URL, Primary: "good", Catalog: cat, Checks: fakeChecks(), Only: []string{"nope"}}); err == nil {
 		t.Error("an unknown --only id must stop the run")
+	}
+}
+
+func TestPanicIsReportedWithItsSite(t *testing.T) {
+	err := runOne(context.Background(), time.Second, Check{ID: "x", Run: func(context.Context, *Probe) error { panic("boom") }}, &Probe{})
+	if err == nil || !strings.Contains(err.Error(), "boom") || !strings.Contains(err.Error(), "runner_test.go:") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("panic reported as %q; want one line naming the value and the site", err)
 	}
 }
