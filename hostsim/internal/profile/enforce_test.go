@@ -116,3 +116,25 @@ func TestMergeReplacesArraysAndMergesObjects(t *testing.T) {
 		t.Fatalf("merge modified its input: %s", p)
 	}
 }
+
+func TestSelectionIncludeThenExclude(t *testing.T) {
+	cat := testCatalog(t)
+	forms := cat.Forms()
+	if len(forms) < 2 {
+		t.Skip("the catalog has fewer than two Forms")
+	}
+	a, b := forms[0], forms[len(forms)-1]
+	p, err := Parse("inline", []byte(`{"name": "two", "forms": {"include": ["`+a.Ref.Kind+`", "`+b.Ref.Kind+`@`+b.Ref.DefinitionVersion+`"], "exclude": ["`+a.Ref.Kind+`"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Resolve(p, cat)
+	for _, f := range h.Forms() {
+		if f.Ref != b.Ref {
+			t.Fatalf("installed %s; want only %s", f.Ref, b.Ref)
+		}
+	}
+	if _, ok := h.Form(b.Ref); !ok {
+		t.Fatalf("%s (included by exact ref) is not installed", b.Ref)
+	}
+}
