@@ -1,0 +1,62 @@
+package fault
+
+import (
+	"strings"
+	"testing"
+)
+
+// The table is data: each entry is named, staged, described and parseable.
+func TestTableEntriesAreComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, d := range Table {
+		if d.Name == "" || d.Stage == "" || d.Effect == "" {
+			t.Errorf("incomplete fault entry %+v", d)
+		}
+		if seen[d.Name] {
+			t.Errorf("fault %s listed twice", d.Name)
+		}
+		seen[d.Name] = true
+		if d.ValueRequired && d.Value == nil {
+			t.Errorf("fault %s requires a value but has no value check", d.Name)
+		}
+	}
+	for _, name := range []string{"outputs.omit", "outputs.wrong-type", "outputs.extra", "outputs.empty-when-undeclared",
+		"apply.accept-unfinished", "response.drop-after-commit", "latency", "error"} {
+		if !seen[name] {
+			t.Errorf("fault %s of hostsim.md §6 is missing", name)
+		}
+	}
+}
+
+func TestTextFormRoundTrips(t *testing.T) {
+	for _, text := range []string{"outputs.omit=url,kind=WorkerEndpoint,count=1", "latency=250ms", "error=rate_limited,resource=orders",
+		"apply.accept-unfinished", "outputs.empty-when-undeclared,kind=EdgeKVNamespace,resource=cache,count=3"} {
+		s, err := ParseText(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if s.Text() != text {
+			t.Fatalf("round trip %q -> %q", text, s.Text())
+		}
+		j, err := ParseJSON(s.JSON())
+		if err != nil || j != s {
+			t.Fatalf("JSON round trip of %q: %+v %v", text, j, err)
+		}
+	}
+	for text, want := range map[string]string{
+		"nope": "unknown", "latency": "needs a value", "latency=soon": "duration", "error=teapot": "error codes",
+		"apply.accept-unfinished=1": "takes no value", "outputs.omit,count=0": "positive", "outputs.omit,kind=lower": "kind",
+		"outputs.omit,resource=Bad": "resource", "outputs.omit,flavour=x": "unknown key", "outputs.omit,kind": "key=value",
+	} {
+		if _, err := ParseText(text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want one mentioning %q", text, err, want)
+		}
+	}
+}
+
+func TestScopeMatching(t *testing.T) {
+	s := Spec{Fault: "latency", Kind: "A", Resource: "r"}
+	if !s.Matches("A", "r") || s.Matches("B", "r") || s.Matches("A", "x") || !(Spec{Fault: "latency"}).Matches("Z", "z") {
+		t.Fatal("scope matching is wrong")
+	}
+}
