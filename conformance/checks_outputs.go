@@ -134,13 +134,13 @@ func (p *Probe) outputsHalf(ctx context.Context, need string, fits func(*catalog
 }
 
 func checkOutputsExact(ctx context.Context, p *Probe) error {
-	with := p.outputsHalf(ctx, "declaring outputs", (*catalog.Form).HasOutputs)
-	if classify(with) != StatusPass && classify(with) != StatusNotApplicable {
-		return with
-	}
 	without := p.outputsHalf(ctx, "declaring no outputs", func(f *catalog.Form) bool { return !f.HasOutputs() })
 	if classify(without) != StatusPass && classify(without) != StatusNotApplicable {
 		return without
+	}
+	with := p.outputsHalf(ctx, "declaring outputs", (*catalog.Form).HasOutputs)
+	if classify(with) != StatusPass && classify(with) != StatusNotApplicable {
+		return with
 	}
 	if with != nil && without != nil {
 		return notApplicable("neither half applies: %v; %v", with, without)

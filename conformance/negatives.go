@@ -85,7 +85,7 @@ func Negatives() map[string]Negative {
 		"operation-bound-to-its-creating-principal": injected("operation.tenant-wide: answer any principal's operation"),
 		"async-commit-binds-the-accepted-identity":  injected("commit.skip-identity: commit without re-checking the accepted uid"),
 
-		"form-declared-outputs-are-exact":      {Profile: "full", Faults: []string{"outputs.omit"}, Fragment: "status.outputs lacks"},
+		"form-declared-outputs-are-exact":      {Profile: "full", Faults: []string{"outputs.empty-when-undeclared"}, Fragment: "must be omitted"},
 		"outputs-move-revision-not-generation": {Profile: "full", Faults: []string{"outputs.wrong-type"}, Fragment: "declared"},
 
 		"support-profiles-present":                       unreadableSupport("503 backend_unavailable", ""),
