@@ -113,6 +113,15 @@ func checkUnauthenticated(ctx context.Context, p *Probe) error {
 			struct{ method, target string }{http.MethodGet, ResourcePath(f.Ref, "absent") + exactQuery(p.Space, f.Ref)},
 			struct{ method, target string }{http.MethodPut, ResourcePath(f.Ref, p.Name("unauth"))})
 	}
+	for _, scheme := range []string{"bearer", "BEARER"} {
+		r, err := p.P.Do(ctx, Req{Method: http.MethodGet, Target: DiscoveryPath, RawAuth: scheme + " " + p.P.token})
+		if err != nil {
+			return err
+		}
+		if err := expectStatus(r, http.StatusOK); err != nil {
+			return failf("%v (the Bearer scheme is matched case-insensitively: %q)", err, scheme)
+		}
+	}
 	for _, t := range targets {
 		for label, v := range unauthenticatedVariants(p.run) {
 			v.Method, v.Target = t.method, t.target

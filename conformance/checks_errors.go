@@ -43,6 +43,20 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
 		return failf("%s (probe error: with a code outside the 26)", err)
 	}
+	// Errors the host reaches by itself travel in the same envelope.
+	natural := map[string]wire.Code{API + "/forms": wire.CodeInvalidArgument, API + "/operations/op_conformance" + p.run: wire.CodeOperationNotFound}
+	for target, code := range natural {
+		r, err := p.get(ctx, target)
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, code); err != nil {
+			return err
+		}
+		if prev, dup := seen[r.Err.RequestID]; dup {
+			return failf("%s: requestId %q answered both %s and %s; it must be unique per answer", r.What(), r.Err.RequestID, prev, code)
+		}
+	}
 	for _, t := range []struct{ method, target string }{{http.MethodPatch, API + "/forms"}, {http.MethodGet, API + "/refresh"}, {http.MethodGet, API + "/forms/"}} {
 		r, err := p.P.Do(ctx, Req{Method: t.method, Target: t.target})
 		if err != nil {

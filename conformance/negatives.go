@@ -94,7 +94,7 @@ func Negatives() map[string]Negative {
 		"support-profile-carries-no-commercial-data":     unreadableSupport("no support profile could be read", "support.commercial: add a \"price\" member to every profile"),
 		"support-profile-enforced-at-apply":              injected("support.unenforced: advertise a narrowing without enforcing it at apply"),
 
-		"error-envelope-taxonomy":               injected(""),
+		"error-envelope-taxonomy":               injected("errors.retryable-wrong: answer every error envelope with retryable true"),
 		"strict-json-duplicate-member-rejected": injected("json.lenient: decode request bodies without the I-JSON gate"),
 		"strict-json-unknown-member-rejected":   injected("json.lenient: ignore unknown request members"),
 		"space-id-grammar-enforced":             injected("space.lenient: accept any SpaceID"),
