@@ -172,3 +172,26 @@ func TestInvalidEnvelopeIsProtocolInvalid(t *testing.T) {
 		t.Errorf("404 resource_not_found is absent: %v", err)
 	}
 }
+
+func TestTransitionRequestIsAFunctionOfContent(t *testing.T) {
+	from := TxForm{FormRef: wire.FormRef{APIVersion: "a.b/v1", Kind: "Q", DefinitionVersion: "0.1.0", SchemaDigest: "sha256:" + strings.Repeat("1", 64)}, PackageDigest: "sha256:" + strings.Repeat("2", 64)}
+	to := TxForm{FormRef: wire.FormRef{APIVersion: "a.b/v1", Kind: "Q", DefinitionVersion: "0.2.0", SchemaDigest: "sha256:" + strings.Repeat("3", 64)}, PackageDigest: "sha256:" + strings.Repeat("4", 64)}
+	in := TxInput{Marker: "m", From: from, To: to, Name: "orders", Space: "dev",
+		Expected: TxExpected{UID: "u-1", Generation: "1", Revision: "3"}, Spec: map[string]any{"a": 1}}
+	a, err := BuildTransition(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := BuildTransition(in)
+	if a.OperationID != b.OperationID || string(a.Body) != string(b.Body) || !strings.HasPrefix(a.OperationID, "formtx_") || len(a.OperationID) != 7+64 {
+		t.Fatalf("not deterministic: %s %s", a.OperationID, b.OperationID)
+	}
+	kept, err := ParseKept(a.Body)
+	if err != nil || kept.RequestDigest != a.RequestDigest || kept.SpecDigest != a.SpecDigest || kept.OperationID != a.OperationID {
+		t.Errorf("kept bytes do not rebuild the request: %v %+v", err, kept)
+	}
+	in.Expected.Revision = "5"
+	if c, _ := BuildTransition(in); c.OperationID == a.OperationID {
+		t.Error("a moved revision must give a new operation id")
+	}
+}

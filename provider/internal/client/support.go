@@ -84,7 +84,7 @@ func (c *Client) FormSupport(ctx context.Context, ref wire.FormRef) (*SupportAns
 // InterfaceSupport reads the profile of one Interface.
 func (c *Client) InterfaceSupport(ctx context.Context, name, version string) (*SupportAnswer, error) {
 	return c.support(ctx, "/interfaces/"+name+"/"+version, func(sp *SupportProfile) error {
-		if sp.Kind != "InterfaceSupport" || sp.InterfaceRef == nil || sp.FormRef != nil || sp.BindingRef != nil || sp.Operations != nil {
+		if sp.Kind != "InterfaceSupport" || sp.InterfaceRef == nil || sp.FormRef != nil || sp.BindingRef != nil {
 			return fmt.Errorf("an InterfaceSupport profile with an interfaceRef was expected")
 		}
 		if sp.InterfaceRef.Name != name || sp.InterfaceRef.Version != version {
@@ -97,7 +97,7 @@ func (c *Client) InterfaceSupport(ctx context.Context, name, version string) (*S
 // BindingSupport reads the profile of one Binding.
 func (c *Client) BindingSupport(ctx context.Context, name, version string) (*SupportAnswer, error) {
 	return c.support(ctx, "/bindings/"+name+"/"+version, func(sp *SupportProfile) error {
-		if sp.Kind != "BindingSupport" || sp.BindingRef == nil || sp.FormRef != nil || sp.InterfaceRef != nil || sp.Operations != nil {
+		if sp.Kind != "BindingSupport" || sp.BindingRef == nil || sp.FormRef != nil || sp.InterfaceRef != nil {
 			return fmt.Errorf("a BindingSupport profile with a bindingRef was expected")
 		}
 		if sp.BindingRef.Name != name || sp.BindingRef.Version != version {
@@ -244,6 +244,9 @@ func (c *Client) cached(ctx context.Context, key string, fetch func(context.Cont
 func decodeProfile(raw []byte) (*SupportProfile, error) {
 	var sp SupportProfile
 	if err := wire.DecodeStrict(raw, &sp); err != nil {
+		return nil, err
+	}
+	if err := checkProfileShape(raw, &sp); err != nil {
 		return nil, err
 	}
 	if sp.APIVersion != "support.takoform.com/v1alpha1" {

@@ -40,7 +40,8 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if prior == nil {
 		form = r.planCreate(plan, config, d)
 	} else {
-		form = r.planExisting(plan, prior, config, d)
+		kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
+		form = r.planExisting(ctx, plan, prior, config, kept, d)
 	}
 	if form == nil || d.HasError() {
 		return
@@ -99,16 +100,21 @@ func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog
 	return form
 }
 
-func (r *Resource) planExisting(plan, prior, config values, d *diag.Diagnostics) *catalog.Form {
+func (r *Resource) planExisting(ctx context.Context, plan, prior, config values, kept []byte, d *diag.Diagnostics) *catalog.Form {
 	m := r.kt.m
 	form := r.stateForm(prior, d)
 	if form == nil {
 		return nil
 	}
-	if v := config.str(aFormDefVersion); v != "" && v != form.Ref.DefinitionVersion {
-		if r.planTransition(plan, prior, config, form, d) {
-			return nil
+	if marker := config.str(aFormTransition); marker != "" {
+		if to, handled := r.planTransition(ctx, plan, prior, config, form, marker, kept, d); handled {
+			if to != nil {
+				r.keepSpaceAndDrift(plan, prior, config)
+			}
+			return to
 		}
+	}
+	if v := config.str(aFormDefVersion); v != "" && v != form.Ref.DefinitionVersion {
 		p := path.Root(aFormDefVersion)
 		markers := []string{}
 		for _, t := range m.markers {
@@ -128,39 +134,18 @@ func (r *Resource) planExisting(plan, prior, config values, d *diag.Diagnostics)
 			repair: "Set form_transition to the declared marker, or set form_definition_version back to the recorded version."}).add(d)
 		return nil
 	}
-	if r.planTransition(plan, prior, config, form, d) {
-		return nil
-	}
 	m.setRef(plan, form.Ref)
+	r.keepSpaceAndDrift(plan, prior, config)
+	return form
+}
+
+func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
 	if !config.known(aSpace) && !isUnknownVal(config, aSpace) {
 		plan[aSpace] = prior[aSpace]
 	}
 	if prior.known(aDrift) {
 		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (§5.10)
 	}
-	return form
-}
-
-// planTransition is where the Form transitions of provider.md §7 plan; it reports
-// whether it handled the plan. This build carries no transition client, so a
-// marker that would move the resource is refused at plan, with no request, rather
-// than silently ignored.
-func (r *Resource) planTransition(plan, prior, config values, form *catalog.Form, d *diag.Diagnostics) bool {
-	marker := config.str(aFormTransition)
-	if marker == "" {
-		return false
-	}
-	t, ok := r.kt.m.cat.Transition(marker)
-	if !ok || t.From != form.Ref {
-		return false
-	}
-	p := path.Root(aFormTransition)
-	(&report{summary: fmt.Sprintf("Form transitions are not available in this provider build (%s %s)", form.Ref.Kind, prior.str(aName)),
-		typeName: r.kt.m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
-		code: codeHostNoTransition, what: "The marker " + marker + " would move the resource to " + t.To.Kind + "@" + t.To.DefinitionVersion +
-			", but this build does not carry the transition client; nothing was sent.",
-		repair: "Remove form_transition (the resource stays on its recorded version), or use a provider build with Form transitions."}).add(d)
-	return true
 }
 
 // planVersionRules: a field the planned ref does not declare must be null or its

@@ -38,6 +38,13 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	if !r.ready(&resp.Diagnostics, name) {
 		return
 	}
+	if strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
+		next, to, stop := r.readTransition(ctx, req, resp, prior, form, &resp.Diagnostics)
+		if stop {
+			return
+		}
+		prior, form = next, to
+	}
 	want := client.Expect{Ref: form.Ref, Name: name, Space: space}
 	keepMarker := false
 	if op := prior.str(aPendingOp); strings.HasPrefix(op, "op_") {

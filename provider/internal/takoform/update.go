@@ -27,6 +27,18 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 	name, space := prior.str(aName), prior.str(aSpace)
+	if pref, ok := refOf(plan); ok && pref != form.Ref {
+		to, found := m.cat.Form(pref)
+		if !found {
+			resp.Diagnostics.AddError("Planned Form is not carried", pref.String()+" (provider bug)")
+			return
+		}
+		if !r.ready(&resp.Diagnostics, name) {
+			return
+		}
+		r.updateTransition(ctx, req, resp, prior, plan, form, to)
+		return
+	}
 	rep := &report{summary: fmt.Sprintf("Failed to update %s %s", m.kind.Kind, name), typeName: m.typeName,
 		space: space, name: name, ref: &form.Ref, pointer: "/spec"}
 	rep.fence("Expected UID", prior.str(aUID)).fence("Expected generation", prior.str(aGeneration)).fence("Expected revision", prior.str(aRevision))

@@ -1,0 +1,98 @@
+package takoform
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/provider/internal/client"
+)
+
+// Form transitions, resource side (provider.md §7, transitions.md §9).
+
+// privateTransitionKey holds the exact request bytes of an unresolved transition.
+const privateTransitionKey = "takoform_transition"
+
+// planTransition plans a declared transition on an existing resource. handled=false
+// leaves the plan to the ordinary rules (the resource is already on the marker's
+// `to`); to=nil with handled=true means an error was reported.
+func (r *Resource) planTransition(ctx context.Context, plan, prior, config values, from *catalog.Form, marker string, kept []byte, d *diag.Diagnostics) (*catalog.Form, bool) {
+	m := r.kt.m
+	t, ok := m.cat.Transition(marker)
+	if !ok {
+		return nil, false // the attribute validator reports it
+	}
+	name := prior.str(aName)
+	p := path.Root(aFormTransition)
+	notApplicable := func(what string) (*catalog.Form, bool) {
+		(&report{summary: fmt.Sprintf("%s %s is on %s@%s, not on the start of %s", m.kind.Kind, name, from.Ref.Kind, from.Ref.DefinitionVersion, marker),
+			typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref, attr: &p, code: codeFormTransitionNotApplic,
+			what: what, repair: "Remove form_transition, or set form_definition_version to the marker's target version (or leave it unset)."}).add(d)
+		return nil, true
+	}
+	v := config.str(aFormDefVersion)
+	if v != "" && v != t.To.DefinitionVersion {
+		return notApplicable(fmt.Sprintf("form_definition_version %q disagrees with the marker, which moves to %s. No request was sent.", v, t.To.DefinitionVersion))
+	}
+	if t.To == from.Ref {
+		return nil, false // already there: nothing to do, the marker may stay
+	}
+	if t.From != from.Ref {
+		return notApplicable(fmt.Sprintf("The marker moves %s@%s to %s@%s. No request was sent.", t.From.Kind, t.From.DefinitionVersion, t.To.Kind, t.To.DefinitionVersion))
+	}
+	to, ok := m.cat.Form(t.To)
+	if !ok {
+		return nil, false
+	}
+	var changed []string
+	for i := range from.Fields {
+		f := &from.Fields[i]
+		if _, both := to.Field(f.Wire); both && plan[f.Attr] != nil && !plan[f.Attr].Equal(prior[f.Attr]) {
+			changed = append(changed, f.Attr)
+		}
+	}
+	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
+		if keptSpec, err := client.KeptSpec(kept); err == nil {
+			if spec, err := encodeSpec(to, plan); err == nil && jcs(spec) != string(mustCanon(rawAny(keptSpec))) {
+				changed = append(changed, "(the fields new in "+to.Ref.DefinitionVersion+", against the unresolved transition's request)")
+			}
+		}
+	}
+	if len(changed) > 0 {
+		(&report{summary: fmt.Sprintf("Change %s in a separate apply from the Form transition", strings.Join(changed, ", ")),
+			typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref, attr: &p, code: codeFormTransitionWithChanges,
+			what:   "A Form transition moves the resource with its current desired values; other changes must wait for the next apply.",
+			repair: "Apply the transition first with the current values, then make the change."}).add(d)
+		return nil, true
+	}
+	if r.pd != nil && r.pd.client != nil {
+		disc, err := r.pd.client.Discover(ctx)
+		switch {
+		case err != nil:
+			rep := &report{warning: true, summary: "Could not check whether the host offers Form transitions", typeName: m.typeName,
+				name: name, ref: &from.Ref, code: codeHostSupportUnreadable, repair: "Nothing to do if apply succeeds."}
+			rep.withErr(err)
+			rep.code = codeHostSupportUnreadable
+			rep.add(d)
+		case !disc.Features["resource_form_transition"]:
+			(&report{summary: "Host does not offer Form transitions", typeName: m.typeName, name: name, ref: &from.Ref, attr: &p,
+				code: codeHostNoTransition, what: "Discovery does not advertise resource_form_transition.",
+				repair: "Use a host that does, or remove the marker."}).add(d)
+			return nil, true
+		}
+	}
+	m.setRef(plan, to.Ref)
+	for _, a := range []string{aGeneration, aRevision, aOutputsJSON} {
+		plan[a] = types.StringUnknown()
+	}
+	plan[aReady] = types.BoolUnknown()
+	plan[aConditions] = unknownOf(r.kt.ot.AttrTypes[aConditions])
+	for _, o := range m.outputs {
+		plan[o.Attr] = unknownOf(r.kt.ot.AttrTypes[o.Attr])
+	}
+	return to, true
+}

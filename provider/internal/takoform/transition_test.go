@@ -1,0 +1,152 @@
+package takoform
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/provider/internal/client"
+)
+
+const marker = "at-least-once-queue-0.1-to-0.2"
+
+// requireTransitions skips when the hostsim build has no transition service wired
+// (its readback then answers a bare resource_not_found, not the ledger's
+// form_transition_operation_not_found).
+func requireTransitions(t *testing.T, h *harness) {
+	t.Helper()
+	c, err := client.New(client.Config{Endpoint: h.sim.URL, Token: "sim-primary"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := h.kt(queueType).m.newest.Ref
+	_, err = c.TransitionReadback(context.Background(), &client.TxRequest{OperationID: "formtx_" + strings.Repeat("0", 64),
+		To: client.TxForm{FormRef: ref}, Name: "probe", Space: "dev"})
+	if hErr, ok := client.AsHost(err); ok && hErr.Env.HostCode != "form_transition_operation_not_found" {
+		t.Skipf("this hostsim build does not serve Form transitions yet: %s", hErr.Env.Message)
+	}
+}
+
+func oldQueue(t *testing.T, h *harness) (values, values) {
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
+	st := h.create(queueType, cfg)
+	moved := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormTransition: s(marker)}
+	return st, moved
+}
+
+func TestTransitionCommitsInPlace(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.replace) != 0 || pr.planned.str(aFormDefVersion) != "0.2.0" || !pr.planned[aGeneration].IsUnknown() {
+		t.Fatalf("plan: replace=%v version=%q generation=%v", pr.replace, pr.planned.str(aFormDefVersion), pr.planned[aGeneration])
+	}
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	mustNoError(t, "apply", d)
+	if up.str(aFormDefVersion) != "0.2.0" || up.str(aGeneration) != "2" || up.str(aUID) != st.str(aUID) || up.str(aPendingOp) != "" {
+		t.Fatalf("after commit: version=%q gen=%q uid=%q pending=%q", up.str(aFormDefVersion), up.str(aGeneration), up.str(aUID), up.str(aPendingOp))
+	}
+	if !up["max_message_bytes"].Equal(types.Int64Value(131072)) {
+		t.Errorf("max_message_bytes = %v", up["max_message_bytes"])
+	}
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "read", d)
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "second plan", pr.diags)
+	for k, v := range rd {
+		if !pr.planned[k].Equal(v) {
+			t.Errorf("second plan changes %s: %v -> %v", k, v, pr.planned[k])
+		}
+	}
+}
+
+func TestTransitionRefusals(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	bad := cfg.clone()
+	bad["message_retention_seconds"] = i64(7200)
+	if pr := h.plan(queueType, bad, st); diagWith(pr.diags, codeFormTransitionWithChanges, "message_retention_seconds") == nil {
+		t.Errorf("want with-changes:\n%s", dump(pr.diags))
+	}
+	bad = cfg.clone()
+	bad[aFormDefVersion] = s("0.1.0")
+	if pr := h.plan(queueType, bad, st); diagWith(pr.diags, codeFormTransitionNotApplic) == nil {
+		t.Errorf("want not-applicable for a disagreeing version:\n%s", dump(pr.diags))
+	}
+	before, _ := counters(t, h)
+	newer := h.create(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60)})
+	if pr := h.plan(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60), aFormTransition: s(marker)}, newer); hasError(pr.diags) {
+		t.Errorf("a marker on a resource already on `to` must plan cleanly:\n%s", dump(pr.diags))
+	}
+	_ = before
+}
+
+func TestTransitionRejectedKeepsTheOldRef(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	if diagWith(d, "Host rejected the Form transition", "backend_rejected") == nil {
+		t.Fatalf("want the rejection:\n%s", dump(d))
+	}
+	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp) != "" {
+		t.Errorf("after rejection: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
+	}
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "refresh adopts the moved revision", d)
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "plan again", pr.diags)
+	again, d := h.apply(queueType, cfg, rd, pr.planned)
+	mustNoError(t, "a later apply transitions under a new operation id", d)
+	if again.str(aFormDefVersion) != "0.2.0" {
+		t.Errorf("second attempt: version=%q", again.str(aFormDefVersion))
+	}
+}
+
+func TestTransitionCrashPointsConverge(t *testing.T) {
+	for _, point := range []string{"C", "D", "E"} {
+		t.Run(point, func(t *testing.T) {
+			h := newHarness(t, hostsim.Config{})
+			requireTransitions(t, h)
+			st, cfg := oldQueue(t, h)
+			if err := h.sim.Admin.ArmFault("transition.crash=" + point + ",kind=AtLeastOnceQueue,count=1"); err != nil {
+				t.Fatal(err)
+			}
+			pr := h.plan(queueType, cfg, st)
+			mustNoError(t, "plan", pr.diags)
+			up, d := h.apply(queueType, cfg, st, pr.planned)
+			mustNoError(t, "apply converges through its single readback", d)
+			if up.str(aFormDefVersion) != "0.2.0" || up.str(aGeneration) != "2" {
+				t.Errorf("crash %s: version=%q gen=%q", point, up.str(aFormDefVersion), up.str(aGeneration))
+			}
+		})
+	}
+}
+
+func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.crash=A,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	if diagWith(d, "is not known yet", codeFormTransitionIndeterminat) == nil {
+		t.Fatalf("want the indeterminate error:\n%s", dump(d))
+	}
+	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp)[:7] != "formtx_" {
+		t.Fatalf("indeterminate state: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
+	}
+	t.Log("private state is carried by OpenTofu between runs; the harness only proves the state half here")
+}
