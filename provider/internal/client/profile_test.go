@@ -1,0 +1,81 @@
+package client
+
+import (
+	"strings"
+	"testing"
+)
+
+const (
+	profDigest = "sha256:" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	profForm   = `{"apiVersion":"support.takoform.com/v1alpha1","kind":"FormSupport",
+"formRef":{"apiVersion":"edge.forms.takokit.dev/v1alpha1","kind":"WorkerVersion","definitionVersion":"0.1.0","schemaDigest":"` + profDigest + `"},
+"operations":["create","read","delete"]EXTRA}`
+	profIface = `{"apiVersion":"support.takoform.com/v1alpha1","kind":"InterfaceSupport",
+"interfaceRef":{"apiVersion":"interfaces.takoform.com/v1alpha1","name":"edge.kv","version":"1.0.0","schemaDigest":"` + profDigest + `"}EXTRA}`
+)
+
+func formProfile(extra string) []byte {
+	return []byte(strings.Replace(profForm, "EXTRA", extra, 1))
+}
+
+func TestProfileShapeAcceptsSchemaValidProfiles(t *testing.T) {
+	ok := map[string][]byte{
+		"bare form profile":         formProfile(""),
+		"enums, ranges, limits":     formProfile(`,"supportedEnums":{"handlers":["fetch"]},"supportedRanges":{"messageRetentionSeconds":{"minimum":60,"maximum":86400},"compatibilityDate":{"minimum":"2024-01-01"}},"limits":{"maximumHandlers":0,"maximumBundleBytes":9223372036854775807}`),
+		"dotted nested keys":        formProfile(`,"supportedRanges":{"versions.weight":{"maximum":5000}},"supportedEnums":{"versions.mode":["a"]}`),
+		"supported bindings":        formProfile(`,"supportedBindings":["module-worker.edge-kv@1.0.0","module-worker.service@1.0.0"]`),
+		"interface profile":         []byte(strings.Replace(profIface, "EXTRA", "", 1)),
+		"interface with operations": []byte(strings.Replace(profIface, "EXTRA", `,"operations":["read"]`, 1)),
+	}
+	for name, raw := range ok {
+		if _, err := decodeProfile(raw); err != nil {
+			t.Errorf("%s: refused: %v", name, err)
+		}
+	}
+}
+
+func TestProfileShapeNormalizesIntegers(t *testing.T) {
+	sp, err := decodeProfile(formProfile(`,"limits":{"maximumHandlers":1e1,"maximumVars":3.0},"supportedRanges":{"weight":{"maximum":5E3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Limits["maximumHandlers"] != "10" || sp.Limits["maximumVars"] != "3" {
+		t.Errorf("limits = %v, want 10 and 3", sp.Limits)
+	}
+	if got := string(sp.SupportedRanges["weight"].Maximum); got != "5000" {
+		t.Errorf("range maximum = %s, want 5000", got)
+	}
+}
+
+// Every answer below breaks the published schema: it is unusable (undecided), so
+// decodeProfile must refuse it rather than let a comparison read it.
+func TestProfileShapeRefusesSchemaInvalidProfiles(t *testing.T) {
+	bad := map[string][]byte{
+		"formRef without schemaDigest": []byte(strings.Replace(string(formProfile("")), `,"schemaDigest":"`+profDigest+`"`, "", 1)),
+		"formRef with a bad digest":    []byte(strings.Replace(string(formProfile("")), profDigest, "sha256:ABC", 1)),
+		"interfaceRef of another type": []byte(strings.Replace(strings.Replace(profIface, "EXTRA", "", 1), "interfaces.takoform.com", "bindings.takoform.com", 1)),
+		"interfaceRef prerelease":      []byte(strings.Replace(strings.Replace(profIface, "EXTRA", "", 1), `"1.0.0"`, `"1.0.0-rc.1"`, 1)),
+		"limit as a string":            formProfile(`,"limits":{"maximumHandlers":"5"}`),
+		"negative limit":               formProfile(`,"limits":{"maximumHandlers":-1}`),
+		"limit above 2^63-1":           formProfile(`,"limits":{"maximumHandlers":9223372036854775808}`),
+		"fractional limit":             formProfile(`,"limits":{"maximumHandlers":1.5}`),
+		"huge exponent limit":          formProfile(`,"limits":{"maximumHandlers":1e999999999}`),
+		"dotted limit key":             formProfile(`,"limits":{"versions.maximum":1}`),
+		"boolean range bound":          formProfile(`,"supportedRanges":{"weight":{"maximum":true}}`),
+		"null range bound":             formProfile(`,"supportedRanges":{"weight":{"minimum":null}}`),
+		"fractional range bound":       formProfile(`,"supportedRanges":{"weight":{"minimum":0.5}}`),
+		"unknown range member":         formProfile(`,"supportedRanges":{"weight":{"min":1}}`),
+		"bad binding display ref":      formProfile(`,"supportedBindings":["module-worker.edge-kv"]`),
+		"duplicate binding":            formProfile(`,"supportedBindings":["a@1.0.0","a@1.0.0"]`),
+		"empty enum list":              formProfile(`,"supportedEnums":{"handlers":[]}`),
+		"commercial member":            formProfile(`,"price":"1 USD"`),
+		"unknown operation":            []byte(strings.Replace(string(formProfile("")), `"delete"]`, `"delete","scale"]`, 1)),
+		"duplicate member":             formProfile(`,"limits":{"maximumHandlers":1},"limits":{"maximumHandlers":2}`),
+		"other apiVersion":             []byte(strings.Replace(string(formProfile("")), "support.takoform.com/v1alpha1", "support.takoform.com/v1", 1)),
+	}
+	for name, raw := range bad {
+		if sp, err := decodeProfile(raw); err == nil {
+			t.Errorf("%s: accepted as %+v", name, sp)
+		}
+	}
+}
