@@ -20,6 +20,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/lane"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
 // Profile is a merged profile document (hostsim.md §5).
@@ -42,12 +43,15 @@ type Config struct {
 	Catalog           *catalog.Catalog // nil = the built-in catalog
 	DBPath            string           // "" = private in-memory database
 	ConformanceProbes bool             // honour Takoform-Conformance-Probe
-	AckDeadline       time.Duration    // reserved for Form transitions
+	AckDeadline       time.Duration    // backend acknowledgement deadline of Form transitions (0 = none)
 	Tokens            []Token          // nil = DefaultTokens
 	AdminToken        string           // when set, the admin API requires this bearer
 	Logger            *slog.Logger     // nil = discard
 	RetryAfter        int              // seconds on pending polls; 0 = 1
 	Clock             func() time.Time // nil = time.Now (tests move time to expire prepares)
+	// Exit ends the process at a transition.exit fault point (cmd/hostsim:
+	// os.Exit). nil, or no DBPath, makes transition.exit act as transition.crash.
+	Exit func(code int)
 }
 
 // Host is one running simulator.
@@ -105,10 +109,20 @@ func New(cfg Config) (*Host, error) {
 	if clock == nil {
 		clock = time.Now
 	}
+	exit := cfg.Exit
+	if cfg.DBPath == "" {
+		exit = nil
+	}
+	tr, err := transition.New(st, cfg.AckDeadline, exit)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	j := lane.NewJournal(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
 	ln := lane.New(lane.Options{Host: profile.Resolve(prof, cat), Store: st, Armory: armory, Journal: j,
-		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry, Now: clock})
+		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry, Now: clock,
+		Transitions: tr})
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, profile: prof,
 		admin: &admin.API{Lane: ln, Token: cfg.AdminToken}}
 	h.echo = h.newEcho()

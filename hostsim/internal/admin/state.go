@@ -18,7 +18,7 @@ type resourceState struct {
 	UID               string `json:"uid"`
 	Generation        string `json:"generation"`
 	Revision          string `json:"revision"`
-	Claim             any    `json:"claim"` // the Form transition claim (none until transitions exist)
+	Claim             any    `json:"claim"` // the Form transition claim: its operationId, or null
 	NativeClaimed     bool   `json:"nativeClaimed"`
 }
 
@@ -45,15 +45,33 @@ func (a *API) state(w http.ResponseWriter, r *http.Request, _ string) error {
 		return err
 	}
 	out := struct {
-		Resources   []resourceState  `json:"resources"`
-		Operations  []operationState `json:"operations"`
-		Transitions []any            `json:"transitions"`
-		Backend     []any            `json:"backend"`
-	}{Resources: []resourceState{}, Operations: []operationState{}, Transitions: []any{}, Backend: []any{}}
+		Resources     []resourceState  `json:"resources"`
+		Operations    []operationState `json:"operations"`
+		Transitions   any              `json:"transitions"`
+		Backend       any              `json:"backend"`
+		BackendLedger any              `json:"backendLedger"`
+	}{Resources: []resourceState{}, Operations: []operationState{}, Transitions: []any{}, Backend: []any{}, BackendLedger: []any{}}
 	for _, x := range res {
-		out.Resources = append(out.Resources, resourceState{Tenant: x.Tenant, Space: x.Space, APIVersion: x.APIVersion,
+		rs := resourceState{Tenant: x.Tenant, Space: x.Space, APIVersion: x.APIVersion,
 			Kind: x.Kind, Name: x.Name, DefinitionVersion: x.DefVersion, SchemaDigest: x.SchemaDigest, UID: x.UID,
-			Generation: itoa(x.Generation), Revision: itoa(x.Revision), NativeClaimed: x.NativeID != ""})
+			Generation: itoa(x.Generation), Revision: itoa(x.Revision), NativeClaimed: x.NativeID != ""}
+		if tr := a.Lane.Transitions; tr != nil { // Form transition claim (transitions.md §5)
+			cl, err := tr.Claim(q, x.UID)
+			if err != nil {
+				return err
+			}
+			if cl != nil {
+				rs.Claim = cl.OperationID
+			}
+		}
+		out.Resources = append(out.Resources, rs)
+	}
+	if tr := a.Lane.Transitions; tr != nil { // the transition ledger and the backend (hostsim.md §7)
+		ts, err := tr.State(q, a.Lane.Now())
+		if err != nil {
+			return err
+		}
+		out.Transitions, out.Backend, out.BackendLedger = ts.Transitions, ts.Backend, ts.BackendLedger
 	}
 	for _, o := range ops {
 		out.Operations = append(out.Operations, operationState{ID: o.ID, Tenant: o.Tenant, Principal: o.Principal,

@@ -45,6 +45,32 @@ var Table = []Def{
 	{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"},
 	{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true},
 	{Name: "error", Stage: StageRequest, Effect: "answers value (an error code) with the code's status", Value: errorCode, ValueRequired: true},
+	// Form transitions (transitions.md §8), acted on by internal/transition.
+	{Name: "transition.crash", Stage: StageTransition, Effect: "aborts a Form transition right after the durable write of point value (A-E); the client sees a dropped connection", Value: crashPoint, ValueRequired: true},
+	{Name: "transition.exit", Stage: StageTransition, Effect: "the process exits right after the durable write of point value (A-E); needs --db FILE (without one it acts as transition.crash)", Value: crashPoint, ValueRequired: true},
+	{Name: "transition.reject", Stage: StageTransition, Effect: "the backend definitively rejects matching Form transitions; failureCode = value (default backend_rejected)", Value: failureCode},
+}
+
+// CrashPoints are the labelled steps of a Form transition (transitions.md §5, §8).
+const CrashPoints = "ABCDE"
+
+func crashPoint(v string) error {
+	if len(v) != 1 || !strings.Contains(CrashPoints, v) {
+		return fmt.Errorf("value %q is not a crash point; use one of A, B, C, D, E (transitions.md §8)", v)
+	}
+	return nil
+}
+
+func failureCode(v string) error {
+	ok := len(v) <= 64 && v[0] >= 'a' && v[0] <= 'z'
+	for i := 0; ok && i < len(v); i++ {
+		b := v[i]
+		ok = b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
+	}
+	if !ok {
+		return fmt.Errorf("value %q is not a failure code such as backend_rejected (^[a-z][a-z0-9_]{0,63}$)", v)
+	}
+	return nil
 }
 
 // Lookup returns the table entry for name.

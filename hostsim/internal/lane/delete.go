@@ -121,6 +121,9 @@ func (c *call) decideDelete(q store.Q, d *deletion, atCommit bool) (*store.Resou
 	if cur == nil || ref(cur) != d.Ref {
 		return nil, notFound("%s does not exist under %s", what, d.Ref)
 	}
+	if e := c.claimRefusal(q, cur); e != nil { // Form transition claim (transitions.md §5)
+		return nil, e
+	}
 	if atCommit && d.TargetUID != "" && cur.UID != d.TargetUID {
 		return nil, fail(wire.CodeUIDMismatch, "%s is now uid %s; the accepted delete bound uid %s", what, cur.UID, d.TargetUID)
 	}

@@ -55,6 +55,11 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 		return nil, internal(serr)
 	}
 	what := fmt.Sprintf("%s %q in space %q", m.Ref.Kind, m.Name, m.Space)
+	if !m.IfNoneMatch { // a Form transition claim fences lifecycle mutations (transitions.md §5)
+		if e := c.claimRefusal(q, cur); e != nil {
+			return nil, e
+		}
+	}
 	if atCommit && m.TargetUID != "" {
 		switch {
 		case cur == nil:

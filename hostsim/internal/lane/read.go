@@ -98,6 +98,9 @@ func (c *call) observe() *apiError {
 		if e != nil {
 			return e
 		}
+		if e := c.claimRefusal(tx, cur); e != nil { // Form transition claim (transitions.md §5)
+			return e
+		}
 		what := describe(cur)
 		if pre.fence != cur.Generation {
 			return fail(wire.CodeGenerationConflict, "fence %d is stale: %s is at generation %d; read it again", pre.fence, what, cur.Generation)

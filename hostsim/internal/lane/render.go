@@ -74,6 +74,11 @@ func (c *call) render(q store.Q, r *store.Resource) (*representation, *apiError)
 			Type: "Ready", Status: r.ReadyStatus, Reason: r.ReadyReason, LastTransitionTime: r.ReadyLTT,
 			HostReason: r.ReadyHostReason, Message: r.ReadyMessage}}},
 	}
+	if cond, err := c.claimCondition(q, r); err != nil { // Form transition claim (transitions.md §5)
+		return nil, internal(err)
+	} else if cond != nil {
+		rep.Status.Conditions = append(rep.Status.Conditions, *cond)
+	}
 	if f.HasOutputs() {
 		out, err := c.outputs(f, r.UID)
 		if err != nil {

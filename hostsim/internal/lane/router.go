@@ -17,6 +17,7 @@ type queryRule int
 const (
 	queryNone  queryRule = iota // any query → invalid_argument
 	queryExact                  // the five-key exact FormRef query
+	queryOwn                    // the handler checks its own query (Form transitions: space only)
 )
 
 // route is one row of the route table (host-api.md §5.3).
@@ -47,6 +48,9 @@ func routes() []route {
 		{name: "import", method: "POST", pattern: pat(res + "/import"), keyed: true, handle: (*call).importResource},
 		{name: "observe", method: "POST", pattern: pat(res + "/observe"), query: queryExact, keyed: true, handle: (*call).observe},
 		{name: "delete", method: "DELETE", pattern: pat(res), query: queryExact, keyed: true, handle: (*call).delete},
+		// Form transitions (transitions.md §2), served by internal/transition.
+		{name: "form-transition", method: "POST", pattern: pat(res + "/form-transitions"), query: queryOwn, keyed: true, handle: (*call).formTransition},
+		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: (*call).formTransitionReadback},
 		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: (*call).operation},
 		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: (*call).cancel},
 		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: (*call).supportForms, support: true},

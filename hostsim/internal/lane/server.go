@@ -44,6 +44,7 @@ type Options struct {
 	RetryAfter  int           // seconds on pending polls
 	PrepareLife time.Duration // lifetime of a minted prepareDigest
 	RecordLife  time.Duration // lifetime of idempotency records
+	Transitions Transitions   // Form transitions (internal/transition); nil = not served
 }
 
 // Server answers the lane.

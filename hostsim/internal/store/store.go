@@ -25,6 +25,7 @@ type Store struct {
 	memory bool
 	path   string
 	stmts  *stmtCache
+	extra  []string // tables added by Extend, emptied by Reset too
 }
 
 // Open opens (and creates) the database. An empty path gives a private
@@ -109,7 +110,7 @@ func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
 // the caller re-arms the profile's faults.
 func (s *Store) Reset(ctx context.Context) error {
 	return s.Write(ctx, func(tx Q) error {
-		for _, t := range resetTables {
+		for _, t := range append(append([]string(nil), resetTables...), s.extra...) {
 			if _, err := tx.Exec("DELETE FROM " + t); err != nil {
 				return err
 			}

@@ -1,0 +1,298 @@
+package transition_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/hostsimtest"
+	"github.com/takokit/takokit/hostsim/internal/transition"
+)
+
+const api = "/apis/forms.takoform.com/v1alpha3"
+
+// clock is a settable test clock (the ack deadline is measured on it).
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// env is one hostsim with a resource under a declared transition's from-Form.
+type env struct {
+	t        *testing.T
+	sim      *hostsimtest.Sim
+	clock    *clock
+	tr       *catalog.Transition
+	from, to *catalog.Form
+	space    string
+	name     string
+	uid      string
+	gen, rev int64
+	spec     map[string]any
+}
+
+// pair picks a declared transition whose from-Form stands alone (no relations)
+// and has a fixture: everything derives from catalog data.
+func pair(t testing.TB) (*catalog.Transition, *catalog.Form, *catalog.Form) {
+	cat, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range cat.Transitions() {
+		from, ok1 := cat.Form(tr.From)
+		to, ok2 := cat.Form(tr.To)
+		if ok1 && ok2 && len(from.Relations) == 0 && len(from.Fixtures) > 0 {
+			return tr, from, to
+		}
+	}
+	t.Skip("the built-in catalog declares no transition between standalone Forms")
+	return nil, nil, nil
+}
+
+func newEnv(t *testing.T, cfg hostsim.Config) *env {
+	t.Helper()
+	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	if cfg.Clock == nil {
+		cfg.Clock = c.now
+	}
+	e := &env{t: t, clock: c, space: "prod", name: "orders"}
+	e.tr, e.from, e.to = pair(t)
+	e.sim = hostsimtest.Start(t, cfg)
+	e.create()
+	return e
+}
+
+// reply is one HTTP answer; dropped is true when the connection was dropped.
+type reply struct {
+	status  int
+	header  http.Header
+	body    []byte
+	dropped bool
+	what    string
+}
+
+func (r *reply) json() map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(r.body, &m)
+	return m
+}
+
+func (r *reply) errBody() *wire.Error {
+	var env wire.Envelope
+	if err := json.Unmarshal(r.body, &env); err != nil || env.Error == nil {
+		return &wire.Error{}
+	}
+	return env.Error
+}
+
+func (e *env) do(method, path string, h map[string]string, body []byte) *reply {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.sim.URL+path, bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer sim-primary")
+	for k, v := range h {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	what := method + " " + path
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return &reply{dropped: true, what: what}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return &reply{dropped: true, what: what}
+	}
+	return &reply{status: resp.StatusCode, header: resp.Header, body: b, what: what}
+}
+
+func (e *env) resPath() string {
+	return api + "/resources/" + e.from.Ref.APIVersion + "/" + e.from.Ref.Kind + "/" + e.name
+}
+
+func spaceQ(space string) string {
+	return "?space=" + strings.ReplaceAll(url.QueryEscape(space), "+", "%20")
+}
+
+func resourceBody(f *catalog.Form, name, space string, spec map[string]any, extra map[string]any) []byte {
+	doc := map[string]any{"apiVersion": f.Ref.APIVersion, "kind": f.Ref.Kind,
+		"form": map[string]any{"formRef": f.Ref}, "metadata": map[string]any{"name": name, "space": space}, "spec": spec}
+	for k, v := range extra {
+		doc[k] = v
+	}
+	b, _ := json.Marshal(doc)
+	return b
+}
+
+var keySeq int
+
+// apply prepares and PUTs spec under f (fence 0 = create).
+func (e *env) apply(f *catalog.Form, spec map[string]any, fence int64) *reply {
+	e.t.Helper()
+	h := map[string]string{}
+	if fence > 0 {
+		h["Takoform-Expected-Generation"] = fmt.Sprint(fence)
+	}
+	pr := e.do("POST", api+"/resources/prepare", h, resourceBody(f, e.name, e.space, spec, nil))
+	if pr.status != 200 {
+		e.t.Fatalf("prepare: %d %s", pr.status, pr.body)
+	}
+	var out struct {
+		Review struct{ PrepareDigest string } `json:"review"`
+	}
+	_ = json.Unmarshal(pr.body, &out)
+	keySeq++
+	h["Idempotency-Key"] = fmt.Sprintf("k-%d", keySeq)
+	if fence == 0 {
+		h["If-None-Match"] = "*"
+	}
+	return e.do("PUT", e.resPath(), h, resourceBody(f, e.name, e.space, spec,
+		map[string]any{"review": map[string]any{"prepareDigest": out.Review.PrepareDigest}}))
+}
+
+func (e *env) create() {
+	e.t.Helper()
+	if err := json.Unmarshal(e.from.Fixtures[0].Desired, &e.spec); err != nil {
+		e.t.Fatal(err)
+	}
+	r := e.apply(e.from, e.spec, 0)
+	if r.status != 201 {
+		e.t.Fatalf("create %s: %d %s", e.from.Ref, r.status, r.body)
+	}
+	e.adopt(r)
+}
+
+// adopt records uid, generation and revision of a representation.
+func (e *env) adopt(r *reply) {
+	m := r.json()
+	md, _ := m["metadata"].(map[string]any)
+	e.uid = fmt.Sprint(md["uid"])
+	fmt.Sscan(fmt.Sprint(md["generation"]), &e.gen)
+	fmt.Sscan(fmt.Sprint(md["revision"]), &e.rev)
+}
+
+// read GETs the resource under f.
+func (e *env) read(f *catalog.Form) *reply {
+	return e.do("GET", e.resPath()+"?"+strings.ReplaceAll(wire.ExactQuery(e.space, f.Ref).Encode(), "+", "%20"), nil, nil)
+}
+
+// request builds the sealed transition request from the env's current fences.
+func (e *env) request() *transition.Request {
+	e.t.Helper()
+	r, err := transition.NewRequest(e.tr, e.from, e.to, e.space, e.name, e.uid, e.gen, e.rev, e.spec)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r
+}
+
+func headersOf(r *transition.Request) map[string]string {
+	return map[string]string{"Idempotency-Key": r.OperationID, "Takoform-Expected-Generation": r.Expected.Generation,
+		"If-Match": `"` + r.Expected.Revision + `"`}
+}
+
+// post sends r with its headers (h overrides; "" removes one).
+func (e *env) post(r *transition.Request, h map[string]string) *reply {
+	e.t.Helper()
+	b, _ := json.Marshal(r)
+	return e.postRaw(b, r, h)
+}
+
+func (e *env) postRaw(body []byte, r *transition.Request, h map[string]string) *reply {
+	hs := headersOf(r)
+	for k, v := range h {
+		hs[k] = v
+	}
+	return e.do("POST", e.resPath()+"/form-transitions"+spaceQ(e.space), hs, body)
+}
+
+func (e *env) readback(op string) *reply {
+	return e.do("GET", e.resPath()+"/form-transitions/"+op+spaceQ(e.space), nil, nil)
+}
+
+func (e *env) arm(text string) {
+	e.t.Helper()
+	if err := e.sim.Admin.ArmFault(text); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// state is the part of /_sim/state these tests read.
+type state struct {
+	Resources []struct {
+		Name              string `json:"name"`
+		DefinitionVersion string `json:"definitionVersion"`
+		UID               string `json:"uid"`
+		Generation        string `json:"generation"`
+		Revision          string `json:"revision"`
+		Claim             any    `json:"claim"`
+	} `json:"resources"`
+	Transitions []struct {
+		OperationID       string  `json:"operationId"`
+		Status            string  `json:"status"`
+		DispatchAttempted bool    `json:"dispatchAttempted"`
+		DispatchedAt      *string `json:"dispatchedAt"`
+		AwaitingEvidence  bool    `json:"awaitingEvidence"`
+		AckDeadlinePassed bool    `json:"ackDeadlinePassed"`
+	} `json:"transitions"`
+}
+
+func (e *env) state() *state {
+	e.t.Helper()
+	r, err := http.Get(e.sim.URL + "/_sim/state")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var s state
+	if err := json.NewDecoder(r.Body).Decode(&s); err != nil {
+		e.t.Fatal(err)
+	}
+	return &s
+}
+
+func (e *env) dispatches(op string) int64 {
+	e.t.Helper()
+	c, err := e.sim.Admin.Counters()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c.Dispatch[op]
+}
+
+// expectErr fails unless r is the error code (and hostCode when given).
+func expectErr(t *testing.T, r *reply, code wire.Code, hostCode string) *wire.Error {
+	t.Helper()
+	if r.dropped {
+		t.Fatalf("%s: dropped connection, want %s", r.what, code)
+	}
+	e := r.errBody()
+	if r.status != code.Status() || e.Code != code || e.HostCode != hostCode {
+		t.Fatalf("%s: got %d %s/%q, want %d %s/%q: %s", r.what, r.status, e.Code, e.HostCode, code.Status(), code, hostCode, r.body)
+	}
+	if e.RequestID == "" || e.Message == "" {
+		t.Fatalf("%s: envelope without requestId or message: %s", r.what, r.body)
+	}
+	return e
+}

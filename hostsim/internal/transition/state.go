@@ -1,0 +1,58 @@
+package transition
+
+import (
+	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// OpState is one operation of the ledger as /_sim/state shows it (hostsim.md §7).
+type OpState struct {
+	OperationID       string  `json:"operationId"`
+	Tenant            string  `json:"tenant"`
+	Space             string  `json:"space"`
+	APIVersion        string  `json:"apiVersion"`
+	Kind              string  `json:"kind"`
+	Name              string  `json:"name"`
+	UID               string  `json:"uid"`
+	Status            string  `json:"status"`
+	DispatchAttempted bool    `json:"dispatchAttempted"`
+	DispatchedAt      *string `json:"dispatchedAt"`
+	// AwaitingEvidence: dispatched, no backend evidence, not terminal.
+	AwaitingEvidence bool `json:"awaitingEvidence"`
+	// AckDeadlinePassed: dispatched at least the ack deadline ago.
+	AckDeadlinePassed bool   `json:"ackDeadlinePassed"`
+	FailureCode       string `json:"failureCode,omitempty"`
+}
+
+// State is the transition ledger and the backend for /_sim/state.
+func (s *Service) State(q store.Q, now time.Time) (*lane.TransitionState, error) {
+	rows, err := listOps(q)
+	if err != nil {
+		return nil, err
+	}
+	out := []OpState{}
+	for _, r := range rows {
+		o := OpState{OperationID: r.OperationID, Tenant: r.Tenant, Space: r.Space, APIVersion: r.APIVersion, Kind: r.Kind,
+			Name: r.Name, UID: r.PreUID, Status: r.Status, DispatchAttempted: r.DispatchAttempted, FailureCode: r.FailureCode}
+		if r.DispatchAttempted {
+			at := time.Unix(0, r.DispatchedAt).UTC().Format(time.RFC3339Nano)
+			o.DispatchedAt = &at
+			o.AckDeadlinePassed = now.Sub(time.Unix(0, r.DispatchedAt)) >= s.ack
+			if r.Status == statusPrepared {
+				ev, err := backendEvidence(q, r.OperationID)
+				if err != nil {
+					return nil, err
+				}
+				o.AwaitingEvidence = ev.Outcome == ""
+			}
+		}
+		out = append(out, o)
+	}
+	objs, recs, err := backendState(q)
+	if err != nil {
+		return nil, err
+	}
+	return &lane.TransitionState{Transitions: out, Backend: objs, BackendLedger: recs}, nil
+}
