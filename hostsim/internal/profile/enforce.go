@@ -76,26 +76,27 @@ func (h *Host) CheckSpec(f *catalog.Form, spec map[string]any) *Violation {
 	return nil
 }
 
-// limitField maps "maximum" + UpperFirst(field) to the field's dotted wire path.
+// limitField maps "maximum" + UpperFirst(field) to the field's dotted wire path;
+// a nested member joins the UpperFirst of each path element (maximumVersionsWeight).
 func limitField(f *catalog.Form, key string) (string, bool) {
 	rest, ok := strings.CutPrefix(key, "maximum")
 	if !ok || rest == "" {
 		return "", false
 	}
-	var walk func(fields []catalog.Field, prefix string) (string, bool)
-	walk = func(fields []catalog.Field, prefix string) (string, bool) {
+	var walk func(fields []catalog.Field, prefix, joined string) (string, bool)
+	walk = func(fields []catalog.Field, prefix, joined string) (string, bool) {
 		for _, fl := range fields {
-			path := prefix + fl.Wire
-			if strings.ReplaceAll(upperFirst(path), ".", "") == rest || upperFirst(fl.Wire) == rest && prefix == "" {
+			path, name := prefix+fl.Wire, joined+upperFirst(fl.Wire)
+			if name == rest {
 				return path, true
 			}
-			if p, ok := walk(fl.Members, path+"."); ok {
+			if p, ok := walk(fl.Members, path+".", name); ok {
 				return p, true
 			}
 		}
 		return "", false
 	}
-	return walk(f.Fields, "")
+	return walk(f.Fields, "", "")
 }
 
 func upperFirst(s string) string {
