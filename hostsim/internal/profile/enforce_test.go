@@ -138,3 +138,20 @@ func TestSelectionIncludeThenExclude(t *testing.T) {
 		t.Fatalf("%s (included by exact ref) is not installed", b.Ref)
 	}
 }
+
+func TestFileExtendsIsRelativeToTheFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "base.json"), []byte(`{"name": "base", "extends": "kv-only", "support": "silent"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "child.json"), []byte(`{"name": "child", "extends": "base.json"}`), 0o644)
+	p, err := Load(filepath.Join(dir, "child.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "child" || p.Support != "silent" || p.Forms == nil {
+		t.Fatalf("merged: %s", p.JSON())
+	}
+	os.WriteFile(filepath.Join(dir, "loop.json"), []byte(`{"name": "loop", "extends": "loop.json"}`), 0o644)
+	if _, err := Load(filepath.Join(dir, "loop.json")); err == nil || !strings.Contains(err.Error(), "cycle") {
+		t.Fatalf("a profile extending itself: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -31,15 +32,20 @@ func IsBuiltin(name string) bool {
 // Load returns the merged profile named by ref: a built-in name, or a file path.
 // Errors name the file and the JSON pointer at fault.
 func Load(ref string) (*Profile, error) {
-	return load(ref, map[string]bool{})
+	return load(ref, "", map[string]bool{})
 }
 
 // Parse merges one document (already read) whose parent is resolved by Load.
 func Parse(source string, data []byte) (*Profile, error) {
-	return parse(source, data, map[string]bool{source: true})
+	return parse(source, "", data, map[string]bool{source: true})
 }
 
-func load(ref string, seen map[string]bool) (*Profile, error) {
+// load reads a built-in or a file; a relative file named by a file's extends
+// is found next to that file (base).
+func load(ref, base string, seen map[string]bool) (*Profile, error) {
+	if !IsBuiltin(ref) && base != "" && !filepath.IsAbs(ref) {
+		ref = filepath.Join(base, ref)
+	}
 	if seen[ref] {
 		return nil, fmt.Errorf("profile %q extends itself through a cycle", ref)
 	}
@@ -60,17 +66,21 @@ func load(ref string, seen map[string]bool) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", source, err)
 	}
-	return parse(source, data, seen)
+	dir := ""
+	if !IsBuiltin(ref) {
+		dir = filepath.Dir(ref)
+	}
+	return parse(source, dir, data, seen)
 }
 
-func parse(source string, data []byte, seen map[string]bool) (*Profile, error) {
+func parse(source, dir string, data []byte, seen map[string]bool) (*Profile, error) {
 	child, doc, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s does not parse: %v (a profile is a JSON object with the members of hostsim.md §5)", source, err)
 	}
 	merged := doc
 	if child.Extends != "" {
-		parent, err := load(child.Extends, seen)
+		parent, err := load(child.Extends, dir, seen)
 		if err != nil {
 			return nil, fmt.Errorf("%s: /extends: %v", source, err)
 		}
