@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -15,7 +16,6 @@ import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
-	"github.com/takokit/takokit/hostsim/hostsimtest"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
@@ -35,9 +35,13 @@ func (c *clock) add(d time.Duration) {
 }
 
 // env is one hostsim with a resource under a declared transition's from-Form.
+// It owns its server so a test can restart the Host on the same database file.
 type env struct {
 	t        *testing.T
-	sim      *hostsimtest.Sim
+	cfg      hostsim.Config
+	host     *hostsim.Host
+	srv      *httptest.Server
+	url      string
 	clock    *clock
 	tr       *catalog.Transition
 	from, to *catalog.Form
@@ -72,12 +76,45 @@ func newEnv(t *testing.T, cfg hostsim.Config) *env {
 	if cfg.Clock == nil {
 		cfg.Clock = c.now
 	}
-	e := &env{t: t, clock: c, space: "prod", name: "orders"}
+	e := &env{t: t, cfg: cfg, clock: c, space: "prod", name: "orders"}
 	e.tr, e.from, e.to = pair(t)
-	e.sim = hostsimtest.Start(t, cfg)
+	e.start()
+	t.Cleanup(e.stop)
 	e.create()
 	return e
 }
+
+// start serves a new Host built from e.cfg on a loopback port.
+func (e *env) start() {
+	e.t.Helper()
+	h, err := hostsim.New(e.cfg)
+	if err != nil {
+		e.t.Fatalf("start hostsim: %v", err)
+	}
+	e.host, e.srv = h, httptest.NewServer(h.Handler())
+	e.url = e.srv.URL
+}
+
+func (e *env) stop() {
+	if e.host != nil {
+		e.srv.Close()
+		_ = e.host.Close()
+		e.host = nil
+	}
+}
+
+// restart stops the Host and starts another on the same configuration (and
+// so on the same database file when cfg.DBPath is set).
+func (e *env) restart() {
+	e.t.Helper()
+	e.stop()
+	e.start()
+}
+
+// client never reuses a connection: net/http retries a request carrying an
+// Idempotency-Key on a reused connection that drops, and a dropped
+// connection here must stay a dropped connection.
+var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 
 // reply is one HTTP answer; dropped is true when the connection was dropped.
 type reply struct {
@@ -104,7 +141,7 @@ func (r *reply) errBody() *wire.Error {
 
 func (e *env) do(method, path string, h map[string]string, body []byte) *reply {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.sim.URL+path, bytes.NewReader(body))
+	req, err := http.NewRequest(method, e.url+path, bytes.NewReader(body))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -115,7 +152,7 @@ func (e *env) do(method, path string, h map[string]string, body []byte) *reply {
 		}
 	}
 	what := method + " " + path
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return &reply{dropped: true, what: what}
 	}
@@ -233,7 +270,29 @@ func (e *env) readback(op string) *reply {
 
 func (e *env) arm(text string) {
 	e.t.Helper()
-	if err := e.sim.Admin.ArmFault(text); err != nil {
+	f, err := hostsim.ParseFault(text)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	b, _ := json.Marshal(f)
+	r, err := client.Post(e.url+"/_sim/faults", "application/json", bytes.NewReader(b))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != 201 {
+		e.t.Fatalf("arm %s: HTTP %d", text, r.StatusCode)
+	}
+}
+
+func (e *env) admin(path string, out any) {
+	e.t.Helper()
+	r, err := client.Get(e.url + "/_sim" + path)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer r.Body.Close()
+	if err := json.NewDecoder(r.Body).Decode(out); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -260,24 +319,17 @@ type state struct {
 
 func (e *env) state() *state {
 	e.t.Helper()
-	r, err := http.Get(e.sim.URL + "/_sim/state")
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer r.Body.Close()
 	var s state
-	if err := json.NewDecoder(r.Body).Decode(&s); err != nil {
-		e.t.Fatal(err)
-	}
+	e.admin("/state", &s)
 	return &s
 }
 
 func (e *env) dispatches(op string) int64 {
 	e.t.Helper()
-	c, err := e.sim.Admin.Counters()
-	if err != nil {
-		e.t.Fatal(err)
+	var c struct {
+		Dispatch map[string]int64 `json:"dispatch"`
 	}
+	e.admin("/counters", &c)
 	return c.Dispatch[op]
 }
 

@@ -212,11 +212,15 @@ func (p *parsed) pair(x *lane.Exchange) *wire.Error {
 	return nil
 }
 
-// checkSpec: valid under toForm, materialized, no secret material, inside the profile.
+// checkSpec: no secret material (checked first: a secret is refused as such
+// whatever else is wrong), valid under toForm, materialized, inside the profile.
 func (p *parsed) checkSpec(x *lane.Exchange) *wire.Error {
 	var spec map[string]any
 	if err := json.Unmarshal(p.Resource.Spec, &spec); err != nil || spec == nil {
 		return invalid("", "/resource/spec must be a JSON object (the desired spec under %s)", p.to.Ref)
+	}
+	if ptr, ok := secretAt(spec, ""); ok {
+		return withField(invalid("form_transition_secret_material", "/resource/spec%s looks like secret material; a Form transition never carries secrets (remove it)", ptr), ptr)
 	}
 	if err := p.to.ValidateDesired(p.to.Materialize(spec)); err != nil {
 		var se *catalog.SchemaError
@@ -233,9 +237,6 @@ func (p *parsed) checkSpec(x *lane.Exchange) *wire.Error {
 			return withField(invalid("form_transition_spec_not_materialized", "/resource/spec%s is missing: send the spec with every default of %s %s materialized (the digests cover the spec exactly as sent)",
 				ptr, p.to.Ref.Kind, p.to.Ref.DefinitionVersion), ptr)
 		}
-	}
-	if ptr, ok := secretAt(spec, ""); ok {
-		return withField(invalid("form_transition_secret_material", "/resource/spec%s looks like secret material; a Form transition never carries secrets (remove it)", ptr), ptr)
 	}
 	if v := x.Host().CheckSpec(p.to, spec); v != nil {
 		return withField(refuse(wire.CodeUnsupportedCapability, "", "%s: %s", p.what(), v.Message), v.Field)
