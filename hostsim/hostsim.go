@@ -49,6 +49,7 @@ type Config struct {
 	Logger            *slog.Logger     // nil = discard
 	RetryAfter        int              // seconds on pending polls; 0 = 1
 	Clock             func() time.Time // nil = time.Now (tests move time to expire prepares)
+	Seed              int64            // non-zero: reproducible uids and operation ids
 	// Exit ends the process at a transition.exit fault point (cmd/hostsim:
 	// os.Exit). nil, or no DBPath, makes transition.exit act as transition.crash.
 	Exit func(code int)
@@ -121,7 +122,7 @@ func New(cfg Config) (*Host, error) {
 	j := lane.NewJournal(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
 	ln := lane.New(lane.Options{Host: profile.Resolve(prof, cat), Store: st, Armory: armory, Journal: j,
-		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry, Now: clock,
+		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry, Now: clock, Seed: cfg.Seed,
 		Transitions: tr})
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, profile: prof,
 		admin: &admin.API{Lane: ln, Token: cfg.AdminToken}}

@@ -209,3 +209,22 @@ func TestSpecGateParsesCronAndCanonicalizesHostnames(t *testing.T) {
 		t.Skip("the catalog has no cron or hostname field")
 	}
 }
+
+func TestSeedMakesIdentifiersReproducible(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	uids := func(seed int64) []string {
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, Seed: seed})
+		c := newClient(t, sim.URL, "sim-primary")
+		var out []string
+		for _, n := range []string{"a", "b"} {
+			u, _, _ := meta(t, c.create(f, n, "prod", fixture(t, f)).status(201))
+			out = append(out, u)
+		}
+		return out
+	}
+	a, b, other := uids(7), uids(7), uids(8)
+	if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(a) == fmt.Sprint(other) || a[0] == a[1] {
+		t.Fatalf("seed 7: %v and %v; seed 8: %v", a, b, other)
+	}
+}

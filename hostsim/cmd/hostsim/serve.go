@@ -85,7 +85,7 @@ func hostConfig(cfg Config, stderr io.Writer) (hostsim.Config, error) {
 		handler = slog.NewJSONHandler(stderr, nil)
 	}
 	hc = hostsim.Config{ProfileDoc: prof, Catalog: cat, DBPath: cfg.DB, ConformanceProbes: cfg.ConformanceProbes,
-		AckDeadline: cfg.AckDeadline, AdminToken: cfg.AdminToken, Logger: slog.New(handler),
+		AckDeadline: cfg.AckDeadline, Seed: cfg.Seed, AdminToken: cfg.AdminToken, Logger: slog.New(handler),
 		Exit: os.Exit} // transition.exit ends the process (only with --db)
 	if cfg.Tokens != "" {
 		b, err := os.ReadFile(cfg.Tokens)

@@ -29,7 +29,7 @@ func (c *call) isAsync(ref wire.FormRef) bool {
 
 // accept records a pending Operation and returns the 202 body.
 func (c *call) accept(q store.Q, action, kind, name string, request any, targetUID string) []byte {
-	id := newID("op_")
+	id := c.s.mint("op_")
 	complete := int64(2)
 	if f, ok := c.s.Host.Cat.Kind(c.params["group"]+"/"+c.params["version"], kind); ok && len(f.Versions) > 0 {
 		_, complete = c.s.Host.Async(f.Versions[0])

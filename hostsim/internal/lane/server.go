@@ -44,6 +44,7 @@ type Options struct {
 	RetryAfter  int           // seconds on pending polls
 	PrepareLife time.Duration // lifetime of a minted prepareDigest
 	RecordLife  time.Duration // lifetime of idempotency records
+	Seed        int64         // non-zero: reproducible uids and operation ids
 	Transitions Transitions   // Form transitions (internal/transition); nil = not served
 }
 
@@ -52,6 +53,7 @@ type Server struct {
 	Options
 	tokens map[string]Principal
 	table  []route
+	ids    *seeded
 }
 
 // New builds a Server.
@@ -69,6 +71,9 @@ func New(o Options) *Server {
 		o.RecordLife = 24 * time.Hour
 	}
 	s := &Server{Options: o, tokens: map[string]Principal{}, table: routes()}
+	if o.Seed != 0 {
+		s.ids = newSeeded(o.Seed)
+	}
 	for _, t := range o.Tokens {
 		s.tokens[t.Token] = t
 	}

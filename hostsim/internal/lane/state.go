@@ -15,7 +15,7 @@ func (s *Server) nowText() string { return s.Now().UTC().Truncate(time.Second).F
 // nextState computes the stored resource after the mutation (step 16).
 func (c *call) nextState(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, pins []store.Pin, specChanged bool) (*outcome, *apiError) {
 	if cur == nil {
-		uid := newID("u-")
+		uid := c.s.mint("u-")
 		if f.HasOutputs() {
 			if _, err := c.outputs(f, uid); err != nil {
 				return nil, fail(wire.CodeUnsupportedCapability, "%s %q: this host cannot assign the outputs %s declares: %v",
