@@ -1,6 +1,7 @@
 package takoform
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -94,7 +95,9 @@ func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 		if def != nil {
 			a.Default = stringdefault.StaticString(def.(types.String).ValueString())
 		}
-		if replace {
+		if replace && f.Kind == catalog.FieldJSONMap {
+			a.PlanModifiers = []planmodifier.String{jsonRequiresReplace}
+		} else if replace {
 			a.PlanModifiers = []planmodifier.String{stringplanmodifier.RequiresReplace()}
 		}
 		return a, nil
@@ -232,3 +235,12 @@ func maxProperties(m *kindModel, wireName string) *int64 {
 	}
 	return nil
 }
+
+// jsonRequiresReplace replaces only when the JSON object changes; a change of
+// spelling (formatting, key order) is an in-place update that sends nothing.
+var jsonRequiresReplace = stringplanmodifier.RequiresReplaceIf(
+	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !sameJSON(req.PlanValue, req.StateValue)
+	},
+	"Changing the JSON object replaces the resource; reformatting it does not.",
+	"Changing the JSON object replaces the resource; reformatting it does not.")

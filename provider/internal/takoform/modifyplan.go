@@ -191,7 +191,7 @@ func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *res
 	for i := range form.Fields {
 		f := &form.Fields[i]
 		pv, sv := plan[f.Attr], prior[f.Attr]
-		if pv == nil || sv == nil || pv.Equal(sv) {
+		if pv == nil || sv == nil || pv.Equal(sv) || (f.Kind == catalog.FieldJSONMap && sameJSON(pv, sv)) {
 			continue
 		}
 		if replaces(form, f.Wire) {

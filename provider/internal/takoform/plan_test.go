@@ -194,3 +194,30 @@ func TestCreateOverATakenNameSuggestsImport(t *testing.T) {
 		t.Errorf("a refused create wrote state")
 	}
 }
+
+func TestReformattedJSONIsNotAReplacement(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")}), "vars_json": s(`{"A":"1","B":2}`)}
+	pr := h.plan("takoform_worker_version", cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	prior := pr.planned.clone()
+	for k, v := range prior {
+		if v.IsUnknown() {
+			prior[k] = nullOf(h.kt("takoform_worker_version").ot.AttrTypes[k])
+		}
+	}
+	prior[aUID], prior[aGeneration] = s("u-1"), s("1")
+	re := cfg.clone()
+	re["vars_json"] = s("{\n  \"B\": 2,\n  \"A\": \"1\"\n}")
+	pr = h.plan("takoform_worker_version", re, prior)
+	mustNoError(t, "replan", pr.diags)
+	if len(pr.replace) != 0 {
+		t.Errorf("reformatting vars_json plans a replacement of %v", pr.replace)
+	}
+	changed := cfg.clone()
+	changed["vars_json"] = s(`{"A":"2","B":2}`)
+	if pr = h.plan("takoform_worker_version", changed, prior); len(pr.replace) == 0 {
+		t.Errorf("a changed object must replace the revision:\n%s", dump(pr.diags))
+	}
+}

@@ -61,6 +61,8 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 		Validators:    []validator.String{stringCheck(stringRules{pattern: regexp.MustCompile(namePattern)})},
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	if m.revision {
+		// a derived name is re-planned by ModifyPlan; keep it from reading as a replacement first
+		name.PlanModifiers = []planmodifier.String{keep, stringplanmodifier.RequiresReplace()}
 		name.Required, name.Optional, name.Computed = false, true, true
 		name.Description += " On a revision Form set either name or revision_owner."
 	}
