@@ -58,3 +58,33 @@ func TestWriteRollsBackOnError(t *testing.T) {
 		t.Fatalf("reset left counters %v", c)
 	}
 }
+
+// A reader completes while a writer holds its transaction open: the writer
+// waits for the reader, so serialized reads would deadlock this test.
+func TestReadsDoNotWaitForTheWriter(t *testing.T) {
+	s, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	readDone := make(chan error)
+	err = s.Write(ctx, func(q Q) error {
+		if err := AddCounter(q, "mutations", 1); err != nil {
+			return err
+		}
+		go func() {
+			readDone <- s.Read(ctx, func(r Q) error {
+				c, err := CounterValues(r)
+				if err == nil && c["mutations"] != 0 {
+					t.Error("a reader saw an uncommitted write")
+				}
+				return err
+			})
+		}()
+		return <-readDone
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
