@@ -229,3 +229,26 @@ func TestAdminStateEventsResetProfile(t *testing.T) {
 		t.Fatalf("requests = %d, want 1 (admin routes are not counted)", n.Requests)
 	}
 }
+
+func TestBodyCapAndCancelRules(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, ConformanceProbes: true})
+	c := newClient(t, sim.URL, "sim-primary")
+	big := append([]byte(`{"x":"`), bytes.Repeat([]byte("a"), 8<<20)...)
+	big = append(big, `"}`...)
+	c.do("POST", api+"/resources/validate", nil, big).refused("invalid_argument", 400)
+	spec := fixture(t, f)
+	pd := c.prepare(f, "orders", "prod", spec, 0)
+	acc := c.do("PUT", resPath(f, "orders"), map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey(), "Takoform-Conformance-Probe": "async"},
+		body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})).status(202)
+	var env struct{ Operation struct{ ID string } }
+	_ = json.Unmarshal(acc.body, &env)
+	cancel := api + "/operations/" + env.Operation.ID + "/cancel"
+	c.do("POST", cancel, nil, nil).refused("invalid_argument", 400)
+	c.do("POST", cancel, map[string]string{"Idempotency-Key": newKey()}, []byte("{}")).refused("invalid_argument", 400)
+	newClient(t, sim.URL, "sim-alternate").do("POST", cancel, map[string]string{"Idempotency-Key": newKey()}, nil).refused("operation_not_found", 404)
+	newClient(t, sim.URL, "sim-other-tenant").do("GET", api+"/operations/"+env.Operation.ID, nil, nil).refused("operation_not_found", 404)
+	c.do("POST", cancel, map[string]string{"Idempotency-Key": newKey()}, nil).status(200)
+	c.do("GET", api+"/operations/"+env.Operation.ID+"?x=1", nil, nil).refused("invalid_argument", 400)
+}
