@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 )
@@ -118,19 +119,22 @@ func TestCommitReplayAndReadbackAreTheSameReceiptForever(t *testing.T) {
 }
 
 // changedSpec is the transitioned spec with one mutable bounded integer moved.
-func changedSpec(t *testing.T, e *env) map[string]any {
+func changedSpec(t *testing.T, e *env) map[string]any { return changedSpecOf(t, e.to, e.spec) }
+
+// changedSpecOf materializes spec under f and moves one mutable bounded integer.
+func changedSpecOf(t *testing.T, f *catalog.Form, spec map[string]any) map[string]any {
 	t.Helper()
-	m := e.to.Materialize(e.spec)
-	for _, f := range e.to.Fields {
-		if f.Kind == "integer" && !f.Immutable && f.Min != nil && f.Max != nil && *f.Max > *f.Min {
-			if v, _ := m[f.Wire].(float64); int64(v) == *f.Min {
-				m[f.Wire] = *f.Max
+	m := f.Materialize(spec)
+	for _, fl := range f.Fields {
+		if fl.Kind == catalog.FieldInteger && !fl.Immutable && fl.Min != nil && fl.Max != nil && *fl.Max > *fl.Min {
+			if v, _ := m[fl.Wire].(float64); int64(v) == *fl.Min {
+				m[fl.Wire] = *fl.Max
 			} else {
-				m[f.Wire] = *f.Min
+				m[fl.Wire] = *fl.Min
 			}
 			return m
 		}
 	}
-	t.Skipf("%s has no mutable bounded integer field", e.to.Ref)
+	t.Skipf("%s has no mutable bounded integer field", f.Ref)
 	return nil
 }

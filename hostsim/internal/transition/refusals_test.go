@@ -100,7 +100,9 @@ func refusalCases(t *testing.T) []refusalCase {
 				return withMember(t, r, map[string]any{"observedGeneration": "1"}, "resource", "status")
 			})},
 		{name: "closed body: unknown member in expected", code: inv,
-			send: raw(func(e *env, r *transition.Request) []byte { return withMember(t, r, "1", "expected", "resourceVersion") })},
+			send: raw(func(e *env, r *transition.Request) []byte {
+				return withMember(t, r, "1", "expected", "resourceVersion")
+			})},
 		{name: "closed body: missing transitionEvidence", code: inv,
 			send: raw(func(e *env, r *transition.Request) []byte { return withMember(t, r, nil, "transitionEvidence") })},
 		{name: "strict JSON: duplicate member", code: inv,
