@@ -87,25 +87,36 @@ func (j *Journal) send(e entry) bool {
 	return true
 }
 
+// run writes queued entries in batches: after the first entry it gathers
+// more for up to batchWindow (or until a flush asks), so a steady stream of
+// requests costs one write transaction per window rather than one each.
 func (j *Journal) run() {
 	defer close(j.done)
 	for first := range j.ch {
 		batch := []entry{first}
-	drain:
-		for len(batch) < 512 {
+		timer := time.NewTimer(batchWindow)
+	gather:
+		for len(batch) < 512 && first.flush == nil {
 			select {
 			case e, ok := <-j.ch:
 				if !ok {
-					break drain
+					break gather
 				}
 				batch = append(batch, e)
-			default:
-				break drain
+				if e.flush != nil {
+					break gather
+				}
+			case <-timer.C:
+				break gather
 			}
 		}
+		timer.Stop()
 		j.write(batch)
 	}
 }
+
+// batchWindow bounds how long a request event waits to be written.
+const batchWindow = 20 * time.Millisecond
 
 func (j *Journal) write(batch []entry) {
 	var requests, support int64
