@@ -22,12 +22,14 @@ type harness struct {
 	p   *Provider
 	srv tfprotov6.ProviderServer
 	ctx context.Context
+	// private carries each type's private state between calls, as OpenTofu does.
+	private map[string][]byte
 }
 
 func newHarness(t *testing.T, cfg hostsim.Config) *harness {
 	t.Helper()
 	sim := hostsimtest.Start(t, cfg)
-	h := &harness{t: t, sim: sim, p: testProvider(t), ctx: context.Background()}
+	h := &harness{t: t, sim: sim, p: testProvider(t), ctx: context.Background(), private: map[string][]byte{}}
 	srv, err := providerserver.NewProtocol6WithError(h.p)()
 	if err != nil {
 		t.Fatal(err)
@@ -143,10 +145,11 @@ func (h *harness) plan(typeName string, config, prior values) planResult {
 		prop = h.dyn(typeName, h.proposed(typeName, config, prior))
 	}
 	resp, err := h.srv.PlanResourceChange(h.ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
-		PriorState: h.dyn(typeName, prior), ProposedNewState: prop, Config: h.dyn(typeName, config)})
+		PriorState: h.dyn(typeName, prior), ProposedNewState: prop, Config: h.dyn(typeName, config), PriorPrivate: h.private[typeName]})
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.private[typeName+"/planned"] = resp.PlannedPrivate
 	pr := planResult{diags: resp.Diagnostics}
 	if resp.PlannedState != nil && !hasError(resp.Diagnostics) {
 		pr.planned = h.undyn(typeName, resp.PlannedState)
@@ -166,19 +169,21 @@ func (h *harness) apply(typeName string, config, prior, planned values) (values,
 		pl = h.dyn(typeName, planned)
 	}
 	resp, err := h.srv.ApplyResourceChange(h.ctx, &tfprotov6.ApplyResourceChangeRequest{TypeName: typeName,
-		PriorState: h.dyn(typeName, prior), PlannedState: pl, Config: h.dyn(typeName, config)})
+		PriorState: h.dyn(typeName, prior), PlannedState: pl, Config: h.dyn(typeName, config), PlannedPrivate: h.private[typeName+"/planned"]})
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.private[typeName] = resp.Private
 	return h.undyn(typeName, resp.NewState), resp.Diagnostics
 }
 
 func (h *harness) read(typeName string, state values) (values, []*tfprotov6.Diagnostic) {
 	h.t.Helper()
-	resp, err := h.srv.ReadResource(h.ctx, &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: h.dyn(typeName, state)})
+	resp, err := h.srv.ReadResource(h.ctx, &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: h.dyn(typeName, state), Private: h.private[typeName]})
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.private[typeName] = resp.Private
 	return h.undyn(typeName, resp.NewState), resp.Diagnostics
 }
 

@@ -148,5 +148,80 @@ func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
 	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp)[:7] != "formtx_" {
 		t.Fatalf("indeterminate state: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
 	}
-	t.Log("private state is carried by OpenTofu between runs; the harness only proves the state half here")
+	// next run: refresh consults the readback (still prepared, not dispatched) and keeps state
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "refresh of the unresolved transition", d)
+	if diagWith(d, "has a Form transition in progress") == nil || rd.str(aPendingOp) != up.str(aPendingOp) || rd.str(aRevision) != up.str(aRevision) {
+		t.Fatalf("refresh must warn and keep the state:\n%s", dump(d))
+	}
+	// the next apply re-sends the kept bytes and commits
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "plan again", pr.diags)
+	done, d := h.apply(queueType, cfg, rd, pr.planned)
+	mustNoError(t, "the next apply resumes the kept request", d)
+	if done.str(aFormDefVersion) != "0.2.0" || done.str(aGeneration) != "2" || done.str(aUID) != st.str(aUID) || done.str(aPendingOp) != "" {
+		t.Errorf("after resume: version=%q gen=%q uid=%q pending=%q", done.str(aFormDefVersion), done.str(aGeneration), done.str(aUID), done.str(aPendingOp))
+	}
+	if c, _ := h.sim.Admin.Counters(); len(c.Dispatch) != 1 {
+		t.Errorf("dispatch counters %v: the backend must be called for exactly one operation", c.Dispatch)
+	} else {
+		for op, n := range c.Dispatch {
+			if n != 1 {
+				t.Errorf("operation %s dispatched %d times", op, n)
+			}
+		}
+	}
+}
+
+func TestTransitionCrashBEndsRejectedAndRetriesUnderANewID(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.crash=B,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, st)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	if !hasError(d) || up.str(aFormDefVersion) != "0.1.0" {
+		t.Fatalf("crash B must not move the resource:\n%s", dump(d))
+	}
+	var rd values
+	for i := 0; i < 2; i++ { // indeterminate first when the ack deadline has not passed
+		rd, d = h.read(queueType, up)
+		mustNoError(t, "refresh", d)
+		if rd.str(aPendingOp) == "" {
+			break
+		}
+		up = rd
+	}
+	if rd.str(aPendingOp) != "" || rd.str(aFormDefVersion) != "0.1.0" || rd.str(aGeneration) != "1" {
+		t.Fatalf("after the rejection: pending=%q version=%q gen=%q", rd.str(aPendingOp), rd.str(aFormDefVersion), rd.str(aGeneration))
+	}
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "plan again", pr.diags)
+	done, d := h.apply(queueType, cfg, rd, pr.planned)
+	mustNoError(t, "a later apply transitions under a new operation id", d)
+	if done.str(aFormDefVersion) != "0.2.0" || done.str(aUID) != st.str(aUID) {
+		t.Errorf("after retry: version=%q uid=%q", done.str(aFormDefVersion), done.str(aUID))
+	}
+}
+
+func TestEndpointTransitionMakesPortKnown(t *testing.T) {
+	h := withWorker(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st := h.create(endpointType, endpointConfig(values{aFormDefVersion: s("0.1.0")}))
+	if !st["port"].IsNull() {
+		t.Fatalf("port on 0.1.0 = %v", st["port"])
+	}
+	cfg := endpointConfig(values{aFormTransition: s("worker-endpoint-0.1-to-0.2")})
+	pr := h.plan(endpointType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.replace) != 0 || !pr.planned["port"].IsUnknown() {
+		t.Fatalf("plan: replace=%v port=%v", pr.replace, pr.planned["port"])
+	}
+	up, d := h.apply(endpointType, cfg, st, pr.planned)
+	mustNoError(t, "apply", d)
+	if !up["port"].Equal(types.Int64Value(443)) || up.str("url") != st.str("url") || up.str(aUID) != st.str(aUID) {
+		t.Errorf("after the transition: port=%v url=%q uid=%q", up["port"], up.str("url"), up.str(aUID))
+	}
 }
