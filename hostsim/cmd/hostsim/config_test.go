@@ -58,6 +58,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"profile", "show"}, "usage"},
 		{[]string{"bogus"}, "unknown command"},
 		{[]string{"serve", "--no-such-flag"}, "no-such-flag"},
+		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), "--addr", "127.0.0.1:0"}, "x.db"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tc.args, envOf(nil), &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {

@@ -33,8 +33,8 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 		return err
 	}
 	h, err := hostsim.New(hc)
-	if err != nil {
-		return fmt.Errorf("hostsim serve: %w", err)
+	if err != nil { // a database that cannot be opened, faults that cannot be armed: nothing started
+		return badUsage("hostsim serve: %v", err)
 	}
 	defer h.Close()
 	l, err := net.Listen("tcp", cfg.Addr)
