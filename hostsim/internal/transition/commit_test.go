@@ -127,7 +127,7 @@ func changedSpecOf(t *testing.T, f *catalog.Form, spec map[string]any) map[strin
 	m := f.Materialize(spec)
 	for _, fl := range f.Fields {
 		if fl.Kind == catalog.FieldInteger && !fl.Immutable && fl.Min != nil && fl.Max != nil && *fl.Max > *fl.Min {
-			if v, _ := m[fl.Wire].(float64); int64(v) == *fl.Min {
+			if fmt.Sprint(m[fl.Wire]) == fmt.Sprint(*fl.Min) {
 				m[fl.Wire] = *fl.Max
 			} else {
 				m[fl.Wire] = *fl.Min

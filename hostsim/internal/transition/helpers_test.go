@@ -193,7 +193,7 @@ func (e *env) apply(f *catalog.Form, spec map[string]any, fence int64) *reply {
 	}
 	pr := e.do("POST", api+"/resources/prepare", h, resourceBody(f, e.name, e.space, spec, nil))
 	if pr.status != 200 {
-		e.t.Fatalf("prepare: %d %s", pr.status, pr.body)
+		return pr
 	}
 	var out struct {
 		Review struct{ PrepareDigest string } `json:"review"`
