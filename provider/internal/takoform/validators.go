@@ -182,7 +182,7 @@ func oneOf(what string, allowed []string) check {
 	return check{desc: what, fn: func(p path.Path, v attr.Value, d *diag.Diagnostics) {
 		s := v.(types.String).ValueString()
 		if !contains(allowed, s) {
-			attrErr(d, p, "Invalid "+what, fmt.Sprintf("%q is not %s; allowed: %s.", s, what, strings.Join(quoteAll(allowed), ", ")))
+			attrErr(d, p, "Value not allowed", fmt.Sprintf("%q is not %s; allowed: %s.", s, what, strings.Join(quoteAll(allowed), ", ")))
 		}
 	}}
 }
