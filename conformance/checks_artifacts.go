@@ -83,9 +83,12 @@ func checkArtifactCommitIdempotent(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	_, st, err := p.startUpload(ctx, p.P, manifest)
-	if err != nil || st == nil {
-		return orFail(err, "upload start refused")
+	r, st, err := p.startUpload(ctx, p.P, manifest)
+	if err != nil {
+		return err
+	}
+	if st == nil {
+		return expectStatus(r, http.StatusCreated, http.StatusOK)
 	}
 	br, err := p.putBlob(ctx, p.P, st.UploadID, wire.RawDigest(m.Bytes), m.Bytes)
 	if err != nil {
@@ -111,13 +114,6 @@ func checkArtifactCommitIdempotent(ctx context.Context, p *Probe) error {
 		}
 	}
 	return nil
-}
-
-func orFail(err error, msg string) error {
-	if err != nil {
-		return err
-	}
-	return failf("%s", msg)
 }
 
 func checkArtifactThenBundleApply(ctx context.Context, p *Probe) error {
@@ -234,9 +230,12 @@ func checkUploadSessionBound(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	_, st, err := p.startUpload(ctx, p.P, manifest)
-	if err != nil || st == nil {
-		return orFail(err, "upload start refused")
+	r, st, err := p.startUpload(ctx, p.P, manifest)
+	if err != nil {
+		return err
+	}
+	if st == nil {
+		return expectStatus(r, http.StatusCreated, http.StatusOK)
 	}
 	d := wire.RawDigest(m.Bytes)
 	others := []*Client{p.Alt}
