@@ -69,46 +69,38 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 	return nil
 }
 
-// envelopeRequests returns bodies for validate and create built around a raw JSON
-// fragment placed where the check needs it.
-func (p *Probe) badJSONCases(ctx context.Context) (map[string][]byte, func(name string) Req, error) {
+// refuseBodies sends validate and create bodies, each the canonical request
+// text changed by one mutation, and expects invalid_argument for all of them.
+func (p *Probe) refuseBodies(ctx context.Context, kind string, mutate map[string]func(string) string) error {
 	f, err := p.simpleForm()
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	spec, err := p.specFor(ctx, f)
-	if err != nil {
-		return nil, nil, err
-	}
-	good := string(body(f.Ref, "NAME", p.Space, spec, nil))
-	return map[string][]byte{"good": []byte(good)}, func(name string) Req {
-		return p.applyReq(f.Ref, name, spec, flipDigest(""), "")
-	}, nil
-}
-
-func (p *Probe) refuseBodies(ctx context.Context, kind string, mutate map[string]func(string) string) error {
-	cases, put, err := p.badJSONCases(ctx)
 	if err != nil {
 		return err
 	}
 	for label, mod := range mutate {
 		name := p.Name("json")
-		doc := mod(strings.Replace(string(cases["good"]), `"NAME"`, `"`+name+`"`, 1))
-		r, err := p.P.Do(ctx, Req{Method: http.MethodPost, Target: API + "/resources/validate", Body: []byte(doc)})
+		doc := []byte(mod(string(body(f.Ref, name, p.Space, spec, nil))))
+		r, err := p.P.Do(ctx, Req{Method: http.MethodPost, Target: API + "/resources/validate", Body: doc})
 		if err != nil {
 			return err
 		}
 		if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
 			return failf("%s (validate with %s: %s)", err, kind, label)
 		}
-		req := put(name)
-		req.Body = []byte(doc)
-		r, err = p.P.Do(ctx, req)
+		put := p.applyReq(f.Ref, name, spec, flipDigest(""), "")
+		put.Body = doc
+		r, err = p.P.Do(ctx, put)
 		if err != nil {
 			return err
 		}
 		if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
 			return failf("%s (apply with %s: %s)", err, kind, label)
+		}
+		if err := p.notCreated(ctx, f.Ref, name, "a refused body"); err != nil {
+			return err
 		}
 	}
 	return nil
