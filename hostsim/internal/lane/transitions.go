@@ -207,3 +207,20 @@ func (c *call) claimCondition(q store.Q, r *store.Resource) (*condition, error) 
 	return &condition{Type: "Reconciling", Status: "True", Reason: "Reconciling", LastTransitionTime: cl.Since,
 		HostReason: "form-transition", Message: "Form transition " + cl.OperationID + " holds this resource; its outcome is at " + cl.ReadbackPath}, nil
 }
+
+// Relations resolves the references of spec under f for the caller's resource
+// (space, name) exactly as apply does (host-api.md §14.3) and returns the pins
+// a commit records.
+func (x *Exchange) Relations(q store.Q, f *catalog.Form, space, name string, spec map[string]any) ([]store.Pin, *wire.Error) {
+	m := &mutation{Tenant: x.c.who.Tenant, Principal: x.c.who.Principal, Ref: f.Ref, Space: space, Name: name, Spec: spec}
+	pins, e := x.c.resolveRelations(q, f, m, &gated{form: f, spec: spec})
+	if e != nil {
+		w := wire.NewError(e.code, e.msg)
+		w.HostCode = e.hostCode
+		if e.field != "" {
+			w.Details, _ = json.Marshal(map[string]string{"field": e.field})
+		}
+		return nil, w
+	}
+	return pins, nil
+}

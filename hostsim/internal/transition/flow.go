@@ -87,6 +87,9 @@ func (s *Service) claim(x *lane.Exchange, p *parsed) (row *opRow, c *crash, e *w
 		if e := p.fences(q, cur); e != nil {
 			return e
 		}
+		if _, e := x.Relations(q, p.to, p.space, cur.Name, p.spec); e != nil { // the references must resolve under toForm
+			return e
+		}
 		typ, id, err := nativeIdentity(q, cur)
 		if err != nil {
 			return err

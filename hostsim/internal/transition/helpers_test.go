@@ -72,16 +72,54 @@ func pair(t testing.TB) (*catalog.Transition, *catalog.Form, *catalog.Form) {
 
 func newEnv(t *testing.T, cfg hostsim.Config) *env {
 	t.Helper()
+	tr, from, to := pair(t)
+	return newEnvWith(t, cfg, tr, from, to)
+}
+
+// newEnvWith serves a Host and creates the resource under from, after the
+// targets its fixture references (each from its own first fixture).
+func newEnvWith(t *testing.T, cfg hostsim.Config, tr *catalog.Transition, from, to *catalog.Form) *env {
+	t.Helper()
 	c := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	if cfg.Clock == nil {
 		cfg.Clock = c.now
 	}
-	e := &env{t: t, cfg: cfg, clock: c, space: "prod", name: "orders"}
-	e.tr, e.from, e.to = pair(t)
+	e := &env{t: t, cfg: cfg, clock: c, space: "prod", name: "orders", tr: tr, from: from, to: to}
 	e.start()
 	t.Cleanup(e.stop)
+	e.createTargets()
 	e.create()
 	return e
+}
+
+// createTargets creates every resource the from-Form's fixture references.
+func (e *env) createTargets() {
+	e.t.Helper()
+	var spec map[string]any
+	_ = json.Unmarshal(e.from.Fixtures[0].Desired, &spec)
+	cat, _ := catalog.Embedded()
+	for _, rel := range e.from.Relations {
+		node, ok := spec[strings.TrimPrefix(rel.Pointer, "/")].(map[string]any)
+		if !ok {
+			continue
+		}
+		k, ok := cat.Kind(rel.TargetAPIVersion, rel.TargetKind)
+		if !ok {
+			e.t.Skipf("relation target %s is not in the catalog", rel.TargetKind)
+		}
+		target := k.DefaultCreate()
+		if len(target.Relations) > 0 || len(target.Fixtures) == 0 {
+			e.t.Skipf("relation target %s needs its own relations", rel.TargetKind)
+		}
+		var ts map[string]any
+		_ = json.Unmarshal(target.Fixtures[0].Desired, &ts)
+		name := e.name
+		e.name = fmt.Sprint(node["name"])
+		if r := e.apply(target, ts, 0); r.status != 201 {
+			e.t.Fatalf("create relation target %s %s: %d %s", target.Ref.Kind, e.name, r.status, r.body)
+		}
+		e.name = name
+	}
 }
 
 // start serves a new Host built from e.cfg on a loopback port.
@@ -164,8 +202,10 @@ func (e *env) do(method, path string, h map[string]string, body []byte) *reply {
 	return &reply{status: resp.StatusCode, header: resp.Header, body: b, what: what}
 }
 
-func (e *env) resPath() string {
-	return api + "/resources/" + e.from.Ref.APIVersion + "/" + e.from.Ref.Kind + "/" + e.name
+func (e *env) resPath() string { return resPathOf(e.from, e.name) }
+
+func resPathOf(f *catalog.Form, name string) string {
+	return api + "/resources/" + f.Ref.APIVersion + "/" + f.Ref.Kind + "/" + name
 }
 
 func spaceQ(space string) string {
@@ -204,7 +244,7 @@ func (e *env) apply(f *catalog.Form, spec map[string]any, fence int64) *reply {
 	if fence == 0 {
 		h["If-None-Match"] = "*"
 	}
-	return e.do("PUT", e.resPath(), h, resourceBody(f, e.name, e.space, spec,
+	return e.do("PUT", resPathOf(f, e.name), h, resourceBody(f, e.name, e.space, spec,
 		map[string]any{"review": map[string]any{"prepareDigest": out.Review.PrepareDigest}}))
 }
 

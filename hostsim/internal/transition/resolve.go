@@ -152,6 +152,9 @@ func (s *Service) advance(x *lane.Exchange, row *opRow) (c *crash, err error) {
 		if err := store.UpdateResource(q, cur); err != nil {
 			return err
 		}
+		if err := repin(x, q, req, cur); err != nil {
+			return err
+		}
 		m.ClaimOp, m.ClaimSince, m.ClaimPath, m.LastOp = "", "", "", r.OperationID
 		if err := putMark(q, m); err != nil {
 			return err
@@ -241,4 +244,25 @@ func rejectionMessage(r *opRow, failure string, ack time.Duration) string {
 	}
 	return fmt.Sprintf("Form transition %s of %s was rejected (failureCode %s): %s. The resource keeps its Form, spec and generation %d and stays operable; refresh it and apply again (the new attempt gets a new operationId)",
 		r.OperationID, r.what(), failure, why, r.PreGeneration)
+}
+
+// repin records the relation pins of the spec under toForm. The references
+// resolved when the claim was taken, and a pinned target cannot be deleted,
+// so they resolve again; if one does not, the old pins stay and the journal
+// says why (the backend already committed: the advance is not refused).
+func repin(x *lane.Exchange, q store.Q, req *Request, cur *store.Resource) error {
+	var spec map[string]any
+	if err := json.Unmarshal(req.Resource.Spec, &spec); err != nil {
+		return err
+	}
+	f, ok := x.Host().Form(req.ToForm.FormRef)
+	if !ok {
+		return lane.Append(q, x.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins",
+			"why": "toForm is no longer installed"})
+	}
+	pins, e := x.Relations(q, f, cur.Space, cur.Name, spec)
+	if e != nil {
+		return lane.Append(q, x.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins", "why": e.Message})
+	}
+	return store.ReplacePins(q, cur.UID, pins)
 }

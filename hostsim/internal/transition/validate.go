@@ -18,7 +18,7 @@ type parsed struct {
 	space         string
 	gen, rev      int64
 	from, to      *catalog.Form
-	specJCS       []byte
+	spec          map[string]any // resource.spec as sent
 	specDigest    string
 	requestDigest string
 	raw           []byte // the canonical request as stored in the ledger
@@ -241,11 +241,7 @@ func (p *parsed) checkSpec(x *lane.Exchange) *wire.Error {
 	if v := x.Host().CheckSpec(p.to, spec); v != nil {
 		return withField(refuse(wire.CodeUnsupportedCapability, "", "%s: %s", p.what(), v.Message), v.Field)
 	}
-	b, err := wire.Canonicalize(p.Resource.Spec)
-	if err != nil {
-		return invalid("", "/resource/spec: %v", err)
-	}
-	p.specJCS = b
+	p.spec = spec
 	return nil
 }
 
