@@ -111,7 +111,9 @@ func TestTransitionExitRestart(t *testing.T) {
 	if err != nil || st != 200 {
 		t.Fatalf("prepare: %d %s %v", st, body, err)
 	}
-	var prep struct{ Review struct{ PrepareDigest string } }
+	var prep struct {
+		Review struct{ PrepareDigest string }
+	}
 	_ = json.Unmarshal(body, &prep)
 	doc["review"] = map[string]any{"prepareDigest": prep.Review.PrepareDigest}
 	b, _ = json.Marshal(doc)
