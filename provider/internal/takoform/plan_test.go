@@ -53,7 +53,7 @@ func TestPlanRefusesUnknownDefinitionVersionAndMarker(t *testing.T) {
 		t.Errorf("unknown version must list the carried ones:\n%s", dump(pr.diags))
 	}
 	pr = h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormTransition: s("worker-endpoint-0.1-to-0.2")}, nil)
-	if diagWith(pr.diags, "at-least-once-queue-0.1-to-0.2") == nil {
+	if diagWith(pr.diags, "at-least-once-queue-0.1-to-0.2", codeFormTransitionInvalid) == nil {
 		t.Errorf("another kind's marker must be refused:\n%s", dump(pr.diags))
 	}
 }

@@ -104,11 +104,7 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 	}
 	transition := schema.StringAttribute{Optional: true,
 		Description: "Marker of a declared Form transition to move this resource to another definition version."}
-	if len(markers) > 0 {
-		transition.Validators = []validator.String{oneOf("a transition marker declared for "+m.kind.Kind, markers)}
-	} else {
-		transition.Validators = []validator.String{oneOf("a transition marker declared for "+m.kind.Kind+" (none are)", nil)}
-	}
+	transition.Validators = []validator.String{markerCheck(m.kind.Kind, markers)}
 	attrs[aFormTransition] = transition
 	if m.anyUpdate {
 		attrs[aUpdateTimeout] = schema.StringAttribute{Optional: true, Validators: []validator.String{durationValidator},

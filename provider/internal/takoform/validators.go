@@ -203,3 +203,21 @@ func quoteAll(v []string) []string {
 	}
 	return out
 }
+
+// markerCheck accepts only a transition marker the catalog declares for the kind.
+func markerCheck(kind string, markers []string) check {
+	return check{desc: "a Form transition marker declared for " + kind, fn: func(p path.Path, v attr.Value, d *diag.Diagnostics) {
+		got := v.(types.String).ValueString()
+		if contains(markers, got) {
+			return
+		}
+		what := fmt.Sprintf("%q is not a Form transition the catalog declares for %s.", got, kind)
+		if len(markers) > 0 {
+			what += " Declared: " + strings.Join(quoteAll(markers), ", ") + "."
+		} else {
+			what += " None is declared for this kind."
+		}
+		(&report{summary: "Invalid form_transition", what: what, code: codeFormTransitionInvalid, attr: &p,
+			repair: "Use a declared marker, or remove form_transition."}).add(d)
+	}}
+}
