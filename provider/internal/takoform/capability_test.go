@@ -87,6 +87,20 @@ func capReconfigure(t *testing.T, h *harness) {
 	}
 }
 
+// capPlanCreate plans a creation straight through the protocol server; unlike
+// harness.plan it touches no shared harness state, so goroutines may call it.
+func capPlanCreate(t *testing.T, h *harness, typeName string, cfg values) planResult {
+	kt := h.kt(typeName)
+	dv := benchDyn(t, kt, cfg)
+	resp, err := h.srv.PlanResourceChange(h.ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
+		PriorState: benchDyn(t, kt, nil), ProposedNewState: dv, Config: dv})
+	if err != nil {
+		t.Error(err)
+		return planResult{}
+	}
+	return planResult{diags: resp.Diagnostics}
+}
+
 func warnings(ds []*tfprotov6.Diagnostic) int {
 	n := 0
 	for _, d := range ds {
@@ -147,7 +161,7 @@ func TestCapabilityConcurrentAskersShareOneReadAndRefusalsAreCached(t *testing.T
 			defer wg.Done()
 			cfg := capVersion(h, "fetch")
 			cfg["bucket_bindings"] = capBindings("media")
-			results[i] = h.plan(capVersionType, cfg, nil)
+			results[i] = capPlanCreate(t, h, capVersionType, cfg)
 		}(i)
 	}
 	wg.Wait()
