@@ -178,6 +178,9 @@ func (r *Resource) consultOperation(ctx context.Context, prior values, form *cat
 		rep.withErr(op.TerminalError()).add(d)
 		return false, false
 	}
+	if isDeleteResult(op.Result) {
+		return false, false // a finished delete: the ordinary read finds the name gone
+	}
 	res, rerr := op.ResultResource()
 	if rerr == nil {
 		if res.Form.FormRef != form.Ref || res.Metadata.Name != name || res.Metadata.Space != space {
@@ -196,4 +199,15 @@ func (r *Resource) consultOperation(ctx context.Context, prior values, form *cat
 		return false, true
 	}
 	return false, false
+}
+
+// isDeleteResult recognizes a delete operation's terminal result ({"deleted": true}).
+func isDeleteResult(raw []byte) bool {
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return false
+	}
+	m, ok := v.(map[string]any)
+	_, has := m["deleted"]
+	return ok && has && len(m) == 1
 }

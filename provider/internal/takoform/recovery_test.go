@@ -174,3 +174,23 @@ func TestDeleteOfAbsentResourceIsDone(t *testing.T) {
 	_, d = h.apply(queueType, nil, st, nil)
 	mustNoError(t, "second delete of the same state", d)
 }
+
+func TestPendingDeleteIsObservedByRefresh(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(60), aDeleteTimeout: s("300ms")})
+	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	kept, d := h.apply(queueType, nil, st, nil)
+	if diagWith(d, "was accepted for deletion but has not finished") == nil || kept == nil || kept.str(aPendingOp) == "" {
+		t.Fatalf("want the kept state with a marker:\n%s", dump(d))
+	}
+	if _, err := h.sim.Admin.Complete(kept.str(aPendingOp)); err != nil {
+		t.Fatal(err)
+	}
+	rd, d := h.read(queueType, kept)
+	mustNoError(t, "refresh after the delete finished", d)
+	if rd != nil {
+		t.Errorf("the finished delete left the resource in state: %v", rd)
+	}
+}
