@@ -166,7 +166,8 @@ func TestCapabilityConcurrentAskersShareOneReadAndRefusalsAreCached(t *testing.T
 	}
 	wg.Wait()
 	for i, pr := range results {
-		d := diagWith(pr.diags, "Host does not implement binding module-worker.object-bucket@1.0.0", codeHostNoBinding)
+		d := diagWith(pr.diags, "Host does not implement binding module-worker.object-bucket@1.0.0", codeHostNoBinding,
+			"resource_not_found", "unsupported_capability (422)", "applies unchanged on a host that implements it")
 		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != "AttributeName(\"bucket_bindings\")" {
 			t.Fatalf("plan %d: want the binding refusal at bucket_bindings:\n%s", i, dump(pr.diags))
 		}
@@ -200,7 +201,8 @@ func TestCapabilityProvidedInterfaceMustBeImplemented(t *testing.T) {
 	prof := capProfile(t, `{"name":"queues-without-contract","extends":"full","interfaces":{"exclude":["edge.queue@1.0.0"]}}`)
 	h := newHarness(t, hostsim.Config{Profile: prof})
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
-	d := diagWith(pr.diags, "Host does not implement edge.queue@1.0.0", codeHostNoInterface, "Pointer: /form/formRef")
+	d := diagWith(pr.diags, "Host does not implement edge.queue@1.0.0", codeHostNoInterface, "Pointer: /form/formRef",
+		"refused it (resource_not_found, HTTP 404)", "Host: ", "applies unchanged on a host that implements it")
 	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute != nil {
 		t.Fatalf("want the interface refusal on the resource (no attribute):\n%s", dump(pr.diags))
 	}
@@ -239,7 +241,7 @@ func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
 	ver["required_sensitive_vars"] = capStrings(h, capVersionType, "required_sensitive_vars", "A", "B", "C")
 	pr := h.plan(capVersionType, ver, nil)
 	d := diagWith(pr.diags, "required_sensitive_vars has more entries than the host accepts",
-		"3 planned, maximumRequiredSensitiveVars = 2", codeHostLimitExceeded, "Pointer: /spec/requiredSensitiveVars")
+		"3 planned, maximumRequiredSensitiveVars = 2", codeHostLimitExceeded, "Pointer: /spec/requiredSensitiveVars", "applies unchanged")
 	if d == nil || d.Attribute == nil || !strings.Contains(d.Attribute.String(), "required_sensitive_vars") {
 		t.Fatalf("want the ceiling refusal at required_sensitive_vars:\n%s", dump(pr.diags))
 	}

@@ -45,10 +45,30 @@ func (c *supportCheck) undecided(subject string, err error) {
 	rep.add(c.d)
 }
 
+// sameConfigElsewhere closes every refusal's prose: the refusal is about the host.
+const sameConfigElsewhere = " This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it."
+
 func (c *supportCheck) refuse(summary, code, pointer, what, repair string, at *path.Path) {
+	c.refuseWith(summary, code, pointer, what, repair, at, nil)
+}
+
+// refuseWith is refuse carrying the host's refusal envelope (message, request id), when there is one.
+func (c *supportCheck) refuseWith(summary, code, pointer, what, repair string, at *path.Path, host *client.HostError) {
 	rep := c.base()
-	rep.summary, rep.code, rep.pointer, rep.what, rep.repair, rep.attr = summary, code, pointer, what, repair, at
+	rep.summary, rep.code, rep.pointer, rep.what, rep.repair, rep.attr = summary, code, pointer, what+sameConfigElsewhere, repair, at
+	if host != nil {
+		rep.hostMsg, rep.reqID = host.Env.Message, host.Env.RequestID
+	}
 	rep.add(c.d)
+}
+
+// contractVerdict says why a contract answer is a refusal: the host's refusal
+// code, or the digest it implements instead of the one the Form names.
+func contractVerdict(ans *client.SupportAnswer, implemented, want string) string {
+	if ans.Refusal != nil {
+		return fmt.Sprintf("The host's support route refused it (%s, HTTP %d).", ans.Refusal.Env.Code, ans.Refusal.Status)
+	}
+	return "The host implements it at " + implemented + ", not at " + want + " as the Form names it: a different contract under the same name and version."
 }
 
 // planSupport runs the check for a create, update or replacement of form.
@@ -136,9 +156,13 @@ func (c *supportCheck) interfaces() {
 		if ans.Refusal == nil && ans.Profile.InterfaceRef.SchemaDigest == ir.SchemaDigest {
 			continue
 		}
-		c.refuse(fmt.Sprintf("Host does not implement %s@%s", ir.Name, ir.Version), codeHostNoInterface, "/form/formRef",
-			"Every resource of this Form provides this contract; the host refused it or implements it at another digest.",
-			"Use a host implementing this exact contract.", nil)
+		implemented := ""
+		if ans.Profile != nil {
+			implemented = ans.Profile.InterfaceRef.SchemaDigest
+		}
+		c.refuseWith(fmt.Sprintf("Host does not implement %s@%s", ir.Name, ir.Version), codeHostNoInterface, "/form/formRef",
+			"Every resource of "+c.form.Ref.Kind+" "+c.form.Ref.DefinitionVersion+" provides this contract. "+contractVerdict(ans, implemented, ir.SchemaDigest),
+			"Use a host implementing this exact contract.", nil, ans.Refusal)
 	}
 }
 
@@ -166,10 +190,15 @@ func (c *supportCheck) bindings() {
 		if ans.Refusal == nil && ans.Profile.BindingRef.SchemaDigest == b.SchemaDigest {
 			continue
 		}
+		implemented := ""
+		if ans.Profile != nil {
+			implemented = ans.Profile.BindingRef.SchemaDigest
+		}
 		p := path.Root(f.Attr)
-		c.refuse(fmt.Sprintf("Host does not implement binding %s@%s", b.Name, b.Version), codeHostNoBinding, "/spec/"+f.Wire,
-			"The host may implement other bindings; apply would end in unsupported_capability (422).",
-			"Remove the binding or use another host.", &p)
+		c.refuseWith(fmt.Sprintf("Host does not implement binding %s@%s", b.Name, b.Version), codeHostNoBinding, "/spec/"+f.Wire,
+			f.Attr+" uses this binding contract. "+contractVerdict(ans, implemented, b.SchemaDigest)+
+				" The host may implement other bindings; apply would end in unsupported_capability (422).",
+			"Remove the binding or use another host.", &p, ans.Refusal)
 	}
 }
 
