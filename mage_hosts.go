@@ -111,8 +111,27 @@ func getJSON(url string) (map[string]any, error) {
 	return doc, json.Unmarshal(body, &doc)
 }
 
-// refusals summarizes, from the merged profile document itself, what a host will not carry.
-func refusals(doc map[string]any) string {
+// refusals summarizes, from the merged profile documents, what a host will not carry that the
+// baseline (the full profile) does: only the deviations are listed.
+func refusals(doc, baseline map[string]any) string {
+	base := map[string]bool{}
+	for _, s := range statements(baseline) {
+		base[s] = true
+	}
+	var out []string
+	for _, s := range statements(doc) {
+		if !base[s] {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return "nothing (the whole catalog)"
+	}
+	return strings.Join(out, "; ")
+}
+
+// statements lists what one merged profile document states, one readable clause each.
+func statements(doc map[string]any) []string {
 	var out []string
 	for _, group := range []string{"forms", "interfaces", "bindings"} {
 		if m, ok := doc[group].(map[string]any); ok {
@@ -132,10 +151,7 @@ func refusals(doc map[string]any) string {
 	if s, ok := doc["support"].(string); ok && s != "served" {
 		out = append(out, "support surface: "+s)
 	}
-	if len(out) == 0 {
-		return "nothing"
-	}
-	return strings.Join(out, "; ")
+	return out
 }
 
 func flatten(prefix string, m map[string]any) []string {

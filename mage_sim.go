@@ -35,8 +35,14 @@ func runSim() error {
 func printHostTable(hosts []*simHost) {
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tURL\tPROFILE\tREFUSES")
+	var baseline map[string]any
 	for _, h := range hosts {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", h.Profile, h.URL, h.Profile, refusals(h.doc))
+		if h.Profile == "full" {
+			baseline = h.doc
+		}
+	}
+	for _, h := range hosts {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", h.Profile, h.URL, h.Profile, refusals(h.doc, baseline))
 	}
 	_ = w.Flush()
 }
