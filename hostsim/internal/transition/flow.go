@@ -66,7 +66,7 @@ func (s *Service) post(x *lane.Exchange, p *parsed) answer {
 			row.OperationID, row.what(), row.RequestDigest, p.requestDigest))
 	}
 	if row.Status != statusPrepared || row.DispatchAttempted {
-		return s.resolve(x, row.Tenant, row.OperationID)
+		return s.resolve(x, row.Tenant, row.OperationID, false)
 	}
 	return s.dispatch(x, row)
 }
@@ -186,7 +186,7 @@ func (s *Service) dispatch(x *lane.Exchange, row *opRow) answer {
 	case c != nil:
 		return answer{crash: c}
 	case !won:
-		return s.resolve(x, row.Tenant, row.OperationID)
+		return s.resolve(x, row.Tenant, row.OperationID, false)
 	}
 	if c, err = s.backend(x, row); err != nil {
 		return fail(internal(err))
@@ -194,7 +194,7 @@ func (s *Service) dispatch(x *lane.Exchange, row *opRow) answer {
 	if c != nil {
 		return answer{crash: c}
 	}
-	return s.resolve(x, row.Tenant, row.OperationID)
+	return s.resolve(x, row.Tenant, row.OperationID, false)
 }
 
 // backend is §5 step 5 (point C): one backend call, recorded in the backend's

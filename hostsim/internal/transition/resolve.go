@@ -33,7 +33,10 @@ type receipt struct {
 
 // resolve answers from the ledger as the readback table of §6 says. It never
 // dispatches: it only repairs forward from backend evidence, or rejects.
-func (s *Service) resolve(x *lane.Exchange, tenant, op string) answer {
+// deadline applies the ack-deadline rule; the POST paths do not (a POST that
+// lost the dispatch fence must not declare the winner's call unobserved while
+// it is under way), so only the readback turns silence into a rejection.
+func (s *Service) resolve(x *lane.Exchange, tenant, op string, deadline bool) answer {
 	for range 8 {
 		row, err := getOp(s.st.DB(), tenant, op)
 		if err != nil {
@@ -62,7 +65,7 @@ func (s *Service) resolve(x *lane.Exchange, tenant, op string) answer {
 				c, err = s.prove(x, row)
 			case ev.Outcome == statusRejected:
 				err = s.reject(x, row, ev.FailureCode, false)
-			case time.Duration(x.Now().UnixNano()-row.DispatchedAt) >= s.ack:
+			case deadline && time.Duration(x.Now().UnixNano()-row.DispatchedAt) >= s.ack:
 				err = s.reject(x, row, "dispatch_not_observed", true)
 			default:
 				return pending(row, "indeterminate")

@@ -78,7 +78,7 @@ func (s *Service) Readback(x *lane.Exchange) {
 		x.SendError(notFoundOp(op))
 		return
 	}
-	s.answer(x, s.resolve(x, row.Tenant, op))
+	s.answer(x, s.resolve(x, row.Tenant, op, true))
 }
 
 // answer is what a request ends with.
