@@ -338,3 +338,38 @@ func TestCapabilityUnreachableHostIsAWarning(t *testing.T) {
 		t.Fatalf("want exactly one unreadable warning:\n%s", dump(pr.diags))
 	}
 }
+
+// A replacement is checked when OpenTofu plans it again as a create (with a null
+// prior and the default create ref), so the update call that asks for replacement
+// reads nothing; an in-place update is checked against the ref in state.
+func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
+	h := withWorker(t, hostsim.Config{})
+	h.create(workerType, values{aName: s("other")})
+	cron := values{aName: s("hourly"), "worker": s("api"), "cron": s("0 * * * *")}
+	st := h.create("takoform_worker_cron_trigger", cron)
+	capReconfigure(t, h)
+	before := capCounters(t, h).support
+	moved := cron.clone()
+	moved["worker"] = s("other")
+	pr := h.plan("takoform_worker_cron_trigger", moved, st)
+	mustNoError(t, "replacement plan", pr.diags)
+	if len(pr.replace) == 0 {
+		t.Fatal("changing an immutable worker must plan a replacement")
+	}
+	if got := capCounters(t, h).support - before; got != 0 {
+		t.Errorf("the update call of a replacement made %d support reads, want 0", got)
+	}
+	mustNoError(t, "the replacement's create", h.plan("takoform_worker_cron_trigger", moved, nil).diags)
+	if got := capCounters(t, h).support - before; got == 0 {
+		t.Error("the replacement's create plan read no support route")
+	}
+	capReconfigure(t, h)
+	before = capCounters(t, h).support
+	daily := cron.clone()
+	daily["cron"] = s("0 0 * * *")
+	pr = h.plan("takoform_worker_cron_trigger", daily, st)
+	mustNoError(t, "in-place update", pr.diags)
+	if len(pr.replace) != 0 || capCounters(t, h).support == before {
+		t.Errorf("an in-place update (replace=%v) must read the support routes", pr.replace)
+	}
+}

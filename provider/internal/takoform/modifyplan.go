@@ -59,8 +59,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if d.HasError() {
 		return
 	}
-	if prior == nil || !sameValues(plan, prior) {
-		r.planSupport(ctx, plan, form, d) // §4: only for a create, an update or a replacement
+	// §4.1: a create or an in-place update checks its planned ref; a replacement is
+	// checked when OpenTofu plans it again as a create (prior null, default create ref).
+	if prior == nil || (!sameValues(plan, prior) && len(resp.RequiresReplace) == 0) {
+		r.planSupport(ctx, plan, form, d)
 		if d.HasError() {
 			return
 		}
