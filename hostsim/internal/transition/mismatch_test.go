@@ -1,0 +1,40 @@
+package transition_test
+
+import (
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim"
+	_ "modernc.org/sqlite"
+)
+
+// TestRequestMismatch: an operationId recorded with another requestDigest is
+// refused form_identity_conflict / form_transition_request_mismatch without
+// touching the recorded operation. A recomputing operationId binds the same
+// content, so the ledger row is altered directly to reach this branch.
+func TestRequestMismatch(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sim.db")
+	e := newEnv(t, hostsim.Config{DBPath: db})
+	e.arm("transition.crash=A,count=1")
+	req := e.request()
+	if r := e.post(req, nil); !r.dropped {
+		t.Fatalf("POST: %d %s", r.status, r.body)
+	}
+	e.stop()
+	conn, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(`UPDATE transition_ops SET request_digest=? WHERE operation_id=?`, "sha256:00", req.OperationID); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	e.start()
+	expectErr(t, e.post(req, nil), wire.CodeFormIdentityConflict, "form_transition_request_mismatch")
+	s := e.state()
+	if len(s.Transitions) != 1 || s.Transitions[0].Status != "prepared" || s.Transitions[0].DispatchAttempted || e.dispatches(req.OperationID) != 0 {
+		t.Fatalf("the refused request touched the operation: %+v", s.Transitions)
+	}
+}
