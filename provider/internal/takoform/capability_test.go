@@ -373,3 +373,15 @@ func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
 		t.Errorf("an in-place update (replace=%v) must read the support routes", pr.replace)
 	}
 }
+
+func TestCapabilityUnauthenticatedIsAWarning(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	if ds := h.configure(map[string]string{"endpoint": h.sim.URL, "token": "not-a-known-token", "space": "dev"}); hasError(ds) {
+		t.Fatal(dump(ds))
+	}
+	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
+	mustNoError(t, "plan with a refused credential", pr.diags)
+	if diagWith(pr.diags, "Could not check host support for Form AtLeastOnceQueue 0.2.0", codeHostSupportUnreadable) == nil {
+		t.Fatalf("a 401 is undecided, not a refusal:\n%s", dump(pr.diags))
+	}
+}
