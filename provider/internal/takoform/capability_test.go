@@ -343,10 +343,19 @@ func TestCapabilityUnreachableHostIsAWarning(t *testing.T) {
 // prior and the default create ref), so the update call that asks for replacement
 // reads nothing; an in-place update is checked against the ref in state.
 func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
-	h := withWorker(t, hostsim.Config{})
-	h.create(workerType, values{aName: s("other")})
+	h := newHarness(t, hostsim.Config{})
 	cron := values{aName: s("hourly"), "worker": s("api"), "cron": s("0 * * * *")}
-	st := h.create("takoform_worker_cron_trigger", cron)
+	// the prior state is the create plan with every computed value settled: ModifyPlan
+	// reads only the recorded ref and values from it, and no apply is involved
+	pr0 := h.plan("takoform_worker_cron_trigger", cron, nil)
+	mustNoError(t, "create plan", pr0.diags)
+	st := values{}
+	for k, v := range pr0.planned {
+		if v.IsUnknown() {
+			v = nullOf(h.kt("takoform_worker_cron_trigger").ot.AttrTypes[k])
+		}
+		st[k] = v
+	}
 	capReconfigure(t, h)
 	before := capCounters(t, h).support
 	moved := cron.clone()
