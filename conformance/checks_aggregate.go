@@ -41,15 +41,15 @@ func checkDeploymentVersionDuplicate(ctx context.Context, p *Probe) error {
 		return notApplicable("the canonical %s weights nothing", d.Ref.Kind)
 	}
 	first := list[0].(map[string]any)
-	halves := []any{cloneSpec(first), cloneSpec(first)}
-	for _, e := range halves {
-		for _, m := range fl.Members {
-			if v, ok := e.(map[string]any)[m.Wire].(float64); ok && m.Kind == catalog.FieldInteger {
-				e.(map[string]any)[m.Wire] = float64(int64(v) / 2)
-			}
+	a, b := cloneSpec(first), cloneSpec(first)
+	for _, m := range fl.Members {
+		if v, ok := first[m.Wire].(float64); ok && m.Kind == catalog.FieldInteger {
+			// Unequal shares of the same whole, so the two entries differ.
+			share := float64(int64(v) * 2 / 5)
+			a[m.Wire], b[m.Wire] = share, v-share
 		}
 	}
-	bad[fl.Wire] = halves
+	bad[fl.Wire] = []any{a, b}
 	if d.ValidateDesired(bad) != nil {
 		return notApplicable("weighting one version twice does not fit the %s schema", d.Ref.Kind)
 	}
