@@ -194,8 +194,12 @@ func TestCapabilityRulesOnExistingResources(t *testing.T) {
 	}
 	for _, g := range cat.Forms() {
 		if g.Role == "revision" && len(g.Relations) == 0 && len(g.Fixtures) > 0 {
-			c.create(g, "rev", "prod", fixture(t, g)).status(201)
-			c.update(g, "rev", "prod", fixture(t, g), 1).refused("invalid_argument", 400)
+			spec := fixture(t, g)
+			if g.Ref.Kind == kBundle { // the manifest must be committed first (host-api.md §17.4)
+				spec = map[string]any{"manifestDigest": c.upload(allHandlers)}
+			}
+			c.create(g, "rev", "prod", spec).status(201)
+			c.update(g, "rev", "prod", spec, 1).refused("invalid_argument", 400)
 			break
 		}
 	}

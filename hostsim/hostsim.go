@@ -16,6 +16,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/hostsim/internal/admin"
+	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/lane"
 	"github.com/takokit/takokit/hostsim/internal/profile"
@@ -91,6 +92,10 @@ func New(cfg Config) (*Host, error) {
 	}
 	st, err := store.Open(cfg.DBPath)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.Extend(artifact.Schema, artifact.Tables...); err != nil {
+		st.Close()
 		return nil, err
 	}
 	armory, err := fault.NewArmory(context.Background(), st, prof.Faults)

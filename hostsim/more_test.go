@@ -113,6 +113,7 @@ func relWorld(t *testing.T, c *client, cat *catalog.Catalog, f *catalog.Form, sp
 			c.create(k.DefaultCreate(), n, space, fixture(t, k.DefaultCreate())).status(201)
 		}
 	}
+	servedTargets(t, c, cat, f, spec, space)
 }
 
 func TestImmutableFieldChangeRefused(t *testing.T) {

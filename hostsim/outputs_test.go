@@ -14,6 +14,14 @@ import (
 // first positive fixture when it has no relations itself).
 func endpointWorld(t *testing.T, c *client, cat *catalog.Catalog, space string) (*catalog.Form, map[string]any) {
 	t.Helper()
+	f, spec := bareEndpointWorld(t, c, cat, space)
+	servedTargets(t, c, cat, f, spec, space)
+	return f, spec
+}
+
+// bareEndpointWorld creates the relation targets only (no worker is served).
+func bareEndpointWorld(t *testing.T, c *client, cat *catalog.Catalog, space string) (*catalog.Form, map[string]any) {
+	t.Helper()
 	f := withOutputs(t, cat)
 	spec := fixture(t, f)
 	for _, rel := range f.Relations {
@@ -155,5 +163,11 @@ func TestRelationsResolveAndProtectTargets(t *testing.T) {
 	name := nodesIn(spec, rel.Pointer)[0]
 	c.del(target, name, "prod", 1).refused("dependency_in_use", 409)
 	c.del(f, "edge", "prod", 1).status(204)
+	if target.Ref.Kind == kWorker { // what served the worker goes first
+		w := &world{t: t, c: c, cat: cat, space: "prod"}
+		w.del(kDeployment, name+"-d", 1).status(204)
+		w.del(kVersion, name+"-v", 1).status(204)
+		w.del(kBundle, name+"-b", 1).status(204)
+	}
 	c.del(target, name, "prod", 1).status(204)
 }

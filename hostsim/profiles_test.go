@@ -270,7 +270,7 @@ func TestExcludedInterfaceEnforcedAtApply(t *testing.T) {
 	c := newClient(t, sim.URL, "sim-primary")
 	name, version, _ := strings.Cut(iface, "@")
 	c.do("GET", api+"/support/interfaces/"+name+"/"+version, nil, nil).refused("resource_not_found", 404)
-	_, spec := endpointWorld(t, c, cat, "prod")
+	_, spec := bareEndpointWorld(t, c, cat, "prod") // no version can bind the excluded interface
 	r := c.create(f, "edge", "prod", spec).refused("unsupported_capability", 422)
 	if !contains(r.body, name) {
 		t.Fatalf("the refusal must name the interface: %s", r.body)

@@ -20,6 +20,8 @@ const (
 	StageRender   Stage = "render"   // while a representation is rendered (outputs.*)
 	StageMutation Stage = "mutation" // on apply, import and delete
 	StageResponse Stage = "response" // after a mutation committed
+	// StageRules switches off one rule of host-api.md §14–§17.
+	StageRules Stage = "rules"
 	// StageTransition is where the transition faults act (added with transitions).
 	StageTransition Stage = "transition"
 )
@@ -45,6 +47,19 @@ var Table = []Def{
 	{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"},
 	{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true},
 	{Name: "error", Stage: StageRequest, Effect: "answers value (an error code) with the code's status", Value: errorCode, ValueRequired: true},
+	// Rules of host-api.md §14–§17 switched off, one per conformance negative.
+	{Name: "relations.ignore-missing", Stage: StageRules, Effect: "store references whose target does not exist (resource_not_found is skipped, nothing is pinned)"},
+	{Name: "relations.no-drift", Stage: StageRules, Effect: "render no drift for replaced or missing relation targets"},
+	{Name: "relations.no-repin", Stage: StageRules, Effect: "keep the stored pins on an accepted apply or import instead of re-pinning"},
+	{Name: "rendering.frozen", Stage: StageRules, Effect: "never re-render dependents after a mutation (no derived revision moves)"},
+	{Name: "bindings.unchecked", Stage: StageRules, Effect: "skip the binding checks of host-api.md §14.3"},
+	{Name: "aggregate.unchecked", Stage: StageRules, Effect: "skip the deployment rules, attachment gate, reverse gate, one-per-target claims, hostname claims and environment namespace"},
+	{Name: "delete.skip-dependents", Stage: StageRules, Effect: "delete targets that other resources pin and deployments that serve dependents"},
+	{Name: "endpoint.reassign", Stage: StageRules, Effect: "assign a new endpoint address on every apply (the address follows the generation)"},
+	{Name: "artifacts.no-export-scan", Stage: StageRules, Effect: "accept any declared handler without scanning the bundle's main module"},
+	{Name: "artifacts.list-none", Stage: StageRules, Effect: "answer upload start with missingBlobs []"},
+	{Name: "artifacts.recommit", Stage: StageRules, Effect: "answer every commit 201, also for an upload already committed"},
+	{Name: "artifacts.forget", Stage: StageRules, Effect: "drop committed manifests: manifest reads and bundle resolution answer artifact_missing"},
 	// Form transitions (transitions.md §8), acted on by internal/transition.
 	{Name: "transition.crash", Stage: StageTransition, Effect: "aborts a Form transition right after the durable write of point value (A-E); the client sees a dropped connection", Value: crashPoint, ValueRequired: true},
 	{Name: "transition.exit", Stage: StageTransition, Effect: "the process exits right after the durable write of point value (A-E); needs --db FILE (without one it acts as transition.crash)", Value: crashPoint, ValueRequired: true},

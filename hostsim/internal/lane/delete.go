@@ -136,7 +136,10 @@ func (c *call) decideDelete(q store.Q, d *deletion, atCommit bool) (*store.Resou
 	if v := c.s.Host.CheckOperation(f, "delete"); v != nil {
 		return nil, fail(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}
-	if !d.External {
+	if !d.External && !c.faultOn("delete.skip-dependents") {
+		if e := c.deploymentDeleteGate(q, cur); e != nil {
+			return nil, e
+		}
 		holders, err := store.PinsTo(q, cur.UID)
 		if err != nil {
 			return nil, internal(err)
@@ -161,6 +164,9 @@ func (c *call) commitDelete(q store.Q, cur *store.Resource) error {
 		return err
 	}
 	if err := store.AddCounter(q, "mutations", 1); err != nil {
+		return err
+	}
+	if err := c.recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID); err != nil {
 		return err
 	}
 	return Append(q, c.s.Now(), "mutation", map[string]any{"tenant": cur.Tenant, "space": cur.Space, "kind": cur.Kind,

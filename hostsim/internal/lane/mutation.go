@@ -36,6 +36,8 @@ type outcome struct {
 	created bool
 	changed bool // stored state moved (counts as a mutation)
 	pins    []store.Pin
+	// keepPins leaves the stored pins in place (fault relations.no-repin).
+	keepPins bool
 }
 
 // decide runs §5.4 steps 12–15 against the store as it is now and computes the
@@ -128,6 +130,13 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 	}
 	pins, e := c.resolveRelations(q, f, m, g)
 	if e != nil {
+		return nil, e
+	}
+	curUID := ""
+	if cur != nil {
+		curUID = cur.UID
+	}
+	if e := c.semantic(q, f, m, g, pins, curUID); e != nil {
 		return nil, e
 	}
 	if m.Action == "import" {

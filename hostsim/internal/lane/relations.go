@@ -1,120 +1,112 @@
 package lane
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
+	"encoding/json"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// refNode is one reference found in a spec.
-type refNode struct {
-	pointer               string
-	apiVersion, kind, nam string
+// contracts is what this host installs and implements, for rules.VerifyReference.
+func (s *Server) contracts() rules.HostContracts {
+	return rules.HostContracts{
+		Catalog: s.Host.Cat,
+		BindingImplemented: func(ref wire.BindingRef) bool {
+			b, ok := s.Host.Binding(ref.Name, ref.Version)
+			return ok && b.Ref == ref
+		},
+		InterfaceImplemented: s.Host.Implements,
+	}
 }
 
-// nodesAt finds the reference nodes at a relation pointer ("*" = every element).
-func nodesAt(spec map[string]any, pointer string) []refNode {
-	type at struct {
-		ptr string
-		v   any
+// target resolves (tenant, space, apiVersion, kind, name) into what the rules
+// need to know about it; the stored resource is nil when nothing holds the name.
+func (c *call) target(q store.Q, tenant, space, apiVersion, kind, name string) (rules.Target, *store.Resource, error) {
+	t, err := store.GetResource(q, tenant, space, apiVersion, kind, name)
+	if err != nil || t == nil {
+		return rules.Target{}, nil, err
 	}
-	cur := []at{{"", spec}}
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		var next []at
-		for _, c := range cur {
-			switch v := c.v.(type) {
-			case map[string]any:
-				if tok == "*" {
-					continue
-				}
-				if x, ok := v[tok]; ok {
-					next = append(next, at{c.ptr + "/" + wire.EscapePointerToken(tok), x})
-				}
-			case []any:
-				if tok != "*" {
-					continue
-				}
-				for i, x := range v {
-					next = append(next, at{c.ptr + "/" + strconv.Itoa(i), x})
-				}
-			}
+	out := rules.Target{Found: true, APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, UID: t.UID, FormRef: ref(t)}
+	if tf, ok := c.s.Host.Cat.Form(ref(t)); ok {
+		out.Provided = tf.Provided
+	}
+	if roles.worker(t.Kind) != nil {
+		rd, err := c.readiness(q, t)
+		if err != nil {
+			return out, t, err
 		}
-		cur = next
-	}
-	var out []refNode
-	for _, c := range cur {
-		m, ok := c.v.(map[string]any)
-		if !ok {
-			continue
+		if !rd.Ready {
+			out.NotReady = rd.HostReason
 		}
-		av, _ := m["apiVersion"].(string)
-		k, _ := m["kind"].(string)
-		n, _ := m["name"].(string)
-		out = append(out, refNode{c.ptr, av, k, n})
 	}
-	return out
+	return out, t, nil
 }
 
-// resolveRelations resolves and pins every reference of the spec (host-api.md
-// §14.3). Binding lists are not implemented yet and are refused, never accepted.
+// resolveRelations resolves, verifies and pins every reference of the spec
+// (host-api.md §14.3, binding checks in table order, first failure wins).
 func (c *call) resolveRelations(q store.Q, f *catalog.Form, m *mutation, g *gated) ([]store.Pin, *apiError) {
+	refs, r := rules.ExtractReferences(f, g.spec)
+	if r != nil {
+		return nil, refusalOf(r)
+	}
 	var pins []store.Pin
-	for _, rel := range f.Relations {
-		nodes := nodesAt(g.spec, rel.Pointer)
-		if len(nodes) == 0 {
-			continue
+	for _, rf := range refs {
+		t, _, err := c.target(q, m.Tenant, m.Space, rf.APIVersion, rf.Kind, rf.Name)
+		if err != nil {
+			return nil, internal(err)
 		}
-		if rel.Binding != nil {
-			return nil, fail(wire.CodeUnsupportedCapability,
-				"%s %q: %s holds a binding of %s; hostsim does not implement binding resolution yet, so it refuses the spec rather than accept it unchecked",
-				m.Ref.Kind, m.Name, nodes[0].pointer, rel.Binding.Name).at(nodes[0].pointer)
-		}
-		for _, n := range nodes {
-			p, e := c.resolveOne(q, m, rel, n)
-			if e != nil {
-				return nil, e
+		if r := rules.VerifyReference(f, rf, t, c.s.contracts()); r != nil {
+			if !c.skipRelationCheck(r, rf) {
+				return nil, refusalOf(r)
 			}
-			pins = append(pins, p)
+			if !t.Found {
+				continue // relations.ignore-missing: nothing to pin
+			}
 		}
+		pins = append(pins, storePin(rules.PinOf(rf, t)))
 	}
 	return pins, nil
 }
 
-func (c *call) resolveOne(q store.Q, m *mutation, rel catalog.Relation, n refNode) (store.Pin, *apiError) {
-	t, err := store.GetResource(q, m.Tenant, m.Space, n.apiVersion, n.kind, n.nam)
-	if err != nil {
-		return store.Pin{}, internal(err)
+// storePin converts a rules pin; the exact FormRef and BindingRef are kept as JSON.
+func storePin(p rules.Pin) store.Pin {
+	sp := store.Pin{Pointer: p.Pointer, Relation: p.Relation, TargetAPIVersion: p.TargetAPIVersion,
+		TargetKind: p.TargetKind, TargetName: p.TargetName, TargetUID: p.TargetUID}
+	b, _ := json.Marshal(p.TargetFormRef)
+	sp.TargetRef = string(b)
+	if p.BindingRef != nil {
+		b, _ := json.Marshal(p.BindingRef)
+		sp.BindingRef = string(b)
 	}
-	if t == nil {
-		return store.Pin{}, notFound("relation %s: %s %q does not exist in space %q; create it first", n.pointer, n.kind, n.nam, m.Space).at(n.pointer)
-	}
-	if n.apiVersion != rel.TargetAPIVersion || n.kind != rel.TargetKind {
-		return store.Pin{}, invalid("relation %s must name a %s %s, not %s %s", n.pointer, rel.TargetAPIVersion, rel.TargetKind, n.apiVersion, n.kind).at(n.pointer)
-	}
-	tref := ref(t)
-	switch {
-	case len(rel.TargetFormRefs) > 0:
-		ok := false
-		for _, r := range rel.TargetFormRefs {
-			ok = ok || r == tref
-		}
-		if !ok {
-			return store.Pin{}, invalid("relation %s: %s %q is recorded under %s, which is not one of the Forms the relation accepts", n.pointer, n.kind, n.nam, tref).at(n.pointer)
-		}
-	case rel.RequiredInterface != nil:
-		tf, ok := c.s.Host.Cat.Form(tref)
-		if !ok || !tf.Provides(*rel.RequiredInterface) {
-			return store.Pin{}, invalid("relation %s: %s %q (%s) does not provide interface %s", n.pointer, n.kind, n.nam, tref, rel.RequiredInterface).at(n.pointer)
-		}
-		if !c.s.Host.Implements(*rel.RequiredInterface) {
-			return store.Pin{}, fail(wire.CodeUnsupportedCapability, "relation %s needs interface %s, which this host (profile %q) does not implement",
-				n.pointer, rel.RequiredInterface, c.s.Host.P.Name).at(n.pointer)
+	return sp
+}
+
+// pinRef reads a stored pin's exact target FormRef.
+func pinRef(p store.Pin) wire.FormRef {
+	var r wire.FormRef
+	_ = json.Unmarshal([]byte(p.TargetRef), &r)
+	return r
+}
+
+// pinAt returns the pin at a concrete pointer.
+func pinAt(pins []store.Pin, pointer string) (store.Pin, bool) {
+	for _, p := range pins {
+		if p.Pointer == pointer {
+			return p, true
 		}
 	}
-	return store.Pin{Pointer: n.pointer, Relation: rel.Pointer, TargetAPIVersion: t.APIVersion, TargetKind: t.Kind,
-		TargetName: t.Name, TargetUID: t.UID, TargetRef: fmt.Sprint(tref)}, nil
+	return store.Pin{}, false
+}
+
+// pinsOf returns the pins of a relation pattern, in pointer order as stored.
+func pinsOf(pins []store.Pin, relation string) []store.Pin {
+	var out []store.Pin
+	for _, p := range pins {
+		if p.Relation == relation {
+			out = append(out, p)
+		}
+	}
+	return out
 }

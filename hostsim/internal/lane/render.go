@@ -65,14 +65,22 @@ func (c *call) render(q store.Q, r *store.Resource) (*representation, *apiError)
 	if !ok {
 		return nil, internal(fmt.Errorf("resource %s %q is recorded under %s, which the catalog does not hold", r.Kind, r.Name, ref(r)))
 	}
+	rd, err := c.readyOf(q, r)
+	if err != nil {
+		return nil, internal(err)
+	}
+	ltt := r.ReadyLTT
+	if rd.Status != r.ReadyStatus {
+		ltt = c.s.nowText()
+	}
 	rep := &representation{
 		APIVersion: r.APIVersion, Kind: r.Kind,
 		Form:     formOut{FormRef: ref(r), PackageDigest: f.PackageDigest},
 		Metadata: metaOut{Name: r.Name, Space: r.Space, UID: r.UID, Generation: itoa(r.Generation), Revision: itoa(r.Revision)},
 		Spec:     json.RawMessage(r.Spec),
 		Status: statusOut{ObservedGeneration: itoa(r.Generation), Conditions: []condition{{
-			Type: "Ready", Status: r.ReadyStatus, Reason: r.ReadyReason, LastTransitionTime: r.ReadyLTT,
-			HostReason: r.ReadyHostReason, Message: r.ReadyMessage}}},
+			Type: "Ready", Status: rd.Status, Reason: rd.Reason, LastTransitionTime: ltt,
+			HostReason: rd.HostReason, Message: rd.Message}}},
 	}
 	if cond, err := c.claimCondition(q, r); err != nil { // Form transition claim (transitions.md §5)
 		return nil, internal(err)
@@ -80,7 +88,11 @@ func (c *call) render(q store.Q, r *store.Resource) (*representation, *apiError)
 		rep.Status.Conditions = append(rep.Status.Conditions, *cond)
 	}
 	if f.HasOutputs() {
-		out, err := c.outputs(f, r.UID)
+		key := r.UID
+		if c.faultOn("endpoint.reassign") { // a new address on every answer
+			key = r.UID + "/" + c.id
+		}
+		out, err := c.outputs(f, key)
 		if err != nil {
 			return nil, internal(err)
 		}

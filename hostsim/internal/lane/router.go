@@ -29,6 +29,7 @@ type route struct {
 	keyed   bool // Idempotency-Key required
 	handle  func(*call) *apiError
 	support bool // counted as a support read
+	raw     bool // the body is raw bytes the handler streams (blob PUT)
 }
 
 func pat(s string) []string { return strings.Split(strings.TrimPrefix(s, "/"), "/") }
@@ -53,6 +54,13 @@ func routes() []route {
 		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: (*call).formTransitionReadback},
 		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: (*call).operation},
 		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: (*call).cancel},
+		// Artifacts (host-api.md §17), served by artifacts.go.
+		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: (*call).uploadStart},
+		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: (*call).blobPut},
+		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: (*call).uploadCommit},
+		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: (*call).manifestRead},
+		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: (*call).blobHead},
+		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: (*call).uploadAbandon},
 		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: (*call).supportForms, support: true},
 		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: (*call).supportForm, support: true},
 		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: (*call).supportInterface, support: true},

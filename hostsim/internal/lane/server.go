@@ -152,8 +152,10 @@ func (c *call) serve() *apiError {
 			return err
 		}
 	}
-	if err := c.readBody(); err != nil {
-		return err
+	if !rt.raw {
+		if err := c.readBody(); err != nil {
+			return err
+		}
 	}
 	return rt.handle(c)
 }

@@ -30,7 +30,7 @@ func (c *call) nextState(f *catalog.Form, m *mutation, cur *store.Resource, g *g
 		return &outcome{next: next, created: true, changed: true, pins: pins}, nil
 	}
 	next := *cur
-	out := &outcome{next: &next, pins: pins}
+	out := &outcome{next: &next, pins: pins, keepPins: c.faultOn("relations.no-repin")}
 	if specChanged {
 		next.Generation++
 		next.Revision++
@@ -55,7 +55,28 @@ func (c *call) commitOutcome(q store.Q, o *outcome) error {
 	if err != nil {
 		return err
 	}
-	if err := store.ReplacePins(q, o.next.UID, o.pins); err != nil {
+	if !(o.keepPins && !o.created) {
+		if err := store.ReplacePins(q, o.next.UID, o.pins); err != nil {
+			return err
+		}
+	}
+	// Derived rendering (host-api.md §14.6): the resource itself first — its
+	// revision moves only if this mutation did not move it already — then one
+	// bounded pass over what the mutation can affect.
+	rd, err := c.readyOf(q, o.next)
+	if err != nil {
+		return err
+	}
+	if c.applyReady(o.next, rd) {
+		if !o.created && !o.changed {
+			o.next.Revision++
+		}
+		if err := store.UpdateResource(q, o.next); err != nil {
+			return err
+		}
+	}
+	n := o.next
+	if err := c.recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID); err != nil {
 		return err
 	}
 	if o.changed {

@@ -1,0 +1,53 @@
+package lane
+
+import (
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/rules"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// The faults that switch off one rule of host-api.md §14–§17 (fault.Table,
+// stage "rules"), each so a conformance negative can prove its check fails.
+
+// faultOn reports (and records the firing of) an armed fault scoped to this
+// request's kind and name.
+func (c *call) faultOn(name string) bool {
+	f := c.armed(name, c.kind, c.name)
+	if f == nil {
+		return false
+	}
+	c.fired(f)
+	return true
+}
+
+// skipRelationCheck: relations.ignore-missing stores references whose target
+// does not exist; bindings.unchecked skips the binding checks.
+func (c *call) skipRelationCheck(r *rules.Refusal, rf rules.Reference) bool {
+	switch {
+	case r.Code == wire.CodeResourceNotFound:
+		return c.faultOn("relations.ignore-missing")
+	case rf.Binding != nil:
+		return c.faultOn("bindings.unchecked")
+	}
+	return false
+}
+
+// noDrift: relations.no-drift renders no drift for r.
+func (c *call) noDrift(r *store.Resource) bool {
+	f := c.armed("relations.no-drift", r.Kind, r.Name)
+	if f == nil {
+		return false
+	}
+	c.fired(f)
+	return true
+}
+
+// frozenRendering: rendering.frozen never re-renders dependents.
+func (c *call) frozenRendering(kind, name string) bool {
+	f := c.armed("rendering.frozen", kind, name)
+	if f == nil {
+		return false
+	}
+	c.fired(f)
+	return true
+}

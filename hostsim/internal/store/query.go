@@ -1,0 +1,80 @@
+package store
+
+// Queries the relation and worker-aggregate rules ask (host-api.md §14–§15).
+
+// Held is a pin together with the live resource holding it.
+type Held struct {
+	Pin    Pin
+	Source *Resource
+}
+
+// PinHolders lists the pins naming target by uid with their live source
+// resources, self-pins excluded.
+func PinHolders(q Q, target string) ([]Held, error) {
+	pins, err := PinsTo(q, target)
+	if err != nil {
+		return nil, err
+	}
+	var out []Held
+	for _, p := range pins {
+		src, err := GetResourceByUID(q, p.SourceUID)
+		if err != nil {
+			return nil, err
+		}
+		if src != nil {
+			out = append(out, Held{Pin: p, Source: src})
+		}
+	}
+	return out, nil
+}
+
+// SourcesNaming lists the uids of resources in (tenant, space) holding a pin on
+// the name (apiVersion, kind, name), whatever uid it pinned.
+func SourcesNaming(q Q, tenant, space, apiVersion, kind, name string) ([]string, error) {
+	rows, err := q.Query(`SELECT DISTINCT p.source_uid FROM pins p JOIN resources r ON r.uid = p.source_uid
+		WHERE r.tenant=? AND r.space=? AND p.target_api_version=? AND p.target_kind=? AND p.target_name=?
+		ORDER BY p.source_uid`, tenant, space, apiVersion, kind, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// ListKind lists the tenant's resources of kind, in space, or in every space
+// when allSpaces is true.
+func ListKind(q Q, tenant, space, kind string, allSpaces bool) ([]*Resource, error) {
+	where, args := `WHERE tenant=? AND kind=? AND space=?`, []any{tenant, kind, space}
+	if allSpaces {
+		where, args = `WHERE tenant=? AND kind=?`, []any{tenant, kind}
+	}
+	rows, err := q.Query(`SELECT `+resourceCols+` FROM resources `+where+` ORDER BY space, api_version, name`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Resource
+	for rows.Next() {
+		r, err := scanResource(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// PendingDelete reports whether an accepted delete of uid is still pending.
+func PendingDelete(q Q, uid string) (bool, error) {
+	var n int
+	err := q.QueryRow(`SELECT count(*) FROM operations WHERE action='delete' AND done=0 AND target_uid=?`, uid).Scan(&n)
+	return n > 0, err
+}
