@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -113,12 +114,36 @@ func (h *harness) proposed(typeName string, config, prior values) values {
 	out := values{}
 	for name, a := range kt.sch.Attributes {
 		if v, ok := config[name]; ok && v != nil && !v.IsNull() {
-			out[name] = v
+			out[name] = mergeNested(a, v, prior[name])
 		} else if a.IsComputed() && prior != nil {
 			out[name] = prior[name]
 		}
 	}
 	return out
+}
+
+// mergeNested takes prior values of computed members of a list of nested objects,
+// element by element, as OpenTofu's proposed new state does.
+func mergeNested(a schema.Attribute, cfg, prior attr.Value) attr.Value {
+	n, ok := a.(schema.ListNestedAttribute)
+	cl, ok1 := cfg.(types.List)
+	pl, ok2 := prior.(types.List)
+	if !ok || !ok1 || !ok2 || cl.IsUnknown() || pl.IsNull() || len(cl.Elements()) != len(pl.Elements()) {
+		return cfg
+	}
+	elems := make([]attr.Value, len(cl.Elements()))
+	for i, e := range cl.Elements() {
+		co, pe := e.(types.Object), pl.Elements()[i].(types.Object)
+		vals := map[string]attr.Value{}
+		for k, v := range co.Attributes() {
+			if na := n.NestedObject.Attributes[k]; v.IsNull() && na.IsComputed() {
+				v = pe.Attributes()[k]
+			}
+			vals[k] = v
+		}
+		elems[i] = types.ObjectValueMust(co.AttributeTypes(context.Background()), vals)
+	}
+	return types.ListValueMust(cl.ElementType(context.Background()), elems)
 }
 
 type planResult struct {
