@@ -83,9 +83,18 @@ func demoHost(work, cliConfig string, h *simHost) error {
 		if len(errs) == 0 {
 			return fmt.Errorf("tofu plan failed without a diagnostic:\n%s", planOut)
 		}
-		fmt.Println("  refused at plan time (nothing uploaded, nothing created):")
+		fmt.Println("  refused at plan time:")
 		for _, e := range errs {
 			fmt.Println("   -", e)
+		}
+		c, err := getJSON(h.URL + "/_sim/counters")
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  the host counted %v mutations and %v uploads: nothing was created or uploaded.\n",
+			c["mutations"], c["uploads"])
+		if c["mutations"] != float64(0) || c["uploads"] != float64(0) {
+			return fmt.Errorf("a plan-time refusal must leave the host untouched")
 		}
 		return nil
 	}
