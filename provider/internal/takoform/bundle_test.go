@@ -22,7 +22,8 @@ func bundleConfig(t *testing.T, h *harness, file string) values {
 // endpoint whose typed outputs are set; a re-plan with unchanged files is empty and
 // changed bytes plan a new bundle name (replacement).
 func TestWorkerStackFromLocalFiles(t *testing.T) {
-	h := withWorker(t, hostsim.Config{})
+	h := newHarness(t, hostsim.Config{})
+	h.create(workerType, values{aName: s("api")})
 	file := filepath.Join(t.TempDir(), "index.js")
 	if err := os.WriteFile(file, []byte(`export default { async fetch(request) { return new Response("ok"); } };`), 0o644); err != nil {
 		t.Fatal(err)

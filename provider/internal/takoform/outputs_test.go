@@ -2,9 +2,12 @@ package takoform
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
@@ -23,10 +26,21 @@ func endpointConfig(extra values) values {
 	return v
 }
 
-// withWorker starts a harness and creates the ModuleWorker an endpoint needs.
+// withWorker starts a harness and creates what an endpoint attaches to: the
+// ModuleWorker "api" with a bundle from a local file, a version and a deployment.
 func withWorker(t *testing.T, cfg hostsim.Config) *harness {
 	h := newHarness(t, cfg)
 	h.create(workerType, values{aName: s("api")})
+	file := filepath.Join(t.TempDir(), "index.js")
+	if err := os.WriteFile(file, []byte(`export default { async fetch(request) { return new Response("ok"); } };`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := h.create("takoform_worker_bundle", bundleConfig(t, h, file))
+	v := h.create("takoform_worker_version", values{aRevisionOwner: s("api"), "worker": s("api"), "bundle": s(b.str(aName)),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})})
+	lt := h.kt("takoform_worker_deployment").ot.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	h.create("takoform_worker_deployment", values{aName: s("api"), "worker": s("api"), "versions": objList(t, lt,
+		map[string]attr.Value{"weight": i64(10000), "worker_version": s(v.str(aName))})})
 	return h
 }
 
