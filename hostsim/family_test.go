@@ -3,6 +3,7 @@ package hostsim_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
@@ -75,9 +76,40 @@ func (w *world) f(kind string) *catalog.Form { return kindForm(w.t, w.cat, kind)
 
 func (w *world) ref(kind, name string) map[string]any { return refTo(w.f(kind), name) }
 
+// create prepares and creates; when prepare refuses the spec, the apply is sent
+// with a well-formed digest so the answer is apply's own (the spec gate runs first).
 func (w *world) create(kind, name string, spec map[string]any) *reply {
 	w.t.Helper()
-	return w.c.create(w.f(kind), name, w.space, spec)
+	f := w.f(kind)
+	pr := w.c.do("POST", api+"/resources/prepare", nil, body(f, name, w.space, spec, nil))
+	pd := "sha256:" + strings.Repeat("0", 64)
+	if pr.code == 200 {
+		pd = fmt.Sprint(pr.json()["review"].(map[string]any)["prepareDigest"])
+	}
+	return w.c.do("PUT", resPath(f, name), map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
+		body(f, name, w.space, spec, map[string]any{"review": map[string]any{"prepareDigest": pd}}))
+}
+
+// settled creates and, when the host answers 202, polls the operation to its end.
+func (w *world) settled(kind, name string, spec map[string]any) {
+	w.t.Helper()
+	r := w.create(kind, name, spec)
+	if r.code != 202 {
+		r.status(201)
+		return
+	}
+	var env struct{ Operation struct{ ID string } }
+	_ = json.Unmarshal(r.body, &env)
+	for i := 0; i < 5; i++ {
+		op := w.c.do("GET", api+"/operations/"+env.Operation.ID, nil, nil).status(200).json()
+		if op["done"] == true {
+			if op["error"] != nil {
+				w.t.Fatalf("create %s %s failed at commit: %v", kind, name, op["error"])
+			}
+			return
+		}
+	}
+	w.t.Fatalf("create %s %s never completed", kind, name)
 }
 
 func (w *world) read(kind, name string) *reply { return w.c.read(w.f(kind), name, w.space) }
