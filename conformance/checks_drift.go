@@ -13,14 +13,14 @@ import (
 // pinned builds a resource with a plain (non-binding) reference and returns it
 // with the world resource that reference resolved to.
 func (p *Probe) pinned(ctx context.Context, nonRevision bool) (*builtResource, *Resource, catalog.Relation, error) {
-	b, err := p.build(ctx, "with a reference to another resource", func(f *catalog.Form) bool {
-		return (!nonRevision || f.Role != "revision") && slices.ContainsFunc(f.Relations, func(r catalog.Relation) bool { return r.Binding == nil })
+	b, err := p.build(ctx, "with a reference to a resource no deployment weighs", func(f *catalog.Form) bool {
+		return (!nonRevision || f.Role != "revision") && slices.ContainsFunc(f.Relations, p.freeRelation)
 	})
 	if err != nil {
 		return nil, nil, catalog.Relation{}, err
 	}
 	for _, rel := range b.f.Relations {
-		if rel.Binding != nil || len(refNodes(b.spec, strings.Split(strings.TrimPrefix(rel.Pointer, "/"), "/"))) == 0 {
+		if !p.freeRelation(rel) || len(refNodes(b.spec, strings.Split(strings.TrimPrefix(rel.Pointer, "/"), "/"))) == 0 {
 			continue
 		}
 		if tf, err := p.targetForm(rel); err == nil {
@@ -158,4 +158,24 @@ func checkRelationReapplyRepins(ctx context.Context, p *Probe) error {
 		return failf("%s: a second identical re-apply moved the revision %s→%s", r.What(), healed.Metadata.Revision, same.Metadata.Revision)
 	}
 	return nil
+}
+
+// freeRelation is a plain reference whose target kind no deployment-role Form
+// refers to: replacing such a target out of band drifts its sources without
+// taking the aggregate (a worker's active deployment) down with it.
+func (p *Probe) freeRelation(rel catalog.Relation) bool {
+	if rel.Binding != nil {
+		return false
+	}
+	for _, f := range p.S.Forms {
+		if f.Role != "deployment" {
+			continue
+		}
+		for _, r := range f.Relations {
+			if r.TargetAPIVersion == rel.TargetAPIVersion && r.TargetKind == rel.TargetKind {
+				return false
+			}
+		}
+	}
+	return true
 }

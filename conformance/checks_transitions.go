@@ -231,7 +231,7 @@ func checkTransitionRequestMismatch(ctx context.Context, p *Probe) error {
 	}
 	other := *t
 	other.Resource.Spec = cloneSpec(t.Resource.Spec)
-	alt, _, ok := variant(t.to, other.Resource.Spec, p.Name("v"), mutable(t.to))
+	alt, _, ok := variant(t.to, other.Resource.Spec, p.Name("v"), anyField)
 	if !ok {
 		return notApplicable("no other valid spec of %s could be derived", t.to.Ref)
 	}

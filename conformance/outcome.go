@@ -4,11 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Failure means the host is non-conformant: the message names the request, what
 // was expected and what came back.
-type Failure struct{ Msg string }
+type Failure struct {
+	Msg  string
+	Code wire.Code // the host's error code, when the failure is a refused answer
+}
 
 func (f *Failure) Error() string { return f.Msg }
 

@@ -2,8 +2,11 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // builtResource is a resource made in the check's world, with the spec it was made from.
@@ -16,27 +19,52 @@ type builtResource struct {
 // build creates a resource of the first installed Form that fits, preferring
 // standalone Forms, with everything it refers to.
 func (p *Probe) build(ctx context.Context, need string, fits func(*catalog.Form) bool) (*builtResource, error) {
-	f, err := p.pickForm(need, func(f *catalog.Form) bool { return standalone(f) && fits(f) })
-	if err != nil {
-		if f, err = p.pickForm(need, fits); err != nil {
-			return nil, err
+	var candidates []*catalog.Form
+	for _, pass := range []bool{true, false} {
+		for _, f := range p.S.Forms {
+			if standalone(f) == pass && len(f.Fixtures) > 0 && p.S.Offers(f, "create", "read", "delete") && fits(f) {
+				candidates = append(candidates, f)
+			}
 		}
 	}
-	spec, err := p.specFor(ctx, f)
-	if err != nil {
-		return nil, err
+	if len(candidates) == 0 {
+		return nil, notApplicable("the host installs no Form known to the runner's catalog that is %s%s", need, p.S.foreignNote())
 	}
-	res, err := p.create(ctx, f, p.Name(slugPrefix(f)), spec)
-	if err != nil {
-		return nil, err
+	var last error
+	for i, f := range candidates {
+		if i > 0 {
+			p.world = nil // a fresh world: the refused attempt may have narrowed the shared one
+		}
+		b, err := p.buildOf(ctx, f)
+		if err == nil {
+			return b, nil
+		}
+		// A host refusing what its own profile narrowed (a handler it does not offer,
+		// say) is right; the check moves on to the next Form that fits.
+		if !declined(err) {
+			return nil, err
+		}
+		last = err
 	}
-	return &builtResource{f: f, spec: spec, res: res}, nil
+	return nil, notApplicable("every Form that is %s needs something the host's profile declines; the last refusal: %v", need, last)
+}
+
+// declined reports a Failure whose answer was unsupported_capability.
+func declined(err error) bool {
+	var f *Failure
+	return errors.As(err, &f) && f.Code == wire.CodeUnsupportedCapability
 }
 
 // updatable is a Form the host lets update and that has a mutable field to change.
 func (p *Probe) updatable(f *catalog.Form) bool {
 	if !p.S.Offers(f, "update") || !f.DeclaresUpdate || len(f.Fixtures) == 0 {
 		return false
+	}
+	var fixture map[string]any
+	if json.Unmarshal(f.Fixtures[0].Desired, &fixture) == nil {
+		if _, _, ok := variant(f, f.Materialize(fixture), "conformance-variant", mutable(f)); !ok {
+			return false
+		}
 	}
 	for _, fl := range f.Fields {
 		if mutable(f)(fl) {

@@ -60,6 +60,11 @@ func candidates(fl catalog.Field, cur any, fresh string) []any {
 			out = append(out, flipDigest(s))
 		}
 		out = append(out, "x"+s, fresh+"."+s, s+"x")
+		for i := 0; i < len(s); i++ {
+			if s[i] >= '0' && s[i] <= '9' {
+				out = append(out, s[:i]+string('0'+(s[i]-'0'+1)%10)+s[i+1:])
+			}
+		}
 	case catalog.FieldReference:
 		if m, ok := cur.(map[string]any); ok {
 			c := map[string]any{}

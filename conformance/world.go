@@ -62,6 +62,7 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 	}
 	p.widenEnumSets(f, spec)
 	p.clampToRanges(f, spec)
+	p.freshStrings(f, spec)
 	var targets []*Resource
 	for _, rel := range f.Relations {
 		for _, node := range refNodes(spec, strings.Split(strings.TrimPrefix(rel.Pointer, "/"), "/")) {
@@ -249,6 +250,22 @@ func (p *Probe) clampToRanges(f *catalog.Form, spec map[string]any) {
 		}
 		if hi, ok := rng["maximum"].(float64); ok && v > hi {
 			spec[field] = hi
+		}
+	}
+}
+
+// freshStrings gives every free-form string field that admits it a fresh first
+// label ("<fresh>.<value>"), so values a host claims per tenant (a hostname) never
+// collide between checks or runs. A value the schema refuses that way is kept.
+func (p *Probe) freshStrings(f *catalog.Form, spec map[string]any) {
+	for _, fl := range f.Fields {
+		s, ok := spec[fl.Wire].(string)
+		if !ok || fl.Kind != catalog.FieldString || len(fl.Enum) > 0 || strings.HasPrefix(s, "sha256:") {
+			continue
+		}
+		spec[fl.Wire] = "c" + p.run + randomHex(4) + "." + s
+		if f.ValidateDesired(f.Materialize(spec)) != nil {
+			spec[fl.Wire] = s
 		}
 	}
 }
