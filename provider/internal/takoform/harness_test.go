@@ -25,6 +25,7 @@ type harness struct {
 	ctx context.Context
 	// private carries each type's private state between calls, as OpenTofu does.
 	private map[string][]byte
+	bundle  string // the bundle withWorker created
 }
 
 func newHarness(t *testing.T, cfg hostsim.Config) *harness {
@@ -199,7 +200,16 @@ func (h *harness) apply(typeName string, config, prior, planned values) (values,
 		h.t.Fatal(err)
 	}
 	h.private[typeName] = resp.Private
-	return h.undyn(typeName, resp.NewState), resp.Diagnostics
+	got := h.undyn(typeName, resp.NewState)
+	// OpenTofu's consistency rule: a value known in the plan must come back unchanged.
+	if planned != nil && got != nil && !hasError(resp.Diagnostics) {
+		for k, v := range planned {
+			if wholeKnown(v) && !got[k].Equal(v) {
+				h.t.Errorf("Provider produced inconsistent result after apply: %s.%s planned %v, got %v", typeName, k, v, got[k])
+			}
+		}
+	}
+	return got, resp.Diagnostics
 }
 
 func (h *harness) read(typeName string, state values) (values, []*tfprotov6.Diagnostic) {

@@ -36,6 +36,7 @@ func withWorker(t *testing.T, cfg hostsim.Config) *harness {
 		t.Fatal(err)
 	}
 	b := h.create("takoform_worker_bundle", bundleConfig(t, h, file))
+	h.bundle = b.str(aName)
 	v := h.create("takoform_worker_version", values{aRevisionOwner: s("api"), "worker": s("api"), "bundle": s(b.str(aName)),
 		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})})
 	lt := h.kt("takoform_worker_deployment").ot.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
@@ -166,4 +167,12 @@ func TestOutputsNullOnlyWhileAcceptedUnfinished(t *testing.T) {
 			t.Errorf("plan after completion changes %s: %v -> %v", k, v, pr.planned[k])
 		}
 	}
+}
+
+// bundleName is the bundle withWorker created.
+func (h *harness) bundleName(t *testing.T) string {
+	if h.bundle == "" {
+		t.Fatal("no bundle: use withWorker")
+	}
+	return h.bundle
 }

@@ -221,3 +221,26 @@ func TestReformattedJSONIsNotAReplacement(t *testing.T) {
 		t.Errorf("a changed object must replace the revision:\n%s", dump(pr.diags))
 	}
 }
+
+func TestReformattedJSONAppliesWithoutARequest(t *testing.T) {
+	h := withWorker(t, hostsim.Config{})
+	st := h.create("takoform_worker_version", values{aRevisionOwner: s("other"), "worker": s("api"),
+		"bundle":   s(h.bundleName(t)),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")}), "vars_json": s(`{"A":"1","B":2}`)})
+	cfg := values{aRevisionOwner: s("other"), "worker": s("api"), "bundle": s(h.bundleName(t)),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")}), "vars_json": s("{ \"B\": 2, \"A\": \"1\" }")}
+	pr := h.plan("takoform_worker_version", cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.replace) != 0 {
+		t.Fatalf("replace %v", pr.replace)
+	}
+	before, _ := counters(t, h)
+	up, d := h.apply("takoform_worker_version", cfg, st, pr.planned)
+	mustNoError(t, "apply", d)
+	if up.str("vars_json") != "{ \"B\": 2, \"A\": \"1\" }" {
+		t.Errorf("vars_json = %q, want the configured spelling", up.str("vars_json"))
+	}
+	if after, _ := counters(t, h); after != before {
+		t.Errorf("a reformatting made %d requests", after-before)
+	}
+}

@@ -58,6 +58,9 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 				st[a] = v
 			}
 		}
+		for _, f := range m.fields {
+			st[f.Attr] = plan[f.Attr] // equal content; keep the configured spelling
+		}
 		r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 		return
 	}
