@@ -194,3 +194,23 @@ func TestPendingDeleteIsObservedByRefresh(t *testing.T) {
 		t.Errorf("the finished delete left the resource in state: %v", rd)
 	}
 }
+
+func TestImportFindsTheOldRefNewestFirst(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")})
+	imp, d := h.importID(queueType, "orders")
+	mustNoError(t, "import", d)
+	if imp.str(aFormDefVersion) != "0.1.0" {
+		t.Fatalf("import recorded %q, want the 0.1.0 ref the resource lives under", imp.str(aFormDefVersion))
+	}
+	st, d := h.read(queueType, imp)
+	mustNoError(t, "read", d)
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	for k, v := range st {
+		if !pr.planned[k].Equal(v) {
+			t.Errorf("plan after importing the old ref changes %s: %v -> %v", k, v, pr.planned[k])
+		}
+	}
+}
