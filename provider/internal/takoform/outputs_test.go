@@ -176,3 +176,17 @@ func (h *harness) bundleName(t *testing.T) string {
 	}
 	return h.bundle
 }
+
+func TestUndeclaredOutputMemberIsKeptInOutputsJSONOnly(t *testing.T) {
+	h := withWorker(t, hostsim.Config{})
+	if err := h.sim.Admin.ArmFault("outputs.extra=takokitExtra,kind=WorkerEndpoint"); err != nil {
+		t.Fatal(err)
+	}
+	st := h.create(endpointType, endpointConfig(nil))
+	if !strings.Contains(st.str(aOutputsJSON), `"takokitExtra"`) {
+		t.Errorf("outputs_json must hold the whole document, undeclared members included: %s", st.str(aOutputsJSON))
+	}
+	if st.str("url") == "" {
+		t.Error("declared outputs must still be set")
+	}
+}
