@@ -126,6 +126,12 @@ func Negatives() map[string]Negative {
 		"dependent-revision-advances-with-rendering": injected("rendering.frozen: never re-render dependents"),
 		"declared-handler-not-exported-rejected":     injected("artifacts.no-export-scan: accept any declared handler"),
 
+		"delete-fence-survives-derived-rendering": injected("delete.revision-fenced: refuse deletes whose revision moved"),
+		"artifact-commit-binds-declared-size":     injected("artifacts.trust-declared: commit without comparing sizes with stored bytes"),
+		"artifact-retention-while-referenced":     injected("artifacts.collect: drop manifests when their session is abandoned"),
+		"resource-address-is-tenant-scoped":       injected("tenant.ignore: address resources without their tenant"),
+		"relation-resolution-is-tenant-scoped":    injected("tenant.ignore: resolve references across tenants"),
+
 		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
 		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),

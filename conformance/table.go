@@ -222,6 +222,12 @@ func Table() []Check {
 		{ID: "resource-import-is-tenant-isolated", Area: AreaTenancy, Title: "Imports are tenant-isolated", Needs: []Need{NeedForm, NeedOtherTenant},
 			Requirement: "Another tenant's fenced import of a resource MUST answer like a never-created name, and its new adoption of the same name and nativeId MUST succeed in its own plane.",
 			Run:         checkImportTenantIsolated},
+		{ID: "resource-address-is-tenant-scoped", Area: AreaTenancy, Title: "Addresses are tenant-scoped", Needs: []Need{NeedForm, NeedOtherTenant},
+			Requirement: "Two tenants MUST hold the same space, kind and name independently, each reading its own resource.",
+			Run:         checkAddressTenantScoped},
+		{ID: "relation-resolution-is-tenant-scoped", Area: AreaTenancy, Title: "References resolve inside the tenant", Needs: []Need{NeedRelations, NeedOtherTenant},
+			Requirement: "A reference to a name only another tenant holds MUST be refused resource_not_found and store nothing.",
+			Run:         checkRelationResolutionTenantScoped},
 		{ID: "each-tenant-mutates-its-own-plane", Area: AreaTenancy, Title: "Each tenant manages its own plane", Needs: []Need{NeedForm, NeedOtherTenant},
 			Requirement: "A tenant refused on another tenant's name MUST still create, observe and delete the same name in its own plane without touching the other's.",
 			Run:         checkEachTenantOwnPlane},
@@ -284,6 +290,9 @@ func Table() []Check {
 		{ID: "declared-handler-not-exported-rejected", Area: AreaRelations, Title: "Declared handlers must be exported", Needs: []Need{NeedAggregate, NeedArtifacts},
 			Requirement: "A version declaring a handler its bundle's main module does not export MUST be refused invalid_argument.",
 			Run:         checkHandlerNotExported},
+		{ID: "delete-fence-survives-derived-rendering", Area: AreaRelations, Title: "Deletes are fenced by generation, not rendering", Needs: []Need{NeedAggregate},
+			Requirement: "A delete fenced by the current generation MUST succeed after derived rendering moved the resource's revision.",
+			Run:         checkDeleteFenceSurvivesRendering},
 
 		// artifacts
 		{ID: "artifact-upload-missing-blob", Area: AreaArtifacts, Title: "Upload start lists the missing blobs", Needs: []Need{NeedArtifacts},
@@ -316,6 +325,12 @@ func Table() []Check {
 		{ID: "manifest-reference-is-not-a-capability", Area: AreaArtifacts, Title: "Knowing a manifest digest grants nothing", Needs: []Need{NeedArtifacts, NeedOtherTenant},
 			Requirement: "Another tenant reading or applying a manifest it never committed MUST be refused artifact_missing.",
 			Run:         checkManifestNotCapability},
+		{ID: "artifact-commit-binds-declared-size", Area: AreaArtifacts, Title: "Commit checks sizes against stored bytes", Needs: []Need{NeedArtifacts},
+			Requirement: "A manifest declaring a held blob with another size MUST be refused artifact_invalid, at the latest at commit.",
+			Run:         checkCommitBindsDeclaredSize},
+		{ID: "artifact-retention-while-referenced", Area: AreaArtifacts, Title: "Referenced artifacts are retained", Needs: []Need{NeedArtifacts},
+			Requirement: "A committed manifest a resource refers to, and its blobs, MUST stay readable after the upload session is abandoned.",
+			Run:         checkArtifactRetention},
 
 		// transitions
 		{ID: "form-transition-feature-advertised", Area: AreaTransitions, Project: true, Title: "The transition feature is advertised",

@@ -18,6 +18,7 @@ import (
 // shared, so a version, its deployment and an attachment all name the same worker.
 type world struct {
 	made     map[string]*Resource // by "apiVersion/Kind"
+	order    []*Resource          // everything made, in creation order
 	noDeploy bool                 // leave attachments' workers without a deployment
 }
 
@@ -197,6 +198,7 @@ func (p *Probe) makeIn(ctx context.Context, f *catalog.Form, key string) (*Resou
 	if key != "" {
 		p.world.made[key] = r
 	}
+	p.world.order = append(p.world.order, r)
 	return r, nil
 }
 
