@@ -138,6 +138,12 @@ func TestClaims(t *testing.T) {
 	// One endpoint per worker.
 	w.create(kEndpoint, "ep", map[string]any{"worker": w.ref(kWorker, "api")}).status(201)
 	mustSay(t, w.refusedCreate(sim, kEndpoint, "ep2", map[string]any{"worker": w.ref(kWorker, "api")}, "invalid_argument", 400), "already claimed")
+	// The same claim is decided on import.
+	ef := w.f(kEndpoint)
+	mustSay(t, w.c.do("POST", resPath(ef, "ep2")+"/import", map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
+		body(ef, "ep2", "prod", map[string]any{"worker": w.ref(kWorker, "api")}, map[string]any{"nativeId": "native-ep2"})).
+		refused("invalid_argument", 400), "already claimed")
+	w.read(kEndpoint, "ep2").refused("resource_not_found", 404)
 	// One custom domain per canonical hostname per tenant, across spaces.
 	w.create(kDomain, "dom", map[string]any{"worker": w.ref(kWorker, "api"), "hostname": "shop.example.com"}).status(201)
 	w2 := &world{t: t, c: w.c, cat: w.cat, space: "staging"}

@@ -97,8 +97,8 @@ func wholeWorker(t *testing.T, cat *catalog.Catalog) {
 	if !ok || ef.ValidateOutputs(out) != nil || !strings.HasSuffix(fmt.Sprint(out["hostname"]), ".endpoints.sim.takokit.test") {
 		t.Fatalf("endpoint outputs %v", out)
 	}
-	if _, hasPort := ef.Field("port"); hasPort || len(ef.Outputs) == 3 {
-		if out["port"] != float64(443) {
+	for _, o := range ef.Outputs {
+		if o.Wire == "port" && out["port"] != float64(443) {
 			t.Fatalf("endpoint port %v, want 443", out["port"])
 		}
 	}
@@ -162,4 +162,40 @@ func TestWholeWorkerOnThePublishedFamily(t *testing.T) {
 		t.Fatalf("load the published family from %s: %v", dir, err)
 	}
 	wholeWorker(t, cat)
+}
+
+// A Form without outputs never carries the member: apply, read, observe and
+// an Operation's result; the endpoint's operation result carries exact outputs.
+func TestOutputsMemberInEveryResponseShape(t *testing.T) {
+	_, w := deployedWorld(t, hostsim.Config{Profile: "async"})
+	noOutputs := func(what string, b []byte) {
+		t.Helper()
+		if contains(b, `"outputs"`) {
+			t.Fatalf("%s of a Form without outputs carries an outputs member: %s", what, b)
+		}
+	}
+	noOutputs("apply", w.create(kKV, "k2", map[string]any{}).status(201).body)
+	noOutputs("read", w.read(kKV, "k2").status(200).body)
+	f := w.f(kKV)
+	noOutputs("observe", w.c.do("POST", resPath(f, "k2")+"/observe"+exactQuery(f, "prod"),
+		map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": "1"}, nil).status(200).body)
+	op := accepted(t, w.create(kQueue, "q2", fixture(t, w.f(kQueue))))
+	poll(t, w.c, op.ID)
+	done, r := poll(t, w.c, op.ID)
+	if !done.Done || done.Result == nil {
+		t.Fatalf("queue create did not commit: %s", r.body)
+	}
+	noOutputs("operation result", r.body)
+	op = accepted(t, w.create(kEndpoint, "ep", map[string]any{"worker": w.ref(kWorker, "api")}))
+	poll(t, w.c, op.ID)
+	done, r = poll(t, w.c, op.ID)
+	var res struct {
+		Resource struct {
+			Status struct{ Outputs map[string]any } `json:"status"`
+		} `json:"resource"`
+	}
+	_ = json.Unmarshal(done.Result, &res)
+	if err := w.f(kEndpoint).ValidateOutputs(res.Resource.Status.Outputs); err != nil || len(res.Resource.Status.Outputs) == 0 {
+		t.Fatalf("the endpoint's operation result outputs do not validate (%v): %s", err, r.body)
+	}
 }
