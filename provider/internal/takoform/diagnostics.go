@@ -163,6 +163,9 @@ func (r *report) withErr(err error) *report {
 		r.cause = v.Reason
 		r.code = codeHostResponseInvalid
 		r.repair = protocolInvalidRepair
+		if r.ref != nil && r.name != "" {
+			r.summary = fmt.Sprintf("Host response for %s %s is not usable", r.ref.Kind, r.name)
+		}
 	case errors.As(err, &un):
 		r.cause = un.Reason
 		r.code = codeHostNoForm
