@@ -214,3 +214,34 @@ func TestImportFindsTheOldRefNewestFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aUpdateTimeout: s("300ms")}
+	st := h.create(queueType, cfg)
+	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	cfg2 := cfg.clone()
+	cfg2["message_retention_seconds"] = i64(120)
+	pr := h.plan(queueType, cfg2, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, cfg2, st, pr.planned)
+	if diagWith(d, "was accepted by the host but has not finished", "Operation: op_") == nil || !hasError(d) {
+		t.Fatalf("want the accepted-unfinished update error:\n%s", dump(d))
+	}
+	if up.str(aGeneration) != "1" || !up["message_retention_seconds"].Equal(i64(60)) || up.str(aPendingOp) == "" {
+		t.Fatalf("state: gen=%q retention=%v pending=%q", up.str(aGeneration), up["message_retention_seconds"], up.str(aPendingOp))
+	}
+	if _, err := h.sim.Admin.Complete(up.str(aPendingOp)); err != nil {
+		t.Fatal(err)
+	}
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "refresh", d)
+	if rd.str(aPendingOp) != "" || rd.str(aGeneration) != "2" || !rd["message_retention_seconds"].Equal(i64(120)) {
+		t.Errorf("after the host finished: pending=%q gen=%q retention=%v", rd.str(aPendingOp), rd.str(aGeneration), rd["message_retention_seconds"])
+	}
+	if pr := h.plan(queueType, cfg2, rd); len(pr.replace) != 0 || hasError(pr.diags) {
+		t.Errorf("plan after convergence: %v %s", pr.replace, dump(pr.diags))
+	}
+}
