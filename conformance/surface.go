@@ -102,14 +102,14 @@ func readSurface(ctx context.Context, c *Client, cat *catalog.Catalog) (*Surface
 		if err != nil {
 			return nil, err
 		}
-		s.Interfaces[in.Ref.Name+"@"+in.Ref.Version] = r.Status == http.StatusOK
+		s.Interfaces[in.Ref.Name+"@"+in.Ref.Version] = implemented(r)
 	}
 	for _, b := range cat.Bindings() {
 		r, err := c.Do(ctx, Req{Method: http.MethodGet, Target: API + "/support/bindings/" + b.Ref.Name + "/" + b.Ref.Version})
 		if err != nil {
 			return nil, err
 		}
-		s.Bindings[b.Ref.Name+"@"+b.Ref.Version] = r.Status == http.StatusOK
+		s.Bindings[b.Ref.Name+"@"+b.Ref.Version] = implemented(r)
 	}
 	r, err = c.Do(ctx, Req{Method: http.MethodGet, Target: DiscoveryPath, Header: map[string]string{ProbeHeader: "error:policy_denied"}})
 	if err != nil {
@@ -174,3 +174,8 @@ func (s *Surface) foreignNote() string {
 	}
 	return fmt.Sprintf(" (the host also installs %d FormRefs the runner's catalog does not know, e.g. %s; pass --catalog DIR with the host's catalog)", len(s.Foreign), s.Foreign[0])
 }
+
+// implemented reads a contract support route the way clients must (host-api.md
+// §18.1): only resource_not_found says "not implemented"; any other failure means
+// the host could not decide, so the contract is assumed and checks that use it run.
+func implemented(r *Resp) bool { return r.Code() != wire.CodeResourceNotFound }
