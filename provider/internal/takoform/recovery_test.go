@@ -245,3 +245,18 @@ func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
 		t.Errorf("plan after convergence: %v %s", pr.replace, dump(pr.diags))
 	}
 }
+
+func TestDeleteOfAPinnedTargetExplainsTheTeardownOrder(t *testing.T) {
+	h := withWorker(t, hostsim.Config{})
+	imp, d := h.importID(workerType, "api")
+	mustNoError(t, "import", d)
+	st, d := h.read(workerType, imp)
+	mustNoError(t, "read", d)
+	kept, d := h.apply(workerType, nil, st, nil)
+	if diagWith(d, "Failed to delete ModuleWorker api", "dependency_in_use (host, HTTP 409)", "then the deployment, then versions, then bundles, then the worker", "Expected generation: 1") == nil {
+		t.Fatalf("want dependency_in_use with the teardown order:\n%s", dump(d))
+	}
+	if kept == nil || kept.str(aUID) != st.str(aUID) {
+		t.Error("a refused delete must keep the resource in state")
+	}
+}
