@@ -187,3 +187,13 @@ func mustSay(t *testing.T, r *reply, fragment string) {
 		t.Fatalf("%s: the refusal must say %q: %s", r.what, fragment, r.body)
 	}
 }
+
+// A weighted version must be Ready=True: one whose binding target vanished is refused.
+func TestDeploymentRefusesVersionThatIsNotReady(t *testing.T) {
+	sim, w := deployedWorld(t, hostsim.Config{ConformanceProbes: true})
+	w.create(kWorker, "other", map[string]any{}).status(201)
+	w.create(kKV, "gone", map[string]any{}).status(201)
+	w.version("ov", "other", "b1", []string{"fetch"}, map[string]any{"kvBindings": binding(w, kKV, "CACHE", "gone")}).status(201)
+	w.externalDelete(kKV, "gone")
+	mustSay(t, w.refusedCreate(sim, kDeployment, "od", w.deployment("other", map[string]int{"ov": 10000}), "invalid_argument", 400), "not Ready=True")
+}
