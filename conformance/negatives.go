@@ -132,6 +132,11 @@ func Negatives() map[string]Negative {
 		"resource-address-is-tenant-scoped":       injected("tenant.ignore: address resources without their tenant"),
 		"relation-resolution-is-tenant-scoped":    injected("tenant.ignore: resolve references across tenants"),
 
+		"attachment-claim-decided-on-import":     injected("aggregate.unchecked-on-import: skip the claims on import"),
+		"attachment-claim-revalidated-at-commit": injected("commit.skip-gauntlet: commit without deciding claims again"),
+		"relation-pin-records-target-form-ref":   injected("relations.pin-by-uid: pin only the uid, not the FormRef"),
+		"same-kind-two-groups":                   injected("identity.by-kind: address resources by kind without group"),
+
 		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
 		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),
