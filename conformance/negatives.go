@@ -135,7 +135,7 @@ func Negatives() map[string]Negative {
 		"attachment-claim-decided-on-import":     injected("aggregate.unchecked-on-import: skip the claims on import"),
 		"attachment-claim-revalidated-at-commit": injected("commit.skip-gauntlet: commit without deciding claims again"),
 		"relation-pin-records-target-form-ref":   injected("relations.pin-by-uid: pin only the uid, not the FormRef"),
-		"same-kind-two-groups":                   injected("identity.by-kind: address resources by kind without group"),
+		"same-kind-two-groups":                   {Missing: true, Fragment: "another kind", Wanted: "a hostsim catalog installing one kind name in two groups (the check is not-applicable to both the built-in and the published family), run with a fault that addresses resources by kind alone"},
 
 		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
