@@ -39,7 +39,7 @@ func (m *kindModel) setOutputsUnfinished(v values) {
 // setOutputs writes every output from a representation under the recorded ref
 // (decision 0025 rules 6–8). A declared output that is missing, null, mistyped or
 // out of its declared constraints is an error diagnostic and is written as null.
-func (m *kindModel) setOutputs(v values, form *catalog.Form, st *client.Status, name string, d *diag.Diagnostics) {
+func (m *kindModel) setOutputs(v values, form *catalog.Form, st *client.Status, space, name string, d *diag.Diagnostics) {
 	var doc map[string]json.RawMessage
 	outJSON := "{}"
 	if st != nil && st.Outputs != nil {
@@ -84,7 +84,7 @@ func (m *kindModel) setOutputs(v values, form *catalog.Form, st *client.Status, 
 			(&report{summary: fmt.Sprintf("%s %s: host returned an unusable output %q", form.Ref.Kind, name, o.Wire),
 				what: fmt.Sprintf("Output %q %s. A null here would read as \"not assigned yet\", so it is not written as a value. "+
 					"This is a fault of the host's answer, not of the configuration.", o.Wire, problem),
-				typeName: m.typeName, name: name, ref: &form.Ref, pointer: "/status/outputs/" + o.Wire,
+				typeName: m.typeName, space: space, name: name, ref: &form.Ref, pointer: "/status/outputs/" + o.Wire,
 				code: codeOutputContractViolated, attr: &p,
 				repair: "Report the answer to the host operator; refresh or apply again once the host returns the declared output."}).add(d)
 		}

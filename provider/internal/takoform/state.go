@@ -115,7 +115,7 @@ func (m *kindModel) fromResource(base values, form *catalog.Form, res *client.Re
 		return nil, err
 	}
 	m.normalizeUndeclared(v, form)
-	m.setOutputs(v, form, res.Status, res.Metadata.Name, d)
+	m.setOutputs(v, form, res.Status, res.Metadata.Space, res.Metadata.Name, d)
 	return v, nil
 }
 
