@@ -51,7 +51,7 @@ func TestSelftest(t *testing.T) {
 		}
 	}
 	for _, n := range out.Negatives {
-		if !n.Caught {
+		if !n.Caught && !n.Moot {
 			t.Errorf("negative matrix: %s", n.Verdict)
 		}
 	}

@@ -182,7 +182,7 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, Out: stdout, Only: splitList(*only)})
+	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, CatalogDir: *catDir, Out: stdout, Only: splitList(*only)})
 	if err != nil {
 		return err
 	}
