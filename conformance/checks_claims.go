@@ -123,6 +123,9 @@ func checkPinRecordsTargetFormRef(ctx context.Context, p *Probe) error {
 		return notApplicable("no installed Form refers to %s through a plain reference", from.Ref)
 	}
 	b, err := p.buildOf(ctx, src)
+	if declined(err) {
+		return notApplicable("%s needs something the host's profile declines: %v", src.Ref.Kind, err)
+	}
 	if err != nil {
 		return err
 	}

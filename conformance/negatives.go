@@ -137,6 +137,8 @@ func Negatives() map[string]Negative {
 		"relation-pin-records-target-form-ref":   injected("relations.pin-by-uid: pin only the uid, not the FormRef"),
 		"same-kind-two-groups":                   {Missing: true, Fragment: "another kind", Wanted: "a hostsim catalog installing one kind name in two groups (the check is not-applicable to both the built-in and the published family), run with a fault that addresses resources by kind alone"},
 
+		"handler-gated-attachments": injected("aggregate.ungated: create attachments whatever their worker's versions declare"),
+
 		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
 		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),

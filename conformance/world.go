@@ -20,6 +20,7 @@ type world struct {
 	made     map[string]*Resource // by "apiVersion/Kind"
 	order    []*Resource          // everything made, in creation order
 	noDeploy bool                 // leave attachments' workers without a deployment
+	onlyEnum string               // declare just this value in revision enum sets ("" = all the host accepts)
 }
 
 // artifactAddressed reports a Form whose desired schema has exactly one property,
@@ -98,6 +99,9 @@ func (p *Probe) widenEnumSets(f *catalog.Form, spec map[string]any) {
 			continue
 		}
 		vals := slices.Clone(fl.Enum)
+		if p.world.onlyEnum != "" && slices.Contains(vals, p.world.onlyEnum) {
+			vals = []string{p.world.onlyEnum}
+		}
 		if prof := p.profile(f); prof != nil {
 			if allowed, ok := prof.SupportedEnums[fl.Wire]; ok {
 				vals = slices.DeleteFunc(vals, func(v string) bool { return !slices.Contains(allowed, v) })

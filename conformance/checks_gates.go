@@ -1,0 +1,74 @@
+package conformance
+
+import (
+	"context"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// revisionEnum returns the closed string-set enum a revision Form declares (the
+// handlers a version offers), from the Form a deployment weighs.
+func (p *Probe) revisionEnum() (values []string, narrowed bool) {
+	for _, f := range p.S.Forms {
+		if f.Role != "revision" {
+			continue
+		}
+		for _, fl := range f.Fields {
+			if fl.Kind == catalog.FieldStringSet && len(fl.Enum) > 1 && fl.Required {
+				if prof := p.profile(f); prof != nil {
+					if allowed, ok := prof.SupportedEnums[fl.Wire]; ok {
+						return allowed, len(allowed) < len(fl.Enum)
+					}
+				}
+				return fl.Enum, false
+			}
+		}
+	}
+	return nil, false
+}
+
+func checkHandlerGatedAttachments(ctx context.Context, p *Probe) error {
+	if _, err := p.deploymentForm(); err != nil {
+		return err
+	}
+	values, narrowed := p.revisionEnum()
+	if len(values) < 2 {
+		return notApplicable("no revision Form offers two handlers to gate attachments by")
+	}
+	measured := 0
+	for _, f := range p.S.Forms {
+		if f.Role != "attachment" || len(f.Fixtures) == 0 || !p.S.Offers(f, "create") {
+			continue
+		}
+		var served, refused []string
+		for _, v := range values {
+			p.world = &world{made: map[string]*Resource{}, onlyEnum: v}
+			spec, err := p.specFor(ctx, f)
+			if err != nil {
+				return err
+			}
+			r, err := p.apply(ctx, p.P, f.Ref, p.Name(slugPrefix(f)), spec, "")
+			if err != nil {
+				return err
+			}
+			switch {
+			case r.Status < 300:
+				served = append(served, v)
+			case r.Code() == wire.CodeUnsupportedCapability:
+				refused = append(refused, v)
+			default:
+				return failf("%s: an attachment whose worker's versions declare only %q must be created or refused unsupported_capability; got %s", r.What(), v, r.Got())
+			}
+		}
+		// A host that narrows the handlers may serve an attachment with none of them.
+		if len(refused) == 0 || (len(served) == 0 && !narrowed) {
+			return failf("%s: with versions declaring one handler at a time it was created for %q and refused for %q; an attachment invokes one handler, so it must be served by some and refused for the others", f.Ref.Kind, served, refused)
+		}
+		measured++
+	}
+	if measured == 0 {
+		return notApplicable("the host installs no attachment-role Form")
+	}
+	return nil
+}
