@@ -72,3 +72,64 @@ func checkHandlerGatedAttachments(ctx context.Context, p *Probe) error {
 	}
 	return nil
 }
+
+func checkDeploymentChangePreservesDependents(ctx context.Context, p *Probe) error {
+	a, err := p.build(ctx, "of the attachment role", func(f *catalog.Form) bool { return f.Role == "attachment" })
+	if err != nil {
+		return err
+	}
+	var dep *Resource
+	var vrel catalog.Relation
+	for _, made := range p.world.made {
+		if f, ok := p.Cat.Form(made.Ref()); ok && f.Role == "deployment" {
+			dep = made
+			for _, rel := range f.Relations {
+				if len(splitPointer(rel.Pointer)) == 3 {
+					vrel = rel
+				}
+			}
+		}
+	}
+	if dep == nil || vrel.Pointer == "" {
+		return notApplicable("%s needed no deployment weighing versions", a.f.Ref)
+	}
+	vf, err := p.targetForm(vrel)
+	if err != nil {
+		return err
+	}
+	values, _ := p.revisionEnum()
+	var served, refused []string
+	for _, v := range values {
+		p.world.onlyEnum = v
+		ver, err := p.makeFresh(ctx, vf)
+		if err != nil {
+			return err
+		}
+		now, err := p.readResource(ctx, dep.Ref(), dep.Metadata.Name)
+		if err != nil {
+			return err
+		}
+		spec := cloneSpec(map[string]any{})
+		_ = jsonUnmarshal(now.Spec, &spec)
+		for _, node := range refNodes(spec, splitPointer(vrel.Pointer)) {
+			node["name"] = ver.Metadata.Name
+		}
+		r, err := p.apply(ctx, p.P, dep.Ref(), dep.Metadata.Name, spec, now.Metadata.Generation)
+		if err != nil {
+			return err
+		}
+		switch {
+		case r.Status < 300:
+			served = append(served, v)
+		case r.Code() == wire.CodeUnsupportedCapability:
+			refused = append(refused, v)
+		default:
+			return failf("%s: re-weighting to a version declaring only %q must be accepted or refused unsupported_capability; got %s", r.What(), v, r.Got())
+		}
+	}
+	if len(refused) == 0 || len(served) == 0 {
+		return failf("%s %q: re-weighting its deployment to one-handler versions was accepted for %q and refused for %q; the change that keeps %s served must be accepted and the others refused", a.f.Ref.Kind, a.res.Metadata.Name, served, refused, a.res.Metadata.Name)
+	}
+	_, err = p.readResource(ctx, a.f.Ref, a.res.Metadata.Name)
+	return err
+}

@@ -139,6 +139,8 @@ func Negatives() map[string]Negative {
 
 		"handler-gated-attachments": injected("aggregate.ungated: create attachments whatever their worker's versions declare"),
 
+		"deployment-change-preserves-dependents": injected("aggregate.no-reverse-gate: accept deployment changes that strand dependents"),
+
 		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
 		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),
