@@ -224,3 +224,10 @@ func (x *Exchange) Relations(q store.Q, f *catalog.Form, space, name string, spe
 	}
 	return pins, nil
 }
+
+// Recompute runs the one bounded derived-rendering pass of host-api.md §14.6 after a
+// committed transition moved r to another exact ref: every source pinning r re-renders
+// (its pin now records the old ref: ExternalChange) and moves its revision, never its generation.
+func (x *Exchange) Recompute(q store.Q, r *store.Resource) error {
+	return x.c.recompute(q, r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name, r.UID)
+}

@@ -162,6 +162,9 @@ func (s *Service) advance(x *lane.Exchange, row *opRow) (c *crash, err error) {
 		if err := putMark(q, m); err != nil {
 			return err
 		}
+		if err := x.Recompute(q, cur); err != nil {
+			return err
+		}
 		rep, err := x.Render(q, cur)
 		if err != nil {
 			return err
