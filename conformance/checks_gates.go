@@ -133,3 +133,50 @@ func checkDeploymentChangePreservesDependents(ctx context.Context, p *Probe) err
 	_, err = p.readResource(ctx, a.f.Ref, a.res.Metadata.Name)
 	return err
 }
+
+func checkDeploymentDeleteBlockedByInboundBinding(ctx context.Context, p *Probe) error {
+	d, err := p.deploymentForm()
+	if err != nil {
+		return err
+	}
+	dep, err := p.buildOf(ctx, d)
+	if err != nil {
+		return err
+	}
+	var worker *Resource
+	for _, rel := range d.Relations {
+		if len(splitPointer(rel.Pointer)) == 1 {
+			if tf, err := p.targetForm(rel); err == nil {
+				worker = p.world.made[tf.Ref.APIVersion+"/"+tf.Ref.Kind]
+			}
+		}
+	}
+	if worker == nil {
+		return notApplicable("%s refers to no resource the runner made", d.Ref)
+	}
+	for _, f := range p.S.Forms {
+		for _, rel := range f.Relations {
+			if rel.Binding == nil || !p.S.Bindings[rel.Binding.Name+"@"+rel.Binding.Version] ||
+				rel.TargetKind != worker.Kind || rel.TargetAPIVersion != worker.APIVersion {
+				continue
+			}
+			spec, err := p.specFor(ctx, f)
+			if err != nil {
+				return err
+			}
+			caller, err := p.create(ctx, f, p.Name(slugPrefix(f)), withBinding(spec, rel, "CONFORMANCE_INBOUND", worker.Metadata.Name))
+			if err != nil {
+				return err
+			}
+			r, err := p.del(ctx, p.P, dep.res.Ref(), dep.res.Metadata.Name, dep.res.Metadata.Generation, nil)
+			if err != nil {
+				return err
+			}
+			if err := expectCode(r, wire.CodeDependencyInUse); err != nil {
+				return failf("%s (delete of the deployment serving %s %q, which %s %q binds to)", err, worker.Kind, worker.Metadata.Name, caller.Kind, caller.Metadata.Name)
+			}
+			return nil
+		}
+	}
+	return notApplicable("no installed Form binds to a %s through a binding the host implements", worker.Kind)
+}

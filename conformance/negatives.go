@@ -141,6 +141,8 @@ func Negatives() map[string]Negative {
 
 		"deployment-change-preserves-dependents": injected("aggregate.no-reverse-gate: accept deployment changes that strand dependents"),
 
+		"deployment-delete-blocked-by-inbound-binding": injected("delete.skip-dependents: delete deployments inbound bindings need"),
+
 		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
 		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),
