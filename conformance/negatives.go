@@ -21,6 +21,12 @@ func injected(wanted string) Negative {
 	return Negative{Profile: "full", Faults: []string{"error=internal_error"}, Fragment: "500 internal_error", Wanted: wanted}
 }
 
+// targeted is a negative by one hostsim fault that breaks exactly the rule the
+// check measures.
+func targeted(fault, fragment string) Negative {
+	return Negative{Profile: "full", Faults: []string{fault}, Fragment: fragment}
+}
+
 func unreadableSupport(fragment, wanted string) Negative {
 	return Negative{Profile: "unreadable-support", Fragment: fragment, Wanted: wanted}
 }
@@ -105,48 +111,48 @@ func Negatives() map[string]Negative {
 		"resource-delete-is-tenant-isolated": injected("tenant.ignore: address resources without their tenant"),
 		"each-tenant-mutates-its-own-plane":  injected("tenant.ignore: address resources without their tenant"),
 
-		"binding-target-missing-404-before-mutation":    injected("relations.ignore-missing: store bindings whose target does not exist"),
-		"dependency-in-use-on-bound-target-delete":      injected("delete.skip-dependents: delete targets other resources pin"),
-		"relation-target-deletion-blocked":              injected("delete.skip-dependents: delete targets other resources pin"),
+		"binding-target-missing-404-before-mutation":    targeted("relations.ignore-missing", "expected 404 resource_not_found"),
+		"dependency-in-use-on-bound-target-delete":      targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
+		"relation-target-deletion-blocked":              targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
 		"binding-contract-verified":                     injected("bindings.unchecked: skip the binding checks of host-api.md §14.3"),
-		"deployment-weight-sum-enforced":                injected("aggregate.unchecked: skip the deployment rules"),
-		"deployment-single-active-per-worker":           injected("aggregate.unchecked: skip the deployment rules"),
-		"attachment-requires-active-deployment":         injected("aggregate.unchecked: skip the attachment gate"),
+		"deployment-weight-sum-enforced":                targeted("aggregate.unchecked", "expected 400 invalid_argument"),
+		"deployment-single-active-per-worker":           targeted("aggregate.unchecked", "expected 400 invalid_argument"),
+		"attachment-requires-active-deployment":         targeted("aggregate.unchecked", "expected 422 unsupported_capability"),
 		"worker-endpoint-address-is-host-assigned":      {Profile: "full", Faults: []string{"outputs.omit"}, Fragment: "status.outputs lacks"},
-		"worker-endpoint-single-per-worker":             injected("aggregate.unchecked: allow several endpoints per worker"),
-		"worker-endpoint-address-is-stable-for-its-uid": injected("endpoint.reassign: assign a new address on every apply"),
+		"worker-endpoint-single-per-worker":             targeted("aggregate.unchecked", "expected 400 invalid_argument"),
+		"worker-endpoint-address-is-stable-for-its-uid": targeted("endpoint.reassign", "the address moved"),
 
-		"relation-target-missing-rejected":           injected("relations.ignore-missing: store references whose target does not exist"),
-		"relation-incarnation-change-detected":       injected("relations.no-drift: render no drift for replaced or missing targets"),
-		"relation-reapply-repins":                    injected("relations.no-repin: keep stale pins on re-apply"),
-		"deployment-version-duplicate-rejected":      injected("aggregate.unchecked: skip the deployment rules"),
-		"deployment-version-ownership":               injected("aggregate.unchecked: skip the deployment rules"),
-		"binding-name-collision-rejected":            injected("aggregate.unchecked: skip the environment namespace"),
-		"deployment-delete-blocked-by-dependent":     injected("delete.skip-dependents: delete deployments that serve attachments"),
-		"dependent-revision-advances-with-rendering": injected("rendering.frozen: never re-render dependents"),
-		"declared-handler-not-exported-rejected":     injected("artifacts.no-export-scan: accept any declared handler"),
+		"relation-target-missing-rejected":           targeted("relations.ignore-missing", "expected 404 resource_not_found"),
+		"relation-incarnation-change-detected":       targeted("relations.no-drift", "DependencyMissing"),
+		"relation-reapply-repins":                    targeted("relations.no-repin", "re-pin"),
+		"deployment-version-duplicate-rejected":      targeted("aggregate.unchecked", "expected 400 invalid_argument"),
+		"deployment-version-ownership":               targeted("aggregate.unchecked", "expected 400 invalid_argument"),
+		"binding-name-collision-rejected":            targeted("aggregate.unchecked", "expected 400 invalid_argument"),
+		"deployment-delete-blocked-by-dependent":     targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
+		"dependent-revision-advances-with-rendering": targeted("rendering.frozen", "derived readiness"),
+		"declared-handler-not-exported-rejected":     targeted("artifacts.no-export-scan", "expected 400 invalid_argument"),
 
 		"delete-fence-survives-derived-rendering": injected("delete.revision-fenced: refuse deletes whose revision moved"),
 		"artifact-commit-binds-declared-size":     injected("artifacts.trust-declared: commit without comparing sizes with stored bytes"),
-		"artifact-retention-while-referenced":     injected("artifacts.collect: drop manifests when their session is abandoned"),
+		"artifact-retention-while-referenced":     targeted("artifacts.forget", "artifact_missing"),
 		"resource-address-is-tenant-scoped":       injected("tenant.ignore: address resources without their tenant"),
 		"relation-resolution-is-tenant-scoped":    injected("tenant.ignore: resolve references across tenants"),
 
-		"attachment-claim-decided-on-import":     injected("aggregate.unchecked-on-import: skip the claims on import"),
-		"attachment-claim-revalidated-at-commit": injected("commit.skip-gauntlet: commit without deciding claims again"),
-		"relation-pin-records-target-form-ref":   injected("relations.pin-by-uid: pin only the uid, not the FormRef"),
+		"attachment-claim-decided-on-import":     targeted("aggregate.unchecked", "expected 400 invalid_argument"),
+		"attachment-claim-revalidated-at-commit": targeted("aggregate.unchecked", "must end with invalid_argument"),
+		"relation-pin-records-target-form-ref":   targeted("relations.no-drift", "ExternalChange"),
 		"same-kind-two-groups":                   {Missing: true, Fragment: "another kind", Wanted: "a hostsim catalog installing one kind name in two groups (the check is not-applicable to both the built-in and the published family), run with a fault that addresses resources by kind alone"},
 
-		"handler-gated-attachments": injected("aggregate.ungated: create attachments whatever their worker's versions declare"),
+		"handler-gated-attachments": targeted("aggregate.unchecked", "must be served by some and refused"),
 
-		"deployment-change-preserves-dependents": injected("aggregate.no-reverse-gate: accept deployment changes that strand dependents"),
+		"deployment-change-preserves-dependents": targeted("aggregate.unchecked", "must be accepted and the others refused"),
 
-		"deployment-delete-blocked-by-inbound-binding": injected("delete.skip-dependents: delete deployments inbound bindings need"),
+		"deployment-delete-blocked-by-inbound-binding": targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
 
-		"artifact-upload-missing-blob":                   injected("artifacts.list-none: answer missingBlobs []"),
+		"artifact-upload-missing-blob":                   targeted("artifacts.list-none", "missingBlobs"),
 		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
-		"artifact-commit-idempotent":                     injected("artifacts.recommit: answer 201 with a new digest on every commit"),
-		"artifact-then-bundle-apply":                     injected("artifacts.forget: drop committed manifests"),
+		"artifact-commit-idempotent":                     targeted("artifacts.recommit", "expected 200"),
+		"artifact-then-bundle-apply":                     targeted("artifacts.forget", "artifact_missing"),
 		"artifact-manifest-reject-list":                  injected("artifacts.lenient: accept every manifest"),
 		"artifact-manifest-kind-exclusive":               injected("artifacts.lenient: accept every manifest"),
 		"bundle-main-module-is-loadable":                 injected("artifacts.lenient: accept every manifest"),
