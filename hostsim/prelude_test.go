@@ -124,3 +124,17 @@ func TestStrictJSONOnEveryBody(t *testing.T) {
 		t.Fatalf("malformed bodies mutated the store: %d mutations", n.Mutations)
 	}
 }
+
+// TestAuthAcceptAnyFault proves the fault that lets the conformance check
+// unauthenticated-request-refused fail: with it armed, a request without a valid
+// credential is served as the first principal, counted against the fault's count.
+func TestAuthAcceptAnyFault(t *testing.T) {
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t)})
+	c := newClient(t, sim.URL, "")
+	if err := sim.Admin.ArmFault("auth.accept-any,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	c.do("GET", "/.well-known/takoform/v1alpha3", map[string]string{"Authorization": "Bearer nobody"}, nil).status(200)
+	// The single firing is spent: the host refuses again.
+	c.do("GET", "/.well-known/takoform/v1alpha3", map[string]string{"Authorization": "Bearer nobody"}, nil).refused("unauthenticated", 401)
+}

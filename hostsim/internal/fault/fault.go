@@ -46,6 +46,7 @@ var Table = []Def{
 	{Name: "apply.accept-unfinished", Stage: StageMutation, Effect: "a mutation answers 202 and its operation stays running"},
 	{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"},
 	{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true},
+	{Name: "auth.accept-any", Stage: StageRequest, Effect: "a request without a valid credential is served as the first configured principal"},
 	{Name: "error", Stage: StageRequest, Effect: "answers value (an error code) with the code's status", Value: errorCode, ValueRequired: true},
 	// Rules of host-api.md §14–§17 switched off, one per conformance negative.
 	{Name: "relations.ignore-missing", Stage: StageRules, Effect: "store references whose target does not exist (resource_not_found is skipped, nothing is pinned)"},
