@@ -35,7 +35,7 @@ func unreadableSupport(fragment, wanted string) Negative {
 func Negatives() map[string]Negative {
 	return map[string]Negative{
 		"discovery-exact":                 injected("discovery.wrong: serve a discovery document lacking one required feature (value names it)"),
-		"unauthenticated-request-refused": {Missing: true, Fragment: "expected 401 unauthenticated", Wanted: "auth.accept-any: serve requests without a valid credential as the primary principal"},
+		"unauthenticated-request-refused": targeted("auth.accept-any", "expected 401 unauthenticated"),
 
 		"forms-exact-availability":                          injected("forms.unavailable: answer an installed FormRef with activated false"),
 		"form-definition-exact":                             injected("definition.drift: serve a desiredSchema that differs from the installed one"),
