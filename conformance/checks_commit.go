@@ -1,5 +1,8 @@
 package conformance
 
+// Operations that commit later than they were accepted: unrelated concurrent mutations and
+// the revalidation a 202 commit owes.
+
 import (
 	"context"
 	"fmt"
@@ -8,51 +11,6 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 )
-
-func checkObserveTenantIsolated(ctx context.Context, p *Probe) error {
-	f, _, a, err := p.simpleResource(ctx, "tobs")
-	if err != nil {
-		return err
-	}
-	if err := p.strangerRefused(ctx, "observe", func(n string) (*Resp, error) { return p.observe(ctx, p.Other, f.Ref, n, "1", nil) }, a.Metadata.Name); err != nil {
-		return err
-	}
-	return p.unchanged(ctx, a)
-}
-
-func checkPrepareTenantScoped(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
-	if err != nil {
-		return err
-	}
-	name := p.Name("tprep")
-	digest, err := p.prepared(ctx, p.P, f.Ref, name, spec, "")
-	if err != nil {
-		return err
-	}
-	r, err := p.Other.Do(ctx, p.applyReq(f.Ref, name, spec, digest, ""))
-	if err != nil {
-		return err
-	}
-	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
-		return failf("%s (another tenant spending a prepareDigest minted for the first)", err)
-	}
-	if r, err := p.read(ctx, p.Other, f.Ref, name); err != nil {
-		return err
-	} else if r.Code() != wire.CodeResourceNotFound {
-		return failf("%s: the refused create left a resource in the other tenant's plane: %s", r.What(), r.Got())
-	}
-	r, err = p.P.Do(ctx, p.applyReq(f.Ref, name, spec, digest, ""))
-	if err != nil {
-		return err
-	}
-	_, err = p.settle(ctx, p.P, r, http.StatusCreated)
-	return err
-}
 
 func checkConcurrentUnrelated(ctx context.Context, p *Probe) error {
 	f, err := p.simpleForm()
