@@ -37,8 +37,11 @@ type Def struct {
 	ValueRequired bool
 }
 
-// Table lists every fault hostsim knows, in the order of hostsim.md §6.
-var Table = []Def{
+// Table lists every fault hostsim knows: the core faults in the order of
+// hostsim.md §6, then the lane rule faults of targeted.go.
+var Table = append(append([]Def{}, coreTable...), targetedTable...)
+
+var coreTable = []Def{
 	{Name: "outputs.omit", Stage: StageRender, Effect: "status.outputs lacks one declared member (value names it; default: the first declared)", Value: anyName},
 	{Name: "outputs.wrong-type", Stage: StageRender, Effect: "one declared output is served with another JSON type (value names it; default: the first declared)", Value: anyName},
 	{Name: "outputs.extra", Stage: StageRender, Effect: "status.outputs carries an undeclared member (value names it; default \"unexpected\")", Value: anyName},

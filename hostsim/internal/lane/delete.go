@@ -124,13 +124,13 @@ func (c *call) decideDelete(q store.Q, d *deletion, atCommit bool) (*store.Resou
 	if e := c.claimRefusal(q, cur); e != nil { // Form transition claim (transitions.md §5)
 		return nil, e
 	}
-	if atCommit && d.TargetUID != "" && cur.UID != d.TargetUID {
+	if atCommit && d.TargetUID != "" && cur.UID != d.TargetUID && !c.faultOn("commit.skip-identity") {
 		return nil, fail(wire.CodeUIDMismatch, "%s is now uid %s; the accepted delete bound uid %s", what, cur.UID, d.TargetUID)
 	}
-	if d.Fence != cur.Generation {
+	if d.Fence != cur.Generation && !c.skipFences(atCommit, "fence.ignore") {
 		return nil, fail(wire.CodeGenerationConflict, "fence %d is stale: %s is at generation %d; read it again", d.Fence, what, cur.Generation)
 	}
-	if d.IfMatch != 0 && d.IfMatch != cur.Revision {
+	if d.IfMatch != 0 && d.IfMatch != cur.Revision && !c.skipFences(atCommit, "ifmatch.ignore") {
 		return nil, fail(wire.CodeRevisionConflict, "If-Match \"%d\" is stale: %s is at revision %d; read it again", d.IfMatch, what, cur.Revision)
 	}
 	if v := c.s.Host.CheckOperation(f, "delete"); v != nil {
@@ -163,6 +163,7 @@ func (c *call) commitDelete(q store.Q, cur *store.Resource) error {
 	if err := store.DeleteResource(q, cur.UID); err != nil {
 		return err
 	}
+	c.s.gone.set(cur.UID)
 	if err := store.AddCounter(q, "mutations", 1); err != nil {
 		return err
 	}

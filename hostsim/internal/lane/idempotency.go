@@ -23,7 +23,11 @@ func (c *call) fingerprint() string {
 
 // lookupRecord is §5.4 step 7: a record to replay, a key-reuse refusal, or nothing.
 func (c *call) lookupRecord(q store.Q, space string) (*store.Record, *apiError) {
-	rec, err := store.GetRecord(q, c.who.Tenant, c.who.Principal, space, c.key())
+	if c.faultOn("idempotency.no-replay") {
+		return nil, nil
+	}
+	tenant, principal := c.recordOwner()
+	rec, err := store.GetRecord(q, tenant, principal, space, c.key())
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -36,7 +40,7 @@ func (c *call) lookupRecord(q store.Q, space string) (*store.Record, *apiError) 
 		if err != nil {
 			return nil, internal(err)
 		}
-		retired = !live
+		retired = !live && !c.faultOn("idempotency.no-retire")
 	}
 	if retired {
 		if err := store.DropRecord(q, rec.Tenant, rec.Principal, rec.Space, rec.Key); err != nil {
@@ -55,7 +59,8 @@ func (c *call) record(q store.Q, space string, status int, body []byte, etag, bo
 	if body == nil {
 		body = []byte{}
 	}
-	return store.PutRecord(q, &store.Record{Tenant: c.who.Tenant, Principal: c.who.Principal, Space: space,
+	tenant, principal := c.recordOwner()
+	return store.PutRecord(q, &store.Record{Tenant: tenant, Principal: principal, Space: space,
 		Key: c.key(), Fingerprint: c.fingerprint(), Status: status, ETag: etag, Body: body,
 		BoundUID: boundUID, BoundOp: boundOp, CreatedAt: c.s.Now().Unix()})
 }

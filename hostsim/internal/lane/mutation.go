@@ -62,7 +62,7 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 			return nil, e
 		}
 	}
-	if atCommit && m.TargetUID != "" {
+	if atCommit && m.TargetUID != "" && !c.faultOn("commit.skip-identity") {
 		switch {
 		case cur == nil:
 			return nil, notFound("%s no longer exists; the accepted operation bound uid %s", what, m.TargetUID)
@@ -73,10 +73,10 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 	}
 	// Step 12: target and fences.
 	if m.IfNoneMatch {
-		if m.ExpectedUID != nil {
+		if m.ExpectedUID != nil && !c.faultOn("uid.ignore-expected") {
 			return nil, fail(wire.CodeUIDMismatch, "expectedUid %q was sent with a create (If-None-Match: *); a create has no uid yet, so drop expectedUid", *m.ExpectedUID)
 		}
-		if cur != nil {
+		if cur != nil && !c.faultOn("create.overwrite") {
 			return nil, fail(wire.CodeGenerationConflict, "%s already exists (uid %s, %s %s, generation %d); import or update it instead of creating",
 				what, cur.UID, cur.Kind, cur.DefVersion, cur.Generation)
 		}
@@ -84,15 +84,15 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 		if cur == nil || ref(cur) != m.Ref {
 			return nil, notFound("%s does not exist under %s; nothing to fence (create it with If-None-Match: *)", what, m.Ref)
 		}
-		if m.ExpectedUID != nil && *m.ExpectedUID != cur.UID {
+		if m.ExpectedUID != nil && *m.ExpectedUID != cur.UID && !c.faultOn("uid.ignore-expected") {
 			return nil, fail(wire.CodeUIDMismatch, "expectedUid %s does not match %s, which is uid %s (it was replaced); read it again",
 				*m.ExpectedUID, what, cur.UID)
 		}
-		if m.Fence != cur.Generation {
+		if m.Fence != cur.Generation && !c.skipFences(atCommit, "fence.ignore") {
 			return nil, fail(wire.CodeGenerationConflict, "fence %d is stale: %s is at generation %d; read it again and re-plan",
 				m.Fence, what, cur.Generation)
 		}
-		if m.IfMatch != 0 && m.IfMatch != cur.Revision {
+		if m.IfMatch != 0 && m.IfMatch != cur.Revision && !c.skipFences(atCommit, "ifmatch.ignore") {
 			return nil, fail(wire.CodeRevisionConflict, "If-Match \"%d\" is stale: %s is at revision %d; read it again", m.IfMatch, what, cur.Revision)
 		}
 	}

@@ -55,7 +55,7 @@ func (c *call) read() *apiError {
 		if e != nil {
 			return e
 		}
-		tag = etag(cur)
+		tag = c.etag(cur)
 		return nil
 	})
 	if rerr != nil {
@@ -102,10 +102,10 @@ func (c *call) observe() *apiError {
 			return e
 		}
 		what := describe(cur)
-		if pre.fence != cur.Generation {
+		if pre.fence != cur.Generation && !c.faultOn("fence.ignore") {
 			return fail(wire.CodeGenerationConflict, "fence %d is stale: %s is at generation %d; read it again", pre.fence, what, cur.Generation)
 		}
-		if pre.ifMatch != 0 && pre.ifMatch != cur.Revision {
+		if pre.ifMatch != 0 && pre.ifMatch != cur.Revision && !c.faultOn("ifmatch.ignore") {
 			return fail(wire.CodeRevisionConflict, "If-Match \"%d\" is stale: %s is at revision %d; read it again", pre.ifMatch, what, cur.Revision)
 		}
 		f, _ := c.s.Host.Form(ref)
@@ -115,6 +115,9 @@ func (c *call) observe() *apiError {
 		if c.probe == "touch-status" {
 			cur.Touches++
 			cur.Revision++
+			if c.faultOn("generation.on-status") {
+				cur.Generation++
+			}
 			cur.ReadyMessage = fmt.Sprintf("host-side status change %d", cur.Touches)
 			if err := store.UpdateResource(tx, cur); err != nil {
 				return err
@@ -127,7 +130,7 @@ func (c *call) observe() *apiError {
 		if e != nil {
 			return e
 		}
-		body, tag = marshal(map[string]any{"resource": rep}), etag(cur)
+		body, tag = marshal(map[string]any{"resource": rep}), c.etag(cur)
 		return c.record(tx, space, http.StatusOK, body, tag, cur.UID, "")
 	})
 	if werr != nil {

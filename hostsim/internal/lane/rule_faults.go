@@ -1,6 +1,8 @@
 package lane
 
 import (
+	"sync"
+
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -50,4 +52,44 @@ func (c *call) frozenRendering(kind, name string) bool {
 	}
 	c.fired(f)
 	return true
+}
+
+// skipFences: name (fence.ignore or ifmatch.ignore) skips a fence comparison;
+// at the commit of an accepted mutation commit.skip-fences does too.
+func (c *call) skipFences(atCommit bool, name string) bool {
+	return c.faultOn(name) || atCommit && c.faultOn("commit.skip-fences")
+}
+
+// recordOwner is whom idempotency records are keyed by: the tenant and
+// principal, or less under idempotency.tenant-wide and idempotency.host-wide.
+func (c *call) recordOwner() (tenant, principal string) {
+	switch {
+	case c.faultOn("idempotency.host-wide"):
+		return "", ""
+	case c.faultOn("idempotency.tenant-wide"):
+		return c.who.Tenant, ""
+	}
+	return c.who.Tenant, c.who.Principal
+}
+
+// etag is the representation's ETag, weak under etag.weak.
+func (c *call) etag(r *store.Resource) string {
+	if c.faultOn("etag.weak") {
+		return "W/" + etag(r)
+	}
+	return etag(r)
+}
+
+// goneUID remembers the last deleted uid (fault uid.reuse).
+type goneUID struct {
+	mu  sync.Mutex
+	uid string
+}
+
+func (g *goneUID) set(uid string) { g.mu.Lock(); g.uid = uid; g.mu.Unlock() }
+
+func (s *Server) lastGone() string {
+	s.gone.mu.Lock()
+	defer s.gone.mu.Unlock()
+	return s.gone.uid
 }

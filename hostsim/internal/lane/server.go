@@ -54,6 +54,7 @@ type Server struct {
 	tokens map[string]Principal
 	table  []route
 	ids    *seeded
+	gone   goneUID // the last deleted uid, for the fault uid.reuse
 }
 
 // New builds a Server.

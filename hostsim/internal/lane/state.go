@@ -16,6 +16,9 @@ func (s *Server) nowText() string { return s.Now().UTC().Truncate(time.Second).F
 func (c *call) nextState(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, pins []store.Pin, specChanged bool) (*outcome, *apiError) {
 	if cur == nil {
 		uid := c.s.mint("u-")
+		if gone := c.s.lastGone(); gone != "" && c.faultOn("uid.reuse") {
+			uid = gone
+		}
 		if f.HasOutputs() {
 			if _, err := c.outputs(f, uid); err != nil {
 				return nil, fail(wire.CodeUnsupportedCapability, "%s %q: this host cannot assign the outputs %s declares: %v",
@@ -32,7 +35,9 @@ func (c *call) nextState(f *catalog.Form, m *mutation, cur *store.Resource, g *g
 	next := *cur
 	out := &outcome{next: &next, pins: pins, keepPins: c.faultOn("relations.no-repin")}
 	if specChanged {
-		next.Generation++
+		if !c.faultOn("generation.frozen") {
+			next.Generation++
+		}
 		next.Revision++
 		next.Spec, next.SpecDigest = g.jcs, g.digest
 		out.changed = true
