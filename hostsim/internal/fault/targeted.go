@@ -21,4 +21,15 @@ var targetedTable = []Def{
 	// operations (host-api.md §10)
 	{Name: "commit.skip-fences", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking its generation and revision fences"},
 	{Name: "commit.skip-identity", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking the uid it accepted"},
+	{Name: "operation.tenant-wide", Stage: StageRules, Effect: "any principal of the creating tenant may poll and cancel an Operation"},
+	{Name: "operation.uncancellable", Stage: StageRules, Effect: "cancelling a pending Operation commits it instead of ending it with operation_cancelled"},
+	{Name: "operation.unstable", Stage: StageRules, Effect: "a terminal Operation is re-encoded (indented) on every later poll: the same JSON value, not the same bytes"},
+	// strict JSON, errors and SpaceIDs (host-api.md §3.3, §4, §7)
+	{Name: "json.duplicates", Stage: StageRules, Effect: "request bodies with duplicate member names pass the I-JSON gate; the last member wins"},
+	{Name: "json.unknown-members", Stage: StageRules, Effect: "request bodies are decoded leniently: members the closed schema does not declare are ignored"},
+	{Name: "errors.retryable-wrong", Stage: StageRules, Effect: "every error envelope carries the opposite of its code's retryable value"},
+	{Name: "space.lenient", Stage: StageRules, Effect: "/metadata/space is not checked against the SpaceID grammar (the query's space still is)"},
+	// tenancy (host-api.md §3.1)
+	{Name: "tenant.ignore", Stage: StageRules, Effect: "every authenticated principal is served in the first configured principal's tenant, so tenants share one plane"},
+	{Name: "prepare.host-wide", Stage: StageRules, Effect: "a prepareDigest binds no tenant: any tenant may spend one minted for another"},
 }

@@ -15,7 +15,7 @@ func (c *call) apply() *apiError {
 		return err
 	}
 	var d applyDoc
-	if err := decodeStrictBody(c.body, &d); err != nil {
+	if err := c.decodeBody(&d); err != nil {
 		return err
 	}
 	in, err := envelopeOf(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
@@ -54,7 +54,7 @@ func (c *call) stateless(in *core, pre preconditions, bodyFence int64, bodyFence
 	if _, err := c.installed(in.ref); err != nil {
 		return nil, err
 	}
-	if err := in.grammars(); err != nil {
+	if err := c.grammars(in); err != nil {
 		return nil, err
 	}
 	f, _ := c.s.Host.Form(in.ref)

@@ -89,7 +89,7 @@ type uploadDoc struct {
 // uploadStart answers POST {api}/artifacts/uploads.
 func (c *call) uploadStart() *apiError {
 	var d uploadDoc
-	if err := decodeStrictBody(c.body, &d); err != nil {
+	if err := c.decodeBody(&d); err != nil {
 		return err
 	}
 	return c.keyedArtifact(func(tx store.Q) (int, []byte, error) {

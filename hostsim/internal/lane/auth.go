@@ -20,6 +20,9 @@ func (c *call) authenticate() *apiError {
 		c.who = c.s.Options.Tokens[0]
 		return nil
 	}
+	if e == nil && len(c.s.Options.Tokens) > 0 && c.who.Tenant != c.s.Options.Tokens[0].Tenant && c.faultOn("tenant.ignore") {
+		c.who.Tenant = c.s.Options.Tokens[0].Tenant
+	}
 	return e
 }
 

@@ -67,10 +67,22 @@ type core struct {
 	spec             map[string]any
 }
 
-// decodeStrictBody runs the I-JSON gate and the closed decode.
-func decodeStrictBody(body []byte, v any) *apiError {
+// decodeBody runs the I-JSON gate and the closed decode. Under json.duplicates
+// duplicate member names pass (the last one wins); under json.unknown-members
+// the plain decode ignores members the closed schema does not declare.
+func (c *call) decodeBody(v any) *apiError {
+	body := c.body
 	if len(bytes.TrimSpace(body)) == 0 {
 		return invalid("the request body is empty; send a JSON object")
+	}
+	if c.faultOn("json.unknown-members") {
+		if err := json.Unmarshal(body, v); err != nil {
+			return invalid("the request body is not acceptable JSON: %v", err)
+		}
+		return nil
+	}
+	if wire.CheckIJSON(body) != nil && c.faultOn("json.duplicates") {
+		body = lastMemberWins(body)
 	}
 	if err := wire.DecodeStrict(body, v); err != nil {
 		return invalid("the request body is not acceptable JSON: %v", err)
@@ -131,20 +143,37 @@ func validUID(s string) bool {
 	return true
 }
 
-// grammars are step 9's checks after the FormRef resolved (host-api.md §5.4).
-func (c *core) grammars() *apiError {
-	if c.apiVersion != c.ref.APIVersion || c.kind != c.ref.Kind {
-		return invalid("apiVersion %q and kind %q must equal /form/formRef (%s %s)", c.apiVersion, c.kind,
-			c.ref.APIVersion, c.ref.Kind)
+// lastMemberWins re-encodes body through a plain decode, which keeps the last
+// of duplicate members (fault json.duplicates); undecodable bytes stay as they are.
+func lastMemberWins(body []byte) []byte {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || dec.More() {
+		return body
 	}
-	if !wire.ValidResourceName(c.name) {
-		return invalid("/metadata/name %q must match ^[a-z][a-z0-9-]{0,62}$", c.name)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
 	}
-	if err := wire.ValidateSpaceID(c.space); err != nil {
+	return out
+}
+
+// grammars are step 9's checks after the FormRef resolved (host-api.md §5.4);
+// space.lenient skips the SpaceID grammar of /metadata/space.
+func (c *call) grammars(in *core) *apiError {
+	if in.apiVersion != in.ref.APIVersion || in.kind != in.ref.Kind {
+		return invalid("apiVersion %q and kind %q must equal /form/formRef (%s %s)", in.apiVersion, in.kind,
+			in.ref.APIVersion, in.ref.Kind)
+	}
+	if !wire.ValidResourceName(in.name) {
+		return invalid("/metadata/name %q must match ^[a-z][a-z0-9-]{0,62}$", in.name)
+	}
+	if err := wire.ValidateSpaceID(in.space); err != nil && !c.faultOn("space.lenient") {
 		return invalid("/metadata/space: %v", err)
 	}
-	if c.packageDigest != nil && !wire.ValidDigest(*c.packageDigest) {
-		return invalid("/form/packageDigest %q must be sha256: followed by 64 lowercase hex digits", *c.packageDigest)
+	if in.packageDigest != nil && !wire.ValidDigest(*in.packageDigest) {
+		return invalid("/form/packageDigest %q must be sha256: followed by 64 lowercase hex digits", *in.packageDigest)
 	}
 	return nil
 }

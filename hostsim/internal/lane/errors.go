@@ -14,6 +14,8 @@ type apiError struct {
 	field     string // JSON Pointer into spec when one field is at fault
 	hostCode  string
 	retryable *bool
+	// invertRetryable renders the opposite retryable (fault errors.retryable-wrong).
+	invertRetryable bool
 }
 
 func (e *apiError) Error() string { return string(e.code) + ": " + e.msg }
@@ -39,6 +41,9 @@ func (e *apiError) envelope(requestID string) (int, []byte) {
 	w.HostCode = e.hostCode
 	if e.retryable != nil {
 		w.Retryable = *e.retryable && w.Retryable
+	}
+	if e.invertRetryable {
+		w.Retryable = !w.Retryable
 	}
 	if e.field != "" {
 		w.Details, _ = json.Marshal(map[string]string{"field": e.field})

@@ -9,7 +9,7 @@ func (c *call) importResource() *apiError {
 		return err
 	}
 	var d importDoc
-	if err := decodeStrictBody(c.body, &d); err != nil {
+	if err := c.decodeBody(&d); err != nil {
 		return err
 	}
 	in, err := envelopeOf(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)

@@ -187,11 +187,12 @@ func (c *call) spendPrepare(q store.Q, m *mutation, cur *store.Resource, g *gate
 	if cur != nil && !m.IfNoneMatch {
 		uid, gen = cur.UID, itoa(cur.Generation)
 	}
-	want := prepareBinding(g.digest, m.Ref, m.Name, m.Tenant, m.Space, uid, gen)
+	tenant := c.prepareTenant(m.Tenant)
+	want := prepareBinding(g.digest, m.Ref, m.Name, tenant, m.Space, uid, gen)
 	if m.PrepareDigest != want {
 		return invalid("review.prepareDigest does not bind this request (spec, FormRef, name, space, uid %q and generation %s); prepare it again", uid, gen)
 	}
-	at, ok, err := store.PrepareMintedAt(q, m.PrepareDigest, m.Tenant)
+	at, ok, err := store.PrepareMintedAt(q, m.PrepareDigest, tenant)
 	if err != nil {
 		return internal(err)
 	}

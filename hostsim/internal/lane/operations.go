@@ -83,7 +83,7 @@ func (c *call) ownOperation(q store.Q) (*store.Operation, *apiError) {
 	if err != nil {
 		return nil, internal(err)
 	}
-	if op == nil || op.Tenant != c.who.Tenant || op.Principal != c.who.Principal {
+	if op == nil || op.Tenant != c.who.Tenant || op.Principal != c.who.Principal && !c.faultOn("operation.tenant-wide") {
 		return nil, fail(wire.CodeOperationNotFound, "operation %s is unknown, expired or not yours", id)
 	}
 	return op, nil
@@ -98,6 +98,7 @@ func (c *call) operation() *apiError {
 		if e != nil {
 			return e
 		}
+		wasDone := op.Done
 		if !op.Done {
 			op.Polls++
 			if op.CompleteAfter > 0 && op.Polls >= op.CompleteAfter {
@@ -109,6 +110,9 @@ func (c *call) operation() *apiError {
 			}
 		}
 		doc, pending = op.Doc, !op.Done
+		if wasDone && c.faultOn("operation.unstable") {
+			doc = reencoded(op.Doc)
+		}
 		return nil
 	})
 	if werr != nil {
@@ -138,6 +142,11 @@ func (c *call) cancel() *apiError {
 		op, e := c.ownOperation(tx)
 		if e != nil {
 			return e
+		}
+		if !op.Done && c.faultOn("operation.uncancellable") {
+			if err := c.settle(tx, op, nil); err != nil {
+				return err
+			}
 		}
 		if !op.Done {
 			ce := fail(wire.CodeOperationCancelled, "operation %s was cancelled before it committed; nothing was changed", op.ID)

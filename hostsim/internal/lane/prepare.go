@@ -11,7 +11,7 @@ import (
 // decodeResource decodes a resourceRequest (validate, prepare).
 func (c *call) decodeResource() (*core, *apiError) {
 	var d resourceDoc
-	if err := decodeStrictBody(c.body, &d); err != nil {
+	if err := c.decodeBody(&d); err != nil {
 		return nil, err
 	}
 	return envelopeOf(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
@@ -27,7 +27,7 @@ func (c *call) validate() *apiError {
 	if err != nil {
 		return err
 	}
-	if err := in.grammars(); err != nil {
+	if err := c.grammars(in); err != nil {
 		return err
 	}
 	_, ds, gerr := specGate(f, in.spec)
@@ -65,7 +65,7 @@ func (c *call) prepare() *apiError {
 	if err != nil {
 		return err
 	}
-	if err := in.grammars(); err != nil {
+	if err := c.grammars(in); err != nil {
 		return err
 	}
 	g, err := gateOrRefuse(f, in.spec)
@@ -94,8 +94,9 @@ func (c *call) prepare() *apiError {
 			return notFound("fence %d names no %s %q in space %q under %s; drop the fence to prepare a create",
 				pre.fence, in.ref.Kind, in.name, in.space, in.ref)
 		}
-		digest = prepareBinding(g.digest, in.ref, in.name, c.who.Tenant, in.space, uid, gen)
-		return store.MintPrepare(tx, digest, c.who.Tenant, c.s.Now().Unix())
+		tenant := c.prepareTenant(c.who.Tenant)
+		digest = prepareBinding(g.digest, in.ref, in.name, tenant, in.space, uid, gen)
+		return store.MintPrepare(tx, digest, tenant, c.s.Now().Unix())
 	})
 	if werr != nil {
 		return asAPI(werr)

@@ -1,6 +1,8 @@
 package lane
 
 import (
+	"bytes"
+	"encoding/json"
 	"sync"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -92,4 +94,22 @@ func (s *Server) lastGone() string {
 	s.gone.mu.Lock()
 	defer s.gone.mu.Unlock()
 	return s.gone.uid
+}
+
+// prepareTenant is the tenant a prepareDigest binds: none under prepare.host-wide.
+func (c *call) prepareTenant(tenant string) string {
+	if c.faultOn("prepare.host-wide") {
+		return ""
+	}
+	return tenant
+}
+
+// reencoded renders a terminal Operation afresh (fault operation.unstable):
+// the same JSON value, indented, so a later poll does not answer the same bytes.
+func reencoded(doc []byte) []byte {
+	var out bytes.Buffer
+	if json.Indent(&out, doc, "", "  ") != nil {
+		return doc
+	}
+	return out.Bytes()
 }

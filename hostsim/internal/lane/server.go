@@ -197,6 +197,9 @@ func (c *call) send(status int, body []byte, etag string) {
 }
 
 func (c *call) fail(e *apiError) {
+	if c.faultOn("errors.retryable-wrong") {
+		e.invertRetryable = true
+	}
 	status, body := e.envelope(c.id)
 	c.w.Header().Del("ETag")
 	c.send(status, body, "")

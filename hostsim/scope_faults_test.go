@@ -1,0 +1,138 @@
+package hostsim_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/hostsimtest"
+)
+
+// The strict JSON, error and SpaceID faults each let through exactly what
+// their rule refuses, and the rule holds again once disarmed.
+func TestStrictJSONAndErrorFaults(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	spec := fixture(t, f)
+	validate := func(b []byte) *reply { return c.do("POST", api+"/resources/validate", nil, b) }
+	plain := string(body(f, "js", "prod", spec, nil))
+	for _, tc := range []struct{ fault, doc string }{
+		{"json.duplicates", strings.Replace(plain, `{`, `{"\u006bind":"X",`, 1)},
+		{"json.unknown-members", strings.Replace(plain, `{`, `{"status":{},`, 1)},
+		{"space.lenient", string(body(f, "js", " leading", spec, nil))},
+	} {
+		t.Run(tc.fault, func(t *testing.T) {
+			validate([]byte(tc.doc)).refused("invalid_argument", 400)
+			arm(t, sim, tc.fault)
+			validate([]byte(tc.doc)).status(200)
+			disarm(t, sim)
+			validate([]byte(tc.doc)).refused("invalid_argument", 400)
+		})
+	}
+	t.Run("errors.retryable-wrong", func(t *testing.T) {
+		retryable := func() bool {
+			var env struct{ Error struct{ Retryable bool } }
+			_ = json.Unmarshal(c.do("GET", api+"/nowhere", nil, nil).refused("resource_not_found", 404).body, &env)
+			return env.Error.Retryable
+		}
+		arm(t, sim, "errors.retryable-wrong")
+		if !retryable() {
+			t.Fatalf("errors.retryable-wrong kept resource_not_found not retryable")
+		}
+		disarm(t, sim)
+		if retryable() {
+			t.Fatalf("disarmed, resource_not_found is still retryable")
+		}
+	})
+}
+
+// The tenancy faults merge what tenants must keep apart.
+func TestTenancyFaults(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	other := newClient(t, sim.URL, "sim-other-tenant")
+	spec := fixture(t, f)
+	c.create(f, "mine", "prod", spec).status(201)
+	t.Run("tenant.ignore", func(t *testing.T) {
+		other.read(f, "mine", "prod").refused("resource_not_found", 404)
+		arm(t, sim, "tenant.ignore")
+		other.read(f, "mine", "prod").status(200)
+		disarm(t, sim)
+		other.read(f, "mine", "prod").refused("resource_not_found", 404)
+	})
+	t.Run("prepare.host-wide", func(t *testing.T) {
+		spend := func(name string) *reply {
+			pd := c.prepare(f, name, "prod", spec, 0)
+			return other.do("PUT", resPath(f, name), map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
+				body(f, name, "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}}))
+		}
+		arm(t, sim, "prepare.host-wide")
+		spend("pa").status(201)
+		disarm(t, sim)
+		spend("pb").refused("invalid_argument", 400)
+	})
+}
+
+// The operation faults: shared, uncancellable and unstable Operations.
+func TestOperationFaults(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, ConformanceProbes: true})
+	c := newClient(t, sim.URL, "sim-primary")
+	alt := newClient(t, sim.URL, "sim-alternate")
+	spec := fixture(t, f)
+	async := func(name string) opDoc {
+		pd := c.prepare(f, name, "prod", spec, 0)
+		h := map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey(), "Takoform-Conformance-Probe": "async"}
+		return accepted(t, c.do("PUT", resPath(f, name), h, body(f, name, "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})))
+	}
+	t.Run("operation.tenant-wide", func(t *testing.T) {
+		op := async("ot")
+		alt.do("GET", api+"/operations/"+op.ID, nil, nil).refused("operation_not_found", 404)
+		arm(t, sim, "operation.tenant-wide")
+		alt.do("GET", api+"/operations/"+op.ID, nil, nil).status(200)
+		disarm(t, sim)
+		alt.do("GET", api+"/operations/"+op.ID, nil, nil).refused("operation_not_found", 404)
+	})
+	cancel := func(id string) opDoc {
+		var d opDoc
+		_ = json.Unmarshal(c.do("POST", api+"/operations/"+id+"/cancel", map[string]string{"Idempotency-Key": newKey()}, nil).status(200).body, &d)
+		return d
+	}
+	t.Run("operation.uncancellable", func(t *testing.T) {
+		arm(t, sim, "operation.uncancellable")
+		if d := cancel(async("oc").ID); d.Metadata.Phase != "Succeeded" {
+			t.Fatalf("operation.uncancellable: the cancel answered phase %s", d.Metadata.Phase)
+		}
+		c.read(f, "oc", "prod").status(200)
+		disarm(t, sim)
+		if d := cancel(async("od").ID); d.Error == nil || d.Error.Code != "operation_cancelled" {
+			t.Fatalf("disarmed, the cancel answered %+v", d)
+		}
+		c.read(f, "od", "prod").refused("resource_not_found", 404)
+	})
+	t.Run("operation.unstable", func(t *testing.T) {
+		op := async("ou")
+		for d, _ := poll(t, c, op.ID); !d.Done; d, _ = poll(t, c, op.ID) {
+		}
+		_, first := poll(t, c, op.ID)
+		arm(t, sim, "operation.unstable")
+		_, later := poll(t, c, op.ID)
+		var a, b any
+		_ = json.Unmarshal(first.body, &a)
+		_ = json.Unmarshal(later.body, &b)
+		if bytes.Equal(first.body, later.body) || marshalT(a) != marshalT(b) {
+			t.Fatalf("operation.unstable: want the same value in other bytes, got %s then %s", first.body, later.body)
+		}
+		disarm(t, sim)
+		if _, again := poll(t, c, op.ID); !bytes.Equal(first.body, again.body) {
+			t.Fatalf("disarmed, the terminal operation answered %s, not %s", again.body, first.body)
+		}
+	})
+}
