@@ -32,4 +32,26 @@ var targetedTable = []Def{
 	// tenancy (host-api.md §3.1)
 	{Name: "tenant.ignore", Stage: StageRules, Effect: "every authenticated principal is served in the first configured principal's tenant, so tenants share one plane"},
 	{Name: "prepare.host-wide", Stage: StageRules, Effect: "a prepareDigest binds no tenant: any tenant may spend one minted for another"},
+	// capability, import and status (host-api.md §9.3, §16, §13)
+	{Name: "capability.ignore", Stage: StageRules, Effect: "accept spec changes of Forms without update and applies to revision-role resources (the host profile may still refuse the operation)"},
+	{Name: "immutable.ignore", Stage: StageRules, Effect: "accept changes of immutableFields pointers"},
+	{Name: "import.unchecked", Stage: StageRules, Effect: "an import skips the desiredSchema gate (the spec is only materialized)"},
+	{Name: "import.no-claim", Stage: StageRules, Effect: "an import records and checks no nativeId claim"},
+	{Name: "status.invent-reason", Stage: StageRules, Effect: "the Ready condition carries a reason outside the closed vocabulary"},
+	// validate, prepare and headers (host-api.md §6, §10)
+	{Name: "validate.invert", Stage: StageRules, Effect: "validate answers the opposite valid (diagnostics unchanged)"},
+	{Name: "prepare.unbound", Stage: StageRules, Effect: "an apply accepts any prepareDigest this host minted for the tenant, whatever request it binds"},
+	{Name: "prepare.no-fence", Stage: StageRules, Effect: "prepare of an existing resource without Takoform-Expected-Generation is answered as if the fence were current"},
+	{Name: "headers.lenient", Stage: StageRules, Effect: "a keyed route without Idempotency-Key is served (its answer is recorded under the empty key)"},
+	{Name: "support.unenforced", Stage: StageRules, Effect: "apply and import skip the support profile's operation and spec narrowing checks"},
+	// FormRefs, paths, discovery and catalog (host-api.md §2, §5, §8)
+	{Name: "formref.any-version", Stage: StageRules, Effect: "read, observe and delete answer a resource under any installed FormRef of its kind"},
+	{Name: "formref.package-key", Stage: StageRules, Effect: "packageDigest in an exact-FormRef query is ignored instead of refused"},
+	{Name: "formref.loose", Stage: StageRules, Effect: "an uninstalled FormRef resolves to the first installed version of its group and kind"},
+	{Name: "path.decode-group", Stage: StageRules, Effect: "an escaped slash (%2F) splits its path segment, so a group sent as one segment is accepted"},
+	{Name: "discovery.omit-feature", Stage: StageRules, Effect: "discovery omits one feature (value names it; default exact_form_ref)", Value: anyName},
+	{Name: "forms.unavailable", Stage: StageRules, Effect: "forms answers every installed FormRef with activated false"},
+	{Name: "definition.drift", Stage: StageRules, Effect: "form-definition serves the desiredSchema with an extra $comment member, so it differs from the installed one"},
+	// deletes (host-api.md §14.6)
+	{Name: "delete.revision-fenced", Stage: StageRules, Effect: "a delete compares its generation fence with the revision, so derived rendering makes it stale"},
 }

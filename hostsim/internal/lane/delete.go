@@ -27,6 +27,9 @@ func (c *call) exactQuery() (string, wire.FormRef, *apiError) {
 	if err != nil {
 		return "", wire.FormRef{}, err
 	}
+	if q.Has("packageDigest") && c.faultOn("formref.package-key") {
+		q.Del("packageDigest")
+	}
 	space, ref, perr := wire.ParseExactQuery(q)
 	if perr != nil {
 		return "", wire.FormRef{}, invalid("the exact-FormRef query is malformed: %v", perr)
@@ -118,7 +121,7 @@ func (c *call) decideDelete(q store.Q, d *deletion, atCommit bool) (*store.Resou
 		return nil, internal(serr)
 	}
 	what := fmt.Sprintf("%s %q in space %q", d.Ref.Kind, d.Name, d.Space)
-	if cur == nil || ref(cur) != d.Ref {
+	if cur == nil || ref(cur) != d.Ref && !c.faultOn("formref.any-version") {
 		return nil, notFound("%s does not exist under %s", what, d.Ref)
 	}
 	if e := c.claimRefusal(q, cur); e != nil { // Form transition claim (transitions.md §5)
@@ -129,6 +132,9 @@ func (c *call) decideDelete(q store.Q, d *deletion, atCommit bool) (*store.Resou
 	}
 	if d.Fence != cur.Generation && !c.skipFences(atCommit, "fence.ignore") {
 		return nil, fail(wire.CodeGenerationConflict, "fence %d is stale: %s is at generation %d; read it again", d.Fence, what, cur.Generation)
+	}
+	if d.Fence != cur.Revision && c.faultOn("delete.revision-fenced") {
+		return nil, fail(wire.CodeGenerationConflict, "fence %d is stale: %s is at revision %d (fault delete.revision-fenced compares the fence with the revision)", d.Fence, what, cur.Revision)
 	}
 	if d.IfMatch != 0 && d.IfMatch != cur.Revision && !c.skipFences(atCommit, "ifmatch.ignore") {
 		return nil, fail(wire.CodeRevisionConflict, "If-Match \"%d\" is stale: %s is at revision %d; read it again", d.IfMatch, what, cur.Revision)

@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -28,6 +29,10 @@ func (c *call) discovery() *apiError {
 		"endpoints": map[string]string{"api": api, "artifacts": api + "/artifacts", "operations": api + "/operations",
 			"support": api + "/support"},
 	}
+	if f := c.armed("discovery.omit-feature", "", ""); f != nil {
+		c.fired(f)
+		delete(doc["features"].(map[string]bool), cmp.Or(f.Spec.Value, "exact_form_ref"))
+	}
 	c.send(http.StatusOK, marshal(doc), "")
 	return nil
 }
@@ -52,7 +57,7 @@ func (c *call) forms() *apiError {
 		return err
 	}
 	avail := map[string]any{"identity": identity(fr.ref, fr.pkg), "definitionKnown": true, "installed": true,
-		"executable": true, "activated": true, "availableToPrincipal": true,
+		"executable": true, "activated": !c.faultOn("forms.unavailable"), "availableToPrincipal": true,
 		"operations": c.s.Host.Operations(fr.f)}
 	c.send(http.StatusOK, marshal(map[string]any{"forms": []any{avail}}), "")
 	return nil
@@ -68,7 +73,11 @@ func (c *call) formDefinition() *apiError {
 	if group != fr.ref.APIVersion || c.params["kind"] != fr.ref.Kind {
 		return invalid("the path names %s %s but the query names %s %s; they must agree", group, c.params["kind"], fr.ref.APIVersion, fr.ref.Kind)
 	}
-	doc := map[string]any{"identity": identity(fr.ref, fr.pkg), "desiredSchema": json.RawMessage(fr.f.DesiredJSON)}
+	schema := json.RawMessage(fr.f.DesiredJSON)
+	if c.faultOn("definition.drift") {
+		schema = drifted(schema)
+	}
+	doc := map[string]any{"identity": identity(fr.ref, fr.pkg), "desiredSchema": schema}
 	if fr.f.Title != "" {
 		doc["displayName"] = fr.f.Title
 	}

@@ -13,6 +13,9 @@ import (
 func (c *call) installed(ref wire.FormRef) (*catalog.Form, *apiError) {
 	f, ok := c.s.Host.Form(ref)
 	if !ok {
+		f, ok = c.looseForm(ref)
+	}
+	if !ok {
 		return nil, fail(wire.CodeFormUnknown, "Form %s is not installed on this host (profile %q); read GET %s/support/forms for what it serves",
 			ref, c.s.Host.P.Name, APIRoot)
 	}

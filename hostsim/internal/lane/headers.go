@@ -8,6 +8,9 @@ import (
 // idempotencyKeySyntax checks Idempotency-Key (1..255 visible ASCII).
 func (c *call) idempotencyKeySyntax() *apiError {
 	vals := c.r.Header.Values("Idempotency-Key")
+	if len(vals) == 0 && c.faultOn("headers.lenient") {
+		return nil
+	}
 	if len(vals) != 1 {
 		return invalid("route %s requires exactly one Idempotency-Key header (1..255 visible ASCII characters)", c.rt.name)
 	}

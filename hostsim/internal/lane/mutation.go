@@ -49,6 +49,9 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 		return nil, fail(wire.CodeFormUnknown, "Form %s is no longer installed on this host", m.Ref)
 	}
 	g, err := gateOrRefuse(f, m.Spec)
+	if err != nil && m.Action == "import" && c.faultOn("import.unchecked") {
+		g, err = ungated(f, m.Spec)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +111,7 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 	}
 	specChanged := cur != nil && cur.SpecDigest != g.digest
 	if cur != nil {
-		if e := capability(f, m, cur, g, what); e != nil {
+		if e := c.capability(f, m, cur, g, what); e != nil {
 			return nil, e
 		}
 		if specChanged && m.Action == "apply" {
@@ -122,10 +125,10 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 		}
 	}
 	// Step 15: what this host offers, relations, claims.
-	if v := c.s.Host.CheckOperation(f, op); op != "" && v != nil {
+	if v := c.s.Host.CheckOperation(f, op); op != "" && v != nil && !c.faultOn("support.unenforced") {
 		return nil, fail(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}
-	if v := c.s.Host.CheckSpec(f, g.spec); v != nil {
+	if v := c.s.Host.CheckSpec(f, g.spec); v != nil && !c.faultOn("support.unenforced") {
 		return nil, fail(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message).at(v.Field)
 	}
 	pins, e := c.resolveRelations(q, f, m, g)
@@ -139,7 +142,7 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 	if e := c.semantic(q, f, m, g, pins, curUID); e != nil {
 		return nil, e
 	}
-	if m.Action == "import" {
+	if m.Action == "import" && !c.faultOn("import.no-claim") {
 		if e := nativeClaim(q, m, cur, what); e != nil {
 			return nil, e
 		}
@@ -148,9 +151,10 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 }
 
 // capability applies host-api.md §9.3.
-func capability(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, what string) *apiError {
+// capability.ignore and immutable.ignore switch its refusals off.
+func (c *call) capability(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, what string) *apiError {
 	identical := cur.SpecDigest == g.digest
-	if f.Role == "revision" {
+	if f.Role == "revision" && !c.faultOn("capability.ignore") {
 		if m.Action == "import" && identical {
 			return nil
 		}
@@ -160,6 +164,9 @@ func capability(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, wha
 		return nil
 	}
 	if !f.HasCapability("update") {
+		if c.faultOn("capability.ignore") {
+			return nil // the whole change is accepted, immutable fields included
+		}
 		return invalid("%s cannot be updated (%s %s has no update capability); plan a replacement", what, f.Ref.Kind, f.Ref.DefinitionVersion)
 	}
 	var old map[string]any
@@ -168,7 +175,7 @@ func capability(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, wha
 		key := ptr[1:]
 		a, aok := old[key]
 		b, bok := g.spec[key]
-		if aok != bok || aok && !sameCanonical(a, b) {
+		if (aok != bok || aok && !sameCanonical(a, b)) && !c.faultOn("immutable.ignore") {
 			return invalid("%s: field %s is immutable and cannot change; plan a replacement", what, ptr).at(ptr)
 		}
 	}
@@ -189,7 +196,7 @@ func (c *call) spendPrepare(q store.Q, m *mutation, cur *store.Resource, g *gate
 	}
 	tenant := c.prepareTenant(m.Tenant)
 	want := prepareBinding(g.digest, m.Ref, m.Name, tenant, m.Space, uid, gen)
-	if m.PrepareDigest != want {
+	if m.PrepareDigest != want && !c.faultOn("prepare.unbound") {
 		return invalid("review.prepareDigest does not bind this request (spec, FormRef, name, space, uid %q and generation %s); prepare it again", uid, gen)
 	}
 	at, ok, err := store.PrepareMintedAt(q, m.PrepareDigest, tenant)

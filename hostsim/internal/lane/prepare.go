@@ -37,7 +37,11 @@ func (c *call) validate() *apiError {
 	if ds == nil {
 		ds = []diagnostic{}
 	}
-	c.send(http.StatusOK, marshal(map[string]any{"valid": len(ds) == 0, "diagnostics": ds}), "")
+	valid := len(ds) == 0
+	if c.faultOn("validate.invert") {
+		valid = !valid
+	}
+	c.send(http.StatusOK, marshal(map[string]any{"valid": valid, "diagnostics": ds}), "")
 	return nil
 }
 
@@ -81,11 +85,11 @@ func (c *call) prepare() *apiError {
 		}
 		uid, gen := "", "0"
 		if cur != nil && ref(cur) == in.ref {
-			if pre.fence == 0 {
+			if pre.fence == 0 && !c.faultOn("prepare.no-fence") {
 				return invalid("%s %q exists in space %q at generation %d; prepare of an existing resource requires Takoform-Expected-Generation",
 					in.ref.Kind, in.name, in.space, cur.Generation)
 			}
-			if pre.fence != cur.Generation && !c.faultOn("fence.ignore") {
+			if pre.fence != 0 && pre.fence != cur.Generation && !c.faultOn("fence.ignore") {
 				return fail(wire.CodeGenerationConflict, "fence %d is stale: %s %q in space %q is at generation %d; read it again and re-plan",
 					pre.fence, in.ref.Kind, in.name, in.space, cur.Generation)
 			}

@@ -30,7 +30,7 @@ func (c *call) findOwn(q store.Q, space string, ref wire.FormRef) (*store.Resour
 	if err != nil {
 		return nil, internal(err)
 	}
-	if cur == nil || wireRef(cur) != ref {
+	if cur == nil || wireRef(cur) != ref && !c.faultOn("formref.any-version") {
 		return nil, notFound("%s %q does not exist in space %q under %s", ref.Kind, c.params["name"], space, ref)
 	}
 	return cur, nil
@@ -108,7 +108,7 @@ func (c *call) observe() *apiError {
 		if pre.ifMatch != 0 && pre.ifMatch != cur.Revision && !c.faultOn("ifmatch.ignore") {
 			return fail(wire.CodeRevisionConflict, "If-Match \"%d\" is stale: %s is at revision %d; read it again", pre.ifMatch, what, cur.Revision)
 		}
-		f, _ := c.s.Host.Form(ref)
+		f, _ := c.installed(ref)
 		if v := c.s.Host.CheckOperation(f, "observe"); v != nil {
 			return fail(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 		}

@@ -79,7 +79,7 @@ func (c *call) render(q store.Q, r *store.Resource) (*representation, *apiError)
 		Metadata: metaOut{Name: r.Name, Space: r.Space, UID: r.UID, Generation: itoa(r.Generation), Revision: itoa(r.Revision)},
 		Spec:     json.RawMessage(r.Spec),
 		Status: statusOut{ObservedGeneration: itoa(r.Generation), Conditions: []condition{{
-			Type: "Ready", Status: rd.Status, Reason: rd.Reason, LastTransitionTime: ltt,
+			Type: "Ready", Status: rd.Status, Reason: c.readyReason(rd.Reason), LastTransitionTime: ltt,
 			HostReason: rd.HostReason, Message: rd.Message}}},
 	}
 	if cond, err := c.claimCondition(q, r); err != nil { // Form transition claim (transitions.md §5)

@@ -3,6 +3,8 @@ package lane
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/takokit/takokit/catalog"
+	"strings"
 	"sync"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -112,4 +114,59 @@ func reencoded(doc []byte) []byte {
 		return doc
 	}
 	return out.Bytes()
+}
+
+// ungated materializes and canonicalizes spec without validating it (fault
+// import.unchecked).
+func ungated(f *catalog.Form, spec map[string]any) (*gated, *apiError) {
+	m := f.Materialize(spec)
+	b, err := wire.CanonicalValue(m)
+	if err != nil {
+		return nil, invalid("spec cannot be canonicalized: %v", err)
+	}
+	return &gated{form: f, spec: m, jcs: b, digest: wire.RawDigest(b)}, nil
+}
+
+// looseForm resolves an uninstalled FormRef by group and kind alone (fault
+// formref.loose): the first installed version of the kind answers.
+func (c *call) looseForm(ref wire.FormRef) (*catalog.Form, bool) {
+	k, ok := c.s.Host.Cat.Kind(ref.APIVersion, ref.Kind)
+	if !ok {
+		return nil, false
+	}
+	for _, v := range k.Versions {
+		if f, ok := c.s.Host.Form(v.Ref); ok && c.faultOn("formref.loose") {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// escapedPath is the request path; under path.decode-group an escaped "/"
+// (%2F) splits its segment, so a group sent as one segment is accepted.
+func (c *call) escapedPath() string {
+	p := c.r.URL.EscapedPath()
+	if strings.Contains(strings.ToUpper(p), "%2F") && c.faultOn("path.decode-group") {
+		return strings.NewReplacer("%2F", "/", "%2f", "/").Replace(p)
+	}
+	return p
+}
+
+// drifted adds an annotation member to a desiredSchema (fault definition.drift).
+func drifted(schema json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(schema, &m) != nil {
+		return schema
+	}
+	m["$comment"] = "drifted by the hostsim fault definition.drift"
+	return marshal(m)
+}
+
+// readyReason is the Ready condition's reason; status.invent-reason replaces
+// it with one outside the closed vocabulary.
+func (c *call) readyReason(reason string) string {
+	if c.faultOn("status.invent-reason") {
+		return "InventedByHostsim"
+	}
+	return reason
 }

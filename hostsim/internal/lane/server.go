@@ -133,7 +133,7 @@ func (c *call) serve() *apiError {
 	if err := c.readProbe(); err != nil {
 		return err
 	}
-	rt, params, err := match(c.s.table, c.r.Method, c.r.URL.EscapedPath())
+	rt, params, err := match(c.s.table, c.r.Method, c.escapedPath())
 	if err != nil {
 		return err
 	}
