@@ -36,7 +36,7 @@ var targetedTable = []Def{
 	{Name: "capability.ignore", Stage: StageRules, Effect: "accept spec changes of Forms without update and applies to revision-role resources (the host profile may still refuse the operation)"},
 	{Name: "immutable.ignore", Stage: StageRules, Effect: "accept changes of immutableFields pointers"},
 	{Name: "import.unchecked", Stage: StageRules, Effect: "an import skips the desiredSchema gate (the spec is only materialized)"},
-	{Name: "import.no-claim", Stage: StageRules, Effect: "an import records and checks no nativeId claim"},
+	{Name: "import.no-claim", Stage: StageRules, Effect: "an import neither checks nor records a nativeId claim (the resource keeps no nativeId)"},
 	{Name: "status.invent-reason", Stage: StageRules, Effect: "the Ready condition carries a reason outside the closed vocabulary"},
 	// validate, prepare and headers (host-api.md §6, §10)
 	{Name: "validate.invert", Stage: StageRules, Effect: "validate answers the opposite valid (diagnostics unchanged)"},

@@ -142,8 +142,10 @@ func (c *call) decide(q store.Q, m *mutation, atCommit bool) (*outcome, *apiErro
 	if e := c.semantic(q, f, m, g, pins, curUID); e != nil {
 		return nil, e
 	}
-	if m.Action == "import" && !c.faultOn("import.no-claim") {
-		if e := nativeClaim(q, m, cur, what); e != nil {
+	if m.Action == "import" {
+		if c.faultOn("import.no-claim") {
+			m.NativeID = "" // nothing is claimed, nothing is checked
+		} else if e := nativeClaim(q, m, cur, what); e != nil {
 			return nil, e
 		}
 	}
