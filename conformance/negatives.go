@@ -66,7 +66,7 @@ func Negatives() map[string]Negative {
 		"package-digest-not-identity":                       targeted("formref.package-key", "expected 400 invalid_argument"),
 		"resource-answers-only-under-its-recorded-form-ref": targeted("formref.any-version", "expected 404 resource_not_found"),
 		"revision-role-update-rejected":                     targeted("capability.ignore", "expected 400 invalid_argument"),
-		"no-update-spec-change-rejected":                    targeted("capability.ignore", "expected 400 invalid_argument"),
+		"no-update-spec-change-rejected":                    targeted("capability.ignore", "expected 400 invalid_argument, got 422 unsupported_capability"),
 		"concurrent-unrelated-mutation":                     injected("store.serialize-lossy: drop concurrent writes"),
 		"async-commit-revalidates":                          targeted("commit.skip-fences", "must end with generation_conflict"),
 		"resource-observe-is-tenant-isolated":               targeted("tenant.ignore", "by another tenant)"),
@@ -77,7 +77,7 @@ func Negatives() map[string]Negative {
 		"import-validates-like-apply":                       targeted("import.unchecked", "expected 400 invalid_argument"),
 		"import-claims-its-native-identity":                 targeted("import.no-claim", "expected 409 import_conflict"),
 		"resource-import-is-tenant-isolated":                targeted("tenant.ignore", "by another tenant)"),
-		"immutable-field-change-rejected":                   targeted("immutable.ignore", "expected 400 invalid_argument"),
+		"immutable-field-change-rejected":                   {Profile: "full", Faults: []string{"immutable.ignore", "relations.ignore-missing"}, Fragment: "expected 400 invalid_argument, got 200"},
 
 		"apply-idempotency-replay":                   targeted("idempotency.no-replay", "expected the recorded"),
 		"replay-record-retires-with-its-incarnation": targeted("idempotency.no-retire", "replayed the retired answer"),
