@@ -136,3 +136,64 @@ func TestOperationFaults(t *testing.T) {
 		}
 	})
 }
+
+// The uid, nativeId, space and FormRef-collapse faults.
+func TestIdentityLeakFaults(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	spec := fixture(t, f)
+	c.create(f, "home", "prod", spec).status(201)
+	broken(t, sim, "space.ignore",
+		func() { c.read(f, "home", "staging").refused("resource_not_found", 404) },
+		func() { c.read(f, "home", "staging").status(200) })
+	n := 0
+	uid := func() string {
+		n++
+		u, _, _ := meta(t, c.create(f, "uid"+string(rune('a'+n)), "prod", spec).status(201))
+		return u
+	}
+	broken(t, sim, "uid.invalid", func() {
+		if u := uid(); strings.HasPrefix(u, "-") {
+			t.Fatalf("uid %s breaks the uid grammar", u)
+		}
+	}, func() {
+		if u := uid(); !strings.HasPrefix(u, "-") {
+			t.Fatalf("uid.invalid minted the valid uid %s", u)
+		}
+	})
+	c.do("POST", resPath(f, "adopted")+"/import", map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
+		body(f, "adopted", "prod", spec, map[string]any{"nativeId": "native-secret-7"})).status(201)
+	broken(t, sim, "import.echo-native", func() {
+		if contains(c.read(f, "adopted", "prod").status(200).body, "native-secret-7") {
+			t.Fatalf("the nativeId is echoed")
+		}
+	}, func() {
+		if !contains(c.read(f, "adopted", "prod").status(200).body, "native-secret-7") {
+			t.Fatalf("import.echo-native did not echo the nativeId")
+		}
+	})
+	kind, ok := cat.Kind(f.Ref.APIVersion, f.Ref.Kind)
+	if !ok || len(kind.Versions) < 2 {
+		t.Skipf("%s has one version; formref.collapse has nothing to collapse", f.Ref.Kind)
+	}
+	old := kind.Versions[0]
+	answered := func() string {
+		r := c.do("GET", api+"/forms"+exactQuery(old, "prod"), nil, nil).status(200)
+		var fr struct {
+			Forms []struct{ Identity struct{ FormRef struct{ DefinitionVersion string } } }
+		}
+		_ = json.Unmarshal(r.body, &fr)
+		return fr.Forms[0].Identity.FormRef.DefinitionVersion
+	}
+	broken(t, sim, "formref.collapse", func() {
+		if v := answered(); v != old.Ref.DefinitionVersion {
+			t.Fatalf("forms of %s answered version %s", old.Ref, v)
+		}
+	}, func() {
+		if v := answered(); v == old.Ref.DefinitionVersion {
+			t.Fatalf("formref.collapse still answered %s", v)
+		}
+	})
+}

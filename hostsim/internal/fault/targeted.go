@@ -54,4 +54,9 @@ var targetedTable = []Def{
 	{Name: "definition.drift", Stage: StageRules, Effect: "form-definition serves the desiredSchema with an extra $comment member, so it differs from the installed one"},
 	// deletes (host-api.md §14.6)
 	{Name: "delete.revision-fenced", Stage: StageRules, Effect: "a delete compares its generation fence with the revision, so derived rendering makes it stale"},
+	// identity, spaces and catalog additions
+	{Name: "uid.invalid", Stage: StageRules, Effect: "a create mints a uid outside the uid grammar (it starts with \"-\")"},
+	{Name: "import.echo-native", Stage: StageRules, Effect: "representations of imported resources carry the nativeId in the Ready message"},
+	{Name: "space.ignore", Stage: StageRules, Effect: "read and observe find the tenant's resource of that kind and name in any space"},
+	{Name: "formref.collapse", Stage: StageRules, Effect: "forms and form-definition answer every installed version of a kind with its newest one"},
 }

@@ -47,6 +47,9 @@ func (c *call) exactForm() (*formAndRef, *apiError) {
 	if err != nil {
 		return nil, err
 	}
+	if n := c.newestOf(f); n != f && c.faultOn("formref.collapse") {
+		f, ref = n, n.Ref
+	}
 	return &formAndRef{ref: ref, pkg: f.PackageDigest, f: f}, nil
 }
 

@@ -87,6 +87,9 @@ func (c *call) render(q store.Q, r *store.Resource) (*representation, *apiError)
 	} else if cond != nil {
 		rep.Status.Conditions = append(rep.Status.Conditions, *cond)
 	}
+	if r.NativeID != "" && c.faultOn("import.echo-native") {
+		rep.Status.Conditions[0].Message = "adopted native object " + r.NativeID
+	}
 	if f.HasOutputs() {
 		key := r.UID
 		if c.faultOn("endpoint.reassign") { // a new address on every answer

@@ -170,3 +170,18 @@ func (c *call) readyReason(reason string) string {
 	}
 	return reason
 }
+
+// newestOf is the last installed version of f's kind (fault formref.collapse).
+func (c *call) newestOf(f *catalog.Form) *catalog.Form {
+	k, ok := c.s.Host.Cat.Kind(f.Ref.APIVersion, f.Ref.Kind)
+	if !ok {
+		return f
+	}
+	newest := f
+	for _, v := range k.Versions {
+		if g, ok := c.s.Host.Form(v.Ref); ok {
+			newest = g
+		}
+	}
+	return newest
+}

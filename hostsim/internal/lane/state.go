@@ -16,6 +16,9 @@ func (s *Server) nowText() string { return s.Now().UTC().Truncate(time.Second).F
 func (c *call) nextState(f *catalog.Form, m *mutation, cur *store.Resource, g *gated, pins []store.Pin, specChanged bool) (*outcome, *apiError) {
 	if cur == nil {
 		uid := c.s.mint("u-")
+		if c.faultOn("uid.invalid") {
+			uid = "-" + uid // outside ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$
+		}
 		if gone := c.s.lastGone(); gone != "" && c.faultOn("uid.reuse") {
 			uid = gone
 		}

@@ -55,6 +55,17 @@ func GetResource(q Q, tenant, space, apiVersion, kind, name string) (*Resource, 
 	return r, err
 }
 
+// GetResourceInAnySpace returns the tenant's resource of that kind and name in
+// any space, or nil (only for the fault space.ignore).
+func GetResourceInAnySpace(q Q, tenant, apiVersion, kind, name string) (*Resource, error) {
+	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources
+		WHERE tenant=? AND api_version=? AND kind=? AND name=? ORDER BY space LIMIT 1`, tenant, apiVersion, kind, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return r, err
+}
+
 // GetResourceByUID returns the live resource with that uid, or nil.
 func GetResourceByUID(q Q, uid string) (*Resource, error) {
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources WHERE uid=?`, uid))
