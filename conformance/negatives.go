@@ -40,7 +40,7 @@ func Negatives() map[string]Negative {
 		"forms-exact-availability":                          targeted("forms.unavailable", "activated"),
 		"form-definition-exact":                             targeted("definition.drift", "desiredSchema"),
 		"exact-form-ref-fails-closed-on-unknown-definition": targeted("formref.loose", "expected 404 form_unknown"),
-		"two-definition-versions-answer-independently":      injected("formref.collapse: answer every version of a kind with the newest one"),
+		"two-definition-versions-answer-independently":      targeted("formref.collapse", "identity.formRef is"),
 		"namespaced-group-travels-as-two-path-segments":     targeted("path.decode-group", "expected 404"),
 
 		"validate-accepts-canonical":         targeted("validate.invert", "expected {\"valid\": true"),
@@ -50,7 +50,7 @@ func Negatives() map[string]Negative {
 		"prepare-requires-update-fence":      targeted("prepare.no-fence", "expected 400 invalid_argument"),
 		"stale-prepare-rejected":             targeted("prepare.unbound", "expected 400 invalid_argument"),
 
-		"apply-create-uid-minted":                           injected("uid.reuse: mint the previous uid again"),
+		"apply-create-uid-minted":                           targeted("uid.invalid", "does not match the uid grammar"),
 		"apply-headers-required":                            targeted("headers.lenient", "(no Idempotency-Key)"),
 		"create-conflict-when-exists":                       targeted("create.overwrite", "expected 412 generation_conflict"),
 		"update-generation-fence":                           targeted("fence.ignore", "expected 400 invalid_argument"),
@@ -73,7 +73,7 @@ func Negatives() map[string]Negative {
 		"prepare-is-tenant-scoped":                          targeted("prepare.host-wide", "another tenant spending a prepareDigest"),
 		"stale-revision-rejected":                           targeted("ifmatch.ignore", "expected 412 revision_conflict"),
 		"condition-reason-closed":                           targeted("status.invent-reason", "InventedByHostsim"),
-		"import-adopts-native-resource":                     injected("import.echo-native: echo nativeId in the answer"),
+		"import-adopts-native-resource":                     targeted("import.echo-native", "carries the nativeId"),
 		"import-validates-like-apply":                       targeted("import.unchecked", "expected 400 invalid_argument"),
 		"import-claims-its-native-identity":                 targeted("import.no-claim", "expected 409 import_conflict"),
 		"resource-import-is-tenant-isolated":                targeted("tenant.ignore", "by another tenant)"),
@@ -105,7 +105,7 @@ func Negatives() map[string]Negative {
 		"strict-json-unknown-member-rejected":   targeted("json.unknown-members", "expected 400 invalid_argument"),
 		"space-id-grammar-enforced":             targeted("space.lenient", "(metadata.space with"),
 
-		"cross-space-isolation":              injected("space.ignore: address resources without their space"),
+		"cross-space-isolation":              targeted("space.ignore", "(the name in another space)"),
 		"resource-read-is-tenant-isolated":   targeted("tenant.ignore", "by another tenant)"),
 		"resource-update-is-tenant-isolated": targeted("tenant.ignore", "by another tenant)"),
 		"resource-delete-is-tenant-isolated": targeted("tenant.ignore", "by another tenant)"),
