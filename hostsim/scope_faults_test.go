@@ -182,7 +182,11 @@ func TestIdentityLeakFaults(t *testing.T) {
 	answered := func() string {
 		r := c.do("GET", api+"/forms"+exactQuery(old, "prod"), nil, nil).status(200)
 		var fr struct {
-			Forms []struct{ Identity struct{ FormRef struct{ DefinitionVersion string } } }
+			Forms []struct {
+				Identity struct {
+					FormRef struct{ DefinitionVersion string }
+				}
+			}
 		}
 		_ = json.Unmarshal(r.body, &fr)
 		return fr.Forms[0].Identity.FormRef.DefinitionVersion
