@@ -31,7 +31,7 @@ func (s *Server) maxBundleBytes(kind string) int64 {
 }
 
 func (c *call) caller() artifact.Caller {
-	return artifact.Caller{Tenant: c.who.Tenant, Principal: c.who.Principal}
+	return artifact.Caller{Tenant: c.who.Tenant, Principal: c.who.Principal, Lapse: c.faultOn}
 }
 
 // refusalOf turns an artifact or rules error into the wire refusal.
@@ -93,7 +93,7 @@ func (c *call) uploadStart() *apiError {
 		return err
 	}
 	return c.keyedArtifact(func(tx store.Q) (int, []byte, error) {
-		s, err := artifact.Start(artifact.SQL{Q: tx}, c.caller(), d.Manifest, c.s.maxBundleBytes(bundleLimitKind))
+		s, err := artifact.Start(c.flowStore(tx), c.caller(), d.Manifest, c.s.maxBundleBytes(bundleLimitKind))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -118,7 +118,7 @@ func (c *call) blobPut() *apiError {
 		if body == nil {
 			body = http.NoBody
 		}
-		if created, err = artifact.PutBlob(artifact.SQL{Q: tx}, c.caller(), c.params["uploadId"], digest, body); err != nil {
+		if created, err = artifact.PutBlob(c.flowStore(tx), c.caller(), c.params["uploadId"], digest, body); err != nil {
 			return refusalOf(err)
 		}
 		return store.AddCounter(tx, "uploads", 1)
@@ -140,7 +140,7 @@ func (c *call) uploadCommit() *apiError {
 		return err
 	}
 	return c.keyedArtifact(func(tx store.Q) (int, []byte, error) {
-		digest, created, err := artifact.Commit(artifact.SQL{Q: tx}, c.caller(), c.params["uploadId"], c.s.maxBundleBytes(bundleLimitKind))
+		digest, created, err := artifact.Commit(c.flowStore(tx), c.caller(), c.params["uploadId"], c.s.maxBundleBytes(bundleLimitKind))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -161,7 +161,7 @@ func (c *call) uploadAbandon() *apiError {
 		return err
 	}
 	return c.keyedArtifact(func(tx store.Q) (int, []byte, error) {
-		if err := artifact.Abandon(artifact.SQL{Q: tx}, c.caller(), c.params["uploadId"]); err != nil {
+		if err := artifact.Abandon(c.flowStore(tx), c.caller(), c.params["uploadId"]); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusNoContent, nil, nil
@@ -191,7 +191,7 @@ func (c *call) blobHead() *apiError {
 	var held bool
 	rerr := c.s.Store.Read(c.ctx, func(tx store.Q) error {
 		var err error
-		held, err = artifact.HeadBlob(artifact.SQL{Q: tx}, c.who.Tenant, c.params["sha256"])
+		held, err = artifact.HeadBlob(c.flowStore(tx), c.who.Tenant, c.params["sha256"])
 		return err
 	})
 	if rerr != nil {
@@ -211,10 +211,32 @@ type forgetful struct{ artifact.SQL }
 
 func (forgetful) HoldsManifest(string, string) (bool, error) { return false, nil }
 
+// sharedHoldings is the artifact store under fault artifacts.shared-holdings:
+// every tenant holds every stored blob and manifest.
+type sharedHoldings struct{ artifact.Store }
+
+func (s sharedHoldings) HoldsBlob(_, digest string) (bool, error) {
+	_, ok, err := s.BlobBytes(digest)
+	return ok, err
+}
+
+func (s sharedHoldings) HoldsManifest(_, digest string) (bool, error) {
+	_, ok, err := s.ManifestBytes(digest)
+	return ok, err
+}
+
+// flowStore is the store the upload flow and blob HEAD use.
+func (c *call) flowStore(q store.Q) artifact.Store {
+	if c.faultOn("artifacts.shared-holdings") {
+		return sharedHoldings{artifact.SQL{Q: q}}
+	}
+	return artifact.SQL{Q: q}
+}
+
 // artifactStore is the store manifest reads and bundle resolution use.
 func (c *call) artifactStore(q store.Q) artifact.Store {
 	if c.faultOn("artifacts.forget") {
 		return forgetful{artifact.SQL{Q: q}}
 	}
-	return artifact.SQL{Q: q}
+	return c.flowStore(q)
 }

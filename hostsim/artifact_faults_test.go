@@ -1,0 +1,60 @@
+package hostsim_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/hostsimtest"
+)
+
+// The artifact faults each let through what one rule of host-api.md §17 refuses.
+func TestArtifactRuleFaults(t *testing.T) {
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t)})
+	c := newClient(t, sim.URL, "sim-primary")
+	alt := newClient(t, sim.URL, "sim-alternate")
+	other := newClient(t, sim.URL, "sim-other-tenant")
+	n := 0
+	// session starts an upload of a fresh module and returns its id, bytes and digest.
+	session := func() (string, []byte, string) {
+		n++
+		js := []byte(fmt.Sprintf("%s\n// module %d\n", allHandlers, n))
+		blob := wire.RawDigest(js)
+		id := fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", len(js), blob)).status(201).json()["uploadId"])
+		return id, js, blob
+	}
+	broken(t, sim, "artifacts.session-shared", func() {
+		id, js, blob := session()
+		alt.putBlob(id, blob, js).refused("artifact_missing", 404)
+	}, func() {
+		id, js, blob := session()
+		alt.putBlob(id, blob, js).status(201)
+	})
+	broken(t, sim, "artifacts.unverified", func() {
+		id, js, blob := session()
+		c.putBlob(id, blob, append([]byte("X"), js[1:]...)).refused("artifact_invalid", 400)
+	}, func() {
+		id, js, blob := session()
+		c.putBlob(id, blob, append([]byte("X"), js[1:]...)).status(201)
+	})
+	// A held blob declared again with another size is caught at commit.
+	id, js, blob := session()
+	c.putBlob(id, blob, js).status(201)
+	c.commit(id, newKey()).status(201)
+	resized := func() string {
+		return fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", len(js)+1, blob)).status(201).json()["uploadId"])
+	}
+	broken(t, sim, "artifacts.trust-declared",
+		func() { c.commit(resized(), newKey()).refused("artifact_invalid", 400) },
+		func() { c.commit(resized(), newKey()).status(201) })
+	broken(t, sim, "artifacts.shared-holdings", func() {
+		if code := other.headBlob(blob); code != 404 {
+			t.Fatalf("another tenant's HEAD of a blob it never uploaded answered %d", code)
+		}
+	}, func() {
+		if code := other.headBlob(blob); code != 200 {
+			t.Fatalf("artifacts.shared-holdings: HEAD answered %d", code)
+		}
+	})
+}
