@@ -133,7 +133,7 @@ func Negatives() map[string]Negative {
 		"declared-handler-not-exported-rejected":     targeted("artifacts.no-export-scan", "expected 400 invalid_argument"),
 
 		"delete-fence-survives-derived-rendering": targeted("delete.revision-fenced", "generation_conflict"),
-		"artifact-commit-binds-declared-size":     injected("artifacts.trust-declared: commit without comparing sizes with stored bytes"),
+		"artifact-commit-binds-declared-size":     targeted("artifacts.trust-declared", "expected 400 artifact_invalid"),
 		"artifact-retention-while-referenced":     targeted("artifacts.forget", "artifact_missing"),
 		"resource-address-is-tenant-scoped":       targeted("tenant.ignore", "expected 200, got 400 invalid_argument"),
 		"relation-resolution-is-tenant-scoped":    targeted("tenant.ignore", "referring to names only the first tenant holds"),
@@ -150,15 +150,15 @@ func Negatives() map[string]Negative {
 		"deployment-delete-blocked-by-inbound-binding": targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
 
 		"artifact-upload-missing-blob":                   targeted("artifacts.list-none", "missingBlobs"),
-		"artifact-digest-mismatch":                       injected("artifacts.unverified: store blob bytes without checking digest and size"),
+		"artifact-digest-mismatch":                       targeted("artifacts.unverified", "expected 400 artifact_invalid"),
 		"artifact-commit-idempotent":                     targeted("artifacts.recommit", "expected 200"),
 		"artifact-then-bundle-apply":                     targeted("artifacts.forget", "artifact_missing"),
 		"artifact-manifest-reject-list":                  injected("artifacts.lenient: accept every manifest"),
 		"artifact-manifest-kind-exclusive":               injected("artifacts.lenient: accept every manifest"),
 		"bundle-main-module-is-loadable":                 injected("artifacts.lenient: accept every manifest"),
-		"upload-session-bound-to-its-creating-principal": injected("artifacts.session-shared: let any principal use a session"),
-		"artifact-digest-is-not-a-capability":            injected("artifacts.shared-holdings: let every tenant hold every blob"),
-		"manifest-reference-is-not-a-capability":         injected("artifacts.shared-holdings: let every tenant hold every manifest"),
+		"upload-session-bound-to-its-creating-principal": targeted("artifacts.session-shared", "expected 404 artifact_missing"),
+		"artifact-digest-is-not-a-capability":            targeted("artifacts.shared-holdings", "expected a bare 404"),
+		"manifest-reference-is-not-a-capability":         targeted("artifacts.shared-holdings", "expected 404 artifact_missing"),
 
 		"form-transition-feature-advertised":       targeted("discovery.omit-feature=resource_form_transition", "resource_form_transition"),
 		"form-transition-unknown-operation-is-404": injected("transition.readback-wrong: answer unknown operations 202"),
