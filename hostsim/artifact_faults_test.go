@@ -1,6 +1,7 @@
 package hostsim_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -57,4 +58,33 @@ func TestArtifactRuleFaults(t *testing.T) {
 			t.Fatalf("artifacts.shared-holdings: HEAD answered %d", code)
 		}
 	})
+}
+
+// The manifest rule faults: each lets one refused manifest shape start an upload.
+func TestManifestRuleFaults(t *testing.T) {
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t)})
+	c := newClient(t, sim.URL, "sim-primary")
+	js := []byte(allHandlers)
+	module := map[string]any{"name": "index.js", "mediaType": "application/javascript+module", "size": len(js), "digest": wire.RawDigest(js)}
+	start := func(extra map[string]any) *reply {
+		m := map[string]any{"apiVersion": "artifacts.takoform.com/v1alpha1", "kind": "WorkerBundle",
+			"mainModule": "index.js", "modules": []any{module}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		b, _ := json.Marshal(map[string]any{"manifest": m})
+		return c.start(b)
+	}
+	for _, tc := range []struct {
+		fault string
+		extra map[string]any
+	}{
+		{"artifacts.duplicate-names", map[string]any{"modules": []any{module, module}}},
+		{"artifacts.mixed-kinds", map[string]any{"files": []any{}}},
+		{"artifacts.any-main-module", map[string]any{"mainModule": "absent.js"}},
+	} {
+		broken(t, sim, tc.fault,
+			func() { start(tc.extra).refused("artifact_invalid", 400) },
+			func() { start(tc.extra).status(201) })
+	}
 }

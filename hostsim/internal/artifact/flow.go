@@ -50,7 +50,7 @@ type Started struct {
 // and missingBlobs lists what the caller's tenant does not hold yet. Starting again
 // opens a new session.
 func Start(st Store, c Caller, manifest []byte, maxBundleBytes int64) (*Started, error) {
-	m, r := ParseManifest(manifest, maxBundleBytes)
+	m, r := parseManifest(manifest, maxBundleBytes, c)
 	if r != nil {
 		return nil, r
 	}
@@ -82,7 +82,7 @@ func session(st Store, c Caller, id string) (Upload, *Manifest, error) {
 	if !ok || u.State == UploadAbandoned || u.Tenant != c.Tenant || u.Principal != c.Principal && !c.lapses("artifacts.session-shared") {
 		return Upload{}, nil, missing("upload %q is unknown, abandoned or was started by another principal; start a new upload", id)
 	}
-	m, r := ParseManifest(u.Manifest, math.MaxInt64)
+	m, r := parseManifest(u.Manifest, math.MaxInt64, c)
 	if r != nil {
 		return Upload{}, nil, r
 	}
@@ -139,7 +139,7 @@ func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest s
 	if u.State == UploadCommitted {
 		return u.ManifestDigest, false, nil
 	}
-	m, r := ParseManifest(u.Manifest, maxBundleBytes)
+	m, r := parseManifest(u.Manifest, maxBundleBytes, c)
 	if r != nil {
 		return "", false, r
 	}

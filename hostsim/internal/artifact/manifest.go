@@ -130,6 +130,11 @@ func bad(ptr, format string, args ...any) *rules.Refusal {
 // default). Every refusal is artifact_invalid naming the manifest pointer, the value
 // and what is accepted.
 func ParseManifest(raw []byte, maxBundleBytes int64) (*Manifest, *rules.Refusal) {
+	return parseManifest(raw, maxBundleBytes, Caller{})
+}
+
+// parseManifest is ParseManifest for a caller whose Lapse may switch one rule off.
+func parseManifest(raw []byte, maxBundleBytes int64, c Caller) (*Manifest, *rules.Refusal) {
 	if maxBundleBytes <= 0 {
 		maxBundleBytes = DefaultMaximumBundleBytes
 	}
@@ -151,10 +156,10 @@ func ParseManifest(raw []byte, maxBundleBytes int64) (*Manifest, *rules.Refusal)
 		return nil, bad("", "must be a JSON object {apiVersion, kind, …}")
 	}
 	m := &Manifest{Raw: bytes.Clone(raw), Digest: digest}
-	if r := checkTop(obj, m); r != nil {
+	if r := checkTop(obj, m, c); r != nil {
 		return nil, r
 	}
-	if r := checkRules(m, maxBundleBytes); r != nil {
+	if r := checkRules(m, maxBundleBytes, c); r != nil {
 		return nil, r
 	}
 	return m, nil
@@ -162,7 +167,7 @@ func ParseManifest(raw []byte, maxBundleBytes int64) (*Manifest, *rules.Refusal)
 
 var topMembers = []string{"apiVersion", "kind", "mainModule", "modules", "files"}
 
-func checkTop(obj map[string]any, m *Manifest) *rules.Refusal {
+func checkTop(obj map[string]any, m *Manifest, c Caller) *rules.Refusal {
 	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(topMembers, k) {
 			return bad("/"+wire.EscapePointerToken(k), "unknown member %q; a manifest has only %s", k, strings.Join(topMembers, ", "))
@@ -181,7 +186,7 @@ func checkTop(obj map[string]any, m *Manifest) *rules.Refusal {
 	_, hasFiles := obj["files"]
 	if kind == KindWorkerBundle {
 		switch {
-		case hasFiles:
+		case hasFiles && !c.lapses("artifacts.mixed-kinds"):
 			return bad("/files", "a %s manifest carries mainModule and modules, never files", kind)
 		case !hasMain:
 			return bad("/mainModule", "a %s manifest requires mainModule (the path of its loadable entry module)", kind)
@@ -214,11 +219,11 @@ func checkTop(obj map[string]any, m *Manifest) *rules.Refusal {
 }
 
 // checkRules applies the host rules over the decoded entries.
-func checkRules(m *Manifest, maxBundleBytes int64) *rules.Refusal {
+func checkRules(m *Manifest, maxBundleBytes int64, c Caller) *rules.Refusal {
 	seen := map[string]string{}
 	sizes := map[string]Entry{}
 	for _, e := range m.Entries() {
-		if first, dup := seen[e.Path]; dup {
+		if first, dup := seen[e.Path]; dup && !c.lapses("artifacts.duplicate-names") {
 			return bad(e.Pointer, "%q is declared twice (first at manifest%s); names and paths are unique", e.Path, first)
 		}
 		seen[e.Path] = e.Pointer
@@ -229,13 +234,8 @@ func checkRules(m *Manifest, maxBundleBytes int64) *rules.Refusal {
 		sizes[e.Digest] = e
 	}
 	if m.Kind == KindWorkerBundle {
-		main, ok := m.Module(m.MainModule)
-		if !ok {
-			return bad("/mainModule", "mainModule %q names no declared module; declare it in modules", m.MainModule)
-		}
-		if !slices.Contains(LoadableMediaTypes, main.MediaType) {
-			return bad("/mainModule", "mainModule %q has media type %q, which is not loadable; accepted: %s",
-				m.MainModule, main.MediaType, strings.Join(LoadableMediaTypes, ", "))
+		if r := checkMainModule(m); r != nil && !c.lapses("artifacts.any-main-module") {
+			return r
 		}
 		for _, e := range m.Modules {
 			if e.MediaType != SourceMapMediaType {
@@ -256,6 +256,19 @@ func checkRules(m *Manifest, maxBundleBytes int64) *rules.Refusal {
 			what = "module"
 		}
 		return bad("", "declared %s sizes sum to %d bytes, over maximumBundleBytes %d", what, total, maxBundleBytes)
+	}
+	return nil
+}
+
+// checkMainModule requires mainModule to name a declared, loadable module.
+func checkMainModule(m *Manifest) *rules.Refusal {
+	main, ok := m.Module(m.MainModule)
+	if !ok {
+		return bad("/mainModule", "mainModule %q names no declared module; declare it in modules", m.MainModule)
+	}
+	if !slices.Contains(LoadableMediaTypes, main.MediaType) {
+		return bad("/mainModule", "mainModule %q has media type %q, which is not loadable; accepted: %s",
+			m.MainModule, main.MediaType, strings.Join(LoadableMediaTypes, ", "))
 	}
 	return nil
 }

@@ -64,4 +64,7 @@ var targetedTable = []Def{
 	{Name: "artifacts.shared-holdings", Stage: StageRules, Effect: "every tenant holds every stored blob and committed manifest"},
 	{Name: "artifacts.unverified", Stage: StageRules, Effect: "a blob PUT stores the bytes without checking them against the declared size and digest"},
 	{Name: "artifacts.trust-declared", Stage: StageRules, Effect: "a commit does not compare declared sizes and digests with the stored bytes"},
+	{Name: "artifacts.duplicate-names", Stage: StageRules, Effect: "a manifest may declare one module name or file path twice"},
+	{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a WorkerBundle manifest may carry files beside its modules"},
+	{Name: "artifacts.any-main-module", Stage: StageRules, Effect: "mainModule may name an undeclared or non-loadable module (a source map)"},
 }
