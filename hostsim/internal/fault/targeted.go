@@ -67,4 +67,9 @@ var targetedTable = []Def{
 	{Name: "artifacts.duplicate-names", Stage: StageRules, Effect: "a manifest may declare one module name or file path twice"},
 	{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a WorkerBundle manifest may carry files beside its modules"},
 	{Name: "artifacts.any-main-module", Stage: StageRules, Effect: "mainModule may name an undeclared or non-loadable module (a source map)"},
+	// Form transitions (transitions.md §4, §5)
+	{Name: "transition.no-claim", Stage: StageRules, Effect: "a Form transition's claim does not fence lifecycle mutations (no resource_busy)"},
+	{Name: "transition.request-unchecked", Stage: StageRules, Effect: "another request under a recorded operationId is answered with that operation instead of form_transition_request_mismatch"},
+	{Name: "transition.unverified", Stage: StageRules, Effect: "transitionEvidence.digest and operationId are not recomputed"},
+	{Name: "transition.any-pair", Stage: StageRules, Effect: "a transition marker and FormRef pair the catalog does not declare is accepted"},
 }

@@ -150,6 +150,10 @@ func (x *Exchange) FireIn(q store.Q, f *fault.Armed) error {
 		"kind": x.c.kind, "resource": x.c.name})
 }
 
+// Lapse reports (and records the firing of) an armed rule fault scoped to
+// this request: the transition service then skips that one rule.
+func (x *Exchange) Lapse(name string) bool { return x.c.faultOn(name) }
+
 // FaultsChanged drops the cached fault table after firings were committed.
 func (x *Exchange) FaultsChanged() {
 	if x.c.s.Armory != nil {
@@ -182,7 +186,7 @@ func (c *call) claimRefusal(q store.Q, r *store.Resource) *apiError {
 	if err != nil {
 		return internal(err)
 	}
-	if cl == nil {
+	if cl == nil || c.faultOn("transition.no-claim") {
 		return nil
 	}
 	no, what := false, "mutation"

@@ -1,0 +1,81 @@
+package hostsim_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/hostsimtest"
+	"github.com/takokit/takokit/hostsim/internal/transition"
+)
+
+// The Form transition rule faults: an unclaimed lifecycle, unverified digests
+// and undeclared pairs.
+func TestTransitionRuleFaults(t *testing.T) {
+	cat := testCatalog(t)
+	var tr *catalog.Transition
+	var from, to *catalog.Form
+	for _, x := range cat.Transitions() {
+		f, ok1 := cat.Form(x.From)
+		g, ok2 := cat.Form(x.To)
+		if ok1 && ok2 && len(f.Relations) == 0 && len(f.Fixtures) > 0 {
+			tr, from, to = x, f, g
+			break
+		}
+	}
+	if tr == nil {
+		t.Skip("the catalog declares no transition between Forms without relations")
+	}
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, ConformanceProbes: true})
+	c := newClient(t, sim.URL, "sim-primary")
+	spec := fixture(t, from)
+	n := 0
+	// post creates a fresh resource and posts the transition that edit shapes.
+	post := func(edit func(*transition.Request), extra map[string]string) (string, *reply) {
+		n++
+		name := fmt.Sprintf("tx%d", n)
+		uid, _, _ := meta(t, c.create(from, name, "prod", spec).status(201))
+		req, err := transition.NewRequest(tr, from, to, "prod", name, uid, 1, 1, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			edit(req)
+		}
+		b, _ := json.Marshal(req)
+		h := map[string]string{"Idempotency-Key": req.OperationID, "Takoform-Expected-Generation": "1", "If-Match": `"1"`}
+		for k, v := range extra {
+			h[k] = v
+		}
+		return name, c.do("POST", resPath(from, name)+"/form-transitions?space=prod", h, b)
+	}
+	wrongDigest := func(r *transition.Request) {
+		r.TransitionEvidence.Digest = "sha256:" + strings.Repeat("0", 64)
+	}
+	broken(t, sim, "transition.unverified",
+		func() { _, r := post(wrongDigest, nil); r.refused("invalid_argument", 400) },
+		func() { _, r := post(wrongDigest, nil); r.status(200) })
+	undeclared := func(r *transition.Request) {
+		fake := &catalog.Transition{Marker: tr.Marker + "-undeclared", From: tr.From, To: tr.To}
+		x, err := transition.NewRequest(fake, from, to, "prod", r.Resource.Metadata.Name, r.Expected.UID, 1, 1, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*r = *x
+	}
+	broken(t, sim, "transition.any-pair",
+		func() { _, r := post(undeclared, nil); r.refused("invalid_argument", 400) },
+		func() { _, r := post(undeclared, nil); r.status(200) })
+	// A held transition (probe transition-hold) keeps its claim on the resource.
+	held, _ := post(nil, map[string]string{"Takoform-Conformance-Probe": "transition-hold"})
+	observe := func() *reply {
+		return c.do("POST", resPath(from, held)+"/observe"+exactQuery(from, "prod"),
+			map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": "1"}, nil)
+	}
+	broken(t, sim, "transition.no-claim",
+		func() { observe().refused("resource_busy", 409) },
+		func() { observe().status(200) })
+}
