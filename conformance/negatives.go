@@ -165,10 +165,10 @@ func Negatives() map[string]Negative {
 		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "backend_rejected"},
 		"form-transition-replay-is-byte-identical": injected("transition.re-render: render the receipt anew on every replay"),
 		"form-transition-never-re-increments":      injected("transition.re-dispatch: dispatch again on every replay"),
-		"form-transition-claim-fences-lifecycle":   injected("transition.no-claim: hold no claim between point A and the commit"),
-		"form-transition-undeclared-refused":       injected("transition.any-pair: accept undeclared markers"),
-		"form-transition-digest-mismatch-refused":  injected("transition.unverified: skip digest recomputation"),
-		"form-transition-request-mismatch-refused": injected("transition.ledger-overwrite: overwrite an existing operation with a new request"),
+		"form-transition-claim-fences-lifecycle":   targeted("transition.no-claim", "expected 409 resource_busy"),
+		"form-transition-undeclared-refused":       targeted("transition.any-pair", "expected 400 invalid_argument"),
+		"form-transition-digest-mismatch-refused":  targeted("transition.unverified", "expected 400 invalid_argument"),
+		"form-transition-request-mismatch-refused": {Profile: "full", Faults: []string{"transition.request-unchecked", "transition.unverified"}, Fragment: "must be refused"},
 		"form-transition-rejection-keeps-resource": injected("transition.reject-advances: advance the resource although the backend rejected"),
 	}
 }
