@@ -188,3 +188,32 @@ func TestMutationRuleFaults(t *testing.T) {
 	disarm(t, sim)
 	c.del(f, "dr", "prod", 1).status(204)
 }
+
+// prepare.no-materialize echoes the spec without its defaulted members.
+func TestPrepareNoMaterializeFault(t *testing.T) {
+	cat := testCatalog(t)
+	f := pickForm(t, cat, "Form with a defaulted field", func(f *catalog.Form) bool {
+		for _, fl := range f.Fields {
+			if fl.Default != nil {
+				return len(f.Relations) == 0
+			}
+		}
+		return false
+	})
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	echoed := func() int {
+		r := c.do("POST", api+"/resources/prepare", nil, body(f, "pm", "prod", f.Materialize(fixture(t, f)), nil)).status(200)
+		return len(r.json()["resource"].(map[string]any)["spec"].(map[string]any))
+	}
+	full := echoed()
+	broken(t, sim, "prepare.no-materialize", func() {
+		if n := echoed(); n != full {
+			t.Fatalf("prepare echoed %d members, then %d", full, n)
+		}
+	}, func() {
+		if n := echoed(); n >= full {
+			t.Fatalf("prepare.no-materialize echoed %d of %d members", n, full)
+		}
+	})
+}

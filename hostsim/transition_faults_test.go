@@ -1,6 +1,7 @@
 package hostsim_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -78,4 +79,25 @@ func TestTransitionRuleFaults(t *testing.T) {
 	broken(t, sim, "transition.no-claim",
 		func() { observe().refused("resource_busy", 409) },
 		func() { observe().status(200) })
+	// A replayed POST answers the stored receipt byte for byte.
+	uid, _, _ := meta(t, c.create(from, "txr", "prod", spec).status(201))
+	req, err := transition.NewRequest(tr, from, to, "prod", "txr", uid, 1, 1, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(req)
+	h := map[string]string{"Idempotency-Key": req.OperationID, "Takoform-Expected-Generation": "1", "If-Match": `"1"`}
+	send := func() []byte {
+		return c.do("POST", resPath(from, "txr")+"/form-transitions?space=prod", h, b).status(200).body
+	}
+	stored := send()
+	broken(t, sim, "transition.re-render", func() {
+		if !bytes.Equal(send(), stored) {
+			t.Fatalf("the replay is not the stored receipt")
+		}
+	}, func() {
+		if bytes.Equal(send(), stored) {
+			t.Fatalf("transition.re-render replayed the stored bytes")
+		}
+	})
 }

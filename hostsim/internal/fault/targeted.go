@@ -72,4 +72,6 @@ var targetedTable = []Def{
 	{Name: "transition.request-unchecked", Stage: StageRules, Effect: "another request under a recorded operationId is answered with that operation instead of form_transition_request_mismatch"},
 	{Name: "transition.unverified", Stage: StageRules, Effect: "transitionEvidence.digest and operationId are not recomputed"},
 	{Name: "transition.any-pair", Stage: StageRules, Effect: "a transition marker and FormRef pair the catalog does not declare is accepted"},
+	{Name: "transition.re-render", Stage: StageRules, Effect: "a replayed Form transition POST is answered re-encoded (indented): the same JSON value, not the stored bytes"},
+	{Name: "prepare.no-materialize", Stage: StageRules, Effect: "prepare echoes the spec without the members its defaults supply (the review digests stay those of the materialized spec)"},
 }

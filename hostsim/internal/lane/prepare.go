@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -111,7 +110,7 @@ func (c *call) prepare() *apiError {
 	}
 	out := map[string]any{
 		"resource": map[string]any{"apiVersion": in.apiVersion, "kind": in.kind, "form": form,
-			"metadata": map[string]string{"name": in.name, "space": in.space}, "spec": json.RawMessage(g.jcs)},
+			"metadata": map[string]string{"name": in.name, "space": in.space}, "spec": c.echoedSpec(f, g)},
 		"review": map[string]string{"prepareDigest": digest, "specDigest": g.digest},
 	}
 	c.send(http.StatusOK, marshal(out), "")

@@ -185,3 +185,23 @@ func (c *call) newestOf(f *catalog.Form) *catalog.Form {
 	}
 	return newest
 }
+
+// echoedSpec is the spec prepare echoes: the materialized spec, or under
+// prepare.no-materialize the spec without the members its defaults supply.
+func (c *call) echoedSpec(f *catalog.Form, g *gated) json.RawMessage {
+	if !c.faultOn("prepare.no-materialize") {
+		return g.jcs
+	}
+	bare := map[string]any{}
+	for k, v := range g.spec {
+		bare[k] = v
+	}
+	for k := range g.spec {
+		v := bare[k]
+		delete(bare, k)
+		if b, err := wire.CanonicalValue(f.Materialize(bare)); err != nil || string(b) != string(g.jcs) {
+			bare[k] = v // not supplied by a default
+		}
+	}
+	return marshal(bare)
+}

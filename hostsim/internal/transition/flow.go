@@ -1,7 +1,9 @@
 package transition
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -44,6 +46,7 @@ func (s *Service) post(x *lane.Exchange, p *parsed) answer {
 	if err != nil {
 		return fail(internal(err))
 	}
+	replay := row != nil
 	if row == nil {
 		var c *crash
 		var e *wire.Error
@@ -66,7 +69,11 @@ func (s *Service) post(x *lane.Exchange, p *parsed) answer {
 			row.OperationID, row.what(), row.RequestDigest, p.requestDigest))
 	}
 	if row.Status != statusPrepared || row.DispatchAttempted {
-		return s.resolve(x, row.Tenant, row.OperationID, false)
+		a := s.resolve(x, row.Tenant, row.OperationID, false)
+		if replay && a.err == nil && a.crash == nil && x.Lapse("transition.re-render") {
+			a.body = reencoded(a.body)
+		}
+		return a
 	}
 	return s.dispatch(x, row)
 }
@@ -238,4 +245,14 @@ func (s *Service) backend(x *lane.Exchange, row *opRow) (c *crash, err error) {
 		return err
 	})
 	return c, err
+}
+
+// reencoded is a replayed answer rendered afresh (fault transition.re-render):
+// the same JSON value, indented, so it is not the stored bytes.
+func reencoded(body []byte) []byte {
+	var out bytes.Buffer
+	if json.Indent(&out, body, "", "  ") != nil {
+		return body
+	}
+	return out.Bytes()
 }
