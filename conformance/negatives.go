@@ -45,7 +45,7 @@ func Negatives() map[string]Negative {
 
 		"validate-accepts-canonical":         targeted("validate.invert", "expected {\"valid\": true"),
 		"validate-rejects-negative-fixtures": targeted("validate.invert", "expected valid:false"),
-		"prepare-binds-exact-spec":           injected("prepare.no-materialize: echo the spec without its defaults"),
+		"prepare-binds-exact-spec":           targeted("prepare.no-materialize", "all three must be equal"),
 		"prepare-substitution-rejected":      targeted("prepare.unbound", "expected 400 invalid_argument"),
 		"prepare-requires-update-fence":      targeted("prepare.no-fence", "expected 400 invalid_argument"),
 		"stale-prepare-rejected":             targeted("prepare.unbound", "expected 400 invalid_argument"),
@@ -163,7 +163,7 @@ func Negatives() map[string]Negative {
 		"form-transition-feature-advertised":       targeted("discovery.omit-feature=resource_form_transition", "resource_form_transition"),
 		"form-transition-unknown-operation-is-404": injected("transition.readback-wrong: answer unknown operations 202"),
 		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "backend_rejected"},
-		"form-transition-replay-is-byte-identical": injected("transition.re-render: render the receipt anew on every replay"),
+		"form-transition-replay-is-byte-identical": targeted("transition.re-render", "expected the stored receipt byte for byte"),
 		"form-transition-never-re-increments":      injected("transition.re-dispatch: dispatch again on every replay"),
 		"form-transition-claim-fences-lifecycle":   targeted("transition.no-claim", "expected 409 resource_busy"),
 		"form-transition-undeclared-refused":       targeted("transition.any-pair", "expected 400 invalid_argument"),
