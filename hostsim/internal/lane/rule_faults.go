@@ -3,17 +3,19 @@ package lane
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/takokit/takokit/catalog"
 	"strings"
 	"sync"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// The faults that switch off one rule of host-api.md §14–§17 (fault.Table,
-// stage "rules"), each so a conformance negative can prove its check fails.
+// The faults that switch off one rule of host-api.md (fault.Table, stage
+// "rules"), each so a conformance negative can prove its check fails. Each
+// fault is a conditional where its rule is enforced; the helpers below serve
+// the ones that need more than a condition.
 
 // faultOn reports (and records the firing of) an armed fault scoped to this
 // request's kind and name.
