@@ -100,4 +100,8 @@ func TestTransitionRuleFaults(t *testing.T) {
 			t.Fatalf("transition.re-render replayed the stored bytes")
 		}
 	})
+	unknown := resPath(from, "txr") + "/form-transitions/formtx_" + strings.Repeat("0", 64) + "?space=prod"
+	broken(t, sim, "transition.readback-wrong",
+		func() { c.do("GET", unknown, nil, nil).refused("resource_not_found", 404) },
+		func() { c.do("GET", unknown, nil, nil).refused("operation_not_found", 404) })
 }

@@ -74,4 +74,5 @@ var targetedTable = []Def{
 	{Name: "transition.any-pair", Stage: StageRules, Effect: "a transition marker and FormRef pair the catalog does not declare is accepted"},
 	{Name: "transition.re-render", Stage: StageRules, Effect: "a replayed Form transition POST is answered re-encoded (indented): the same JSON value, not the stored bytes"},
 	{Name: "prepare.no-materialize", Stage: StageRules, Effect: "prepare echoes the spec without the members its defaults supply (the review digests stay those of the materialized spec)"},
+	{Name: "transition.readback-wrong", Stage: StageRules, Effect: "the readback of an unknown Form transition operation answers operation_not_found (the Operations code) instead of resource_not_found form_transition_operation_not_found"},
 }

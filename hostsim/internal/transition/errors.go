@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/lane"
 )
 
 // refuse builds an error envelope body (the lane sets requestId when sending).
@@ -29,6 +30,15 @@ func withField(e *wire.Error, ptr string) *wire.Error {
 // internal is a hostsim failure (a bug or a store failure).
 func internal(err error) *wire.Error {
 	return refuse(wire.CodeInternalError, "", "hostsim failed internally during a Form transition: %v; this is a hostsim bug, please report it", err)
+}
+
+// unknownOp is the readback answer for an unknown operation; under the fault
+// transition.readback-wrong it is the Operations code operation_not_found.
+func unknownOp(x *lane.Exchange, op string) *wire.Error {
+	if x.Lapse("transition.readback-wrong") {
+		return refuse(wire.CodeOperationNotFound, "", "operation %s is unknown", op)
+	}
+	return notFoundOp(op)
 }
 
 // notFoundOp is the readback answer for an operation this tenant does not hold here.

@@ -65,7 +65,7 @@ func (s *Service) Readback(x *lane.Exchange) {
 	}
 	op := x.Param("txid")
 	if !validOperationID(op) {
-		x.SendError(notFoundOp(op))
+		x.SendError(unknownOp(x, op))
 		return
 	}
 	row, err := getOp(s.st.DB(), x.Tenant(), op)
@@ -75,7 +75,7 @@ func (s *Service) Readback(x *lane.Exchange) {
 	}
 	group := x.Param("group") + "/" + x.Param("version")
 	if row == nil || row.Space != space || row.APIVersion != group || row.Kind != x.Param("kind") || row.Name != x.Param("name") {
-		x.SendError(notFoundOp(op))
+		x.SendError(unknownOp(x, op))
 		return
 	}
 	s.answer(x, s.resolve(x, row.Tenant, op, true))
