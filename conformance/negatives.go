@@ -161,7 +161,7 @@ func Negatives() map[string]Negative {
 		"manifest-reference-is-not-a-capability":         targeted("artifacts.shared-holdings", "expected 404 artifact_missing"),
 
 		"form-transition-feature-advertised":       targeted("discovery.omit-feature=resource_form_transition", "resource_form_transition"),
-		"form-transition-unknown-operation-is-404": injected("transition.readback-wrong: answer unknown operations 202"),
+		"form-transition-unknown-operation-is-404": targeted("transition.readback-wrong", "expected 404 resource_not_found, got 404 operation_not_found"),
 		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "backend_rejected"},
 		"form-transition-replay-is-byte-identical": targeted("transition.re-render", "expected the stored receipt byte for byte"),
 		"form-transition-never-re-increments":      injected("transition.re-dispatch: dispatch again on every replay"),
