@@ -104,4 +104,34 @@ func TestTransitionRuleFaults(t *testing.T) {
 	broken(t, sim, "transition.readback-wrong",
 		func() { c.do("GET", unknown, nil, nil).refused("resource_not_found", 404) },
 		func() { c.do("GET", unknown, nil, nil).refused("operation_not_found", 404) })
+	// A replay of the committed txr must not move its generation again.
+	gen := func() string { _, g, _ := meta(t, c.read(to, "txr", "prod").status(200)); return g }
+	before := gen()
+	arm(t, sim, "transition.re-dispatch")
+	send()
+	if g := gen(); g == before {
+		t.Fatalf("transition.re-dispatch: a replay left the generation at %s", g)
+	}
+	disarm(t, sim)
+	before = gen()
+	send()
+	if g := gen(); g != before {
+		t.Fatalf("disarmed, a replay moved the generation from %s to %s", before, g)
+	}
+	// A rejected transition keeps the resource at its generation.
+	rejected := func() string {
+		name, r := post(nil, map[string]string{"Takoform-Conformance-Probe": "transition-reject"})
+		r.refused("form_identity_conflict", 409)
+		_, g, _ := meta(t, c.read(from, name, "prod").status(200))
+		return g
+	}
+	broken(t, sim, "transition.reject-advances", func() {
+		if g := rejected(); g != "1" {
+			t.Fatalf("a rejected transition moved the generation to %s", g)
+		}
+	}, func() {
+		if g := rejected(); g == "1" {
+			t.Fatalf("transition.reject-advances kept generation 1")
+		}
+	})
 }

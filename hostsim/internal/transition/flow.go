@@ -68,6 +68,11 @@ func (s *Service) post(x *lane.Exchange, p *parsed) answer {
 			"Form transition operation %s of %s was recorded with another request (requestDigest %s, this request %s); rebuild the request from the resource's current state",
 			row.OperationID, row.what(), row.RequestDigest, p.requestDigest))
 	}
+	if replay && row.Status == statusCommitted && x.Lapse("transition.re-dispatch") {
+		if err := s.redispatch(x, row); err != nil {
+			return fail(internal(err))
+		}
+	}
 	if row.Status != statusPrepared || row.DispatchAttempted {
 		a := s.resolve(x, row.Tenant, row.OperationID, false)
 		if replay && a.err == nil && a.crash == nil && x.Lapse("transition.re-render") {
@@ -255,4 +260,19 @@ func reencoded(body []byte) []byte {
 		return body
 	}
 	return out.Bytes()
+}
+
+// redispatch applies a committed transition's change again on a replay (fault
+// transition.re-dispatch): the resource's generation and revision move once more.
+func (s *Service) redispatch(x *lane.Exchange, row *opRow) error {
+	_, err := s.write(x, func(q store.Q, _ *[]*fault.Armed) error {
+		cur, err := store.GetResourceByUID(q, row.PreUID)
+		if err != nil || cur == nil {
+			return err
+		}
+		cur.Generation++
+		cur.Revision++
+		return store.UpdateResource(q, cur)
+	})
+	return err
 }

@@ -234,6 +234,9 @@ func (s *Service) reject(x *lane.Exchange, row *opRow, failure string, notObserv
 				return err
 			}
 			cur.Revision++
+			if x.Lapse("transition.reject-advances") {
+				cur.Generation++ // as if the rejected spec had been applied
+			}
 			if err := store.UpdateResource(q, cur); err != nil {
 				return err
 			}
