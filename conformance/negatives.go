@@ -164,11 +164,11 @@ func Negatives() map[string]Negative {
 		"form-transition-unknown-operation-is-404": targeted("transition.readback-wrong", "expected 404 resource_not_found, got 404 operation_not_found"),
 		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "backend_rejected"},
 		"form-transition-replay-is-byte-identical": targeted("transition.re-render", "expected the stored receipt byte for byte"),
-		"form-transition-never-re-increments":      injected("transition.re-dispatch: dispatch again on every replay"),
+		"form-transition-never-re-increments":      targeted("transition.re-dispatch", "replays moved the generation"),
 		"form-transition-claim-fences-lifecycle":   targeted("transition.no-claim", "expected 409 resource_busy"),
 		"form-transition-undeclared-refused":       targeted("transition.any-pair", "expected 400 invalid_argument"),
 		"form-transition-digest-mismatch-refused":  targeted("transition.unverified", "expected 400 invalid_argument"),
 		"form-transition-request-mismatch-refused": {Profile: "full", Faults: []string{"transition.request-unchecked", "transition.unverified"}, Fragment: "must be refused"},
-		"form-transition-rejection-keeps-resource": injected("transition.reject-advances: advance the resource although the backend rejected"),
+		"form-transition-rejection-keeps-resource": targeted("transition.reject-advances", "after the rejection expected the same ref"),
 	}
 }
