@@ -192,3 +192,41 @@ func TestIdempotencyFaults(t *testing.T) {
 		})
 	}
 }
+
+// mutation.exclusive refuses a mutation that arrives while another is in flight.
+func TestMutationExclusiveFault(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	spec := fixture(t, f)
+	n := 0
+	// pair creates two names at once and returns their statuses.
+	pair := func() [2]int {
+		var reqs [2]func() *reply
+		for i := range reqs {
+			n++
+			name := "ex" + string(rune('a'+n))
+			pd := c.prepare(f, name, "prod", spec, 0)
+			b := body(f, name, "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
+			key := newKey()
+			reqs[i] = func() *reply {
+				return c.do("PUT", resPath(f, name), map[string]string{"If-None-Match": "*", "Idempotency-Key": key}, b)
+			}
+		}
+		var codes [2]int
+		done := make(chan struct{})
+		go func() { codes[1] = reqs[1]().code; close(done) }()
+		codes[0] = reqs[0]().code
+		<-done
+		return codes
+	}
+	arm(t, sim, "mutation.exclusive")
+	if codes := pair(); codes[0] != 409 && codes[1] != 409 {
+		t.Fatalf("mutation.exclusive let two concurrent creates through: %v", codes)
+	}
+	disarm(t, sim)
+	if codes := pair(); codes != [2]int{201, 201} {
+		t.Fatalf("disarmed, two concurrent creates answered %v", codes)
+	}
+}

@@ -81,6 +81,11 @@ func (c *call) stateless(in *core, pre preconditions, bodyFence int64, bodyFence
 // mutate runs the idempotency lookup, then decides and commits (or accepts) the
 // mutation in one serialized transaction.
 func (c *call) mutate(space string, m *mutation, early *apiError) *apiError {
+	release, busy := c.exclusive()
+	if busy {
+		return fail(wire.CodeResourceBusy, "another mutation is in flight on this host (fault mutation.exclusive); retry %s %q later", m.Ref.Kind, m.Name)
+	}
+	defer release()
 	var rec *store.Record
 	var status int
 	var body []byte

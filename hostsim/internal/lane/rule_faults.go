@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -207,3 +208,23 @@ func (c *call) echoedSpec(f *catalog.Form, g *gated) json.RawMessage {
 	}
 	return marshal(bare)
 }
+
+// exclusive is the fault mutation.exclusive: while it is armed a mutation holds
+// the host for exclusiveHold, and one arriving meanwhile is refused (busy).
+func (c *call) exclusive() (release func(), busy bool) {
+	if c.armed("mutation.exclusive", c.kind, c.name) == nil {
+		return func() {}, false
+	}
+	release = func() { c.s.inflight.Add(-1) }
+	if c.s.inflight.Add(1) > 1 {
+		release()
+		if c.faultOn("mutation.exclusive") {
+			return nil, true
+		}
+		return func() {}, false
+	}
+	time.Sleep(exclusiveHold)
+	return release, false
+}
+
+const exclusiveHold = 200 * time.Millisecond

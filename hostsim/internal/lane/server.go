@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/takokit/takokit/hostsim/internal/fault"
@@ -55,6 +56,8 @@ type Server struct {
 	table  []route
 	ids    *seeded
 	gone   goneUID // the last deleted uid, for the fault uid.reuse
+	// inflight counts mutations in flight under the fault mutation.exclusive.
+	inflight atomic.Int64
 }
 
 // New builds a Server.
