@@ -67,7 +67,7 @@ func Negatives() map[string]Negative {
 		"resource-answers-only-under-its-recorded-form-ref": targeted("formref.any-version", "expected 404 resource_not_found"),
 		"revision-role-update-rejected":                     targeted("capability.ignore", "expected 400 invalid_argument"),
 		"no-update-spec-change-rejected":                    targeted("capability.ignore", "expected 400 invalid_argument, got 422 unsupported_capability"),
-		"concurrent-unrelated-mutation":                     injected("store.serialize-lossy: drop concurrent writes"),
+		"concurrent-unrelated-mutation":                     targeted("mutation.exclusive", "got 409 resource_busy"),
 		"async-commit-revalidates":                          targeted("commit.skip-fences", "must end with generation_conflict"),
 		"resource-observe-is-tenant-isolated":               targeted("tenant.ignore", "by another tenant)"),
 		"prepare-is-tenant-scoped":                          targeted("prepare.host-wide", "another tenant spending a prepareDigest"),
