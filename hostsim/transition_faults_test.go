@@ -134,4 +134,43 @@ func TestTransitionRuleFaults(t *testing.T) {
 			t.Fatalf("transition.reject-advances kept generation 1")
 		}
 	})
+	// Another request under txr's committed operationId: refused, unless both
+	// the operationId recomputation and the ledger comparison are off.
+	other := *req
+	alt, _ := json.Marshal(to.Materialize(changedAny(t, to, spec)))
+	other.Resource.Spec = alt
+	ob, _ := json.Marshal(other)
+	resend := func() *reply { return c.do("POST", resPath(from, "txr")+"/form-transitions?space=prod", h, ob) }
+	if r := resend(); r.code != 400 && r.code != 409 {
+		t.Fatalf("another request under a committed operationId answered %d: %s", r.code, r.body)
+	}
+	arm(t, sim, "transition.request-unchecked")
+	arm(t, sim, "transition.unverified")
+	if r := resend().status(200); !bytes.Equal(r.body, stored) {
+		t.Fatalf("transition.request-unchecked answered %s, not the stored receipt", r.body)
+	}
+	disarm(t, sim)
+	if r := resend(); r.code != 400 && r.code != 409 {
+		t.Fatalf("disarmed, another request under a committed operationId answered %d", r.code)
+	}
+}
+
+// changedAny returns spec with one mutable integer field of f moved within its bounds.
+func changedAny(t *testing.T, f *catalog.Form, spec map[string]any) map[string]any {
+	t.Helper()
+	for _, fl := range f.Fields {
+		if fl.Kind == catalog.FieldInteger && fl.Min != nil && fl.Max != nil && *fl.Max > *fl.Min {
+			out := map[string]any{}
+			for k, v := range spec {
+				out[k] = v
+			}
+			out[fl.Wire] = *fl.Min
+			if fmt.Sprint(spec[fl.Wire]) == fmt.Sprint(*fl.Min) {
+				out[fl.Wire] = *fl.Max
+			}
+			return out
+		}
+	}
+	t.Skipf("%s has no integer field to change", f.Ref)
+	return nil
 }
