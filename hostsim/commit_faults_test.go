@@ -96,3 +96,19 @@ func TestSupportUnenforcedFault(t *testing.T) {
 		func() { outside().refused("unsupported_capability", 422) },
 		func() { outside().status(201) })
 }
+
+// immutable.ignore: a consumer's immutable queue may change.
+func TestImmutableIgnoreFault(t *testing.T) {
+	sim, w := deployedWorld(t, hostsim.Config{})
+	w.create(kConsumer, "qi", consumerSpec(w, "api", "events", "")).status(201)
+	moved := consumerSpec(w, "api", "dead", "")
+	f := w.f(kConsumer)
+	if !f.Immutable["/queue"] {
+		t.Skipf("%s does not declare /queue immutable", f.Ref)
+	}
+	w.c.update(f, "qi", "prod", moved, 1).refused("invalid_argument", 400)
+	arm(t, sim, "immutable.ignore,resource=qi")
+	w.c.update(f, "qi", "prod", moved, 1).status(200)
+	disarm(t, sim)
+	w.c.update(f, "qi", "prod", consumerSpec(w, "api", "events", ""), 2).refused("invalid_argument", 400)
+}
