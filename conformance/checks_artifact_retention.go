@@ -14,16 +14,9 @@ func checkArtifactRetention(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	manifest, m, err := p.freshBundle("retain")
+	manifest, m, st, err := p.openFreshUpload(ctx, "retain")
 	if err != nil {
 		return err
-	}
-	r, st, err := p.startUpload(ctx, p.P, manifest)
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		return expectStatus(r, http.StatusCreated, http.StatusOK)
 	}
 	d := wire.RawDigest(m.Bytes)
 	if br, err := p.putBlob(ctx, p.P, st.UploadID, d, m.Bytes); err != nil {

@@ -10,6 +10,23 @@ import (
 
 // freshBundle returns a manifest of the artifact-addressed Form's kind with one
 // main module whose bytes no tenant holds yet.
+// openFreshUpload starts an upload session of a fresh one-module bundle as the primary
+// principal; a start the host does not answer 201/200 is the check's failure.
+func (p *Probe) openFreshUpload(ctx context.Context, tag string) (map[string]any, module, *uploadStatus, error) {
+	manifest, m, err := p.freshBundle(tag)
+	if err != nil {
+		return nil, module{}, nil, err
+	}
+	r, st, err := p.startUpload(ctx, p.P, manifest)
+	if err != nil {
+		return nil, module{}, nil, err
+	}
+	if st == nil {
+		return nil, module{}, nil, expectStatus(r, http.StatusCreated, http.StatusOK)
+	}
+	return manifest, m, st, nil
+}
+
 func (p *Probe) freshBundle(tag string) (map[string]any, module, error) {
 	f, err := p.artifactForm()
 	if err != nil {
@@ -20,20 +37,13 @@ func (p *Probe) freshBundle(tag string) (map[string]any, module, error) {
 }
 
 func checkArtifactMissingBlob(ctx context.Context, p *Probe) error {
-	manifest, m, err := p.freshBundle("missing")
+	_, m, st, err := p.openFreshUpload(ctx, "missing")
 	if err != nil {
 		return err
-	}
-	r, st, err := p.startUpload(ctx, p.P, manifest)
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		return expectStatus(r, http.StatusCreated, http.StatusOK)
 	}
 	d := wire.RawDigest(m.Bytes)
 	if !slices.Equal(st.MissingBlobs, []string{d}) {
-		return failf("%s: missingBlobs %q, expected exactly the new module's digest %s", r.What(), st.MissingBlobs, d)
+		return failf("POST %s/artifacts/uploads: missingBlobs %q, expected exactly the new module's digest %s", API, st.MissingBlobs, d)
 	}
 	cr, err := p.commitUpload(ctx, p.P, st.UploadID)
 	if err != nil {
@@ -46,16 +56,9 @@ func checkArtifactMissingBlob(ctx context.Context, p *Probe) error {
 }
 
 func checkArtifactDigestMismatch(ctx context.Context, p *Probe) error {
-	manifest, m, err := p.freshBundle("mismatch")
+	_, m, st, err := p.openFreshUpload(ctx, "mismatch")
 	if err != nil {
 		return err
-	}
-	r, st, err := p.startUpload(ctx, p.P, manifest)
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		return expectStatus(r, http.StatusCreated, http.StatusOK)
 	}
 	d := wire.RawDigest(m.Bytes)
 	other := append([]byte("x"), m.Bytes[1:]...)
@@ -79,16 +82,9 @@ func checkArtifactDigestMismatch(ctx context.Context, p *Probe) error {
 }
 
 func checkArtifactCommitIdempotent(ctx context.Context, p *Probe) error {
-	manifest, m, err := p.freshBundle("commit")
+	manifest, m, st, err := p.openFreshUpload(ctx, "commit")
 	if err != nil {
 		return err
-	}
-	r, st, err := p.startUpload(ctx, p.P, manifest)
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		return expectStatus(r, http.StatusCreated, http.StatusOK)
 	}
 	br, err := p.putBlob(ctx, p.P, st.UploadID, wire.RawDigest(m.Bytes), m.Bytes)
 	if err != nil {
@@ -226,16 +222,9 @@ func checkMainModuleLoadable(ctx context.Context, p *Probe) error {
 }
 
 func checkUploadSessionBound(ctx context.Context, p *Probe) error {
-	manifest, m, err := p.freshBundle("session")
+	_, m, st, err := p.openFreshUpload(ctx, "session")
 	if err != nil {
 		return err
-	}
-	r, st, err := p.startUpload(ctx, p.P, manifest)
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		return expectStatus(r, http.StatusCreated, http.StatusOK)
 	}
 	d := wire.RawDigest(m.Bytes)
 	others := []*Client{p.Alt}
