@@ -77,5 +77,5 @@ var targetedTable = []Def{
 	{Name: "transition.readback-wrong", Stage: StageRules, Effect: "the readback of an unknown Form transition operation answers operation_not_found (the Operations code) instead of resource_not_found form_transition_operation_not_found"},
 	{Name: "transition.re-dispatch", Stage: StageRules, Effect: "a replayed POST of a committed Form transition applies its change again (generation and revision move once more)"},
 	{Name: "transition.reject-advances", Stage: StageRules, Effect: "a backend rejection of a Form transition still moves the resource's generation"},
-	{Name: "mutation.exclusive", Stage: StageRules, Effect: "mutations do not run concurrently: each holds the host for 200ms and one arriving meanwhile answers resource_busy"},
+	{Name: "mutation.exclusive", Stage: StageRules, Effect: "mutations do not run concurrently: each holds the host for 500ms and one arriving meanwhile answers resource_busy"},
 }

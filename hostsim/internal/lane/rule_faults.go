@@ -227,4 +227,4 @@ func (c *call) exclusive() (release func(), busy bool) {
 	return release, false
 }
 
-const exclusiveHold = 200 * time.Millisecond
+const exclusiveHold = 500 * time.Millisecond
