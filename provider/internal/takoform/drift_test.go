@@ -58,6 +58,13 @@ func TestRelationDriftIsRecordedAndRepinnedInPlace(t *testing.T) {
 	if len(pr.replace) != 0 || !pr.planned[aDrift].IsNull() {
 		t.Fatalf("re-pin plan: replace=%v drift=%v", pr.replace, pr.planned[aDrift])
 	}
+	// The re-pin's answer rewrites what the host computes: those attributes must be planned
+	// unknown, or OpenTofu reports "Provider produced inconsistent result after apply".
+	for _, a := range []string{aRevision, aGeneration, aReady, aConditions} {
+		if !pr.planned[a].IsUnknown() {
+			t.Errorf("re-pin plan keeps %s = %v; want unknown", a, pr.planned[a])
+		}
+	}
 	// The re-pin is an in-place update with the update fences. The re-created worker
 	// has no deployment yet, so this host refuses the endpoint's re-pin at its
 	// attachment gate; what is proven here is that the re-pin went out fenced and

@@ -147,6 +147,7 @@ func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
 	}
 	if prior.known(aDrift) {
 		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (§5.10)
+		r.planHostAnswerUnknown(plan)
 	}
 }
 

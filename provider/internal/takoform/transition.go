@@ -86,13 +86,21 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 		}
 	}
 	m.setRef(plan, to.Ref)
+	r.planHostAnswerUnknown(plan)
+	return to, true
+}
+
+// planHostAnswerUnknown plans every attribute the host's next answer writes as unknown
+// (generation, revision, conditions, ready, outputs). A change the provider plans itself —
+// a transition, or a re-pin whose only planned difference is relation_drift_reason — would
+// otherwise keep their prior values and end in "Provider produced inconsistent result".
+func (r *Resource) planHostAnswerUnknown(plan values) {
 	for _, a := range []string{aGeneration, aRevision, aOutputsJSON} {
 		plan[a] = types.StringUnknown()
 	}
 	plan[aReady] = types.BoolUnknown()
 	plan[aConditions] = unknownOf(r.kt.ot.AttrTypes[aConditions])
-	for _, o := range m.outputs {
+	for _, o := range r.kt.m.outputs {
 		plan[o.Attr] = unknownOf(r.kt.ot.AttrTypes[o.Attr])
 	}
-	return to, true
 }
