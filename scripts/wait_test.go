@@ -20,7 +20,7 @@ var waitConditions = []waitCondition{
 		func(p *simProc) (bool, error) { return p.exited(), nil }},
 	{"ack-deadline-passed", "every dispatched transition without backend evidence is older than the host's --ack-deadline",
 		ackDeadlinePassed},
-	{"operation-running", "at least one async operation is running on the host",
+	{"operation-running", "at least one async operation is still running on the host and its client has polled it",
 		operationRunning},
 }
 
@@ -87,14 +87,15 @@ func ackDeadlinePassed(p *simProc) (bool, error) {
 func operationRunning(p *simProc) (bool, error) {
 	var st struct {
 		Operations []struct {
-			Status string `json:"status"`
+			Done  bool  `json:"done"`
+			Polls int64 `json:"polls"`
 		} `json:"operations"`
 	}
 	if err := adminDo(p, "GET", "/state", nil, &st); err != nil {
 		return false, err
 	}
 	for _, o := range st.Operations {
-		if o.Status == "running" {
+		if !o.Done && o.Polls >= 1 {
 			return true, nil
 		}
 	}
