@@ -13,11 +13,7 @@ import (
 )
 
 func checkConcurrentUnrelated(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}

@@ -72,11 +72,7 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 // refuseBodies sends validate and create bodies, each the canonical request
 // text changed by one mutation, and expects invalid_argument for all of them.
 func (p *Probe) refuseBodies(ctx context.Context, kind string, mutate map[string]func(string) string) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}
@@ -143,11 +139,7 @@ var badSpaces = map[string]string{
 }
 
 func checkSpaceGrammar(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}

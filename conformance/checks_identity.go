@@ -57,11 +57,7 @@ func hasReady(r *Resource) bool {
 }
 
 func checkApplyHeadersRequired(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}
@@ -94,11 +90,7 @@ func checkApplyHeadersRequired(ctx context.Context, p *Probe) error {
 }
 
 func checkCreateConflict(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}

@@ -24,11 +24,7 @@ func checkObserveTenantIsolated(ctx context.Context, p *Probe) error {
 }
 
 func checkPrepareTenantScoped(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}

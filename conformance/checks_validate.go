@@ -85,11 +85,7 @@ func checkValidateRejects(ctx context.Context, p *Probe) error {
 }
 
 func checkPrepareBinds(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}
@@ -155,11 +151,7 @@ func (p *Probe) notCreated(ctx context.Context, ref wire.FormRef, name, why stri
 }
 
 func checkPrepareSubstitution(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}
@@ -197,11 +189,7 @@ func checkPrepareSubstitution(ctx context.Context, p *Probe) error {
 }
 
 func checkPrepareRequiresFence(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}
@@ -233,11 +221,7 @@ func checkPrepareRequiresFence(ctx context.Context, p *Probe) error {
 }
 
 func checkStalePrepare(ctx context.Context, p *Probe) error {
-	f, err := p.simpleForm()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return err
 	}

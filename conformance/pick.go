@@ -96,6 +96,19 @@ func (p *Probe) pickForm(need string, fits func(*catalog.Form) bool) (*catalog.F
 // standalone is a Form whose canonical fixture needs no other resource.
 func standalone(f *catalog.Form) bool { return len(f.Relations) == 0 && !artifactAddressed(f) }
 
+// simpleSpec is simpleForm with a valid spec for it: the opening of most lane checks.
+func (p *Probe) simpleSpec(ctx context.Context) (*catalog.Form, map[string]any, error) {
+	f, err := p.simpleForm()
+	if err != nil {
+		return nil, nil, err
+	}
+	spec, err := p.specFor(ctx, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, spec, nil
+}
+
 // simpleForm picks a standalone Form (the cheapest resource to create).
 func (p *Probe) simpleForm() (*catalog.Form, error) {
 	return p.pickForm("creatable without other resources", standalone)
@@ -103,11 +116,7 @@ func (p *Probe) simpleForm() (*catalog.Form, error) {
 
 // simpleResource creates a standalone resource and returns its Form, spec and state.
 func (p *Probe) simpleResource(ctx context.Context, prefix string) (*catalog.Form, map[string]any, *Resource, error) {
-	f, err := p.simpleForm()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.simpleSpec(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
