@@ -85,8 +85,7 @@ func (p *simProc) start(ts *testscript.TestScript) error {
 	go func() { p.err = cmd.Wait(); close(p.done) }()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		var r struct{ URL, Admin string }
-		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &r) == nil && r.URL != "" {
+		if r, ok := readReady(ready); ok {
 			p.url, p.admin = r.URL, r.Admin
 			p.addr = strings.TrimPrefix(r.URL, "http://")
 			return nil
@@ -101,6 +100,23 @@ func (p *simProc) start(ts *testscript.TestScript) error {
 			return fmt.Errorf("hostsim %s wrote no ready file within 20s; its log:\n%s", p.name, readLog(logf.Name()))
 		}
 	}
+}
+
+// readyDoc is what `hostsim serve --ready-file` writes once it accepts connections.
+type readyDoc struct {
+	URL   string `json:"url"`
+	Admin string `json:"admin"`
+	PID   int    `json:"pid"`
+}
+
+// readReady reads a ready file; ok is false until hostsim has written a complete one.
+func readReady(path string) (readyDoc, bool) {
+	var r readyDoc
+	b, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(b, &r) != nil || r.URL == "" {
+		return r, false
+	}
+	return r, true
 }
 
 func readLog(path string) string {

@@ -1,11 +1,9 @@
 package scripts
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -25,14 +23,9 @@ func cmdReadyWait(ts *testscript.TestScript, args []string) error {
 	path := ts.MkAbs(args[0])
 	deadline := time.Now().Add(timeout)
 	for {
-		var r struct {
-			URL   string `json:"url"`
-			Admin string `json:"admin"`
-			PID   int    `json:"pid"`
-		}
-		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &r) == nil && r.URL != "" {
+		if r, ok := readReady(path); ok {
 			if r.Admin != r.URL+"/_sim" || r.PID <= 0 {
-				return fmt.Errorf("ready file %s is malformed: %s", args[0], b)
+				return fmt.Errorf("ready file %s is malformed: %+v", args[0], r)
 			}
 			ts.Setenv(args[1]+"_URL", r.URL)
 			ts.Setenv(args[1]+"_ADMIN", r.Admin)

@@ -23,12 +23,7 @@ func cmdInterruptWhen(ts *testscript.TestScript, args []string) error {
 	if err != nil {
 		return err
 	}
-	var cond *waitCondition
-	for i := range waitConditions {
-		if waitConditions[i].name == args[1] {
-			cond = &waitConditions[i]
-		}
-	}
+	cond := findCondition(args[1])
 	if cond == nil {
 		return usageError("unknown condition " + args[1])
 	}

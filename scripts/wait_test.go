@@ -24,6 +24,16 @@ var waitConditions = []waitCondition{
 		operationRunning},
 }
 
+// findCondition returns the named condition of the table, or nil.
+func findCondition(name string) *waitCondition {
+	for i := range waitConditions {
+		if waitConditions[i].name == name {
+			return &waitConditions[i]
+		}
+	}
+	return nil
+}
+
 func cmdHostsimWait(ts *testscript.TestScript, args []string) error {
 	if len(args) < 2 || len(args) > 3 {
 		return usageError("need NAME CONDITION [TIMEOUT]")
@@ -32,12 +42,7 @@ func cmdHostsimWait(ts *testscript.TestScript, args []string) error {
 	if err != nil {
 		return err
 	}
-	var cond *waitCondition
-	for i := range waitConditions {
-		if waitConditions[i].name == args[1] {
-			cond = &waitConditions[i]
-		}
-	}
+	cond := findCondition(args[1])
 	if cond == nil {
 		return usageError("unknown condition " + args[1])
 	}
