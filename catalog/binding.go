@@ -108,18 +108,29 @@ func resolveBinding(f, ptr string, ref wire.BindingRef, bindings []*Binding, ps 
 		ps.add(f, ptrJoin(ptr, "apiVersion"), "a BindingRef apiVersion must be %q", wire.BindingAPIVersion)
 		return nil
 	}
-	for _, b := range bindings {
-		if b.Ref.Name == ref.Name && b.Ref.Version == ref.Version {
-			if b.Ref.SchemaDigest != ref.SchemaDigest {
-				ps.add(f, ptrJoin(ptr, "schemaDigest"), "names Binding %s@%s at %s, but the loaded document's recomputed digest is %s; reseal the catalog", ref.Name, ref.Version, ref.SchemaDigest, b.Ref.SchemaDigest)
-				return nil
-			}
-			return b
+	return resolveContract(f, ptr, "Binding", "bindings/", ref.Name, ref.Version, ref.SchemaDigest, bindings,
+		func(b *Binding) (string, string, string) { return b.Ref.Name, b.Ref.Version, b.Ref.SchemaDigest }, ps)
+}
+
+// resolveContract finds the contract (Interface or Binding) an exact ref names by name and
+// version, and reports a digest that differs from the loaded document's recomputed one.
+func resolveContract[T any](f, ptr, what, dir, name, version, digest string, all []T,
+	id func(T) (string, string, string), ps *problems) T {
+	var none T
+	for _, c := range all {
+		n, v, d := id(c)
+		if n != name || v != version {
+			continue
 		}
+		if d != digest {
+			ps.add(f, ptrJoin(ptr, "schemaDigest"), "names %s %s@%s at %s, but the loaded document's recomputed digest is %s; reseal the catalog", what, name, version, digest, d)
+			return none
+		}
+		return c
 	}
-	if ps.brokenContracts[ref.Name] {
-		return nil // its own problems are reported
+	if ps.brokenContracts[name] {
+		return none // its own problems are reported
 	}
-	ps.add(f, ptr, "names Binding %s@%s, which the catalog does not hold; add it under bindings/ or fix the reference", ref.Name, ref.Version)
-	return nil
+	ps.add(f, ptr, "names %s %s@%s, which the catalog does not hold; add it under %s or fix the reference", what, name, version, dir)
+	return none
 }

@@ -207,18 +207,6 @@ func resolveInterface(f, ptr string, ref wire.InterfaceRef, ifaces []*Interface,
 		ps.add(f, ptrJoin(ptr, "apiVersion"), "an InterfaceRef apiVersion must be %q", wire.InterfaceAPIVersion)
 		return nil
 	}
-	for _, i := range ifaces {
-		if i.Ref.Name == ref.Name && i.Ref.Version == ref.Version {
-			if i.Ref.SchemaDigest != ref.SchemaDigest {
-				ps.add(f, ptrJoin(ptr, "schemaDigest"), "names Interface %s@%s at %s, but the loaded document's recomputed digest is %s; reseal the catalog", ref.Name, ref.Version, ref.SchemaDigest, i.Ref.SchemaDigest)
-				return nil
-			}
-			return i
-		}
-	}
-	if ps.brokenContracts[ref.Name] {
-		return nil // its own problems are reported
-	}
-	ps.add(f, ptr, "names Interface %s@%s, which the catalog does not hold; add it under interfaces/ or fix the reference", ref.Name, ref.Version)
-	return nil
+	return resolveContract(f, ptr, "Interface", "interfaces/", ref.Name, ref.Version, ref.SchemaDigest, ifaces,
+		func(i *Interface) (string, string, string) { return i.Ref.Name, i.Ref.Version, i.Ref.SchemaDigest }, ps)
 }
