@@ -13,7 +13,7 @@ import (
 )
 
 func checkConcurrentUnrelated(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}

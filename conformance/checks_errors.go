@@ -72,7 +72,7 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 // refuseBodies sends validate and create bodies, each the canonical request
 // text changed by one mutation, and expects invalid_argument for all of them.
 func (p *Probe) refuseBodies(ctx context.Context, kind string, mutate map[string]func(string) string) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ var badSpaces = map[string]string{
 }
 
 func checkSpaceGrammar(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ func hasReady(r *Resource) bool {
 }
 
 func checkApplyHeadersRequired(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func checkApplyHeadersRequired(ctx context.Context, p *Probe) error {
 }
 
 func checkCreateConflict(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}

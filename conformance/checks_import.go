@@ -38,11 +38,7 @@ func (p *Probe) adopt(ctx context.Context, c *Client, f *catalog.Form, name stri
 }
 
 func checkImportAdopts(ctx context.Context, p *Probe) error {
-	f, err := p.importable()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.pickSpec(ctx, p.importable)
 	if err != nil {
 		return err
 	}
@@ -69,11 +65,7 @@ func checkImportAdopts(ctx context.Context, p *Probe) error {
 }
 
 func checkImportClaims(ctx context.Context, p *Probe) error {
-	f, err := p.importable()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.pickSpec(ctx, p.importable)
 	if err != nil {
 		return err
 	}
@@ -110,11 +102,7 @@ func checkImportClaims(ctx context.Context, p *Probe) error {
 }
 
 func checkImportValidatesLikeApply(ctx context.Context, p *Probe) error {
-	f, err := p.importable()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.pickSpec(ctx, p.importable)
 	if err != nil {
 		return err
 	}
@@ -157,11 +145,7 @@ func checkImportValidatesLikeApply(ctx context.Context, p *Probe) error {
 }
 
 func checkImportTenantIsolated(ctx context.Context, p *Probe) error {
-	f, err := p.importable()
-	if err != nil {
-		return err
-	}
-	spec, err := p.specFor(ctx, f)
+	f, spec, err := p.pickSpec(ctx, p.importable)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func checkObserveTenantIsolated(ctx context.Context, p *Probe) error {
 }
 
 func checkPrepareTenantScoped(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func checkValidateRejects(ctx context.Context, p *Probe) error {
 }
 
 func checkPrepareBinds(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func (p *Probe) notCreated(ctx context.Context, ref wire.FormRef, name, why stri
 }
 
 func checkPrepareSubstitution(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func checkPrepareSubstitution(ctx context.Context, p *Probe) error {
 }
 
 func checkPrepareRequiresFence(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}
@@ -221,7 +221,7 @@ func checkPrepareRequiresFence(ctx context.Context, p *Probe) error {
 }
 
 func checkStalePrepare(ctx context.Context, p *Probe) error {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return err
 	}

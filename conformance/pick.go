@@ -96,9 +96,10 @@ func (p *Probe) pickForm(need string, fits func(*catalog.Form) bool) (*catalog.F
 // standalone is a Form whose canonical fixture needs no other resource.
 func standalone(f *catalog.Form) bool { return len(f.Relations) == 0 && !artifactAddressed(f) }
 
-// simpleSpec is simpleForm with a valid spec for it: the opening of most lane checks.
-func (p *Probe) simpleSpec(ctx context.Context) (*catalog.Form, map[string]any, error) {
-	f, err := p.simpleForm()
+// pickSpec picks a Form with pick (simpleForm, importable, ...) and a valid spec for it:
+// the opening of most lane checks.
+func (p *Probe) pickSpec(ctx context.Context, pick func() (*catalog.Form, error)) (*catalog.Form, map[string]any, error) {
+	f, err := pick()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -116,7 +117,7 @@ func (p *Probe) simpleForm() (*catalog.Form, error) {
 
 // simpleResource creates a standalone resource and returns its Form, spec and state.
 func (p *Probe) simpleResource(ctx context.Context, prefix string) (*catalog.Form, map[string]any, *Resource, error) {
-	f, spec, err := p.simpleSpec(ctx)
+	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return nil, nil, nil, err
 	}
