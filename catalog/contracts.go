@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -33,14 +34,27 @@ var (
 // returns the raw bytes and their canonical digest. ok is false when the document
 // could not be decoded (the problems are recorded).
 func readDoc(fsys fs.FS, file string, v any, ps *problems) (raw []byte, digest string, ok bool) {
+	return readDocDigest(fsys, file, v, ps, true)
+}
+
+// readDocDigest is readDoc; withDigest false leaves the digest to the caller (a
+// prechecked definition takes it from its package index, which Load verified).
+func readDocDigest(fsys fs.FS, file string, v any, ps *problems, withDigest bool) (raw []byte, digest string, ok bool) {
 	raw, err := fs.ReadFile(fsys, file)
 	if err != nil {
 		ps.add(file, "", "cannot read: %v", err)
 		return nil, "", false
 	}
-	if err := wire.DecodeStrict(raw, v); err != nil {
+	decode := wire.DecodeStrict
+	if ps.prechecked { // Load has applied the I-JSON gate to these very bytes
+		decode = json.Unmarshal
+	}
+	if err := decode(raw, v); err != nil {
 		ps.addJSON(file, "", err)
 		return raw, "", false
+	}
+	if !withDigest {
+		return raw, "", true
 	}
 	digest, err = wire.Digest(raw)
 	if err != nil {
@@ -183,6 +197,9 @@ func checkOperations(f string, ops []operationDoc, ps *problems) map[string][]st
 			raw  []byte
 		}{{"inputSchema", o.InputSchema}, {"outputSchema", o.OutputSchema}} {
 			sp := p + "/" + sch.name
+			if ps.prechecked {
+				continue
+			}
 			if g, err := decodeGeneric(sch.raw); err == nil && checkSchemaBasics(f, sp, g, ps) {
 				compileSchema(f, sp, sch.raw, ps)
 			}

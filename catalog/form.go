@@ -39,7 +39,7 @@ type formBuild struct {
 func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps *problems) *formBuild {
 	file := path.Join(p.dir, definitionFile)
 	b := &formBuild{pkg: p, file: file}
-	raw, digest, ok := readDoc(fsys, file, &b.doc, ps)
+	raw, digest, ok := readDocDigest(fsys, file, &b.doc, ps, !ps.prechecked)
 	if !ok {
 		return nil
 	}

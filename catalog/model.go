@@ -6,6 +6,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"regexp"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -78,16 +79,15 @@ type Form struct {
 	Fixtures         []Fixture
 	NegativeFixtures []NegativeFixture
 
-	desired  *jsonschema.Schema
-	output   *jsonschema.Schema
-	observed *jsonschema.Schema
+	desired  *lazySchema
+	output   *lazySchema
+	observed *lazySchema
 
 	fieldCache *fieldCache // ValidateField's compiled subschemas
 }
 
 type fieldCache struct {
 	mu      sync.Mutex
-	doc     *compiledDoc // the desiredSchema's compiler; not safe for concurrent use
 	schemas map[string]*jsonschema.Schema
 }
 
@@ -129,6 +129,7 @@ type Output struct {
 	Wire, Attr  string
 	Type        string // string | integer | boolean
 	Pattern     string
+	PatternRe   *regexp.Regexp // Pattern compiled; the loader refuses one that does not compile
 	Description string
 	Min, Max    *int64
 	MinLength   *int64
