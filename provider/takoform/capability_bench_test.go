@@ -140,7 +140,7 @@ func benchRoutes(tb testing.TB, p *Provider) int {
 // BenchmarkPlan200Resources5Kinds plans 200 creations (40 of each of 5 kinds) per
 // iteration, each under a new provider configuration, and reports the support
 // requests one plan makes; it fails unless that equals the distinct routes.
-// Run: go test -run '^$' -bench Plan200 -benchtime 10x ./internal/takoform/
+// Run: go test -run '^$' -bench Plan200 -benchtime 10x ./takoform/
 func BenchmarkPlan200Resources5Kinds(b *testing.B) {
 	sim := hostsimtest.Start(b, hostsim.Config{})
 	p := testProvider(b)

@@ -12,9 +12,9 @@ import (
 
 const marker = "at-least-once-queue-0.1-to-0.2"
 
-// requireTransitions skips when the hostsim build has no transition service wired
+// requireTransitions fails when the hostsim build has no transition service wired
 // (its readback then answers a bare resource_not_found, not the ledger's
-// form_transition_operation_not_found).
+// form_transition_operation_not_found): a regressed host must not pass as a skip.
 func requireTransitions(t *testing.T, h *harness) {
 	t.Helper()
 	c, err := client.New(client.Config{Endpoint: h.sim.URL, Token: "sim-primary"})
@@ -24,8 +24,9 @@ func requireTransitions(t *testing.T, h *harness) {
 	ref := h.kt(queueType).m.newest.Ref
 	_, err = c.TransitionReadback(context.Background(), &client.TxRequest{OperationID: "formtx_" + strings.Repeat("0", 64),
 		To: client.TxForm{FormRef: ref}, Name: "probe", Space: "dev"})
-	if hErr, ok := client.AsHost(err); ok && hErr.Env.HostCode != "form_transition_operation_not_found" {
-		t.Skipf("this hostsim build does not serve Form transitions yet: %s", hErr.Env.Message)
+	// a regressed hostsim fails these tests rather than letting them skip
+	if hErr, ok := client.AsHost(err); !ok || hErr.Env.HostCode != "form_transition_operation_not_found" {
+		t.Fatalf("hostsim must serve Form transition readback (answer form_transition_operation_not_found for an unknown operation); got %v", err)
 	}
 }
 
