@@ -101,6 +101,21 @@ func fill(v tftypes.Value) tftypes.Value {
 		case t.Is(tftypes.Bool):
 			return tftypes.NewValue(t, false), nil
 		case t.Is(tftypes.List{}), t.Is(tftypes.Set{}):
+			// a computed list of objects (takokit's conditions) holds one element, as a
+			// host's answer does (Ready), so the yardstick stores what takokit stores
+			var elem tftypes.Type
+			if l, ok := t.(tftypes.List); ok {
+				elem = l.ElementType
+			} else {
+				elem = t.(tftypes.Set).ElementType
+			}
+			if obj, ok := elem.(tftypes.Object); ok {
+				members := map[string]tftypes.Value{}
+				for k, at := range obj.AttributeTypes {
+					members[k] = fill(tftypes.NewValue(at, tftypes.UnknownValue))
+				}
+				return tftypes.NewValue(t, []tftypes.Value{tftypes.NewValue(obj, members)}), nil
+			}
 			return tftypes.NewValue(t, []tftypes.Value{}), nil
 		case t.Is(tftypes.Map{}):
 			return tftypes.NewValue(t, map[string]tftypes.Value{}), nil

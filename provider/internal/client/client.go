@@ -67,7 +67,11 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Token == "" {
 		return nil, errors.New("token is empty")
 	}
-	hc := &http.Client{Transport: http.DefaultTransport}
+	// OpenTofu runs 10 resource operations at once; the default transport keeps only 2
+	// idle connections per host, so most reads of a refresh would open a new connection.
+	reads := http.DefaultTransport.(*http.Transport).Clone()
+	reads.MaxIdleConnsPerHost = 16
+	hc := &http.Client{Transport: reads}
 	if cfg.HTTP != nil {
 		c := *cfg.HTTP
 		hc = &c
