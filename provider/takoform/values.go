@@ -43,41 +43,55 @@ func unknownOf(t attr.Type) attr.Value {
 	return v
 }
 
-// readValues converts a raw plan/state/config object into values.
+// readValues converts a raw plan/state/config object into values, one attribute at a
+// time: building a whole types.Object first would type-check every attribute again.
 func readValues(ctx context.Context, ot types.ObjectType, raw tftypes.Value) (values, error) {
 	if raw.IsNull() {
 		return nil, nil
 	}
-	v, err := ot.ValueFromTerraform(ctx, raw)
-	if err != nil {
-		return nil, err
+	var members map[string]tftypes.Value
+	if err := raw.As(&members); err != nil {
+		return nil, fmt.Errorf("resource value is not an object: %w", err)
 	}
-	o, ok := v.(types.Object)
-	if !ok {
-		return nil, fmt.Errorf("resource value is %T, not an object", v)
-	}
-	out := values{}
-	for k, a := range o.Attributes() {
-		out[k] = a
+	out := make(values, len(members))
+	for k, m := range members {
+		t, ok := ot.AttrTypes[k]
+		if !ok {
+			return nil, fmt.Errorf("resource value has attribute %q, which the schema lacks", k)
+		}
+		v, err := t.ValueFromTerraform(ctx, m)
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", k, err)
+		}
+		out[k] = v
 	}
 	return out, nil
 }
 
 // raw converts values back to a raw object; attributes missing from vals become null.
+// Each value already has its attribute's type (the schema made it), so the object is
+// assembled directly rather than through types.ObjectValue's checks.
 func (vals values) raw(ctx context.Context, ot types.ObjectType) (tftypes.Value, error) {
-	full := map[string]attr.Value{}
+	members := make(map[string]tftypes.Value, len(ot.AttrTypes))
+	types := make(map[string]tftypes.Type, len(ot.AttrTypes))
 	for name, t := range ot.AttrTypes {
-		if v, ok := vals[name]; ok && v != nil {
-			full[name] = v
-		} else {
-			full[name] = nullOf(t)
+		tt := t.TerraformType(ctx)
+		types[name] = tt
+		v, ok := vals[name]
+		if !ok || v == nil {
+			members[name] = tftypes.NewValue(tt, nil)
+			continue
 		}
+		tv, err := v.ToTerraformValue(ctx)
+		if err != nil {
+			return tftypes.Value{}, fmt.Errorf("attribute %s: %w", name, err)
+		}
+		if !tv.Type().Equal(tt) {
+			return tftypes.Value{}, fmt.Errorf("attribute %s holds a %s, the schema says %s", name, tv.Type(), tt)
+		}
+		members[name] = tv
 	}
-	o, d := types.ObjectValue(ot.AttrTypes, full)
-	if err := diagErr(d); err != nil {
-		return tftypes.Value{}, err
-	}
-	return o.ToTerraformValue(ctx)
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, members), nil
 }
 
 func (vals values) clone() values {
