@@ -15,7 +15,7 @@ import (
 )
 
 // baselinePath is the committed schema floor (provider.md §6).
-var baselinePath = filepath.Join("..", "..", "testdata", "schema-baseline.json")
+var baselinePath = filepath.Join("..", "testdata", "schema-baseline.json")
 
 type baselineAttr struct {
 	Type      string `json:"type"`
