@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,39 @@ func TestPrecheckedLoadDerivesTheSameCatalog(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDefinitionWithoutFixturesLoads: conformanceFixtures is optional in the published
+// definition schema, so a Form without any loads (in both load modes) and says why no
+// fixture-needing check applies; a declared set without "canonical" is still refused.
+func TestDefinitionWithoutFixturesLoads(t *testing.T) {
+	c := baseCatalog()
+	holder := c.form("Holder", "0.1.0")
+	delete(holder.def, "conformanceFixtures")
+	delete(holder.def, "negativeConformanceFixtures")
+	holder.fixtures = nil
+	tree := mapFS(c.seal(t))
+	for _, load := range []func(fs.FS) (*Catalog, error){Load, LoadPrechecked} {
+		cat, err := load(tree)
+		if err != nil {
+			t.Fatalf("a definition without conformanceFixtures must load:\n%v", err)
+		}
+		var found bool
+		for _, f := range cat.Forms() {
+			if f.Ref.Kind != "Holder" {
+				if _, _, ok := f.CanonicalFixture(); !ok {
+					t.Errorf("%s has fixtures but no canonical one", f.Ref.Kind)
+				}
+				continue
+			}
+			found = true
+			if _, why, ok := f.CanonicalFixture(); ok || !strings.Contains(why, "declares no conformanceFixtures") {
+				t.Errorf("Holder: CanonicalFixture = ok %v, %q", ok, why)
+			}
+		}
+		if !found {
+			t.Fatal("Holder did not load")
+		}
 	}
 }
