@@ -3,6 +3,7 @@ package takoform
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -87,5 +88,34 @@ func TestBundleAuthoringModes(t *testing.T) {
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
 	if diagWith(pr.diags, "Module file cannot be read", "path.module") == nil {
 		t.Errorf("unreadable file:\n%s", dump(pr.diags))
+	}
+}
+
+// TestBundleChangedSincePlanNamesItsCodeOnce: a local failure of the upload step (the
+// files changed between plan and apply) carries the provider code once, not the code
+// wrapped around itself, and nothing reaches the host.
+func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	file := filepath.Join(t.TempDir(), "index.js")
+	if err := os.WriteFile(file, []byte(`export default {};`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bcfg := bundleConfig(t, h, file)
+	pr := h.plan("takoform_worker_bundle", bcfg, nil)
+	mustNoError(t, "plan bundle", pr.diags)
+	if err := os.WriteFile(file, []byte(`export default { changed: true };`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := h.sim.Admin.Counters()
+	_, d := h.apply("takoform_worker_bundle", bcfg, nil, pr.planned)
+	dg := diagWith(d, "Bundle upload for WorkerBundle", "changed since plan")
+	if dg == nil {
+		t.Fatalf("want the bundle upload failure:\n%s", dump(d))
+	}
+	if !strings.Contains(dg.Detail, "\nCode: "+codeBundleUploadFailed+"\n") || strings.Count(dg.Detail, codeBundleUploadFailed) != 1 {
+		t.Errorf("the code line must name %s exactly once:\n%s", codeBundleUploadFailed, dg.Detail)
+	}
+	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
+		t.Errorf("a bundle that changed since plan reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
+// Create runs docs/provider-design.md#create in named steps: resolve what the plan left
+// unknown, upload local bundle files, create on the host, write the state. Each step
+// that fails builds its own diagnostic where it fails.
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	m := r.kt.m
 	plan, err := readValues(ctx, r.kt.ot, req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not read the plan", err.Error())
@@ -23,79 +25,115 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	if !r.ready(&resp.Diagnostics, plan.str(aName)) {
 		return
 	}
+	c, ok := r.resolveCreate(plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout(plan, aCreateTimeout, defaultCreateTimeout))
+	defer cancel()
+	if !r.uploadForCreate(ctx, c, &resp.Diagnostics) {
+		return
+	}
+	res, ok := r.createOnHost(ctx, c, resp)
+	if !ok {
+		return
+	}
+	st, err := r.kt.m.fromResource(plan, c.form, res, adoptUnknown, &resp.Diagnostics)
+	if err != nil {
+		c.failure("The host's representation could not be decoded.").withLocalCode(codeHostResponseInvalid, err).add(&resp.Diagnostics)
+		return
+	}
+	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
+}
+
+// createCall is one create: the plan with every value apply derives filled in.
+type createCall struct {
+	r           *Resource
+	plan        values
+	form        *catalog.Form
+	name, space string
+}
+
+// failure is the diagnostic of a failed create step, built fresh for each failure.
+func (c *createCall) failure(what string) *report {
+	m := c.r.kt.m
+	return &report{summary: fmt.Sprintf("Failed to create %s %s", m.kind.Kind, c.name), what: what,
+		typeName: m.typeName, space: c.space, name: c.name, ref: &c.form.Ref, pointer: "/spec"}
+}
+
+// resolveCreate derives what the plan left unknown (ref, space, revision name) with the
+// functions the plan uses.
+func (r *Resource) resolveCreate(plan values, d *diag.Diagnostics) (*createCall, bool) {
+	m := r.kt.m
 	ref, _ := refOf(plan)
 	form, ok := m.cat.Form(ref)
 	if !ok {
 		form = r.createForm(plan)
 		m.setRef(plan, form.Ref)
 	}
-	// values planned unknown are derived now with the functions the plan uses
 	if !plan.known(aSpace) && r.pd.space != "" {
 		plan[aSpace] = types.StringValue(r.pd.space)
 	}
 	if !plan.known(aName) && m.revision && plan.known(aRevisionOwner) {
 		plan[aName] = m.revisionName(form, plan, plan.str(aRevisionOwner))
 	}
-	name, space := plan.str(aName), plan.str(aSpace)
-	if name == "" || space == "" {
+	c := &createCall{r: r, plan: plan, form: form, name: plan.str(aName), space: plan.str(aSpace)}
+	if c.name == "" || c.space == "" {
 		(&report{summary: fmt.Sprintf("Could not resolve the name or space of %s", m.kind.Kind), typeName: m.typeName,
 			code: codeRevisionNameUnresolved, what: "The name or space was still unknown at apply; nothing was sent.",
-			repair: "Set name (or revision_owner with known content) and space, or the provider's default space."}).add(&resp.Diagnostics)
-		return
+			repair: "Set name (or revision_owner with known content) and space, or the provider's default space."}).add(d)
+		return nil, false
 	}
-	rep := &report{summary: fmt.Sprintf("Failed to create %s %s", m.kind.Kind, name), typeName: m.typeName,
-		space: space, name: name, ref: &form.Ref, pointer: "/spec"}
-	ctx, cancel := context.WithTimeout(ctx, timeout(plan, aCreateTimeout, defaultCreateTimeout))
-	defer cancel()
-	if m.bundle && plan.known(aModules) {
-		if err := r.uploadBundle(ctx, plan, form); err != nil {
-			rep.summary = fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, name)
-			rep.what = "The local module files could not be uploaded and committed; no resource was touched."
-			rep.pointer, rep.code = "/spec/manifestDigest", codeBundleUploadFailed
-			rep.withErr(err)
-			if rep.code != "" {
-				rep.code = codeBundleUploadFailed + " (" + rep.code + ")"
-			} else {
-				rep.code = codeBundleUploadFailed
-			}
-			rep.add(&resp.Diagnostics)
-			return
-		}
+	return c, true
+}
+
+// uploadForCreate uploads and commits local bundle files before the resource request
+// (docs/provider-design.md#bundles); other Forms have nothing to upload.
+func (r *Resource) uploadForCreate(ctx context.Context, c *createCall, d *diag.Diagnostics) bool {
+	m := r.kt.m
+	if !m.bundle || !c.plan.known(aModules) {
+		return true
 	}
-	spec, err := encodeSpec(form, plan)
+	err := r.uploadBundle(ctx, c.plan, c.form)
+	if err == nil {
+		return true
+	}
+	(&report{summary: fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, c.name),
+		what:     "The local module files could not be uploaded and committed; no resource was touched.",
+		typeName: m.typeName, space: c.space, name: c.name, ref: &c.form.Ref, pointer: "/spec/manifestDigest",
+	}).withLocalCode(codeBundleUploadFailed, err).add(d)
+	return false
+}
+
+// createOnHost encodes the spec, prepares and PUTs it, and settles an accepted
+// operation. ok is false when a diagnostic (or an unfinished state) was written.
+func (r *Resource) createOnHost(ctx context.Context, c *createCall, resp *resource.CreateResponse) (*client.Resource, bool) {
+	d := &resp.Diagnostics
+	spec, err := encodeSpec(c.form, c.plan)
 	if err != nil {
-		rep.what, rep.cause, rep.code = "The desired values could not be encoded.", err.Error(), codeInternal
-		rep.add(&resp.Diagnostics)
-		return
+		rep := c.failure("The desired values could not be encoded.")
+		rep.cause, rep.code = err.Error(), codeInternal
+		rep.add(d)
+		return nil, false
 	}
-	out, err := r.putSpec(ctx, form, name, space, spec, fences{}, "create")
+	out, err := r.putSpec(ctx, c.form, c.name, c.space, spec, fences{}, "create")
 	if err != nil {
-		r.createFailed(ctx, rep, plan, form, err, &resp.Diagnostics, resp)
-		return
+		r.createFailed(ctx, c, err, resp)
+		return nil, false
 	}
-	want := client.Expect{Ref: form.Ref, Name: name, Space: space}
-	res := out.Resource
-	if out.Operation != nil {
-		var last *client.Operation
-		var unfinished bool
-		res, last, unfinished, err = r.settle(ctx, out.Operation, want)
-		if unfinished {
-			r.writeUnfinished(ctx, plan, form, last, err, resp)
-			return
-		}
-		if err != nil {
-			rep.what = "The host accepted the create and then ended its operation with an error; nothing was created."
-			rep.withErr(err).add(&resp.Diagnostics)
-			return
-		}
+	if out.Operation == nil {
+		return out.Resource, true
 	}
-	st, err := m.fromResource(plan, form, res, adoptUnknown, &resp.Diagnostics)
-	if err != nil {
-		rep.what, rep.code = "The host's representation could not be decoded.", codeHostResponseInvalid
-		rep.withErr(err).add(&resp.Diagnostics)
-		return
+	res, last, unfinished, err := r.settle(ctx, out.Operation, client.Expect{Ref: c.form.Ref, Name: c.name, Space: c.space})
+	switch {
+	case unfinished:
+		r.writeUnfinished(ctx, c.plan, c.form, last, err, resp)
+		return nil, false
+	case err != nil:
+		c.failure("The host accepted the create and then ended its operation with an error; nothing was created.").withErr(err).add(d)
+		return nil, false
 	}
-	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
+	return res, true
 }
 
 // createForm is the Form a create uses: the configured definition version or the newest.
@@ -108,8 +146,9 @@ func (r *Resource) createForm(plan values) *catalog.Form {
 	return r.kt.m.newest
 }
 
-// writeUnfinished records an accepted-but-unfinished create (provider.md §5.7) as a
-// warning, so OpenTofu does not taint the object and the next refresh finishes it.
+// writeUnfinished records an accepted-but-unfinished create
+// (docs/provider-design.md#accepted-unfinished) as a warning, so OpenTofu does not taint
+// the object and the next refresh finishes it.
 func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *catalog.Form, last *client.Operation, why error, resp *resource.CreateResponse) {
 	m := r.kt.m
 	name := plan.str(aName)
@@ -143,27 +182,25 @@ func errText(err error) string {
 
 // createFailed reports a refused create. A transport failure after the one resend is
 // recovered as accepted-unfinished; a taken name gets the import repair.
-func (r *Resource) createFailed(ctx context.Context, rep *report, plan values, form *catalog.Form, err error, d *diag.Diagnostics, resp *resource.CreateResponse) {
+func (r *Resource) createFailed(ctx context.Context, c *createCall, err error, resp *resource.CreateResponse) {
 	var ae *applyError
 	errors.As(err, &ae)
 	if ae != nil && ae.stage == stagePut && client.IsTransport(err) {
-		r.writeUnfinished(ctx, plan, form, nil, err, resp)
+		r.writeUnfinished(ctx, c.plan, c.form, nil, err, resp)
 		return
 	}
-	rep.what = "The host refused the create; nothing was written to state."
+	rep := c.failure("The host refused the create; nothing was written to state.").withErr(err)
 	if ae != nil && ae.stage == stageDiscovery {
 		rep.summary = "Host discovery failed"
 	}
-	rep.withErr(err)
 	taken := ae != nil && ((ae.stage == stagePrepare && client.IsCode(err, wire.CodeInvalidArgument)) ||
 		(ae.stage == stagePut && client.IsCode(err, wire.CodeGenerationConflict)))
 	if taken {
-		name, space := plan.str(aName), plan.str(aSpace)
-		if res, _, lerr := r.findByName(ctx, space, name); lerr == nil && res != nil {
+		if res, _, lerr := r.findByName(ctx, c.space, c.name); lerr == nil && res != nil {
 			rep.what = fmt.Sprintf("The name %q is already taken on the host in space %q (uid %s, under %s@%s); nothing was written to state.",
-				name, space, res.Metadata.UID, res.Form.FormRef.Kind, res.Form.FormRef.DefinitionVersion)
-			rep.repair = fmt.Sprintf("Adopt it with: tofu import <address> %s/%s — or choose another name.", space, name)
+				c.name, c.space, res.Metadata.UID, res.Form.FormRef.Kind, res.Form.FormRef.DefinitionVersion)
+			rep.repair = fmt.Sprintf("Adopt it with: tofu import <address> %s/%s — or choose another name.", c.space, c.name)
 		}
 	}
-	rep.add(d)
+	rep.add(&resp.Diagnostics)
 }

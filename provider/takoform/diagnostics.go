@@ -121,6 +121,20 @@ func (r *report) add(d *diag.Diagnostics) {
 	}
 }
 
+// withLocalCode fills the lines of err like withErr, under the provider code own: a host
+// or protocol code the error carries is kept beside it ("own (host code)"), a local
+// error (no such code) leaves own alone.
+func (r *report) withLocalCode(own string, err error) *report {
+	r.code = ""
+	r.withErr(err)
+	if r.code != "" && r.code != own {
+		r.code = own + " (" + r.code + ")"
+	} else {
+		r.code = own
+	}
+	return r
+}
+
 // withErr fills the host/cause/code/retryable/repair lines from an error of a host call.
 func (r *report) withErr(err error) *report {
 	var h *client.HostError
