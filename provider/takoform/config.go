@@ -26,15 +26,20 @@ type providerConfig struct {
 }
 
 func providerSchema() schema.Schema {
+	described := func(a schema.StringAttribute, d string) schema.StringAttribute {
+		a.Description, a.MarkdownDescription = d, d
+		return a
+	}
+	const about = "Manages Takoform Forms (forms.takoform.com/v1alpha3) on a host; one resource type per Form kind of the catalog."
 	return schema.Schema{
-		Description: "Manages Takoform Forms (forms.takoform.com/v1alpha3) on a host; one resource type per Form kind of the catalog.",
+		Description: about, MarkdownDescription: about,
 		Attributes: map[string]schema.Attribute{
-			"endpoint": schema.StringAttribute{Optional: true,
-				Description: "Bare origin of the host, e.g. https://host.example (http only for loopback). Falls back to TAKOFORM_ENDPOINT."},
-			"space": schema.StringAttribute{Optional: true,
-				Description: "Default space for resources that set none. Falls back to TAKOFORM_SPACE."},
-			"token": schema.StringAttribute{Optional: true, Sensitive: true,
-				Description: "Bearer credential sent on every request. Falls back to TAKOFORM_TOKEN."},
+			"endpoint": described(schema.StringAttribute{Optional: true},
+				"Bare origin of the host, e.g. `https://host.example` (`http` only for loopback). Falls back to `TAKOFORM_ENDPOINT`."),
+			"space": described(schema.StringAttribute{Optional: true},
+				"Default space for resources that set none. Falls back to `TAKOFORM_SPACE`."),
+			"token": described(schema.StringAttribute{Optional: true, Sensitive: true},
+				"Bearer credential sent on every request. Falls back to `TAKOFORM_TOKEN`."),
 		},
 	}
 }

@@ -185,6 +185,9 @@ func nestedObject(f *catalog.Field) (schema.NestedAttributeObject, error) {
 	for i := range f.Members {
 		mf := &f.Members[i]
 		desc := mf.Description
+		if desc == "" {
+			desc = fmt.Sprintf("Member %s of each %s item.", mf.Wire, f.Wire)
+		}
 		switch mf.Kind {
 		case catalog.FieldInteger:
 			a := schema.Int64Attribute{Required: mf.Required, Optional: !mf.Required, Description: desc}

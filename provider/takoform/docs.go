@@ -54,7 +54,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func markdown(kt *kindType, example string) string {
 	m := kt.m
 	var b strings.Builder
-	desc := oneLine(kt.sch.Description)
+	desc := oneLine(kt.sch.MarkdownDescription)
 	fmt.Fprintf(&b, "---\npage_title: %q\ndescription: |-\n  %s\n---\n\n", m.typeName+" Resource - takoform", desc)
 	fmt.Fprintf(&b, "# %s (Resource)\n\n%s\n\n", m.typeName, desc)
 	b.WriteString("<!-- Generated from the Form catalog by `go tool mage docs`; do not edit. -->\n\n")
@@ -114,24 +114,28 @@ func markdown(kt *kindType, example string) string {
 }
 
 func attrLine(name string, a schema.Attribute) string {
-	desc := oneLine(a.GetDescription())
+	desc := oneLine(a.GetMarkdownDescription())
 	line := fmt.Sprintf("- `%s` (%s)", name, typeText(a.GetType()))
 	if desc != "" {
 		line += " " + desc
 	}
 	if n, ok := a.(schema.ListNestedAttribute); ok {
-		var members []string
-		for mn, ma := range n.NestedObject.Attributes {
+		members := make([]string, 0, len(n.NestedObject.Attributes))
+		for mn := range n.NestedObject.Attributes {
+			members = append(members, mn)
+		}
+		sort.Strings(members)
+		line += " Each element:"
+		for _, mn := range members {
+			ma := n.NestedObject.Attributes[mn]
 			mode := "Optional"
 			if ma.IsRequired() {
 				mode = "Required"
 			} else if ma.IsComputed() && !ma.IsOptional() {
 				mode = "Read-Only"
 			}
-			members = append(members, fmt.Sprintf("`%s` (%s, %s)", mn, typeText(ma.GetType()), mode))
+			line += fmt.Sprintf("\n  - `%s` (%s, %s) %s", mn, typeText(ma.GetType()), mode, oneLine(ma.GetMarkdownDescription()))
 		}
-		sort.Strings(members)
-		line += " Each element: " + strings.Join(members, ", ") + "."
 	}
 	return line
 }

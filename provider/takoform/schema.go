@@ -35,9 +35,13 @@ func buildSchema(m *kindModel) (schema.Schema, error) {
 		}
 		attrs[o.Attr] = outputAttr(o)
 	}
+	if err := describeAll(attrs, m.typeName+"."); err != nil {
+		return schema.Schema{}, err
+	}
 	return schema.Schema{
 		Version:     SchemaVersion,
-		Description: resourceDescription(m),
+		Description:         resourceDescription(m),
+		MarkdownDescription: resourceDescription(m),
 		Attributes:  attrs,
 	}, nil
 }
@@ -68,7 +72,7 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 	}
 	condAttrs := map[string]schema.Attribute{}
 	for _, n := range conditionAttrs {
-		condAttrs[n] = schema.StringAttribute{Computed: true}
+		condAttrs[n] = schema.StringAttribute{Computed: true, Description: conditionDescriptions[n]}
 	}
 	markers := make([]string, len(m.markers))
 	for i, t := range m.markers {
@@ -121,12 +125,13 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 		attrs[aModules] = schema.ListNestedAttribute{Optional: true, Description: "Local module files of the bundle.",
 			Validators: []validator.List{collectionCheck(ptr(1), nil, false, stringRules{})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"name": schema.StringAttribute{Required: true, Validators: []validator.String{stringCheck(stringRules{
+				"name": schema.StringAttribute{Required: true, Description: moduleDescriptions["name"], Validators: []validator.String{stringCheck(stringRules{
 					pattern: regexp.MustCompile(modulePathPattern), maxLen: ptr(240)})}},
-				"content_type": schema.StringAttribute{Required: true, Validators: []validator.String{oneOf("a module media type", moduleMediaTypes)}},
-				"content_file": schema.StringAttribute{Required: true},
-				"size":         schema.Int64Attribute{Computed: true},
-				"digest":       schema.StringAttribute{Computed: true},
+				"content_type": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_type"],
+					Validators: []validator.String{oneOf("a module media type", moduleMediaTypes)}},
+				"content_file": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_file"]},
+				"size":         schema.Int64Attribute{Computed: true, Description: moduleDescriptions["size"]},
+				"digest":       schema.StringAttribute{Computed: true, Description: moduleDescriptions["digest"]},
 			}}}
 	}
 	return attrs
