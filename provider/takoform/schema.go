@@ -39,10 +39,10 @@ func buildSchema(m *kindModel) (schema.Schema, error) {
 		return schema.Schema{}, err
 	}
 	return schema.Schema{
-		Version:     SchemaVersion,
+		Version:             SchemaVersion,
 		Description:         resourceDescription(m),
 		MarkdownDescription: resourceDescription(m),
-		Attributes:  attrs,
+		Attributes:          attrs,
 	}, nil
 }
 
