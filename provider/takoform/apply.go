@@ -35,15 +35,48 @@ type fences struct {
 
 func (f fences) create() bool { return f.generation == "" }
 
-// resourceRequest is the five-member request body (host-api.md §7.1).
-func resourceRequest(ref wire.FormRef, name, space string, spec map[string]any) map[string]any {
-	return map[string]any{
-		"apiVersion": ref.APIVersion,
-		"kind":       ref.Kind,
-		"form":       map[string]any{"formRef": ref},
-		"metadata":   map[string]any{"name": name, "space": space},
-		"spec":       spec,
+// resourceRequest is the body of prepare and of the resource PUT
+// (docs/protocol.md#operations): the five members always; the PUT adds the review it
+// was prepared under and, on an update or re-pin, the identity it expects. Its canonical
+// (JCS) bytes are what is sent, digested into the idempotency key and resent.
+type resourceRequest struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Form       requestForm     `json:"form"`
+	Metadata   requestMetadata `json:"metadata"`
+	Spec       map[string]any  `json:"spec"`
+	// PUT only
+	Review             *requestReview `json:"review,omitempty"`
+	ExpectedUID        *string        `json:"expectedUid,omitempty"`
+	ExpectedGeneration *string        `json:"expectedGeneration,omitempty"`
+}
+
+type requestForm struct {
+	FormRef wire.FormRef `json:"formRef"`
+}
+
+type requestMetadata struct {
+	Name  string `json:"name"`
+	Space string `json:"space"`
+}
+
+type requestReview struct {
+	PrepareDigest string `json:"prepareDigest"`
+}
+
+func newResourceRequest(ref wire.FormRef, name, space string, spec map[string]any) *resourceRequest {
+	return &resourceRequest{APIVersion: ref.APIVersion, Kind: ref.Kind, Form: requestForm{FormRef: ref},
+		Metadata: requestMetadata{Name: name, Space: space}, Spec: spec}
+}
+
+// forPut is the PUT body: the prepared request, its review and the update fences
+// (none on a create, which never sends expectedUid).
+func (q resourceRequest) forPut(prepareDigest string, f fences) *resourceRequest {
+	q.Review = &requestReview{PrepareDigest: prepareDigest}
+	if !f.create() {
+		q.ExpectedUID, q.ExpectedGeneration = &f.uid, &f.generation
 	}
+	return &q
 }
 
 // putSpec runs probe → prepare → PUT (provider.md §5.2 steps 4–6, §5.4). The PUT is
@@ -58,7 +91,7 @@ func (r *Resource) putSpec(ctx context.Context, form *catalog.Form, name, space 
 	if err := c.Probe(ctx, form.Ref, space, probeOp); err != nil {
 		return nil, &applyError{stageProbe, err}
 	}
-	req := resourceRequest(form.Ref, name, space, spec)
+	req := newResourceRequest(form.Ref, name, space, spec)
 	body, err := wire.CanonicalValue(req)
 	if err != nil {
 		return nil, &applyError{stageEncode, err}
@@ -67,12 +100,7 @@ func (r *Resource) putSpec(ctx context.Context, form *catalog.Form, name, space 
 	if err != nil {
 		return nil, &applyError{stagePrepare, err}
 	}
-	req["review"] = map[string]any{"prepareDigest": prep.PrepareDigest}
-	if !f.create() {
-		req["expectedUid"] = f.uid
-		req["expectedGeneration"] = f.generation
-	}
-	applyBody, err := wire.CanonicalValue(req)
+	applyBody, err := wire.CanonicalValue(req.forPut(prep.PrepareDigest, f))
 	if err != nil {
 		return nil, &applyError{stageEncode, err}
 	}
