@@ -83,7 +83,7 @@ func (q resourceRequest) forPut(prepareDigest string, f fences) *resourceRequest
 // retried on the four retryable codes and resent once, byte-identical, after a
 // transport failure; the prepareDigest lives only in memory for that resend.
 func (r *Resource) putSpec(ctx context.Context, form *catalog.Form, name, space string, spec map[string]any, f fences, probeOp string) (*client.Outcome, error) {
-	c := r.pd.client
+	c := r.configured.client
 	want := client.Expect{Ref: form.Ref, Name: name, Space: space}
 	if _, err := c.Discover(ctx); err != nil {
 		return nil, &applyError{stageDiscovery, err}
@@ -119,7 +119,7 @@ func (r *Resource) putSpec(ctx context.Context, form *catalog.Form, name, space 
 // or unfinished=true when the host accepted the mutation but the outcome is not in hand
 // (deadline, cancellation, unusable operation or result). A terminal error is err.
 func (r *Resource) settle(ctx context.Context, op *client.Operation, want client.Expect) (res *client.Resource, last *client.Operation, unfinished bool, why error) {
-	last, err := r.pd.client.Poll(ctx, op)
+	last, err := r.configured.client.Poll(ctx, op)
 	if err != nil {
 		return nil, last, true, err
 	}

@@ -34,12 +34,12 @@ func currentBaseline(t *testing.T) map[string]baselineType {
 	ctx := context.Background()
 	out := map[string]baselineType{}
 	for _, kt := range testProvider(t).kinds {
-		bt := baselineType{Version: kt.sch.Version, Attributes: map[string]baselineAttr{}}
-		for name, a := range kt.sch.Attributes {
+		bt := baselineType{Version: kt.schema.Version, Attributes: map[string]baselineAttr{}}
+		for name, a := range kt.schema.Attributes {
 			bt.Attributes[name] = baselineAttr{Type: a.GetType().TerraformType(ctx).String(), Required: a.IsRequired(),
 				Optional: a.IsOptional(), Computed: a.IsComputed(), Sensitive: a.IsSensitive()}
 		}
-		out[kt.m.typeName] = bt
+		out[kt.model.typeName] = bt
 	}
 	return out
 }
@@ -153,7 +153,7 @@ func TestUpgradeFromVersion0RoundTrips(t *testing.T) {
 	ctx := context.Background()
 	kt := kindByType(t, testProvider(t), queueType)
 	v := values{aName: s("orders"), aSpace: s("dev"), aUID: s("u-1"), aGeneration: s("3"), "message_retention_seconds": i64(60)}
-	raw, err := v.raw(ctx, kt.ot)
+	raw, err := v.raw(ctx, kt.objectType)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestUpgradeFromVersion0RoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustNoError(t, "upgrade", resp.Diagnostics)
-	got, err := resp.UpgradedState.Unmarshal(kt.ot.TerraformType(ctx))
+	got, err := resp.UpgradedState.Unmarshal(kt.objectType.TerraformType(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestUpgradeFromVersion0RoundTrips(t *testing.T) {
 	}
 	// the framework never calls an upgrader without a prior state; the upgrader
 	// still refuses one
-	r := &Resource{kt: kt}
+	r := &Resource{kind: kt}
 	var ur resource.UpgradeStateResponse
 	r.upgradeFrom0(ctx, resource.UpgradeStateRequest{}, &ur)
 	if !ur.Diagnostics.HasError() || ur.Diagnostics.Errors()[0].Summary() != "State to upgrade is missing" {

@@ -48,7 +48,7 @@ func hashFile(p string) (int64, string, []byte, error) {
 }
 
 func moduleObjectType(kt *kindType) types.ObjectType {
-	return kt.ot.AttrTypes[aModules].(types.ListType).ElemType.(types.ObjectType)
+	return kt.objectType.AttrTypes[aModules].(types.ListType).ElemType.(types.ObjectType)
 }
 
 // readModules reads the configured modules; ok=false while any is unknown.
@@ -78,7 +78,7 @@ func readModules(v attr.Value) (mods []localModule, ok bool) {
 
 // planBundle plans manifest_digest and the module sizes and digests from local files.
 func (r *Resource) planBundle(plan, config values, form *catalog.Form, d *diag.Diagnostics) {
-	m := r.kt.m
+	m := r.kind.model
 	if !m.bundle || !artifactAddressed(form) {
 		return
 	}
@@ -110,7 +110,7 @@ func (r *Resource) planBundle(plan, config values, form *catalog.Form, d *diag.D
 	}
 	main := config.str(aMainModule)
 	mainOK := false
-	ot := moduleObjectType(r.kt)
+	ot := moduleObjectType(r.kind)
 	elems := make([]attr.Value, len(mods))
 	for i := range mods {
 		p := path.Root(aModules).AtListIndex(i).AtName("content_file")
@@ -173,7 +173,7 @@ func (r *Resource) uploadBundle(ctx context.Context, plan values, form *catalog.
 	if planned := plan.str(form.Fields[0].Attr); planned != want {
 		return fmt.Errorf("the module files changed since plan: they now describe %s, the plan has %s; plan again", want, planned)
 	}
-	c := r.pd.client
+	c := r.configured.client
 	st, err := c.StartUpload(ctx, manifest)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 )
 
 func bundleConfig(t *testing.T, h *harness, file string) values {
-	ot := moduleObjectType(h.kt("takoform_worker_bundle"))
+	ot := moduleObjectType(h.kind("takoform_worker_bundle"))
 	mod := types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{"name": s("index.js"),
 		"content_type": s("application/javascript+module"), "content_file": s(file),
 		"size": types.Int64Null(), "digest": types.StringNull()})
@@ -52,8 +52,8 @@ func TestWorkerStackFromLocalFiles(t *testing.T) {
 	if !v["vars_json"].Equal(types.StringValue("{}")) || v.str(aUID) == "" {
 		t.Errorf("version: vars_json=%v uid=%q", v["vars_json"], v.str(aUID))
 	}
-	dep := h.kt("takoform_worker_deployment")
-	lt := dep.ot.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	dep := h.kind("takoform_worker_deployment")
+	lt := dep.objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
 	h.create("takoform_worker_deployment", values{aName: s("api"), "worker": s("api"), "versions": objList(t, lt,
 		map[string]attr.Value{"weight": i64(10000), "worker_version": s(v.str(aName))})})
 	e := h.create(endpointType, endpointConfig(nil))

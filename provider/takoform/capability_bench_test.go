@@ -30,11 +30,11 @@ var benchKinds = []struct {
 // benchDyn encodes v as a value of kt (missing attributes null; nil = null object).
 func benchDyn(tb testing.TB, kt *kindType, v values) *tfprotov6.DynamicValue {
 	ctx := context.Background()
-	typ := kt.ot.TerraformType(ctx)
+	typ := kt.objectType.TerraformType(ctx)
 	raw := tftypes.NewValue(typ, nil)
 	if v != nil {
 		var err error
-		if raw, err = v.raw(ctx, kt.ot); err != nil {
+		if raw, err = v.raw(ctx, kt.objectType); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -74,8 +74,8 @@ func benchConfigure(tb testing.TB, p *Provider, url string) tfprotov6.ProviderSe
 // default parallelism), and fails on any diagnostic.
 func benchPlanAll(tb testing.TB, p *Provider, srv tfprotov6.ProviderServer, n int) {
 	type job struct {
-		kt  *kindType
-		cfg values
+		kind *kindType
+		cfg  values
 	}
 	jobs := make(chan job)
 	var wg sync.WaitGroup
@@ -86,12 +86,12 @@ func benchPlanAll(tb testing.TB, p *Provider, srv tfprotov6.ProviderServer, n in
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				cfg := benchDyn(tb, j.kt, j.cfg)
+				cfg := benchDyn(tb, j.kind, j.cfg)
 				resp, err := srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
-					TypeName: j.kt.m.typeName, PriorState: benchDyn(tb, j.kt, nil), ProposedNewState: cfg, Config: cfg})
+					TypeName: j.kind.model.typeName, PriorState: benchDyn(tb, j.kind, nil), ProposedNewState: cfg, Config: cfg})
 				if err != nil || len(resp.Diagnostics) > 0 {
 					mu.Lock()
-					failure = fmt.Sprintf("%s %s: %v %s", j.kt.m.typeName, j.cfg.str(aName), err, dumpProto(resp))
+					failure = fmt.Sprintf("%s %s: %v %s", j.kind.model.typeName, j.cfg.str(aName), err, dumpProto(resp))
 					mu.Unlock()
 				}
 			}
@@ -128,7 +128,7 @@ func dumpProto(resp *tfprotov6.PlanResourceChangeResponse) string {
 func benchRoutes(tb testing.TB, p *Provider) int {
 	routes := map[string]bool{}
 	for _, k := range benchKinds {
-		f := kindByType(tb, p, k.typeName).m.newest
+		f := kindByType(tb, p, k.typeName).model.newest
 		routes["form "+f.Ref.Kind+"@"+f.Ref.DefinitionVersion] = true
 		for _, i := range f.Provided {
 			routes["interface "+i.Name+"@"+i.Version] = true

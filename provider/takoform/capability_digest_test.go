@@ -86,8 +86,8 @@ func TestCapabilityFormDigestDisagreementIsARefusal(t *testing.T) {
 	}
 	h.p = p
 	capReconfigure(t, h)
-	ours := kindByType(t, p, capKVType).m.newest.Ref
-	if hostRef := kindByType(t, testProvider(t), capKVType).m.newest.Ref; hostRef.SchemaDigest == ours.SchemaDigest {
+	ours := kindByType(t, p, capKVType).model.newest.Ref
+	if hostRef := kindByType(t, testProvider(t), capKVType).model.newest.Ref; hostRef.SchemaDigest == ours.SchemaDigest {
 		t.Fatal("the altered catalog kept the digest")
 	}
 	pr := h.plan(capKVType, values{aName: s("cache")}, nil)

@@ -38,7 +38,7 @@ func capStrings(h *harness, typeName, name string, items ...string) attr.Value {
 	for i, x := range items {
 		vs[i] = s(x)
 	}
-	switch h.kt(typeName).ot.AttrTypes[name].(type) {
+	switch h.kind(typeName).objectType.AttrTypes[name].(type) {
 	case types.SetType:
 		return types.SetValueMust(types.StringType, vs)
 	default:
@@ -61,7 +61,7 @@ func capVersion(h *harness, handlers ...string) values {
 }
 
 func capDeployment(t *testing.T, h *harness, weights ...int64) values {
-	lt := h.kt(capDeploymentType).ot.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	lt := h.kind(capDeploymentType).objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
 	var items []map[string]attr.Value
 	for i, w := range weights {
 		items = append(items, map[string]attr.Value{"weight": i64(w), "worker_version": s("version-" + string(rune('a'+i)))})
@@ -90,7 +90,7 @@ func capReconfigure(t *testing.T, h *harness) {
 // capPlanCreate plans a creation straight through the protocol server; unlike
 // harness.plan it touches no shared harness state, so goroutines may call it.
 func capPlanCreate(t *testing.T, h *harness, typeName string, cfg values) planResult {
-	kt := h.kt(typeName)
+	kt := h.kind(typeName)
 	dv := benchDyn(t, kt, cfg)
 	resp, err := h.srv.PlanResourceChange(h.ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
 		PriorState: benchDyn(t, kt, nil), ProposedNewState: dv, Config: dv})
@@ -151,7 +151,7 @@ func TestCapabilityTransientFailureIsRetriedOnceAndNeverPinned(t *testing.T) {
 
 func TestCapabilityConcurrentAskersShareOneReadAndRefusalsAreCached(t *testing.T) {
 	h := newHarness(t, hostsim.Config{Profile: "kv-only"})
-	form := h.kt(capVersionType).m.newest
+	form := h.kind(capVersionType).model.newest
 	const n = 12
 	var wg sync.WaitGroup
 	results := make([]planResult, n)
@@ -316,11 +316,11 @@ func TestCapabilityRunsForCreateAndUpdateOnly(t *testing.T) {
 func TestCapabilitySkipsUnknownValuesAndUnusedBindings(t *testing.T) {
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	ver := capVersion(h, "fetch")
-	ver["handlers"] = unknownOf(h.kt(capVersionType).ot.AttrTypes["handlers"])
-	ver["kv_bindings"] = unknownOf(h.kt(capVersionType).ot.AttrTypes["kv_bindings"])
+	ver["handlers"] = unknownOf(h.kind(capVersionType).objectType.AttrTypes["handlers"])
+	ver["kv_bindings"] = unknownOf(h.kind(capVersionType).objectType.AttrTypes["kv_bindings"])
 	pr := h.plan(capVersionType, ver, nil)
 	mustNoError(t, "unknown values", pr.diags)
-	form := h.kt(capVersionType).m.newest
+	form := h.kind(capVersionType).model.newest
 	if c := capCounters(t, h); c.support != int64(1+len(form.Provided)) {
 		t.Errorf("support reads = %d, want %d (no binding route for an unknown or empty list)", c.support, 1+len(form.Provided))
 	}
@@ -352,7 +352,7 @@ func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
 	st := values{}
 	for k, v := range pr0.planned {
 		if v.IsUnknown() {
-			v = nullOf(h.kt("takoform_worker_cron_trigger").ot.AttrTypes[k])
+			v = nullOf(h.kind("takoform_worker_cron_trigger").objectType.AttrTypes[k])
 		}
 		st[k] = v
 	}

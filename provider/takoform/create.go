@@ -17,7 +17,7 @@ import (
 // unknown, upload local bundle files, create on the host, write the state. Each step
 // that fails builds its own diagnostic where it fails.
 func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	plan, err := readValues(ctx, r.kt.ot, req.Plan.Raw)
+	plan, err := readValues(ctx, r.kind.objectType, req.Plan.Raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not read the plan", err.Error())
 		return
@@ -38,7 +38,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	if !ok {
 		return
 	}
-	st, err := r.kt.m.fromResource(plan, c.form, res, adoptUnknown, &resp.Diagnostics)
+	st, err := r.kind.model.fromResource(plan, c.form, res, adoptUnknown, &resp.Diagnostics)
 	if err != nil {
 		c.failure("The host's representation could not be decoded.").withLocalCode(codeHostResponseInvalid, err).add(&resp.Diagnostics)
 		return
@@ -56,7 +56,7 @@ type createCall struct {
 
 // failure is the diagnostic of a failed create step, built fresh for each failure.
 func (c *createCall) failure(what string) *report {
-	m := c.r.kt.m
+	m := c.r.kind.model
 	return &report{summary: fmt.Sprintf("Failed to create %s %s", m.kind.Kind, c.name), what: what,
 		typeName: m.typeName, space: c.space, name: c.name, ref: &c.form.Ref, pointer: "/spec"}
 }
@@ -64,15 +64,15 @@ func (c *createCall) failure(what string) *report {
 // resolveCreate derives what the plan left unknown (ref, space, revision name) with the
 // functions the plan uses.
 func (r *Resource) resolveCreate(plan values, d *diag.Diagnostics) (*createCall, bool) {
-	m := r.kt.m
+	m := r.kind.model
 	ref, _ := refOf(plan)
 	form, ok := m.cat.Form(ref)
 	if !ok {
 		form = r.createForm(plan)
 		m.setRef(plan, form.Ref)
 	}
-	if !plan.known(aSpace) && r.pd.space != "" {
-		plan[aSpace] = types.StringValue(r.pd.space)
+	if !plan.known(aSpace) && r.configured.space != "" {
+		plan[aSpace] = types.StringValue(r.configured.space)
 	}
 	if !plan.known(aName) && m.revision && plan.known(aRevisionOwner) {
 		plan[aName] = m.revisionName(form, plan, plan.str(aRevisionOwner))
@@ -90,7 +90,7 @@ func (r *Resource) resolveCreate(plan values, d *diag.Diagnostics) (*createCall,
 // uploadForCreate uploads and commits local bundle files before the resource request
 // (docs/provider-design.md#bundles); other Forms have nothing to upload.
 func (r *Resource) uploadForCreate(ctx context.Context, c *createCall, d *diag.Diagnostics) bool {
-	m := r.kt.m
+	m := r.kind.model
 	if !m.bundle || !c.plan.known(aModules) {
 		return true
 	}
@@ -139,18 +139,18 @@ func (r *Resource) createOnHost(ctx context.Context, c *createCall, resp *resour
 // createForm is the Form a create uses: the configured definition version or the newest.
 func (r *Resource) createForm(plan values) *catalog.Form {
 	if v := plan.str(aFormDefVersion); v != "" {
-		if f, ok := r.kt.m.form(v); ok {
+		if f, ok := r.kind.model.form(v); ok {
 			return f
 		}
 	}
-	return r.kt.m.newest
+	return r.kind.model.newest
 }
 
 // writeUnfinished records an accepted-but-unfinished create
 // (docs/provider-design.md#accepted-unfinished) as a warning, so OpenTofu does not taint
 // the object and the next refresh finishes it.
 func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *catalog.Form, last *client.Operation, why error, resp *resource.CreateResponse) {
-	m := r.kt.m
+	m := r.kind.model
 	name := plan.str(aName)
 	opID, uid := "", ""
 	if last != nil {

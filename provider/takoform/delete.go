@@ -12,8 +12,8 @@ import (
 func canonical(v any) ([]byte, error) { return wire.CanonicalValue(v) }
 
 func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	m := r.kt.m
-	prior, err := readValues(ctx, r.kt.ot, req.State.Raw)
+	m := r.kind.model
+	prior, err := readValues(ctx, r.kind.objectType, req.State.Raw)
 	if err != nil || prior == nil {
 		resp.Diagnostics.AddError("Could not read the prior state", fmt.Sprint(err))
 		return
@@ -34,7 +34,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		space: space, name: name, ref: &form.Ref, pointer: "/metadata"}
 	if gen == "" {
 		// an accepted create never disclosed the generation: learn it first
-		res, err := r.pd.client.Get(ctx, want)
+		res, err := r.configured.client.Get(ctx, want)
 		if client.IsNotFound(err) {
 			return
 		}
@@ -56,10 +56,10 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		rep.add(&resp.Diagnostics)
 		return
 	}
-	out, err := r.pd.client.Delete(ctx, want, gen, key)
+	out, err := r.configured.client.Delete(ctx, want, gen, key)
 	if err == nil && out.Operation != nil {
 		var last *client.Operation
-		last, err = r.pd.client.Poll(ctx, out.Operation)
+		last, err = r.configured.client.Poll(ctx, out.Operation)
 		if err != nil {
 			// accepted but unfinished: keep the state with the marker
 			st := prior.clone()

@@ -21,9 +21,9 @@ func GenerateDocs(cat *catalog.Catalog) (map[string][]byte, error) {
 	}
 	out := map[string][]byte{}
 	for _, kt := range p.kinds {
-		ex := exampleHCL(kt.m)
-		out["examples/resources/"+kt.m.typeName+"/resource.tf"] = []byte(ex)
-		short := strings.TrimPrefix(kt.m.typeName, TypeName+"_")
+		ex := exampleHCL(kt.model)
+		out["examples/resources/"+kt.model.typeName+"/resource.tf"] = []byte(ex)
+		short := strings.TrimPrefix(kt.model.typeName, TypeName+"_")
 		out["docs/resources/"+short+".md"] = []byte(markdown(kt, ex))
 	}
 	return out, nil
@@ -52,9 +52,9 @@ func typeText(t attr.Type) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func markdown(kt *kindType, example string) string {
-	m := kt.m
+	m := kt.model
 	var b strings.Builder
-	desc := oneLine(kt.sch.MarkdownDescription)
+	desc := oneLine(kt.schema.MarkdownDescription)
 	fmt.Fprintf(&b, "---\npage_title: %q\ndescription: |-\n  %s\n---\n\n", m.typeName+" Resource - takoform", desc)
 	fmt.Fprintf(&b, "# %s (Resource)\n\n%s\n\n", m.typeName, desc)
 	b.WriteString("<!-- Generated from the Form catalog by `go tool mage docs`; do not edit. -->\n\n")
@@ -69,13 +69,13 @@ func markdown(kt *kindType, example string) string {
 	for _, o := range m.outputs {
 		outputs[o.Attr] = true
 	}
-	names := make([]string, 0, len(kt.sch.Attributes))
-	for n := range kt.sch.Attributes {
+	names := make([]string, 0, len(kt.schema.Attributes))
+	for n := range kt.schema.Attributes {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		a := kt.sch.Attributes[n]
+		a := kt.schema.Attributes[n]
 		if outputs[n] {
 			continue
 		}
@@ -105,7 +105,7 @@ func markdown(kt *kindType, example string) string {
 					vs = append(vs, f.Ref.DefinitionVersion)
 				}
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", o.Attr, typeText(kt.sch.Attributes[o.Attr].GetType()), strings.Join(vs, ", "), oneLine(o.Description))
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", o.Attr, typeText(kt.schema.Attributes[o.Attr].GetType()), strings.Join(vs, ", "), oneLine(o.Description))
 		}
 	}
 	b.WriteString("\n## Import\n\nImport by `NAME` (the provider's space), `SPACE/NAME`, or a JSON object naming the exact Form:\n\n")

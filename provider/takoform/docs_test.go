@@ -50,26 +50,26 @@ func TestGeneratedDocsCoverEveryType(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, kt := range testProvider(t).kinds {
-		short := strings.TrimPrefix(kt.m.typeName, "takoform_")
+		short := strings.TrimPrefix(kt.model.typeName, "takoform_")
 		md := string(files["docs/resources/"+short+".md"])
-		ex := string(files["examples/resources/"+kt.m.typeName+"/resource.tf"])
+		ex := string(files["examples/resources/"+kt.model.typeName+"/resource.tf"])
 		if md == "" || ex == "" {
-			t.Fatalf("%s: docs or example missing", kt.m.typeName)
+			t.Fatalf("%s: docs or example missing", kt.model.typeName)
 		}
 		hasOutputs := strings.Contains(md, "\n## Outputs\n")
-		if hasOutputs != (len(kt.m.outputs) > 0) {
-			t.Errorf("%s: Outputs section present=%v, declared outputs=%d", kt.m.typeName, hasOutputs, len(kt.m.outputs))
+		if hasOutputs != (len(kt.model.outputs) > 0) {
+			t.Errorf("%s: Outputs section present=%v, declared outputs=%d", kt.model.typeName, hasOutputs, len(kt.model.outputs))
 		}
-		for _, o := range kt.m.outputs {
-			if !strings.Contains(ex, kt.m.typeName+".example."+o.Attr) {
-				t.Errorf("%s: example does not read .%s", kt.m.typeName, o.Attr)
+		for _, o := range kt.model.outputs {
+			if !strings.Contains(ex, kt.model.typeName+".example."+o.Attr) {
+				t.Errorf("%s: example does not read .%s", kt.model.typeName, o.Attr)
 			}
 		}
 		if strings.Contains(ex, "jsondecode") {
-			t.Errorf("%s: example decodes JSON instead of reading typed outputs", kt.m.typeName)
+			t.Errorf("%s: example decodes JSON instead of reading typed outputs", kt.model.typeName)
 		}
-		if kt.m.revision && !strings.Contains(ex, "create_before_destroy = true") {
-			t.Errorf("%s: revision example lacks create_before_destroy", kt.m.typeName)
+		if kt.model.revision && !strings.Contains(ex, "create_before_destroy = true") {
+			t.Errorf("%s: revision example lacks create_before_destroy", kt.model.typeName)
 		}
 	}
 }

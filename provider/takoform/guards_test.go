@@ -15,10 +15,10 @@ import (
 // derivedNames is the set of attribute names a type derives from desired fields and outputs.
 func derivedNames(kt *kindType) map[string]bool {
 	out := map[string]bool{}
-	for _, f := range kt.m.fields {
+	for _, f := range kt.model.fields {
 		out[f.Attr] = true
 	}
-	for _, o := range kt.m.outputs {
+	for _, o := range kt.model.outputs {
 		out[o.Attr] = true
 	}
 	return out
@@ -31,23 +31,23 @@ func TestReservedListEqualsEnvelope(t *testing.T) {
 	variants := map[string]bool{}
 	for _, kt := range p.kinds {
 		derived := derivedNames(kt)
-		for name := range kt.sch.Attributes {
+		for name := range kt.schema.Attributes {
 			if derived[name] {
 				if _, bad := reserved[name]; bad {
-					t.Errorf("%s: derived attribute %s is on the reserved list", kt.m.typeName, name)
+					t.Errorf("%s: derived attribute %s is on the reserved list", kt.model.typeName, name)
 				}
 				continue
 			}
 			if _, ok := reserved[name]; !ok {
-				t.Errorf("%s: envelope attribute %s is not on the catalog's reserved list", kt.m.typeName, name)
+				t.Errorf("%s: envelope attribute %s is not on the catalog's reserved list", kt.model.typeName, name)
 			}
 			built[name] = true
 		}
-		variants["identity"] = variants["identity"] || kt.m.newest.Role == "identity"
-		variants["revision"] = variants["revision"] || kt.m.revision
-		variants["update"] = variants["update"] || kt.m.anyUpdate
-		variants["bundle"] = variants["bundle"] || kt.m.bundle
-		variants["outputs"] = variants["outputs"] || len(kt.m.outputs) > 0
+		variants["identity"] = variants["identity"] || kt.model.newest.Role == "identity"
+		variants["revision"] = variants["revision"] || kt.model.revision
+		variants["update"] = variants["update"] || kt.model.anyUpdate
+		variants["bundle"] = variants["bundle"] || kt.model.bundle
+		variants["outputs"] = variants["outputs"] || len(kt.model.outputs) > 0
 	}
 	for _, v := range []string{"identity", "revision", "update", "bundle", "outputs"} {
 		if !variants[v] {
@@ -86,26 +86,26 @@ func TestOnlyTokenIsSensitive(t *testing.T) {
 func TestOutputAttributesArePlainComputed(t *testing.T) {
 	p := testProvider(t)
 	for _, kt := range p.kinds {
-		for _, o := range kt.m.outputs {
-			a := kt.sch.Attributes[o.Attr]
+		for _, o := range kt.model.outputs {
+			a := kt.schema.Attributes[o.Attr]
 			if !a.IsComputed() || a.IsOptional() || a.IsRequired() {
-				t.Errorf("%s.%s: want Computed only", kt.m.typeName, o.Attr)
+				t.Errorf("%s.%s: want Computed only", kt.model.typeName, o.Attr)
 			}
 			switch x := a.(type) {
 			case schema.StringAttribute:
 				if x.Default != nil || len(x.Validators) > 0 || len(x.PlanModifiers) > 0 {
-					t.Errorf("%s.%s carries a default, validator or plan modifier", kt.m.typeName, o.Attr)
+					t.Errorf("%s.%s carries a default, validator or plan modifier", kt.model.typeName, o.Attr)
 				}
 			case schema.Int64Attribute:
 				if x.Default != nil || len(x.Validators) > 0 || len(x.PlanModifiers) > 0 {
-					t.Errorf("%s.%s carries a default, validator or plan modifier", kt.m.typeName, o.Attr)
+					t.Errorf("%s.%s carries a default, validator or plan modifier", kt.model.typeName, o.Attr)
 				}
 			case schema.BoolAttribute:
 				if x.Default != nil || len(x.Validators) > 0 || len(x.PlanModifiers) > 0 {
-					t.Errorf("%s.%s carries a default, validator or plan modifier", kt.m.typeName, o.Attr)
+					t.Errorf("%s.%s carries a default, validator or plan modifier", kt.model.typeName, o.Attr)
 				}
 			default:
-				t.Errorf("%s.%s has shape %T", kt.m.typeName, o.Attr, a)
+				t.Errorf("%s.%s has shape %T", kt.model.typeName, o.Attr, a)
 			}
 		}
 	}
@@ -117,46 +117,46 @@ func TestOutputAttributesArePlainComputed(t *testing.T) {
 func TestAttributeCountsAreExact(t *testing.T) {
 	p := testProvider(t)
 	for _, kt := range p.kinds {
-		want := 18 + len(kt.m.fields) + len(kt.m.outputs)
-		if kt.m.anyUpdate {
+		want := 18 + len(kt.model.fields) + len(kt.model.outputs)
+		if kt.model.anyUpdate {
 			want++
 		}
-		if kt.m.revision {
+		if kt.model.revision {
 			want++
 		}
-		if kt.m.bundle {
+		if kt.model.bundle {
 			want += 2
 		}
-		if got := len(kt.sch.Attributes); got != want {
-			t.Errorf("%s: %d attributes, want %d", kt.m.typeName, got, want)
+		if got := len(kt.schema.Attributes); got != want {
+			t.Errorf("%s: %d attributes, want %d", kt.model.typeName, got, want)
 		}
-		if len(kt.m.outputs) == 0 {
-			for name := range kt.sch.Attributes {
-				if _, isOut := kt.m.newest.Output(name); isOut {
-					t.Errorf("%s has output attribute %s without declared outputs", kt.m.typeName, name)
+		if len(kt.model.outputs) == 0 {
+			for name := range kt.schema.Attributes {
+				if _, isOut := kt.model.newest.Output(name); isOut {
+					t.Errorf("%s has output attribute %s without declared outputs", kt.model.typeName, name)
 				}
 			}
 		}
 	}
 	ep := kindByType(t, p, endpointType)
-	if len(ep.m.outputs) != 3 {
-		t.Errorf("worker endpoint outputs = %d, want hostname, url, port", len(ep.m.outputs))
+	if len(ep.model.outputs) != 3 {
+		t.Errorf("worker endpoint outputs = %d, want hostname, url, port", len(ep.model.outputs))
 	}
 }
 
 func TestFormsWithoutUpdateReplaceOnEveryField(t *testing.T) {
 	p := testProvider(t)
 	for _, kt := range p.kinds {
-		if kt.m.anyUpdate {
+		if kt.model.anyUpdate {
 			continue
 		}
-		if _, ok := kt.sch.Attributes[aUpdateTimeout]; ok {
-			t.Errorf("%s has update_timeout but no version declares update", kt.m.typeName)
+		if _, ok := kt.schema.Attributes[aUpdateTimeout]; ok {
+			t.Errorf("%s has update_timeout but no version declares update", kt.model.typeName)
 		}
-		for _, f := range kt.m.fields {
-			req := planModifierCount(kt.sch.Attributes[f.Attr])
+		for _, f := range kt.model.fields {
+			req := planModifierCount(kt.schema.Attributes[f.Attr])
 			if req == 0 {
-				t.Errorf("%s.%s lacks RequiresReplace", kt.m.typeName, f.Attr)
+				t.Errorf("%s.%s lacks RequiresReplace", kt.model.typeName, f.Attr)
 			}
 		}
 	}

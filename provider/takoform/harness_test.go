@@ -66,13 +66,13 @@ func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {
 	return resp.Diagnostics
 }
 
-func (h *harness) kt(typeName string) *kindType { return kindByType(h.t, h.p, typeName) }
+func (h *harness) kind(typeName string) *kindType { return kindByType(h.t, h.p, typeName) }
 
 // dyn encodes values of typeName (missing attributes null).
 func (h *harness) dyn(typeName string, v values) *tfprotov6.DynamicValue {
 	h.t.Helper()
-	kt := h.kt(typeName)
-	typ := kt.ot.TerraformType(h.ctx)
+	kt := h.kind(typeName)
+	typ := kt.objectType.TerraformType(h.ctx)
 	if v == nil {
 		dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
 		if err != nil {
@@ -80,7 +80,7 @@ func (h *harness) dyn(typeName string, v values) *tfprotov6.DynamicValue {
 		}
 		return &dv
 	}
-	raw, err := v.raw(h.ctx, kt.ot)
+	raw, err := v.raw(h.ctx, kt.objectType)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -96,12 +96,12 @@ func (h *harness) undyn(typeName string, dv *tfprotov6.DynamicValue) values {
 	if dv == nil {
 		return nil
 	}
-	kt := h.kt(typeName)
-	raw, err := dv.Unmarshal(kt.ot.TerraformType(h.ctx))
+	kt := h.kind(typeName)
+	raw, err := dv.Unmarshal(kt.objectType.TerraformType(h.ctx))
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	v, err := readValues(h.ctx, kt.ot, raw)
+	v, err := readValues(h.ctx, kt.objectType, raw)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -111,9 +111,9 @@ func (h *harness) undyn(typeName string, dv *tfprotov6.DynamicValue) values {
 // proposed is OpenTofu's proposed new state: configured values, else prior values
 // of computed attributes (top level), else null.
 func (h *harness) proposed(typeName string, config, prior values) values {
-	kt := h.kt(typeName)
+	kt := h.kind(typeName)
 	out := values{}
-	for name, a := range kt.sch.Attributes {
+	for name, a := range kt.schema.Attributes {
 		if v, ok := config[name]; ok && v != nil && !v.IsNull() {
 			out[name] = mergeNested(a, v, prior[name])
 		} else if a.IsComputed() && prior != nil {

@@ -39,7 +39,7 @@ func testProvider(t testing.TB) *Provider {
 func kindByType(t testing.TB, p *Provider, typeName string) *kindType {
 	t.Helper()
 	for _, kt := range p.kinds {
-		if kt.m.typeName == typeName {
+		if kt.model.typeName == typeName {
 			return kt
 		}
 	}

@@ -76,7 +76,7 @@ func parseImportID(raw string) (space, name string, ref *wire.FormRef, err error
 }
 
 func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	m := r.kt.m
+	m := r.kind.model
 	d := &resp.Diagnostics
 	space, name, ref, err := parseImportID(req.ID)
 	if err != nil {
@@ -84,8 +84,8 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 			code: codeImportIDInvalid, repair: importForms}).add(d)
 		return
 	}
-	if space == "" && r.pd != nil {
-		space = r.pd.space
+	if space == "" && r.configured != nil {
+		space = r.configured.space
 	}
 	if space == "" {
 		(&report{summary: "No space for the import of " + m.kind.Kind + " " + name, typeName: m.typeName, name: name,
@@ -141,10 +141,10 @@ func (m *kindModel) refTexts() []string {
 // findByName reads name under the kind's refs newest first (provider.md §5.6).
 // resource_not_found and form_unknown move on; any other error stops.
 func (r *Resource) findByName(ctx context.Context, space, name string) (*client.Resource, *catalog.Form, error) {
-	vs := r.kt.m.kind.Versions
+	vs := r.kind.model.kind.Versions
 	for i := len(vs) - 1; i >= 0; i-- {
 		f := vs[i]
-		res, err := r.pd.client.Get(ctx, client.Expect{Ref: f.Ref, Name: name, Space: space})
+		res, err := r.configured.client.Get(ctx, client.Expect{Ref: f.Ref, Name: name, Space: space})
 		if client.IsNotFound(err) || client.IsCode(err, wire.CodeFormUnknown) {
 			continue
 		}

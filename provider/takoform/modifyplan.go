@@ -23,15 +23,15 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		return // destroy: nothing to plan, no request
 	}
 	d := &resp.Diagnostics
-	plan, err := readValues(ctx, r.kt.ot, req.Plan.Raw)
+	plan, err := readValues(ctx, r.kind.objectType, req.Plan.Raw)
 	if err != nil {
 		d.AddError("Could not read the plan", err.Error())
 		return
 	}
-	config, _ := readValues(ctx, r.kt.ot, req.Config.Raw)
+	config, _ := readValues(ctx, r.kind.objectType, req.Config.Raw)
 	var prior values
 	if !req.State.Raw.IsNull() {
-		if prior, err = readValues(ctx, r.kt.ot, req.State.Raw); err != nil {
+		if prior, err = readValues(ctx, r.kind.objectType, req.State.Raw); err != nil {
 			d.AddError("Could not read the prior state", err.Error())
 			return
 		}
@@ -51,7 +51,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if d.HasError() {
 		return
 	}
-	r.kt.m.planRevisionName(form, plan, config)
+	r.kind.model.planRevisionName(form, plan, config)
 	if prior != nil {
 		r.planReplace(plan, prior, form, resp)
 	}
@@ -71,7 +71,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 }
 
 func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog.Form {
-	m := r.kt.m
+	m := r.kind.model
 	form := m.newest
 	if v := config.str(aFormDefVersion); v != "" {
 		f, ok := m.form(v)
@@ -86,9 +86,9 @@ func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog
 	if !config.known(aSpace) {
 		switch {
 		case isUnknownVal(config, aSpace):
-		case r.pd != nil && r.pd.space != "":
-			plan[aSpace] = types.StringValue(r.pd.space)
-		case r.pd == nil:
+		case r.configured != nil && r.configured.space != "":
+			plan[aSpace] = types.StringValue(r.configured.space)
+		case r.configured == nil:
 			plan[aSpace] = types.StringUnknown()
 		default:
 			p := path.Root(aSpace)
@@ -103,7 +103,7 @@ func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog
 }
 
 func (r *Resource) planExisting(ctx context.Context, plan, prior, config values, kept []byte, d *diag.Diagnostics) *catalog.Form {
-	m := r.kt.m
+	m := r.kind.model
 	form := r.stateForm(prior, d)
 	if form == nil {
 		return nil
@@ -154,7 +154,7 @@ func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
 // planVersionRules: a field the planned ref does not declare must be null or its
 // default, and is planned as state writes it; a field it requires must be set.
 func (r *Resource) planVersionRules(plan values, form *catalog.Form, d *diag.Diagnostics) {
-	m := r.kt.m
+	m := r.kind.model
 	for i := range m.fields {
 		f := &m.fields[i]
 		v := plan[f.Attr]
@@ -205,7 +205,7 @@ func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *res
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(aDrift))
 	}
 	if form.Role == "revision" && len(resp.RequiresReplace) > 0 && plan.known(aName) && plan.str(aName) == prior.str(aName) {
-		m := r.kt.m
+		m := r.kind.model
 		p := path.Root(aName)
 		(&report{summary: fmt.Sprintf("Revision %s %s would be replaced under the same name", m.kind.Kind, prior.str(aName)),
 			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
@@ -239,7 +239,7 @@ func (r *Resource) planWholeSpec(plan values, form *catalog.Form, d *diag.Diagno
 	for _, p := range se.Problems {
 		ap := pointerPath(form, p.Pointer)
 		rep := &report{summary: fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, plan.str(aName)),
-			typeName: r.kt.m.typeName, name: plan.str(aName), ref: &form.Ref, pointer: "/spec" + p.Pointer,
+			typeName: r.kind.model.typeName, name: plan.str(aName), ref: &form.Ref, pointer: "/spec" + p.Pointer,
 			code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}
 		if len(ap.Steps()) > 0 {
 			rep.attr = &ap

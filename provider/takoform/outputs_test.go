@@ -39,7 +39,7 @@ func withWorker(t *testing.T, cfg hostsim.Config) *harness {
 	h.bundle = b.str(aName)
 	v := h.create("takoform_worker_version", values{aRevisionOwner: s("api"), "worker": s("api"), "bundle": s(b.str(aName)),
 		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})})
-	lt := h.kt("takoform_worker_deployment").ot.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	lt := h.kind("takoform_worker_deployment").objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
 	h.create("takoform_worker_deployment", values{aName: s("api"), "worker": s("api"), "versions": objList(t, lt,
 		map[string]attr.Value{"weight": i64(10000), "worker_version": s(v.str(aName))})})
 	return h

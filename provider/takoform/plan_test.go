@@ -107,7 +107,7 @@ func objList(t *testing.T, et types.ObjectType, items ...map[string]attr.Value) 
 
 func TestCrossFieldConventions(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
-	wv := h.kt("takoform_worker_version")
+	wv := h.kind("takoform_worker_version")
 	bt := bindingItemType()
 	cfg := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
 		"handlers":    types.SetValueMust(types.StringType, []attr.Value{s("fetch")}),
@@ -125,8 +125,8 @@ func TestCrossFieldConventions(t *testing.T) {
 	if diagWith(pr.diags, "Set either name or revision_owner, not both", codeRevisionOwnerConflict) == nil {
 		t.Errorf("want revision-owner-conflict:\n%s", dump(pr.diags))
 	}
-	dep := h.kt("takoform_worker_deployment")
-	lt := dep.ot.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	dep := h.kind("takoform_worker_deployment")
+	lt := dep.objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
 	dcfg := values{aName: s("web"), "worker": s("api"), "versions": objList(t, lt,
 		map[string]attr.Value{"weight": i64(6000), "worker_version": s("v1")},
 		map[string]attr.Value{"weight": i64(3000), "worker_version": s("v2")})}
@@ -204,7 +204,7 @@ func TestReformattedJSONIsNotAReplacement(t *testing.T) {
 	prior := pr.planned.clone()
 	for k, v := range prior {
 		if v.IsUnknown() {
-			prior[k] = nullOf(h.kt("takoform_worker_version").ot.AttrTypes[k])
+			prior[k] = nullOf(h.kind("takoform_worker_version").objectType.AttrTypes[k])
 		}
 	}
 	prior[aUID], prior[aGeneration] = s("u-1"), s("1")

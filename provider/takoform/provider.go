@@ -42,11 +42,11 @@ func newProvider(version string, cat *catalog.Catalog) (*Provider, error) {
 		if err != nil {
 			return nil, err
 		}
-		if other, dup := seen[kt.m.typeName]; dup {
+		if other, dup := seen[kt.model.typeName]; dup {
 			return nil, fmt.Errorf("takoform provider: kind %s in group %s and kind %s in group %s both produce resource type %s; a catalog may not hold the same kind slug in two groups",
-				k.Kind, k.APIVersion, k.Kind, other, kt.m.typeName)
+				k.Kind, k.APIVersion, k.Kind, other, kt.model.typeName)
 		}
-		seen[kt.m.typeName] = k.APIVersion
+		seen[kt.model.typeName] = k.APIVersion
 		p.kinds = append(p.kinds, kt)
 	}
 	return p, nil
@@ -72,7 +72,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 func (p *Provider) Resources(context.Context) []func() resource.Resource {
 	out := make([]func() resource.Resource, 0, len(p.kinds))
 	for _, kt := range p.kinds {
-		out = append(out, func() resource.Resource { return &Resource{kt: kt} })
+		out = append(out, func() resource.Resource { return &Resource{kind: kt} })
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import (
 )
 
 func (r *Resource) setState(ctx context.Context, dst *tftypes.Value, v values, d *diag.Diagnostics) {
-	raw, err := v.raw(ctx, r.kt.ot)
+	raw, err := v.raw(ctx, r.kind.objectType)
 	if err != nil {
 		d.AddError("Could not build the resource state", err.Error()+" (provider bug)")
 		return
@@ -24,8 +24,8 @@ func (r *Resource) setState(ctx context.Context, dst *tftypes.Value, v values, d
 }
 
 func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	m := r.kt.m
-	prior, err := readValues(ctx, r.kt.ot, req.State.Raw)
+	m := r.kind.model
+	prior, err := readValues(ctx, r.kind.objectType, req.State.Raw)
 	if err != nil || prior == nil {
 		resp.Diagnostics.AddError("Could not read the prior state", fmt.Sprint(err))
 		return
@@ -54,7 +54,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 			return
 		}
 	}
-	res, err := r.pd.client.Get(ctx, want)
+	res, err := r.configured.client.Get(ctx, want)
 	if client.IsNotFound(err) {
 		if keepMarker {
 			return // "not yet", not a deletion: state unchanged
@@ -106,7 +106,7 @@ func (r *Resource) uidRule(prior values, form *catalog.Form, res *client.Resourc
 }
 
 func (r *Resource) uidMismatch(prior values, form *catalog.Form, want, got, gen, rev string, d *diag.Diagnostics) {
-	m := r.kt.m
+	m := r.kind.model
 	name, space := prior.str(aName), prior.str(aSpace)
 	p := path.Root(aUID)
 	rep := &report{summary: fmt.Sprintf("%s %s/%s on the host is not the object this state tracks", m.kind.Kind, space, name),
@@ -125,7 +125,7 @@ func (r *Resource) driftWarning(res *client.Resource, form *catalog.Form, d *dia
 	if reason == "" {
 		return
 	}
-	m := r.kt.m
+	m := r.kind.model
 	rep := &report{warning: true, summary: fmt.Sprintf("%s %s points at a resource that changed outside this configuration", m.kind.Kind, res.Metadata.Name),
 		what:     "The host reports " + reason + " on the Ready condition. The next apply re-pins the relation (a revision Form is replaced).",
 		typeName: m.typeName, space: res.Metadata.Space, name: res.Metadata.Name, ref: &form.Ref, code: codeRelationTargetChanged,
@@ -145,10 +145,10 @@ func (r *Resource) driftWarning(res *client.Resource, form *catalog.Form, d *dia
 // keep: the GET that follows keeps the marker (operation still running);
 // stop: the read must end here with the state untouched.
 func (r *Resource) consultOperation(ctx context.Context, prior values, form *catalog.Form, id string, d *diag.Diagnostics) (keep, stop bool) {
-	m := r.kt.m
+	m := r.kind.model
 	name, space := prior.str(aName), prior.str(aSpace)
 	base := report{typeName: m.typeName, space: space, name: name, ref: &form.Ref, opID: id}
-	op, _, err := r.pd.client.GetOperation(ctx, id)
+	op, _, err := r.configured.client.GetOperation(ctx, id)
 	switch {
 	case client.IsCode(err, wire.CodeOperationNotFound):
 		rep := base

@@ -15,9 +15,9 @@ import (
 
 // kindType is one generated resource type: its catalog model and derived schema.
 type kindType struct {
-	m   *kindModel
-	sch schema.Schema
-	ot  types.ObjectType
+	model      *kindModel
+	schema     schema.Schema
+	objectType types.ObjectType // the schema's value type, built once
 }
 
 func newKindType(cat *catalog.Catalog, k *catalog.Kind) (*kindType, error) {
@@ -33,13 +33,13 @@ func newKindType(cat *catalog.Catalog, k *catalog.Kind) (*kindType, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: schema type is %T", m.typeName, sch.Type())
 	}
-	return &kindType{m: m, sch: sch, ot: ot}, nil
+	return &kindType{model: m, schema: sch, objectType: ot}, nil
 }
 
 // Resource is the generated resource of one Form kind.
 type Resource struct {
-	kt *kindType
-	pd *providerData
+	kind       *kindType
+	configured *providerData // set by Configure; nil until the provider block is configured
 }
 
 var (
@@ -51,11 +51,11 @@ var (
 )
 
 func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = r.kt.m.typeName
+	resp.TypeName = r.kind.model.typeName
 }
 
 func (r *Resource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = r.kt.sch
+	resp.Schema = r.kind.schema
 }
 
 func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -67,15 +67,15 @@ func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, r
 		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a provider bug", req.ProviderData))
 		return
 	}
-	r.pd = pd
+	r.configured = pd
 }
 
 // ready reports (and diagnoses) a configured provider before any host call.
 func (r *Resource) ready(d *diag.Diagnostics, name string) bool {
-	if r.pd != nil && r.pd.client != nil {
+	if r.configured != nil && r.configured.client != nil {
 		return true
 	}
-	(&report{summary: "The takoform provider is not configured", typeName: r.kt.m.typeName, name: name,
+	(&report{summary: "The takoform provider is not configured", typeName: r.kind.model.typeName, name: name,
 		what: "A host call was needed but the provider block has not been configured.", code: codeNotConfigured,
 		repair: "Configure the takoform provider (endpoint and token, or TAKOFORM_ENDPOINT and TAKOFORM_TOKEN)."}).add(d)
 	return false
@@ -91,7 +91,7 @@ func refOf(v values) (wire.FormRef, bool) {
 // stateForm resolves the state's recorded ref in the catalog, failing closed with
 // no host request (provider.md §6).
 func (r *Resource) stateForm(v values, d *diag.Diagnostics) *catalog.Form {
-	m := r.kt.m
+	m := r.kind.model
 	ref, ok := refOf(v)
 	if !ok {
 		(&report{summary: "State has no exact Form identity for " + m.typeName + "." + v.str(aName), typeName: m.typeName,

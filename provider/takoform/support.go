@@ -29,7 +29,7 @@ type supportCheck struct {
 }
 
 func (c *supportCheck) base() report {
-	m := c.r.kt.m
+	m := c.r.kind.model
 	return report{typeName: m.typeName, space: c.plan.str(aSpace), name: c.plan.str(aName), ref: &c.form.Ref}
 }
 
@@ -73,7 +73,7 @@ func contractVerdict(ans *client.SupportAnswer, implemented, want string) string
 
 // planSupport runs the check for a create, update or replacement of form.
 func (r *Resource) planSupport(ctx context.Context, plan values, form *catalog.Form, d *diag.Diagnostics) {
-	if r.pd == nil || r.pd.client == nil {
+	if r.configured == nil || r.configured.client == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, client.SupportDeadline)
@@ -93,7 +93,7 @@ func (r *Resource) planSupport(ctx context.Context, plan values, form *catalog.F
 func (c *supportCheck) formProfile() *client.SupportProfile {
 	ref := c.form.Ref
 	subject := fmt.Sprintf("Form %s %s", ref.Kind, ref.DefinitionVersion)
-	ans, err := c.r.pd.client.FormSupport(c.ctx, ref)
+	ans, err := c.r.configured.client.FormSupport(c.ctx, ref)
 	if err != nil {
 		c.undecided(subject, err)
 		return nil
@@ -107,7 +107,7 @@ func (c *supportCheck) formProfile() *client.SupportProfile {
 	default:
 		return ans.Profile
 	}
-	if vs, err := c.r.pd.client.SupportedFormVersions(c.ctx, ref.APIVersion, ref.Kind); err == nil {
+	if vs, err := c.r.configured.client.SupportedFormVersions(c.ctx, ref.APIVersion, ref.Kind); err == nil {
 		if len(vs) > 0 {
 			why += " The host offers " + ref.Kind + " " + strings.Join(vs, ", ") + "; form_definition_version selects one."
 		} else {
@@ -148,7 +148,7 @@ func (c *supportCheck) operations(prof *client.SupportProfile) {
 func (c *supportCheck) interfaces() {
 	for _, ir := range c.form.Provided {
 		subject := "Interface " + ir.Name + "@" + ir.Version
-		ans, err := c.r.pd.client.InterfaceSupport(c.ctx, ir.Name, ir.Version)
+		ans, err := c.r.configured.client.InterfaceSupport(c.ctx, ir.Name, ir.Version)
 		if err != nil {
 			c.undecided(subject, err)
 			continue
@@ -182,7 +182,7 @@ func (c *supportCheck) bindings() {
 				b = acc
 			}
 		}
-		ans, err := c.r.pd.client.BindingSupport(c.ctx, b.Name, b.Version)
+		ans, err := c.r.configured.client.BindingSupport(c.ctx, b.Name, b.Version)
 		if err != nil {
 			c.undecided("Binding "+b.Name+"@"+b.Version, err)
 			continue
@@ -319,7 +319,7 @@ func intBound(raw json.RawMessage) *big.Int {
 }
 
 func (c *supportCheck) bundleSize(prof *client.SupportProfile) {
-	if !c.r.kt.m.bundle || !artifactAddressed(c.form) {
+	if !c.r.kind.model.bundle || !artifactAddressed(c.form) {
 		return
 	}
 	limit, ok := prof.Limits["maximumBundleBytes"]

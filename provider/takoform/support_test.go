@@ -74,7 +74,7 @@ func TestPlanRefusesNestedRangeByDottedKey(t *testing.T) {
 	prof := filepath.Join(t.TempDir(), "weights.json")
 	os.WriteFile(prof, []byte(`{"name":"weights","extends":"full","supportedRanges":{"WorkerDeployment":{"versions.weight":{"maximum":6000}}}}`), 0o644)
 	h := newHarness(t, hostsim.Config{Profile: prof})
-	lt := h.kt("takoform_worker_deployment").ot.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	lt := h.kind("takoform_worker_deployment").objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
 	cfg := values{aName: s("web"), "worker": s("api"), "versions": objList(t, lt,
 		map[string]attr.Value{"weight": i64(4000), "worker_version": s("v1")},
 		map[string]attr.Value{"weight": i64(6000), "worker_version": s("v2")})}

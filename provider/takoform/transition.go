@@ -21,7 +21,7 @@ const privateTransitionKey = "takoform_transition"
 // leaves the plan to the ordinary rules (the resource is already on the marker's
 // `to`); to=nil with handled=true means an error was reported.
 func (r *Resource) planTransition(ctx context.Context, plan, prior, config values, from *catalog.Form, marker string, kept []byte, d *diag.Diagnostics) (*catalog.Form, bool) {
-	m := r.kt.m
+	m := r.kind.model
 	t, ok := m.cat.Transition(marker)
 	if !ok {
 		return nil, false // the attribute validator reports it
@@ -69,8 +69,8 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 			repair: "Apply the transition first with the current values, then make the change."}).add(d)
 		return nil, true
 	}
-	if r.pd != nil && r.pd.client != nil {
-		disc, err := r.pd.client.Discover(ctx)
+	if r.configured != nil && r.configured.client != nil {
+		disc, err := r.configured.client.Discover(ctx)
 		switch {
 		case err != nil:
 			rep := &report{warning: true, summary: "Could not check whether the host offers Form transitions", typeName: m.typeName,
@@ -99,8 +99,8 @@ func (r *Resource) planHostAnswerUnknown(plan values) {
 		plan[a] = types.StringUnknown()
 	}
 	plan[aReady] = types.BoolUnknown()
-	plan[aConditions] = unknownOf(r.kt.ot.AttrTypes[aConditions])
-	for _, o := range r.kt.m.outputs {
-		plan[o.Attr] = unknownOf(r.kt.ot.AttrTypes[o.Attr])
+	plan[aConditions] = unknownOf(r.kind.objectType.AttrTypes[aConditions])
+	for _, o := range r.kind.model.outputs {
+		plan[o.Attr] = unknownOf(r.kind.objectType.AttrTypes[o.Attr])
 	}
 }

@@ -44,7 +44,7 @@ func (r *Resource) buildTransition(prior, plan values, from, to *catalog.Form, m
 
 // transact runs GET-before-POST with at most one POST (transitions.md §9 steps 2–4).
 func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client.TxAnswer, transitionOutcome, error) {
-	c := r.pd.client
+	c := r.configured.client
 	rb, err := c.TransitionReadback(ctx, req)
 	post := false
 	switch {
@@ -103,7 +103,7 @@ func settleCommitted(a *client.TxAnswer, req *client.TxRequest) (*client.TxAnswe
 
 // updateTransition is Update's transition branch (provider.md §7 "Apply").
 func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, from, to *catalog.Form) {
-	m := r.kt.m
+	m := r.kind.model
 	name := prior.str(aName)
 	marker := plan.str(aFormTransition)
 	kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
@@ -116,7 +116,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		return
 	}
 	rep.opID = txr.OperationID
-	disc, err := r.pd.client.Discover(ctx)
+	disc, err := r.configured.client.Discover(ctx)
 	if err == nil && !disc.Features["resource_form_transition"] {
 		rep.summary, rep.code = "Host does not offer Form transitions", codeHostNoTransition
 		rep.what, rep.repair = "Discovery does not advertise resource_form_transition; nothing was sent.", "Use a host that does, or remove the marker."
@@ -131,7 +131,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 	defer cancel()
 	ans, outcome, err := r.transact(ctx, txr)
 	readback := ""
-	if d, derr := r.pd.client.Discover(ctx); derr == nil {
+	if d, derr := r.configured.client.Discover(ctx); derr == nil {
 		readback = client.ReadbackPath(d.API, to.Ref, name, prior.str(aSpace), txr.OperationID)
 	}
 	switch outcome {
@@ -175,7 +175,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 // (provider.md §5.8). It returns the values to continue the read with (possibly under
 // the `to` ref), and stop=true when the read must end with the state untouched.
 func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, prior values, from *catalog.Form, d *diag.Diagnostics) (values, *catalog.Form, bool) {
-	m := r.kt.m
+	m := r.kind.model
 	name := prior.str(aName)
 	op := prior.str(aPendingOp)
 	kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
@@ -188,7 +188,7 @@ func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest,
 		rep.add(d)
 		return nil, nil, true
 	}
-	rb, err := r.pd.client.TransitionReadback(ctx, txr)
+	rb, err := r.configured.client.TransitionReadback(ctx, txr)
 	clear := func() {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, nil)...)
 	}

@@ -21,7 +21,7 @@ func requireTransitions(t *testing.T, h *harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := h.kt(queueType).m.newest.Ref
+	ref := h.kind(queueType).model.newest.Ref
 	_, err = c.TransitionReadback(context.Background(), &client.TxRequest{OperationID: "formtx_" + strings.Repeat("0", 64),
 		To: client.TxForm{FormRef: ref}, Name: "probe", Space: "dev"})
 	// a regressed hostsim fails these tests rather than letting them skip

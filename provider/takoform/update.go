@@ -19,8 +19,8 @@ var configOnly = []string{aCreateTimeout, aUpdateTimeout, aDeleteTimeout, aFormT
 // the spec is PUT under the recorded ref and the answer written. On any failure the
 // state written is the prior state.
 func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	plan, err1 := readValues(ctx, r.kt.ot, req.Plan.Raw)
-	prior, err2 := readValues(ctx, r.kt.ot, req.State.Raw)
+	plan, err1 := readValues(ctx, r.kind.objectType, req.Plan.Raw)
+	prior, err2 := readValues(ctx, r.kind.objectType, req.State.Raw)
 	if err1 != nil || err2 != nil || prior == nil {
 		resp.Diagnostics.AddError("Could not read the plan or prior state", fmt.Sprint(err1, err2))
 		return
@@ -64,7 +64,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		r.uidMismatch(prior, form, want, res.Metadata.UID, res.Metadata.Generation, res.Metadata.Revision, &resp.Diagnostics)
 		return
 	}
-	st, err := r.kt.m.fromResource(plan, form, res, adoptUnknown, &resp.Diagnostics)
+	st, err := r.kind.model.fromResource(plan, form, res, adoptUnknown, &resp.Diagnostics)
 	if err != nil {
 		u.failure("The host's representation could not be decoded.").withLocalCode(codeHostResponseInvalid, err).add(&resp.Diagnostics)
 		return
@@ -74,7 +74,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 
 // updateToOtherRef hands a planned ref change (a Form transition) to the transition path.
 func (r *Resource) updateToOtherRef(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, form *catalog.Form, pref wire.FormRef) {
-	to, found := r.kt.m.cat.Form(pref)
+	to, found := r.kind.model.cat.Form(pref)
 	if !found {
 		resp.Diagnostics.AddError("Planned Form is not carried", pref.String()+" (provider bug)")
 		return
@@ -96,7 +96,7 @@ type updateCall struct {
 
 // failure is the diagnostic of a failed update step, with the fences the update sends.
 func (u *updateCall) failure(what string) *report {
-	m := u.r.kt.m
+	m := u.r.kind.model
 	rep := &report{summary: fmt.Sprintf("Failed to update %s %s", m.kind.Kind, u.name), what: what,
 		typeName: m.typeName, space: u.space, name: u.name, ref: &u.form.Ref, pointer: "/spec"}
 	return rep.fence("Expected UID", u.prior.str(aUID)).fence("Expected generation", u.prior.str(aGeneration)).
@@ -117,7 +117,7 @@ func (u *updateCall) configOnlyState() values {
 			st[a] = v
 		}
 	}
-	for _, f := range u.r.kt.m.fields {
+	for _, f := range u.r.kind.model.fields {
 		st[f.Attr] = u.plan[f.Attr] // equal content; keep the configured spelling
 	}
 	return st
@@ -145,7 +145,7 @@ func (u *updateCall) updateOnHost(ctx context.Context, spec map[string]any, resp
 	switch {
 	case unfinished:
 		rep := u.failure("The host accepted the update but its outcome was not known in time (" + errText(err) + "). The state keeps the prior values and records the operation; the next refresh observes the outcome.")
-		rep.summary = fmt.Sprintf("%s %s was accepted by the host but has not finished", r.kt.m.kind.Kind, u.name)
+		rep.summary = fmt.Sprintf("%s %s was accepted by the host but has not finished", r.kind.model.kind.Kind, u.name)
 		rep.opID, rep.code = last.ID, "accepted-without-representation (host)"
 		rep.repair = "Run tofu apply again once the host has finished."
 		rep.add(&resp.Diagnostics)

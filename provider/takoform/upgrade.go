@@ -17,13 +17,13 @@ func (r *Resource) UpgradeState(context.Context) map[int64]resource.StateUpgrade
 func (r *Resource) upgradeFrom0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 	if req.RawState == nil {
 		resp.Diagnostics.AddError("State to upgrade is missing",
-			"OpenTofu asked to upgrade a "+r.kt.m.typeName+" state from schema version 0 but sent no prior state.")
+			"OpenTofu asked to upgrade a "+r.kind.model.typeName+" state from schema version 0 but sent no prior state.")
 		return
 	}
-	raw, err := req.RawState.Unmarshal(r.kt.ot.TerraformType(ctx))
+	raw, err := req.RawState.Unmarshal(r.kind.objectType.TerraformType(ctx))
 	if err != nil {
 		resp.Diagnostics.AddError("State to upgrade is unreadable",
-			"The "+r.kt.m.typeName+" state of schema version 0 does not match the attributes of this type: "+err.Error())
+			"The "+r.kind.model.typeName+" state of schema version 0 does not match the attributes of this type: "+err.Error())
 		return
 	}
 	resp.State.Raw = raw

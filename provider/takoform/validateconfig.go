@@ -17,7 +17,7 @@ import (
 // revision naming rule of §2.8. Both are read from the schema, never from a kind
 // name, and skip unknown values.
 func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	cfg, err := readValues(ctx, r.kt.ot, req.Config.Raw)
+	cfg, err := readValues(ctx, r.kind.objectType, req.Config.Raw)
 	if err != nil || cfg == nil {
 		return
 	}
@@ -27,7 +27,7 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 }
 
 func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {
-	m := r.kt.m
+	m := r.kind.model
 	hasBinding := false
 	for _, f := range m.fields {
 		hasBinding = hasBinding || f.Kind == catalog.FieldBindingList
@@ -96,7 +96,7 @@ func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {
 }
 
 func (r *Resource) checkWeights(cfg values, d *diag.Diagnostics) {
-	m := r.kt.m
+	m := r.kind.model
 	for i := range m.fields {
 		f := &m.fields[i]
 		if f.Kind != catalog.FieldObjectList {
@@ -136,7 +136,7 @@ func (r *Resource) checkWeights(cfg values, d *diag.Diagnostics) {
 }
 
 func (r *Resource) checkRevisionNaming(cfg values, d *diag.Diagnostics) {
-	m := r.kt.m
+	m := r.kind.model
 	if !m.revision || isUnknownVal(cfg, aName) || isUnknownVal(cfg, aRevisionOwner) {
 		return
 	}
