@@ -52,6 +52,12 @@ func (m *kindModel) setOutputs(v values, form *catalog.Form, st *client.Status, 
 		}
 	}
 	v[aOutputsJSON] = types.StringValue(outJSON)
+	if st == nil && len(form.Outputs) == 0 {
+		(&report{summary: fmt.Sprintf("Host response for %s %s is not usable", form.Ref.Kind, name),
+			what:     "The representation has no status, so neither its conditions nor its observed generation can be read. This is a fault of the host's answer, not of the configuration.",
+			typeName: m.typeName, space: space, name: name, ref: &form.Ref, pointer: "/status", code: codeHostResponseInvalid,
+			repair: protocolInvalidRepair}).add(d)
+	}
 	for _, o := range m.outputs {
 		v[o.Attr] = outputNull(o)
 		decl, ok := form.Output(o.Wire)
@@ -141,9 +147,15 @@ func decodeOutput(o *catalog.Output, raw json.RawMessage) (attr.Value, string) {
 		return nil, fmt.Sprintf("is %q, not one of the declared values", s)
 	}
 	if o.Pattern != "" {
-		re, err := regexp.Compile(o.Pattern)
-		if err == nil && !re.MatchString(s) {
-			return nil, fmt.Sprintf("is %q, which does not match the declared pattern", s)
+		re := o.PatternRe // compiled by the catalog loader, which refuses a pattern that does not compile
+		if re == nil {
+			var err error
+			if re, err = regexp.Compile(o.Pattern); err != nil {
+				return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
+			}
+		}
+		if !re.MatchString(s) {
+			return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)
 		}
 	}
 	return types.StringValue(s), ""
