@@ -128,7 +128,7 @@ func (f *Form) HasOutputs() bool { return f.OutputJSON != nil }
 func (f *Form) Provides(ref wire.InterfaceRef) bool { return slices.Contains(f.Provided, ref) }
 
 // TypeNameConflicts returns every provider type name that more than one loaded
-// (apiVersion, kind) would produce (catalog.md §6.1), with the kinds that share it.
+// (apiVersion, kind) would produce (docs/catalog-rules.md#naming), with the kinds that share it.
 // hostsim serves such a catalog; a provider over it must refuse to start.
 func (c *Catalog) TypeNameConflicts() map[string][]*Kind {
 	by := map[string][]*Kind{}

@@ -11,8 +11,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The desired, observed and output schemas of one definition (catalog.md §3.2,
-// §5.3, §5.7).
+// The desired, observed and output schemas of one definition (docs/catalog-rules.md#documents,
+// docs/catalog-rules.md#loader-rules).
 
 var desiredRootKeywords = []string{"$schema", "type", "additionalProperties", "properties", "required", "title", "description", "$defs"}
 

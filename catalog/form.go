@@ -13,7 +13,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Loading one Form Definition (catalog.md §3.1).
+// Loading one Form Definition (docs/catalog-rules.md#documents).
 
 var (
 	pointerRe      = regexp.MustCompile(`^(?:/(?:[^~/]|~0|~1)*)+$`)
@@ -113,7 +113,7 @@ func checkDefinitionMembers(file string, p pkgDir, d *definitionDoc, ps *problem
 	}
 }
 
-// derivedCapabilities is the lifecycle list of catalog.md §5.6.
+// derivedCapabilities is the lifecycle list of docs/catalog-rules.md#loader-rules.
 func derivedCapabilities(role string, props []string, immutable map[string]bool) []string {
 	update := false
 	if role != "revision" {

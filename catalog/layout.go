@@ -9,7 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The on-disk layout of catalog.md §2.
+// The on-disk layout of docs/catalog-rules.md#layout.
 
 const (
 	definitionFile   = "definition.json"

@@ -7,7 +7,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Load reads, checks and derives a whole catalog root (catalog.md §2–§6). It returns a
+// Load reads, checks and derives a whole catalog root (docs/catalog-rules.md). It returns a
 // complete catalog or a *LoadError listing every violation, one line each, sorted by
 // file then pointer; it never drops a document and returns the rest.
 func Load(fsys fs.FS) (*Catalog, error) {

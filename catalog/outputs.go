@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Declared outputs (catalog.md §5.3, decision 0025).
+// Declared outputs (docs/catalog-rules.md#loader-rules, decision 0025).
 
 var (
 	outputRootKeywords = []string{"$schema", "type", "additionalProperties", "properties", "required", "title", "description"}

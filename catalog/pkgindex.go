@@ -9,7 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The package index (catalog.md §3.3) and the fixtures it lists (§5.9).
+// The package index (docs/catalog-rules.md#documents) and the fixtures it lists.
 
 const (
 	mediaDefinition = "application/vnd.takoform.form-definition.v1+json"

@@ -8,7 +8,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// transitions.json (catalog.md §2.4).
+// transitions.json (docs/catalog-rules.md#layout).
 
 const transitionsFormat = "takokit.form-transitions@v1"
 

@@ -175,7 +175,7 @@ func toSchemaValue(v any) (any, error) {
 }
 
 // Materialize returns a shallow copy of spec with the default of every absent
-// top-level optional property filled in (host-api.md §9.1). Defaults are decoded from
+// top-level optional property filled in (docs/provider-design.md#lifecycle). Defaults are decoded from
 // their authored bytes with encoding/json (numbers as float64, like a spec decoded by
 // json.Unmarshal), so each call returns fresh values. A nil spec materializes as {}.
 func (f *Form) Materialize(spec map[string]any) map[string]any {

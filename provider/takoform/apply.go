@@ -8,7 +8,7 @@ import (
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
-// applyStage names where an apply failed (provider.md §5.2 step 7 needs it).
+// applyStage names where an apply failed (docs/provider-design.md#create needs it).
 type applyStage string
 
 const (
@@ -36,7 +36,7 @@ type fences struct {
 func (f fences) create() bool { return f.generation == "" }
 
 // resourceRequest is the body of prepare and of the resource PUT
-// (docs/protocol.md#operations): the five members always; the PUT adds the review it
+// (docs/provider-design.md#lifecycle): the five members always; the PUT adds the review it
 // was prepared under and, on an update or re-pin, the identity it expects. Its canonical
 // (JCS) bytes are what is sent, digested into the idempotency key and resent.
 type resourceRequest struct {
@@ -79,7 +79,7 @@ func (q resourceRequest) forPut(prepareDigest string, f fences) *resourceRequest
 	return &q
 }
 
-// putSpec runs probe → prepare → PUT (provider.md §5.2 steps 4–6, §5.4). The PUT is
+// putSpec runs probe → prepare → PUT (docs/provider-design.md#create). The PUT is
 // retried on the four retryable codes and resent once, byte-identical, after a
 // transport failure; the prepareDigest lives only in memory for that resend.
 func (r *Resource) putSpec(ctx context.Context, form *catalog.Form, name, space string, spec map[string]any, f fences, probeOp string) (*client.Outcome, error) {

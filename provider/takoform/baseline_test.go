@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// baselinePath is the committed schema floor (provider.md §6).
+// baselinePath is the committed schema floor (docs/provider-design.md#recorded-ref).
 var baselinePath = filepath.Join("..", "testdata", "schema-baseline.json")
 
 type baselineAttr struct {

@@ -15,7 +15,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Local bundle authoring of artifact-addressed WorkerBundle Forms (provider.md §2.9).
+// Local bundle authoring of artifact-addressed WorkerBundle Forms (docs/provider-design.md#bundles).
 
 const (
 	artifactManifestAPIVersion = "artifacts.takoform.com/v1alpha1"

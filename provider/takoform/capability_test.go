@@ -13,7 +13,7 @@ import (
 	"github.com/takokit/takokit/hostsim"
 )
 
-// Plan-time capability (provider.md §4): one test per refusal/warning branch and
+// Plan-time capability (docs/provider-design.md#plan-time-support): one test per refusal/warning branch and
 // per cache rule, against hostsim's profiles, counting requests with its counters.
 
 const (

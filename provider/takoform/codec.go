@@ -12,7 +12,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The per-FormRef codec (provider.md §2.11): a Form's field list maps attribute
+// The per-FormRef codec (docs/provider-design.md#codec): a Form's field list maps attribute
 // values to spec members and back. Nothing here names a kind.
 
 const bindingTargetAttr = "target_name"

@@ -1,6 +1,6 @@
 package takoform
 
-// Provider codes (provider.md §8.2): the closed set, namespace takoform.provider/.
+// Provider codes (docs/provider-design.md#diagnostics): the closed set, namespace takoform.provider/.
 const codePrefix = "takoform.provider/"
 
 const (
@@ -42,7 +42,7 @@ const (
 	codeInternal                   = codePrefix + "internal"
 )
 
-// ProviderCodes is the closed list, in the order of provider.md §8.2.
+// ProviderCodes is the closed list, in the order of docs/provider-design.md#diagnostics.
 var ProviderCodes = []string{
 	codeNotConfigured, codeDiscoveryFailed, codeSpaceMissing, codeStateRefMissing, codeStateRefUnsupported,
 	codeVersionChangeNeedsTrans, codeFieldNotInDefinition, codeDesiredInvalid, codeEnvNameDuplicate,

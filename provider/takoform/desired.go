@@ -64,7 +64,7 @@ func fieldDescription(m *kindModel, f *catalog.Field) string {
 	return d
 }
 
-// desiredAttr builds the attribute of one desired field (provider.md §2.4).
+// desiredAttr builds the attribute of one desired field (docs/provider-design.md#desired-fields).
 func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 	mode := modeOf(m, f)
 	replace := m.alwaysReplace(f.Wire)

@@ -11,7 +11,7 @@ import (
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
-// report is one diagnostic in the layout of provider.md §8.1. Every diagnostic that
+// report is one diagnostic in the layout of docs/provider-design.md#diagnostics. Every diagnostic that
 // concerns a host call or a provider decision is rendered by report.add.
 type report struct {
 	warning  bool

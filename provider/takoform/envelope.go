@@ -1,6 +1,6 @@
 package takoform
 
-// Envelope attribute names (provider.md §2.2). Every one is on the catalog's
+// Envelope attribute names (docs/provider-design.md#attributes). Every one is on the catalog's
 // reserved list; TestReservedListEqualsEnvelope proves it.
 const (
 	aName              = "name"
@@ -27,16 +27,16 @@ const (
 	aModules           = "modules"
 )
 
-// Condition element attribute names (provider.md §2.3).
+// Condition element attribute names (docs/provider-design.md#attributes).
 var conditionAttrs = []string{"type", "status", "reason", "message", "host_reason", "observed_generation", "last_transition_time"}
 
 // namePattern is the resource name grammar (also every reference target name).
 const namePattern = `^[a-z][a-z0-9-]{0,62}$`
 
-// revisionOwnerPattern bounds revision_owner (provider.md §2.2).
+// revisionOwnerPattern bounds revision_owner (docs/provider-design.md#attributes).
 const revisionOwnerPattern = `^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$`
 
-// Module authoring of artifact-addressed WorkerBundle Forms (provider.md §2.9).
+// Module authoring of artifact-addressed WorkerBundle Forms (docs/provider-design.md#bundles).
 var moduleMediaTypes = []string{"application/javascript+module", "text/plain", "application/octet-stream",
 	"application/wasm", "application/source-map+json"}
 

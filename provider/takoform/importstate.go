@@ -138,7 +138,7 @@ func (m *kindModel) refTexts() []string {
 	return out
 }
 
-// findByName reads name under the kind's refs newest first (provider.md §5.6).
+// findByName reads name under the kind's refs newest first (docs/provider-design.md#import).
 // resource_not_found and form_unknown move on; any other error stops.
 func (r *Resource) findByName(ctx context.Context, space, name string) (*client.Resource, *catalog.Form, error) {
 	vs := r.kind.model.kind.Versions

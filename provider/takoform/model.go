@@ -7,11 +7,11 @@ import (
 )
 
 // artifactManifestKind is the artifact manifest kind that carries modules
-// (provider.md §2.9 names it); only it gets local bundle authoring.
+// (docs/provider-design.md#bundles names it); only it gets local bundle authoring.
 const artifactManifestKind = "WorkerBundle"
 
 // kindModel is everything the resource type of one (apiVersion, kind) derives from
-// the catalog: the union of its versions' fields and outputs (catalog.md §5.5).
+// the catalog: the union of its versions' fields and outputs (docs/catalog-rules.md#loader-rules).
 type kindModel struct {
 	cat      *catalog.Catalog
 	kind     *catalog.Kind

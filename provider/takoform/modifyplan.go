@@ -15,8 +15,8 @@ import (
 )
 
 // ModifyPlan plans the exact FormRef, the space, the version rules, replacement and
-// the whole-spec check (provider.md §2.4, §2.7, §6). It makes no request. The
-// plan-time support check (§4) and transitions (§7) slot in at planSupport and
+// the whole-spec check (docs/provider-design.md#desired-fields). It makes no request. The
+// plan-time support check and transitions slot in at planSupport and
 // planTransition.
 func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
@@ -59,7 +59,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	if d.HasError() {
 		return
 	}
-	// §4.1: a create or an in-place update checks its planned ref; a replacement is
+	// docs/provider-design.md#plan-time-support: a create or an in-place update checks its planned ref; a replacement is
 	// checked when OpenTofu plans it again as a create (prior null, default create ref).
 	if prior == nil || (!sameValues(plan, prior) && len(resp.RequiresReplace) == 0) {
 		r.planSupport(ctx, plan, form, d)
@@ -146,7 +146,7 @@ func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
 		plan[aSpace] = prior[aSpace]
 	}
 	if prior.known(aDrift) {
-		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (§5.10)
+		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (docs/provider-design.md#relation-drift)
 		r.planHostAnswerUnknown(plan)
 	}
 }

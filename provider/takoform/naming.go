@@ -11,7 +11,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// revisionName derives <prefix>-<c12>-<o12> (provider.md §2.8): prefix is the last
+// revisionName derives <prefix>-<c12>-<o12> (docs/provider-design.md#revision-naming): prefix is the last
 // segment of the kind slug, c12 the content digest (manifest digest of an
 // artifact-addressed Form, else the spec digest), o12 the SHA-256 of the owner.
 // It returns an unknown value while the content is not known.

@@ -1,5 +1,5 @@
 // Package takoform is the takoform OpenTofu provider: every resource type is derived
-// from a Form catalog (provider.md); no Go code names a Form kind.
+// from a Form catalog (docs/provider-design.md); no Go code names a Form kind.
 package takoform
 
 import (

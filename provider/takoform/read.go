@@ -94,7 +94,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 }
 
-// uidRule: a known state uid must equal the host's (provider.md §5.9). On a mismatch
+// uidRule: a known state uid must equal the host's (docs/provider-design.md#uid-rule). On a mismatch
 // the state is kept exactly as it was.
 func (r *Resource) uidRule(prior values, form *catalog.Form, res *client.Resource, d *diag.Diagnostics) bool {
 	want := prior.str(aUID)
@@ -119,7 +119,7 @@ func (r *Resource) uidMismatch(prior values, form *catalog.Form, want, got, gen,
 	rep.add(d)
 }
 
-// driftWarning reports relation drift the host shows on Ready (provider.md §5.10).
+// driftWarning reports relation drift the host shows on Ready (docs/provider-design.md#relation-drift).
 func (r *Resource) driftWarning(res *client.Resource, form *catalog.Form, d *diag.Diagnostics) {
 	reason, cond := driftReason(res.Status)
 	if reason == "" {
@@ -141,7 +141,7 @@ func (r *Resource) driftWarning(res *client.Resource, form *catalog.Form, d *dia
 	rep.add(d)
 }
 
-// consultOperation reads a pending operation once before the read (provider.md §5.8).
+// consultOperation reads a pending operation once before the read (docs/provider-design.md#pending-operations).
 // keep: the GET that follows keeps the marker (operation still running);
 // stop: the read must end here with the state untouched.
 func (r *Resource) consultOperation(ctx context.Context, prior values, form *catalog.Form, id string, d *diag.Diagnostics) (keep, stop bool) {

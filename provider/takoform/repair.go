@@ -2,7 +2,7 @@ package takoform
 
 import "github.com/takokit/takokit/catalog/wire"
 
-// repairs holds exactly one repair per published host code (provider.md §8.3).
+// repairs holds exactly one repair per published host code (docs/provider-design.md#diagnostics).
 var repairs = map[wire.Code]string{
 	wire.CodeInvalidArgument:       "The host refused the request as written. Fix the value at the pointer its message names, then apply again.",
 	wire.CodeUnauthenticated:       "The token is missing or unknown to the host. Check token in the provider block or TAKOFORM_TOKEN.",
@@ -32,7 +32,7 @@ var repairs = map[wire.Code]string{
 	wire.CodeGenerationConflict:    "Someone else changed the resource. Refresh and apply again.",
 }
 
-// repairFor refines the table by hostCode where provider.md §8.3 says so.
+// repairFor refines the table by hostCode where docs/provider-design.md#diagnostics says so.
 func repairFor(code wire.Code, hostCode string) string {
 	switch {
 	case code == wire.CodeFormIdentityConflict && hostCode == "form_transition_from_mismatch":

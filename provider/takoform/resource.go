@@ -89,7 +89,7 @@ func refOf(v values) (wire.FormRef, bool) {
 }
 
 // stateForm resolves the state's recorded ref in the catalog, failing closed with
-// no host request (provider.md §6).
+// no host request (docs/provider-design.md#recorded-ref).
 func (r *Resource) stateForm(v values, d *diag.Diagnostics) *catalog.Form {
 	m := r.kind.model
 	ref, ok := refOf(v)

@@ -12,7 +12,7 @@ import (
 	"github.com/takokit/takokit/catalog"
 )
 
-// SchemaVersion is the state schema version of every resource type (provider.md §6).
+// SchemaVersion is the state schema version of every resource type (docs/provider-design.md#recorded-ref).
 const SchemaVersion = 1
 
 // buildSchema derives the whole resource schema of one kind.

@@ -80,7 +80,7 @@ func (m *kindModel) setRef(v values, ref wire.FormRef) {
 }
 
 // normalizeUndeclared sets every field the ref does not declare to its newest
-// default, or null (provider.md §2.4 version rules).
+// default, or null (docs/provider-design.md#desired-fields version rules).
 func (m *kindModel) normalizeUndeclared(v values, form *catalog.Form) {
 	for i := range m.fields {
 		f := &m.fields[i]
@@ -164,7 +164,7 @@ func sameJSON(a, b attr.Value) bool {
 	return err1 == nil && err2 == nil && string(ca) == string(cb)
 }
 
-// unfinished builds the accepted-unfinished state of provider.md §5.7 from plan values.
+// unfinished builds the accepted-unfinished state of docs/provider-design.md#accepted-unfinished from plan values.
 func (m *kindModel) unfinished(plan values, form *catalog.Form, uid, generation, revision, opID string) values {
 	v := plan.clone()
 	m.setRef(v, form.Ref)

@@ -16,7 +16,7 @@ import (
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
-// Plan-time host capability (provider.md §4, decision 0031). It reads support
+// Plan-time host capability (docs/provider-design.md#plan-time-support, decision 0031). It reads support
 // profiles (GET only), never changes a planned value, and either refuses the plan
 // or lets it proceed; a host it cannot ask only gets a warning.
 

@@ -12,7 +12,7 @@ import (
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
-// Form transitions, resource side (provider.md §7, transitions.md §9).
+// Form transitions, resource side (docs/provider-design.md#transitions, docs/provider-design.md#transitions).
 
 // privateTransitionKey holds the exact request bytes of an unresolved transition.
 const privateTransitionKey = "takoform_transition"

@@ -42,7 +42,7 @@ func (r *Resource) buildTransition(prior, plan values, from, to *catalog.Form, m
 		Expected: client.TxExpected{UID: prior.str(aUID), Generation: prior.str(aGeneration), Revision: prior.str(aRevision)}})
 }
 
-// transact runs GET-before-POST with at most one POST (transitions.md §9 steps 2–4).
+// transact runs GET-before-POST with at most one POST (docs/provider-design.md#transitions).
 func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client.TxAnswer, transitionOutcome, error) {
 	c := r.configured.client
 	rb, err := c.TransitionReadback(ctx, req)
@@ -101,7 +101,7 @@ func settleCommitted(a *client.TxAnswer, req *client.TxRequest) (*client.TxAnswe
 	return a, txCommitted, nil
 }
 
-// updateTransition is Update's transition branch (provider.md §7 "Apply").
+// updateTransition is Update's transition branch (docs/provider-design.md#transitions "Apply").
 func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, from, to *catalog.Form) {
 	m := r.kind.model
 	name := prior.str(aName)
@@ -125,7 +125,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 	}
 	tmo := timeout(plan, aUpdateTimeout, defaultUpdateTimeout)
 	if !from.DeclaresUpdate {
-		tmo = timeout(plan, aCreateTimeout, defaultCreateTimeout) // §5.10, §7: Forms without update
+		tmo = timeout(plan, aCreateTimeout, defaultCreateTimeout) // Forms without update: re-pins and transitions use create_timeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, tmo)
 	defer cancel()
@@ -172,7 +172,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 }
 
 // readTransition consults an unresolved transition's readback once before the read
-// (provider.md §5.8). It returns the values to continue the read with (possibly under
+// (docs/provider-design.md#pending-operations). It returns the values to continue the read with (possibly under
 // the `to` ref), and stop=true when the read must end with the state untouched.
 func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, prior values, from *catalog.Form, d *diag.Diagnostics) (values, *catalog.Form, bool) {
 	m := r.kind.model

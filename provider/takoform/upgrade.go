@@ -7,7 +7,7 @@ import (
 )
 
 // UpgradeState registers the upgrader from version 0, which copies the prior value
-// unchanged (provider.md §6).
+// unchanged (docs/provider-design.md#recorded-ref).
 func (r *Resource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: {StateUpgrader: r.upgradeFrom0},

@@ -13,8 +13,8 @@ import (
 	"github.com/takokit/takokit/catalog"
 )
 
-// ValidateConfig runs the cross-field conventions of provider.md §2.5 and the
-// revision naming rule of §2.8. Both are read from the schema, never from a kind
+// ValidateConfig runs the cross-field conventions of docs/provider-design.md#desired-fields and the
+// revision naming rule (docs/provider-design.md#revision-naming). Both are read from the schema, never from a kind
 // name, and skip unknown values.
 func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	cfg, err := readValues(ctx, r.kind.objectType, req.Config.Raw)

@@ -32,7 +32,7 @@ func (c *Client) artifactsBase(ctx context.Context) (string, error) {
 }
 
 // StartUpload opens an upload session for manifest. Its key carries a random nonce
-// so a re-run sees the current missingBlobs (provider.md §2.9). Never resent.
+// so a re-run sees the current missingBlobs (docs/provider-design.md#bundles). Never resent.
 func (c *Client) StartUpload(ctx context.Context, manifest any) (*UploadStatus, error) {
 	base, err := c.artifactsBase(ctx)
 	if err != nil {

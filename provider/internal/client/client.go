@@ -1,6 +1,6 @@
 // Package client speaks the forms.takoform.com/v1alpha3 lane for the provider:
 // strict discovery, fenced and keyed mutations, 202 polling, bounded retries and
-// the single byte-identical resend after a transport failure (provider.md §1, §5).
+// the single byte-identical resend after a transport failure (docs/provider-design.md#configuration).
 package client
 
 import (
@@ -46,8 +46,8 @@ type Client struct {
 	agent  string
 	hc     *http.Client
 	// mut serves requests other than GET on connections that are never reused, so
-	// net/http never replays a mutation by itself: the one resend of provider.md
-	// §5.1 is the client's own, exactly once.
+	// net/http never replays a mutation by itself: the one resend of docs/provider-design.md
+	// docs/provider-design.md#lifecycle is the client's own, exactly once.
 	mut     *http.Client
 	backoff func(attempt int) time.Duration
 
@@ -91,7 +91,7 @@ func New(cfg Config) (*Client, error) {
 		hc: hc, mut: &mut, backoff: jitterBackoff}, nil
 }
 
-// ParseEndpoint checks the bare-origin rule of provider.md §1.1 and returns the origin.
+// ParseEndpoint checks the bare-origin rule of docs/provider-design.md#configuration and returns the origin.
 func ParseEndpoint(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// HostError is a complete, valid error envelope (host-api.md §19.3).
+// HostError is a complete, valid error envelope (docs/provider-design.md#diagnostics).
 type HostError struct {
 	Status     int
 	Env        *wire.Error

@@ -12,7 +12,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Operation is the bare Operation object (host-api.md §12.2).
+// Operation is the bare Operation object (docs/provider-design.md#lifecycle).
 type Operation struct {
 	APIVersion string          `json:"apiVersion"`
 	Kind       string          `json:"kind"`

@@ -13,10 +13,10 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The parts of the published support-profile schema (host-api.md §18.2) that a
+// The parts of the published support-profile schema (docs/provider-design.md#plan-time-support) that a
 // strict decode into SupportProfile cannot express: member types, the exact-ref
 // grammars, key grammars and the supportedBindings rules. An answer that breaks
-// one is unusable ("undecided", provider.md §4.2), never a refusal: a missing or
+// one is unusable ("undecided", docs/provider-design.md#plan-time-support), never a refusal: a missing or
 // malformed schemaDigest must not read as "implemented at another digest".
 
 const (

@@ -8,7 +8,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Resource is a resource representation as served (host-api.md §7).
+// Resource is a resource representation as served (docs/provider-design.md#lifecycle).
 type Resource struct {
 	APIVersion string          `json:"apiVersion"`
 	Kind       string          `json:"kind"`
@@ -95,7 +95,7 @@ type Expect struct {
 	Space string
 }
 
-// Verify applies provider.md §5.1 "response verification" (the ETag is checked by
+// Verify applies docs/provider-design.md#lifecycle "response verification" (the ETag is checked by
 // the caller that has the header). A failure reason is returned as an error.
 func Verify(r *Resource, want Expect) error {
 	switch {

@@ -14,7 +14,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// SupportProfile is a validated support profile (host-api.md §18.2).
+// SupportProfile is a validated support profile (docs/provider-design.md#plan-time-support).
 type SupportProfile struct {
 	APIVersion        string                  `json:"apiVersion"`
 	Kind              string                  `json:"kind"`

@@ -11,7 +11,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Form transitions, client side (transitions.md §3, §4, §6, §7, §9).
+// Form transitions, client side (docs/provider-design.md#transitions).
 
 // TxForm is {formRef, packageDigest}.
 type TxForm struct {
@@ -237,7 +237,7 @@ func txAnswer(resp *Response) (*TxAnswer, error) {
 	return a, nil
 }
 
-// VerifyCommitted checks the proof and resource against the request (§9 step 4).
+// VerifyCommitted checks the proof and resource against the request (docs/provider-design.md#transitions).
 func VerifyCommitted(a *TxAnswer, req *TxRequest) error {
 	p, r := a.Proof, a.Resource
 	n, err := nextGeneration(req.Expected.Generation)
