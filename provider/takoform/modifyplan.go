@@ -108,6 +108,11 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 	if form == nil {
 		return nil
 	}
+	if replacedByIdentity(prior, config) {
+		// a new name or space is a new resource: it is planned and checked under the ref
+		// the configuration asks for, not the one in state (docs/provider-design.md#recorded-ref)
+		return r.planCreate(plan, config, d)
+	}
 	if marker := config.str(aFormTransition); marker != "" {
 		if to, handled := r.planTransition(ctx, plan, prior, config, form, marker, kept, d); handled {
 			if to != nil {
@@ -139,6 +144,13 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 	m.setRef(plan, form.Ref)
 	r.keepSpaceAndDrift(plan, prior, config)
 	return form
+}
+
+// replacedByIdentity: the configuration names another name or space than the state,
+// so OpenTofu replaces the resource whatever else changes.
+func replacedByIdentity(prior, config values) bool {
+	return (config.known(aName) && config.str(aName) != prior.str(aName)) ||
+		(config.known(aSpace) && config.str(aSpace) != prior.str(aSpace))
 }
 
 func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {

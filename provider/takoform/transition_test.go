@@ -226,3 +226,27 @@ func TestEndpointTransitionMakesPortKnown(t *testing.T) {
 		t.Errorf("after the transition: port=%v url=%q uid=%q", up["port"], up.str("url"), up.str(aUID))
 	}
 }
+
+// TestRenameIsPlannedUnderTheConfiguredRef: a new name replaces the resource, so the
+// plan follows the configuration's ref (0.2.0, with a field only 0.2.0 declares) rather
+// than refusing against the 0.1.0 ref in state; the plan is a replacement on name.
+func TestRenameIsPlannedUnderTheConfiguredRef(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, _ := oldQueue(t, h)
+	renamed := values{aName: s("orders-2"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.2.0"),
+		"max_message_bytes": i64(65536)}
+	pr := h.plan(queueType, renamed, st)
+	mustNoError(t, "plan of a rename under another definition version", pr.diags)
+	if got := pr.planned.str(aFormDefVersion); got != "0.2.0" {
+		t.Errorf("planned form_definition_version = %q, want the configured 0.2.0", got)
+	}
+	if !strings.Contains(strings.Join(pr.replace, " "), aName) {
+		t.Errorf("want a replacement on name; RequiresReplace = %v", pr.replace)
+	}
+	// without a new name the same configuration still needs a transition
+	same := renamed.clone()
+	same[aName] = s("orders")
+	if pr := h.plan(queueType, same, st); diagWith(pr.diags, codeVersionChangeNeedsTrans) == nil {
+		t.Errorf("an in-place version change must still be refused:\n%s", dump(pr.diags))
+	}
+}
