@@ -3,6 +3,7 @@ package takoform
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -56,11 +57,7 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 		}
 	}
 	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
-		if keptSpec, err := client.KeptSpec(kept); err == nil {
-			if spec, err := encodeSpec(to, plan); err == nil && jcs(spec) != string(mustCanon(rawAny(keptSpec))) {
-				changed = append(changed, "(the fields new in "+to.Ref.DefinitionVersion+", against the unresolved transition's request)")
-			}
-		}
+		changed = append(changed, r.replanKept(plan, config, to, kept, changed)...)
 	}
 	if len(changed) > 0 {
 		(&report{summary: fmt.Sprintf("Change %s in a separate apply from the Form transition", strings.Join(changed, ", ")),
@@ -103,4 +100,34 @@ func (r *Resource) planHostAnswerUnknown(plan values) {
 	for _, o := range r.kind.model.outputs {
 		plan[o.Attr] = unknownOf(r.kind.objectType.AttrTypes[o.Attr])
 	}
+}
+
+// replanKept lines the plan up with the request of an unresolved transition (kept in
+// private state), so the re-run sends the same bytes under the same operation id: a
+// value the configuration leaves to the provider (null in config, an Optional+Computed
+// attribute) is re-planned as the request sent it. It returns the attributes the
+// configuration itself sets to something else; those must wait for the next apply.
+func (r *Resource) replanKept(plan, config values, to *catalog.Form, kept []byte, already []string) []string {
+	keptSpec, err := client.KeptSpec(kept)
+	if err != nil {
+		return nil
+	}
+	sent := values{}
+	if err := r.kind.model.adoptSpec(sent, to, keptSpec, adoptAll); err != nil {
+		return nil
+	}
+	var changed []string
+	for i := range to.Fields {
+		f := &to.Fields[i]
+		want, planned := sent[f.Attr], plan[f.Attr]
+		if want == nil || planned == nil || planned.Equal(want) || slices.Contains(already, f.Attr) {
+			continue
+		}
+		if isNullVal(config, f.Attr) && r.kind.schema.Attributes[f.Attr].IsComputed() {
+			plan[f.Attr] = want
+			continue
+		}
+		changed = append(changed, f.Attr)
+	}
+	return changed
 }

@@ -250,3 +250,39 @@ func TestRenameIsPlannedUnderTheConfiguredRef(t *testing.T) {
 		t.Errorf("an in-place version change must still be refused:\n%s", dump(pr.diags))
 	}
 }
+
+// TestUnresolvedTransitionReplansItsKeptValues: after a transition ended indeterminate
+// (crash A) with max_message_bytes = 65536 in its request, a configuration that drops
+// the attribute re-plans the kept 65536, so the next apply resends the same request and
+// commits it; a configuration that sets another value is refused naming the attribute.
+func TestUnresolvedTransitionReplansItsKeptValues(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	first := cfg.clone()
+	first["max_message_bytes"] = i64(65536)
+	if err := h.sim.Admin.ArmFault("transition.crash=A,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, first, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, first, st, pr.planned)
+	if diagWith(d, codeFormTransitionIndeterminat) == nil || !strings.HasPrefix(up.str(aPendingOp), "formtx_") {
+		t.Fatalf("want an unresolved transition:\n%s", dump(d))
+	}
+	other := cfg.clone()
+	other["max_message_bytes"] = i64(32768)
+	if pr := h.plan(queueType, other, up); diagWith(pr.diags, codeFormTransitionWithChanges, "max_message_bytes") == nil {
+		t.Errorf("a configured value other than the kept one must wait for the next apply:\n%s", dump(pr.diags))
+	}
+	pr = h.plan(queueType, cfg, up) // max_message_bytes no longer configured
+	mustNoError(t, "plan without the attribute", pr.diags)
+	if got := pr.planned["max_message_bytes"]; !got.Equal(i64(65536)) {
+		t.Fatalf("planned max_message_bytes = %v, want the kept 65536", got)
+	}
+	done, d := h.apply(queueType, cfg, up, pr.planned)
+	mustNoError(t, "the resumed transition", d)
+	if done.str(aFormDefVersion) != "0.2.0" || !done["max_message_bytes"].Equal(i64(65536)) || done.str(aPendingOp) != "" {
+		t.Errorf("after resume: version=%q max_message_bytes=%v pending=%q", done.str(aFormDefVersion), done["max_message_bytes"], done.str(aPendingOp))
+	}
+}
