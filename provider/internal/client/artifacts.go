@@ -47,7 +47,7 @@ func (c *Client) StartUpload(ctx context.Context, manifest any) (*UploadStatus, 
 		return nil, err
 	}
 	h := http.Header{}
-	h.Set("Idempotency-Key", "takoform-upload-"+hex.EncodeToString(nonce))
+	h.Set(wire.HeaderIdempotencyKey, "takoform-upload-"+hex.EncodeToString(nonce))
 	resp, err := c.exchange(ctx, Request{Method: http.MethodPost, URL: base + "/uploads", Header: h, Body: body}, false)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (c *Client) CommitUpload(ctx context.Context, uploadID, manifestDigest stri
 		return "", err
 	}
 	h := http.Header{}
-	h.Set("Idempotency-Key", "takoform-"+wire.RawDigest(raw)[len("sha256:"):])
+	h.Set(wire.HeaderIdempotencyKey, "takoform-"+wire.RawDigest(raw)[len("sha256:"):])
 	resp, err := c.exchange(ctx, Request{Method: http.MethodPost, URL: base + "/uploads/" + uploadID + "/commit", Header: h, Body: []byte{}}, false)
 	if err != nil {
 		return "", err

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 const (
@@ -160,15 +162,15 @@ func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 	for k, v := range r.Header {
 		req.Header[k] = v
 	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set(wire.HeaderAuthorization, "Bearer "+c.token)
+	req.Header.Set("Accept", wire.ContentTypeJSON)
 	req.Header.Set("User-Agent", c.agent)
 	if r.Body != nil {
 		ct := r.ContentType
 		if ct == "" {
-			ct = "application/json"
+			ct = wire.ContentTypeJSON
 		}
-		req.Header.Set("Content-Type", ct)
+		req.Header.Set(wire.HeaderContentType, ct)
 	}
 	hc := c.hc
 	if r.Method != http.MethodGet {

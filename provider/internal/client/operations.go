@@ -51,7 +51,7 @@ func ValidOperationID(s string) bool { return opIDRe.MatchString(s) }
 
 // HostUID is the valid target.uid, or "".
 func (o *Operation) HostUID() string {
-	if o != nil && o.Target != nil && o.Target.UID != nil && uidRe.MatchString(*o.Target.UID) {
+	if o != nil && o.Target != nil && o.Target.UID != nil && wire.ValidUID(*o.Target.UID) {
 		return *o.Target.UID
 	}
 	return ""
@@ -134,7 +134,7 @@ func (c *Client) GetOperation(ctx context.Context, id string) (op *Operation, re
 	if o.ID != id {
 		return nil, 0, &ProtocolError{Status: resp.Status, Reason: fmt.Sprintf("asked for operation %s, got %s", id, o.ID)}
 	}
-	return &o, parseRetryAfter(resp.Header.Get("Retry-After")), nil
+	return &o, parseRetryAfter(resp.Header.Get(wire.HeaderRetryAfter)), nil
 }
 
 // Poll reads the operation until it is terminal or ctx ends. It returns the last
