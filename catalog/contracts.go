@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,13 +12,13 @@ import (
 )
 
 var (
-	interfaceNameRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
-	bindingNameRe   = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$`)
-	releaseRe       = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
-	operationNameRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
-	errorCodeRe     = regexp.MustCompile(`^[a-z][a-z0-9_]{2,63}$`)
-	limitNameRe     = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
-	accessModeRe    = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+	interfaceNameRe = lazyRegexp(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
+	bindingNameRe   = lazyRegexp(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$`)
+	releaseRe       = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+	operationNameRe = lazyRegexp(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	errorCodeRe     = lazyRegexp(`^[a-z][a-z0-9_]{2,63}$`)
+	limitNameRe     = lazyRegexp(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	accessModeRe    = lazyRegexp(`^[a-z][a-z0-9_]{0,63}$`)
 )
 
 var (
@@ -150,7 +149,7 @@ func loadInterface(fsys fs.FS, cd contractDir, ps *problems) *Interface {
 	}
 }
 
-func checkContractName(f, name string, cd contractDir, re *regexp.Regexp, ps *problems) {
+func checkContractName(f, name string, cd contractDir, re *lazyPattern, ps *problems) {
 	if len(name) > 128 || !re.MatchString(name) {
 		ps.add(f, "/name", "name %q must match %s and be at most 128 characters", name, re.String())
 	}

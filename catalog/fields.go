@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 )
 
@@ -11,7 +10,7 @@ import (
 const unsupportedShape = "desired property shape is not one the catalog model supports"
 
 var (
-	propertyNameRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	propertyNameRe = lazyRegexp(`^[a-z][a-zA-Z0-9]{0,63}$`)
 	prose          = []string{"description", "title"}
 	stringKeywords = []string{"type", "pattern", "minLength", "maxLength", "default"}
 	enumKeywords   = []string{"type", "enum", "default"}

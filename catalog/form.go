@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -16,10 +15,10 @@ import (
 // Loading one Form Definition (docs/catalog-rules.md#documents).
 
 var (
-	pointerRe      = regexp.MustCompile(`^(?:/(?:[^~/]|~0|~1)*)+$`)
-	fixtureNameRe  = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
-	failureRe      = regexp.MustCompile(`^[a-z][a-z0-9._-]{2,127}$`)
-	packagePathRe  = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
+	pointerRe      = lazyRegexp(`^(?:/(?:[^~/]|~0|~1)*)+$`)
+	fixtureNameRe  = lazyRegexp(`^[a-z0-9][a-z0-9._-]{0,127}$`)
+	failureRe      = lazyRegexp(`^[a-z][a-z0-9._-]{2,127}$`)
+	packagePathRe  = lazyRegexp(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
 	reservedGroups = []string{"forms.takoform.com/v1alpha1", "forms.takoform.com/v1alpha2"}
 	allCaps        = []string{"create", "read", "update", "delete", "import", "observe", "refresh"}
 	revisionCaps   = []string{"create", "read", "delete", "import", "observe"}

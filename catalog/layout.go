@@ -3,7 +3,6 @@ package catalog
 import (
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -19,8 +18,8 @@ const (
 )
 
 var (
-	familyRe = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,62}$`)
-	slugRe   = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+	familyRe = lazyRegexp(`^[a-z0-9][a-z0-9.-]{0,62}$`)
+	slugRe   = lazyRegexp(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
 )
 
 // pkgDir is one Form package directory.

@@ -250,3 +250,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	sortStrings(keys)
 	return keys
 }
+
+// lazyPattern is one of the loader's grammars, compiled when first matched: their
+// bounded repetitions ({0,127}) make compiling them all at package init cost more than
+// a prechecked load itself.
+type lazyPattern struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+func lazyRegexp(pattern string) *lazyPattern { return &lazyPattern{pattern: pattern} }
+
+func (l *lazyPattern) MatchString(s string) bool {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re.MatchString(s)
+}
+
+func (l *lazyPattern) String() string { return l.pattern }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -41,11 +41,9 @@ func modeOf(m *kindModel, f *catalog.Field) fieldMode {
 func compileRules(f *catalog.Field) (stringRules, error) {
 	r := stringRules{minLen: f.MinLength, maxLen: f.MaxLength, enum: f.Enum}
 	if f.Pattern != "" {
-		re, err := regexp.Compile(f.Pattern)
-		if err != nil {
-			return r, fmt.Errorf("pattern %q does not compile: %w", f.Pattern, err)
-		}
-		r.pattern = re
+		// the catalog loader refused any pattern that does not compile; compiling waits
+		// for the first value to check, so building the schema stays cheap
+		r.pattern = lazyre.New(f.Pattern)
 	}
 	return r, nil
 }
@@ -83,7 +81,7 @@ func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 		switch f.Kind {
 		case catalog.FieldReference:
 			a.Description = desc + " The target resource's name."
-			a.Validators = []validator.String{stringCheck(stringRules{pattern: regexp.MustCompile(namePattern)})}
+			a.Validators = []validator.String{stringCheck(stringRules{pattern: namePatternRe})}
 		case catalog.FieldJSONMap:
 			a.Description = desc + " One JSON object, e.g. jsonencode({...})."
 			a.Validators = []validator.String{jsonObjectCheck(maxProperties(m, f.Wire))}
@@ -179,7 +177,7 @@ func nestedObject(f *catalog.Field) (schema.NestedAttributeObject, error) {
 		attrs["name"] = schema.StringAttribute{Required: true, Description: "Binding name seen by the runtime.",
 			Validators: []validator.String{stringCheck(nameRules)}}
 		attrs[bindingTargetAttr] = schema.StringAttribute{Required: true, Description: "Name of the bound resource.",
-			Validators: []validator.String{stringCheck(stringRules{pattern: regexp.MustCompile(namePattern)})}}
+			Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
 		return schema.NestedAttributeObject{Attributes: attrs}, nil
 	}
 	for i := range f.Members {
@@ -199,7 +197,7 @@ func nestedObject(f *catalog.Field) (schema.NestedAttributeObject, error) {
 			attrs[mf.Attr] = schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
 		case catalog.FieldReference:
 			attrs[mf.Attr] = schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
-				Validators: []validator.String{stringCheck(stringRules{pattern: regexp.MustCompile(namePattern)})}}
+				Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
 		default:
 			r, err := compileRules(mf)
 			if err != nil {

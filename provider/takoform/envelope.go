@@ -1,5 +1,7 @@
 package takoform
 
+import "github.com/takokit/takokit/provider/internal/lazyre"
+
 // Envelope attribute names (docs/provider-design.md#attributes). Every one is on the catalog's
 // reserved list; TestReservedListEqualsEnvelope proves it.
 const (
@@ -32,6 +34,9 @@ var conditionAttrs = []string{"type", "status", "reason", "message", "host_reaso
 
 // namePattern is the resource name grammar (also every reference target name).
 const namePattern = `^[a-z][a-z0-9-]{0,62}$`
+
+// namePatternRe is namePattern, compiled once per process and only when a name is checked.
+var namePatternRe = lazyre.New(namePattern)
 
 // revisionOwnerPattern bounds revision_owner (docs/provider-design.md#attributes).
 const revisionOwnerPattern = `^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$`

@@ -2,7 +2,7 @@ package takoform
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -62,7 +62,7 @@ func computedString(desc string, mods ...planmodifier.String) schema.StringAttri
 func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 	keep := stringplanmodifier.UseStateForUnknown()
 	name := schema.StringAttribute{Required: true, Description: "Name of the resource on the host (metadata.name).",
-		Validators:    []validator.String{stringCheck(stringRules{pattern: regexp.MustCompile(namePattern)})},
+		Validators:    []validator.String{stringCheck(stringRules{pattern: namePatternRe})},
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	if m.revision {
 		// a derived name is re-planned by ModifyPlan; keep it from reading as a replacement first
@@ -117,7 +117,7 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 	if m.revision {
 		attrs[aRevisionOwner] = schema.StringAttribute{Optional: true,
 			Description:   "Derives the revision name from its content; set either name or revision_owner.",
-			Validators:    []validator.String{stringCheck(stringRules{pattern: regexp.MustCompile(revisionOwnerPattern)})},
+			Validators:    []validator.String{stringCheck(stringRules{pattern: lazyre.New(revisionOwnerPattern)})},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	}
 	if m.bundle {
@@ -126,7 +126,7 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 			Validators: []validator.List{collectionCheck(ptr(1), nil, false, stringRules{})},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"name": schema.StringAttribute{Required: true, Description: moduleDescriptions["name"], Validators: []validator.String{stringCheck(stringRules{
-					pattern: regexp.MustCompile(modulePathPattern), maxLen: ptr(240)})}},
+					pattern: lazyre.New(modulePathPattern), maxLen: ptr(240)})}},
 				"content_type": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_type"],
 					Validators: []validator.String{oneOf("a module media type", moduleMediaTypes)}},
 				"content_file": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_file"]},

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -52,7 +52,7 @@ func attrErr(d *diag.Diagnostics, p path.Path, summary, detail string) {
 
 // stringRules checks one string value (attribute or element).
 type stringRules struct {
-	pattern        *regexp.Regexp
+	pattern        *lazyre.Regexp
 	minLen, maxLen *int64
 	enum           []string
 }

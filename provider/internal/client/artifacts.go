@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"net/http"
-	"regexp"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -18,7 +18,7 @@ type UploadStatus struct {
 	MissingBlobs []string `json:"missingBlobs"`
 }
 
-var uploadIDRe = regexp.MustCompile(`^up_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
+var uploadIDRe = lazyre.New(`^up_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
 
 func (c *Client) artifactsBase(ctx context.Context) (string, error) {
 	d, err := c.Discover(ctx)

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"net/url"
-	"regexp"
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -44,7 +44,7 @@ type OpError struct {
 	HostCode  *string   `json:"hostCode,omitempty"`
 }
 
-var opIDRe = regexp.MustCompile(`^op_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
+var opIDRe = lazyre.New(`^op_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
 
 // ValidOperationID reports the operation id grammar.
 func ValidOperationID(s string) bool { return opIDRe.MatchString(s) }

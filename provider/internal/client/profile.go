@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"math/big"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,9 +26,9 @@ const (
 
 var (
 	// limitKeyRe is the published key grammar; limits take no dotted extension.
-	limitKeyRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	limitKeyRe = lazyre.New(`^[a-z][a-zA-Z0-9]{0,63}$`)
 	// bindingDisplayRe is one supportedBindings entry: name@MAJOR.MINOR.PATCH.
-	bindingDisplayRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*@(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+	bindingDisplayRe = lazyre.New(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*@(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
 	maxLimit         = new(big.Int).SetUint64(1<<63 - 1)
 )
 
