@@ -14,6 +14,7 @@ import (
 var modules = []string{"catalog", "hostsim", "provider", "conformance", "."}
 
 // binaries is what `mage build` writes: output name -> package path (built in the workspace).
+// Each main has a package variable `version` that the build stamps.
 var binaries = []struct{ out, pkg string }{
 	{"bin/hostsim", "./hostsim/cmd/hostsim"},
 	{"bin/conformance", "./conformance/cmd/conformance"},
@@ -22,13 +23,40 @@ var binaries = []struct{ out, pkg string }{
 
 const tofuPkg = "github.com/opentofu/opentofu/cmd/tofu"
 
+// tofuLDFlags are the linker flags of OpenTofu's own release build: without
+// version.dev=no, `tofu version` reports v1.10.6-dev.
+const tofuLDFlags = "-s -w -X github.com/opentofu/opentofu/version.dev=no"
+
 func buildBinaries() error {
+	v, err := stampVersion()
+	if err != nil {
+		return err
+	}
+	fmt.Println("version", v)
 	for _, b := range binaries {
-		if err := run(".", nil, "go", "build", "-o", b.out, b.pkg); err != nil {
+		if err := run(".", nil, "go", "build", "-ldflags", "-X main.version="+v, "-o", b.out, b.pkg); err != nil {
 			return fmt.Errorf("build %s: %w", b.out, err)
 		}
 	}
 	return nil
+}
+
+// stampVersion is `git describe --tags --dirty` when a tag is reachable, else
+// 0.0.0-dev+<commit> (with .dirty when the work tree has changes): every binary of one
+// build says which source it came from.
+func stampVersion() (string, error) {
+	if out, err := exec.Command("git", "describe", "--tags", "--dirty").Output(); err == nil {
+		return strings.TrimSpace(string(out)), nil
+	}
+	out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return "", fmt.Errorf("the build stamps its version from git, and git rev-parse HEAD failed: %v", err)
+	}
+	v := "0.0.0-dev+" + strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		v += ".dirty"
+	}
+	return v, nil
 }
 
 // buildTofu builds OpenTofu with GOWORK=off: the tools module is deliberately outside go.work so
@@ -38,7 +66,7 @@ func buildTofu() error {
 	if err != nil {
 		return err
 	}
-	return run("tools", []string{"GOWORK=off"}, "go", "build", "-o", out, tofuPkg)
+	return run("tools", []string{"GOWORK=off"}, "go", "build", "-ldflags", tofuLDFlags, "-o", out, tofuPkg)
 }
 
 // run executes a command in dir with extra environment, echoing it first, streaming its output.

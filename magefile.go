@@ -69,3 +69,11 @@ type Catalog mg.Namespace
 func (Catalog) Seal() error {
 	return run("catalog", nil, "go", "run", "./cmd/seal", "data")
 }
+
+// Provider groups targets that build providers over other catalogs.
+type Provider mg.Namespace
+
+// Family builds bin/family/terraform-provider-takoform over the Form family at DIR (checked now, embedded in the binary) and prints its dev_overrides.
+func (Provider) Family(dir string) error {
+	return buildFamily(dir)
+}

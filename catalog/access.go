@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -127,7 +128,7 @@ func (f *Form) HasOutputs() bool { return f.OutputJSON != nil }
 func (f *Form) Provides(ref wire.InterfaceRef) bool { return slices.Contains(f.Provided, ref) }
 
 // TypeNameConflicts returns every provider type name that more than one loaded
-// (apiVersion, kind) would produce (catalog.md §6.1), with the kinds that share it.
+// (apiVersion, kind) would produce (docs/catalog-rules.md#naming), with the kinds that share it.
 // hostsim serves such a catalog; a provider over it must refuse to start.
 func (c *Catalog) TypeNameConflicts() map[string][]*Kind {
 	by := map[string][]*Kind{}
@@ -141,4 +142,17 @@ func (c *Catalog) TypeNameConflicts() map[string][]*Kind {
 		}
 	}
 	return out
+}
+
+// CanonicalFixture returns the Form's positive fixture named "canonical". A definition
+// may declare no conformanceFixtures at all (the published definition schema allows
+// it); then ok is false and why is the note a check that needs a fixture reports when
+// it is not applicable to this Form.
+func (f *Form) CanonicalFixture() (fx Fixture, why string, ok bool) {
+	for _, x := range f.Fixtures {
+		if x.Name == "canonical" {
+			return x, "", true
+		}
+	}
+	return Fixture{}, fmt.Sprintf("%s %s declares no conformanceFixtures, so no check can build a valid instance of it from its definition", f.Ref.Kind, f.Ref.DefinitionVersion), false
 }

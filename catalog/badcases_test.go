@@ -29,6 +29,8 @@ func propsOf(c *tcat, kind, version string) obj {
 }
 
 var badCases = []badCase{
+	{rule: "output-pattern-not-regexp", mutate: func(c *tcat) { at(outputsOf(c), "properties/address")["pattern"] = "^[a-z+$" },
+		file: gadget1, pointer: "/outputSchema/properties/address/pattern", fragment: "pattern does not compile with Go regexp"},
 	{rule: "open-output-schema", mutate: func(c *tcat) { delete(outputsOf(c), "additionalProperties") },
 		file: gadget1, pointer: "/outputSchema", fragment: "outputSchema is open"},
 	{rule: "optional-output", mutate: func(c *tcat) { outputsOf(c)["required"] = []any{"address"} },

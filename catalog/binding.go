@@ -11,7 +11,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Binding Definitions (catalog.md §3.5).
+// Binding Definitions (docs/catalog-rules.md#documents).
 
 func loadBinding(fsys fs.FS, cd contractDir, ifaces []*Interface, ps *problems) *Binding {
 	var d bindingDoc

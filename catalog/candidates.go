@@ -10,7 +10,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Published candidate-set.json listings (catalog.md §2.5): tolerated, and when present
+// Published candidate-set.json listings (docs/catalog-rules.md#layout): tolerated, and when present
 // the set they list must equal the set loaded and recomputed. Only the compared
 // members are read; everything else in them is ignored.
 

@@ -1,10 +1,10 @@
 package catalog
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -12,13 +12,13 @@ import (
 )
 
 var (
-	interfaceNameRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
-	bindingNameRe   = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$`)
-	releaseRe       = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
-	operationNameRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
-	errorCodeRe     = regexp.MustCompile(`^[a-z][a-z0-9_]{2,63}$`)
-	limitNameRe     = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
-	accessModeRe    = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+	interfaceNameRe = lazyRegexp(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
+	bindingNameRe   = lazyRegexp(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$`)
+	releaseRe       = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+	operationNameRe = lazyRegexp(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	errorCodeRe     = lazyRegexp(`^[a-z][a-z0-9_]{2,63}$`)
+	limitNameRe     = lazyRegexp(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	accessModeRe    = lazyRegexp(`^[a-z][a-z0-9_]{0,63}$`)
 )
 
 var (
@@ -33,14 +33,27 @@ var (
 // returns the raw bytes and their canonical digest. ok is false when the document
 // could not be decoded (the problems are recorded).
 func readDoc(fsys fs.FS, file string, v any, ps *problems) (raw []byte, digest string, ok bool) {
+	return readDocDigest(fsys, file, v, ps, true)
+}
+
+// readDocDigest is readDoc; withDigest false leaves the digest to the caller (a
+// prechecked definition takes it from its package index, which Load verified).
+func readDocDigest(fsys fs.FS, file string, v any, ps *problems, withDigest bool) (raw []byte, digest string, ok bool) {
 	raw, err := fs.ReadFile(fsys, file)
 	if err != nil {
 		ps.add(file, "", "cannot read: %v", err)
 		return nil, "", false
 	}
-	if err := wire.DecodeStrict(raw, v); err != nil {
+	decode := wire.DecodeStrict
+	if ps.prechecked { // Load has applied the I-JSON gate to these very bytes
+		decode = json.Unmarshal
+	}
+	if err := decode(raw, v); err != nil {
 		ps.addJSON(file, "", err)
 		return raw, "", false
+	}
+	if !withDigest {
+		return raw, "", true
 	}
 	digest, err = wire.Digest(raw)
 	if err != nil {
@@ -136,7 +149,7 @@ func loadInterface(fsys fs.FS, cd contractDir, ps *problems) *Interface {
 	}
 }
 
-func checkContractName(f, name string, cd contractDir, re *regexp.Regexp, ps *problems) {
+func checkContractName(f, name string, cd contractDir, re *lazyPattern, ps *problems) {
 	if len(name) > 128 || !re.MatchString(name) {
 		ps.add(f, "/name", "name %q must match %s and be at most 128 characters", name, re.String())
 	}
@@ -183,6 +196,9 @@ func checkOperations(f string, ops []operationDoc, ps *problems) map[string][]st
 			raw  []byte
 		}{{"inputSchema", o.InputSchema}, {"outputSchema", o.OutputSchema}} {
 			sp := p + "/" + sch.name
+			if ps.prechecked {
+				continue
+			}
 			if g, err := decodeGeneric(sch.raw); err == nil && checkSchemaBasics(f, sp, g, ps) {
 				compileSchema(f, sp, sch.raw, ps)
 			}

@@ -8,7 +8,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Rules between documents (catalog.md §2.1, §3.5, §5.2, §5.4 targets, §5.5, §6.2).
+// Rules between documents (docs/catalog-rules.md#loader-rules, #naming).
 
 func checkUniqueness(builds []*formBuild, ifaces []*Interface, ifaceFiles []string, bindings []*Binding, bindingFiles []string, ps *problems) {
 	seen := map[string]string{}
@@ -118,7 +118,7 @@ func checkBindingTargets(bindings []*Binding, files []string, builds []*formBuil
 	}
 }
 
-// checkVersions applies §5.5 and the cross-version attribute collision rule of §6.2
+// checkVersions applies the version rules and the cross-version attribute collision rule (docs/catalog-rules.md#naming)
 // to every kind with more than one loaded definition version.
 func checkVersions(kinds []*Kind, files map[*Form]string, ps *problems) {
 	for _, k := range kinds {

@@ -11,8 +11,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The desired, observed and output schemas of one definition (catalog.md §3.2,
-// §5.3, §5.7).
+// The desired, observed and output schemas of one definition (docs/catalog-rules.md#documents,
+// docs/catalog-rules.md#loader-rules).
 
 var desiredRootKeywords = []string{"$schema", "type", "additionalProperties", "properties", "required", "title", "description", "$defs"}
 
@@ -27,7 +27,7 @@ func (b *formBuild) loadDesired() {
 	}
 	basicsOK := checkSchemaBasics(file, base, root, ps)
 	if basicsOK {
-		b.form.desired, b.form.fieldCache.doc = compileSchemaDoc(file, base, b.doc.DesiredSchema, ps)
+		b.form.desired = ps.schema(file, base, b.doc.DesiredSchema)
 	}
 	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(desiredRootKeywords, k) {
@@ -77,7 +77,7 @@ func (b *formBuild) loadDesired() {
 		}
 	}
 	checkStrayAnnotations(file, base, root, c.legit, ps)
-	b.checkDefaults(base, obj, req, b.form.desired != nil)
+	b.checkDefaults(base, obj, req, b.form.desired != nil && !ps.prechecked)
 	b.form.Relations = c.relations
 }
 
@@ -135,7 +135,8 @@ func (f *Form) validateProperty(name string, v any) error {
 // propertySchema compiles (once) the subschema of one top-level desired property.
 func (f *Form) propertySchema(name string) (*jsonschema.Schema, error) {
 	fc := f.fieldCache
-	if fc == nil || fc.doc == nil {
+	_, doc, _ := f.desired.compile()
+	if fc == nil || doc == nil {
 		return nil, fmt.Errorf("%s has no compiled desiredSchema (the Form was not built by catalog.Load)", f.Ref)
 	}
 	fc.mu.Lock()
@@ -143,7 +144,7 @@ func (f *Form) propertySchema(name string) (*jsonschema.Schema, error) {
 	if s, ok := fc.schemas[name]; ok {
 		return s, nil
 	}
-	s, err := fc.doc.fragment("/properties/" + wire.EscapePointerToken(name))
+	s, err := doc.fragment("/properties/" + wire.EscapePointerToken(name))
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %q: %w", name, err)
 	}
@@ -174,7 +175,7 @@ func (b *formBuild) loadObservedAndOutputs() {
 		} else {
 			refuseDefaults("/observedSchema", root)
 			if checkSchemaBasics(file, "/observedSchema", root, ps) {
-				b.form.observed = compileSchema(file, "/observedSchema", raw, ps)
+				b.form.observed = ps.schema(file, "/observedSchema", raw)
 			}
 		}
 	}
@@ -186,7 +187,7 @@ func (b *formBuild) loadObservedAndOutputs() {
 		}
 		b.form.Outputs = parseOutputs(file, root, ps)
 		if checkSchemaBasics(file, "/outputSchema", root, ps) {
-			b.form.output = compileSchema(file, "/outputSchema", raw, ps)
+			b.form.output = ps.schema(file, "/outputSchema", raw)
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The typed shapes of catalog documents (catalog.md §3). Every struct is closed by
+// The typed shapes of catalog documents (docs/catalog-rules.md#documents). Every struct is closed by
 // wire.DecodeStrict; `required` marks members that must be present.
 
 type formRefDoc struct {

@@ -7,7 +7,7 @@ import (
 )
 
 // data is the project's catalog root. The loader reads only forms/, interfaces/,
-// bindings/ and transitions.json from it (catalog.md §2.5).
+// bindings/ and transitions.json from it (docs/catalog-rules.md).
 //
 //go:embed all:data
 var data embed.FS
@@ -19,6 +19,13 @@ var embedded = sync.OnceValues(func() (*Catalog, error) {
 	}
 	return Load(sub)
 })
+
+var embeddedPrechecked = sync.OnceValues(func() (*Catalog, error) { return LoadPrechecked(EmbeddedFS()) })
+
+// EmbeddedPrechecked loads the embedded catalog without repeating the checks its own
+// tests (TestPrecheckedLoadDerivesTheSameCatalog, and every test through Embedded) make:
+// the fast start of a provider process (LoadPrechecked).
+func EmbeddedPrechecked() (*Catalog, error) { return embeddedPrechecked() }
 
 // Embedded loads the catalog compiled into this module, once; later calls return the
 // same catalog (or the same error).

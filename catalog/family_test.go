@@ -6,7 +6,7 @@ import (
 )
 
 // TestEmbeddedLifecycleLists checks the derived lifecycle list of every kind of the
-// project's family (catalog.md §7.4): exactly these declare update.
+// project's family (docs/catalog-rules.md#family): exactly these declare update.
 func TestEmbeddedLifecycleLists(t *testing.T) {
 	c, err := Embedded()
 	if err != nil {

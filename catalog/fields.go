@@ -2,16 +2,15 @@ package catalog
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 )
 
-// Classification of desired properties into field kinds (catalog.md §3.2).
+// Classification of desired properties into field kinds (docs/catalog-rules.md#documents).
 
 const unsupportedShape = "desired property shape is not one the catalog model supports"
 
 var (
-	propertyNameRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	propertyNameRe = lazyRegexp(`^[a-z][a-zA-Z0-9]{0,63}$`)
 	prose          = []string{"description", "title"}
 	stringKeywords = []string{"type", "pattern", "minLength", "maxLength", "default"}
 	enumKeywords   = []string{"type", "enum", "default"}
@@ -33,7 +32,7 @@ type desiredCtx struct {
 	bindings  []bindingList
 }
 
-// bindingList remembers a binding-list field for the cross checks of §5.4.
+// bindingList remembers a binding-list field for the cross checks of docs/catalog-rules.md#loader-rules.
 type bindingList struct {
 	ptr      string // schema pointer of the property
 	wire     string // wire name of the property

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,13 +12,13 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Loading one Form Definition (catalog.md §3.1).
+// Loading one Form Definition (docs/catalog-rules.md#documents).
 
 var (
-	pointerRe      = regexp.MustCompile(`^(?:/(?:[^~/]|~0|~1)*)+$`)
-	fixtureNameRe  = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
-	failureRe      = regexp.MustCompile(`^[a-z][a-z0-9._-]{2,127}$`)
-	packagePathRe  = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
+	pointerRe      = lazyRegexp(`^(?:/(?:[^~/]|~0|~1)*)+$`)
+	fixtureNameRe  = lazyRegexp(`^[a-z0-9][a-z0-9._-]{0,127}$`)
+	failureRe      = lazyRegexp(`^[a-z][a-z0-9._-]{2,127}$`)
+	packagePathRe  = lazyRegexp(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
 	reservedGroups = []string{"forms.takoform.com/v1alpha1", "forms.takoform.com/v1alpha2"}
 	allCaps        = []string{"create", "read", "update", "delete", "import", "observe", "refresh"}
 	revisionCaps   = []string{"create", "read", "delete", "import", "observe"}
@@ -39,7 +38,7 @@ type formBuild struct {
 func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps *problems) *formBuild {
 	file := path.Join(p.dir, definitionFile)
 	b := &formBuild{pkg: p, file: file}
-	raw, digest, ok := readDoc(fsys, file, &b.doc, ps)
+	raw, digest, ok := readDocDigest(fsys, file, &b.doc, ps, !ps.prechecked)
 	if !ok {
 		return nil
 	}
@@ -113,7 +112,7 @@ func checkDefinitionMembers(file string, p pkgDir, d *definitionDoc, ps *problem
 	}
 }
 
-// derivedCapabilities is the lifecycle list of catalog.md §5.6.
+// derivedCapabilities is the lifecycle list of docs/catalog-rules.md#loader-rules.
 func derivedCapabilities(role string, props []string, immutable map[string]bool) []string {
 	update := false
 	if role != "revision" {

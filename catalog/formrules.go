@@ -7,8 +7,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Per-definition rules that span fields, outputs and contracts (catalog.md §5.3,
-// §5.4 binding lists, §5.8, §6.2).
+// Per-definition rules that span fields, outputs and contracts (docs/catalog-rules.md#loader-rules,
+// docs/catalog-rules.md#naming).
 
 func (b *formBuild) checkBindingLists() {
 	ps, file, f := b.ctx.ps, b.file, b.form

@@ -3,13 +3,12 @@ package catalog
 import (
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The on-disk layout of catalog.md §2.
+// The on-disk layout of docs/catalog-rules.md#layout.
 
 const (
 	definitionFile   = "definition.json"
@@ -19,8 +18,8 @@ const (
 )
 
 var (
-	familyRe = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,62}$`)
-	slugRe   = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+	familyRe = lazyRegexp(`^[a-z0-9][a-z0-9.-]{0,62}$`)
+	slugRe   = lazyRegexp(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
 )
 
 // pkgDir is one Form package directory.

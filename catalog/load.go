@@ -7,11 +7,25 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Load reads, checks and derives a whole catalog root (catalog.md §2–§6). It returns a
+// Load reads, checks and derives a whole catalog root (docs/catalog-rules.md). It returns a
 // complete catalog or a *LoadError listing every violation, one line each, sorted by
 // file then pointer; it never drops a document and returns the rest.
 func Load(fsys fs.FS) (*Catalog, error) {
-	ps := &problems{}
+	return load(fsys, &problems{})
+}
+
+// LoadPrechecked derives the same catalog as Load from a root that Load has already
+// accepted, at a fraction of the cost: it skips the checks that exist only to reject
+// (raw file digests, fixture validation, Interface operation schemas) and compiles each
+// JSON Schema on first use. It is for a catalog fixed into a binary and checked when
+// the binary was built: the embedded catalog (checked by this module's tests and by
+// `go tool mage build`) and a family catalog embedded by `go tool mage provider:family`.
+// A provider process that only serves its schema then never compiles a JSON Schema.
+func LoadPrechecked(fsys fs.FS) (*Catalog, error) {
+	return load(fsys, &problems{prechecked: true})
+}
+
+func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	l := scanLayout(fsys, ps)
 
 	var ifaces []*Interface
@@ -38,6 +52,9 @@ func Load(fsys fs.FS) (*Catalog, error) {
 	for _, p := range l.packages {
 		if b := loadForm(fsys, p, ifaces, bindings, ps); b != nil {
 			b.loadIndex(fsys, ps)
+			if b.form.Ref.SchemaDigest == "" { // prechecked, and the index did not say
+				b.form.Ref.SchemaDigest, _ = wire.Digest(b.form.DefinitionJSON)
+			}
 			builds = append(builds, b)
 		} else {
 			ps.markKind(p.slug)

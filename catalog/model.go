@@ -1,11 +1,12 @@
 // Package catalog loads Takoform Form, Interface and Binding definitions from a catalog
 // directory and derives the read-only model every takokit module uses. Nothing in this
 // package (or anywhere in takokit) names a particular kind: everything is derived from
-// the documents (catalog.md).
+// the documents (docs/catalog-rules.md).
 package catalog
 
 import (
 	"encoding/json"
+	"regexp"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -36,7 +37,7 @@ type Kind struct {
 	Versions                         []*Form // oldest to newest by semantic-version precedence
 }
 
-// FieldKind classifies a top-level desired property (catalog.md §3.2).
+// FieldKind classifies a top-level desired property (docs/catalog-rules.md#documents).
 type FieldKind string
 
 const (
@@ -78,16 +79,15 @@ type Form struct {
 	Fixtures         []Fixture
 	NegativeFixtures []NegativeFixture
 
-	desired  *jsonschema.Schema
-	output   *jsonschema.Schema
-	observed *jsonschema.Schema
+	desired  *lazySchema
+	output   *lazySchema
+	observed *lazySchema
 
 	fieldCache *fieldCache // ValidateField's compiled subschemas
 }
 
 type fieldCache struct {
 	mu      sync.Mutex
-	doc     *compiledDoc // the desiredSchema's compiler; not safe for concurrent use
 	schemas map[string]*jsonschema.Schema
 }
 
@@ -95,7 +95,7 @@ type fieldCache struct {
 // binding-list item.
 type Field struct {
 	Wire        string // wire (JSON) name
-	Attr        string // HCL attribute name (catalog.md §6.2)
+	Attr        string // HCL attribute name (docs/catalog-rules.md#naming)
 	Pointer     string // JSON Pointer; list members use "*" for the element
 	Kind        FieldKind
 	Required    bool
@@ -124,11 +124,12 @@ type RefTarget struct {
 	RequiredInterface *wire.InterfaceRef
 }
 
-// Output is one declared output: always a required scalar (catalog.md §5.3).
+// Output is one declared output: always a required scalar (docs/catalog-rules.md#loader-rules).
 type Output struct {
 	Wire, Attr  string
 	Type        string // string | integer | boolean
 	Pattern     string
+	PatternRe   *regexp.Regexp // Pattern compiled; the loader refuses one that does not compile
 	Description string
 	Min, Max    *int64
 	MinLength   *int64
@@ -168,7 +169,7 @@ type Binding struct {
 	JSON               []byte // exact stored bytes
 }
 
-// Transition is one declared Form transition (catalog.md §2.4).
+// Transition is one declared Form transition (docs/catalog-rules.md#layout).
 type Transition struct {
 	Marker   string
 	From, To wire.FormRef

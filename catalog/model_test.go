@@ -151,8 +151,8 @@ func TestValidateAndMaterialize(t *testing.T) {
 	}
 }
 
-// TestFixturesRunThroughSchemas checks every declared fixture outcome (catalog.md
-// §5.9) on the embedded and published catalogs.
+// TestFixturesRunThroughSchemas checks every declared fixture outcome (docs/catalog-rules.md#documents)
+// on the embedded and published catalogs.
 func TestFixturesRunThroughSchemas(t *testing.T) {
 	emb, err := Embedded()
 	if err != nil {

@@ -5,8 +5,8 @@ import (
 	"unicode"
 )
 
-// Snake turns a lowerCamelCase wire name into its HCL attribute name (catalog.md
-// §6.2): a boundary lies between a lowercase letter or digit and the uppercase letter
+// Snake turns a lowerCamelCase wire name into its HCL attribute name (docs/catalog-rules.md#naming):
+// a boundary lies between a lowercase letter or digit and the uppercase letter
 // after it, and between two uppercase letters when the second is followed by a
 // lowercase letter. The json-map suffix "_json" is added by the field classifier, not
 // here.
@@ -26,12 +26,12 @@ func Snake(wire string) string {
 	return b.String()
 }
 
-// TypeName is the provider resource type of a kind slug (catalog.md §6.1).
+// TypeName is the provider resource type of a kind slug (docs/catalog-rules.md#naming).
 func TypeName(slug string) string {
 	return "takoform_" + strings.ReplaceAll(slug, "-", "_")
 }
 
-// Reserved attribute groups (catalog.md §5.8).
+// Reserved attribute groups (docs/catalog-rules.md#loader-rules).
 const (
 	ReservedEveryResource = "every resource"
 	ReservedUpdate        = "Forms that declare update"

@@ -2,11 +2,12 @@ package catalog
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 )
 
-// Declared outputs (catalog.md §5.3, decision 0025).
+// Declared outputs (docs/catalog-rules.md#loader-rules, decision 0025).
 
 var (
 	outputRootKeywords = []string{"$schema", "type", "additionalProperties", "properties", "required", "title", "description"}
@@ -101,6 +102,12 @@ func parseOutput(file, ptr, name string, v any, ps *problems) (Output, bool) {
 	if o.Pattern != "" && (!strings.HasPrefix(o.Pattern, "^") || !strings.HasSuffix(o.Pattern, "$")) {
 		ps.add(file, ptrJoin(ptr, "pattern"), "output pattern must be anchored: start with ^ and end with $")
 		ok = false
+	} else if o.Pattern != "" {
+		// checkSchemaBasics reports a pattern that does not compile; the output then
+		// does not load, so a loaded output's pattern is always enforceable
+		re, err := regexp.Compile(o.Pattern)
+		ok = ok && err == nil
+		o.PatternRe = re
 	}
 	o.MinLength, o.MaxLength = intPtr(node["minLength"]), intPtr(node["maxLength"])
 	o.Min, o.Max = intPtr(node["minimum"]), intPtr(node["maximum"])

@@ -9,7 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The package index (catalog.md §3.3) and the fixtures it lists (§5.9).
+// The package index (docs/catalog-rules.md#documents) and the fixtures it lists.
 
 const (
 	mediaDefinition = "application/vnd.takoform.form-definition.v1+json"
@@ -33,6 +33,9 @@ func (b *formBuild) loadIndex(fsys fs.FS, ps *problems) {
 		return
 	}
 	b.form.PackageDigest = digest
+	if ps.prechecked { // Load verified that the index names the definition's own digest
+		b.form.Ref.SchemaDigest = d.FormRef.SchemaDigest
+	}
 	if d.APIVersion != wire.PackageAPIVersion {
 		ps.add(file, "/apiVersion", "apiVersion must be %q", wire.PackageAPIVersion)
 	}
@@ -85,6 +88,9 @@ func (b *formBuild) loadIndex(fsys fs.FS, ps *problems) {
 			ps.add(file, ptr+"/size", "size must be an integer from 0 to %d", maxPackageFile)
 		}
 		listed[pf.Path] = pf.MediaType
+		if ps.prechecked {
+			continue
+		}
 		if !slices.Contains(b.pkg.files, pf.Path) {
 			ps.add(file, ptr+"/path", "lists %q, which does not exist in the package; add the file or drop the entry", pf.Path)
 			continue
@@ -128,6 +134,9 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 			return nil
 		}
 		fp := path.Join(b.pkg.dir, p)
+		if ps.prechecked {
+			return raw
+		}
 		if err := wire.CheckIJSON(raw); err != nil {
 			ps.addJSON(fp, "", err)
 			return nil
@@ -148,7 +157,7 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 			canonical++
 		}
 		out := Fixture{Name: fx.Name, Desired: read(ptr+"/desiredPath", fx.DesiredPath)}
-		if out.Desired != nil && f.desired != nil {
+		if out.Desired != nil && f.desired != nil && !ps.prechecked {
 			if err := f.ValidateDesired(out.Desired); err != nil {
 				ps.add(file, ptr+"/desiredPath", "fixture %q should validate against desiredSchema but does not: %v", fx.Name, err)
 			}
@@ -156,7 +165,7 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 		if fx.ObservedPath != nil {
 			if f.observed == nil {
 				ps.add(file, ptr+"/observedPath", "fixture %q has an observed document but the Form declares no observedSchema", fx.Name)
-			} else if raw := read(ptr+"/observedPath", *fx.ObservedPath); raw != nil {
+			} else if raw := read(ptr+"/observedPath", *fx.ObservedPath); raw != nil && !ps.prechecked {
 				if err := f.ValidateObserved(raw); err != nil {
 					ps.add(file, ptr+"/observedPath", "fixture %q should validate against observedSchema but does not: %v", fx.Name, err)
 				}
@@ -165,7 +174,7 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 		if fx.OutputPath != nil {
 			if f.OutputJSON == nil {
 				ps.add(file, ptr+"/outputPath", "fixture %q has an output document but the Form declares no outputSchema", fx.Name)
-			} else if out.Output = read(ptr+"/outputPath", *fx.OutputPath); out.Output != nil && f.output != nil {
+			} else if out.Output = read(ptr+"/outputPath", *fx.OutputPath); out.Output != nil && f.output != nil && !ps.prechecked {
 				if err := f.ValidateOutputs(out.Output); err != nil {
 					ps.add(file, ptr+"/outputPath", "fixture %q should validate against outputSchema but does not: %v", fx.Name, err)
 				}
@@ -173,14 +182,17 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 		}
 		f.Fixtures = append(f.Fixtures, out)
 	}
-	if canonical != 1 {
+	// The published definition schema makes conformanceFixtures optional: a definition
+	// without any loads, and the checks that need a fixture are not applicable to it
+	// (Form.CanonicalFixture says why). Declared fixtures still need one canonical.
+	if canonical != 1 && (len(b.doc.ConformanceFixtures) > 0 || canonical > 1) {
 		ps.add(file, "/conformanceFixtures", "exactly one positive fixture must be named \"canonical\" (found %d)", canonical)
 	}
 	for i, fx := range b.doc.NegativeConformanceFixtures {
 		ptr := fmt.Sprintf("/negativeConformanceFixtures/%d", i)
 		raw := read(ptr+"/inputPath", fx.InputPath)
 		f.NegativeFixtures = append(f.NegativeFixtures, NegativeFixture{Name: fx.Name, Stage: fx.Stage, ExpectedFailure: fx.ExpectedFailure, Input: raw})
-		if raw == nil {
+		if raw == nil || ps.prechecked {
 			continue
 		}
 		var err error

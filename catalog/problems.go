@@ -47,6 +47,9 @@ type problems struct {
 	brokenKinds     map[string]bool // kind slugs without hyphens whose package failed
 	brokenContracts map[string]bool // Interface or Binding directory names that failed
 	schemas         *schemaSet      // the Load's schema compiler
+	// prechecked: the root already passed a checking Load (LoadPrechecked); the load
+	// derives the model and skips what exists only to reject, compiling schemas lazily.
+	prechecked bool
 }
 
 func (ps *problems) markKind(slug string) {

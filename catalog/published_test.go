@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The recomputed digests of the published Edge Platform Family (catalog.md §9).
+// The recomputed digests of the published Edge Platform Family (docs/catalog-rules.md#other-catalogs).
 var publishedForms = map[string][2]string{ // kind -> schemaDigest, packageDigest
 	"ModuleWorker":       {"sha256:cea859e4a2c295dea985e0b26bbc70309d296e210b805facf4b5592e5f635616", "sha256:4041c1daf5b7ce74b8bcf507b837c9b13745e2b1bfdb1f662c33326283c3e008"},
 	"WorkerBundle":       {"sha256:d7fd1bfc966a90b9f15ebfc6530c2465ee19b14fed3fef91c72502e799539f74", "sha256:00f37d9f9c974eb71fded615de362d67953983b1888c14ad418d18b959c2c42c"},

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// referenceDir finds the published reference directory by the rule of catalog.md §9:
+// referenceDir finds the published reference directory by the rule of docs/catalog-rules.md#other-catalogs:
 // TAKOKIT_REFERENCE_DIR when set, else ../shared/reference/takoform-v1alpha3 relative
 // to the first directory above the working directory that holds go.work. It skips
 // the test, naming the path it tried, only when the directory is absent.

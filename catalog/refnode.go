@@ -8,7 +8,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Reference nodes (catalog.md §5.4).
+// Reference nodes (docs/catalog-rules.md#loader-rules).
 
 const (
 	annTargetFormRefs    = "x-takoform-target-formrefs"

@@ -92,6 +92,9 @@ func visitSchemas(node any, ptr string, fn func(obj map[string]any, ptr string))
 // checkSchemaBasics enforces the rules every schema in the catalog shares: patterns
 // compile with Go regexp (RE2) and integer keywords are safe integers.
 func checkSchemaBasics(file, base string, node any, ps *problems) bool {
+	if ps.prechecked {
+		return true
+	}
 	before := len(ps.list)
 	visitSchemas(node, base, func(obj map[string]any, ptr string) {
 		if p, ok := obj["pattern"].(string); ok {
@@ -145,47 +148,94 @@ func (d *compiledDoc) fragment(pointer string) (*jsonschema.Schema, error) {
 	return d.set.c.Compile(d.url + "#" + pointer)
 }
 
-// compileSchema compiles one schema document under Draft 2020-12. It requires the
-// $schema member naming that draft.
+// compileSchema compiles one schema document under Draft 2020-12 now, whatever the
+// load mode: it serves checks that exist only to reject (Interface operation schemas).
+// It requires the $schema member naming that draft.
 func compileSchema(file, ptr string, raw []byte, ps *problems) *jsonschema.Schema {
-	s, _ := compileSchemaDoc(file, ptr, raw, ps)
+	s, _, prob := ps.newLazySchema(file, ptr, raw).compile()
+	if prob != nil {
+		ps.list = append(ps.list, *prob)
+	}
 	return s
 }
 
-func compileSchemaDoc(file, ptr string, raw []byte, ps *problems) (*jsonschema.Schema, *compiledDoc) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		ps.add(file, ptr, "schema is not JSON: %v", err)
-		return nil, nil
+// schema returns a definition schema document. A checking load compiles it at once and
+// reports what is wrong (nil then); a prechecked load defers compiling to first use.
+func (ps *problems) schema(file, ptr string, raw []byte) *lazySchema {
+	l := ps.newLazySchema(file, ptr, raw)
+	if ps.prechecked {
+		return l
 	}
-	obj, ok := doc.(map[string]any)
-	if !ok {
-		ps.add(file, ptr, "a schema here must be a JSON object")
-		return nil, nil
+	if _, _, prob := l.compile(); prob != nil {
+		ps.list = append(ps.list, *prob)
+		return nil
 	}
-	if obj["$schema"] != Draft202012 {
-		ps.add(file, ptrJoin(ptr, "$schema"), "schema must declare \"$schema\": %q", Draft202012)
-		return nil, nil
-	}
+	return l
+}
+
+func (ps *problems) newLazySchema(file, ptr string, raw []byte) *lazySchema {
 	if ps.schemas == nil {
 		ps.schemas = newSchemaSet()
 	}
-	set := ps.schemas
+	return &lazySchema{set: ps.schemas, file: file, ptr: ptr, raw: raw}
+}
+
+// lazySchema is one schema document of a definition, compiled once on first use, so a
+// process that only serves the provider schema never pays for JSON Schema compilation.
+type lazySchema struct {
+	once      sync.Once
+	set       *schemaSet
+	file, ptr string
+	raw       []byte
+	s         *jsonschema.Schema
+	doc       *compiledDoc
+	prob      *Problem
+}
+
+// compile returns the compiled schema and its document, or the problem that stops it.
+// A nil lazySchema (no such schema) returns nothing.
+func (l *lazySchema) compile() (*jsonschema.Schema, *compiledDoc, *Problem) {
+	if l == nil {
+		return nil, nil, nil
+	}
+	l.once.Do(func() { l.s, l.doc, l.prob = compileDoc(l.set, l.file, l.ptr, l.raw) })
+	return l.s, l.doc, l.prob
+}
+
+// get is the compiled schema, nil when there is none or it does not compile.
+func (l *lazySchema) get() *jsonschema.Schema {
+	s, _, _ := l.compile()
+	return s
+}
+
+func compileDoc(set *schemaSet, file, ptr string, raw []byte) (*jsonschema.Schema, *compiledDoc, *Problem) {
+	bad := func(p, format string, args ...any) (*jsonschema.Schema, *compiledDoc, *Problem) {
+		return nil, nil, &Problem{File: file, Pointer: p, Message: fmt.Sprintf(format, args...)}
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return bad(ptr, "schema is not JSON: %v", err)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return bad(ptr, "a schema here must be a JSON object")
+	}
+	if obj["$schema"] != Draft202012 {
+		return bad(ptrJoin(ptr, "$schema"), "schema must declare \"$schema\": %q", Draft202012)
+	}
 	set.mu.Lock()
 	set.n++
 	d := &compiledDoc{set: set, url: fmt.Sprintf("https://catalog.takokit.invalid/schemas/%d.json", set.n)}
 	err = set.c.AddResource(d.url, doc)
 	set.mu.Unlock()
 	if err != nil {
-		ps.add(file, ptr, "schema cannot be added: %v", err)
-		return nil, nil
+		return bad(ptr, "schema cannot be added: %v", err)
 	}
 	s, err := d.fragment("")
 	if err != nil {
-		ps.add(file, ptr, "schema does not compile under JSON Schema Draft 2020-12: %s", oneLine(strings.ReplaceAll(err.Error(), d.url, file+"#"+ptr)))
-		return nil, nil
+		return bad(ptr, "schema does not compile under JSON Schema Draft 2020-12: %s", oneLine(strings.ReplaceAll(err.Error(), d.url, file+"#"+ptr)))
 	}
-	return s, d
+	return s, d, nil
 }
 
 func oneLine(s string) string {
@@ -200,3 +250,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	sortStrings(keys)
 	return keys
 }
+
+// lazyPattern is one of the loader's grammars, compiled when first matched: their
+// bounded repetitions ({0,127}) make compiling them all at package init cost more than
+// a prechecked load itself.
+type lazyPattern struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+func lazyRegexp(pattern string) *lazyPattern { return &lazyPattern{pattern: pattern} }
+
+func (l *lazyPattern) MatchString(s string) bool {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re.MatchString(s)
+}
+
+func (l *lazyPattern) String() string { return l.pattern }

@@ -3,16 +3,15 @@ package catalog
 import (
 	"fmt"
 	"io/fs"
-	"regexp"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// transitions.json (catalog.md §2.4).
+// transitions.json (docs/catalog-rules.md#layout).
 
 const transitionsFormat = "takokit.form-transitions@v1"
 
-var markerRe = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9.-]{0,126}[a-z0-9])?$`)
+var markerRe = lazyRegexp(`^[a-z0-9](?:[a-z0-9.-]{0,126}[a-z0-9])?$`)
 
 func loadTransitions(fsys fs.FS, file string, byRef map[wire.FormRef]*Form, ps *problems) []*Transition {
 	var d transitionsDoc

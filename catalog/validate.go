@@ -44,7 +44,7 @@ func (e *SchemaError) Error() string {
 // ValidateDesired validates a desired spec (any JSON-encodable value) against the
 // compiled desiredSchema. Errors are *SchemaError naming each instance pointer.
 func (f *Form) ValidateDesired(spec any) error {
-	return validateWith(f.desired, spec, "desired spec", f)
+	return validateWith(f.desired.get(), spec, "desired spec", f)
 }
 
 // ValidateOutputs validates an outputs object against the compiled outputSchema. A Form
@@ -60,7 +60,7 @@ func (f *Form) ValidateOutputs(out any) error {
 		}
 		return fmt.Errorf("%s %s declares no outputs; a host must return none", f.Ref.Kind, f.Ref.DefinitionVersion)
 	}
-	return validateWith(f.output, out, "outputs", f)
+	return validateWith(f.output.get(), out, "outputs", f)
 }
 
 // ValidateField validates one top-level desired value against that property's own
@@ -78,17 +78,17 @@ func (f *Form) ValidateField(wireName string, value any) error {
 }
 
 // DesiredSchema returns the compiled desiredSchema.
-func (f *Form) DesiredSchema() *jsonschema.Schema { return f.desired }
+func (f *Form) DesiredSchema() *jsonschema.Schema { return f.desired.get() }
 
 // OutputSchema returns the compiled outputSchema, or nil when the Form has no outputs.
-func (f *Form) OutputSchema() *jsonschema.Schema { return f.output }
+func (f *Form) OutputSchema() *jsonschema.Schema { return f.output.get() }
 
 // ValidateObserved validates a status.observed object when the Form declares one.
 func (f *Form) ValidateObserved(obs any) error {
 	if f.observed == nil {
 		return fmt.Errorf("%s %s declares no observedSchema", f.Ref.Kind, f.Ref.DefinitionVersion)
 	}
-	return validateWith(f.observed, obs, "observed status", f)
+	return validateWith(f.observed.get(), obs, "observed status", f)
 }
 
 func validateWith(s *jsonschema.Schema, v any, what string, f *Form) error {
@@ -175,7 +175,7 @@ func toSchemaValue(v any) (any, error) {
 }
 
 // Materialize returns a shallow copy of spec with the default of every absent
-// top-level optional property filled in (host-api.md §9.1). Defaults are decoded from
+// top-level optional property filled in (docs/provider-design.md#lifecycle). Defaults are decoded from
 // their authored bytes with encoding/json (numbers as float64, like a spec decoded by
 // json.Unmarshal), so each call returns fresh values. A nil spec materializes as {}.
 func (f *Form) Materialize(spec map[string]any) map[string]any {

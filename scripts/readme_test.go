@@ -34,10 +34,15 @@ func renderReadme() string {
 	for _, w := range waitConditions {
 		fmt.Fprintf(&b, "- `%s` — %s.\n", w.name, w.summary)
 	}
+	b.WriteString("\n## Script conditions\n\n")
+	for _, c := range scriptConditions {
+		fmt.Fprintf(&b, "- `[%s]` — %s.\n", c.name, c.summary)
+	}
 	b.WriteString("\n## Environment\n\n")
 	b.WriteString("- `TAKOKIT_BIN` — the repository's bin/ directory.\n")
 	b.WriteString("- `NAME_URL`, `NAME_ADMIN` — set by `hostsim-start NAME ...`.\n")
 	b.WriteString("- `TAKOFORM_ENDPOINT`, `TAKOFORM_TOKEN`, `TAKOFORM_SPACE`, `TF_CLI_CONFIG_FILE` — set by `tofu-env`.\n")
+	b.WriteString("- `FAMILY_DIR`, `TAKOKIT_PROVIDER_DIR` — set by `family-provider` (the family root; the provider directory tofu-env uses).\n")
 	b.WriteString("- `TAKOKIT_UPDATE_GOLDEN=1` — let failing `cmp` commands rewrite the golden files inside the scenario.\n")
 	return b.String()
 }

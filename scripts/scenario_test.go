@@ -83,5 +83,19 @@ func cliConfig(bin string) string {
 }
 
 func condition(cond string) (bool, error) {
+	for _, c := range scriptConditions {
+		if c.name == cond {
+			return c.holds(), nil
+		}
+	}
 	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// scriptConditions are the [conditions] a scenario may test, listed in the README.
+var scriptConditions = []struct {
+	name, summary string
+	holds         func() bool
+}{
+	{"reference", "the published reference directory is present (TAKOKIT_REFERENCE_DIR, else ../shared/reference/takoform-v1alpha3 next to the workspace root)",
+		func() bool { _, ok := referenceDir(); return ok }},
 }

@@ -25,7 +25,11 @@ func cmdTofuEnv(ts *testscript.TestScript, args []string) error {
 		space = args[2]
 	}
 	rc := ts.MkAbs(".tofurc")
-	if err := os.WriteFile(rc, []byte(cliConfig(ts.Getenv("TAKOKIT_BIN"))), 0o644); err != nil {
+	providers := ts.Getenv("TAKOKIT_PROVIDER_DIR") // set by family-provider
+	if providers == "" {
+		providers = ts.Getenv("TAKOKIT_BIN")
+	}
+	if err := os.WriteFile(rc, []byte(cliConfig(providers)), 0o644); err != nil {
 		return err
 	}
 	ts.Setenv("TF_CLI_CONFIG_FILE", rc)

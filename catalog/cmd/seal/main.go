@@ -1,5 +1,5 @@
 // Command seal recomputes every digest of a catalog root and rewrites the digest
-// strings of exact refs, the package indexes and transitions.json (catalog.md §4).
+// strings of exact refs, the package indexes and transitions.json (docs/catalog-rules.md#digests).
 //
 // Usage: seal [-check] [catalog-root]
 //

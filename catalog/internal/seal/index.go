@@ -18,7 +18,7 @@ const (
 	definitionMediaType = "application/vnd.takoform.form-definition.v1+json"
 )
 
-// The index's member order is the order of these fields (catalog.md §3.3).
+// The index's member order is the order of these fields (docs/catalog-rules.md#documents).
 type packageIndex struct {
 	APIVersion     string      `json:"apiVersion"`
 	Kind           string      `json:"kind"`
@@ -109,7 +109,7 @@ func mediaType(name, recorded string) string {
 }
 
 // fixturePaths are the package paths the Definition names as fixtures; the index must
-// list them as application/json (catalog.md §3.3).
+// list them as application/json (docs/catalog-rules.md#documents).
 func fixturePaths(top *node) map[string]bool {
 	out := map[string]bool{}
 	for _, list := range []string{"conformanceFixtures", "negativeConformanceFixtures"} {

@@ -29,7 +29,7 @@ func interfaceKey(name, version string) string { return "Interface " + name + "@
 
 func bindingKey(name, version string) string { return "Binding " + name + "@" + version }
 
-// findRefs walks the whole document and returns every exact ref (catalog.md §3.6):
+// findRefs walks the whole document and returns every exact ref (docs/catalog-rules.md#documents):
 // FormRefs by their four closed members, InterfaceRefs and BindingRefs by their
 // closed members and document-type apiVersion.
 func findRefs(root *node) []ref {

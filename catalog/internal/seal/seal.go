@@ -1,4 +1,4 @@
-// Package seal recomputes every digest of a catalog root (catalog.md §4): Interface,
+// Package seal recomputes every digest of a catalog root (docs/catalog-rules.md#digests): Interface,
 // Binding and Form schema digests in dependency order, the digest strings of every
 // exact ref that names them, the package indexes, and the FormRefs of
 // transitions.json. It rewrites only digest strings inside exact refs and the package

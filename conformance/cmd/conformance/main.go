@@ -30,9 +30,13 @@ const usage = `usage:
                    [--out FILE] [--catalog DIR]
   conformance list [--format text|markdown|json] [--out FILE]
   conformance selftest [--hostsim PATH] [--catalog DIR] [--only ID,...]
+  conformance version              (also -version) print the stamped build version
 
 Exit status: 0 nothing failed or errored, 1 a check failed or errored, 2 bad usage.
 `
+
+// version is stamped by `go tool mage build` (-ldflags "-X main.version=…").
+var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -68,11 +72,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return cmdList(args[1:], stdout)
 	case "selftest":
 		return cmdSelftest(ctx, args[1:], stdout)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "conformance", version)
+		return nil
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (known: run, list, selftest)", args[0])
+	return usagef("unknown command %q (known: run, list, selftest, version)", args[0])
 }
 
 // newFlags returns a flag set that reports problems as usage errors, not output.

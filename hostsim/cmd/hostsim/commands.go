@@ -12,7 +12,14 @@ import (
 	"github.com/takokit/takokit/hostsim"
 )
 
-func version() string {
+// version is stamped by `go tool mage build` (-ldflags "-X main.version=…").
+var version = ""
+
+// buildVersion is the stamped version, else the module version, else "dev".
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}

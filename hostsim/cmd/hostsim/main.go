@@ -16,7 +16,7 @@ const usage = `usage:
   hostsim profile show NAME|FILE   print the fully merged profile document
   hostsim catalog [--catalog DIR] [--format text|json]
                                    print the installed Forms and contracts
-  hostsim version
+  hostsim version                  (also -version) print the stamped build version
 Every flag has an environment fallback HOSTSIM_<FLAG> (--ready-file -> HOSTSIM_READY_FILE);
 precedence: flag, then environment, then default.
 `
@@ -46,8 +46,8 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 		err = profileShow(args[2:], env, stdout)
 	case "catalog":
 		err = catalogCmd(args[1:], env, stdout)
-	case "version":
-		fmt.Fprintln(stdout, "hostsim", version())
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "hostsim", buildVersion())
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:

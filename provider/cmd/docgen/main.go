@@ -11,7 +11,7 @@ import (
 	"sort"
 
 	"github.com/takokit/takokit/catalog"
-	"github.com/takokit/takokit/provider/internal/takoform"
+	"github.com/takokit/takokit/provider/takoform"
 )
 
 func main() {

@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"net/http"
-	"regexp"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -18,7 +18,7 @@ type UploadStatus struct {
 	MissingBlobs []string `json:"missingBlobs"`
 }
 
-var uploadIDRe = regexp.MustCompile(`^up_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
+var uploadIDRe = lazyre.New(`^up_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
 
 func (c *Client) artifactsBase(ctx context.Context) (string, error) {
 	d, err := c.Discover(ctx)
@@ -32,7 +32,7 @@ func (c *Client) artifactsBase(ctx context.Context) (string, error) {
 }
 
 // StartUpload opens an upload session for manifest. Its key carries a random nonce
-// so a re-run sees the current missingBlobs (provider.md §2.9). Never resent.
+// so a re-run sees the current missingBlobs (docs/provider-design.md#bundles). Never resent.
 func (c *Client) StartUpload(ctx context.Context, manifest any) (*UploadStatus, error) {
 	base, err := c.artifactsBase(ctx)
 	if err != nil {
@@ -47,7 +47,7 @@ func (c *Client) StartUpload(ctx context.Context, manifest any) (*UploadStatus, 
 		return nil, err
 	}
 	h := http.Header{}
-	h.Set("Idempotency-Key", "takoform-upload-"+hex.EncodeToString(nonce))
+	h.Set(wire.HeaderIdempotencyKey, "takoform-upload-"+hex.EncodeToString(nonce))
 	resp, err := c.exchange(ctx, Request{Method: http.MethodPost, URL: base + "/uploads", Header: h, Body: body}, false)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (c *Client) CommitUpload(ctx context.Context, uploadID, manifestDigest stri
 		return "", err
 	}
 	h := http.Header{}
-	h.Set("Idempotency-Key", "takoform-"+wire.RawDigest(raw)[len("sha256:"):])
+	h.Set(wire.HeaderIdempotencyKey, "takoform-"+wire.RawDigest(raw)[len("sha256:"):])
 	resp, err := c.exchange(ctx, Request{Method: http.MethodPost, URL: base + "/uploads/" + uploadID + "/commit", Header: h, Body: []byte{}}, false)
 	if err != nil {
 		return "", err

@@ -1,6 +1,6 @@
 // Package client speaks the forms.takoform.com/v1alpha3 lane for the provider:
 // strict discovery, fenced and keyed mutations, 202 polling, bounded retries and
-// the single byte-identical resend after a transport failure (provider.md §1, §5).
+// the single byte-identical resend after a transport failure (docs/provider-design.md#configuration).
 package client
 
 import (
@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 const (
@@ -46,8 +48,8 @@ type Client struct {
 	agent  string
 	hc     *http.Client
 	// mut serves requests other than GET on connections that are never reused, so
-	// net/http never replays a mutation by itself: the one resend of provider.md
-	// §5.1 is the client's own, exactly once.
+	// net/http never replays a mutation by itself: the one resend of docs/provider-design.md
+	// docs/provider-design.md#lifecycle is the client's own, exactly once.
 	mut     *http.Client
 	backoff func(attempt int) time.Duration
 
@@ -67,7 +69,11 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Token == "" {
 		return nil, errors.New("token is empty")
 	}
-	hc := &http.Client{Transport: http.DefaultTransport}
+	// OpenTofu runs 10 resource operations at once; the default transport keeps only 2
+	// idle connections per host, so most reads of a refresh would open a new connection.
+	reads := http.DefaultTransport.(*http.Transport).Clone()
+	reads.MaxIdleConnsPerHost = 16
+	hc := &http.Client{Transport: reads}
 	if cfg.HTTP != nil {
 		c := *cfg.HTTP
 		hc = &c
@@ -87,7 +93,7 @@ func New(cfg Config) (*Client, error) {
 		hc: hc, mut: &mut, backoff: jitterBackoff}, nil
 }
 
-// ParseEndpoint checks the bare-origin rule of provider.md §1.1 and returns the origin.
+// ParseEndpoint checks the bare-origin rule of docs/provider-design.md#configuration and returns the origin.
 func ParseEndpoint(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -156,15 +162,15 @@ func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 	for k, v := range r.Header {
 		req.Header[k] = v
 	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set(wire.HeaderAuthorization, "Bearer "+c.token)
+	req.Header.Set("Accept", wire.ContentTypeJSON)
 	req.Header.Set("User-Agent", c.agent)
 	if r.Body != nil {
 		ct := r.ContentType
 		if ct == "" {
-			ct = "application/json"
+			ct = wire.ContentTypeJSON
 		}
-		req.Header.Set("Content-Type", ct)
+		req.Header.Set(wire.HeaderContentType, ct)
 	}
 	hc := c.hc
 	if r.Method != http.MethodGet {

@@ -97,7 +97,7 @@ func (c *Client) discover(ctx context.Context) (*Discovery, error) {
 	return c.parseDiscovery(resp.Body)
 }
 
-// parseDiscovery validates a discovery document against provider.md §1.2.
+// parseDiscovery validates a discovery document against docs/provider-design.md#configuration.
 func (c *Client) parseDiscovery(body []byte) (*Discovery, error) {
 	var doc discoveryDoc
 	if err := wire.DecodeStrict(body, &doc); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// HostError is a complete, valid error envelope (host-api.md §19.3).
+// HostError is a complete, valid error envelope (docs/provider-design.md#diagnostics).
 type HostError struct {
 	Status     int
 	Env        *wire.Error
@@ -86,7 +86,7 @@ func refusal(resp *Response) error {
 		}
 		return &ProtocolError{Status: resp.Status, Reason: reason}
 	}
-	return &HostError{Status: resp.Status, Env: env, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
+	return &HostError{Status: resp.Status, Env: env, RetryAfter: parseRetryAfter(resp.Header.Get(wire.HeaderRetryAfter))}
 }
 
 // parseRetryAfter accepts delta-seconds or an HTTP-date; anything else is ignored.

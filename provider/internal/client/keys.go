@@ -9,7 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// IdempotencyKey is the deterministic key of provider.md §5.1: "takoform-" + hex
+// IdempotencyKey is the deterministic key of docs/provider-design.md#lifecycle: "takoform-" + hex
 // SHA-256 of the JCS array [operation, apiVersion, kind, definitionVersion,
 // schemaDigest, space, name, uid, generation, bodyDigest].
 func IdempotencyKey(operation string, ref wire.FormRef, space, name, uid, generation string, body []byte) (string, error) {

@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"net/url"
-	"regexp"
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Operation is the bare Operation object (host-api.md §12.2).
+// Operation is the bare Operation object (docs/provider-design.md#lifecycle).
 type Operation struct {
 	APIVersion string          `json:"apiVersion"`
 	Kind       string          `json:"kind"`
@@ -44,14 +44,14 @@ type OpError struct {
 	HostCode  *string   `json:"hostCode,omitempty"`
 }
 
-var opIDRe = regexp.MustCompile(`^op_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
+var opIDRe = lazyre.New(`^op_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
 
 // ValidOperationID reports the operation id grammar.
 func ValidOperationID(s string) bool { return opIDRe.MatchString(s) }
 
 // HostUID is the valid target.uid, or "".
 func (o *Operation) HostUID() string {
-	if o != nil && o.Target != nil && o.Target.UID != nil && uidRe.MatchString(*o.Target.UID) {
+	if o != nil && o.Target != nil && o.Target.UID != nil && wire.ValidUID(*o.Target.UID) {
 		return *o.Target.UID
 	}
 	return ""
@@ -134,7 +134,7 @@ func (c *Client) GetOperation(ctx context.Context, id string) (op *Operation, re
 	if o.ID != id {
 		return nil, 0, &ProtocolError{Status: resp.Status, Reason: fmt.Sprintf("asked for operation %s, got %s", id, o.ID)}
 	}
-	return &o, parseRetryAfter(resp.Header.Get("Retry-After")), nil
+	return &o, parseRetryAfter(resp.Header.Get(wire.HeaderRetryAfter)), nil
 }
 
 // Poll reads the operation until it is terminal or ctx ends. It returns the last

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"math/big"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,10 +13,10 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The parts of the published support-profile schema (host-api.md §18.2) that a
+// The parts of the published support-profile schema (docs/provider-design.md#plan-time-support) that a
 // strict decode into SupportProfile cannot express: member types, the exact-ref
 // grammars, key grammars and the supportedBindings rules. An answer that breaks
-// one is unusable ("undecided", provider.md §4.2), never a refusal: a missing or
+// one is unusable ("undecided", docs/provider-design.md#plan-time-support), never a refusal: a missing or
 // malformed schemaDigest must not read as "implemented at another digest".
 
 const (
@@ -26,9 +26,9 @@ const (
 
 var (
 	// limitKeyRe is the published key grammar; limits take no dotted extension.
-	limitKeyRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}$`)
+	limitKeyRe = lazyre.New(`^[a-z][a-zA-Z0-9]{0,63}$`)
 	// bindingDisplayRe is one supportedBindings entry: name@MAJOR.MINOR.PATCH.
-	bindingDisplayRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*@(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+	bindingDisplayRe = lazyre.New(`^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*@(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
 	maxLimit         = new(big.Int).SetUint64(1<<63 - 1)
 )
 

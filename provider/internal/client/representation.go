@@ -3,12 +3,11 @@ package client
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Resource is a resource representation as served (host-api.md §7).
+// Resource is a resource representation as served (docs/provider-design.md#lifecycle).
 type Resource struct {
 	APIVersion string          `json:"apiVersion"`
 	Kind       string          `json:"kind"`
@@ -51,34 +50,6 @@ type Condition struct {
 	Message            *string `json:"message,omitempty"`
 }
 
-var (
-	uidRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-	decimalRe = regexp.MustCompile(`^[1-9][0-9]{0,18}$`)
-	condTypes = set("Ready", "Reconciling", "Degraded", "Drifted", "Blocked", "Deleting")
-	condStats = set("True", "False", "Unknown")
-	condReas  = set("Available", "Provisioning", "Reconciling", "Failed", "BackendUnavailable", "SpecDrift",
-		"ExternalChange", "DependencyMissing", "DependencyInUse", "PolicyDenied", "UnsupportedCapability", "Deleting")
-)
-
-func set(v ...string) map[string]bool {
-	m := map[string]bool{}
-	for _, s := range v {
-		m[s] = true
-	}
-	return m
-}
-
-// ValidUID reports the uid grammar.
-func ValidUID(s string) bool { return uidRe.MatchString(s) }
-
-// CanonicalDecimal reports a canonical positive decimal (1..2^63-1 as text).
-func CanonicalDecimal(s string) bool {
-	if !decimalRe.MatchString(s) {
-		return false
-	}
-	return len(s) < 19 || s <= "9223372036854775807"
-}
-
 // DecodeResource decodes a representation strictly.
 func DecodeResource(body []byte) (*Resource, error) {
 	var r Resource
@@ -95,7 +66,7 @@ type Expect struct {
 	Space string
 }
 
-// Verify applies provider.md §5.1 "response verification" (the ETag is checked by
+// Verify applies docs/provider-design.md#lifecycle "response verification" (the ETag is checked by
 // the caller that has the header). A failure reason is returned as an error.
 func Verify(r *Resource, want Expect) error {
 	switch {
@@ -107,23 +78,25 @@ func Verify(r *Resource, want Expect) error {
 		return fmt.Errorf("the answer names resource %q, not %q", r.Metadata.Name, want.Name)
 	case r.Metadata.Space != want.Space:
 		return fmt.Errorf("the answer is in space %q, not %q", r.Metadata.Space, want.Space)
-	case !uidRe.MatchString(r.Metadata.UID):
+	case !wire.ValidUID(r.Metadata.UID):
 		return fmt.Errorf("metadata.uid %q does not match the uid grammar", r.Metadata.UID)
-	case !CanonicalDecimal(r.Metadata.Generation):
+	case !wire.ValidDecimal(r.Metadata.Generation):
 		return fmt.Errorf("metadata.generation %q is not a canonical positive decimal", r.Metadata.Generation)
-	case !CanonicalDecimal(r.Metadata.Revision):
+	case !wire.ValidDecimal(r.Metadata.Revision):
 		return fmt.Errorf("metadata.revision %q is not a canonical positive decimal", r.Metadata.Revision)
 	case len(r.Spec) == 0 || r.Spec[0] != '{':
 		return fmt.Errorf("spec is missing or not an object")
 	case r.Status == nil:
-		return fmt.Errorf("status is missing")
-	case !CanonicalDecimal(r.Status.ObservedGeneration):
+		// the writer reports a missing status once per declared output, naming each
+		// (docs/provider-design.md#outputs), and once for a Form that declares none
+		return nil
+	case !wire.ValidDecimal(r.Status.ObservedGeneration):
 		return fmt.Errorf("status.observedGeneration %q is not a canonical positive decimal", r.Status.ObservedGeneration)
 	case r.Status.Conditions == nil:
 		return fmt.Errorf("status.conditions is missing or null")
 	}
 	for i, c := range r.Status.Conditions {
-		if !condTypes[c.Type] || !condStats[c.Status] || !condReas[c.Reason] {
+		if !wire.KnownConditionType(c.Type) || !wire.KnownConditionStatus(c.Status) || !wire.KnownConditionReason(c.Reason) {
 			return fmt.Errorf("status.conditions[%d] (%s/%s/%s) is outside the published vocabularies", i, c.Type, c.Status, c.Reason)
 		}
 	}

@@ -81,7 +81,7 @@ func (c *Client) Prepare(ctx context.Context, body []byte, want Expect, generati
 	}
 	h := http.Header{}
 	if generation != "" {
-		h.Set("Takoform-Expected-Generation", generation)
+		h.Set(wire.HeaderExpectedGeneration, generation)
 	}
 	resp, err := c.exchange(ctx, Request{Method: http.MethodPost, URL: d.API + "/resources/prepare", Header: h, Body: body}, false)
 	if err != nil {
@@ -156,11 +156,11 @@ func (c *Client) Apply(ctx context.Context, in ApplyInput) (*Outcome, error) {
 		return nil, err
 	}
 	h := http.Header{}
-	h.Set("Idempotency-Key", in.Key)
+	h.Set(wire.HeaderIdempotencyKey, in.Key)
 	if in.Generation == "" {
-		h.Set("If-None-Match", "*")
+		h.Set(wire.HeaderIfNoneMatch, "*")
 	} else {
-		h.Set("Takoform-Expected-Generation", in.Generation)
+		h.Set(wire.HeaderExpectedGeneration, in.Generation)
 	}
 	resp, err := c.exchange(ctx, Request{Method: http.MethodPut, URL: ResourcePath(d.API, in.Want.Ref, in.Want.Name), Header: h, Body: in.Body}, true)
 	if err != nil {
@@ -193,8 +193,8 @@ func (c *Client) Delete(ctx context.Context, want Expect, generation, key string
 		return nil, err
 	}
 	h := http.Header{}
-	h.Set("Idempotency-Key", key)
-	h.Set("Takoform-Expected-Generation", generation)
+	h.Set(wire.HeaderIdempotencyKey, key)
+	h.Set(wire.HeaderExpectedGeneration, generation)
 	u := ResourcePath(d.API, want.Ref, want.Name) + "?" + wire.ExactQuery(want.Space, want.Ref).Encode()
 	resp, err := c.exchange(ctx, Request{Method: http.MethodDelete, URL: u, Header: h}, true)
 	if err != nil {
@@ -228,7 +228,7 @@ func (c *Client) outcome(resp *Response, want Expect, allowed ...int) (*Outcome,
 	if err := Verify(r, want); err != nil {
 		return nil, &VerifyError{Status: resp.Status, Reason: err.Error()}
 	}
-	if err := VerifyETag(r, resp.Header.Values("ETag")); err != nil {
+	if err := VerifyETag(r, resp.Header.Values(wire.HeaderETag)); err != nil {
 		return nil, &VerifyError{Status: resp.Status, Reason: err.Error()}
 	}
 	return &Outcome{Status: resp.Status, Resource: r}, nil

@@ -52,7 +52,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // exchange sends r and classifies the answer: a 2xx answer is returned, anything
 // else is an error. Retryable host errors are retried (same bytes) up to three
 // attempts in all. resendOnTransport allows exactly one byte-identical resend after
-// a transport failure (mutations, provider.md §5.1); GETs pass it too (retried once).
+// a transport failure (mutations, docs/provider-design.md#lifecycle); GETs pass it too (retried once).
 func (c *Client) exchange(ctx context.Context, r Request, resendOnTransport bool) (*Response, error) {
 	resent := false
 	for attempt := 0; ; attempt++ {

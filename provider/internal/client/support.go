@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -14,7 +14,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// SupportProfile is a validated support profile (host-api.md §18.2).
+// SupportProfile is a validated support profile (docs/provider-design.md#plan-time-support).
 type SupportProfile struct {
 	APIVersion        string                  `json:"apiVersion"`
 	Kind              string                  `json:"kind"`
@@ -59,7 +59,7 @@ type supportCache struct {
 }
 
 var (
-	supportKeyRe = regexp.MustCompile(`^[a-z][a-zA-Z0-9]{0,63}(\.[a-z][a-zA-Z0-9]{0,63})*$`)
+	supportKeyRe = lazyre.New(`^[a-z][a-zA-Z0-9]{0,63}(\.[a-z][a-zA-Z0-9]{0,63})*$`)
 	supportOps   = []string{"create", "read", "update", "delete", "import", "observe", "refresh"}
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
 
-// The support cache of provider.md §4.3, counted with hostsim's supportReads.
+// The support cache of docs/provider-design.md#plan-time-support, counted with hostsim's supportReads.
 
 func cacheSim(t *testing.T, profile string) (*hostsimtest.Sim, *Client) {
 	t.Helper()

@@ -11,7 +11,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Form transitions, client side (transitions.md §3, §4, §6, §7, §9).
+// Form transitions, client side (docs/provider-design.md#transitions).
 
 // TxForm is {formRef, packageDigest}.
 type TxForm struct {
@@ -188,9 +188,9 @@ func (c *Client) TransitionPost(ctx context.Context, req *TxRequest) (*TxAnswer,
 		return nil, err
 	}
 	h := http.Header{}
-	h.Set("Idempotency-Key", req.OperationID)
-	h.Set("Takoform-Expected-Generation", req.Expected.Generation)
-	h.Set("If-Match", `"`+req.Expected.Revision+`"`)
+	h.Set(wire.HeaderIdempotencyKey, req.OperationID)
+	h.Set(wire.HeaderExpectedGeneration, req.Expected.Generation)
+	h.Set(wire.HeaderIfMatch, `"`+req.Expected.Revision+`"`)
 	u := ResourcePath(d.API, req.To.FormRef, req.Name) + "/form-transitions?" + url.Values{"space": {req.Space}}.Encode()
 	resp, err := c.do(ctx, Request{Method: http.MethodPost, URL: u, Header: h, Body: req.Body})
 	if err != nil {
@@ -216,7 +216,7 @@ func txAnswer(resp *Response) (*TxAnswer, error) {
 	if err := wire.DecodeStrict(resp.Body, &doc); err != nil || doc.Operation == nil {
 		return nil, &ProtocolError{Status: resp.Status, Reason: fmt.Sprintf("transition answer: %v", err)}
 	}
-	a := &TxAnswer{Status: resp.Status, Operation: *doc.Operation, Proof: doc.Proof, ETag: resp.Header.Values("ETag")}
+	a := &TxAnswer{Status: resp.Status, Operation: *doc.Operation, Proof: doc.Proof, ETag: resp.Header.Values(wire.HeaderETag)}
 	if !strings.HasPrefix(a.Operation.ReconcilePath, "/apis/forms.takoform.com/v1alpha3/resources/") {
 		return nil, &ProtocolError{Status: resp.Status, Reason: "reconcilePath is not a readback path of the lane"}
 	}
@@ -237,7 +237,7 @@ func txAnswer(resp *Response) (*TxAnswer, error) {
 	return a, nil
 }
 
-// VerifyCommitted checks the proof and resource against the request (§9 step 4).
+// VerifyCommitted checks the proof and resource against the request (docs/provider-design.md#transitions).
 func VerifyCommitted(a *TxAnswer, req *TxRequest) error {
 	p, r := a.Proof, a.Resource
 	n, err := nextGeneration(req.Expected.Generation)
@@ -269,11 +269,11 @@ func VerifyCommitted(a *TxAnswer, req *TxRequest) error {
 }
 
 func nextGeneration(g string) (string, error) {
-	var n uint64
-	if _, err := fmt.Sscan(g, &n); err != nil || !CanonicalDecimal(g) {
+	n, ok := wire.ParseDecimal(g)
+	if !ok || n == 1<<63-1 {
 		return "", fmt.Errorf("generation %q is not canonical", g)
 	}
-	return fmt.Sprint(n + 1), nil
+	return wire.FormatDecimal(n + 1), nil
 }
 
 // IsRejection reports a definitive rejection: 409 form_identity_conflict whose

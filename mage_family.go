@@ -1,0 +1,168 @@
+//go:build mage
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// familyGuide holds the main.go that provider:family builds: the guide and the build
+// are one text.
+const familyGuide = "docs/guides/custom-family.md"
+
+// familyParts are what the catalog loader reads from a family root.
+var familyParts = []string{"forms", "interfaces", "bindings", "transitions.json"}
+
+// buildFamily builds bin/family/terraform-provider-takoform over the family at dir: the
+// guide's main.go in its own module (GOWORK=off, the workspace modules by replace), the
+// family copied beside it and embedded, then the binary's own -check runs the checking
+// load over the embedded copy.
+func buildFamily(dir string) error {
+	src, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(filepath.Join(src, "forms")); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s is not a Form family root: it has no forms/ directory (the published layout is forms/, interfaces/, bindings/, transitions.json)", src)
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		return err
+	}
+	mainGo, err := familyMain(filepath.Join(root, familyGuide))
+	if err != nil {
+		return err
+	}
+	work := filepath.Join(root, "bin", "family", "src")
+	if err := os.RemoveAll(work); err != nil {
+		return err
+	}
+	for _, part := range familyParts {
+		if err := copyTree(filepath.Join(src, part), filepath.Join(work, "family", part)); err != nil {
+			return err
+		}
+	}
+	sum, err := mergedSums(filepath.Join(root, "provider", "go.sum"), filepath.Join(root, "catalog", "go.sum"))
+	if err != nil {
+		return err
+	}
+	files := map[string]string{"main.go": mainGo, "go.sum": sum, "go.mod": familyGoMod(root)}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	v, err := stampVersion()
+	if err != nil {
+		return err
+	}
+	out := filepath.Join(root, "bin", "family", "terraform-provider-takoform")
+	if err := run(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-ldflags", "-X main.version="+v, "-o", out, "."); err != nil {
+		return fmt.Errorf("build %s: %w", out, err)
+	}
+	if err := run(".", nil, out, "-check"); err != nil {
+		return fmt.Errorf("the family at %s does not pass the checking load: %w", src, err)
+	}
+	bin := filepath.Dir(out)
+	fmt.Printf(`
+%s serves the family at %s.
+Reach it from OpenTofu with this CLI configuration (TF_CLI_CONFIG_FILE; no tofu init needed):
+
+provider_installation {
+  dev_overrides {
+    "registry.opentofu.org/takokit/takoform" = %q
+    "registry.terraform.io/takokit/takoform" = %q
+  }
+  direct {}
+}
+`, out, src, bin, bin)
+	return nil
+}
+
+// familyMain extracts the one ```go block of the guide.
+func familyMain(guide string) (string, error) {
+	raw, err := os.ReadFile(guide)
+	if err != nil {
+		return "", err
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(package main\n.*?)```").FindAllStringSubmatch(string(raw), -1)
+	if len(blocks) != 1 {
+		return "", fmt.Errorf("%s must hold exactly one ```go block starting with package main (found %d)", guide, len(blocks))
+	}
+	return blocks[0][1], nil
+}
+
+func familyGoMod(root string) string {
+	return fmt.Sprintf(`module takokit.invalid/family-provider
+
+go 1.26.0
+
+require (
+	github.com/hashicorp/terraform-plugin-framework v1.19.0
+	github.com/takokit/takokit/catalog v0.0.0
+	github.com/takokit/takokit/provider v0.0.0
+)
+
+replace github.com/takokit/takokit/catalog => %s
+
+replace github.com/takokit/takokit/provider => %s
+
+replace github.com/takokit/takokit/hostsim => %s
+`, filepath.Join(root, "catalog"), filepath.Join(root, "provider"), filepath.Join(root, "hostsim"))
+}
+
+// mergedSums is the union of go.sum files: the family module needs what the
+// provider and catalog modules already verified.
+func mergedSums(paths ...string) (string, error) {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return "", err
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				seen[line] = true
+			}
+		}
+	}
+	lines := make([]string, 0, len(seen))
+	for l := range seen {
+		lines = append(lines, l)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n") + "\n", nil
+}
+
+// copyTree copies a file or directory; an absent source is skipped (bindings/ and
+// transitions.json are optional).
+func copyTree(src, dst string) error {
+	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, raw, 0o644)
+	})
+}

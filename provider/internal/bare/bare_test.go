@@ -1,0 +1,58 @@
+package bare
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/provider/takoform"
+)
+
+// TestBareServesTheSameSchemas: the yardstick is only fair if OpenTofu sees the same
+// resource types with the same attributes, types and modes from both providers, and a
+// create fills every computed value (one condition element, as a host answers).
+func TestBareServesTheSameSchemas(t *testing.T) {
+	cat, err := catalog.EmbeddedPrechecked()
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, err := takoform.New("test", cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Capture(context.Background(), real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(f) // what the benchmark writes and the bare process reads
+	var back File
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	factory, err := New(takoform.TypeName, &back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Capture(context.Background(), factory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Resources) != len(f.Resources) || len(again.Resources) == 0 {
+		t.Fatalf("bare serves %d resource types, takoform %d", len(again.Resources), len(f.Resources))
+	}
+	for name, attrs := range f.Resources {
+		got, _ := json.Marshal(again.Resources[name])
+		want, _ := json.Marshal(attrs)
+		if string(got) != string(want) {
+			t.Errorf("%s: bare schema differs:\n got %s\nwant %s", name, got, want)
+		}
+	}
+	typ := tftypes.List{ElementType: tftypes.Object{AttributeTypes: map[string]tftypes.Type{"type": tftypes.String, "status": tftypes.String}}}
+	filled := fill(tftypes.NewValue(typ, tftypes.UnknownValue))
+	var elems []tftypes.Value
+	if err := filled.As(&elems); err != nil || len(elems) != 1 || !filled.IsFullyKnown() {
+		t.Errorf("an unknown list of objects fills to %v, want one known element", filled)
+	}
+}

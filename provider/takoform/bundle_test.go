@@ -1,0 +1,121 @@
+package takoform
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/hostsim"
+)
+
+func bundleConfig(t *testing.T, h *harness, file string) values {
+	ot := moduleObjectType(h.kind("takoform_worker_bundle"))
+	mod := types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{"name": s("index.js"),
+		"content_type": s("application/javascript+module"), "content_file": s(file),
+		"size": types.Int64Null(), "digest": types.StringNull()})
+	return values{aRevisionOwner: s("api"), aMainModule: s("index.js"), aModules: types.ListValueMust(ot, []attr.Value{mod})}
+}
+
+// TestWorkerStackFromLocalFiles: bundle upload then PUT, version, deployment and an
+// endpoint whose typed outputs are set; a re-plan with unchanged files is empty and
+// changed bytes plan a new bundle name (replacement).
+func TestWorkerStackFromLocalFiles(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	h.create(workerType, values{aName: s("api")})
+	file := filepath.Join(t.TempDir(), "index.js")
+	if err := os.WriteFile(file, []byte(`export default { async fetch(request) { return new Response("ok"); } };`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bcfg := bundleConfig(t, h, file)
+	pr0 := h.plan("takoform_worker_bundle", bcfg, nil)
+	mustNoError(t, "plan bundle", pr0.diags)
+	b, d := h.apply("takoform_worker_bundle", bcfg, nil, pr0.planned)
+	mustNoError(t, "apply bundle", d)
+	if b.str("manifest_digest") == "" || b.str(aName) == "" {
+		t.Fatalf("bundle: digest=%q name=%q", b.str("manifest_digest"), b.str(aName))
+	}
+	if c, _ := h.sim.Admin.Counters(); c.Uploads < 3 {
+		t.Errorf("uploads = %d, want start, blob and commit", c.Uploads)
+	}
+	pr := h.plan("takoform_worker_bundle", bcfg, b)
+	mustNoError(t, "replan bundle", pr.diags)
+	for k, v := range b {
+		if !pr.planned[k].Equal(v) {
+			t.Errorf("unchanged files move %s: %v -> %v", k, v, pr.planned[k])
+		}
+	}
+	v := h.create("takoform_worker_version", values{aRevisionOwner: s("api"), "worker": s("api"), "bundle": s(b.str(aName)),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})})
+	if !v["vars_json"].Equal(types.StringValue("{}")) || v.str(aUID) == "" {
+		t.Errorf("version: vars_json=%v uid=%q", v["vars_json"], v.str(aUID))
+	}
+	dep := h.kind("takoform_worker_deployment")
+	lt := dep.objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	h.create("takoform_worker_deployment", values{aName: s("api"), "worker": s("api"), "versions": objList(t, lt,
+		map[string]attr.Value{"weight": i64(10000), "worker_version": s(v.str(aName))})})
+	e := h.create(endpointType, endpointConfig(nil))
+	if e.str("url") == "" {
+		t.Error("endpoint without url")
+	}
+	if err := os.WriteFile(file, []byte(`export default { async fetch() { return new Response("v2"); } };`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pr = h.plan("takoform_worker_bundle", bcfg, b)
+	mustNoError(t, "plan changed bytes", pr.diags)
+	if len(pr.replace) == 0 || pr.planned.str("manifest_digest") == b.str("manifest_digest") {
+		t.Errorf("changed bytes: replace=%v digest=%q", pr.replace, pr.planned.str("manifest_digest"))
+	}
+}
+
+func TestBundleAuthoringModes(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	pr := h.plan("takoform_worker_bundle", values{aRevisionOwner: s("api")}, nil)
+	if diagWith(pr.diags, "Set manifest_digest, or main_module and modules", codeBundleConflict) == nil {
+		t.Errorf("neither mode:\n%s", dump(pr.diags))
+	}
+	file := filepath.Join(t.TempDir(), "index.js")
+	os.WriteFile(file, []byte("export default {};"), 0o644)
+	cfg := bundleConfig(t, h, file)
+	cfg["manifest_digest"] = s("sha256:" + "00000000000000000000000000000000000000000000000000000000000000aa")
+	pr = h.plan("takoform_worker_bundle", cfg, nil)
+	if diagWith(pr.diags, "Bundle files do not match manifest_digest", codeBundleConflict) == nil {
+		t.Errorf("disagreeing modes:\n%s", dump(pr.diags))
+	}
+	cfg = bundleConfig(t, h, filepath.Join(t.TempDir(), "missing.js"))
+	pr = h.plan("takoform_worker_bundle", cfg, nil)
+	if diagWith(pr.diags, "Module file cannot be read", "path.module") == nil {
+		t.Errorf("unreadable file:\n%s", dump(pr.diags))
+	}
+}
+
+// TestBundleChangedSincePlanNamesItsCodeOnce: a local failure of the upload step (the
+// files changed between plan and apply) carries the provider code once, not the code
+// wrapped around itself, and nothing reaches the host.
+func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	file := filepath.Join(t.TempDir(), "index.js")
+	if err := os.WriteFile(file, []byte(`export default {};`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bcfg := bundleConfig(t, h, file)
+	pr := h.plan("takoform_worker_bundle", bcfg, nil)
+	mustNoError(t, "plan bundle", pr.diags)
+	if err := os.WriteFile(file, []byte(`export default { changed: true };`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := h.sim.Admin.Counters()
+	_, d := h.apply("takoform_worker_bundle", bcfg, nil, pr.planned)
+	dg := diagWith(d, "Bundle upload for WorkerBundle", "changed since plan")
+	if dg == nil {
+		t.Fatalf("want the bundle upload failure:\n%s", dump(d))
+	}
+	if !strings.Contains(dg.Detail, "\nCode: "+codeBundleUploadFailed+"\n") || strings.Count(dg.Detail, codeBundleUploadFailed) != 1 {
+		t.Errorf("the code line must name %s exactly once:\n%s", codeBundleUploadFailed, dg.Detail)
+	}
+	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
+		t.Errorf("a bundle that changed since plan reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
+	}
+}

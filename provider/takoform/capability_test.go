@@ -1,0 +1,396 @@
+package takoform
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// Plan-time capability (docs/provider-design.md#plan-time-support): one test per refusal/warning branch and
+// per cache rule, against hostsim's profiles, counting requests with its counters.
+
+const (
+	capVersionType    = "takoform_worker_version"
+	capDeploymentType = "takoform_worker_deployment"
+	capKVType         = "takoform_edge_kv_namespace"
+)
+
+// capProfile writes a profile document and returns its path.
+func capProfile(t *testing.T, doc string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "profile.json")
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// capStrings builds a string collection value of the attribute's own type (set or list).
+func capStrings(h *harness, typeName, name string, items ...string) attr.Value {
+	vs := make([]attr.Value, len(items))
+	for i, x := range items {
+		vs[i] = s(x)
+	}
+	switch h.kind(typeName).objectType.AttrTypes[name].(type) {
+	case types.SetType:
+		return types.SetValueMust(types.StringType, vs)
+	default:
+		return types.ListValueMust(types.StringType, vs)
+	}
+}
+
+func capBindings(items ...string) attr.Value {
+	bt := bindingItemType()
+	vs := make([]attr.Value, len(items))
+	for i, x := range items {
+		vs[i] = types.ObjectValueMust(bt.AttrTypes, map[string]attr.Value{"name": s(strings.ToUpper(x)), bindingTargetAttr: s(x)})
+	}
+	return types.ListValueMust(bt, vs)
+}
+
+func capVersion(h *harness, handlers ...string) values {
+	return values{aRevisionOwner: s("api"), "worker": s("api"), "bundle": s("bundle-a"),
+		"handlers": capStrings(h, capVersionType, "handlers", handlers...)}
+}
+
+func capDeployment(t *testing.T, h *harness, weights ...int64) values {
+	lt := h.kind(capDeploymentType).objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	var items []map[string]attr.Value
+	for i, w := range weights {
+		items = append(items, map[string]attr.Value{"weight": i64(w), "worker_version": s("version-" + string(rune('a'+i)))})
+	}
+	return values{aName: s("web"), "worker": s("api"), "versions": objList(t, lt, items...)}
+}
+
+func capCounters(t *testing.T, h *harness) (c struct{ requests, mutations, uploads, support int64 }) {
+	t.Helper()
+	got, err := h.sim.Admin.Counters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.requests, c.mutations, c.uploads, c.support = got.Requests, got.Mutations, got.Uploads, got.SupportReads
+	return c
+}
+
+// capReconfigure gives the harness a fresh provider configuration (an empty cache).
+func capReconfigure(t *testing.T, h *harness) {
+	t.Helper()
+	for _, d := range h.configure(map[string]string{"endpoint": h.sim.URL, "token": "sim-primary", "space": "dev"}) {
+		t.Fatalf("configure: %s: %s", d.Summary, d.Detail)
+	}
+}
+
+// capPlanCreate plans a creation straight through the protocol server; unlike
+// harness.plan it touches no shared harness state, so goroutines may call it.
+func capPlanCreate(t *testing.T, h *harness, typeName string, cfg values) planResult {
+	kt := h.kind(typeName)
+	dv := benchDyn(t, kt, cfg)
+	resp, err := h.srv.PlanResourceChange(h.ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
+		PriorState: benchDyn(t, kt, nil), ProposedNewState: dv, Config: dv})
+	if err != nil {
+		t.Error(err)
+		return planResult{}
+	}
+	return planResult{diags: resp.Diagnostics}
+}
+
+func warnings(ds []*tfprotov6.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			n++
+		}
+	}
+	return n
+}
+
+func TestCapabilityTransientFailureIsRetriedOnceAndNeverPinned(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	queue := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	// one failure: the retry inside the same check answers, so nothing is reported
+	if err := h.sim.Admin.ArmFault("error=backend_unavailable,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, queue, nil)
+	if len(pr.diags) != 0 {
+		t.Fatalf("a failure followed by an answer must decide quietly:\n%s", dump(pr.diags))
+	}
+	if c := capCounters(t, h); c.support != 3 {
+		t.Errorf("support reads = %d, want 3 (Form route twice, edge.queue once)", c.support)
+	}
+	// two failures: that resource gets the warning; the failure is not cached
+	capReconfigure(t, h)
+	if err := h.sim.Admin.ArmFault("error=backend_unavailable,kind=AtLeastOnceQueue,count=2"); err != nil {
+		t.Fatal(err)
+	}
+	before := capCounters(t, h).support
+	pr = h.plan(queueType, queue, nil)
+	mustNoError(t, "undecided plan", pr.diags)
+	d := diagWith(pr.diags, "Could not check host support for Form AtLeastOnceQueue 0.2.0", codeHostSupportUnreadable, "backend_unavailable")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityWarning {
+		t.Fatalf("want the unreadable warning naming the cause:\n%s", dump(pr.diags))
+	}
+	if got := capCounters(t, h).support - before; got != 2 {
+		t.Errorf("an undecided check made %d support reads, want 2 (one retry, no further checks)", got)
+	}
+	pr = h.plan(queueType, values{aName: s("other"), "message_retention_seconds": i64(60)}, nil)
+	if len(pr.diags) != 0 {
+		t.Fatalf("the next resource asks again and is decided:\n%s", dump(pr.diags))
+	}
+	if got := capCounters(t, h).support - before; got != 4 {
+		t.Errorf("support reads after the next resource = %d, want 4 (the failed route read again, edge.queue once)", got)
+	}
+}
+
+func TestCapabilityConcurrentAskersShareOneReadAndRefusalsAreCached(t *testing.T) {
+	h := newHarness(t, hostsim.Config{Profile: "kv-only"})
+	form := h.kind(capVersionType).model.newest
+	const n = 12
+	var wg sync.WaitGroup
+	results := make([]planResult, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			cfg := capVersion(h, "fetch")
+			cfg["bucket_bindings"] = capBindings("media")
+			results[i] = capPlanCreate(t, h, capVersionType, cfg)
+		}(i)
+	}
+	wg.Wait()
+	for i, pr := range results {
+		d := diagWith(pr.diags, "Host does not implement binding module-worker.object-bucket@1.0.0", codeHostNoBinding,
+			"resource_not_found", "unsupported_capability (422)", "applies unchanged on a host that implements it")
+		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != "AttributeName(\"bucket_bindings\")" {
+			t.Fatalf("plan %d: want the binding refusal at bucket_bindings:\n%s", i, dump(pr.diags))
+		}
+	}
+	// one Form route, its interfaces, one binding route: each read once for twelve askers
+	want := int64(1 + len(form.Provided) + 1)
+	c := capCounters(t, h)
+	if c.support != want {
+		t.Errorf("support reads = %d for %d concurrent plans, want %d (one per route)", c.support, n, want)
+	}
+	if c.mutations != 0 || c.uploads != 0 {
+		t.Errorf("plan mutated (%d) or uploaded (%d)", c.mutations, c.uploads)
+	}
+}
+
+func TestCapabilityOperationsMustCoverTheLifecycle(t *testing.T) {
+	prof := capProfile(t, `{"name":"queues-without-update","extends":"full",
+		"operations":{"AtLeastOnceQueue":["create","read","delete","import","observe"]}}`)
+	h := newHarness(t, hostsim.Config{Profile: prof})
+	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
+	d := diagWith(pr.diags, "Host does not offer every operation AtLeastOnceQueue needs", codeHostNoOperation,
+		"lacks update", "Pointer: /form/formRef")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
+		t.Fatalf("want the operations refusal listing update:\n%s", dump(pr.diags))
+	}
+	// a kind that declares no update needs none
+	mustNoError(t, "kv namespace", h.plan(capKVType, values{aName: s("cache")}, nil).diags)
+}
+
+func TestCapabilityProvidedInterfaceMustBeImplemented(t *testing.T) {
+	prof := capProfile(t, `{"name":"queues-without-contract","extends":"full","interfaces":{"exclude":["edge.queue@1.0.0"]}}`)
+	h := newHarness(t, hostsim.Config{Profile: prof})
+	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
+	d := diagWith(pr.diags, "Host does not implement edge.queue@1.0.0", codeHostNoInterface, "Pointer: /form/formRef",
+		"refused it (resource_not_found, HTTP 404)", "Host: ", "applies unchanged on a host that implements it")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute != nil {
+		t.Fatalf("want the interface refusal on the resource (no attribute):\n%s", dump(pr.diags))
+	}
+	mustNoError(t, "kv namespace", h.plan(capKVType, values{aName: s("cache")}, nil).diags)
+}
+
+func TestCapabilitySilenceIsNotRefusalAndNothingEntersThePlan(t *testing.T) {
+	silent := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"quiet-tight","extends":"tight-limits","support":"silent"}`)})
+	full := newHarness(t, hostsim.Config{})
+	tight := newHarness(t, hostsim.Config{Profile: "tight-limits"})
+	queue := values{aName: s("orders"), "message_retention_seconds": i64(1209600)}
+	pr := silent.plan(queueType, queue, nil)
+	if len(pr.diags) != 0 {
+		t.Fatalf("a silent profile refused or warned:\n%s", dump(pr.diags))
+	}
+	ver := capVersion(silent, "fetch", "scheduled", "queue")
+	ver["required_sensitive_vars"] = capStrings(silent, capVersionType, "required_sensitive_vars", "A", "B", "C")
+	if pr := silent.plan(capVersionType, ver, nil); len(pr.diags) != 0 {
+		t.Fatalf("a silent profile refused or warned:\n%s", dump(pr.diags))
+	}
+	// the same accepted configuration plans to identical values on a full and a narrowed host
+	ok := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	a, b := full.plan(queueType, ok, nil), tight.plan(queueType, ok, nil)
+	mustNoError(t, "full", a.diags)
+	mustNoError(t, "tight", b.diags)
+	for k, v := range a.planned {
+		if !b.planned[k].Equal(v) {
+			t.Errorf("host profile changed planned %s: %v on full, %v on tight-limits", k, v, b.planned[k])
+		}
+	}
+}
+
+func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
+	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
+	ver := capVersion(h, "fetch")
+	ver["required_sensitive_vars"] = capStrings(h, capVersionType, "required_sensitive_vars", "A", "B", "C")
+	pr := h.plan(capVersionType, ver, nil)
+	d := diagWith(pr.diags, "required_sensitive_vars has more entries than the host accepts",
+		"3 planned, maximumRequiredSensitiveVars = 2", codeHostLimitExceeded, "Pointer: /spec/requiredSensitiveVars", "applies unchanged")
+	if d == nil || d.Attribute == nil || !strings.Contains(d.Attribute.String(), "required_sensitive_vars") {
+		t.Fatalf("want the ceiling refusal at required_sensitive_vars:\n%s", dump(pr.diags))
+	}
+	ver["required_sensitive_vars"] = capStrings(h, capVersionType, "required_sensitive_vars", "A", "B")
+	mustNoError(t, "at the ceiling", h.plan(capVersionType, ver, nil).diags)
+
+	pr = h.plan(capDeploymentType, capDeployment(t, h, 3000, 3000, 4000), nil)
+	if diagWith(pr.diags, "versions has more entries than the host accepts", "3 planned, maximumVersions = 2") == nil {
+		t.Fatalf("want the versions ceiling:\n%s", dump(pr.diags))
+	}
+	mustNoError(t, "two versions", h.plan(capDeploymentType, capDeployment(t, h, 5000, 5000), nil).diags)
+
+	// no-secrets publishes a ceiling of zero: one slot is already too many
+	ns := newHarness(t, hostsim.Config{Profile: "no-secrets"})
+	ver = capVersion(ns, "fetch")
+	ver["required_sensitive_vars"] = capStrings(ns, capVersionType, "required_sensitive_vars", "API_KEY")
+	if diagWith(ns.plan(capVersionType, ver, nil).diags, "maximumRequiredSensitiveVars = 0") == nil {
+		t.Error("no-secrets must refuse a secret slot")
+	}
+	if c := capCounters(t, h); c.mutations != 0 {
+		t.Errorf("plan mutated %d times", c.mutations)
+	}
+}
+
+func TestCapabilityBundleSizeIsDecidedBeforeUpload(t *testing.T) {
+	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
+	dir := t.TempDir()
+	small, big := filepath.Join(dir, "index.js"), filepath.Join(dir, "big.js")
+	if err := os.WriteFile(small, []byte("export default {};"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, make([]byte, 1100000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustNoError(t, "small bundle", h.plan("takoform_worker_bundle", bundleConfig(t, h, small), nil).diags)
+	pr := h.plan("takoform_worker_bundle", bundleConfig(t, h, big), nil)
+	d := diagWith(pr.diags, "Bundle for WorkerBundle", "is larger than the host accepts", "1100000", "maximumBundleBytes = 1048576",
+		codeHostLimitExceeded, "Nothing was uploaded")
+	if d == nil || d.Attribute == nil || d.Attribute.String() != "AttributeName(\"modules\")" {
+		t.Fatalf("want the bundle refusal at modules:\n%s", dump(pr.diags))
+	}
+	if c := capCounters(t, h); c.uploads != 0 || c.mutations != 0 {
+		t.Errorf("plan uploaded %d / mutated %d", c.uploads, c.mutations)
+	}
+}
+
+func TestCapabilityRunsForCreateAndUpdateOnly(t *testing.T) {
+	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
+	queue := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	st := h.create(queueType, queue)
+	capReconfigure(t, h) // empty cache: any support read below would be counted
+	before := capCounters(t, h)
+	mustNoError(t, "no-change plan", h.plan(queueType, queue, st).diags)
+	if pr := h.plan(queueType, nil, st); hasError(pr.diags) {
+		t.Fatalf("destroy plan: %s", dump(pr.diags))
+	}
+	if c := capCounters(t, h); c.requests != before.requests {
+		t.Errorf("a no-change and a destroy plan made %d requests, want 0", c.requests-before.requests)
+	}
+	// an update is checked against the ref in state
+	upd := queue.clone()
+	upd["message_retention_seconds"] = i64(345600)
+	pr := h.plan(queueType, upd, st)
+	if diagWith(pr.diags, "Host does not accept message_retention_seconds = 345600", "60 to 86400", "Pointer: /spec/messageRetentionSeconds") == nil {
+		t.Fatalf("want the range refusal on update:\n%s", dump(pr.diags))
+	}
+	if c := capCounters(t, h); c.support == before.support || c.mutations != 1 {
+		t.Errorf("update plan: support reads %d -> %d, mutations %d (want reads, and only the create's mutation)", before.support, c.support, c.mutations)
+	}
+}
+
+func TestCapabilitySkipsUnknownValuesAndUnusedBindings(t *testing.T) {
+	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
+	ver := capVersion(h, "fetch")
+	ver["handlers"] = unknownOf(h.kind(capVersionType).objectType.AttrTypes["handlers"])
+	ver["kv_bindings"] = unknownOf(h.kind(capVersionType).objectType.AttrTypes["kv_bindings"])
+	pr := h.plan(capVersionType, ver, nil)
+	mustNoError(t, "unknown values", pr.diags)
+	form := h.kind(capVersionType).model.newest
+	if c := capCounters(t, h); c.support != int64(1+len(form.Provided)) {
+		t.Errorf("support reads = %d, want %d (no binding route for an unknown or empty list)", c.support, 1+len(form.Provided))
+	}
+}
+
+func TestCapabilityUnreachableHostIsAWarning(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	// a loopback port nothing listens on: discovery fails, the plan proceeds
+	if ds := h.configure(map[string]string{"endpoint": "http://127.0.0.1:1", "token": "sim-primary", "space": "dev"}); hasError(ds) {
+		t.Fatal(dump(ds))
+	}
+	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
+	mustNoError(t, "plan against an unreachable host", pr.diags)
+	if warnings(pr.diags) != 1 || diagWith(pr.diags, "Could not check host support for Form AtLeastOnceQueue 0.2.0", codeHostSupportUnreadable, "apply still checks") == nil {
+		t.Fatalf("want exactly one unreadable warning:\n%s", dump(pr.diags))
+	}
+}
+
+// A replacement is checked when OpenTofu plans it again as a create (with a null
+// prior and the default create ref), so the update call that asks for replacement
+// reads nothing; an in-place update is checked against the ref in state.
+func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	cron := values{aName: s("hourly"), "worker": s("api"), "cron": s("0 * * * *")}
+	// the prior state is the create plan with every computed value settled: ModifyPlan
+	// reads only the recorded ref and values from it, and no apply is involved
+	pr0 := h.plan("takoform_worker_cron_trigger", cron, nil)
+	mustNoError(t, "create plan", pr0.diags)
+	st := values{}
+	for k, v := range pr0.planned {
+		if v.IsUnknown() {
+			v = nullOf(h.kind("takoform_worker_cron_trigger").objectType.AttrTypes[k])
+		}
+		st[k] = v
+	}
+	capReconfigure(t, h)
+	before := capCounters(t, h).support
+	moved := cron.clone()
+	moved["worker"] = s("other")
+	pr := h.plan("takoform_worker_cron_trigger", moved, st)
+	mustNoError(t, "replacement plan", pr.diags)
+	if len(pr.replace) == 0 {
+		t.Fatal("changing an immutable worker must plan a replacement")
+	}
+	if got := capCounters(t, h).support - before; got != 0 {
+		t.Errorf("the update call of a replacement made %d support reads, want 0", got)
+	}
+	mustNoError(t, "the replacement's create", h.plan("takoform_worker_cron_trigger", moved, nil).diags)
+	if got := capCounters(t, h).support - before; got == 0 {
+		t.Error("the replacement's create plan read no support route")
+	}
+	capReconfigure(t, h)
+	before = capCounters(t, h).support
+	daily := cron.clone()
+	daily["cron"] = s("0 0 * * *")
+	pr = h.plan("takoform_worker_cron_trigger", daily, st)
+	mustNoError(t, "in-place update", pr.diags)
+	if len(pr.replace) != 0 || capCounters(t, h).support == before {
+		t.Errorf("an in-place update (replace=%v) must read the support routes", pr.replace)
+	}
+}
+
+func TestCapabilityUnauthenticatedIsAWarning(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	if ds := h.configure(map[string]string{"endpoint": h.sim.URL, "token": "not-a-known-token", "space": "dev"}); hasError(ds) {
+		t.Fatal(dump(ds))
+	}
+	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
+	mustNoError(t, "plan with a refused credential", pr.diags)
+	if diagWith(pr.diags, "Could not check host support for Form AtLeastOnceQueue 0.2.0", codeHostSupportUnreadable) == nil {
+		t.Fatalf("a 401 is undecided, not a refusal:\n%s", dump(pr.diags))
+	}
+}

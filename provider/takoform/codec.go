@@ -1,0 +1,324 @@
+package takoform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// The per-FormRef codec (docs/provider-design.md#codec): a Form's field list maps attribute
+// values to spec members and back. Nothing here names a kind.
+
+const bindingTargetAttr = "target_name"
+
+func bindingItemType() types.ObjectType {
+	return types.ObjectType{AttrTypes: map[string]attr.Type{"name": types.StringType, bindingTargetAttr: types.StringType}}
+}
+
+func memberType(f *catalog.Field) attr.Type {
+	switch f.Kind {
+	case catalog.FieldInteger:
+		return types.Int64Type
+	case catalog.FieldBoolean:
+		return types.BoolType
+	}
+	return types.StringType
+}
+
+// attrType is the framework type of a desired field's attribute.
+func attrType(f *catalog.Field) attr.Type {
+	switch f.Kind {
+	case catalog.FieldInteger:
+		return types.Int64Type
+	case catalog.FieldBoolean:
+		return types.BoolType
+	case catalog.FieldStringSet:
+		return types.SetType{ElemType: types.StringType}
+	case catalog.FieldStringList:
+		return types.ListType{ElemType: types.StringType}
+	case catalog.FieldBindingList:
+		return types.ListType{ElemType: bindingItemType()}
+	case catalog.FieldObjectList:
+		at := map[string]attr.Type{}
+		for i := range f.Members {
+			at[f.Members[i].Attr] = memberType(&f.Members[i])
+		}
+		return types.ListType{ElemType: types.ObjectType{AttrTypes: at}}
+	}
+	return types.StringType
+}
+
+// encodeSpec builds the spec object of form from attribute values (null → omitted),
+// then fills every absent top-level default (the host materializes them too).
+func encodeSpec(form *catalog.Form, vals values) (map[string]any, error) {
+	spec := map[string]any{}
+	for i := range form.Fields {
+		f := &form.Fields[i]
+		v, ok := vals[f.Attr]
+		if !ok || v == nil || v.IsNull() {
+			continue
+		}
+		if v.IsUnknown() {
+			return nil, fmt.Errorf("Unknown %s field %s", form.Ref.Kind, f.Attr)
+		}
+		j, err := encodeValue(f, v)
+		if err != nil {
+			return nil, fmt.Errorf("%s field %s: %w", form.Ref.Kind, f.Attr, err)
+		}
+		spec[f.Wire] = j
+	}
+	return form.Materialize(spec), nil
+}
+
+func refNode(t *catalog.RefTarget, name string) map[string]any {
+	return map[string]any{"apiVersion": t.APIVersion, "kind": t.Kind, "name": name}
+}
+
+func encodeValue(f *catalog.Field, v attr.Value) (any, error) {
+	switch f.Kind {
+	case catalog.FieldInteger:
+		return v.(types.Int64).ValueInt64(), nil
+	case catalog.FieldBoolean:
+		return v.(types.Bool).ValueBool(), nil
+	case catalog.FieldString, catalog.FieldStringEnum:
+		return v.(types.String).ValueString(), nil
+	case catalog.FieldReference:
+		if f.Ref == nil {
+			return nil, fmt.Errorf("reference without target")
+		}
+		return refNode(f.Ref, v.(types.String).ValueString()), nil
+	case catalog.FieldJSONMap:
+		var obj map[string]any
+		dec := json.NewDecoder(bytes.NewReader([]byte(v.(types.String).ValueString())))
+		dec.UseNumber()
+		if err := dec.Decode(&obj); err != nil || obj == nil {
+			return nil, fmt.Errorf("value is not one JSON object")
+		}
+		return obj, nil
+	case catalog.FieldStringSet:
+		out := stringsOf(v.(types.Set).Elements())
+		// sorted by the JCS bytes of the elements
+		sort.Slice(out, func(i, j int) bool { return jcsString(out[i]) < jcsString(out[j]) })
+		return toAny(out), nil
+	case catalog.FieldStringList:
+		return toAny(stringsOf(v.(types.List).Elements())), nil
+	case catalog.FieldBindingList:
+		var out []any
+		for _, e := range v.(types.List).Elements() {
+			o := e.(types.Object).Attributes()
+			member, target := f.RefMember, bindingRefTarget(f)
+			if target == nil {
+				return nil, fmt.Errorf("binding list without a reference member")
+			}
+			out = append(out, map[string]any{
+				"name": o["name"].(types.String).ValueString(),
+				member: refNode(target, o[bindingTargetAttr].(types.String).ValueString()),
+			})
+		}
+		return nonNilList(out), nil
+	case catalog.FieldObjectList:
+		var out []any
+		for _, e := range v.(types.List).Elements() {
+			o := e.(types.Object).Attributes()
+			item := map[string]any{}
+			for i := range f.Members {
+				mf := &f.Members[i]
+				mv := o[mf.Attr]
+				if mv == nil || mv.IsNull() {
+					continue
+				}
+				if mv.IsUnknown() {
+					return nil, fmt.Errorf("member %s is unknown", mf.Attr)
+				}
+				j, err := encodeValue(mf, mv)
+				if err != nil {
+					return nil, err
+				}
+				item[mf.Wire] = j
+			}
+			out = append(out, item)
+		}
+		return nonNilList(out), nil
+	}
+	return nil, fmt.Errorf("field kind %q is not supported", f.Kind)
+}
+
+// bindingRefTarget is the reference target of a binding item.
+func bindingRefTarget(f *catalog.Field) *catalog.RefTarget {
+	if f.Ref != nil {
+		return f.Ref
+	}
+	for i := range f.Members {
+		if f.Members[i].Wire == f.RefMember && f.Members[i].Ref != nil {
+			return f.Members[i].Ref
+		}
+	}
+	return nil
+}
+
+func nonNilList(v []any) []any {
+	if v == nil {
+		return []any{}
+	}
+	return v
+}
+
+func stringsOf(elems []attr.Value) []string {
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
+		out = append(out, e.(types.String).ValueString())
+	}
+	return out
+}
+
+func toAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+func jcsString(s string) string {
+	b, err := wire.CanonicalValue(s)
+	if err != nil {
+		return s
+	}
+	return string(b)
+}
+
+// decodeJSON parses bytes with json.Number.
+func decodeJSON(raw []byte) (any, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// decodeValue maps one spec member (decoded with json.Number) to the attribute value
+// (Read adoption and static defaults). nil → null.
+func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
+	t := attrType(f)
+	if v == nil {
+		return nullOf(t), nil
+	}
+	bad := func() (attr.Value, error) {
+		return nil, fmt.Errorf("member %s has an unexpected JSON type %T", f.Wire, v)
+	}
+	switch f.Kind {
+	case catalog.FieldInteger:
+		n, ok := v.(json.Number)
+		if !ok {
+			return bad()
+		}
+		i, err := n.Int64()
+		if err != nil {
+			return nil, fmt.Errorf("member %s is not an integer: %s", f.Wire, n)
+		}
+		return types.Int64Value(i), nil
+	case catalog.FieldBoolean:
+		b, ok := v.(bool)
+		if !ok {
+			return bad()
+		}
+		return types.BoolValue(b), nil
+	case catalog.FieldString, catalog.FieldStringEnum:
+		s, ok := v.(string)
+		if !ok {
+			return bad()
+		}
+		return types.StringValue(s), nil
+	case catalog.FieldReference:
+		o, ok := v.(map[string]any)
+		name, ok2 := o["name"].(string)
+		if !ok || !ok2 {
+			return bad()
+		}
+		return types.StringValue(name), nil
+	case catalog.FieldJSONMap:
+		if _, ok := v.(map[string]any); !ok {
+			return bad()
+		}
+		b, err := wire.CanonicalValue(v)
+		if err != nil {
+			return nil, err
+		}
+		return types.StringValue(string(b)), nil
+	case catalog.FieldStringSet, catalog.FieldStringList:
+		arr, ok := v.([]any)
+		if !ok {
+			return bad()
+		}
+		elems := make([]attr.Value, 0, len(arr))
+		for _, e := range arr {
+			s, ok := e.(string)
+			if !ok {
+				return bad()
+			}
+			elems = append(elems, types.StringValue(s))
+		}
+		if f.Kind == catalog.FieldStringSet {
+			sv, d := types.SetValue(types.StringType, elems)
+			return sv, diagErr(d)
+		}
+		lv, d := types.ListValue(types.StringType, elems)
+		return lv, diagErr(d)
+	case catalog.FieldBindingList, catalog.FieldObjectList:
+		arr, ok := v.([]any)
+		if !ok {
+			return bad()
+		}
+		et := t.(types.ListType).ElemType.(types.ObjectType)
+		elems := make([]attr.Value, 0, len(arr))
+		for _, e := range arr {
+			o, ok := e.(map[string]any)
+			if !ok {
+				return bad()
+			}
+			vals := map[string]attr.Value{}
+			if f.Kind == catalog.FieldBindingList {
+				name, _ := o["name"].(string)
+				ref, _ := o[f.RefMember].(map[string]any)
+				target, _ := ref["name"].(string)
+				vals["name"], vals[bindingTargetAttr] = types.StringValue(name), types.StringValue(target)
+			} else {
+				for i := range f.Members {
+					mv, err := decodeValue(&f.Members[i], o[f.Members[i].Wire])
+					if err != nil {
+						return nil, err
+					}
+					vals[f.Members[i].Attr] = mv
+				}
+			}
+			ov, d := types.ObjectValue(et.AttrTypes, vals)
+			if err := diagErr(d); err != nil {
+				return nil, err
+			}
+			elems = append(elems, ov)
+		}
+		lv, d := types.ListValue(et, elems)
+		return lv, diagErr(d)
+	}
+	return nil, fmt.Errorf("field kind %q is not supported", f.Kind)
+}
+
+// decodeDefault is the attribute value of a field's authored default (nil when none).
+func decodeDefault(f *catalog.Field) (attr.Value, error) {
+	if f.Default == nil {
+		return nil, nil
+	}
+	v, err := decodeJSON(f.Default)
+	if err != nil {
+		return nil, err
+	}
+	return decodeValue(f, v)
+}

@@ -1,0 +1,247 @@
+package takoform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog"
+)
+
+// fieldMode is Required / Optional / Optional+Computed of a desired attribute.
+type fieldMode struct{ required, optional, computed bool }
+
+func modeOf(m *kindModel, f *catalog.Field) fieldMode {
+	switch {
+	case m.bundle && f.Wire == "manifestDigest":
+		return fieldMode{optional: true, computed: true}
+	case m.requiredEverywhere(f.Wire):
+		return fieldMode{required: true}
+	case f.Default != nil:
+		return fieldMode{optional: true, computed: true}
+	}
+	return fieldMode{optional: true}
+}
+
+func compileRules(f *catalog.Field) (stringRules, error) {
+	r := stringRules{minLen: f.MinLength, maxLen: f.MaxLength, enum: f.Enum}
+	if f.Pattern != "" {
+		// the catalog loader refused any pattern that does not compile; compiling waits
+		// for the first value to check, so building the schema stays cheap
+		r.pattern = lazyre.New(f.Pattern)
+	}
+	return r, nil
+}
+
+func fieldDescription(m *kindModel, f *catalog.Field) string {
+	d := f.Description
+	if d == "" {
+		d = "Desired field " + f.Wire + "."
+	}
+	if f.Default != nil {
+		d += fmt.Sprintf(" Omitting it means the default %s.", string(f.Default))
+	}
+	if m.alwaysReplace(f.Wire) {
+		d += " Changing it replaces the resource."
+	}
+	return d
+}
+
+// desiredAttr builds the attribute of one desired field (docs/provider-design.md#desired-fields).
+func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
+	mode := modeOf(m, f)
+	replace := m.alwaysReplace(f.Wire)
+	desc := fieldDescription(m, f)
+	def, err := decodeDefault(f)
+	if err != nil {
+		return nil, fmt.Errorf("default: %w", err)
+	}
+	rules, err := compileRules(f)
+	if err != nil {
+		return nil, err
+	}
+	switch f.Kind {
+	case catalog.FieldString, catalog.FieldStringEnum, catalog.FieldReference, catalog.FieldJSONMap:
+		a := schema.StringAttribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
+		switch f.Kind {
+		case catalog.FieldReference:
+			a.Description = desc + " The target resource's name."
+			a.Validators = []validator.String{stringCheck(stringRules{pattern: namePatternRe})}
+		case catalog.FieldJSONMap:
+			a.Description = desc + " One JSON object, e.g. jsonencode({...})."
+			a.Validators = []validator.String{jsonObjectCheck(maxProperties(m, f.Wire))}
+		default:
+			if !rules.empty() {
+				a.Validators = []validator.String{stringCheck(rules)}
+			}
+		}
+		if def != nil {
+			a.Default = stringdefault.StaticString(def.(types.String).ValueString())
+		}
+		if replace && f.Kind == catalog.FieldJSONMap {
+			a.PlanModifiers = []planmodifier.String{jsonRequiresReplace}
+		} else if replace {
+			a.PlanModifiers = []planmodifier.String{stringplanmodifier.RequiresReplace()}
+		}
+		return a, nil
+	case catalog.FieldInteger:
+		a := schema.Int64Attribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
+		if f.Min != nil || f.Max != nil {
+			a.Validators = []validator.Int64{rangeCheck(f.Min, f.Max)}
+		}
+		if def != nil {
+			a.Default = int64default.StaticInt64(def.(types.Int64).ValueInt64())
+		}
+		if replace {
+			a.PlanModifiers = []planmodifier.Int64{int64planmodifier.RequiresReplace()}
+		}
+		return a, nil
+	case catalog.FieldBoolean:
+		a := schema.BoolAttribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
+		if def != nil {
+			a.Default = booldefault.StaticBool(def.(types.Bool).ValueBool())
+		}
+		if replace {
+			a.PlanModifiers = []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
+		}
+		return a, nil
+	case catalog.FieldStringSet:
+		a := schema.SetAttribute{ElementType: types.StringType, Required: mode.required, Optional: mode.optional,
+			Computed: mode.computed, Description: desc,
+			Validators: []validator.Set{collectionCheck(f.MinItems, f.MaxItems, false, rules)}}
+		if def != nil {
+			a.Default = setdefault.StaticValue(def.(types.Set))
+		}
+		if replace {
+			a.PlanModifiers = []planmodifier.Set{setplanmodifier.RequiresReplace()}
+		}
+		return a, nil
+	case catalog.FieldStringList:
+		a := schema.ListAttribute{ElementType: types.StringType, Required: mode.required, Optional: mode.optional,
+			Computed: mode.computed, Description: desc,
+			Validators: []validator.List{collectionCheck(f.MinItems, f.MaxItems, f.Unique, rules)}}
+		if def != nil {
+			a.Default = listdefault.StaticValue(def.(types.List))
+		}
+		if replace {
+			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
+		}
+		return a, nil
+	case catalog.FieldBindingList, catalog.FieldObjectList:
+		nested, err := nestedObject(f)
+		if err != nil {
+			return nil, err
+		}
+		a := schema.ListNestedAttribute{NestedObject: nested, Required: mode.required, Optional: mode.optional,
+			Computed: mode.computed, Description: desc,
+			Validators: []validator.List{collectionCheck(f.MinItems, f.MaxItems, f.Unique, stringRules{})}}
+		if def != nil {
+			a.Default = listdefault.StaticValue(def.(types.List))
+		}
+		if replace {
+			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
+		}
+		return a, nil
+	}
+	return nil, fmt.Errorf("field kind %q has no attribute shape", f.Kind)
+}
+
+func nestedObject(f *catalog.Field) (schema.NestedAttributeObject, error) {
+	attrs := map[string]schema.Attribute{}
+	if f.Kind == catalog.FieldBindingList {
+		var nameRules stringRules
+		for i := range f.Members {
+			if f.Members[i].Wire == "name" {
+				r, err := compileRules(&f.Members[i])
+				if err != nil {
+					return schema.NestedAttributeObject{}, err
+				}
+				nameRules = r
+			}
+		}
+		attrs["name"] = schema.StringAttribute{Required: true, Description: "Binding name seen by the runtime.",
+			Validators: []validator.String{stringCheck(nameRules)}}
+		attrs[bindingTargetAttr] = schema.StringAttribute{Required: true, Description: "Name of the bound resource.",
+			Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
+		return schema.NestedAttributeObject{Attributes: attrs}, nil
+	}
+	for i := range f.Members {
+		mf := &f.Members[i]
+		desc := mf.Description
+		if desc == "" {
+			desc = fmt.Sprintf("Member %s of each %s item.", mf.Wire, f.Wire)
+		}
+		switch mf.Kind {
+		case catalog.FieldInteger:
+			a := schema.Int64Attribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
+			if mf.Min != nil || mf.Max != nil {
+				a.Validators = []validator.Int64{rangeCheck(mf.Min, mf.Max)}
+			}
+			attrs[mf.Attr] = a
+		case catalog.FieldBoolean:
+			attrs[mf.Attr] = schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
+		case catalog.FieldReference:
+			attrs[mf.Attr] = schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
+				Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
+		default:
+			r, err := compileRules(mf)
+			if err != nil {
+				return schema.NestedAttributeObject{}, err
+			}
+			a := schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
+			if !r.empty() {
+				a.Validators = []validator.String{stringCheck(r)}
+			}
+			attrs[mf.Attr] = a
+		}
+	}
+	return schema.NestedAttributeObject{Attributes: attrs}, nil
+}
+
+// maxProperties reads a json-map property's maxProperties from the newest desired
+// schema declaring it (the field model does not carry it).
+func maxProperties(m *kindModel, wireName string) *int64 {
+	for i := len(m.kind.Versions) - 1; i >= 0; i-- {
+		v, err := decodeJSON(m.kind.Versions[i].DesiredJSON)
+		if err != nil {
+			continue
+		}
+		root, _ := v.(map[string]any)
+		props, _ := root["properties"].(map[string]any)
+		node, ok := props[wireName].(map[string]any)
+		if !ok {
+			continue
+		}
+		if n, ok := node["maxProperties"].(json.Number); ok {
+			if x, err := n.Int64(); err == nil {
+				return &x
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// jsonRequiresReplace replaces only when the JSON object changes; a change of
+// spelling (formatting, key order) is an in-place update that sends nothing.
+var jsonRequiresReplace = stringplanmodifier.RequiresReplaceIf(
+	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !sameJSON(req.PlanValue, req.StateValue)
+	},
+	"Changing the JSON object replaces the resource; reformatting it does not.",
+	"Changing the JSON object replaces the resource; reformatting it does not.")

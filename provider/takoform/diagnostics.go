@@ -1,0 +1,218 @@
+package takoform
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/provider/internal/client"
+)
+
+// report is one diagnostic in the layout of docs/provider-design.md#diagnostics. Every diagnostic that
+// concerns a host call or a provider decision is rendered by report.add.
+type report struct {
+	warning  bool
+	summary  string
+	what     string
+	hostMsg  string
+	cause    string
+	typeName string
+	space    string
+	name     string
+	ref      *wire.FormRef
+	pointer  string
+	fences   [][2]string // ordered label/value pairs: Expected UID, Current UID, ...
+	opID     string
+	reqID    string
+	hostCode string
+	code     string
+	retry    bool
+	repair   string
+	attr     *path.Path
+}
+
+func (r *report) fence(label, value string) *report {
+	if value != "" {
+		r.fences = append(r.fences, [2]string{label, value})
+	}
+	return r
+}
+
+func (r *report) detail() string {
+	var b strings.Builder
+	block := func(lines ...string) {
+		var kept []string
+		for _, l := range lines {
+			if l != "" {
+				kept = append(kept, l)
+			}
+		}
+		if len(kept) == 0 {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(strings.Join(kept, "\n"))
+	}
+	block(r.what)
+	if r.hostMsg != "" {
+		block("Host: " + r.hostMsg)
+	} else if r.cause != "" {
+		block("Cause: " + r.cause)
+	}
+	lines := []string{}
+	if r.typeName != "" {
+		id := r.name
+		if r.space != "" {
+			id = r.space + "/" + r.name
+		}
+		if id != "" {
+			lines = append(lines, fmt.Sprintf("Resource: %s (%s)", r.typeName, id))
+		} else {
+			lines = append(lines, "Resource: "+r.typeName)
+		}
+	}
+	if r.ref != nil && r.ref.Kind != "" {
+		lines = append(lines, fmt.Sprintf("Form: %s %s@%s schema=%s", r.ref.APIVersion, r.ref.Kind, r.ref.DefinitionVersion, r.ref.SchemaDigest))
+	}
+	if r.pointer != "" {
+		lines = append(lines, "Pointer: "+r.pointer)
+	}
+	for _, f := range r.fences {
+		lines = append(lines, f[0]+": "+f[1])
+	}
+	if r.opID != "" {
+		lines = append(lines, "Operation: "+r.opID)
+	}
+	if r.reqID != "" {
+		lines = append(lines, "Request: "+r.reqID)
+	}
+	if r.hostCode != "" {
+		lines = append(lines, "Host reason: "+r.hostCode)
+	}
+	if r.code != "" {
+		lines = append(lines, "Code: "+r.code)
+	}
+	if r.retry {
+		lines = append(lines, "Retryable: yes")
+	} else {
+		lines = append(lines, "Retryable: no")
+	}
+	block(lines...)
+	block(r.repair)
+	return b.String()
+}
+
+func (r *report) add(d *diag.Diagnostics) {
+	det := r.detail()
+	switch {
+	case r.attr != nil && r.warning:
+		d.AddAttributeWarning(*r.attr, r.summary, det)
+	case r.attr != nil:
+		d.AddAttributeError(*r.attr, r.summary, det)
+	case r.warning:
+		d.AddWarning(r.summary, det)
+	default:
+		d.AddError(r.summary, det)
+	}
+}
+
+// withLocalCode fills the lines of err like withErr, under the provider code own: a host
+// or protocol code the error carries is kept beside it ("own (host code)"), a local
+// error (no such code) leaves own alone.
+func (r *report) withLocalCode(own string, err error) *report {
+	r.code = ""
+	r.withErr(err)
+	if r.code != "" && r.code != own {
+		r.code = own + " (" + r.code + ")"
+	} else {
+		r.code = own
+	}
+	return r
+}
+
+// withErr fills the host/cause/code/retryable/repair lines from an error of a host call.
+func (r *report) withErr(err error) *report {
+	var h *client.HostError
+	var p *client.ProtocolError
+	var v *client.VerifyError
+	var de *client.DiscoveryError
+	var un *client.UnavailableError
+	switch {
+	case errors.As(err, &de):
+		r.cause = de.Rule
+		r.code = codeDiscoveryFailed
+		r.repair = "Check that endpoint names a Takoform v1alpha3 host and that its discovery document follows the lane (the rule above is the one broken)."
+		if errors.As(err, &h) {
+			r.hostMsg, r.reqID, r.hostCode = h.Env.Message, h.Env.RequestID, h.Env.HostCode
+			r.code = fmt.Sprintf("%s (host, HTTP %d)", h.Env.Code, h.Status)
+			r.repair = repairFor(h.Env.Code, h.Env.HostCode)
+		}
+	case errors.As(err, &h):
+		r.hostMsg = h.Env.Message
+		r.reqID = h.Env.RequestID
+		r.hostCode = h.Env.HostCode
+		if h.Operation != "" && r.opID == "" {
+			r.opID = h.Operation
+		}
+		r.code = fmt.Sprintf("%s (host, HTTP %d)", h.Env.Code, h.Status)
+		r.retry = h.Env.Retryable
+		r.repair = repairFor(h.Env.Code, h.Env.HostCode)
+		if ptr := hostPointer(h.Env); ptr != "" {
+			r.pointer = ptr
+		}
+	case errors.As(err, &p):
+		r.cause = p.Reason
+		if p.Status != 0 {
+			r.code = fmt.Sprintf("protocol-invalid host response (HTTP %d)", p.Status)
+		} else {
+			r.code = "protocol-invalid host response"
+		}
+		r.repair = protocolInvalidRepair
+	case errors.As(err, &v):
+		r.cause = v.Reason
+		r.code = codeHostResponseInvalid
+		r.repair = protocolInvalidRepair
+		if r.ref != nil && r.name != "" {
+			r.summary = fmt.Sprintf("Host response for %s %s is not usable", r.ref.Kind, r.name)
+		}
+	case errors.As(err, &un):
+		r.cause = un.Reason
+		r.code = codeHostNoForm
+		r.repair = "Use a host that offers this Form and operation, or remove the resource."
+	default:
+		r.cause = err.Error()
+		if client.IsTransport(err) {
+			r.repair = "The host could not be reached or the connection broke. Check the endpoint and network, then apply again."
+		}
+	}
+	return r
+}
+
+// hostPointer is the field pointer a host names in details.field, if any.
+func hostPointer(e *wire.Error) string {
+	if len(e.Details) == 0 {
+		return ""
+	}
+	var d struct {
+		Field string `json:"field"`
+	}
+	if v, err := decodeJSON(e.Details); err == nil {
+		if m, ok := v.(map[string]any); ok {
+			if s, ok := m["field"].(string); ok && strings.HasPrefix(s, "/") {
+				d.Field = s
+			}
+		}
+	}
+	if d.Field == "" {
+		return ""
+	}
+	if strings.HasPrefix(d.Field, "/spec") || strings.HasPrefix(d.Field, "/metadata") {
+		return d.Field
+	}
+	return "/spec" + d.Field
+}

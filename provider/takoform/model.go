@@ -1,0 +1,125 @@
+package takoform
+
+import (
+	"fmt"
+
+	"github.com/takokit/takokit/catalog"
+)
+
+// artifactManifestKind is the artifact manifest kind that carries modules
+// (docs/provider-design.md#bundles names it); only it gets local bundle authoring.
+const artifactManifestKind = "WorkerBundle"
+
+// kindModel is everything the resource type of one (apiVersion, kind) derives from
+// the catalog: the union of its versions' fields and outputs (docs/catalog-rules.md#loader-rules).
+type kindModel struct {
+	cat      *catalog.Catalog
+	kind     *catalog.Kind
+	typeName string
+	newest   *catalog.Form
+	// fields is the union over versions, each shaped by the newest version declaring it.
+	fields  []catalog.Field
+	outputs []catalog.Output
+	// anyUpdate: some version declares update (the kind gets update_timeout).
+	anyUpdate bool
+	revision  bool
+	bundle    bool // artifact-addressed WorkerBundle with local authoring
+	markers   []*catalog.Transition
+}
+
+func newKindModel(cat *catalog.Catalog, k *catalog.Kind) (*kindModel, error) {
+	if len(k.Versions) == 0 {
+		return nil, fmt.Errorf("kind %s %s has no definition version", k.APIVersion, k.Kind)
+	}
+	m := &kindModel{cat: cat, kind: k, typeName: k.TypeName, newest: k.DefaultCreate()}
+	if m.typeName == "" {
+		m.typeName = "takoform_" + snakeSlug(k.Slug)
+	}
+	seenField := map[string]int{}
+	seenOut := map[string]int{}
+	// newest first, so the newest declaring version shapes each attribute
+	for i := len(k.Versions) - 1; i >= 0; i-- {
+		f := k.Versions[i]
+		if f.DeclaresUpdate {
+			m.anyUpdate = true
+		}
+		for _, fl := range f.Fields {
+			if _, ok := seenField[fl.Wire]; !ok {
+				seenField[fl.Wire] = len(m.fields)
+				m.fields = append(m.fields, fl)
+			}
+		}
+		for _, o := range f.Outputs {
+			if _, ok := seenOut[o.Wire]; !ok {
+				seenOut[o.Wire] = len(m.outputs)
+				m.outputs = append(m.outputs, o)
+			}
+		}
+	}
+	m.revision = m.newest.Role == "revision"
+	m.bundle = k.Kind == artifactManifestKind && artifactAddressed(m.newest)
+	for _, t := range cat.Transitions() {
+		if t.From.APIVersion == k.APIVersion && t.From.Kind == k.Kind {
+			m.markers = append(m.markers, t)
+		}
+	}
+	return m, nil
+}
+
+// artifactAddressed: the desired schema has exactly one property, manifestDigest.
+func artifactAddressed(f *catalog.Form) bool {
+	return len(f.Fields) == 1 && f.Fields[0].Wire == "manifestDigest" && f.Fields[0].Required
+}
+
+func snakeSlug(slug string) string {
+	b := []byte(slug)
+	for i, c := range b {
+		if c == '-' {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// form returns the definition of this kind named by version, if carried.
+func (m *kindModel) form(version string) (*catalog.Form, bool) {
+	return m.kind.Version(version)
+}
+
+func (m *kindModel) versions() []string {
+	out := make([]string, len(m.kind.Versions))
+	for i, f := range m.kind.Versions {
+		out[i] = f.Ref.DefinitionVersion
+	}
+	return out
+}
+
+// requiredEverywhere: the field is required by every version of the kind.
+func (m *kindModel) requiredEverywhere(wire string) bool {
+	for _, f := range m.kind.Versions {
+		fl, ok := f.Field(wire)
+		if !ok || !fl.Required {
+			return false
+		}
+	}
+	return true
+}
+
+// alwaysReplace: in every version declaring the field, changing it needs replacement.
+func (m *kindModel) alwaysReplace(wire string) bool {
+	for _, f := range m.kind.Versions {
+		if fl, ok := f.Field(wire); ok && f.DeclaresUpdate && !fl.Immutable && !f.Immutable["/"+wire] {
+			return false
+		}
+	}
+	return true
+}
+
+// replaces reports whether a change of field wire under ref f needs replacement.
+func replaces(f *catalog.Form, wire string) bool {
+	if !f.DeclaresUpdate || f.Role == "revision" {
+		return true
+	}
+	fl, ok := f.Field(wire)
+	return ok && (fl.Immutable || f.Immutable["/"+wire])
+}

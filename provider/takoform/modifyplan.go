@@ -1,0 +1,316 @@
+package takoform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog"
+)
+
+// ModifyPlan plans the exact FormRef, the space, the version rules, replacement and
+// the whole-spec check (docs/provider-design.md#desired-fields). It makes no request. The
+// plan-time support check and transitions slot in at planSupport and
+// planTransition.
+func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy: nothing to plan, no request
+	}
+	d := &resp.Diagnostics
+	plan, err := readValues(ctx, r.kind.objectType, req.Plan.Raw)
+	if err != nil {
+		d.AddError("Could not read the plan", err.Error())
+		return
+	}
+	config, _ := readValues(ctx, r.kind.objectType, req.Config.Raw)
+	var prior values
+	if !req.State.Raw.IsNull() {
+		if prior, err = readValues(ctx, r.kind.objectType, req.State.Raw); err != nil {
+			d.AddError("Could not read the prior state", err.Error())
+			return
+		}
+	}
+	var form *catalog.Form
+	if prior == nil {
+		form = r.planCreate(plan, config, d)
+	} else {
+		kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
+		form = r.planExisting(ctx, plan, prior, config, kept, d)
+	}
+	if form == nil || d.HasError() {
+		return
+	}
+	r.planVersionRules(plan, form, d)
+	r.planBundle(plan, config, form, d)
+	if d.HasError() {
+		return
+	}
+	r.kind.model.planRevisionName(form, plan, config)
+	if prior != nil {
+		r.planReplace(plan, prior, form, resp)
+	}
+	r.planWholeSpec(plan, form, d)
+	if d.HasError() {
+		return
+	}
+	// docs/provider-design.md#plan-time-support: a create or an in-place update checks its planned ref; a replacement is
+	// checked when OpenTofu plans it again as a create (prior null, default create ref).
+	if prior == nil || (!sameValues(plan, prior) && len(resp.RequiresReplace) == 0) {
+		r.planSupport(ctx, plan, form, d)
+		if d.HasError() {
+			return
+		}
+	}
+	r.setState(ctx, &resp.Plan.Raw, plan, d)
+}
+
+func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog.Form {
+	m := r.kind.model
+	form := m.newest
+	if v := config.str(aFormDefVersion); v != "" {
+		f, ok := m.form(v)
+		if !ok {
+			return nil // the attribute validator reports it
+		}
+		form = f
+	} else if config != nil && !config.known(aFormDefVersion) && !isNullVal(config, aFormDefVersion) {
+		return nil // unknown version: leave the plan to the next round
+	}
+	m.setRef(plan, form.Ref)
+	if !config.known(aSpace) {
+		switch {
+		case isUnknownVal(config, aSpace):
+		case r.configured != nil && r.configured.space != "":
+			plan[aSpace] = types.StringValue(r.configured.space)
+		case r.configured == nil:
+			plan[aSpace] = types.StringUnknown()
+		default:
+			p := path.Root(aSpace)
+			(&report{summary: fmt.Sprintf("No space for %s %s", m.kind.Kind, plan.str(aName)), typeName: m.typeName,
+				name: plan.str(aName), code: codeSpaceMissing, attr: &p,
+				what:   "The resource sets no space and the provider has no default space.",
+				repair: "Set space on the resource, or space in the provider block (or TAKOFORM_SPACE)."}).add(d)
+			return nil
+		}
+	}
+	return form
+}
+
+func (r *Resource) planExisting(ctx context.Context, plan, prior, config values, kept []byte, d *diag.Diagnostics) *catalog.Form {
+	m := r.kind.model
+	form := r.stateForm(prior, d)
+	if form == nil {
+		return nil
+	}
+	if replacedByIdentity(prior, config) {
+		// a new name or space is a new resource: it is planned and checked under the ref
+		// the configuration asks for, not the one in state (docs/provider-design.md#recorded-ref)
+		return r.planCreate(plan, config, d)
+	}
+	if marker := config.str(aFormTransition); marker != "" {
+		if to, handled := r.planTransition(ctx, plan, prior, config, form, marker, kept, d); handled {
+			if to != nil {
+				r.keepSpaceAndDrift(plan, prior, config)
+			}
+			return to
+		}
+	}
+	if v := config.str(aFormDefVersion); v != "" && v != form.Ref.DefinitionVersion {
+		p := path.Root(aFormDefVersion)
+		markers := []string{}
+		for _, t := range m.markers {
+			if t.From == form.Ref && t.To.DefinitionVersion == v {
+				markers = append(markers, t.Marker)
+			}
+		}
+		what := fmt.Sprintf("The resource is recorded under %s@%s; moving it to %s never happens by editing this attribute alone.", form.Ref.Kind, form.Ref.DefinitionVersion, v)
+		if len(markers) > 0 {
+			what += " Declared marker(s) for this change: " + strings.Join(markers, ", ") + "."
+		} else {
+			what += " No Form transition is declared for this pair."
+		}
+		(&report{summary: fmt.Sprintf("Changing the definition version of %s %s needs a Form transition", m.kind.Kind, prior.str(aName)),
+			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
+			code: codeVersionChangeNeedsTrans, what: what,
+			repair: "Set form_transition to the declared marker, or set form_definition_version back to the recorded version."}).add(d)
+		return nil
+	}
+	m.setRef(plan, form.Ref)
+	r.keepSpaceAndDrift(plan, prior, config)
+	return form
+}
+
+// replacedByIdentity: the configuration names another name or space than the state,
+// so OpenTofu replaces the resource whatever else changes.
+func replacedByIdentity(prior, config values) bool {
+	return (config.known(aName) && config.str(aName) != prior.str(aName)) ||
+		(config.known(aSpace) && config.str(aSpace) != prior.str(aSpace))
+}
+
+func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
+	if !config.known(aSpace) && !isUnknownVal(config, aSpace) {
+		plan[aSpace] = prior[aSpace]
+	}
+	if prior.known(aDrift) {
+		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (docs/provider-design.md#relation-drift)
+		r.planHostAnswerUnknown(plan)
+	}
+}
+
+// planVersionRules: a field the planned ref does not declare must be null or its
+// default, and is planned as state writes it; a field it requires must be set.
+func (r *Resource) planVersionRules(plan values, form *catalog.Form, d *diag.Diagnostics) {
+	m := r.kind.model
+	for i := range m.fields {
+		f := &m.fields[i]
+		v := plan[f.Attr]
+		decl, declared := form.Field(f.Wire)
+		if declared {
+			if decl.Required && v != nil && v.IsNull() {
+				p := path.Root(f.Attr)
+				d.AddAttributeError(p, "Missing required argument",
+					fmt.Sprintf("%s is required by %s %s.", f.Attr, form.Ref.Kind, form.Ref.DefinitionVersion))
+			}
+			continue
+		}
+		def, _ := decodeDefault(f)
+		if v != nil && !v.IsNull() && !v.IsUnknown() && (def == nil || !def.Equal(v)) {
+			p := path.Root(f.Attr)
+			repair := "Remove " + f.Attr + " from the configuration."
+			for _, t := range m.markers {
+				if t.From == form.Ref {
+					if to, ok := m.cat.Form(t.To); ok {
+						if _, has := to.Field(f.Wire); has {
+							repair = "Move the resource with form_transition = \"" + t.Marker + "\" first, or remove " + f.Attr + "."
+						}
+					}
+				}
+			}
+			(&report{summary: fmt.Sprintf("%s is not part of %s %s", f.Attr, form.Ref.Kind, form.Ref.DefinitionVersion),
+				typeName: m.typeName, name: plan.str(aName), ref: &form.Ref, attr: &p, pointer: "/spec/" + f.Wire,
+				code: codeFieldNotInDefinition, what: "The resource's Form definition does not declare this field.",
+				repair: repair}).add(d)
+		}
+	}
+	m.normalizeUndeclared(plan, form)
+}
+
+// planReplace adds RequiresReplace for changed fields that the planned ref cannot update.
+func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *resource.ModifyPlanResponse) {
+	for i := range form.Fields {
+		f := &form.Fields[i]
+		pv, sv := plan[f.Attr], prior[f.Attr]
+		if pv == nil || sv == nil || pv.Equal(sv) || (f.Kind == catalog.FieldJSONMap && sameJSON(pv, sv)) {
+			continue
+		}
+		if replaces(form, f.Wire) {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root(f.Attr))
+		}
+	}
+	if form.Role == "revision" && prior.known(aDrift) {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(aDrift))
+	}
+	if form.Role == "revision" && len(resp.RequiresReplace) > 0 && plan.known(aName) && plan.str(aName) == prior.str(aName) {
+		m := r.kind.model
+		p := path.Root(aName)
+		(&report{summary: fmt.Sprintf("Revision %s %s would be replaced under the same name", m.kind.Kind, prior.str(aName)),
+			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
+			code:   codeImmutableRevisionSameName,
+			what:   "A revision cannot change in place, and a new revision under the same name would collide with the one it replaces.",
+			repair: "Let revision_owner derive the name, give the new content a new name, or — when the content is unchanged, as in relation-drift recovery — change revision_owner so the replacement gets a new name."}).add(&resp.Diagnostics)
+	}
+}
+
+// planWholeSpec validates the encoded, materialized spec against the compiled
+// desiredSchema when every desired value is known.
+func (r *Resource) planWholeSpec(plan values, form *catalog.Form, d *diag.Diagnostics) {
+	for i := range form.Fields {
+		if v := plan[form.Fields[i].Attr]; v != nil && !wholeKnown(v) {
+			return
+		}
+	}
+	spec, err := encodeSpec(form, plan)
+	if err != nil {
+		return
+	}
+	err = form.ValidateDesired(spec)
+	if err == nil {
+		return
+	}
+	var se *catalog.SchemaError
+	if !errors.As(err, &se) {
+		d.AddError("Desired spec is invalid", err.Error())
+		return
+	}
+	for _, p := range se.Problems {
+		ap := pointerPath(form, p.Pointer)
+		rep := &report{summary: fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, plan.str(aName)),
+			typeName: r.kind.model.typeName, name: plan.str(aName), ref: &form.Ref, pointer: "/spec" + p.Pointer,
+			code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}
+		if len(ap.Steps()) > 0 {
+			rep.attr = &ap
+		} else {
+			rep.summary = fmt.Sprintf("Invalid desired spec for %s %s", form.Ref.Kind, plan.str(aName))
+		}
+		rep.add(d)
+	}
+}
+
+// pointerPath maps a spec instance pointer to an attribute path (/versions/0/weight → versions[0].weight).
+func pointerPath(form *catalog.Form, ptr string) path.Path {
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	if ptr == "" || len(segs) == 0 {
+		return path.Empty()
+	}
+	f, ok := form.Field(segs[0])
+	if !ok {
+		return path.Empty()
+	}
+	p := path.Root(f.Attr)
+	if len(segs) > 1 && (f.Kind == catalog.FieldObjectList || f.Kind == catalog.FieldBindingList || f.Kind == catalog.FieldStringList) {
+		if i, err := strconv.Atoi(segs[1]); err == nil {
+			p = p.AtListIndex(i)
+			if len(segs) > 2 {
+				if f.Kind == catalog.FieldBindingList {
+					if segs[2] == "name" {
+						return p.AtName("name")
+					}
+					return p.AtName(bindingTargetAttr)
+				}
+				for _, mf := range f.Members {
+					if mf.Wire == segs[2] {
+						return p.AtName(mf.Attr)
+					}
+				}
+			}
+		}
+	}
+	return p
+}
+
+func isNullVal(v values, name string) bool {
+	x, ok := v[name]
+	return !ok || x == nil || x.IsNull()
+}
+
+func isUnknownVal(v values, name string) bool {
+	x, ok := v[name]
+	return ok && x != nil && x.IsUnknown()
+}
+
+// sameValues reports a plan equal to the prior state (no request is made for it).
+func sameValues(a, b values) bool {
+	for k, v := range a {
+		w := b[k]
+		if (v == nil) != (w == nil) || (v != nil && !v.Equal(w)) {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}

@@ -1,0 +1,178 @@
+package takoform
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/provider/internal/client"
+)
+
+// outputNull is the null value of an output attribute.
+func outputNull(o catalog.Output) attr.Value {
+	switch o.Type {
+	case "integer":
+		return types.Int64Null()
+	case "boolean":
+		return types.BoolNull()
+	}
+	return types.StringNull()
+}
+
+// setOutputsUnfinished writes the accepted-unfinished outputs: every output null and
+// outputs_json "{}" (decision 0025 rule 6).
+func (m *kindModel) setOutputsUnfinished(v values) {
+	for _, o := range m.outputs {
+		v[o.Attr] = outputNull(o)
+	}
+	v[aOutputsJSON] = types.StringValue("{}")
+}
+
+// setOutputs writes every output from a representation under the recorded ref
+// (decision 0025 rules 6–8). A declared output that is missing, null, mistyped or
+// out of its declared constraints is an error diagnostic and is written as null.
+func (m *kindModel) setOutputs(v values, form *catalog.Form, st *client.Status, space, name string, d *diag.Diagnostics) {
+	var doc map[string]json.RawMessage
+	outJSON := "{}"
+	if st != nil && st.Outputs != nil {
+		canon, err := wire.Canonicalize(st.Outputs)
+		if err == nil {
+			outJSON = string(canon)
+		}
+		if err := json.Unmarshal(st.Outputs, &doc); err != nil || doc == nil {
+			doc = nil
+		}
+	}
+	v[aOutputsJSON] = types.StringValue(outJSON)
+	if st == nil && len(form.Outputs) == 0 {
+		(&report{summary: fmt.Sprintf("Host response for %s %s is not usable", form.Ref.Kind, name),
+			what:     "The representation has no status, so neither its conditions nor its observed generation can be read. This is a fault of the host's answer, not of the configuration.",
+			typeName: m.typeName, space: space, name: name, ref: &form.Ref, pointer: "/status", code: codeHostResponseInvalid,
+			repair: protocolInvalidRepair}).add(d)
+	}
+	for _, o := range m.outputs {
+		v[o.Attr] = outputNull(o)
+		decl, ok := form.Output(o.Wire)
+		if !ok {
+			continue // the recorded ref does not declare it (rule 7)
+		}
+		var problem string
+		switch {
+		case st == nil:
+			problem = "cannot be read because the representation has no status"
+		case st.Outputs == nil:
+			problem = "is missing: the representation has no status.outputs"
+		case doc == nil:
+			problem = "cannot be read because status.outputs is not a JSON object"
+		default:
+			raw, present := doc[o.Wire]
+			if !present {
+				problem = "is missing from status.outputs"
+				break
+			}
+			val, p := decodeOutput(decl, raw)
+			if p != "" {
+				problem = p
+				break
+			}
+			v[o.Attr] = val
+		}
+		if problem != "" {
+			p := path.Root(o.Attr)
+			(&report{summary: fmt.Sprintf("%s %s: host returned an unusable output %q", form.Ref.Kind, name, o.Wire),
+				what: fmt.Sprintf("Output %q %s. A null here would read as \"not assigned yet\", so it is not written as a value. "+
+					"This is a fault of the host's answer, not of the configuration.", o.Wire, problem),
+				typeName: m.typeName, space: space, name: name, ref: &form.Ref, pointer: "/status/outputs/" + o.Wire,
+				code: codeOutputContractViolated, attr: &p,
+				repair: "Report the answer to the host operator; refresh or apply again once the host returns the declared output."}).add(d)
+		}
+	}
+}
+
+// decodeOutput checks one declared output member; problem is "" when usable.
+func decodeOutput(o *catalog.Output, raw json.RawMessage) (attr.Value, string) {
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return nil, "is not valid JSON"
+	}
+	if v == nil {
+		return nil, "is null"
+	}
+	switch o.Type {
+	case "integer":
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, fmt.Sprintf("was declared integer and the host sent %s", jsonKind(v, raw))
+		}
+		i, err := n.Int64()
+		if err != nil || strings.ContainsAny(n.String(), ".eE") {
+			return nil, fmt.Sprintf("was declared integer and the host sent the number %s", n)
+		}
+		if (o.Min != nil && i < *o.Min) || (o.Max != nil && i > *o.Max) {
+			return nil, fmt.Sprintf("is %d, outside the declared range %s", i, rangeText(o.Min, o.Max))
+		}
+		if len(o.Enum) > 0 && !contains(o.Enum, n.String()) {
+			return nil, fmt.Sprintf("is %d, not one of the declared values %s", i, strings.Join(o.Enum, ", "))
+		}
+		return types.Int64Value(i), ""
+	case "boolean":
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Sprintf("was declared boolean and the host sent %s", jsonKind(v, raw))
+		}
+		if len(o.Enum) > 0 && !contains(o.Enum, fmt.Sprint(b)) {
+			return nil, fmt.Sprintf("is %t, not one of the declared values", b)
+		}
+		return types.BoolValue(b), ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Sprintf("was declared string and the host sent %s", jsonKind(v, raw))
+	}
+	n := int64(utf8.RuneCountInString(s))
+	switch {
+	case o.MinLength != nil && n < *o.MinLength:
+		return nil, fmt.Sprintf("has %d characters, fewer than the declared minimum %d", n, *o.MinLength)
+	case o.MaxLength != nil && n > *o.MaxLength:
+		return nil, fmt.Sprintf("has %d characters, more than the declared maximum %d", n, *o.MaxLength)
+	case len(o.Enum) > 0 && !contains(o.Enum, s):
+		return nil, fmt.Sprintf("is %q, not one of the declared values", s)
+	}
+	if o.Pattern != "" {
+		re := o.PatternRe // compiled by the catalog loader, which refuses a pattern that does not compile
+		if re == nil {
+			var err error
+			if re, err = regexp.Compile(o.Pattern); err != nil {
+				return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
+			}
+		}
+		if !re.MatchString(s) {
+			return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)
+		}
+	}
+	return types.StringValue(s), ""
+}
+
+func jsonKind(v any, raw json.RawMessage) string {
+	switch v.(type) {
+	case string:
+		return "the string " + string(raw)
+	case json.Number:
+		return "the number " + string(raw)
+	case bool:
+		return "the boolean " + string(raw)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return string(raw)
+}

@@ -1,0 +1,80 @@
+// Package takoform is the takoform OpenTofu provider: every resource type is derived
+// from a Form catalog (docs/provider-design.md); no Go code names a Form kind.
+package takoform
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/takokit/takokit/catalog"
+)
+
+// TypeName is the provider type name.
+const TypeName = "takoform"
+
+// Provider is the takoform provider over one catalog.
+type Provider struct {
+	version string
+	kinds   []*kindType
+}
+
+// New builds the provider factory over cat. It fails when two kinds of the catalog
+// produce the same resource type name, or a kind cannot be projected.
+func New(version string, cat *catalog.Catalog) (func() provider.Provider, error) {
+	p, err := newProvider(version, cat)
+	if err != nil {
+		return nil, err
+	}
+	return func() provider.Provider { return p }, nil
+}
+
+func newProvider(version string, cat *catalog.Catalog) (*Provider, error) {
+	if cat == nil {
+		return nil, fmt.Errorf("takoform provider: no catalog")
+	}
+	p := &Provider{version: version}
+	seen := map[string]string{}
+	for _, k := range cat.Kinds() {
+		kt, err := newKindType(cat, k)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := seen[kt.model.typeName]; dup {
+			return nil, fmt.Errorf("takoform provider: kind %s in group %s and kind %s in group %s both produce resource type %s; a catalog may not hold the same kind slug in two groups",
+				k.Kind, k.APIVersion, k.Kind, other, kt.model.typeName)
+		}
+		seen[kt.model.typeName] = k.APIVersion
+		p.kinds = append(p.kinds, kt)
+	}
+	return p, nil
+}
+
+func (p *Provider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = TypeName
+	resp.Version = p.version
+}
+
+func (p *Provider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = providerSchema()
+}
+
+func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	pd := configure(ctx, p.version, req, resp)
+	if pd == nil {
+		return
+	}
+	resp.ResourceData = pd
+}
+
+func (p *Provider) Resources(context.Context) []func() resource.Resource {
+	out := make([]func() resource.Resource, 0, len(p.kinds))
+	for _, kt := range p.kinds {
+		out = append(out, func() resource.Resource { return &Resource{kind: kt} })
+	}
+	return out
+}
+
+func (p *Provider) DataSources(context.Context) []func() datasource.DataSource { return nil }

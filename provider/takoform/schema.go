@@ -1,0 +1,155 @@
+package takoform
+
+import (
+	"fmt"
+	"github.com/takokit/takokit/provider/internal/lazyre"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/takokit/takokit/catalog"
+)
+
+// SchemaVersion is the state schema version of every resource type (docs/provider-design.md#recorded-ref).
+const SchemaVersion = 1
+
+// buildSchema derives the whole resource schema of one kind.
+func buildSchema(m *kindModel) (schema.Schema, error) {
+	attrs := envelopeAttrs(m)
+	for i := range m.fields {
+		f := &m.fields[i]
+		a, err := desiredAttr(m, f)
+		if err != nil {
+			return schema.Schema{}, fmt.Errorf("%s: field %s: %w", m.typeName, f.Wire, err)
+		}
+		if _, dup := attrs[f.Attr]; dup {
+			return schema.Schema{}, fmt.Errorf("%s: field %s collides with attribute %s", m.typeName, f.Wire, f.Attr)
+		}
+		attrs[f.Attr] = a
+	}
+	for _, o := range m.outputs {
+		if _, dup := attrs[o.Attr]; dup {
+			return schema.Schema{}, fmt.Errorf("%s: output %s collides with attribute %s", m.typeName, o.Wire, o.Attr)
+		}
+		attrs[o.Attr] = outputAttr(o)
+	}
+	if err := describeAll(attrs, m.typeName+"."); err != nil {
+		return schema.Schema{}, err
+	}
+	return schema.Schema{
+		Version:             SchemaVersion,
+		Description:         resourceDescription(m),
+		MarkdownDescription: resourceDescription(m),
+		Attributes:          attrs,
+	}, nil
+}
+
+func resourceDescription(m *kindModel) string {
+	f := m.newest
+	s := f.Title
+	if f.Description != "" {
+		s += ". " + strings.TrimSuffix(f.Description, ".") + "."
+	}
+	return fmt.Sprintf("%s (%s %s, role %s)", s, f.Ref.APIVersion, f.Ref.Kind, f.Role)
+}
+
+func computedString(desc string, mods ...planmodifier.String) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, Description: desc, PlanModifiers: mods}
+}
+
+func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
+	keep := stringplanmodifier.UseStateForUnknown()
+	name := schema.StringAttribute{Required: true, Description: "Name of the resource on the host (metadata.name).",
+		Validators:    []validator.String{stringCheck(stringRules{pattern: namePatternRe})},
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+	if m.revision {
+		// a derived name is re-planned by ModifyPlan; keep it from reading as a replacement first
+		name.PlanModifiers = []planmodifier.String{keep, stringplanmodifier.RequiresReplace()}
+		name.Required, name.Optional, name.Computed = false, true, true
+		name.Description += " On a revision Form set either name or revision_owner."
+	}
+	condAttrs := map[string]schema.Attribute{}
+	for _, n := range conditionAttrs {
+		condAttrs[n] = schema.StringAttribute{Computed: true, Description: conditionDescriptions[n]}
+	}
+	markers := make([]string, len(m.markers))
+	for i, t := range m.markers {
+		markers[i] = t.Marker
+	}
+	attrs := map[string]schema.Attribute{
+		aName: name,
+		aSpace: schema.StringAttribute{Optional: true, Computed: true,
+			Description:   "Space of the resource; defaults to the provider's space.",
+			Validators:    []validator.String{spaceValidator},
+			PlanModifiers: []planmodifier.String{keep, stringplanmodifier.RequiresReplace()}},
+		aUID:        computedString("Host-issued uid of this incarnation.", keep),
+		aGeneration: computedString("Desired-state generation (canonical decimal)."),
+		aRevision:   computedString("Representation revision (canonical decimal)."),
+		aConditions: schema.ListNestedAttribute{Computed: true, Description: "Status conditions as the host served them.",
+			NestedObject: schema.NestedAttributeObject{Attributes: condAttrs}},
+		aReady:             schema.BoolAttribute{Computed: true, Description: "Whether the Ready condition is True."},
+		aOutputsJSON:       computedString("The whole status.outputs document as canonical JSON (\"{}\" when there is none)."),
+		aFormAPIVersion:    computedString("Form group of the exact FormRef the resource is recorded under.", keep),
+		aFormKind:          computedString("Form kind of the recorded FormRef.", keep),
+		aFormSchemaDigest:  computedString("Schema digest of the recorded FormRef.", keep),
+		aFormPackageDigest: computedString("Catalog package digest of the recorded FormRef (audit only)."),
+		aFormDefVersion: schema.StringAttribute{Optional: true, Computed: true,
+			Description:   "Definition version of the recorded FormRef. Set it on create to target an older version; changing it later needs form_transition.",
+			Validators:    []validator.String{oneOf("a definition version this provider carries for "+m.kind.Kind, m.versions())},
+			PlanModifiers: []planmodifier.String{keep}},
+		aPendingOp: computedString("Operation the host accepted but had not finished at the last write; null otherwise."),
+		aDrift:     computedString("ExternalChange or DependencyMissing when a pinned relation target changed outside this configuration."),
+		aCreateTimeout: schema.StringAttribute{Optional: true, Validators: []validator.String{durationValidator},
+			Description: "Bound for create, including 202 polling (Go duration, default 20m)."},
+		aDeleteTimeout: schema.StringAttribute{Optional: true, Validators: []validator.String{durationValidator},
+			Description: "Bound for delete, including 202 polling (Go duration, default 30m)."},
+	}
+	transition := schema.StringAttribute{Optional: true,
+		Description: "Marker of a declared Form transition to move this resource to another definition version."}
+	transition.Validators = []validator.String{markerCheck(m.kind.Kind, markers)}
+	attrs[aFormTransition] = transition
+	if m.anyUpdate {
+		attrs[aUpdateTimeout] = schema.StringAttribute{Optional: true, Validators: []validator.String{durationValidator},
+			Description: "Bound for update, including 202 polling (Go duration, default 20m)."}
+	}
+	if m.revision {
+		attrs[aRevisionOwner] = schema.StringAttribute{Optional: true,
+			Description:   "Derives the revision name from its content; set either name or revision_owner.",
+			Validators:    []validator.String{stringCheck(stringRules{pattern: lazyre.New(revisionOwnerPattern)})},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+	}
+	if m.bundle {
+		attrs[aMainModule] = schema.StringAttribute{Optional: true, Description: "Name of the entry module (one of modules)."}
+		attrs[aModules] = schema.ListNestedAttribute{Optional: true, Description: "Local module files of the bundle.",
+			Validators: []validator.List{collectionCheck(ptr(1), nil, false, stringRules{})},
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"name": schema.StringAttribute{Required: true, Description: moduleDescriptions["name"], Validators: []validator.String{stringCheck(stringRules{
+					pattern: lazyre.New(modulePathPattern), maxLen: ptr(240)})}},
+				"content_type": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_type"],
+					Validators: []validator.String{oneOf("a module media type", moduleMediaTypes)}},
+				"content_file": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_file"]},
+				"size":         schema.Int64Attribute{Computed: true, Description: moduleDescriptions["size"]},
+				"digest":       schema.StringAttribute{Computed: true, Description: moduleDescriptions["digest"]},
+			}}}
+	}
+	return attrs
+}
+
+func ptr(n int64) *int64 { return &n }
+
+// outputAttr is plain Computed: no default, validator or plan modifier (decision 0025 rule 5).
+func outputAttr(o catalog.Output) schema.Attribute {
+	desc := o.Description
+	if desc == "" {
+		desc = "Output " + o.Wire + " reported by the host."
+	}
+	switch o.Type {
+	case "integer":
+		return schema.Int64Attribute{Computed: true, Description: desc}
+	case "boolean":
+		return schema.BoolAttribute{Computed: true, Description: desc}
+	}
+	return schema.StringAttribute{Computed: true, Description: desc}
+}

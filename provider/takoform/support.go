@@ -1,0 +1,385 @@
+package takoform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/provider/internal/client"
+)
+
+// Plan-time host capability (docs/provider-design.md#plan-time-support, decision 0031). It reads support
+// profiles (GET only), never changes a planned value, and either refuses the plan
+// or lets it proceed; a host it cannot ask only gets a warning.
+
+type supportCheck struct {
+	r    *Resource
+	ctx  context.Context
+	form *catalog.Form
+	plan values
+	d    *diag.Diagnostics
+}
+
+func (c *supportCheck) base() report {
+	m := c.r.kind.model
+	return report{typeName: m.typeName, space: c.plan.str(aSpace), name: c.plan.str(aName), ref: &c.form.Ref}
+}
+
+func (c *supportCheck) undecided(subject string, err error) {
+	rep := c.base()
+	rep.warning = true
+	rep.summary = "Could not check host support for " + subject
+	rep.what = "Nothing was decided at plan time; apply still checks."
+	rep.withErr(err)
+	rep.code = codeHostSupportUnreadable
+	rep.retry = false
+	rep.repair = "Make the host's support routes reachable; nothing to do if apply succeeds."
+	rep.add(c.d)
+}
+
+// sameConfigElsewhere closes every refusal's prose: the refusal is about the host.
+const sameConfigElsewhere = " This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it."
+
+func (c *supportCheck) refuse(summary, code, pointer, what, repair string, at *path.Path) {
+	c.refuseWith(summary, code, pointer, what, repair, at, nil)
+}
+
+// refuseWith is refuse carrying the host's refusal envelope (message, request id), when there is one.
+func (c *supportCheck) refuseWith(summary, code, pointer, what, repair string, at *path.Path, host *client.HostError) {
+	rep := c.base()
+	rep.summary, rep.code, rep.pointer, rep.what, rep.repair, rep.attr = summary, code, pointer, what+sameConfigElsewhere, repair, at
+	if host != nil {
+		rep.hostMsg, rep.reqID = host.Env.Message, host.Env.RequestID
+	}
+	rep.add(c.d)
+}
+
+// contractVerdict says why a contract answer is a refusal: the host's refusal
+// code, or the digest it implements instead of the one the Form names.
+func contractVerdict(ans *client.SupportAnswer, implemented, want string) string {
+	if ans.Refusal != nil {
+		return fmt.Sprintf("The host's support route refused it (%s, HTTP %d).", ans.Refusal.Env.Code, ans.Refusal.Status)
+	}
+	return "The host implements it at " + implemented + ", not at " + want + " as the Form names it: a different contract under the same name and version."
+}
+
+// planSupport runs the check for a create, update or replacement of form.
+func (r *Resource) planSupport(ctx context.Context, plan values, form *catalog.Form, d *diag.Diagnostics) {
+	if r.configured == nil || r.configured.client == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, client.SupportDeadline)
+	defer cancel()
+	c := &supportCheck{r: r, ctx: ctx, form: form, plan: plan, d: d}
+	prof := c.formProfile()
+	if prof == nil {
+		return
+	}
+	c.operations(prof)
+	c.interfaces()
+	c.bindings()
+	c.values(prof)
+	c.bundleSize(prof)
+}
+
+func (c *supportCheck) formProfile() *client.SupportProfile {
+	ref := c.form.Ref
+	subject := fmt.Sprintf("Form %s %s", ref.Kind, ref.DefinitionVersion)
+	ans, err := c.r.configured.client.FormSupport(c.ctx, ref)
+	if err != nil {
+		c.undecided(subject, err)
+		return nil
+	}
+	why := ""
+	switch {
+	case ans.Refusal != nil:
+		why = "The host's support surface refused this exact FormRef (" + string(ans.Refusal.Env.Code) + ")."
+	case ans.Profile.FormRef.SchemaDigest != ref.SchemaDigest:
+		why = "The host implements a different contract under the same name and version (schema " + ans.Profile.FormRef.SchemaDigest + ")."
+	default:
+		return ans.Profile
+	}
+	if vs, err := c.r.configured.client.SupportedFormVersions(c.ctx, ref.APIVersion, ref.Kind); err == nil {
+		if len(vs) > 0 {
+			why += " The host offers " + ref.Kind + " " + strings.Join(vs, ", ") + "; form_definition_version selects one."
+		} else {
+			why += " The host offers no version of " + ref.Kind + "."
+		}
+	}
+	rep := c.base()
+	rep.summary = fmt.Sprintf("Host does not offer %s %s", ref.Kind, ref.DefinitionVersion)
+	rep.what = why + " This is a fact about this host; the same configuration works on a host that offers it."
+	rep.pointer, rep.code = "/form/formRef", codeHostNoForm
+	rep.repair = "Point the provider at a host that offers it, or remove these resources."
+	if ans.Refusal != nil {
+		rep.hostMsg, rep.reqID = ans.Refusal.Env.Message, ans.Refusal.Env.RequestID
+	}
+	rep.add(c.d)
+	return nil
+}
+
+func (c *supportCheck) operations(prof *client.SupportProfile) {
+	need := []string{"create", "read", "delete"}
+	if c.form.DeclaresUpdate {
+		need = append(need, "update")
+	}
+	var missing []string
+	for _, op := range need {
+		if !slices.Contains(prof.Operations, op) {
+			missing = append(missing, op)
+		}
+	}
+	if len(missing) > 0 {
+		c.refuse(fmt.Sprintf("Host does not offer every operation %s needs", c.form.Ref.Kind), codeHostNoOperation, "/form/formRef",
+			fmt.Sprintf("The Form declares %s; the host offers %s and lacks %s.", strings.Join(c.form.Capabilities, ", "),
+				strings.Join(prof.Operations, ", "), strings.Join(missing, ", ")),
+			"Use a host that offers the whole lifecycle.", nil)
+	}
+}
+
+func (c *supportCheck) interfaces() {
+	for _, ir := range c.form.Provided {
+		subject := "Interface " + ir.Name + "@" + ir.Version
+		ans, err := c.r.configured.client.InterfaceSupport(c.ctx, ir.Name, ir.Version)
+		if err != nil {
+			c.undecided(subject, err)
+			continue
+		}
+		if ans.Refusal == nil && ans.Profile.InterfaceRef.SchemaDigest == ir.SchemaDigest {
+			continue
+		}
+		implemented := ""
+		if ans.Profile != nil {
+			implemented = ans.Profile.InterfaceRef.SchemaDigest
+		}
+		c.refuseWith(fmt.Sprintf("Host does not implement %s@%s", ir.Name, ir.Version), codeHostNoInterface, "/form/formRef",
+			"Every resource of "+c.form.Ref.Kind+" "+c.form.Ref.DefinitionVersion+" provides this contract. "+contractVerdict(ans, implemented, ir.SchemaDigest),
+			"Use a host implementing this exact contract.", nil, ans.Refusal)
+	}
+}
+
+func (c *supportCheck) bindings() {
+	for i := range c.form.Fields {
+		f := &c.form.Fields[i]
+		if f.Kind != catalog.FieldBindingList || f.Binding == nil {
+			continue
+		}
+		l, ok := c.plan[f.Attr].(types.List)
+		if !ok || l.IsNull() || l.IsUnknown() || len(l.Elements()) == 0 {
+			continue
+		}
+		b := *f.Binding
+		for _, acc := range c.form.Accepted {
+			if acc.Name == b.Name {
+				b = acc
+			}
+		}
+		ans, err := c.r.configured.client.BindingSupport(c.ctx, b.Name, b.Version)
+		if err != nil {
+			c.undecided("Binding "+b.Name+"@"+b.Version, err)
+			continue
+		}
+		if ans.Refusal == nil && ans.Profile.BindingRef.SchemaDigest == b.SchemaDigest {
+			continue
+		}
+		implemented := ""
+		if ans.Profile != nil {
+			implemented = ans.Profile.BindingRef.SchemaDigest
+		}
+		p := path.Root(f.Attr)
+		c.refuseWith(fmt.Sprintf("Host does not implement binding %s@%s", b.Name, b.Version), codeHostNoBinding, "/spec/"+f.Wire,
+			f.Attr+" uses this binding contract. "+contractVerdict(ans, implemented, b.SchemaDigest)+
+				" The host may implement other bindings; apply would end in unsupported_capability (422).",
+			"Remove the binding or use another host.", &p, ans.Refusal)
+	}
+}
+
+// values checks enums, ranges (nested by dotted key) and collection ceilings.
+func (c *supportCheck) values(prof *client.SupportProfile) {
+	for i := range c.form.Fields {
+		f := &c.form.Fields[i]
+		v := c.plan[f.Attr]
+		if v == nil || v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		c.checkValue(prof, f, f.Wire, "/spec/"+f.Wire, path.Root(f.Attr), v)
+		switch f.Kind {
+		case catalog.FieldStringSet, catalog.FieldStringList, catalog.FieldBindingList, catalog.FieldObjectList, catalog.FieldJSONMap:
+			key := "maximum" + strings.ToUpper(f.Wire[:1]) + f.Wire[1:]
+			limit, ok := prof.Limits[key]
+			n := countOf(v)
+			if max, err := limit.Int64(); ok && err == nil && n >= 0 && int64(n) > max {
+				p := path.Root(f.Attr)
+				c.refuse(fmt.Sprintf("%s has more entries than the host accepts", f.Attr), codeHostLimitExceeded, "/spec/"+f.Wire,
+					fmt.Sprintf("%d planned, %s = %d.", n, key, max), fmt.Sprintf("Use at most %d entries.", max), &p)
+			}
+		}
+	}
+}
+
+func (c *supportCheck) checkValue(prof *client.SupportProfile, f *catalog.Field, key, ptr string, at path.Path, v attr.Value) {
+	if v == nil || v.IsNull() || v.IsUnknown() {
+		return
+	}
+	switch f.Kind {
+	case catalog.FieldStringEnum:
+		c.checkEnum(prof, key, ptr, at, v.(types.String).ValueString())
+	case catalog.FieldStringSet, catalog.FieldStringList:
+		if len(f.Enum) == 0 {
+			return
+		}
+		var elems []attr.Value
+		if s, ok := v.(types.Set); ok {
+			elems = s.Elements()
+		} else if l, ok := v.(types.List); ok {
+			elems = l.Elements()
+		}
+		for i, e := range elems {
+			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
+				ep := at.AtListIndex(i)
+				if f.Kind == catalog.FieldStringSet {
+					ep = at.AtSetValue(e)
+				}
+				c.checkEnum(prof, key, ptr, ep, s.ValueString())
+			}
+		}
+	case catalog.FieldInteger:
+		if n, ok := v.(types.Int64); ok && !n.IsUnknown() {
+			c.checkRange(prof, key, ptr, at, n.ValueInt64())
+		}
+	case catalog.FieldObjectList:
+		l, ok := v.(types.List)
+		if !ok || l.IsUnknown() {
+			return
+		}
+		for i, e := range l.Elements() {
+			o, ok := e.(types.Object)
+			if !ok || o.IsUnknown() {
+				continue
+			}
+			for j := range f.Members {
+				mf := &f.Members[j]
+				c.checkValue(prof, mf, key+"."+mf.Wire, fmt.Sprintf("%s/%d/%s", ptr, i, mf.Wire), at.AtListIndex(i).AtName(mf.Attr), o.Attributes()[mf.Attr])
+			}
+		}
+	}
+}
+
+func (c *supportCheck) checkEnum(prof *client.SupportProfile, key, ptr string, at path.Path, val string) {
+	list, ok := prof.SupportedEnums[key]
+	if !ok || slices.Contains(list, val) {
+		return
+	}
+	c.refuse(fmt.Sprintf("Host does not accept %s = %q", attrName(at), val), codeHostNoValue, ptr,
+		fmt.Sprintf("The value is valid for the Form; this host accepts exactly %s.", strings.Join(quoteAll(list), ", ")),
+		"Use an accepted value, or another host.", &at)
+}
+
+func (c *supportCheck) checkRange(prof *client.SupportProfile, key, ptr string, at path.Path, n int64) {
+	r, ok := prof.SupportedRanges[key]
+	if !ok {
+		return
+	}
+	min, max := intBound(r.Minimum), intBound(r.Maximum)
+	x := big.NewInt(n)
+	if (min == nil || x.Cmp(min) >= 0) && (max == nil || x.Cmp(max) <= 0) {
+		return
+	}
+	var accepted string
+	switch {
+	case min != nil && max != nil:
+		accepted = min.String() + " to " + max.String()
+	case min != nil:
+		accepted = min.String() + " or more"
+	default:
+		accepted = max.String() + " or less"
+	}
+	c.refuse(fmt.Sprintf("Host does not accept %s = %d", attrName(at), n), codeHostNoValue, ptr,
+		"This host accepts "+accepted+".", "Use a value in range.", &at)
+}
+
+// intBound is an integer bound, or nil (absent, or a string bound).
+func intBound(raw json.RawMessage) *big.Int {
+	if raw == nil || raw[0] == '"' {
+		return nil
+	}
+	n, ok := new(big.Int).SetString(string(raw), 10)
+	if !ok {
+		return nil
+	}
+	return n
+}
+
+func (c *supportCheck) bundleSize(prof *client.SupportProfile) {
+	if !c.r.kind.model.bundle || !artifactAddressed(c.form) {
+		return
+	}
+	limit, ok := prof.Limits["maximumBundleBytes"]
+	max, err := limit.Int64()
+	if !ok || err != nil {
+		return
+	}
+	l, isList := c.plan[aModules].(types.List)
+	if !isList || l.IsNull() || l.IsUnknown() {
+		return
+	}
+	var total int64
+	for _, e := range l.Elements() {
+		o, ok := e.(types.Object)
+		if !ok {
+			return
+		}
+		sz, ok := o.Attributes()["size"].(types.Int64)
+		if !ok || sz.IsUnknown() || sz.IsNull() {
+			return
+		}
+		total += sz.ValueInt64()
+	}
+	if total > max {
+		p := path.Root(aModules)
+		c.refuse(fmt.Sprintf("Bundle for %s %s is larger than the host accepts", c.form.Ref.Kind, c.plan.str(aName)),
+			codeHostLimitExceeded, "/spec/manifestDigest",
+			fmt.Sprintf("The modules add up to %d bytes; maximumBundleBytes = %d. Nothing was uploaded.", total, max),
+			"Shrink the bundle or use another host.", &p)
+	}
+}
+
+func countOf(v attr.Value) int {
+	switch x := v.(type) {
+	case types.Set:
+		return len(x.Elements())
+	case types.List:
+		return len(x.Elements())
+	case types.String:
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(x.ValueString()), &m) == nil {
+			return len(m)
+		}
+	}
+	return -1
+}
+
+// attrName renders an attribute path the way HCL writes it (versions[1].weight).
+func attrName(p path.Path) string {
+	var b strings.Builder
+	for _, st := range p.Steps() {
+		switch s := st.(type) {
+		case path.PathStepAttributeName:
+			if b.Len() > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(string(s))
+		case path.PathStepElementKeyInt:
+			fmt.Fprintf(&b, "[%d]", int64(s))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,242 @@
+package takoform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/provider/internal/client"
+)
+
+// transitionOutcome is what one transition attempt ended with.
+type transitionOutcome int
+
+const (
+	txCommitted transitionOutcome = iota
+	txRejected
+	txIndeterminate
+	txFailed
+)
+
+// buildTransition computes the request from state and configuration, or reuses the
+// kept bytes of an unresolved transition (byte for byte).
+func (r *Resource) buildTransition(prior, plan values, from, to *catalog.Form, marker string, kept []byte) (*client.TxRequest, error) {
+	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
+		req, err := client.ParseKept(kept)
+		if err == nil && req.OperationID == prior.str(aPendingOp) {
+			return req, nil
+		}
+	}
+	spec, err := encodeSpec(to, plan)
+	if err != nil {
+		return nil, err
+	}
+	return client.BuildTransition(client.TxInput{Marker: marker,
+		From: client.TxForm{FormRef: from.Ref, PackageDigest: from.PackageDigest},
+		To:   client.TxForm{FormRef: to.Ref, PackageDigest: to.PackageDigest},
+		Name: prior.str(aName), Space: prior.str(aSpace), Spec: spec,
+		Expected: client.TxExpected{UID: prior.str(aUID), Generation: prior.str(aGeneration), Revision: prior.str(aRevision)}})
+}
+
+// transact runs GET-before-POST with at most one POST (docs/provider-design.md#transitions).
+func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client.TxAnswer, transitionOutcome, error) {
+	c := r.configured.client
+	rb, err := c.TransitionReadback(ctx, req)
+	post := false
+	switch {
+	case err == nil && rb.Status == 200:
+		return settleCommitted(rb, req)
+	case err == nil && rb.Operation.Status == "prepared" && !rb.Operation.DispatchAttempted && rb.Operation.RequestDigest == req.RequestDigest:
+		post = true
+	case err == nil:
+		return rb, txIndeterminate, fmt.Errorf("the host reports the transition %s (dispatched: %t)", rb.Operation.Status, rb.Operation.DispatchAttempted)
+	}
+	if err != nil {
+		if h, ok := client.AsHost(err); ok && h.Status == 404 && h.Env.HostCode == "form_transition_operation_not_found" {
+			post = true
+		} else if _, rejected := client.IsRejection(err); rejected {
+			return nil, txRejected, err
+		} else {
+			return nil, txIndeterminate, err
+		}
+	}
+	if !post {
+		return nil, txIndeterminate, errors.New("no readback decision")
+	}
+	ans, err := c.TransitionPost(ctx, req)
+	if client.IsTransport(err) {
+		// exactly one readback, which never leads to a POST
+		rb, rerr := c.TransitionReadback(ctx, req)
+		if rerr == nil && rb.Status == 200 {
+			return settleCommitted(rb, req)
+		}
+		if _, rejected := client.IsRejection(rerr); rejected {
+			return nil, txRejected, rerr
+		}
+		if rerr != nil {
+			return nil, txIndeterminate, fmt.Errorf("%v; readback: %v", err, rerr)
+		}
+		return rb, txIndeterminate, err
+	}
+	if err != nil {
+		if _, rejected := client.IsRejection(err); rejected {
+			return nil, txRejected, err
+		}
+		return nil, txFailed, err
+	}
+	if ans.Status == 202 {
+		return ans, txIndeterminate, fmt.Errorf("the host answered the transition %s", ans.Operation.Status)
+	}
+	return settleCommitted(ans, req)
+}
+
+func settleCommitted(a *client.TxAnswer, req *client.TxRequest) (*client.TxAnswer, transitionOutcome, error) {
+	if err := client.VerifyCommitted(a, req); err != nil {
+		return a, txIndeterminate, fmt.Errorf("the commit receipt does not verify: %w", err)
+	}
+	return a, txCommitted, nil
+}
+
+// updateTransition is Update's transition branch (docs/provider-design.md#transitions "Apply").
+func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, from, to *catalog.Form) {
+	m := r.kind.model
+	name := prior.str(aName)
+	marker := plan.str(aFormTransition)
+	kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
+	rep := &report{typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref}
+	rep.fence("Expected UID", prior.str(aUID)).fence("Expected generation", prior.str(aGeneration)).fence("Expected revision", prior.str(aRevision))
+	txr, err := r.buildTransition(prior, plan, from, to, marker, kept)
+	if err != nil {
+		rep.summary, rep.code, rep.cause = fmt.Sprintf("Could not build the Form transition of %s %s", m.kind.Kind, name), codeInternal, err.Error()
+		rep.add(&resp.Diagnostics)
+		return
+	}
+	rep.opID = txr.OperationID
+	disc, err := r.configured.client.Discover(ctx)
+	if err == nil && !disc.Features["resource_form_transition"] {
+		rep.summary, rep.code = "Host does not offer Form transitions", codeHostNoTransition
+		rep.what, rep.repair = "Discovery does not advertise resource_form_transition; nothing was sent.", "Use a host that does, or remove the marker."
+		rep.add(&resp.Diagnostics)
+		return
+	}
+	tmo := timeout(plan, aUpdateTimeout, defaultUpdateTimeout)
+	if !from.DeclaresUpdate {
+		tmo = timeout(plan, aCreateTimeout, defaultCreateTimeout) // Forms without update: re-pins and transitions use create_timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, tmo)
+	defer cancel()
+	ans, outcome, err := r.transact(ctx, txr)
+	readback := ""
+	if d, derr := r.configured.client.Discover(ctx); derr == nil {
+		readback = client.ReadbackPath(d.API, to.Ref, name, prior.str(aSpace), txr.OperationID)
+	}
+	switch outcome {
+	case txCommitted:
+		st, ferr := m.fromResource(plan, to, ans.Resource, adoptUnknown, &resp.Diagnostics)
+		if ferr != nil {
+			rep.summary, rep.code, rep.cause = "Host response is not usable", codeHostResponseInvalid, ferr.Error()
+			rep.add(&resp.Diagnostics)
+			return
+		}
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, nil)...)
+		r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
+	case txRejected:
+		failure, _ := client.IsRejection(err)
+		rep.summary = fmt.Sprintf("Host rejected the Form transition of %s %s", m.kind.Kind, name)
+		rep.what = "The transition was definitively rejected with failure code " + failure + "; the resource is unchanged and operable on " + from.Ref.DefinitionVersion + "."
+		rep.withErr(err)
+		rep.code = codeFormTransitionRejected + " (" + rep.code + ")"
+		rep.repair = "Apply again to try under a new operation id (the next refresh adopts the moved revision)."
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, nil)...)
+		rep.add(&resp.Diagnostics)
+	case txIndeterminate:
+		st := prior.clone()
+		st[aPendingOp] = strVal(txr.OperationID)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, txr.Body)...)
+		r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
+		rep.summary = fmt.Sprintf("Outcome of the Form transition of %s %s is not known yet", m.kind.Kind, name)
+		rep.what = "The state keeps " + from.Ref.DefinitionVersion + " and records the operation; running apply again reconciles it (readback " + readback + ")."
+		rep.withErr(err)
+		rep.code = codeFormTransitionIndeterminat
+		rep.repair = "Run tofu apply again with the same configuration."
+		rep.add(&resp.Diagnostics)
+	default:
+		rep.summary = fmt.Sprintf("Failed to update %s %s", m.kind.Kind, name)
+		rep.what = "The host refused the Form transition; the resource stays on " + from.Ref.DefinitionVersion + "."
+		rep.withErr(err).add(&resp.Diagnostics)
+	}
+}
+
+// readTransition consults an unresolved transition's readback once before the read
+// (docs/provider-design.md#pending-operations). It returns the values to continue the read with (possibly under
+// the `to` ref), and stop=true when the read must end with the state untouched.
+func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, prior values, from *catalog.Form, d *diag.Diagnostics) (values, *catalog.Form, bool) {
+	m := r.kind.model
+	name := prior.str(aName)
+	op := prior.str(aPendingOp)
+	kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
+	rep := report{typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref, opID: op}
+	txr, err := client.ParseKept(kept)
+	if len(kept) == 0 || err != nil || txr.OperationID != op {
+		rep.summary = fmt.Sprintf("Could not check the Form transition of %s %s", m.kind.Kind, name)
+		rep.what, rep.code = "The request of the unresolved transition is not in the resource's private state; the state was kept.", codeOperationResumeFailed
+		rep.repair = "Run tofu apply with the same configuration to re-send it."
+		rep.add(d)
+		return nil, nil, true
+	}
+	rb, err := r.configured.client.TransitionReadback(ctx, txr)
+	clear := func() {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, nil)...)
+	}
+	switch {
+	case err == nil && rb.Status == 200:
+		if verr := client.VerifyCommitted(rb, txr); verr != nil {
+			rep.summary = fmt.Sprintf("Could not check the Form transition of %s %s", m.kind.Kind, name)
+			rep.what, rep.cause, rep.code = "The commit receipt does not verify; the state was kept.", verr.Error(), codeHostResponseInvalid
+			rep.add(d)
+			return nil, nil, true
+		}
+		to, ok := m.cat.Form(txr.To.FormRef)
+		if !ok {
+			return nil, nil, true
+		}
+		clear()
+		next := prior.clone()
+		m.setRef(next, to.Ref)
+		next[aUID], next[aGeneration] = strVal(rb.Resource.Metadata.UID), strVal(rb.Resource.Metadata.Generation)
+		next[aPendingOp] = strOrNull("")
+		return next, to, false
+	case err == nil:
+		rep.warning = true
+		rep.summary = fmt.Sprintf("%s %s has a Form transition in progress", m.kind.Kind, name)
+		rep.what = "The host reports it " + rb.Operation.Status + " (readback " + rb.Operation.ReconcilePath + "); the state is kept unchanged."
+		rep.repair = "Run tofu apply again with the same configuration."
+		rep.add(d)
+		return nil, nil, true
+	}
+	if failure, rejected := client.IsRejection(err); rejected {
+		rep.warning = true
+		rep.summary = fmt.Sprintf("Form transition of %s %s was rejected", m.kind.Kind, name)
+		rep.what = "Failure code " + failure + "; the resource is unchanged and operable."
+		rep.withErr(err)
+		rep.add(d)
+		clear()
+		next := prior.clone()
+		next[aPendingOp] = strOrNull("")
+		return next, from, false
+	}
+	if h, ok := client.AsHost(err); ok && h.Status == 404 && h.Env.HostCode == "form_transition_operation_not_found" {
+		clear()
+		next := prior.clone()
+		next[aPendingOp] = strOrNull("")
+		return next, from, false
+	}
+	rep.summary = fmt.Sprintf("Could not check the Form transition of %s %s", m.kind.Kind, name)
+	rep.what = "The readback could not be read; the state was kept."
+	rep.withErr(err).add(d)
+	return nil, nil, true
+}

@@ -1,0 +1,288 @@
+package takoform
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/provider/internal/client"
+)
+
+const marker = "at-least-once-queue-0.1-to-0.2"
+
+// requireTransitions fails when the hostsim build has no transition service wired
+// (its readback then answers a bare resource_not_found, not the ledger's
+// form_transition_operation_not_found): a regressed host must not pass as a skip.
+func requireTransitions(t *testing.T, h *harness) {
+	t.Helper()
+	c, err := client.New(client.Config{Endpoint: h.sim.URL, Token: "sim-primary"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := h.kind(queueType).model.newest.Ref
+	_, err = c.TransitionReadback(context.Background(), &client.TxRequest{OperationID: "formtx_" + strings.Repeat("0", 64),
+		To: client.TxForm{FormRef: ref}, Name: "probe", Space: "dev"})
+	// a regressed hostsim fails these tests rather than letting them skip
+	if hErr, ok := client.AsHost(err); !ok || hErr.Env.HostCode != "form_transition_operation_not_found" {
+		t.Fatalf("hostsim must serve Form transition readback (answer form_transition_operation_not_found for an unknown operation); got %v", err)
+	}
+}
+
+func oldQueue(t *testing.T, h *harness) (values, values) {
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
+	st := h.create(queueType, cfg)
+	moved := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormTransition: s(marker)}
+	return st, moved
+}
+
+func TestTransitionCommitsInPlace(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.replace) != 0 || pr.planned.str(aFormDefVersion) != "0.2.0" || !pr.planned[aGeneration].IsUnknown() {
+		t.Fatalf("plan: replace=%v version=%q generation=%v", pr.replace, pr.planned.str(aFormDefVersion), pr.planned[aGeneration])
+	}
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	mustNoError(t, "apply", d)
+	if up.str(aFormDefVersion) != "0.2.0" || up.str(aGeneration) != "2" || up.str(aUID) != st.str(aUID) || up.str(aPendingOp) != "" {
+		t.Fatalf("after commit: version=%q gen=%q uid=%q pending=%q", up.str(aFormDefVersion), up.str(aGeneration), up.str(aUID), up.str(aPendingOp))
+	}
+	if !up["max_message_bytes"].Equal(types.Int64Value(131072)) {
+		t.Errorf("max_message_bytes = %v", up["max_message_bytes"])
+	}
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "read", d)
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "second plan", pr.diags)
+	for k, v := range rd {
+		if !pr.planned[k].Equal(v) {
+			t.Errorf("second plan changes %s: %v -> %v", k, v, pr.planned[k])
+		}
+	}
+}
+
+func TestTransitionRefusals(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	bad := cfg.clone()
+	bad["message_retention_seconds"] = i64(7200)
+	if pr := h.plan(queueType, bad, st); diagWith(pr.diags, codeFormTransitionWithChanges, "message_retention_seconds") == nil {
+		t.Errorf("want with-changes:\n%s", dump(pr.diags))
+	}
+	bad = cfg.clone()
+	bad[aFormDefVersion] = s("0.1.0")
+	if pr := h.plan(queueType, bad, st); diagWith(pr.diags, codeFormTransitionNotApplic) == nil {
+		t.Errorf("want not-applicable for a disagreeing version:\n%s", dump(pr.diags))
+	}
+	before, _ := counters(t, h)
+	newer := h.create(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60)})
+	if pr := h.plan(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60), aFormTransition: s(marker)}, newer); hasError(pr.diags) {
+		t.Errorf("a marker on a resource already on `to` must plan cleanly:\n%s", dump(pr.diags))
+	}
+	_ = before
+}
+
+func TestTransitionRejectedKeepsTheOldRef(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	if diagWith(d, "Host rejected the Form transition", "backend_rejected") == nil {
+		t.Fatalf("want the rejection:\n%s", dump(d))
+	}
+	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp) != "" {
+		t.Errorf("after rejection: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
+	}
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "refresh adopts the moved revision", d)
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "plan again", pr.diags)
+	again, d := h.apply(queueType, cfg, rd, pr.planned)
+	mustNoError(t, "a later apply transitions under a new operation id", d)
+	if again.str(aFormDefVersion) != "0.2.0" {
+		t.Errorf("second attempt: version=%q", again.str(aFormDefVersion))
+	}
+}
+
+func TestTransitionCrashPointsConverge(t *testing.T) {
+	for _, point := range []string{"C", "D", "E"} {
+		t.Run(point, func(t *testing.T) {
+			h := newHarness(t, hostsim.Config{})
+			requireTransitions(t, h)
+			st, cfg := oldQueue(t, h)
+			if err := h.sim.Admin.ArmFault("transition.crash=" + point + ",kind=AtLeastOnceQueue,count=1"); err != nil {
+				t.Fatal(err)
+			}
+			pr := h.plan(queueType, cfg, st)
+			mustNoError(t, "plan", pr.diags)
+			up, d := h.apply(queueType, cfg, st, pr.planned)
+			mustNoError(t, "apply converges through its single readback", d)
+			if up.str(aFormDefVersion) != "0.2.0" || up.str(aGeneration) != "2" {
+				t.Errorf("crash %s: version=%q gen=%q", point, up.str(aFormDefVersion), up.str(aGeneration))
+			}
+		})
+	}
+}
+
+func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.crash=A,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	if diagWith(d, "is not known yet", codeFormTransitionIndeterminat) == nil {
+		t.Fatalf("want the indeterminate error:\n%s", dump(d))
+	}
+	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp)[:7] != "formtx_" {
+		t.Fatalf("indeterminate state: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
+	}
+	// next run: refresh consults the readback (still prepared, not dispatched) and keeps state
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "refresh of the unresolved transition", d)
+	if diagWith(d, "has a Form transition in progress") == nil || rd.str(aPendingOp) != up.str(aPendingOp) || rd.str(aRevision) != up.str(aRevision) {
+		t.Fatalf("refresh must warn and keep the state:\n%s", dump(d))
+	}
+	// the next apply re-sends the kept bytes and commits
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "plan again", pr.diags)
+	done, d := h.apply(queueType, cfg, rd, pr.planned)
+	mustNoError(t, "the next apply resumes the kept request", d)
+	if done.str(aFormDefVersion) != "0.2.0" || done.str(aGeneration) != "2" || done.str(aUID) != st.str(aUID) || done.str(aPendingOp) != "" {
+		t.Errorf("after resume: version=%q gen=%q uid=%q pending=%q", done.str(aFormDefVersion), done.str(aGeneration), done.str(aUID), done.str(aPendingOp))
+	}
+	if c, _ := h.sim.Admin.Counters(); len(c.Dispatch) != 1 {
+		t.Errorf("dispatch counters %v: the backend must be called for exactly one operation", c.Dispatch)
+	} else {
+		for op, n := range c.Dispatch {
+			if n != 1 {
+				t.Errorf("operation %s dispatched %d times", op, n)
+			}
+		}
+	}
+}
+
+func TestTransitionCrashBEndsRejectedAndRetriesUnderANewID(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.crash=B,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, st)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	if !hasError(d) || up.str(aFormDefVersion) != "0.1.0" {
+		t.Fatalf("crash B must not move the resource:\n%s", dump(d))
+	}
+	var rd values
+	for i := 0; i < 2; i++ { // indeterminate first when the ack deadline has not passed
+		rd, d = h.read(queueType, up)
+		mustNoError(t, "refresh", d)
+		if rd.str(aPendingOp) == "" {
+			break
+		}
+		up = rd
+	}
+	if rd.str(aPendingOp) != "" || rd.str(aFormDefVersion) != "0.1.0" || rd.str(aGeneration) != "1" {
+		t.Fatalf("after the rejection: pending=%q version=%q gen=%q", rd.str(aPendingOp), rd.str(aFormDefVersion), rd.str(aGeneration))
+	}
+	pr = h.plan(queueType, cfg, rd)
+	mustNoError(t, "plan again", pr.diags)
+	done, d := h.apply(queueType, cfg, rd, pr.planned)
+	mustNoError(t, "a later apply transitions under a new operation id", d)
+	if done.str(aFormDefVersion) != "0.2.0" || done.str(aUID) != st.str(aUID) {
+		t.Errorf("after retry: version=%q uid=%q", done.str(aFormDefVersion), done.str(aUID))
+	}
+}
+
+func TestEndpointTransitionMakesPortKnown(t *testing.T) {
+	h := withWorker(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st := h.create(endpointType, endpointConfig(values{aFormDefVersion: s("0.1.0")}))
+	if !st["port"].IsNull() {
+		t.Fatalf("port on 0.1.0 = %v", st["port"])
+	}
+	cfg := endpointConfig(values{aFormTransition: s("worker-endpoint-0.1-to-0.2")})
+	pr := h.plan(endpointType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.replace) != 0 || !pr.planned["port"].IsUnknown() {
+		t.Fatalf("plan: replace=%v port=%v", pr.replace, pr.planned["port"])
+	}
+	up, d := h.apply(endpointType, cfg, st, pr.planned)
+	mustNoError(t, "apply", d)
+	if !up["port"].Equal(types.Int64Value(443)) || up.str("url") != st.str("url") || up.str(aUID) != st.str(aUID) {
+		t.Errorf("after the transition: port=%v url=%q uid=%q", up["port"], up.str("url"), up.str(aUID))
+	}
+}
+
+// TestRenameIsPlannedUnderTheConfiguredRef: a new name replaces the resource, so the
+// plan follows the configuration's ref (0.2.0, with a field only 0.2.0 declares) rather
+// than refusing against the 0.1.0 ref in state; the plan is a replacement on name.
+func TestRenameIsPlannedUnderTheConfiguredRef(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, _ := oldQueue(t, h)
+	renamed := values{aName: s("orders-2"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.2.0"),
+		"max_message_bytes": i64(65536)}
+	pr := h.plan(queueType, renamed, st)
+	mustNoError(t, "plan of a rename under another definition version", pr.diags)
+	if got := pr.planned.str(aFormDefVersion); got != "0.2.0" {
+		t.Errorf("planned form_definition_version = %q, want the configured 0.2.0", got)
+	}
+	if !strings.Contains(strings.Join(pr.replace, " "), aName) {
+		t.Errorf("want a replacement on name; RequiresReplace = %v", pr.replace)
+	}
+	// without a new name the same configuration still needs a transition
+	same := renamed.clone()
+	same[aName] = s("orders")
+	if pr := h.plan(queueType, same, st); diagWith(pr.diags, codeVersionChangeNeedsTrans) == nil {
+		t.Errorf("an in-place version change must still be refused:\n%s", dump(pr.diags))
+	}
+}
+
+// TestUnresolvedTransitionReplansItsKeptValues: after a transition ended indeterminate
+// (crash A) with max_message_bytes = 65536 in its request, a configuration that drops
+// the attribute re-plans the kept 65536, so the next apply resends the same request and
+// commits it; a configuration that sets another value is refused naming the attribute.
+func TestUnresolvedTransitionReplansItsKeptValues(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	first := cfg.clone()
+	first["max_message_bytes"] = i64(65536)
+	if err := h.sim.Admin.ArmFault("transition.crash=A,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, first, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, first, st, pr.planned)
+	if diagWith(d, codeFormTransitionIndeterminat) == nil || !strings.HasPrefix(up.str(aPendingOp), "formtx_") {
+		t.Fatalf("want an unresolved transition:\n%s", dump(d))
+	}
+	other := cfg.clone()
+	other["max_message_bytes"] = i64(32768)
+	if pr := h.plan(queueType, other, up); diagWith(pr.diags, codeFormTransitionWithChanges, "max_message_bytes") == nil {
+		t.Errorf("a configured value other than the kept one must wait for the next apply:\n%s", dump(pr.diags))
+	}
+	pr = h.plan(queueType, cfg, up) // max_message_bytes no longer configured
+	mustNoError(t, "plan without the attribute", pr.diags)
+	if got := pr.planned["max_message_bytes"]; !got.Equal(i64(65536)) {
+		t.Fatalf("planned max_message_bytes = %v, want the kept 65536", got)
+	}
+	done, d := h.apply(queueType, cfg, up, pr.planned)
+	mustNoError(t, "the resumed transition", d)
+	if done.str(aFormDefVersion) != "0.2.0" || !done["max_message_bytes"].Equal(i64(65536)) || done.str(aPendingOp) != "" {
+		t.Errorf("after resume: version=%q max_message_bytes=%v pending=%q", done.str(aFormDefVersion), done["max_message_bytes"], done.str(aPendingOp))
+	}
+}
