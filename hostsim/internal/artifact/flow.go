@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
@@ -16,12 +17,10 @@ import (
 // holdings belong to a tenant.
 type Caller struct {
 	Tenant, Principal string
-	// Lapse, when set, reports whether an armed hostsim fault switches the named
-	// rule off for this request (hostsim.md §6); nil enforces every rule.
-	Lapse func(fault string) bool
+	// Faults are the request's armed hostsim faults, which may switch one rule
+	// off (docs/protocol.md#faults); nil enforces every rule.
+	Faults *fault.Set
 }
-
-func (c Caller) lapses(fault string) bool { return c.Lapse != nil && c.Lapse(fault) }
 
 // NewUploadID mints an upload id: "up_" + 26 random base32 characters.
 func NewUploadID() string {
@@ -34,7 +33,7 @@ func missing(format string, args ...any) *rules.Refusal {
 	return &rules.Refusal{Code: wire.CodeArtifactMissing, Message: fmt.Sprintf(format, args...)}
 }
 
-func invalid(format string, args ...any) *rules.Refusal {
+func artifactInvalid(format string, args ...any) *rules.Refusal {
 	return &rules.Refusal{Code: wire.CodeArtifactInvalid, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -79,14 +78,34 @@ func session(st Store, c Caller, id string) (Upload, *Manifest, error) {
 	if err != nil {
 		return Upload{}, nil, err
 	}
-	if !ok || u.State == UploadAbandoned || u.Tenant != c.Tenant || u.Principal != c.Principal && !c.lapses("artifacts.session-shared") {
-		return Upload{}, nil, missing("upload %q is unknown, abandoned or was started by another principal; start a new upload", id)
+	unknown := missing("upload %q is unknown, abandoned or was started by another principal; start a new upload", id)
+	if !ok || u.State == UploadAbandoned || u.Tenant != c.Tenant {
+		return Upload{}, nil, unknown
+	}
+	if u.Principal != c.Principal {
+		if !c.Faults.On(fault.ArtifactsSessionShared) {
+			return Upload{}, nil, unknown
+		}
 	}
 	m, r := parseManifest(u.Manifest, math.MaxInt64, c)
 	if r != nil {
 		return Upload{}, nil, r
 	}
 	return u, m, nil
+}
+
+// checkBlob: the bytes have exactly the declared size and digest.
+func checkBlob(data []byte, size int64, digest, uploadID string) *rules.Refusal {
+	switch {
+	case int64(len(data)) > size:
+		return artifactInvalid("blob %s of upload %q is larger than its declared size %d bytes; send exactly the file's bytes", digest, uploadID, size)
+	case int64(len(data)) < size:
+		return artifactInvalid("blob %s of upload %q has %d bytes; its declared size is %d", digest, uploadID, len(data), size)
+	}
+	if got := wire.RawDigest(data); got != digest {
+		return artifactInvalid("bytes sent for blob %s of upload %q hash to %s; send the bytes the manifest declares", digest, uploadID, got)
+	}
+	return nil
 }
 
 // PutBlob is the blob PUT of host-api.md §17.1 step 3. It reads at most the declared
@@ -101,23 +120,17 @@ func PutBlob(st Store, c Caller, uploadID, digest string, body io.Reader) (creat
 	}
 	size, ok := m.DeclaredSize(digest)
 	if !ok {
-		return false, invalid("blob %s is not declared by the manifest of upload %q; upload only the digests it declares (%s)",
+		return false, artifactInvalid("blob %s is not declared by the manifest of upload %q; upload only the digests it declares (%s)",
 			digest, u.ID, strings.Join(m.Digests(), ", "))
 	}
 	data, err := io.ReadAll(io.LimitReader(body, size+1))
 	if err != nil {
 		return false, fmt.Errorf("reading blob %s of upload %q: %w", digest, u.ID, err)
 	}
-	switch {
-	case c.lapses("artifacts.unverified"):
-		// the bytes are stored as sent, whatever their size and digest
-	case int64(len(data)) > size:
-		return false, invalid("blob %s of upload %q is larger than its declared size %d bytes; send exactly the file's bytes", digest, u.ID, size)
-	case int64(len(data)) < size:
-		return false, invalid("blob %s of upload %q has %d bytes; its declared size is %d", digest, u.ID, len(data), size)
-	}
-	if got := wire.RawDigest(data); got != digest && !c.lapses("artifacts.unverified") {
-		return false, invalid("bytes sent for blob %s of upload %q hash to %s; send the bytes the manifest declares", digest, u.ID, got)
+	if r := checkBlob(data, size, digest, u.ID); r != nil {
+		if !c.Faults.On(fault.ArtifactsUnverified) {
+			return false, r // else the bytes are stored as sent, whatever their size and digest
+		}
 	}
 	held, err := st.HoldsBlob(c.Tenant, digest)
 	if err != nil || held {
@@ -165,9 +178,11 @@ func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest s
 		if !ok {
 			return "", false, missing("upload %q cannot commit: the bytes of blob %s are gone; upload them again", u.ID, e.Digest)
 		}
-		if (int64(len(data)) != e.Size || wire.RawDigest(data) != e.Digest) && !c.lapses("artifacts.trust-declared") {
-			return "", false, invalid("manifest%s declares %q with size %d, but the stored blob %s has %d bytes; fix the manifest and start a new upload",
-				e.Pointer, e.Path, e.Size, e.Digest, len(data))
+		if int64(len(data)) != e.Size || wire.RawDigest(data) != e.Digest {
+			if !c.Faults.On(fault.ArtifactsTrustDeclared) {
+				return "", false, artifactInvalid("manifest%s declares %q with size %d, but the stored blob %s has %d bytes; fix the manifest and start a new upload",
+					e.Pointer, e.Path, e.Size, e.Digest, len(data))
+			}
 		}
 	}
 	if err := st.PutManifest(c.Tenant, m.Digest, m.Raw); err != nil {

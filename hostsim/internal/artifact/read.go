@@ -72,7 +72,7 @@ func ResolveBundle(st Store, tenant, pointer, digest string, maxBundleBytes int6
 func MainModuleExports(st Store, m *Manifest) ([]string, Entry, error) {
 	main, ok := m.Module(m.MainModule)
 	if !ok {
-		return nil, Entry{}, invalid("manifest %s: mainModule %q names no declared module", m.Digest, m.MainModule)
+		return nil, Entry{}, artifactInvalid("manifest %s: mainModule %q names no declared module", m.Digest, m.MainModule)
 	}
 	data, ok, err := st.BlobBytes(main.Digest)
 	if err != nil {

@@ -45,7 +45,7 @@ func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.StringVar(&o.hostsim, "hostsim", "bin/hostsim", "hostsim binary to measure")
 	fs.IntVar(&o.sequential, "sequential", 2000, "lifecycles measured sequentially")
-	fs.IntVar(&o.parallel, "parallel", 4000, "lifecycles measured across the workers")
+	fs.IntVar(&o.parallel, "parallel", 3600, "lifecycles measured across the workers")
 	fs.IntVar(&o.workers, "workers", 8, "concurrent workers, each with its own keep-alive connection")
 	fs.IntVar(&o.rssAfter, "rss-after", 6000, "lifecycles served before the host's RSS is read")
 	if err := fs.Parse(args); err != nil {

@@ -3,9 +3,10 @@ package lane
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
 // formDoc is `form` in a request.
@@ -57,8 +58,8 @@ type importDoc struct {
 	NativeID   *string         `json:"nativeId,required"`
 }
 
-// core is the part every resource request shares, after decoding.
-type core struct {
+// request is the part every resource request shares, after decoding.
+type request struct {
 	apiVersion, kind string
 	ref              wire.FormRef
 	packageDigest    *string
@@ -67,80 +68,68 @@ type core struct {
 	spec             map[string]any
 }
 
-// decodeBody runs the I-JSON gate and the closed decode. Under json.duplicates
-// duplicate member names pass (the last one wins); under json.unknown-members
-// the plain decode ignores members the closed schema does not declare.
-func (c *call) decodeBody(v any) *apiError {
+// decodeBody runs the I-JSON gate and the closed decode (docs/protocol.md#json).
+func (c *call) decodeBody(v any) *wire.Error {
 	body := c.body
 	if len(bytes.TrimSpace(body)) == 0 {
-		return invalid("the request body is empty; send a JSON object")
+		return core.Invalid("the request body is empty; send a JSON object")
 	}
-	if c.faultOn("json.unknown-members") {
+	if c.fs.On(fault.JSONUnknownMembers) {
 		if err := json.Unmarshal(body, v); err != nil {
-			return invalid("the request body is not acceptable JSON: %v", err)
+			return core.Invalid("the request body is not acceptable JSON: %v", err)
 		}
 		return nil
 	}
-	if wire.CheckIJSON(body) != nil && c.faultOn("json.duplicates") {
-		body = lastMemberWins(body)
-	}
 	if err := wire.DecodeStrict(body, v); err != nil {
-		return invalid("the request body is not acceptable JSON: %v", err)
+		if wire.CheckIJSON(body) == nil {
+			return core.Invalid("the request body is not acceptable JSON: %v", err)
+		}
+		if !c.fs.On(fault.JSONDuplicates) {
+			return core.Invalid("the request body is not acceptable JSON: %v", err)
+		}
+		if err := wire.DecodeStrict(lastMemberWins(body), v); err != nil {
+			return core.Invalid("the request body is not acceptable JSON: %v", err)
+		}
 	}
 	return nil
 }
 
 // envelope checks the member grammars every resource request shares.
-func envelopeOf(apiVersion, kind string, f formDoc, m metadataDoc, spec json.RawMessage) (*core, *apiError) {
+func envelopeOf(apiVersion, kind string, f formDoc, m metadataDoc, spec json.RawMessage) (*request, *wire.Error) {
 	if f.FormRef == nil {
-		return nil, invalid("/form/formRef is null; send the exact FormRef")
+		return nil, core.Invalid("/form/formRef is null; send the exact FormRef")
 	}
 	if err := f.FormRef.Validate(); err != nil {
-		return nil, invalid("/form/formRef: %v", err)
+		return nil, core.Invalid("/form/formRef: %v", err)
 	}
 	if m.Name == nil || m.Space == nil {
-		return nil, invalid("/metadata needs name and space")
+		return nil, core.Invalid("/metadata needs name and space")
 	}
-	if m.UID != nil && !validUID(*m.UID) {
-		return nil, invalid("/metadata/uid %q is not a uid", *m.UID)
+	if m.UID != nil && !wire.ValidUID(*m.UID) {
+		return nil, core.Invalid("/metadata/uid %q is not a uid", *m.UID)
 	}
 	for _, g := range []struct {
 		v    *string
 		name string
 	}{{m.Generation, "generation"}, {m.Revision, "revision"}} {
 		if g.v != nil {
-			if _, ok := parseCanonical(*g.v); !ok {
-				return nil, invalid("/metadata/%s %q is not a canonical decimal 1..9223372036854775807", g.name, *g.v)
+			if !wire.ValidDecimal(*g.v) {
+				return nil, core.Invalid("/metadata/%s %q is not a canonical decimal 1..9223372036854775807", g.name, *g.v)
 			}
 		}
 	}
 	t := bytes.TrimSpace(spec)
 	if len(t) == 0 || t[0] != '{' {
-		return nil, invalid("/spec must be a JSON object ({} when empty)")
+		return nil, core.Invalid("/spec must be a JSON object ({} when empty)")
 	}
 	var obj map[string]any
 	dec := json.NewDecoder(bytes.NewReader(t))
 	dec.UseNumber()
 	if err := dec.Decode(&obj); err != nil {
-		return nil, invalid("/spec: %v", err)
+		return nil, core.Invalid("/spec: %v", err)
 	}
-	return &core{apiVersion: apiVersion, kind: kind, ref: *f.FormRef, packageDigest: f.PackageDigest,
+	return &request{apiVersion: apiVersion, kind: kind, ref: *f.FormRef, packageDigest: f.PackageDigest,
 		name: *m.Name, space: *m.Space, generation: m.Generation, spec: obj}, nil
-}
-
-// validUID is the uid grammar ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$.
-func validUID(s string) bool {
-	if len(s) < 1 || len(s) > 128 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		alnum := ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9'
-		if !alnum && (i == 0 || !strings.ContainsRune("._-", rune(ch))) {
-			return false
-		}
-	}
-	return true
 }
 
 // lastMemberWins re-encodes body through a plain decode, which keeps the last
@@ -159,21 +148,22 @@ func lastMemberWins(body []byte) []byte {
 	return out
 }
 
-// grammars are step 9's checks after the FormRef resolved (host-api.md §5.4);
-// space.lenient skips the SpaceID grammar of /metadata/space.
-func (c *call) grammars(in *core) *apiError {
+// grammars are step 9's checks after the FormRef resolved (docs/protocol.md#order).
+func (c *call) grammars(in *request) *wire.Error {
 	if in.apiVersion != in.ref.APIVersion || in.kind != in.ref.Kind {
-		return invalid("apiVersion %q and kind %q must equal /form/formRef (%s %s)", in.apiVersion, in.kind,
+		return core.Invalid("apiVersion %q and kind %q must equal /form/formRef (%s %s)", in.apiVersion, in.kind,
 			in.ref.APIVersion, in.ref.Kind)
 	}
 	if !wire.ValidResourceName(in.name) {
-		return invalid("/metadata/name %q must match ^[a-z][a-z0-9-]{0,62}$", in.name)
+		return core.Invalid("/metadata/name %q must match ^[a-z][a-z0-9-]{0,62}$", in.name)
 	}
-	if err := wire.ValidateSpaceID(in.space); err != nil && !c.faultOn("space.lenient") {
-		return invalid("/metadata/space: %v", err)
+	if err := wire.ValidateSpaceID(in.space); err != nil {
+		if !c.fs.On(fault.SpaceLenient) {
+			return core.Invalid("/metadata/space: %v", err)
+		}
 	}
 	if in.packageDigest != nil && !wire.ValidDigest(*in.packageDigest) {
-		return invalid("/form/packageDigest %q must be sha256: followed by 64 lowercase hex digits", *in.packageDigest)
+		return core.Invalid("/form/packageDigest %q must be sha256: followed by 64 lowercase hex digits", *in.packageDigest)
 	}
 	return nil
 }

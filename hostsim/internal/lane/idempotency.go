@@ -1,75 +1,87 @@
 package lane
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"time"
-
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// fingerprint covers method, exact target, precondition headers and body bytes
-// (host-api.md §11.1); the probe header is deliberately not part of it.
-func (c *call) fingerprint() string {
-	h := sha256.New()
-	for _, part := range []string{c.r.Method, c.r.RequestURI, c.r.Header.Get("If-Match"),
-		c.r.Header.Get("If-None-Match"), c.r.Header.Get("Takoform-Expected-Generation")} {
-		h.Write([]byte(part))
-		h.Write([]byte{0})
-	}
-	h.Write(c.body)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// lookupRecord is §5.4 step 7: a record to replay, a key-reuse refusal, or nothing.
-func (c *call) lookupRecord(q store.Q, space string) (*store.Record, *apiError) {
-	if c.faultOn("idempotency.no-replay") {
+// lookupRecord is step 7 of the order of checks (docs/protocol.md#idempotency):
+// a record to replay, a key-reuse refusal, or nothing (a retired record is
+// dropped).
+func (c *call) lookupRecord(q store.Q, space string) (*store.Record, *wire.Error) {
+	if c.fs.On(fault.IdempotencyNoReplay) {
 		return nil, nil
 	}
-	tenant, principal := c.recordOwner()
-	rec, err := store.GetRecord(q, tenant, principal, space, c.key())
-	if err != nil {
-		return nil, internal(err)
+	k := c.keyed()
+	rec, err := store.GetRecord(q, k.tenant, k.principal, space, c.key())
+	if err != nil || rec == nil {
+		return nil, errOr(err)
 	}
-	if rec == nil {
-		return nil, nil
-	}
-	retired := c.s.Now().Sub(time.Unix(rec.CreatedAt, 0)) > c.s.RecordLife
-	if !retired && rec.BoundUID != "" {
-		live, err := store.UIDLive(q, rec.BoundUID)
-		if err != nil {
-			return nil, internal(err)
+	live := true
+	if rec.BoundUID != "" {
+		if live, err = store.UIDLive(q, rec.BoundUID); err != nil {
+			return nil, core.Internal(err)
 		}
-		retired = !live && !c.faultOn("idempotency.no-retire")
 	}
-	if retired {
+	d, e := core.DecideReplay(rec, k.fingerprint, c.key(), c.s.Now(), c.s.RecordLife, live, c.fs)
+	switch {
+	case e != nil:
+		return nil, e
+	case d == core.Retire:
 		if err := store.DropRecord(q, rec.Tenant, rec.Principal, rec.Space, rec.Key); err != nil {
-			return nil, internal(err)
+			return nil, core.Internal(err)
 		}
 		return nil, nil
+	case d == core.Answer:
+		return rec, nil
 	}
-	if rec.Fingerprint != c.fingerprint() {
-		return nil, invalid("Idempotency-Key %q was already used for another request (different method, target, preconditions or body); use a new key for a new request", c.key())
-	}
-	return rec, nil
+	return nil, nil
 }
 
-// record stores a 2xx answer for replay.
-func (c *call) record(q store.Q, space string, status int, body []byte, etag, boundUID, boundOp string) error {
+func errOr(err error) *wire.Error {
+	if err == nil {
+		return nil
+	}
+	return core.Internal(err)
+}
+
+// record stores a 2xx answer for replay, bound to the incarnation it left
+// live (boundUID) or to its pending operation (boundOp).
+func (c *call) record(q store.Q, space string, a answer, boundUID, boundOp string) error {
+	body := a.body
 	if body == nil {
 		body = []byte{}
 	}
-	tenant, principal := c.recordOwner()
-	return store.PutRecord(q, &store.Record{Tenant: tenant, Principal: principal, Space: space,
-		Key: c.key(), Fingerprint: c.fingerprint(), Status: status, ETag: etag, Body: body,
-		BoundUID: boundUID, BoundOp: boundOp, CreatedAt: c.s.Now().Unix()})
+	k := c.keyed()
+	return store.PutRecord(q, &store.Record{Tenant: k.tenant, Principal: k.principal, Space: space,
+		Key: c.key(), Fingerprint: k.fingerprint, Status: a.status,
+		ETag: a.etag, Body: body, BoundUID: boundUID, BoundOp: boundOp, CreatedAt: c.s.Now().Unix()})
 }
 
-// replay answers a recorded request byte for byte.
-func (c *call) replay(rec *store.Record) {
-	var body []byte
-	if len(rec.Body) > 0 {
-		body = rec.Body
+// replayOf answers a recorded request byte for byte.
+func replayOf(rec *store.Record) answer {
+	if rec == nil {
+		return answer{}
 	}
-	c.send(rec.Status, body, rec.ETag)
+	a := answer{status: rec.Status, etag: rec.ETag, replay: true}
+	if len(rec.Body) > 0 {
+		a.body = rec.Body
+	}
+	return a
+}
+
+// keying is how a keyed request's record is addressed and compared.
+type keying struct {
+	tenant, principal, fingerprint string
+}
+
+// keyed decides the record owner and fingerprint once per request.
+func (c *call) keyed() *keying {
+	if c.keying == nil {
+		t, p := core.RecordOwner(c.who.Tenant, c.who.Principal, c.fs)
+		c.keying = &keying{tenant: t, principal: p, fingerprint: core.Fingerprint(c.r.Method, c.r.RequestURI, c.r.Header, c.body)}
+	}
+	return c.keying
 }

@@ -1,6 +1,7 @@
 package lane
 
 import (
+	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
 	"math/rand/v2"
@@ -29,5 +30,12 @@ func (s *Server) mint(prefix string) string {
 	s.ids.mu.Lock()
 	_, _ = s.ids.r.Read(b[:])
 	s.ids.mu.Unlock()
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// newID returns prefix + 20 random hex characters.
+func newID(prefix string) string {
+	var b [10]byte
+	_, _ = crand.Read(b[:])
 	return prefix + hex.EncodeToString(b[:])
 }

@@ -78,3 +78,42 @@ func PendingDelete(q Q, uid string) (bool, error) {
 	err := q.QueryRow(`SELECT count(*) FROM operations WHERE action='delete' AND done=0 AND target_uid=?`, uid).Scan(&n)
 	return n > 0, err
 }
+
+// Affected lists the resources a mutation of the name (apiVersion, kind,
+// name) in (tenant, space) can re-render: the sources pinning that name
+// (whatever uid they pinned), then the space's resources of workerKinds,
+// each once, skip (the mutated uid) excluded.
+func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []string, skip string) ([]*Resource, error) {
+	uids, err := SourcesNaming(q, tenant, space, apiVersion, kind, name)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{skip: true}
+	var out []*Resource
+	for _, u := range uids {
+		if seen[u] {
+			continue
+		}
+		r, err := GetResourceByUID(q, u)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			seen[u] = true
+			out = append(out, r)
+		}
+	}
+	for _, k := range workerKinds {
+		list, err := ListKind(q, tenant, space, k, false)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range list {
+			if !seen[r.UID] {
+				seen[r.UID] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}

@@ -10,7 +10,9 @@ CREATE TABLE IF NOT EXISTS resources (
   spec TEXT NOT NULL, spec_digest TEXT NOT NULL, native_id TEXT,
   ready_status TEXT NOT NULL, ready_reason TEXT NOT NULL, ready_host_reason TEXT NOT NULL DEFAULT '',
   ready_message TEXT NOT NULL DEFAULT '', ready_ltt TEXT NOT NULL, touches INTEGER NOT NULL DEFAULT 0,
-  created_at TEXT NOT NULL,
+  created_at TEXT NOT NULL, pins INTEGER NOT NULL DEFAULT 0,
+  claim_op TEXT NOT NULL DEFAULT '', claim_since TEXT NOT NULL DEFAULT '', claim_path TEXT NOT NULL DEFAULT '',
+  last_transition TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (tenant, space, api_version, kind, name));
 CREATE UNIQUE INDEX IF NOT EXISTS resources_native ON resources(tenant, native_id) WHERE native_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS pins (

@@ -9,47 +9,48 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Store is one hostsim database. Writers are serialized by wmu so concurrent
-// requests never lose an update and never see SQLITE_BUSY; readers use the
-// pool directly and do not wait for the writer lock.
+// requests never lose an update and never see SQLITE_BUSY.
+//
+// The private in-memory database (Open("")) lives in SQLite's memdb VFS: no
+// file is ever named, so nothing outlives the process. Its locks are the
+// rollback journal's, so readers and the writer take turns on rw (a reader
+// waits only while a write transaction is open); a file database runs in WAL
+// mode, where readers proceed beside the writer (docs/decisions.md: hostsim
+// storage).
 type Store struct {
 	db     *sql.DB
+	keep   *sql.Conn // holds a memdb database open for the Store's life
 	wmu    sync.Mutex
-	memory bool
+	rw     *sync.RWMutex // memdb only: readers share it, a write transaction holds it
 	path   string
 	stmts  *stmtCache
 	extra  []string // tables added by Extend, emptied by Reset too
+	commit func()   // called after every committed write (Notify)
 }
 
 // Open opens (and creates) the database. An empty path gives a private
-// database under a unique name on tmpfs (/dev/shm when present), removed again
-// by Close: SQLite's memdb VFS blocks every reader while a writer holds its
-// lock, and WAL on tmpfs lets reads proceed beside the writer at memory speed
-// (docs/decisions.md: hostsim private database).
+// in-memory database under a unique name; it is gone once Close returns.
 func Open(path string) (*Store, error) {
-	memory := path == ""
-	sync := "NORMAL"
-	if memory {
+	var dsn string
+	s := &Store{path: path}
+	if path == "" {
 		var b [12]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, err
 		}
-		dir := os.TempDir()
-		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-			dir = "/dev/shm"
-		}
-		path = filepath.Join(dir, "hostsim-"+hex.EncodeToString(b[:])+".db")
-		sync = "OFF"
+		s.path = "memory:hostsim-" + hex.EncodeToString(b[:])
+		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)"
+		s.rw = &sync.RWMutex{}
+	} else {
+		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
+			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
 	}
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
-		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(" + sync + ")"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database %q: %w", path, err)
@@ -58,33 +59,57 @@ func Open(path string) (*Store, error) {
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, memory: memory, path: path, stmts: &stmtCache{db: db, m: map[string]*sql.Stmt{}}}
-	if _, err := db.Exec(schema); err != nil {
+	s.db, s.stmts = db, &stmtCache{db: db, m: map[string]*sql.Stmt{}, missed: map[string]bool{}}
+	if s.rw != nil {
+		if s.keep, err = db.Conn(context.Background()); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open the in-memory database: %w", err)
+		}
+	}
+	if err := s.migrate(); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("initialize database %q: %w", path, err)
+		return nil, err
 	}
 	return s, nil
 }
 
 // Close releases the database (an in-memory one is gone afterwards).
 func (s *Store) Close() error {
-	err := s.db.Close()
-	if s.memory {
-		for _, suffix := range []string{"", "-wal", "-shm"} {
-			_ = os.Remove(s.path + suffix)
-		}
+	if s.keep != nil {
+		_ = s.keep.Close()
 	}
-	return err
+	return s.db.Close()
 }
 
-// DB runs single statements on the pool (reads outside a transaction).
+// Path names the database: the file, or memory:<name> for a private one.
+func (s *Store) Path() string { return s.path }
+
+// OnCommit sets a function called after every committed write (the journal
+// wakes its subscribers with it); it must not block.
+func (s *Store) OnCommit(fn func()) { s.commit = fn }
+
+// DB runs single statements on the pool, outside any transaction. Prefer
+// Read: on the in-memory database a pool statement may wait on SQLite's lock.
 func (s *Store) DB() Q { return poolQ{s.stmts} }
 
 // Write runs fn in one transaction, serialized with every other writer.
 // fn's error rolls everything back.
 func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
+	err := s.write(ctx, fn)
+	s.fill()
+	if err == nil && s.commit != nil {
+		s.commit()
+	}
+	return err
+}
+
+func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if s.rw != nil {
+		s.rw.Lock()
+		defer s.rw.Unlock()
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -96,8 +121,28 @@ func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
 	return tx.Commit()
 }
 
+// fill prepares the statements transactions met for the first time, while
+// no write transaction holds the database.
+func (s *Store) fill() {
+	if s.rw != nil {
+		s.rw.RLock()
+		defer s.rw.RUnlock()
+	}
+	s.stmts.fill()
+}
+
 // Read runs fn in a read transaction (a consistent snapshot).
 func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
+	err := s.read(ctx, fn)
+	s.fill()
+	return err
+}
+
+func (s *Store) read(ctx context.Context, fn func(tx Q) error) error {
+	if s.rw != nil {
+		s.rw.RLock()
+		defer s.rw.RUnlock()
+	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
@@ -106,16 +151,13 @@ func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
 	return fn(txQ{tx, s.stmts})
 }
 
-// Reset empties every table (hostsim.md §7 reset) and disarms run-time faults;
-// the caller re-arms the profile's faults.
-func (s *Store) Reset(ctx context.Context) error {
-	return s.Write(ctx, func(tx Q) error {
-		for _, t := range append(append([]string(nil), resetTables...), s.extra...) {
-			if _, err := tx.Exec("DELETE FROM " + t); err != nil {
-				return err
-			}
+// ResetTables empties every table of protocol state (POST /_sim/reset) in
+// q; the faults table is the Armory's to reset.
+func (s *Store) ResetTables(q Q) error {
+	for _, t := range append(append([]string(nil), resetTables...), s.extra...) {
+		if _, err := q.Exec("DELETE FROM " + t); err != nil {
+			return err
 		}
-		_, err := tx.Exec("DELETE FROM faults WHERE source <> 'profile'")
-		return err
-	})
+	}
+	return nil
 }

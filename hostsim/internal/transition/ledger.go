@@ -120,32 +120,3 @@ func setRejection(q store.Q, tenant, op, code string, body []byte, now int64) er
 		WHERE tenant=? AND operation_id=?`, code, body, now, tenant, op)
 	return err
 }
-
-// mark is a resource's transition state: the claim it holds and the last
-// transition that advanced it.
-type mark struct {
-	UID, ClaimOp, ClaimSince, ClaimPath, LastOp string
-}
-
-func getMark(q store.Q, uid string) (*mark, error) {
-	m := mark{UID: uid}
-	var claim sql.NullString
-	err := q.QueryRow(`SELECT claim_op, claim_since, claim_path, last_op FROM transition_marks WHERE uid=?`, uid).
-		Scan(&claim, &m.ClaimSince, &m.ClaimPath, &m.LastOp)
-	if errors.Is(err, sql.ErrNoRows) {
-		return &m, nil
-	}
-	m.ClaimOp = claim.String
-	return &m, err
-}
-
-func putMark(q store.Q, m *mark) error {
-	var claim any
-	if m.ClaimOp != "" {
-		claim = m.ClaimOp
-	}
-	_, err := q.Exec(`INSERT INTO transition_marks (uid, claim_op, claim_since, claim_path, last_op) VALUES (?,?,?,?,?)
-		ON CONFLICT(uid) DO UPDATE SET claim_op=excluded.claim_op, claim_since=excluded.claim_since,
-		claim_path=excluded.claim_path, last_op=excluded.last_op`, m.UID, claim, m.ClaimSince, m.ClaimPath, m.LastOp)
-	return err
-}

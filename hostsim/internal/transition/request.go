@@ -7,7 +7,6 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/lane"
 )
 
 // FormEvidence is a {formRef, packageDigest} object (transitions.md §3).
@@ -118,11 +117,14 @@ func NewRequest(t *catalog.Transition, from, to *catalog.Form, space, name, uid 
 // ReadbackPath is the GET route of an operation with its space query (the
 // operation object's reconcilePath, transitions.md §7).
 func ReadbackPath(apiVersion, kind, name, space, operationID string) string {
-	return lane.APIRoot + "/resources/" + apiVersion + "/" + kind + "/" + name + "/form-transitions/" + operationID +
+	return apiRoot + "/resources/" + apiVersion + "/" + kind + "/" + name + "/form-transitions/" + operationID +
 		"?space=" + strings.ReplaceAll(url.QueryEscape(space), "+", "%20")
 }
 
 const opPrefix = "formtx_"
+
+// apiRoot is the lane's API root path.
+const apiRoot = "/apis/forms.takoform.com/v1alpha3"
 
 // validOperationID is "formtx_" + 64 lowercase hex.
 func validOperationID(s string) bool {
@@ -138,26 +140,4 @@ func validOperationID(s string) bool {
 	return true
 }
 
-// parseCanonical reads a canonical positive decimal 1..9223372036854775807.
-func parseCanonical(s string) (int64, bool) {
-	if s == "" || s[0] == '0' || len(s) > 19 {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-		d := int64(s[i] - '0')
-		if n > (1<<63-1-d)/10 {
-			return 0, false
-		}
-		n = n*10 + d
-	}
-	return n, n > 0
-}
-
-func itoa(n int64) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
+func itoa(n int64) string { return wire.FormatDecimal(n) }

@@ -1,65 +1,56 @@
-package lane
+package gauntlet
 
 import (
 	"encoding/json"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// contracts is what this host installs and implements, for rules.VerifyReference.
-func (s *Server) contracts() rules.HostContracts {
-	return rules.HostContracts{
-		Catalog: s.Host.Cat,
-		BindingImplemented: func(ref wire.BindingRef) bool {
-			b, ok := s.Host.Binding(ref.Name, ref.Version)
-			return ok && b.Ref == ref
-		},
-		InterfaceImplemented: s.Host.Implements,
-	}
-}
-
 // target resolves (tenant, space, apiVersion, kind, name) into what the rules
-// need to know about it; the stored resource is nil when nothing holds the name.
-func (c *call) target(q store.Q, tenant, space, apiVersion, kind, name string) (rules.Target, *store.Resource, error) {
+// need to know about it; Found is false when nothing holds the name.
+func (g *G) target(q store.Q, tenant, space, apiVersion, kind, name string, fs *fault.Set) (rules.Target, error) {
 	t, err := store.GetResource(q, tenant, space, apiVersion, kind, name)
 	if err != nil || t == nil {
-		return rules.Target{}, nil, err
+		return rules.Target{}, err
 	}
-	out := rules.Target{Found: true, APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, UID: t.UID, FormRef: ref(t)}
-	if tf, ok := c.s.Host.Cat.Form(ref(t)); ok {
+	out := rules.Target{Found: true, APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, UID: t.UID, FormRef: core.Ref(t)}
+	if tf, ok := g.host.Cat.Form(core.Ref(t)); ok {
 		out.Provided = tf.Provided
 	}
 	if roles.worker(t.Kind) != nil {
-		rd, err := c.readiness(q, t)
+		rd, err := g.readiness(q, t, fs)
 		if err != nil {
-			return out, t, err
+			return out, err
 		}
 		if !rd.Ready {
 			out.NotReady = rd.HostReason
 		}
 	}
-	return out, t, nil
+	return out, nil
 }
 
-// resolveRelations resolves, verifies and pins every reference of the spec
-// (host-api.md §14.3, binding checks in table order, first failure wins).
-func (c *call) resolveRelations(q store.Q, f *catalog.Form, m *mutation, g *gated) ([]store.Pin, *apiError) {
-	refs, r := rules.ExtractReferences(f, g.spec)
+// Resolve resolves, verifies and pins every reference of spec under f for a
+// resource of (tenant, space) (docs/protocol.md#relations: binding checks in
+// table order, the first failure wins) and returns the pins a commit records.
+func (g *G) Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[string]any, fs *fault.Set) ([]store.Pin, *wire.Error) {
+	refs, r := rules.ExtractReferences(f, spec)
 	if r != nil {
-		return nil, refusalOf(r)
+		return nil, r.Wire()
 	}
 	var pins []store.Pin
 	for _, rf := range refs {
-		t, _, err := c.target(q, m.Tenant, m.Space, rf.APIVersion, rf.Kind, rf.Name)
+		t, err := g.target(q, tenant, space, rf.APIVersion, rf.Kind, rf.Name, fs)
 		if err != nil {
-			return nil, internal(err)
+			return nil, core.Internal(err)
 		}
-		if r := rules.VerifyReference(f, rf, t, c.s.contracts()); r != nil {
-			if !c.skipRelationCheck(r, rf) {
-				return nil, refusalOf(r)
+		if r := rules.VerifyReference(f, rf, t, g.contracts); r != nil {
+			if !lapsed(r, rf, fs) {
+				return nil, r.Wire()
 			}
 			if !t.Found {
 				continue // relations.ignore-missing: nothing to pin
@@ -68,6 +59,18 @@ func (c *call) resolveRelations(q store.Q, f *catalog.Form, m *mutation, g *gate
 		pins = append(pins, storePin(rules.PinOf(rf, t)))
 	}
 	return pins, nil
+}
+
+// lapsed: a fault lets a refused reference through — a missing target
+// (relations.ignore-missing) or a failed binding check (bindings.unchecked).
+func lapsed(r *rules.Refusal, rf rules.Reference, fs *fault.Set) bool {
+	if r.Code == wire.CodeResourceNotFound {
+		return fs.On(fault.RelationsIgnoreMissing)
+	}
+	if rf.Binding != nil {
+		return fs.On(fault.BindingsUnchecked)
+	}
+	return false
 }
 
 // storePin converts a rules pin; the exact FormRef and BindingRef are kept as JSON.

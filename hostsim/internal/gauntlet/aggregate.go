@@ -1,49 +1,53 @@
-package lane
+package gauntlet
 
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// The worker aggregate and attachment rules (host-api.md §15), decided on the
-// pins just resolved (uids, never names) on apply, import and every 202 commit.
-// curUID is the incarnation being changed ("" on a create).
+// The worker aggregate and attachment rules (docs/protocol.md#aggregate),
+// decided on the pins just resolved (uids, never names) on apply, import and
+// every 202 commit. curUID is the incarnation being changed ("" on a create).
 
-// semantic is the rest of §5.4 step 15 after relations: artifact resolution
-// and handler export (§17), then the aggregate and attachment rules (§15).
-func (c *call) semantic(q store.Q, f *catalog.Form, m *mutation, g *gated, pins []store.Pin, curUID string) *apiError {
-	if e := c.bundleRules(q, m, g); e != nil {
+// Semantic is the rest of step 15 of the order of checks after relations:
+// artifact resolution and handler export, then the aggregate and attachment
+// rules.
+func (g *G) Semantic(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
+	if e := g.bundleRules(q, m, gd, fs); e != nil {
 		return e
 	}
-	if e := c.versionRules(q, f, m, g, pins); e != nil {
+	if e := g.versionExports(q, m, gd, pins, fs); e != nil {
 		return e
 	}
-	return c.aggregateRules(q, f, m, g, pins, curUID)
-}
-
-func (c *call) aggregateRules(q store.Q, f *catalog.Form, m *mutation, g *gated, pins []store.Pin, curUID string) *apiError {
-	if c.faultOn("aggregate.unchecked") {
+	if fs.On(fault.AggregateUnchecked) {
 		return nil
 	}
+	if e := versionNamespace(f, m, gd); e != nil {
+		return e
+	}
 	if dr := roles.deployment(m.Ref.Kind); dr != nil {
-		if e := c.deploymentRules(q, m, g, dr, pins, curUID); e != nil {
+		if e := g.deploymentRules(q, m, gd, dr, pins, curUID, fs); e != nil {
 			return e
 		}
 	}
 	if ar := roles.attachment(m.Ref.Kind); ar != nil {
-		if e := c.attachmentRules(q, m, ar, pins, curUID); e != nil {
+		if e := g.attachmentRules(q, m, ar, pins, curUID, fs); e != nil {
 			return e
 		}
 	}
-	return c.hostnameClaims(q, f, m, g, curUID)
+	return g.hostnameClaims(q, f, m, gd, curUID)
 }
 
-// deploymentRules are §15.1 and the reverse gate of §15.3.
-func (c *call) deploymentRules(q store.Q, m *mutation, g *gated, dr *deploymentRole, pins []store.Pin, curUID string) *apiError {
+// deploymentRules are the deployment rules and the reverse gate.
+func (g *G) deploymentRules(q store.Q, m *core.Mutation, gd *core.Gated, dr *deploymentRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	wp, ok := pinAt(pins, dr.Worker)
 	if !ok {
 		return nil
@@ -51,31 +55,31 @@ func (c *call) deploymentRules(q store.Q, m *mutation, g *gated, dr *deploymentR
 	facts := rules.DeploymentFacts{WorkerPointer: dr.Worker, WorkerName: wp.TargetName, WorkerUID: wp.TargetUID}
 	holders, err := store.PinHolders(q, wp.TargetUID)
 	if err != nil {
-		return internal(err)
+		return core.Internal(err)
 	}
 	for _, h := range holders {
 		if h.Source.Kind == m.Ref.Kind && h.Pin.Relation == dr.Worker && h.Source.UID != curUID {
 			facts.OtherDeployment = h.Source.Name
 		}
 	}
-	if facts.Versions, err = c.weighted(q, dr, pins, g.spec); err != nil {
-		return internal(err)
+	if facts.Versions, err = g.weighted(q, dr, pins, gd.Spec, fs); err != nil {
+		return core.Internal(err)
 	}
 	if r := rules.CheckDeployment(facts); r != nil {
-		return c.prefixed(m, refusalOf(r))
+		return prefixed(m.What(), r.Wire())
 	}
-	deps, err := c.dependents(q, wp.TargetUID)
+	deps, err := dependents(q, wp.TargetUID)
 	if err != nil {
-		return internal(err)
+		return core.Internal(err)
 	}
 	if r := rules.ReverseGate(parentPointer(parentPointer(dr.Versions)), wp.TargetName, facts.Versions, deps); r != nil {
-		return c.prefixed(m, refusalOf(r))
+		return prefixed(m.What(), r.Wire())
 	}
 	return nil
 }
 
-// dependents are the live resources needing worker uid w to serve a handler (§15.3).
-func (c *call) dependents(q store.Q, w string) ([]rules.Dependent, error) {
+// dependents are the live resources needing worker uid w to serve a handler.
+func dependents(q store.Q, w string) ([]rules.Dependent, error) {
 	holders, err := store.PinHolders(q, w)
 	if err != nil {
 		return nil, err
@@ -96,44 +100,44 @@ func (c *call) dependents(q store.Q, w string) ([]rules.Dependent, error) {
 	return out, nil
 }
 
-// attachmentRules are the attachment gate (§15.2), one attachment per target
-// uid (endpoints per worker, consumers per queue) and the dead-letter cycle (§15.9).
-func (c *call) attachmentRules(q store.Q, m *mutation, ar *attachmentRole, pins []store.Pin, curUID string) *apiError {
+// attachmentRules are the attachment gate, one attachment per target uid
+// (endpoints per worker, consumers per queue) and the dead-letter cycle.
+func (g *G) attachmentRules(q store.Q, m *core.Mutation, ar *attachmentRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	if wp, ok := pinAt(pins, ar.Worker); ok {
 		w, err := store.GetResourceByUID(q, wp.TargetUID)
 		if err != nil {
-			return internal(err)
+			return core.Internal(err)
 		}
 		var active *rules.ActiveDeployment
 		if w != nil {
-			if active, err = c.activeDeployment(q, w); err != nil {
-				return internal(err)
+			if active, err = g.activeDeployment(q, w, fs); err != nil {
+				return core.Internal(err)
 			}
 		}
 		if r := rules.AttachmentGate(ar.Worker, wp.TargetName, ar.Handler, active); r != nil {
-			return c.prefixed(m, refusalOf(r))
+			return prefixed(m.What(), r.Wire())
 		}
 	}
 	if p, ok := pinAt(pins, ar.OnePer); ar.OnePer != "" && ok {
 		holders, err := store.PinHolders(q, p.TargetUID)
 		if err != nil {
-			return internal(err)
+			return core.Internal(err)
 		}
 		for _, h := range holders {
 			if h.Source.Kind == m.Ref.Kind && h.Pin.Relation == ar.OnePer && h.Source.UID != curUID {
 				r := rules.ClaimTaken(ar.OnePer, fmt.Sprintf("the one %s of %s %q (uid %s)", m.Ref.Kind, p.TargetKind, p.TargetName, p.TargetUID),
 					fmt.Sprintf("%s %q", h.Source.Kind, h.Source.Name))
-				return c.prefixed(m, refusalOf(r))
+				return prefixed(m.What(), r.Wire())
 			}
 		}
 	}
 	if dl := ar.DeadLetter; dl != nil {
-		return c.deadLetter(q, m, dl, pins, curUID)
+		return deadLetter(q, m, dl, pins, curUID)
 	}
 	return nil
 }
 
-func (c *call) deadLetter(q store.Q, m *mutation, dl *deadLetterRole, pins []store.Pin, curUID string) *apiError {
+func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pin, curUID string) *wire.Error {
 	qp, ok1 := pinAt(pins, dl.Queue)
 	dp, ok2 := pinAt(pins, dl.DeadLetter)
 	if !ok1 || !ok2 {
@@ -142,7 +146,7 @@ func (c *call) deadLetter(q store.Q, m *mutation, dl *deadLetterRole, pins []sto
 	names := map[string]string{qp.TargetUID: qp.TargetName, dp.TargetUID: dp.TargetName}
 	others, err := store.ListKind(q, m.Tenant, m.Space, m.Ref.Kind, false)
 	if err != nil {
-		return internal(err)
+		return core.Internal(err)
 	}
 	var live []rules.QueueEdge
 	for _, o := range others {
@@ -151,7 +155,7 @@ func (c *call) deadLetter(q store.Q, m *mutation, dl *deadLetterRole, pins []sto
 		}
 		ops, err := store.PinsOf(q, o.UID)
 		if err != nil {
-			return internal(err)
+			return core.Internal(err)
 		}
 		oq, a := pinAt(ops, dl.Queue)
 		od, b := pinAt(ops, dl.DeadLetter)
@@ -161,29 +165,29 @@ func (c *call) deadLetter(q store.Q, m *mutation, dl *deadLetterRole, pins []sto
 		}
 	}
 	if r := rules.CheckDeadLetter(dl.DeadLetter, live, rules.QueueEdge{Queue: qp.TargetUID, DeadLetter: dp.TargetUID}, names); r != nil {
-		return c.prefixed(m, refusalOf(r))
+		return prefixed(m.What(), r.Wire())
 	}
 	return nil
 }
 
-// hostnameClaims is the tenant-wide custom-domain claim (§15.7): no other live
+// hostnameClaims is the tenant-wide custom-domain claim: no other live
 // resource of the tenant, in any space, holds the same canonical hostname.
-func (c *call) hostnameClaims(q store.Q, f *catalog.Form, m *mutation, g *gated, curUID string) *apiError {
-	claims, r := rules.CheckSemanticFields(f, g.spec)
+func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, curUID string) *wire.Error {
+	claims, r := rules.CheckSemanticFields(f, gd.Spec)
 	if r != nil {
-		return c.prefixed(m, refusalOf(r))
+		return prefixed(m.What(), r.Wire())
 	}
 	if len(claims) == 0 {
 		return nil
 	}
-	for _, k := range c.s.Host.Cat.Kinds() {
+	for _, k := range g.host.Cat.Kinds() {
 		fields := hostnameFields(k)
 		if len(fields) == 0 {
 			continue
 		}
 		list, err := store.ListKind(q, m.Tenant, "", k.Kind, true)
 		if err != nil {
-			return internal(err)
+			return core.Internal(err)
 		}
 		for _, o := range list {
 			if o.UID == curUID || o.APIVersion != k.APIVersion {
@@ -196,7 +200,7 @@ func (c *call) hostnameClaims(q store.Q, f *catalog.Form, m *mutation, g *gated,
 					if s, ok := spec[fw].(string); ok && rules.CanonicalHostname(s) == cl.Key {
 						r := rules.ClaimTaken(cl.Pointer, fmt.Sprintf("hostname %q", cl.Key),
 							fmt.Sprintf("%s %q in space %q of your tenant", o.Kind, o.Name, o.Space))
-						return c.prefixed(m, refusalOf(r))
+						return prefixed(m.What(), r.Wire())
 					}
 				}
 			}
@@ -220,27 +224,59 @@ func hostnameFields(k *catalog.Kind) []string {
 	return out
 }
 
-// deploymentDeleteGate is §15.3: a deployment whose worker still has
-// dependents is not deleted (dependency_in_use).
-func (c *call) deploymentDeleteGate(q store.Q, cur *store.Resource) *apiError {
+// DeleteScans are the dependency scans of a delete (docs/protocol.md#relations,
+// #aggregate): a deployment whose worker still has dependents, and any target
+// another resource pins by uid, is not deleted (dependency_in_use). An
+// out-of-band removal (the external-change probe) skips them.
+func (g *G) DeleteScans(q store.Q, cur *store.Resource, external bool, fs *fault.Set) *wire.Error {
+	if external {
+		return nil
+	}
+	if fs.On(fault.DeleteSkipDependents) {
+		return nil
+	}
+	if e := deploymentDeleteGate(q, cur); e != nil {
+		return e
+	}
+	holders, err := store.PinsTo(q, cur.UID)
+	if err != nil {
+		return core.Internal(err)
+	}
+	if len(holders) == 0 {
+		return nil
+	}
+	var names []string
+	for _, p := range holders {
+		src, _ := store.GetResourceByUID(q, p.SourceUID)
+		if src != nil {
+			names = append(names, fmt.Sprintf("%s %q (%s)", src.Kind, src.Name, p.Pointer))
+		}
+	}
+	return core.Refuse(wire.CodeDependencyInUse, "%s is still referenced by %s; delete or change those first",
+		core.Describe(cur.Kind, cur.Name, cur.Space), strings.Join(names, ", "))
+}
+
+// deploymentDeleteGate: a deployment whose worker still has dependents is
+// not deleted.
+func deploymentDeleteGate(q store.Q, cur *store.Resource) *wire.Error {
 	dr := roles.deployment(cur.Kind)
 	if dr == nil {
 		return nil
 	}
 	pins, err := store.PinsOf(q, cur.UID)
 	if err != nil {
-		return internal(err)
+		return core.Internal(err)
 	}
 	wp, ok := pinAt(pins, dr.Worker)
 	if !ok {
 		return nil
 	}
-	deps, err := c.dependents(q, wp.TargetUID)
+	deps, err := dependents(q, wp.TargetUID)
 	if err != nil {
-		return internal(err)
+		return core.Internal(err)
 	}
 	if r := rules.DeploymentDeleteGate(cur.Name, wp.TargetName, deps); r != nil {
-		return refusalOf(r)
+		return r.Wire()
 	}
 	return nil
 }

@@ -1,17 +1,24 @@
-package lane
+// Package journal is hostsim's event journal (docs/protocol.md#admin): every
+// request (method, route, status, tenant), every mutation, fault firing and
+// transition step, numbered by a monotonically increasing sequence. Request
+// events and the request counters are written behind the answer in batches;
+// mutation events are written in the mutation's own transaction (Append).
+// Subscribers are woken after every committed write and read what is new.
+package journal
 
 import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // Journal writes request events and request counters behind the answer, in
-// batches, so reads never wait for the writer lock. Mutation events are written
-// inside their own transaction (Append). Flush makes everything queued visible.
+// batches, so reads never wait for the writer lock. Flush makes everything
+// queued visible.
 type Journal struct {
 	mu     sync.RWMutex
 	closed bool
@@ -22,6 +29,8 @@ type Journal struct {
 	ch                      chan entry
 	done                    chan struct{}
 	now                     func() time.Time
+	subs                    atomic.Pointer[[]chan struct{}] // woken after each committed write
+	smu                     sync.Mutex                      // serializes Subscribe and cancel
 }
 
 type entry struct {
@@ -32,9 +41,10 @@ type entry struct {
 	flush   chan struct{}
 }
 
-// NewJournal starts the writer.
-func NewJournal(st *store.Store, now func() time.Time) *Journal {
+// New starts the writer and wakes subscribers after every write st commits.
+func New(st *store.Store, now func() time.Time) *Journal {
 	j := &Journal{st: st, ch: make(chan entry, 4096), done: make(chan struct{}), now: now}
+	st.OnCommit(j.wake)
 	go j.run()
 	return j
 }

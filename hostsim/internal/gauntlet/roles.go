@@ -1,4 +1,4 @@
-package lane
+package gauntlet
 
 import (
 	_ "embed"
@@ -103,3 +103,15 @@ func (t *roleTable) deployment(k string) *deploymentRole {
 func (t *roleTable) attachment(k string) *attachmentRole {
 	return find(t.Attachments, func(r *attachmentRole) string { return r.Kind }, k)
 }
+
+// workerKinds are the kinds whose readiness is derived rendering.
+func (t *roleTable) workerKinds() []string {
+	out := make([]string, len(t.Workers))
+	for i, w := range t.Workers {
+		out[i] = w.Kind
+	}
+	return out
+}
+
+// IsWorker reports whether kind's Ready is derived from its active deployment.
+func IsWorker(kind string) bool { return roles.worker(kind) != nil }
