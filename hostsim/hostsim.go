@@ -21,10 +21,12 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/state"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/surface"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
@@ -135,12 +137,15 @@ func New(cfg Config) (*Host, error) {
 	}
 	j := journal.New(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
+	en := &lifecycle.Engine{Host: host, Gauntlet: g, Renderer: rd, Now: clock, PrepareLife: 15 * time.Minute,
+		RecordLife: 24 * time.Hour,
+		Mint:       lifecycle.NewMinter(cfg.Seed)}
 	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Gauntlet: g, Renderer: rd,
-		Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry,
-		Now: clock, Seed: cfg.Seed})
-	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Ledger: tr, Now: clock}
+		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
+		RetryAfter: retry, Now: clock})
+	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock}
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof,
-		admin: &admin.API{State: src, Lane: ln, Token: cfg.AdminToken}}
+		admin: &admin.API{State: src, Token: cfg.AdminToken}}
 	h.echo = h.newEcho()
 	return h, nil
 }

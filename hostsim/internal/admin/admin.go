@@ -5,7 +5,6 @@
 package admin
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -23,15 +22,9 @@ import (
 // Prefix is the admin API's path prefix.
 const Prefix = "/_sim"
 
-// Completer settles a pending operation now (the lane's CompleteOperation).
-type Completer interface {
-	CompleteOperation(ctx context.Context, id string, code wire.Code) ([]byte, error)
-}
-
 // API is the admin handler.
 type API struct {
 	State *state.Source
-	Lane  Completer
 	Token string // when set, the bearer the admin API requires
 }
 
@@ -211,7 +204,7 @@ func (a *API) complete(w http.ResponseWriter, r *http.Request, id string) error 
 			return core.Invalid("error %s is not one of the 26 error codes", *req.Error)
 		}
 	}
-	doc, err := a.Lane.CompleteOperation(r.Context(), id, code)
+	doc, err := a.State.Complete(r.Context(), id, code)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,8 @@ package lane
 import (
 	"strings"
 
-	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
-	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
 // apply answers PUT {api}/resources/{group}/{version}/{kind}/{name}.
@@ -15,11 +13,11 @@ func apply(c *call) *wire.Error {
 	if err != nil {
 		return err
 	}
-	var d applyDoc
-	if err := c.decodeBody(&d); err != nil {
+	var d core.ApplyDoc
+	if err := core.DecodeBody(c.body, &d, c.fs); err != nil {
 		return err
 	}
-	in, err := envelopeOf(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
+	in, err := core.ParseResource(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
 	if err != nil {
 		return err
 	}
@@ -41,7 +39,7 @@ func apply(c *call) *wire.Error {
 	if m != nil {
 		m.Action, m.ExpectedUID, m.PrepareDigest = "apply", d.ExpectedUID, d.Review.PrepareDigest
 	}
-	return c.mutate(in.space, m, g, early)
+	return c.mutate(in.Space, m, g, early)
 }
 
 // importResource answers POST …/{name}/import (docs/protocol.md#import).
@@ -50,11 +48,11 @@ func importResource(c *call) *wire.Error {
 	if err != nil {
 		return err
 	}
-	var d importDoc
-	if err := c.decodeBody(&d); err != nil {
+	var d core.ImportDoc
+	if err := core.DecodeBody(c.body, &d, c.fs); err != nil {
 		return err
 	}
-	in, err := envelopeOf(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
+	in, err := core.ParseResource(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
 	if err != nil {
 		return err
 	}
@@ -66,31 +64,31 @@ func importResource(c *call) *wire.Error {
 		return core.Invalid("/nativeId must be 1..4096 characters with no leading or trailing whitespace")
 	}
 	var bodyFence int64
-	if in.generation != nil {
-		bodyFence, _ = wire.ParseDecimal(*in.generation)
+	if in.Generation != nil {
+		bodyFence, _ = wire.ParseDecimal(*in.Generation)
 	}
 	m, g, early := c.stateless(in, pre, bodyFence, "/metadata/generation")
 	if m != nil {
 		m.Action, m.NativeID = "import", nid
 	}
-	return c.mutate(in.space, m, g, early)
+	return c.mutate(in.Space, m, g, early)
 }
 
 // stateless runs steps 8-11 of the order of checks, gating the spec once; its
 // refusal is held until the idempotency lookup (step 7) has had its say.
-func (c *call) stateless(in *request, pre core.Preconditions, bodyFence int64, bodyFenceName string) (*core.Mutation, *core.Gated, *wire.Error) {
-	if in.apiVersion != c.group() || in.kind != c.params["kind"] || in.name != c.params["name"] {
+func (c *call) stateless(in *core.Request, pre core.Preconditions, bodyFence int64, bodyFenceName string) (*core.Mutation, *core.Gated, *wire.Error) {
+	if in.APIVersion != c.group() || in.Kind != c.params["kind"] || in.Name != c.params["name"] {
 		return nil, nil, core.Invalid("the body names %s %s %q but the path names %s %s %q; they must agree",
-			in.apiVersion, in.kind, in.name, c.group(), c.params["kind"], c.params["name"])
+			in.APIVersion, in.Kind, in.Name, c.group(), c.params["kind"], c.params["name"])
 	}
-	f, err := c.installed(in.ref)
+	f, err := c.s.Engine.Installed(in.Ref, c.fs)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := c.grammars(in); err != nil {
+	if err := in.CheckGrammars(c.fs); err != nil {
 		return nil, nil, err
 	}
-	g, err := c.gate(f, in.spec, c.rt.name)
+	g, err := c.s.Engine.Gate(f, in.Spec, c.rt.name, c.fs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,48 +96,6 @@ func (c *call) stateless(in *request, pre core.Preconditions, bodyFence int64, b
 	if err != nil {
 		return nil, nil, err
 	}
-	return &core.Mutation{Tenant: c.who.Tenant, Principal: c.who.Principal, Ref: in.ref, Space: in.space, Name: in.name,
-		Spec: in.spec, IfNoneMatch: intent.Create, Fence: intent.Fence, IfMatch: intent.IfMatch}, g, nil
-}
-
-// gate is the spec gate of an apply or import (step 10).
-func (c *call) gate(f *catalog.Form, spec map[string]any, action string) (*core.Gated, *wire.Error) {
-	g, err := core.GateOrRefuse(f, spec)
-	if err == nil || action != "import" {
-		return g, err
-	}
-	if !c.fs.On(fault.ImportUnchecked) {
-		return nil, err
-	}
-	return core.Ungated(f, spec)
-}
-
-// installed resolves an exact FormRef among the Forms this host installs.
-func (c *call) installed(ref wire.FormRef) (*catalog.Form, *wire.Error) {
-	if f, ok := c.s.Host.Form(ref); ok {
-		return f, nil
-	}
-	if f, ok := c.looseForm(ref); ok {
-		return f, nil
-	}
-	return nil, core.Refuse(wire.CodeFormUnknown, "Form %s is not installed on this host (profile %q); read GET %s/support/forms for what it serves",
-		ref, c.s.Host.P.Name, APIRoot)
-}
-
-// looseForm resolves an uninstalled FormRef by group and kind alone (fault
-// formref.loose): the first installed version of the kind answers.
-func (c *call) looseForm(ref wire.FormRef) (*catalog.Form, bool) {
-	k, ok := c.s.Host.Cat.Kind(ref.APIVersion, ref.Kind)
-	if !ok {
-		return nil, false
-	}
-	for _, v := range k.Versions {
-		if f, ok := c.s.Host.Form(v.Ref); ok {
-			if c.fs.On(fault.FormRefLoose) {
-				return f, true
-			}
-			return nil, false
-		}
-	}
-	return nil, false
+	return &core.Mutation{Tenant: c.who.Tenant, Principal: c.who.Principal, Ref: in.Ref, Space: in.Space, Name: in.Name,
+		Spec: in.Spec, IfNoneMatch: intent.Create, Fence: intent.Fence, IfMatch: intent.IfMatch}, g, nil
 }

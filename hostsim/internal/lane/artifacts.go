@@ -7,6 +7,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
+	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -51,7 +52,7 @@ type uploadDoc struct {
 // uploadStart answers POST {api}/artifacts/uploads.
 func uploadStart(c *call) *wire.Error {
 	var d uploadDoc
-	if err := c.decodeBody(&d); err != nil {
+	if err := core.DecodeBody(c.body, &d, c.fs); err != nil {
 		return err
 	}
 	return c.keyedArtifact(func(q store.Q) (int, []byte, error) {

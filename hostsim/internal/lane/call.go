@@ -9,6 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -25,30 +26,30 @@ type call struct {
 	probe  string
 	body   []byte
 	status int
-	fs     *fault.Set // the armed faults, scoped to the request's kind and name
-	keying *keying    // a keyed request's record owner and fingerprint, once decided
+	fs     *fault.Set     // the armed faults, scoped to the request's kind and name
+	keying *lifecycle.Key // a keyed request's record owner and fingerprint, once decided
 }
 
 // serve is the prelude every route shares (docs/protocol.md#order, steps
 // 1-6), then the route's handler.
 func (c *call) serve() *wire.Error {
-	if err := c.authenticate(); err != nil {
+	if err := authenticate(c); err != nil {
 		c.w.Header().Set(wire.HeaderWWWAuthenticate, "Bearer")
 		return err
 	}
-	if err := c.readProbe(); err != nil {
+	if err := readProbe(c); err != nil {
 		return err
 	}
-	rt, params, err := match(c.s.table, c.r.Method, c.escapedPath())
+	rt, params, err := match(c.s.table, c.r.Method, escapedPath(c))
 	if err != nil {
 		return err
 	}
 	c.rt, c.params = rt, params
 	c.fs.Scope(params["kind"], params["name"])
-	if err := c.requestFaults(); err != nil {
+	if err := requestFaults(c); err != nil {
 		return err
 	}
-	if err := c.segmentGrammars(); err != nil {
+	if err := segmentGrammars(c); err != nil {
 		return err
 	}
 	if rt.query == queryNone && (c.r.URL.RawQuery != "" || c.r.URL.ForceQuery) {

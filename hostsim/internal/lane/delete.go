@@ -6,8 +6,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -53,6 +52,12 @@ func del(c *call) *wire.Error {
 	if err := c.requireEmptyBody(); err != nil {
 		return err
 	}
+	if _, err := c.s.Engine.Installed(ref, c.fs); err != nil {
+		return err
+	}
+	if err := c.pathAgrees(ref); err != nil {
+		return err
+	}
 	d := &core.Deletion{Tenant: c.who.Tenant, Space: space, Ref: ref, Name: c.params["name"], Fence: pre.Fence,
 		IfMatch: pre.IfMatch, External: c.probe == "external-change"}
 	var a answer
@@ -61,20 +66,21 @@ func del(c *call) *wire.Error {
 			a = replayOf(rec)
 			return errOrNil(e)
 		}
-		cur, e := c.decideDelete(q, d, false)
+		cur, e := c.s.Engine.DecideDelete(q, d, false, c.rt.name, c.fs)
 		if e != nil {
 			return e
 		}
 		if async, complete := c.async(ref); async {
 			d.TargetUID = cur.UID
-			body, err := c.accept(q, "delete", ref.Kind, d.Name, d, cur.UID, complete)
+			body, id, err := c.s.Engine.Accept(q, lifecycle.Accepted{Tenant: c.who.Tenant, Principal: c.who.Principal,
+				Action: "delete", Kind: ref.Kind, Name: d.Name, Request: d, TargetUID: cur.UID, CompleteAfter: complete})
 			if err != nil {
 				return err
 			}
 			a = answer{status: http.StatusAccepted, body: body}
-			return c.record(q, space, a, "", opIDOf(body))
+			return c.record(q, space, a, "", id)
 		}
-		if err := c.commitDelete(q, cur); err != nil {
+		if err := c.s.Engine.CommitDelete(q, cur, c.fs); err != nil {
 			return err
 		}
 		a = answer{status: http.StatusNoContent}
@@ -89,59 +95,4 @@ func del(c *call) *wire.Error {
 	}
 	c.reply(a)
 	return nil
-}
-
-// decideDelete resolves the target, the fences and the dependency scans.
-func (c *call) decideDelete(q store.Q, d *core.Deletion, atCommit bool) (*store.Resource, *wire.Error) {
-	f, err := c.installed(d.Ref)
-	if err != nil {
-		return nil, err
-	}
-	if !atCommit {
-		if err := c.pathAgrees(d.Ref); err != nil {
-			return nil, err
-		}
-	}
-	cur, serr := store.GetResource(q, d.Tenant, d.Space, d.Ref.APIVersion, d.Ref.Kind, d.Name)
-	if serr != nil {
-		return nil, core.Internal(serr)
-	}
-	what := d.What()
-	if e := core.CheckRecorded(cur, d.Ref, what, c.fs); e != nil {
-		return nil, e
-	}
-	if e := core.CheckClaim(cur, c.routeName(), c.fs); e != nil {
-		return nil, e
-	}
-	if atCommit {
-		if e := core.CheckDeleteIdentity(cur, d.TargetUID, what, c.fs); e != nil {
-			return nil, e
-		}
-	}
-	if e := core.CheckDeleteFences(cur, d, atCommit, c.fs); e != nil {
-		return nil, e
-	}
-	if v := c.s.Host.CheckOperation(f, "delete"); v != nil {
-		return nil, core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
-	}
-	if e := c.s.Gauntlet.DeleteScans(q, cur, d.External, c.fs); e != nil {
-		return nil, e
-	}
-	return cur, nil
-}
-
-// commitDelete removes the incarnation and re-renders what it affects.
-func (c *call) commitDelete(q store.Q, cur *store.Resource) error {
-	if err := store.DeleteResource(q, cur.UID); err != nil {
-		return err
-	}
-	c.s.gone.set(cur.UID)
-	if err := store.AddCounter(q, "mutations", 1); err != nil {
-		return err
-	}
-	if err := c.s.Gauntlet.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID, render.NowText(c.s.Now()), c.fs); err != nil {
-		return err
-	}
-	return journal.Append(q, c.s.Now(), "mutation", map[string]any{"tenant": cur.Tenant, "space": cur.Space, "kind": cur.Kind,
-		"name": cur.Name, "uid": cur.UID, "deleted": true})
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -25,7 +27,7 @@ type answer struct {
 // render. early is a refusal from the checks that need no stored state,
 // answered only when no record replays.
 func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire.Error) *wire.Error {
-	release, busy := c.exclusive()
+	release, busy := exclusive(c)
 	if busy {
 		return core.Refuse(wire.CodeResourceBusy, "another mutation is in flight on this host (fault mutation.exclusive); retry %s %q later", m.Ref.Kind, m.Name)
 	}
@@ -39,30 +41,31 @@ func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire
 		if early != nil {
 			return early
 		}
-		o, e := c.decide(q, m, g, false)
+		o, e := c.s.Engine.Decide(q, m, g, false, c.rt.name, c.fs)
 		if e != nil {
 			return e
 		}
 		if async, complete := c.async(m.Ref); async {
-			if !o.created {
-				m.TargetUID = o.next.UID
+			if !o.Created {
+				m.TargetUID = o.Next.UID
 			}
-			body, err := c.accept(q, m.Action, m.Ref.Kind, m.Name, m, m.TargetUID, complete)
+			body, id, err := c.s.Engine.Accept(q, lifecycle.Accepted{Tenant: c.who.Tenant, Principal: c.who.Principal,
+				Action: m.Action, Kind: m.Ref.Kind, Name: m.Name, Request: m, TargetUID: m.TargetUID, CompleteAfter: complete})
 			if err != nil {
 				return err
 			}
 			a = answer{status: http.StatusAccepted, body: body}
-			return c.record(q, space, a, "", opIDOf(body))
+			return c.record(q, space, a, "", id)
 		}
-		rep, err := c.commit(q, o)
+		rep, err := c.s.Engine.Commit(q, o, c.fs)
 		if err != nil {
 			return err
 		}
-		a = answer{status: http.StatusOK, body: rep, etag: c.etag(o.next)}
-		if o.created {
+		a = answer{status: http.StatusOK, body: rep, etag: render.ETag(o.Next, c.fs)}
+		if o.Created {
 			a.status = http.StatusCreated
 		}
-		if err := c.record(q, space, a, o.next.UID, ""); err != nil {
+		if err := c.record(q, space, a, o.Next.UID, ""); err != nil {
 			return err
 		}
 		a.drop = c.dropsAfterCommit()
@@ -122,7 +125,7 @@ func (c *call) drop() bool {
 // exclusive is the fault mutation.exclusive: while it is armed a mutation
 // holds the host for exclusiveHold, and one arriving meanwhile is refused
 // (busy), which is where it fires.
-func (c *call) exclusive() (release func(), busy bool) {
+func exclusive(c *call) (release func(), busy bool) {
 	if !c.fs.Armed(fault.MutationExclusive) {
 		return func() {}, false
 	}

@@ -10,8 +10,8 @@ import (
 )
 
 // authenticate maps the bearer credential to (tenant, principal) (docs/protocol.md#auth).
-func (c *call) authenticate() *wire.Error {
-	e := c.credential()
+func authenticate(c *call) *wire.Error {
+	e := credential(c)
 	tokens := c.s.Options.Tokens
 	if e != nil && len(tokens) > 0 {
 		if c.fs.On(fault.AuthAcceptAny) {
@@ -27,7 +27,7 @@ func (c *call) authenticate() *wire.Error {
 	return e
 }
 
-func (c *call) credential() *wire.Error {
+func credential(c *call) *wire.Error {
 	vals := c.r.Header.Values(wire.HeaderAuthorization)
 	if len(vals) != 1 {
 		return core.Refuse(wire.CodeUnauthenticated, "send exactly one Authorization: Bearer <token> header")
@@ -48,7 +48,7 @@ func (c *call) credential() *wire.Error {
 var probeValues = []string{"async", "touch-status", "external-change", "transition-reject", "transition-hold"}
 
 // readProbe honours the conformance probe header under --conformance-probes.
-func (c *call) readProbe() *wire.Error {
+func readProbe(c *call) *wire.Error {
 	if !c.s.Probes {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (c *call) readProbe() *wire.Error {
 
 // requestFaults are the request-stage faults scoped to this request: an
 // added delay, then an injected error.
-func (c *call) requestFaults() *wire.Error {
+func requestFaults(c *call) *wire.Error {
 	if v, ok := c.fs.Value(fault.Latency); ok {
 		d, _ := time.ParseDuration(v)
 		select {
@@ -92,7 +92,7 @@ func (c *call) requestFaults() *wire.Error {
 }
 
 // escapedPath is the request path routing uses (segments decode one by one).
-func (c *call) escapedPath() string {
+func escapedPath(c *call) string {
 	p := c.r.URL.EscapedPath()
 	if strings.Contains(strings.ToUpper(p), "%2F") {
 		if c.fs.On(fault.PathDecodeGroup) {
@@ -103,7 +103,7 @@ func (c *call) escapedPath() string {
 }
 
 // segmentGrammars checks the {kind}, {name} and operation {id} segments.
-func (c *call) segmentGrammars() *wire.Error {
+func segmentGrammars(c *call) *wire.Error {
 	if k, ok := c.params["kind"]; ok && !wire.ValidKind(k) {
 		return core.Invalid("path segment kind %q must match ^[A-Z][A-Za-z0-9]{0,63}$", k)
 	}

@@ -12,12 +12,12 @@ import (
 )
 
 // decodeResource decodes a resourceRequest (validate, prepare).
-func (c *call) decodeResource() (*request, *wire.Error) {
-	var d resourceDoc
-	if err := c.decodeBody(&d); err != nil {
+func (c *call) decodeResource() (*core.Request, *wire.Error) {
+	var d core.ResourceDoc
+	if err := core.DecodeBody(c.body, &d, c.fs); err != nil {
 		return nil, err
 	}
-	return envelopeOf(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
+	return core.ParseResource(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
 }
 
 // validate answers POST {api}/resources/validate (docs/protocol.md#prepare).
@@ -26,14 +26,14 @@ func validate(c *call) *wire.Error {
 	if err != nil {
 		return err
 	}
-	f, err := c.installed(in.ref)
+	f, err := c.s.Engine.Installed(in.Ref, c.fs)
 	if err != nil {
 		return err
 	}
-	if err := c.grammars(in); err != nil {
+	if err := in.CheckGrammars(c.fs); err != nil {
 		return err
 	}
-	_, ds, gerr := core.Gate(f, in.spec)
+	_, ds, gerr := core.Gate(f, in.Spec)
 	if gerr != nil {
 		return core.Internal(gerr)
 	}
@@ -59,42 +59,34 @@ func prepare(c *call) *wire.Error {
 	if err != nil {
 		return err
 	}
-	f, err := c.installed(in.ref)
+	f, err := c.s.Engine.Installed(in.Ref, c.fs)
 	if err != nil {
 		return err
 	}
-	if err := c.grammars(in); err != nil {
+	if err := in.CheckGrammars(c.fs); err != nil {
 		return err
 	}
-	g, err := core.GateOrRefuse(f, in.spec)
+	g, err := core.GateOrRefuse(f, in.Spec)
 	if err != nil {
 		return err
 	}
-	c.fs.Scope(in.ref.Kind, in.name)
+	c.fs.Scope(in.Ref.Kind, in.Name)
 	var digest string
 	werr := c.write(func(q store.Q) error {
-		cur, serr := store.GetResource(q, c.who.Tenant, in.space, in.ref.APIVersion, in.ref.Kind, in.name)
-		if serr != nil {
-			return core.Internal(serr)
-		}
-		uid, gen, e := core.PrepareTarget(cur, in.ref, pre.Fence, core.Describe(in.ref.Kind, in.name, in.space), c.fs)
-		if e != nil {
-			return e
-		}
-		tenant := core.PrepareTenant(c.who.Tenant, c.fs)
-		digest = core.PrepareBinding(g.Digest, in.ref, in.name, tenant, in.space, uid, gen)
-		return store.MintPrepare(q, digest, tenant, c.s.Now().Unix())
+		var e *wire.Error
+		digest, e = c.s.Engine.Prepare(q, c.who.Tenant, in, g, pre.Fence, c.fs)
+		return errOrNil(e)
 	})
 	if werr != nil {
 		return asRefusal(werr)
 	}
-	form := map[string]any{"formRef": in.ref}
-	if in.packageDigest != nil {
-		form["packageDigest"] = *in.packageDigest
+	form := map[string]any{"formRef": in.Ref}
+	if in.PackageDigest != nil {
+		form["packageDigest"] = *in.PackageDigest
 	}
 	out := map[string]any{
-		"resource": map[string]any{"apiVersion": in.apiVersion, "kind": in.kind, "form": form,
-			"metadata": map[string]string{"name": in.name, "space": in.space}, "spec": c.echoedSpec(f, g)},
+		"resource": map[string]any{"apiVersion": in.APIVersion, "kind": in.Kind, "form": form,
+			"metadata": map[string]string{"name": in.Name, "space": in.Space}, "spec": echoedSpec(c, f, g)},
 		"review": map[string]string{"prepareDigest": digest, "specDigest": g.Digest},
 	}
 	c.send(http.StatusOK, marshal(out), "")
@@ -102,7 +94,7 @@ func prepare(c *call) *wire.Error {
 }
 
 // echoedSpec is the spec prepare echoes: the materialized spec.
-func (c *call) echoedSpec(f *catalog.Form, g *core.Gated) json.RawMessage {
+func echoedSpec(c *call, f *catalog.Form, g *core.Gated) json.RawMessage {
 	if c.fs.On(fault.PrepareNoMaterialize) {
 		return bareSpec(f, g)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -21,9 +22,6 @@ func parseQuery(raw string) (url.Values, *wire.Error) {
 
 // findOwn resolves the caller's resource recorded under the exact FormRef.
 func (c *call) findOwn(q store.Q, space string, ref wire.FormRef) (*store.Resource, *wire.Error) {
-	if _, err := c.installed(ref); err != nil {
-		return nil, err
-	}
 	if err := c.pathAgrees(ref); err != nil {
 		return nil, err
 	}
@@ -51,6 +49,9 @@ func read(c *call) *wire.Error {
 	if err != nil {
 		return err
 	}
+	if _, err := c.s.Engine.Installed(ref, c.fs); err != nil {
+		return err
+	}
 	var a answer
 	rerr := c.s.Store.Read(c.ctx, func(q store.Q) error {
 		cur, e := c.findOwn(q, space, ref)
@@ -61,7 +62,7 @@ func read(c *call) *wire.Error {
 		if err != nil {
 			return err
 		}
-		a = answer{status: http.StatusOK, body: rep.JSON(), etag: c.etag(cur)}
+		a = answer{status: http.StatusOK, body: rep.JSON(), etag: render.ETag(cur, c.fs)}
 		return nil
 	})
 	if rerr != nil {
@@ -88,6 +89,10 @@ func observe(c *call) *wire.Error {
 	if err := c.requireEmptyBody(); err != nil {
 		return err
 	}
+	f, err := c.s.Engine.Installed(ref, c.fs)
+	if err != nil {
+		return err
+	}
 	var a answer
 	werr := c.write(func(q store.Q) error {
 		if rec, e := c.lookupRecord(q, space); e != nil || rec != nil {
@@ -98,34 +103,14 @@ func observe(c *call) *wire.Error {
 		if e != nil {
 			return e
 		}
-		if e := core.CheckClaim(cur, c.rt.name, c.fs); e != nil {
+		if e := c.s.Engine.Observe(q, f, cur, pre, c.probe == "touch-status", c.fs); e != nil {
 			return e
-		}
-		what := core.Describe(cur.Kind, cur.Name, cur.Space)
-		if e := core.CheckGeneration(cur, pre.Fence, false, what, "; read it again", c.fs); e != nil {
-			return e
-		}
-		if e := core.CheckRevision(cur, pre.IfMatch, false, what, c.fs); e != nil {
-			return e
-		}
-		f, _ := c.installed(ref)
-		if v := c.s.Host.CheckOperation(f, "observe"); v != nil {
-			return core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
-		}
-		if c.probe == "touch-status" {
-			core.Touch(cur, c.fs)
-			if err := store.UpdateResource(q, cur); err != nil {
-				return err
-			}
-			if err := store.AddCounter(q, "mutations", 1); err != nil {
-				return err
-			}
 		}
 		rep, err := c.s.Renderer.Render(q, cur, nil, c.fs)
 		if err != nil {
 			return err
 		}
-		a = answer{status: http.StatusOK, body: marshal(map[string]any{"resource": rep}), etag: c.etag(cur)}
+		a = answer{status: http.StatusOK, body: marshal(map[string]any{"resource": rep}), etag: render.ETag(cur, c.fs)}
 		return c.record(q, space, a, cur.UID, "")
 	})
 	if werr != nil {

@@ -8,16 +8,18 @@ package lane
 import (
 	"log/slog"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/surface"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
@@ -43,15 +45,14 @@ type Options struct {
 	Journal     *journal.Journal
 	Gauntlet    *gauntlet.G
 	Renderer    *render.Renderer
+	Engine      *lifecycle.Engine
+	Surface     *surface.Surface
 	Transitions *transition.Service // nil = Form transitions not served
 	Tokens      []Principal
 	Probes      bool
 	Logger      *slog.Logger
 	Now         func() time.Time
-	RetryAfter  int           // seconds on pending polls
-	PrepareLife time.Duration // lifetime of a minted prepareDigest
-	RecordLife  time.Duration // lifetime of idempotency records
-	Seed        int64         // non-zero: reproducible uids and operation ids
+	RetryAfter  int // seconds on pending polls
 }
 
 // Server answers the lane.
@@ -59,8 +60,6 @@ type Server struct {
 	Options
 	tokens map[string]Principal
 	table  []route
-	ids    *seeded
-	gone   lastGone // the last deleted uid, for the fault uid.reuse
 	// inflight counts mutations in flight under the fault mutation.exclusive.
 	inflight atomic.Int64
 }
@@ -73,16 +72,7 @@ func New(o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	if o.PrepareLife == 0 {
-		o.PrepareLife = 15 * time.Minute
-	}
-	if o.RecordLife == 0 {
-		o.RecordLife = 24 * time.Hour
-	}
 	s := &Server{Options: o, tokens: map[string]Principal{}, table: routes()}
-	if o.Seed != 0 {
-		s.ids = newSeeded(o.Seed)
-	}
 	for _, t := range o.Tokens {
 		s.tokens[t.Token] = t
 	}
@@ -92,7 +82,7 @@ func New(o Options) *Server {
 // ServeHTTP answers one lane request (the admin API is routed elsewhere).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.Now()
-	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: newID("req_")}
+	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: core.NewRequestID()}
 	c.fs = s.Armory.Request(c.id, "", "")
 	if err := c.serve(); err != nil {
 		c.fail(err)
@@ -107,18 +97,4 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.Journal != nil {
 		s.Journal.Request(c.who.Tenant, r.Method, name, r.URL.EscapedPath(), c.status, c.rt != nil && c.rt.support)
 	}
-}
-
-// lastGone remembers the last deleted uid (fault uid.reuse).
-type lastGone struct {
-	mu  sync.Mutex
-	uid string
-}
-
-func (g *lastGone) set(uid string) { g.mu.Lock(); g.uid = uid; g.mu.Unlock() }
-
-func (g *lastGone) get() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.uid
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -25,6 +26,7 @@ type Source struct {
 	Armory   *fault.Armory
 	Journal  *journal.Journal
 	Renderer *render.Renderer
+	Engine   *lifecycle.Engine
 	Ledger   *transition.Service // nil: no Form transitions served
 	Now      func() time.Time
 }
@@ -173,6 +175,13 @@ func (s *Source) Operations(ctx context.Context) ([]Operation, error) {
 		return nil
 	})
 	return out, err
+}
+
+// Complete finishes a pending operation now: it commits, or fails with code
+// when code is not empty (an unknown id is operation_not_found). It returns
+// the Operation document.
+func (s *Source) Complete(ctx context.Context, id string, code wire.Code) ([]byte, error) {
+	return s.Engine.Complete(ctx, s.Store, s.Armory, id, code)
 }
 
 // Transitions is the Form transition ledger and the simulated backend.

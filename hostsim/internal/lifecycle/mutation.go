@@ -1,4 +1,4 @@
-package lane
+package lifecycle
 
 import (
 	"github.com/takokit/takokit/catalog"
@@ -11,28 +11,29 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// outcome is what deciding a mutation produced.
-type outcome struct {
-	next    *store.Resource
-	created bool
+// Outcome is what deciding a mutation produced.
+type Outcome struct {
+	Next    *store.Resource
+	Created bool
 	changed bool // stored state moved (counts as a mutation)
 	pins    []store.Pin
 	repin   bool // replace the stored pins with pins
 }
 
-// decide runs steps 12-15 of the order of checks against the store as it is
+// Decide runs steps 12-15 of the order of checks against the store as it is
 // now and computes the next state. g is the spec the request gated (nil at
 // the commit of an accepted operation, which gates its stored spec again);
 // atCommit also skips the prepareDigest step (the commit relies on the
-// identity and fence re-check, docs/protocol.md#operations).
-func (c *call) decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bool) (*outcome, *wire.Error) {
-	f, ok := c.s.Host.Form(m.Ref)
+// identity and fence re-check, docs/protocol.md#operations). route names the
+// request in a claim refusal.
+func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bool, route string, fs *fault.Set) (*Outcome, *wire.Error) {
+	f, ok := en.Host.Form(m.Ref)
 	if !ok {
 		return nil, core.Refuse(wire.CodeFormUnknown, "Form %s is no longer installed on this host", m.Ref)
 	}
 	if g == nil {
 		var e *wire.Error
-		if g, e = c.gate(f, m.Spec, m.Action); e != nil {
+		if g, e = en.Gate(f, m.Spec, m.Action, fs); e != nil {
 			return nil, e
 		}
 	}
@@ -42,44 +43,44 @@ func (c *call) decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bool)
 	}
 	what := m.What()
 	if !m.IfNoneMatch {
-		if e := core.CheckClaim(cur, c.routeName(), c.fs); e != nil {
+		if e := core.CheckClaim(cur, route, fs); e != nil {
 			return nil, e
 		}
 	}
 	if atCommit {
-		if e := core.CheckCommitIdentity(cur, m.TargetUID, m.Ref, what, c.fs); e != nil {
+		if e := core.CheckCommitIdentity(cur, m.TargetUID, m.Ref, what, fs); e != nil {
 			return nil, e
 		}
 	}
 	// Step 12: target and fences.
 	if m.IfNoneMatch {
-		if e := core.CheckCreate(cur, m.ExpectedUID, what, c.fs); e != nil {
+		if e := core.CheckCreate(cur, m.ExpectedUID, what, fs); e != nil {
 			return nil, e
 		}
 	} else {
 		in := core.Intent{Fence: m.Fence, IfMatch: m.IfMatch}
-		if e := core.CheckChange(cur, m.Ref, in, m.ExpectedUID, atCommit, what, c.fs); e != nil {
+		if e := core.CheckChange(cur, m.Ref, in, m.ExpectedUID, atCommit, what, fs); e != nil {
 			return nil, e
 		}
 	}
 	// Step 13: capability rules on an existing resource.
 	specChanged := cur != nil && cur.SpecDigest != g.Digest
 	if cur != nil {
-		if e := core.CheckCapability(f, m.Action, cur, g, what, c.fs); e != nil {
+		if e := core.CheckCapability(f, m.Action, cur, g, what, fs); e != nil {
 			return nil, e
 		}
 	}
 	// Step 14: the prepareDigest binding.
 	if m.Action == "apply" && !atCommit {
-		if e := c.spendPrepare(q, m, cur, g); e != nil {
+		if e := en.spendPrepare(q, m, cur, g, fs); e != nil {
 			return nil, e
 		}
 	}
 	// Step 15: what this host offers, relations, artifacts, the aggregate, claims.
-	if e := c.supported(f, core.ProfileOperation(m.Action, cur != nil, specChanged), g, what); e != nil {
+	if e := en.supported(f, core.ProfileOperation(m.Action, cur != nil, specChanged), g, what, fs); e != nil {
 		return nil, e
 	}
-	pins, e := c.s.Gauntlet.Resolve(q, f, m.Tenant, m.Space, g.Spec, c.fs)
+	pins, e := en.Gauntlet.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
 	if e != nil {
 		return nil, e
 	}
@@ -87,34 +88,34 @@ func (c *call) decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bool)
 	if cur != nil {
 		curUID = cur.UID
 	}
-	if e := c.s.Gauntlet.Semantic(q, f, m, g, pins, curUID, c.fs); e != nil {
+	if e := en.Gauntlet.Semantic(q, f, m, g, pins, curUID, fs); e != nil {
 		return nil, e
 	}
 	if m.Action == "import" {
-		if e := c.nativeClaim(q, m, cur); e != nil {
+		if e := nativeClaim(q, m, cur, fs); e != nil {
 			return nil, e
 		}
 	}
-	return c.next(m, g, cur, pins)
+	return en.next(m, g, cur, pins, fs)
 }
 
 // next is step 16: the stored state the mutation leaves.
-func (c *call) next(m *core.Mutation, g *core.Gated, cur *store.Resource, pins []store.Pin) (*outcome, *wire.Error) {
+func (en *Engine) next(m *core.Mutation, g *core.Gated, cur *store.Resource, pins []store.Pin, fs *fault.Set) (*Outcome, *wire.Error) {
 	if cur == nil {
-		uid := core.NewUID(c.s.mint("u-"), c.s.gone.get(), c.fs)
+		uid := core.NewUID(en.Mint("u-"), en.gone.get(), fs)
 		if g.Form.HasOutputs() {
-			if _, err := render.Outputs(g.Form, uid, c.s.Host.P.Domain()); err != nil {
+			if _, err := render.Outputs(g.Form, uid, en.Host.P.Domain()); err != nil {
 				return nil, core.Refuse(wire.CodeUnsupportedCapability, "%s: this host cannot assign the outputs %s declares: %v",
 					m.What(), m.Ref, err)
 			}
 		}
-		next := core.NextCreate(m, g, uid, render.NowText(c.s.Now()))
+		next := core.NextCreate(m, g, uid, en.nowText())
 		next.Pins = int64(len(pins))
-		return &outcome{next: next, created: true, changed: true, pins: pins, repin: true}, nil
+		return &Outcome{Next: next, Created: true, changed: true, pins: pins, repin: true}, nil
 	}
-	next, changed := core.NextChange(cur, g, m.Action, m.NativeID, c.fs)
-	o := &outcome{next: &next, changed: changed, pins: pins, repin: true}
-	if c.fs.On(fault.RelationsNoRepin) {
+	next, changed := core.NextChange(cur, g, m.Action, m.NativeID, fs)
+	o := &Outcome{Next: &next, changed: changed, pins: pins, repin: true}
+	if fs.On(fault.RelationsNoRepin) {
 		o.repin, o.pins = false, nil
 	} else {
 		next.Pins = int64(len(pins))
@@ -124,14 +125,14 @@ func (c *call) next(m *core.Mutation, g *core.Gated, cur *store.Resource, pins [
 
 // supported: the profile offers the operation (op "" exercises none) and
 // accepts the spec's values (docs/protocol.md#support).
-func (c *call) supported(f *catalog.Form, op string, g *core.Gated, what string) *wire.Error {
-	if v := c.s.Host.CheckOperation(f, op); op != "" && v != nil {
-		if !c.fs.On(fault.SupportUnenforced) {
+func (en *Engine) supported(f *catalog.Form, op string, g *core.Gated, what string, fs *fault.Set) *wire.Error {
+	if v := en.Host.CheckOperation(f, op); op != "" && v != nil {
+		if !fs.On(fault.SupportUnenforced) {
 			return core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 		}
 	}
-	if v := c.s.Host.CheckSpec(f, g.Spec); v != nil {
-		if !c.fs.On(fault.SupportUnenforced) {
+	if v := en.Host.CheckSpec(f, g.Spec); v != nil {
+		if !fs.On(fault.SupportUnenforced) {
 			return core.AtField(core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message), v.Field)
 		}
 	}
@@ -139,19 +140,19 @@ func (c *call) supported(f *catalog.Form, op string, g *core.Gated, what string)
 }
 
 // spendPrepare is step 14: review.prepareDigest binds this request.
-func (c *call) spendPrepare(q store.Q, m *core.Mutation, cur *store.Resource, g *core.Gated) *wire.Error {
-	tenant := core.PrepareTenant(m.Tenant, c.fs)
+func (en *Engine) spendPrepare(q store.Q, m *core.Mutation, cur *store.Resource, g *core.Gated, fs *fault.Set) *wire.Error {
+	tenant := core.PrepareTenant(m.Tenant, fs)
 	at, ok, err := store.PrepareMintedAt(q, m.PrepareDigest, tenant)
 	if err != nil {
 		return core.Internal(err)
 	}
-	return core.CheckPrepareSpend(m, cur, g, tenant, core.Minted{Found: ok, At: at}, c.s.Now(), c.s.PrepareLife, c.fs)
+	return core.CheckPrepareSpend(m, cur, g, tenant, core.Minted{Found: ok, At: at}, en.Now(), en.PrepareLife, fs)
 }
 
 // nativeClaim is the nativeId claim of an import (docs/protocol.md#import):
 // one live resource per nativeId per tenant, and a claim never changes.
-func (c *call) nativeClaim(q store.Q, m *core.Mutation, cur *store.Resource) *wire.Error {
-	if c.fs.On(fault.ImportNoClaim) {
+func nativeClaim(q store.Q, m *core.Mutation, cur *store.Resource, fs *fault.Set) *wire.Error {
+	if fs.On(fault.ImportNoClaim) {
 		m.NativeID = "" // nothing is claimed, nothing is checked
 		return nil
 	}
@@ -168,22 +169,22 @@ func (c *call) nativeClaim(q store.Q, m *core.Mutation, cur *store.Resource) *wi
 	return nil
 }
 
-// commit writes the decided state and its pins, re-renders what the mutation
+// Commit writes the decided state and its pins, re-renders what the mutation
 // can affect, counts and journals it, and returns the representation served.
-func (c *call) commit(q store.Q, o *outcome) ([]byte, error) {
-	n := o.next
+func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
+	n := o.Next
 	// Derived rendering: the resource itself first — its revision moves only
 	// if the mutation did not move it already.
-	rd, err := c.s.Gauntlet.ReadyOf(q, n, o.pins, c.fs)
+	rd, err := en.Gauntlet.ReadyOf(q, n, o.pins, fs)
 	if err != nil {
 		return nil, err
 	}
-	rendered := gauntlet.ApplyReady(n, rd, render.NowText(c.s.Now()))
-	if rendered && !o.created && !o.changed {
+	rendered := gauntlet.ApplyReady(n, rd, en.nowText())
+	if rendered && !o.Created && !o.changed {
 		n.Revision++
 	}
 	switch {
-	case o.created:
+	case o.Created:
 		err = store.InsertResource(q, n)
 	case o.changed || rendered:
 		err = store.UpdateResource(q, n)
@@ -192,11 +193,11 @@ func (c *call) commit(q store.Q, o *outcome) ([]byte, error) {
 		return nil, err
 	}
 	if o.repin {
-		if err := store.ReplacePins(q, n.UID, o.pins, !o.created); err != nil {
+		if err := store.ReplacePins(q, n.UID, o.pins, !o.Created); err != nil {
 			return nil, err
 		}
 	}
-	if err := c.s.Gauntlet.Recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID, render.NowText(c.s.Now()), c.fs); err != nil {
+	if err := en.Gauntlet.Recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID, en.nowText(), fs); err != nil {
 		return nil, err
 	}
 	if o.changed {
@@ -204,25 +205,14 @@ func (c *call) commit(q store.Q, o *outcome) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := journal.Append(q, c.s.Now(), "mutation", map[string]any{"tenant": n.Tenant, "space": n.Space,
+	if err := journal.Append(q, en.Now(), "mutation", map[string]any{"tenant": n.Tenant, "space": n.Space,
 		"kind": n.Kind, "name": n.Name, "uid": n.UID, "generation": n.Generation,
-		"revision": n.Revision, "created": o.created, "changed": o.changed}); err != nil {
+		"revision": n.Revision, "created": o.Created, "changed": o.changed}); err != nil {
 		return nil, err
 	}
-	rep, err := c.s.Renderer.Render(q, n, o.pins, c.fs)
+	rep, err := en.Renderer.Render(q, n, o.pins, fs)
 	if err != nil {
 		return nil, err
 	}
 	return rep.JSON(), nil
-}
-
-// etag is the ETag of a representation answer.
-func (c *call) etag(r *store.Resource) string { return render.ETag(r, c.fs) }
-
-// routeName is the route being served ("" for an admin-settled operation).
-func (c *call) routeName() string {
-	if c.rt == nil {
-		return "mutation"
-	}
-	return c.rt.name
 }
