@@ -25,7 +25,11 @@ func TestCheckCapability(t *testing.T) {
 	noUpdate := &catalog.Form{Ref: refA, Role: "identity", Capabilities: []string{"create", "read", "delete", "import", "observe"}}
 	update := &catalog.Form{Ref: refA, Role: "attachment", Capabilities: []string{"create", "read", "update", "delete", "import", "observe"},
 		Immutable: map[string]bool{"/worker": true}}
-	cur := func(spec string) *storeResource { r := stored(); r.Spec, r.SpecDigest = []byte(spec), wire.RawDigest([]byte(spec)); return r }
+	cur := func(spec string) *storeResource {
+		r := stored()
+		r.Spec, r.SpecDigest = []byte(spec), wire.RawDigest([]byte(spec))
+		return r
+	}
 	same, other := `{"a":1,"worker":"w"}`, `{"a":2,"worker":"w"}`
 	moved := `{"a":1,"worker":"v"}`
 	for _, tc := range []struct {
