@@ -183,6 +183,9 @@ func (h *Host) State() *State { return h.state }
 // the transition ledger, armed faults, the profile and the journal.
 type State = state.Source
 
+// StateResource is one stored resource as State lists it.
+type StateResource = state.Resource
+
 // Close flushes the journal and closes the database.
 func (h *Host) Close() error {
 	h.journal.Close()
