@@ -38,6 +38,9 @@ func Digest(raw []byte) (string, error) {
 
 // DigestValue marshals v with encoding/json and digests its canonical form.
 func DigestValue(v any) (string, error) {
+	if b, ok := canonicalFast(v); ok {
+		return RawDigest(b), nil
+	}
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return "", fmt.Errorf("encoding value for its digest: %w", err)
@@ -47,6 +50,9 @@ func DigestValue(v any) (string, error) {
 
 // CanonicalValue marshals v and returns its JCS bytes.
 func CanonicalValue(v any) ([]byte, error) {
+	if b, ok := canonicalFast(v); ok {
+		return b, nil
+	}
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding value for canonical JSON: %w", err)

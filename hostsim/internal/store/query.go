@@ -1,5 +1,7 @@
 package store
 
+import "fmt"
+
 // Queries the relation and worker-aggregate rules ask (host-api.md §14–§15).
 
 // Held is a pin together with the live resource holding it.
@@ -79,41 +81,30 @@ func PendingDelete(q Q, uid string) (bool, error) {
 	return n > 0, err
 }
 
-// Affected lists the resources a mutation of the name (apiVersion, kind,
-// name) in (tenant, space) can re-render: the sources pinning that name
-// (whatever uid they pinned), then the space's resources of workerKinds,
-// each once, skip (the mutated uid) excluded.
+// Affected lists, in one query, the resources a mutation of the name
+// (apiVersion, kind, name) in (tenant, space) can re-render: the sources
+// pinning that name (whatever uid they pinned) and the space's resources of
+// workerKinds, each once, skip (the mutated uid) excluded.
 func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []string, skip string) ([]*Resource, error) {
-	uids, err := SourcesNaming(q, tenant, space, apiVersion, kind, name)
+	if len(workerKinds) > 4 {
+		return nil, fmt.Errorf("store.Affected takes at most 4 worker kinds, got %d", len(workerKinds))
+	}
+	w := [4]string{}
+	copy(w[:], workerKinds)
+	rows, err := q.Query(`SELECT `+resourceCols+` FROM resources WHERE tenant=? AND space=? AND uid<>? AND
+		(kind IN (?,?,?,?) OR uid IN (SELECT source_uid FROM pins WHERE target_api_version=? AND target_kind=? AND target_name=?))
+		ORDER BY uid`, tenant, space, skip, w[0], w[1], w[2], w[3], apiVersion, kind, name)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{skip: true}
+	defer rows.Close()
 	var out []*Resource
-	for _, u := range uids {
-		if seen[u] {
-			continue
-		}
-		r, err := GetResourceByUID(q, u)
+	for rows.Next() {
+		r, err := scanResource(rows)
 		if err != nil {
 			return nil, err
 		}
-		if r != nil {
-			seen[u] = true
-			out = append(out, r)
-		}
+		out = append(out, r)
 	}
-	for _, k := range workerKinds {
-		list, err := ListKind(q, tenant, space, k, false)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range list {
-			if !seen[r.UID] {
-				seen[r.UID] = true
-				out = append(out, r)
-			}
-		}
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"os"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -32,6 +33,7 @@ type Store struct {
 	stmts  *stmtCache
 	extra  []string // tables added by Extend, emptied by Reset too
 	commit func()   // called after every committed write (Notify)
+	w      *writer  // the connection write transactions run on (under wmu)
 }
 
 // Open opens (and creates) the database. An empty path gives a private
@@ -45,8 +47,16 @@ func Open(path string) (*Store, error) {
 			return nil, err
 		}
 		s.path = "memory:hostsim-" + hex.EncodeToString(b[:])
-		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)"
+		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=cache_size(-64)&_pragma=mmap_size(268435456)"
 		s.rw = &sync.RWMutex{}
+		switch os.Getenv("HOSTSIM_EXP_STORE") {
+		case "shared":
+			dsn = "file:hostsim-" + hex.EncodeToString(b[:]) + "?mode=memory&cache=shared&_pragma=busy_timeout(30000)"
+		case "wal":
+			s.rw = nil
+			s.path = "/dev/shm/hostsim-" + hex.EncodeToString(b[:]) + ".db"
+			dsn = "file:" + s.path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(OFF)"
+		}
 	} else {
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
@@ -75,6 +85,12 @@ func Open(path string) (*Store, error) {
 
 // Close releases the database (an in-memory one is gone afterwards).
 func (s *Store) Close() error {
+	s.wmu.Lock()
+	if s.w != nil {
+		_ = s.w.conn.Close()
+		s.w = nil
+	}
+	s.wmu.Unlock()
 	if s.keep != nil {
 		_ = s.keep.Close()
 	}
@@ -110,15 +126,28 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		s.rw.Lock()
 		defer s.rw.Unlock()
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := fn(txQ{tx, s.stmts}); err != nil {
-		tx.Rollback()
+	if s.w == nil {
+		c, err := s.db.Conn(context.Background())
+		if err != nil {
+			return err
+		}
+		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}}
+	}
+	if err := s.w.exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := fn(writeQ{s.w}); err != nil {
+		_ = s.w.exec("ROLLBACK")
+		return err
+	}
+	if err := s.w.exec("COMMIT"); err != nil {
+		_ = s.w.exec("ROLLBACK")
+		return err
+	}
+	return nil
 }
 
 // fill prepares the statements transactions met for the first time, while
