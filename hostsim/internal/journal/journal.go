@@ -51,8 +51,18 @@ func New(st *store.Store, now func() time.Time) *Journal {
 
 // Request queues one request event (admin routes are not journaled here).
 func (j *Journal) Request(tenant, method, route, path string, status int, support bool) {
-	data, _ := json.Marshal(map[string]any{"method": method, "route": route, "path": path, "status": status, "tenant": tenant})
+	data, _ := json.Marshal(requestEvent{Method: method, Path: path, Route: route, Status: status, Tenant: tenant})
 	j.send(entry{typ: "request", data: data, support: support, counted: true})
+}
+
+// requestEvent is the data of a request event (members in the order a map
+// would marshal them).
+type requestEvent struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Route  string `json:"route"`
+	Status int    `json:"status"`
+	Tenant string `json:"tenant"`
 }
 
 // Event queues a non-request event (fault firings, operation commits).

@@ -75,7 +75,19 @@ func (c *call) readBody() *wire.Error {
 	if c.r.Method == http.MethodGet || c.r.Method == http.MethodHead || c.r.Body == nil {
 		return nil
 	}
-	b, err := io.ReadAll(io.LimitReader(c.r.Body, maxBody+1))
+	var b []byte
+	var err error
+	if n := c.r.ContentLength; n >= 0 && n <= maxBody {
+		b = make([]byte, n) // the usual case: read exactly what is announced
+		if _, err = io.ReadFull(c.r.Body, b); err == nil {
+			var more [1]byte
+			if m, _ := c.r.Body.Read(more[:]); m > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+		}
+	} else {
+		b, err = io.ReadAll(io.LimitReader(c.r.Body, maxBody+1))
+	}
 	if err != nil {
 		return core.Invalid("the request body could not be read: %v", err)
 	}

@@ -46,7 +46,7 @@ func (en *Engine) DecideDelete(q store.Q, d *core.Deletion, atCommit bool, route
 
 // CommitDelete removes the incarnation and re-renders what it affects.
 func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) error {
-	if err := store.DeleteResource(q, cur.UID); err != nil {
+	if err := store.DeleteResource(q, cur); err != nil {
 		return err
 	}
 	en.gone.set(cur.UID)

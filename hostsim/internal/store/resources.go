@@ -129,11 +129,13 @@ func UpdateResource(q Q, r *Resource) error {
 }
 
 // DeleteResource removes an incarnation and the pins it holds.
-func DeleteResource(q Q, uid string) error {
-	if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, uid); err != nil {
-		return err
+func DeleteResource(q Q, r *Resource) error {
+	if r.Pins > 0 {
+		if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, r.UID); err != nil {
+			return err
+		}
 	}
-	_, err := q.Exec(`DELETE FROM resources WHERE uid=?`, uid)
+	_, err := q.Exec(`DELETE FROM resources WHERE uid=?`, r.UID)
 	return err
 }
 

@@ -3,13 +3,13 @@
 package store
 
 import (
-	"os"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"os"
 	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -169,8 +169,11 @@ func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
 
 func (s *Store) read(ctx context.Context, fn func(tx Q) error) error {
 	if s.rw != nil {
+		// No write transaction runs while readers hold rw, so the database
+		// cannot move under fn: its statements need no transaction of their own.
 		s.rw.RLock()
 		defer s.rw.RUnlock()
+		return fn(poolQ{s.stmts})
 	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
