@@ -15,8 +15,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/state"
-	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // Prefix is the admin API's path prefix.
@@ -141,7 +141,7 @@ func (a *API) events(w http.ResponseWriter, r *http.Request, _ string) error {
 		return err
 	}
 	if evs == nil {
-		evs = []store.Event{}
+		evs = []journal.Event{}
 	}
 	next := since
 	if len(evs) > 0 {

@@ -198,7 +198,7 @@ func (a *Armory) record(q store.Q, f *armed, requestID, kind, name string, at ti
 		return err
 	}
 	data, _ := json.Marshal(map[string]any{"fault": f.spec, "requestId": requestID, "kind": kind, "resource": name})
-	return store.AppendEvent(q, at.UTC().Format(time.RFC3339Nano), "fault", data)
+	return store.AppendEvent(q, at.UnixNano(), "fault", data)
 }
 
 // spent drops faults whose count is used up from the snapshot, once their

@@ -85,3 +85,28 @@ func TestRequestsAreCounted(t *testing.T) {
 		t.Fatalf("counters %v", c)
 	}
 }
+
+// The journal keeps the newest MaxEvents, in order, and numbers go on.
+func TestTheRingKeepsTheNewest(t *testing.T) {
+	j, _ := newJournal(t)
+	for i := range MaxEvents + 10 {
+		j.add([]store.Pending{{At: int64(i), Type: "x", Data: []byte("{}")}})
+	}
+	evs, _ := j.Since(context.Background(), 0, MaxEvents+100)
+	if len(evs) != MaxEvents || evs[0].Seq != 11 || evs[len(evs)-1].Seq != MaxEvents+10 {
+		t.Fatalf("kept %d events, %d..%d", len(evs), evs[0].Seq, evs[len(evs)-1].Seq)
+	}
+	for i := 1; i < len(evs); i++ {
+		if evs[i].Seq != evs[i-1].Seq+1 {
+			t.Fatalf("gap at %d", i)
+		}
+	}
+	if after, _ := j.Since(context.Background(), MaxEvents, 5); len(after) != 5 || after[0].Seq != MaxEvents+1 {
+		t.Fatalf("since %d: %+v", MaxEvents, after)
+	}
+	j.Clear()
+	j.add([]store.Pending{{Type: "y", Data: []byte("{}")}})
+	if evs, _ := j.Since(context.Background(), 0, 10); len(evs) != 1 || evs[0].Seq != MaxEvents+11 {
+		t.Fatalf("after Clear: %+v", evs)
+	}
+}

@@ -1,18 +1,9 @@
 package journal
 
-import (
-	"context"
-
-	"github.com/takokit/takokit/hostsim/internal/store"
-)
-
-// Event is one journal entry; Seq increases monotonically and is never reused.
-type Event = store.Event
-
-// Subscribe returns a channel that receives a signal after writes that may
-// have added events, and a cancel function. Signals coalesce: a subscriber
-// that has not taken the last one misses nothing but the duplicate, and a
-// writer never waits for a subscriber (a slow one reads later, from Since).
+// Subscribe returns a channel that receives a signal after events were added,
+// and a cancel function. Signals coalesce: a subscriber that has not taken
+// the last one misses nothing but the duplicate, and a writer never waits for
+// a subscriber (a slow one reads later, from Since).
 func (j *Journal) Subscribe() (wake <-chan struct{}, cancel func()) {
 	ch := make(chan struct{}, 1)
 	j.smu.Lock()
@@ -52,18 +43,4 @@ func (j *Journal) wake() {
 		default:
 		}
 	}
-}
-
-// Since returns up to limit events with Seq > after, oldest first. The
-// journal keeps the newest store.MaxEvents; when the first event returned is
-// not after+1, the ones between were trimmed (a subscriber that fell that far
-// behind resumes at the oldest kept).
-func (j *Journal) Since(ctx context.Context, after int64, limit int) ([]Event, error) {
-	var out []Event
-	err := j.st.Read(ctx, func(q store.Q) error {
-		var err error
-		out, err = store.EventsSince(q, after, limit)
-		return err
-	})
-	return out, err
 }

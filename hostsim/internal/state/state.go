@@ -224,5 +224,9 @@ func (s *Source) Subscribe() (<-chan struct{}, func()) { return s.Journal.Subscr
 // re-arms the profile's (POST /_sim/reset); the catalog and profile stay.
 func (s *Source) Reset(ctx context.Context) error {
 	s.Journal.Flush()
-	return s.Armory.Reset(ctx, s.Store.ResetTables)
+	if err := s.Armory.Reset(ctx, s.Store.ResetTables); err != nil {
+		return err
+	}
+	s.Journal.Clear()
+	return nil
 }

@@ -4,7 +4,7 @@ import "fmt"
 
 // schemaVersion is written to the database's user_version; a --db file of
 // another version is refused instead of being misread.
-const schemaVersion = 2
+const schemaVersion = 4
 
 // migrate creates the schema in a new database and checks an existing one.
 func (s *Store) migrate() error {

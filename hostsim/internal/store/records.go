@@ -102,3 +102,10 @@ func Purge(q Q, recordsBefore, preparesBefore int64) error {
 	_, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore)
 	return err
 }
+
+// SetCounter sets a counter to value.
+func SetCounter(q Q, name string, value int64) error {
+	_, err := q.Exec(`INSERT INTO counters (name, value) VALUES (?, ?)
+		ON CONFLICT(name) DO UPDATE SET value=excluded.value`, name, value)
+	return err
+}

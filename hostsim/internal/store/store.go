@@ -32,8 +32,8 @@ type Store struct {
 	path   string
 	stmts  *stmtCache
 	extra  []string // tables added by Extend, emptied by Reset too
-	commit func()   // called after every committed write (Notify)
-	w      *writer  // the connection write transactions run on (under wmu)
+	events func([]Pending) // receives the journal events of each committed write
+	w      *writer          // the connection write transactions run on (under wmu)
 }
 
 // Open opens (and creates) the database. An empty path gives a private
@@ -47,7 +47,7 @@ func Open(path string) (*Store, error) {
 			return nil, err
 		}
 		s.path = "memory:hostsim-" + hex.EncodeToString(b[:])
-		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=cache_size(-64)&_pragma=mmap_size(268435456)"
+		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)"
 		s.rw = &sync.RWMutex{}
 		switch os.Getenv("HOSTSIM_EXP_STORE") {
 		case "shared":
@@ -100,9 +100,9 @@ func (s *Store) Close() error {
 // Path names the database: the file, or memory:<name> for a private one.
 func (s *Store) Path() string { return s.path }
 
-// OnCommit sets a function called after every committed write (the journal
-// wakes its subscribers with it); it must not block.
-func (s *Store) OnCommit(fn func()) { s.commit = fn }
+// OnEvents sets the sink of the journal events of committed writes (the
+// journal); it must not block.
+func (s *Store) OnEvents(fn func([]Pending)) { s.events = fn }
 
 // DB runs single statements on the pool, outside any transaction. Prefer
 // Read: on the in-memory database a pool statement may wait on SQLite's lock.
@@ -113,9 +113,6 @@ func (s *Store) DB() Q { return poolQ{s.stmts} }
 func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
 	err := s.write(ctx, fn)
 	s.fill()
-	if err == nil && s.commit != nil {
-		s.commit()
-	}
 	return err
 }
 
@@ -136,6 +133,7 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		}
 		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}}
 	}
+	s.w.events = nil
 	if err := s.w.exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
@@ -146,6 +144,9 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 	if err := s.w.exec("COMMIT"); err != nil {
 		_ = s.w.exec("ROLLBACK")
 		return err
+	}
+	if len(s.w.events) > 0 && s.events != nil {
+		s.events(s.w.events) // in commit order: the journal is fed under the writer lock
 	}
 	return nil
 }

@@ -10,8 +10,9 @@ import (
 // transaction is BEGIN IMMEDIATE, the statements, COMMIT on this connection:
 // no pool lookup and no per-statement transaction wrapper.
 type writer struct {
-	conn  *sql.Conn
-	stmts map[string]*sql.Stmt
+	conn   *sql.Conn
+	stmts  map[string]*sql.Stmt
+	events []Pending // journal events of the open transaction
 }
 
 func (w *writer) stmt(query string) (*sql.Stmt, error) {
