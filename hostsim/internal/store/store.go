@@ -31,9 +31,9 @@ type Store struct {
 	rw     *sync.RWMutex // memdb only: readers share it, a write transaction holds it
 	path   string
 	stmts  *stmtCache
-	extra  []string // tables added by Extend, emptied by Reset too
+	extra  []string        // tables added by Extend, emptied by Reset too
 	events func([]Pending) // receives the journal events of each committed write
-	w      *writer          // the connection write transactions run on (under wmu)
+	w      *writer         // the connection write transactions run on (under wmu)
 }
 
 // Open opens (and creates) the database. An empty path gives a private
