@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
-	"os"
 	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -47,16 +46,9 @@ func Open(path string) (*Store, error) {
 			return nil, err
 		}
 		s.path = "memory:hostsim-" + hex.EncodeToString(b[:])
-		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)"
+		// memdb copies pages into each connection's cache: keep those small
+		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=cache_size(-256)"
 		s.rw = &sync.RWMutex{}
-		switch os.Getenv("HOSTSIM_EXP_STORE") {
-		case "shared":
-			dsn = "file:hostsim-" + hex.EncodeToString(b[:]) + "?mode=memory&cache=shared&_pragma=busy_timeout(30000)"
-		case "wal":
-			s.rw = nil
-			s.path = "/dev/shm/hostsim-" + hex.EncodeToString(b[:]) + ".db"
-			dsn = "file:" + s.path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(OFF)"
-		}
 	} else {
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
@@ -65,8 +57,8 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
-	db.SetMaxOpenConns(16)
-	db.SetMaxIdleConns(16)
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	s.db, s.stmts = db, &stmtCache{db: db, m: map[string]*sql.Stmt{}, missed: map[string]bool{}}
