@@ -127,7 +127,7 @@ func checkUnauthenticated(ctx context.Context, p *Probe) error {
 			v.Method, v.Target = t.method, t.target
 			if t.method != http.MethodGet {
 				v.Body = []byte("{}")
-				v.Header = map[string]string{"Idempotency-Key": newKey(), "If-None-Match": "*"}
+				v.Header = map[string]string{wire.HeaderIdempotencyKey: newKey(), wire.HeaderIfNoneMatch: "*"}
 			}
 			r, err := p.P.Do(ctx, v)
 			if err != nil {

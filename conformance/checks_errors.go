@@ -28,7 +28,7 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 		if r.Err.Retryable != retryableCodes[code] {
 			return failf("%s with probe error:%s: retryable is %v, expected %v", r.What(), code, r.Err.Retryable, retryableCodes[code])
 		}
-		if r.Header.Get("ETag") != "" {
+		if r.Header.Get(wire.HeaderETag) != "" {
 			return failf("%s with probe error:%s: an error carries an ETag", r.What(), code)
 		}
 		if prev, dup := seen[r.Err.RequestID]; dup {

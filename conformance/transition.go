@@ -180,8 +180,8 @@ func (t *txRequest) readbackPath(id string) string {
 
 // req renders the POST.
 func (t *txRequest) req(probe string) Req {
-	h := map[string]string{"Idempotency-Key": t.OperationID, "Takoform-Expected-Generation": t.Expected.Generation,
-		"If-Match": `"` + t.Expected.Revision + `"`}
+	h := map[string]string{wire.HeaderIdempotencyKey: t.OperationID, wire.HeaderExpectedGeneration: t.Expected.Generation,
+		wire.HeaderIfMatch: `"` + t.Expected.Revision + `"`}
 	if probe != "" {
 		h[ProbeHeader] = probe
 	}
@@ -235,12 +235,10 @@ func decodeResourceNoETag(r *Resp) (*Resource, error) {
 	return &res, nil
 }
 
+// nextDecimal is the canonical decimal after s (docs/protocol.md#decimals).
 func nextDecimal(s string) string {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return itoa(n + 1)
+	n, _ := wire.ParseDecimal(s)
+	return wire.FormatDecimal(n + 1)
 }
 
 func itoa(n int) string {

@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // serveNull answers every request 200 with a small JSON body after draining
@@ -28,7 +30,7 @@ func serveNull(args []string) error {
 	body := []byte(`{}`)
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
 		_, _ = w.Write(body)
 	})}
 	if *ready != "" {
