@@ -104,7 +104,7 @@ func (p *Probe) buildNamed(ctx context.Context, f *catalog.Form, name string) (*
 
 func checkPinRecordsTargetFormRef(ctx context.Context, p *Probe) error {
 	// A source pinning a target that a transition then moves to another FormRef
-	// must render the change (host-api.md §14.4).
+	// must render the change (docs/protocol.md#relations).
 	tr, from, _, err := p.transitionPair()
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// requiredFeatures are the seven discovery features the lane requires (host-api.md §2).
+// requiredFeatures are the seven discovery features the lane requires (docs/protocol.md#discovery).
 var requiredFeatures = []string{"service_forms", "exact_form_ref", "optimistic_concurrency",
 	"idempotent_lifecycle", "operations", "artifact_upload", "support_profiles"}
 

@@ -15,10 +15,10 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// maxResponse caps every response body the runner reads (host-api.md §4).
+// maxResponse caps every response body the runner reads (docs/protocol.md#json).
 const maxResponse = 8 << 20
 
-// ProbeHeader is the test-only probe header of host-api.md §21.
+// ProbeHeader is the test-only probe header of docs/protocol.md#probes.
 const ProbeHeader = wire.HeaderConformanceProbe
 
 // Client speaks to one host with one credential. Redirects are never followed: a

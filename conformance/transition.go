@@ -11,7 +11,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// EvidenceFormat is the transitionEvidence format (transitions.md §3).
+// EvidenceFormat is the transitionEvidence format (docs/protocol.md#transitions).
 const EvidenceFormat = "takoform.module-form-transition@v1"
 
 type formEvidence struct {
@@ -55,7 +55,7 @@ type txRequest struct {
 	from, to      *catalog.Form
 }
 
-// txOperation is the closed operation object of transitions.md §7.
+// txOperation is the closed operation object of docs/protocol.md#transitions.
 type txOperation struct {
 	OperationID       string `json:"operationId,required"`
 	Status            string `json:"status,required"`
@@ -138,7 +138,7 @@ func (p *Probe) newTx(tr *catalog.Transition, res *Resource, marker string) (*tx
 	return t, t.seal()
 }
 
-// seal computes the evidence digest, operationId and requestDigest (transitions.md §4).
+// seal computes the evidence digest, operationId and requestDigest (docs/protocol.md#transitions).
 func (t *txRequest) seal() error {
 	var err error
 	t.TransitionEvidence.Digest, err = wire.DomainDigest(wire.DomainTransitionEvidence,

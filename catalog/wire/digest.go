@@ -12,7 +12,7 @@ import (
 // DigestPrefix starts every digest string.
 const DigestPrefix = "sha256:"
 
-// EmptySpecDigest is the digest of `{}` (host-api.md §20).
+// EmptySpecDigest is the digest of `{}` (docs/protocol.md#digests).
 const EmptySpecDigest = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
 
 // Canonicalize returns the RFC 8785 (JCS) bytes of raw after the I-JSON gate.
@@ -66,7 +66,7 @@ func RawDigest(b []byte) string {
 	return DigestPrefix + hex.EncodeToString(sum[:])
 }
 
-// Domain formats of the digests of transitions.md §4.
+// Domain formats of the digests of docs/protocol.md#transitions.
 const (
 	DomainTransitionEvidence  = "takoform.module-form-transition@v1"
 	DomainTransitionOperation = "takoform.resource-form-transition-operation@v1"
@@ -84,8 +84,8 @@ func DomainDigest(domain string, v any) (string, error) {
 	return RawDigest(c), nil
 }
 
-// DomainHex is DomainDigest without the "sha256:" prefix (the operationId suffix of
-// transitions.md §4 is "formtx_" + this value).
+// DomainHex is DomainDigest without the "sha256:" prefix: a Form transition's
+// operationId is "formtx_" + this value (docs/protocol.md#transitions).
 func DomainHex(domain string, v any) (string, error) {
 	c, err := domainCanonical(domain, v)
 	if err != nil {

@@ -61,7 +61,7 @@ const (
 	PackageAPIVersion   = "packages.forms.takoform.com/v1alpha4"
 )
 
-// Query keys of the exact-FormRef query (host-api.md §5.2).
+// Query keys of the exact-FormRef query (docs/protocol.md#routes).
 const (
 	QuerySpace             = "space"
 	QueryGroup             = "group"
@@ -178,7 +178,7 @@ func (r FormRef) Query() url.Values {
 	}
 }
 
-// ExactQuery returns the full five-key query of host-api.md §5.2.
+// ExactQuery returns the full five-key query of docs/protocol.md#routes.
 func ExactQuery(space string, r FormRef) url.Values {
 	q := r.Query()
 	q.Set(QuerySpace, space)
@@ -233,7 +233,7 @@ func ParseFormRefQuery(q url.Values) (FormRef, error) {
 	return r, nil
 }
 
-// ParseExactQuery reads all five keys of host-api.md §5.2, each exactly once and
+// ParseExactQuery reads all five keys of docs/protocol.md#routes, each exactly once and
 // nothing else, and checks the SpaceID grammar.
 func ParseExactQuery(q url.Values) (space string, ref FormRef, err error) {
 	ref, err = ParseFormRefQuery(q)

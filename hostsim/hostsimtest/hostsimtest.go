@@ -51,7 +51,7 @@ type Admin struct {
 	token  string
 }
 
-// Counters is the counters document of hostsim.md §7.
+// Counters is the counters document of docs/protocol.md#admin.
 type Counters struct {
 	Requests     int64            `json:"requests"`
 	Mutations    int64            `json:"mutations"`

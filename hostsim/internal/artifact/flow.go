@@ -45,7 +45,7 @@ type Started struct {
 }
 
 // Start opens an upload session for manifest (the request's manifest member exactly as
-// sent), host-api.md §17.1 step 2: the manifest rules are applied (artifact_invalid)
+// sent), docs/protocol.md#artifacts step 2: the manifest rules are applied (artifact_invalid)
 // and missingBlobs lists what the caller's tenant does not hold yet. Starting again
 // opens a new session.
 func Start(st Store, c Caller, manifest []byte, maxBundleBytes int64) (*Started, error) {
@@ -72,7 +72,7 @@ func Start(st Store, c Caller, manifest []byte, maxBundleBytes int64) (*Started,
 }
 
 // session finds the caller's live session: unknown, abandoned and foreign ids get one
-// and the same artifact_missing answer (host-api.md §17.3).
+// and the same artifact_missing answer (docs/protocol.md#artifacts).
 func session(st Store, c Caller, id string) (Upload, *Manifest, error) {
 	u, ok, err := st.GetUpload(id)
 	if err != nil {
@@ -108,7 +108,7 @@ func checkBlob(data []byte, size int64, digest, uploadID string) *rules.Refusal 
 	return nil
 }
 
-// PutBlob is the blob PUT of host-api.md §17.1 step 3. It reads at most the declared
+// PutBlob is the blob PUT of docs/protocol.md#artifacts step 3. It reads at most the declared
 // size plus one byte from body. The digest must be declared by the session's manifest
 // and the bytes must have exactly its size and digest (artifact_invalid). created is true
 // when the tenant holds the blob now for the first time (201), false when it already
@@ -139,7 +139,7 @@ func PutBlob(st Store, c Caller, uploadID, digest string, body io.Reader) (creat
 	return true, st.PutBlob(c.Tenant, digest, data)
 }
 
-// Commit is host-api.md §17.1 step 4: it re-validates every manifest rule (with the
+// Commit is docs/protocol.md#artifacts step 4: it re-validates every manifest rule (with the
 // maxBundleBytes in force now), requires every declared blob to be held by the tenant
 // (artifact_missing naming the missing digests), re-checks declared sizes and digests
 // against the stored bytes (artifact_invalid), then makes the tenant hold the manifest.
@@ -195,7 +195,7 @@ func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest s
 	return m.Digest, true, nil
 }
 
-// Abandon is host-api.md §17.1 step 5: the session ends, and the tenant's hold on every
+// Abandon is docs/protocol.md#artifacts step 5: the session ends, and the tenant's hold on every
 // blob of its manifest is dropped unless one of the tenant's committed manifests or
 // other open sessions names it (bytes are freed by the Store only when no tenant holds
 // them).

@@ -1,4 +1,4 @@
-// Package artifact holds hostsim's artifact logic (host-api.md §17): the manifest rules,
+// Package artifact holds hostsim's artifact logic (docs/protocol.md#artifacts): the manifest rules,
 // the manifest digest, and the upload flow (start, blob PUT, commit, read, HEAD,
 // abandon) with per-tenant holding, over a small persistence interface (Store) that the
 // host backs with SQLite. It performs no HTTP and owns no state of its own.
@@ -18,7 +18,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
-// Manifest format facts (host-api.md §17.2).
+// Manifest format facts (docs/protocol.md#artifacts).
 const (
 	APIVersion                  = "artifacts.takoform.com/v1alpha1"
 	KindWorkerBundle            = "WorkerBundle"
@@ -64,7 +64,7 @@ type Manifest struct {
 	Modules    []Entry // WorkerBundle only
 	Files      []Entry // the other kinds
 	Raw        []byte  // the manifest member exactly as uploaded
-	Digest     string  // RFC 8785 digest of Raw (host-api.md §20)
+	Digest     string  // RFC 8785 digest of Raw (docs/protocol.md#digests)
 }
 
 // Entries returns the modules of a WorkerBundle or the files of another kind.
@@ -126,7 +126,7 @@ func bad(ptr, format string, args ...any) *rules.Refusal {
 }
 
 // ParseManifest decodes the manifest member raw (as uploaded) and applies the schema and
-// every host rule of host-api.md §17.2, with maxBundleBytes the bound on the summed
+// every host rule of docs/protocol.md#artifacts, with maxBundleBytes the bound on the summed
 // declared sizes (DefaultMaximumBundleBytes unless a profile narrows it; <= 0 means the
 // default). Every refusal is artifact_invalid naming the manifest pointer, the value
 // and what is accepted.

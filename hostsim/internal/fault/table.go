@@ -124,7 +124,7 @@ var (
 	ArtifactsRecommit      = &Rule{Name: "artifacts.recommit", Stage: StageRules, Effect: "answer every commit 201, also for an upload already committed"}
 	ArtifactsForget        = &Rule{Name: "artifacts.forget", Stage: StageRules, Effect: "drop committed manifests: manifest reads and bundle resolution answer artifact_missing"}
 
-	// Form transitions (transitions.md §8), acted on by internal/transition.
+	// Form transitions (docs/protocol.md#transitions), acted on by internal/transition.
 	TransitionCrash  = &Rule{Name: "transition.crash", Stage: StageTransition, Effect: "aborts a Form transition right after the durable write of point value (A-E); the client sees a dropped connection", Value: crashPoint, ValueRequired: true}
 	TransitionExit   = &Rule{Name: "transition.exit", Stage: StageTransition, Effect: "the process exits right after the durable write of point value (A-E); needs --db FILE (without one it acts as transition.crash)", Value: crashPoint, ValueRequired: true}
 	TransitionReject = &Rule{Name: "transition.reject", Stage: StageTransition, Effect: "the backend definitively rejects matching Form transitions; failureCode = value (default backend_rejected)", Value: failureCode}
@@ -133,7 +133,7 @@ var (
 // Targeted faults: each switches off one lane rule.
 var (
 
-	// identity & fences (host-api.md §6, §9)
+	// identity & fences (docs/protocol.md#identity, #fences)
 	FenceIgnore        = &Rule{Name: "fence.ignore", Stage: StageRules, Effect: "skip the generation fence comparison (and the header/body fence agreement) on apply, import, prepare, observe and delete"}
 	IfMatchIgnore      = &Rule{Name: "ifmatch.ignore", Stage: StageRules, Effect: "skip the If-Match revision comparison on apply, import, observe and delete (its syntax is still checked)"}
 	UIDIgnoreExpected  = &Rule{Name: "uid.ignore-expected", Stage: StageRules, Effect: "ignore expectedUid: neither a mismatching uid nor expectedUid on a create is refused"}
@@ -143,44 +143,44 @@ var (
 	GenerationFrozen   = &Rule{Name: "generation.frozen", Stage: StageRules, Effect: "a spec change moves the revision but keeps the generation"}
 	GenerationOnStatus = &Rule{Name: "generation.on-status", Stage: StageRules, Effect: "a host-side status change (touch-status probe) moves the generation too"}
 
-	// idempotency (host-api.md §11)
+	// idempotency (docs/protocol.md#idempotency)
 	IdempotencyNoReplay   = &Rule{Name: "idempotency.no-replay", Stage: StageRules, Effect: "never replay an idempotency record: every keyed request executes afresh"}
 	IdempotencyNoRetire   = &Rule{Name: "idempotency.no-retire", Stage: StageRules, Effect: "replay records bound to a deleted incarnation instead of retiring them"}
 	IdempotencyTenantWide = &Rule{Name: "idempotency.tenant-wide", Stage: StageRules, Effect: "key idempotency records by tenant, space and key, so principals of a tenant share them"}
 	IdempotencyHostWide   = &Rule{Name: "idempotency.host-wide", Stage: StageRules, Effect: "key idempotency records by space and key only, so every tenant shares them"}
 
-	// operations (host-api.md §10)
+	// operations (docs/protocol.md#operations)
 	CommitSkipFences       = &Rule{Name: "commit.skip-fences", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking its generation and revision fences"}
 	CommitSkipIdentity     = &Rule{Name: "commit.skip-identity", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking the uid it accepted"}
 	OperationTenantWide    = &Rule{Name: "operation.tenant-wide", Stage: StageRules, Effect: "any principal of the creating tenant may poll and cancel an Operation"}
 	OperationUncancellable = &Rule{Name: "operation.uncancellable", Stage: StageRules, Effect: "cancelling a pending Operation commits it instead of ending it with operation_cancelled"}
 	OperationUnstable      = &Rule{Name: "operation.unstable", Stage: StageRules, Effect: "a terminal Operation is re-encoded (indented) on every later poll: the same JSON value, not the same bytes"}
 
-	// strict JSON, errors and SpaceIDs (host-api.md §3.3, §4, §7)
+	// strict JSON, errors and SpaceIDs (docs/protocol.md#json, #errors, #spaces)
 	JSONDuplicates       = &Rule{Name: "json.duplicates", Stage: StageRules, Effect: "request bodies with duplicate member names pass the I-JSON gate; the last member wins"}
 	JSONUnknownMembers   = &Rule{Name: "json.unknown-members", Stage: StageRules, Effect: "request bodies are decoded leniently: members the closed schema does not declare are ignored"}
 	ErrorsRetryableWrong = &Rule{Name: "errors.retryable-wrong", Stage: StageRules, Effect: "every error envelope carries the opposite of its code's retryable value"}
 	SpaceLenient         = &Rule{Name: "space.lenient", Stage: StageRules, Effect: "/metadata/space is not checked against the SpaceID grammar (the query's space still is)"}
 
-	// tenancy (host-api.md §3.1)
+	// tenancy (docs/protocol.md#auth)
 	TenantIgnore    = &Rule{Name: "tenant.ignore", Stage: StageRules, Effect: "every authenticated principal is served in the first configured principal's tenant, so tenants share one plane"}
 	PrepareHostWide = &Rule{Name: "prepare.host-wide", Stage: StageRules, Effect: "a prepareDigest binds no tenant: any tenant may spend one minted for another"}
 
-	// capability, import and status (host-api.md §9.3, §16, §13)
+	// capability, import and status (docs/protocol.md#capabilities, #import, #status)
 	CapabilityIgnore   = &Rule{Name: "capability.ignore", Stage: StageRules, Effect: "accept spec changes of Forms without update and applies to revision-role resources (the host profile may still refuse the operation)"}
 	ImmutableIgnore    = &Rule{Name: "immutable.ignore", Stage: StageRules, Effect: "accept changes of immutableFields pointers"}
 	ImportUnchecked    = &Rule{Name: "import.unchecked", Stage: StageRules, Effect: "an import skips the desiredSchema gate (the spec is only materialized)"}
 	ImportNoClaim      = &Rule{Name: "import.no-claim", Stage: StageRules, Effect: "an import neither checks nor records a nativeId claim (the resource keeps no nativeId)"}
 	StatusInventReason = &Rule{Name: "status.invent-reason", Stage: StageRules, Effect: "the Ready condition carries a reason outside the closed vocabulary"}
 
-	// validate, prepare and headers (host-api.md §6, §10)
+	// validate, prepare and headers (docs/protocol.md#prepare, #headers)
 	ValidateInvert    = &Rule{Name: "validate.invert", Stage: StageRules, Effect: "validate answers the opposite valid (diagnostics unchanged)"}
 	PrepareUnbound    = &Rule{Name: "prepare.unbound", Stage: StageRules, Effect: "an apply accepts any prepareDigest this host minted for the tenant, whatever request it binds"}
 	PrepareNoFence    = &Rule{Name: "prepare.no-fence", Stage: StageRules, Effect: "prepare of an existing resource without Takoform-Expected-Generation is answered as if the fence were current"}
 	HeadersLenient    = &Rule{Name: "headers.lenient", Stage: StageRules, Effect: "a keyed route without Idempotency-Key is served (its answer is recorded under the empty key)"}
 	SupportUnenforced = &Rule{Name: "support.unenforced", Stage: StageRules, Effect: "apply and import skip the support profile's operation and spec narrowing checks"}
 
-	// FormRefs, paths, discovery and catalog (host-api.md §2, §5, §8)
+	// FormRefs, paths, discovery and catalog (docs/protocol.md#identity, #routes, #discovery)
 	FormRefAnyVersion    = &Rule{Name: "formref.any-version", Stage: StageRules, Effect: "read, observe and delete answer a resource under any installed FormRef of its kind"}
 	FormRefPackageKey    = &Rule{Name: "formref.package-key", Stage: StageRules, Effect: "packageDigest in an exact-FormRef query is ignored instead of refused"}
 	FormRefLoose         = &Rule{Name: "formref.loose", Stage: StageRules, Effect: "an uninstalled FormRef resolves to the first installed version of its group and kind"}
@@ -189,7 +189,7 @@ var (
 	FormsUnavailable     = &Rule{Name: "forms.unavailable", Stage: StageRules, Effect: "forms answers every installed FormRef with activated false"}
 	DefinitionDrift      = &Rule{Name: "definition.drift", Stage: StageRules, Effect: "form-definition serves the desiredSchema with an extra $comment member, so it differs from the installed one"}
 
-	// deletes (host-api.md §14.6)
+	// deletes (docs/protocol.md#fences)
 	DeleteRevisionFenced = &Rule{Name: "delete.revision-fenced", Stage: StageRules, Effect: "a delete compares its generation fence with the revision, so derived rendering makes it stale"}
 
 	// identity, spaces and catalog additions
@@ -198,7 +198,7 @@ var (
 	SpaceIgnore      = &Rule{Name: "space.ignore", Stage: StageRules, Effect: "read and observe find the tenant's resource of that kind and name in any space"}
 	FormRefCollapse  = &Rule{Name: "formref.collapse", Stage: StageRules, Effect: "forms and form-definition answer every installed version of a kind with its newest one"}
 
-	// artifacts (host-api.md §17)
+	// artifacts (docs/protocol.md#artifacts)
 	ArtifactsSessionShared  = &Rule{Name: "artifacts.session-shared", Stage: StageRules, Effect: "any principal of the tenant may use another principal's upload session"}
 	ArtifactsSharedHoldings = &Rule{Name: "artifacts.shared-holdings", Stage: StageRules, Effect: "every tenant holds every stored blob and committed manifest"}
 	ArtifactsUnverified     = &Rule{Name: "artifacts.unverified", Stage: StageRules, Effect: "a blob PUT stores the bytes without checking them against the declared size and digest"}
@@ -207,7 +207,7 @@ var (
 	ArtifactsMixedKinds     = &Rule{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a WorkerBundle manifest may carry files beside its modules"}
 	ArtifactsAnyMainModule  = &Rule{Name: "artifacts.any-main-module", Stage: StageRules, Effect: "mainModule may name an undeclared or non-loadable module (a source map)"}
 
-	// Form transitions (transitions.md §4, §5)
+	// Form transitions (docs/protocol.md#transitions)
 	TransitionNoClaim          = &Rule{Name: "transition.no-claim", Stage: StageRules, Effect: "a Form transition's claim does not fence lifecycle mutations (no resource_busy)"}
 	TransitionRequestUnchecked = &Rule{Name: "transition.request-unchecked", Stage: StageRules, Effect: "another request under a recorded operationId is answered with that operation instead of form_transition_request_mismatch"}
 	TransitionUnverified       = &Rule{Name: "transition.unverified", Stage: StageRules, Effect: "transitionEvidence.digest and operationId are not recomputed"}

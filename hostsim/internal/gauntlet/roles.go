@@ -8,7 +8,7 @@ import (
 
 // The worker roles table (worker_roles.json): which kinds are bundles, workers,
 // versions, deployments and attachments, and the pointers and handlers each
-// rule of host-api.md §15 and §17.4–§17.5 reads. Go code never names a kind;
+// rule of docs/protocol.md#aggregate, docs/protocol.md#artifacts reads. Go code never names a kind;
 // it asks this table.
 
 //go:embed worker_roles.json

@@ -1,6 +1,6 @@
 package store
 
-// Pin records the incarnation a reference resolved to (host-api.md §14.4).
+// Pin records the incarnation a reference resolved to (docs/protocol.md#relations).
 type Pin struct {
 	SourceUID, Pointer, Relation             string
 	TargetAPIVersion, TargetKind, TargetName string

@@ -2,7 +2,7 @@ package store
 
 import "fmt"
 
-// Queries the relation and worker-aggregate rules ask (host-api.md §14–§15).
+// Queries the relation and worker-aggregate rules ask (docs/protocol.md#relations, docs/protocol.md#aggregate).
 
 // Held is a pin together with the live resource holding it.
 type Held struct {

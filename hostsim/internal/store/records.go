@@ -5,7 +5,7 @@ import (
 	"errors"
 )
 
-// Record is a recorded 2xx answer for idempotent replay (host-api.md §11).
+// Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
 type Record struct {
 	Tenant, Principal, Space, Key string
 	Fingerprint                   string

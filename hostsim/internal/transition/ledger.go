@@ -7,7 +7,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// Ledger statuses (transitions.md §5): prepared → proven → committed, or rejected.
+// Ledger statuses (docs/protocol.md#transitions): prepared → proven → committed, or rejected.
 const (
 	statusPrepared  = "prepared"
 	statusProven    = "proven"
@@ -82,7 +82,7 @@ func insertOp(q store.Q, r *opRow) error {
 	return err
 }
 
-// setDispatched is the dispatch fence (§5 step 4): it reports whether this
+// setDispatched is the dispatch fence (docs/protocol.md#transitions): it reports whether this
 // caller won the compare-and-set.
 func setDispatched(q store.Q, tenant, op string, now int64) (bool, error) {
 	res, err := q.Exec(`UPDATE transition_ops SET dispatch_attempted=1, dispatched_at=?, updated_at=?

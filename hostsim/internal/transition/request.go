@@ -9,7 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// FormEvidence is a {formRef, packageDigest} object (transitions.md §3).
+// FormEvidence is a {formRef, packageDigest} object (docs/protocol.md#transitions).
 type FormEvidence struct {
 	FormRef       wire.FormRef `json:"formRef,required"`
 	PackageDigest string       `json:"packageDigest,required"`
@@ -52,7 +52,7 @@ type Evidence struct {
 	Digest string `json:"digest,required"`
 }
 
-// Request is the closed POST body of transitions.md §3.
+// Request is the closed POST body of docs/protocol.md#transitions.
 type Request struct {
 	OperationID        string       `json:"operationId,required"`
 	FromForm           FormEvidence `json:"fromForm,required"`
@@ -70,13 +70,13 @@ type resourceKey struct {
 	Name       string `json:"name"`
 }
 
-// EvidenceDigest is transitionEvidence.digest of transitions.md §4.
+// EvidenceDigest is transitionEvidence.digest of docs/protocol.md#transitions.
 func EvidenceDigest(marker string, from, to FormEvidence) (string, error) {
 	return wire.DomainDigest(wire.DomainTransitionEvidence, map[string]any{"marker": marker, "fromForm": from, "toForm": to})
 }
 
 // Seal computes desiredSpecDigest, operationId and requestDigest of r as sent
-// (transitions.md §4). It does not change r.
+// (docs/protocol.md#transitions). It does not change r.
 func (r *Request) Seal() (specDigest, operationID, requestDigest string, err error) {
 	if specDigest, err = wire.Digest(r.Resource.Spec); err != nil {
 		return "", "", "", err
@@ -115,7 +115,7 @@ func NewRequest(t *catalog.Transition, from, to *catalog.Form, space, name, uid 
 }
 
 // ReadbackPath is the GET route of an operation with its space query (the
-// operation object's reconcilePath, transitions.md §7).
+// operation object's reconcilePath, docs/protocol.md#transitions).
 func ReadbackPath(apiVersion, kind, name, space, operationID string) string {
 	return apiRoot + "/resources/" + apiVersion + "/" + kind + "/" + name + "/form-transitions/" + operationID +
 		"?space=" + strings.ReplaceAll(url.QueryEscape(space), "+", "%20")

@@ -12,7 +12,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// proof is the transitionProof of the 200 receipt (transitions.md §7).
+// proof is the transitionProof of the 200 receipt (docs/protocol.md#transitions).
 type proof struct {
 	OperationID              string       `json:"operationId"`
 	FromForm                 FormEvidence `json:"fromForm"`
@@ -31,7 +31,7 @@ type receipt struct {
 	TransitionProof json.RawMessage `json:"transitionProof"`
 }
 
-// resolve answers from the ledger as the readback table of §6 says. It never
+// resolve answers from the ledger as the readback table of docs/protocol.md#transitions says. It never
 // dispatches: it only repairs forward from backend evidence, or rejects.
 // deadline applies the ack-deadline rule; the POST paths do not (a POST that
 // lost the dispatch fence must not declare the winner's call unobserved while

@@ -1,4 +1,4 @@
-// Package transition serves hostsim's exact Form transitions (transitions.md):
+// Package transition serves hostsim's exact Form transitions (docs/protocol.md#transitions):
 // request validation and digests, the core operation ledger with its resource
 // claims, a simulated native backend with its own ledger, the crash points
 // A–E, readback and forward repair. Core ledger and backend share hostsim's

@@ -6,7 +6,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// OpState is one operation of the ledger as /_sim/state shows it (hostsim.md §7).
+// OpState is one operation of the ledger as /_sim/state shows it (docs/protocol.md#admin).
 type OpState struct {
 	OperationID       string  `json:"operationId"`
 	Tenant            string  `json:"tenant"`
