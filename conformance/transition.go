@@ -14,22 +14,13 @@ import (
 // EvidenceFormat is the transitionEvidence format (docs/protocol.md#transitions).
 const EvidenceFormat = "takoform.module-form-transition@v1"
 
-type formEvidence struct {
-	FormRef       wire.FormRef `json:"formRef,required"`
-	PackageDigest string       `json:"packageDigest,omitempty"`
-}
-
-type txExpected struct {
-	UID        string `json:"uid"`
-	Generation string `json:"generation"`
-	Revision   string `json:"revision"`
-}
-
-type txEvidence struct {
-	Format string `json:"format"`
-	Marker string `json:"marker"`
-	Digest string `json:"digest"`
-}
+// The request's parts and digests are wire's (docs/protocol.md#transitions);
+// the runner builds its own request so its checks can break one part at a time.
+type (
+	formEvidence = wire.FormEvidence
+	txExpected   = wire.TransitionExpected
+	txEvidence   = wire.TransitionEvidence
+)
 
 // txRequest is a form-transition POST body.
 type txRequest struct {
@@ -141,8 +132,7 @@ func (p *Probe) newTx(tr *catalog.Transition, res *Resource, marker string) (*tx
 // seal computes the evidence digest, operationId and requestDigest (docs/protocol.md#transitions).
 func (t *txRequest) seal() error {
 	var err error
-	t.TransitionEvidence.Digest, err = wire.DomainDigest(wire.DomainTransitionEvidence,
-		map[string]any{"marker": t.TransitionEvidence.Marker, "fromForm": t.FromForm, "toForm": t.ToForm})
+	t.TransitionEvidence.Digest, err = wire.TransitionEvidenceDigest(t.TransitionEvidence.Marker, t.FromForm, t.ToForm)
 	if err != nil {
 		return err
 	}
@@ -154,18 +144,9 @@ func (t *txRequest) sealIDs() error {
 	if err != nil {
 		return err
 	}
-	hex, err := wire.DomainHex(wire.DomainTransitionOperation, map[string]any{
-		"resource": map[string]any{"space": t.Resource.Metadata.Space, "apiVersion": t.Resource.APIVersion,
-			"kind": t.Resource.Kind, "name": t.Resource.Metadata.Name},
-		"fromForm": t.FromForm, "toForm": t.ToForm, "desiredSpecDigest": d, "expected": t.Expected,
-		"transitionEvidence": t.TransitionEvidence})
-	if err != nil {
-		return err
-	}
-	t.OperationID = "formtx_" + hex
-	t.requestDigest, err = wire.DomainDigest(wire.DomainTransitionRequest, map[string]any{
-		"operationId": t.OperationID, "fromForm": t.FromForm, "toForm": t.ToForm, "desiredSpecDigest": d,
-		"expected": t.Expected, "transitionEvidence": t.TransitionEvidence})
+	key := wire.TransitionKey{Space: t.Resource.Metadata.Space, APIVersion: t.Resource.APIVersion,
+		Kind: t.Resource.Kind, Name: t.Resource.Metadata.Name}
+	t.OperationID, t.requestDigest, err = wire.TransitionIDs(key, t.FromForm, t.ToForm, d, t.Expected, t.TransitionEvidence)
 	return err
 }
 

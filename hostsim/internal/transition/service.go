@@ -105,7 +105,7 @@ func (s *Service) Readback(c *Call) Answer {
 		return Answer{Err: invalid("", "the readback takes no body")}
 	}
 	op := c.OperationID
-	if !validOperationID(op) {
+	if !wire.ValidTransitionOperationID(op) {
 		return Answer{Err: unknownOp(c, op)}
 	}
 	row, err := s.op(c.Ctx, c.Tenant, op)

@@ -112,7 +112,7 @@ func headers(c *Call) (gen, rev int64, e *wire.Error) {
 func (p *parsed) grammars() *wire.Error {
 	r := &p.Request
 	switch {
-	case !validOperationID(r.OperationID):
+	case !wire.ValidTransitionOperationID(r.OperationID):
 		return invalid("", "/operationId %q is not formtx_ followed by 64 lowercase hex digits", r.OperationID)
 	case r.FromForm.FormRef.Validate() != nil:
 		return invalid("", "/fromForm/formRef is not a FormRef: %v", r.FromForm.FormRef.Validate())
