@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// lint fails when gofmt would change a file or go vet reports a problem, in any module.
+// lint fails when gofmt would change a file, go vet reports a problem or go.mod is not tidy, in any module.
 func lint() error {
 	mageFiles, _ := filepath.Glob("mage*.go")
 	args := append([]string{"-l"}, mageFiles...)
@@ -26,7 +26,14 @@ func lint() error {
 			return fmt.Errorf("go vet in %s: %w", m, err)
 		}
 	}
-	fmt.Println("lint: gofmt and go vet are clean")
+	for _, m := range modules {
+		cmd := exec.Command("go", "mod", "tidy", "-diff")
+		cmd.Dir = m
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+			return fmt.Errorf("go.mod of %s is not tidy (run go mod tidy there): %v\n%s", m, err, out)
+		}
+	}
+	fmt.Println("lint: gofmt and go vet are clean, every go.mod is tidy")
 	return nil
 }
 

@@ -40,7 +40,13 @@ func Scenarios() error {
 	return runScenarios()
 }
 
-// Lint checks gofmt and runs go vet for every module.
+// Bench measures hostsim against a null HTTP server: lifecycle rates, their ratios, RSS, --db rates.
+func Bench() error {
+	mg.Deps(Build)
+	return runBench()
+}
+
+// Lint checks gofmt, go vet and that every module's go.mod is tidy.
 func Lint() error {
 	return lint()
 }

@@ -43,7 +43,7 @@ type uploadStatus struct {
 // startUpload opens an upload session for manifest.
 func (p *Probe) startUpload(ctx context.Context, c *Client, manifest any) (*Resp, *uploadStatus, error) {
 	r, err := c.Do(ctx, Req{Method: http.MethodPost, Target: API + "/artifacts/uploads",
-		Header: map[string]string{"Idempotency-Key": newKey()}, Body: mustJSON(map[string]any{"manifest": manifest})})
+		Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}, Body: mustJSON(map[string]any{"manifest": manifest})})
 	if err != nil || (r.Status != http.StatusCreated && r.Status != http.StatusOK) {
 		return r, nil, err
 	}
@@ -61,7 +61,7 @@ func (p *Probe) putBlob(ctx context.Context, c *Client, uploadID, digest string,
 
 func (p *Probe) commitUpload(ctx context.Context, c *Client, uploadID string) (*Resp, error) {
 	return c.Do(ctx, Req{Method: http.MethodPost, Target: API + "/artifacts/uploads/" + uploadID + "/commit",
-		Header: map[string]string{"Idempotency-Key": newKey()}})
+		Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}})
 }
 
 // upload runs the whole flow and returns the committed manifestDigest.

@@ -1,6 +1,6 @@
 // Package conformance measures a Takoform host black-box over HTTP against the
 // forms.takoform.com/v1alpha3 lane, the declared-outputs rule, the support-profile
-// rules and the transition protocol (conformance.md). Checks are data: one
+// rules and the transition protocol (docs/guides/conformance.md). Checks are data: one
 // explicit table (table.go), validated by a test, each with a registered
 // negative (negatives.go) proving it can fail.
 package conformance
@@ -10,7 +10,7 @@ import "context"
 // Area groups checks; the table is sorted by area in this order.
 type Area string
 
-// The areas of conformance.md §2, in table order.
+// The areas of docs/guides/conformance.md, in table order.
 const (
 	AreaDiscovery   Area = "discovery & auth"
 	AreaCatalog     Area = "catalog surface"
@@ -43,7 +43,7 @@ func areaIndex(a Area) int {
 }
 
 // Need names something a check exercises that a host or a run may lack. A check
-// whose needs are not met is reported not-applicable (conformance.md §3).
+// whose needs are not met is reported not-applicable (docs/guides/conformance.md).
 type Need string
 
 // The needs the runner can decide before a check runs. Form-shaped needs (a Form
@@ -75,7 +75,7 @@ type Check struct {
 	Title       string
 	Requirement string // one MUST sentence
 	Area        Area
-	Project     bool // a project-only id (marked † in conformance.md §2)
+	Project     bool // a project-only id (marked † in docs/guides/conformance.md)
 	Needs       []Need
 	Run         func(ctx context.Context, p *Probe) error
 }
@@ -83,7 +83,7 @@ type Check struct {
 // Status is the outcome of one check.
 type Status string
 
-// The five statuses of conformance.md §4.
+// The five statuses of docs/guides/conformance.md.
 const (
 	StatusPass          Status = "pass"
 	StatusFail          Status = "fail"

@@ -35,7 +35,7 @@ func checkArtifactRetention(ctx context.Context, p *Probe) error {
 	if _, err := p.create(ctx, f, p.Name(slugPrefix(f)), map[string]any{f.Fields[0].Wire: digest}); err != nil {
 		return err
 	}
-	ab, err := p.P.Do(ctx, Req{Method: http.MethodDelete, Target: API + "/artifacts/uploads/" + st.UploadID, Header: map[string]string{"Idempotency-Key": newKey()}})
+	ab, err := p.P.Do(ctx, Req{Method: http.MethodDelete, Target: API + "/artifacts/uploads/" + st.UploadID, Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}})
 	if err != nil {
 		return err
 	}

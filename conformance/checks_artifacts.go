@@ -246,7 +246,7 @@ func checkUploadSessionBound(ctx context.Context, p *Probe) error {
 		if err := expectCode(cr, wire.CodeArtifactMissing); err != nil {
 			return failf("%s (commit by the %s principal of another's session)", err, c.Label)
 		}
-		ar, err := c.Do(ctx, Req{Method: http.MethodDelete, Target: API + "/artifacts/uploads/" + st.UploadID, Header: map[string]string{"Idempotency-Key": newKey()}})
+		ar, err := c.Do(ctx, Req{Method: http.MethodDelete, Target: API + "/artifacts/uploads/" + st.UploadID, Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}})
 		if err != nil {
 			return err
 		}

@@ -104,7 +104,7 @@ func (p *Probe) buildNamed(ctx context.Context, f *catalog.Form, name string) (*
 
 func checkPinRecordsTargetFormRef(ctx context.Context, p *Probe) error {
 	// A source pinning a target that a transition then moves to another FormRef
-	// must render the change (host-api.md §14.4).
+	// must render the change (docs/protocol.md#relations).
 	tr, from, _, err := p.transitionPair()
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func checkPinRecordsTargetFormRef(ctx context.Context, p *Probe) error {
 		return err
 	}
 	ready := readyOf(now)
-	if ready.Status != "False" || ready.Reason != "ExternalChange" || now.Metadata.Revision == b.res.Metadata.Revision {
+	if ready.Status != wire.StatusFalse || ready.Reason != wire.ReasonExternalChange || now.Metadata.Revision == b.res.Metadata.Revision {
 		return failf("GET %s: after its %s target moved to %s the pin (recorded under %s) must render Ready=False/ExternalChange with a new revision; got Ready=%s/%s revision %s", ResourcePath(src.Ref, b.res.Metadata.Name), from.Ref.Kind, tr.To.DefinitionVersion, from.Ref.DefinitionVersion, ready.Status, ready.Reason, now.Metadata.Revision)
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// requiredFeatures are the seven discovery features the lane requires (host-api.md §2).
+// requiredFeatures are the seven discovery features the lane requires (docs/protocol.md#discovery).
 var requiredFeatures = []string{"service_forms", "exact_form_ref", "optimistic_concurrency",
 	"idempotent_lifecycle", "operations", "artifact_upload", "support_profiles"}
 
@@ -127,7 +127,7 @@ func checkUnauthenticated(ctx context.Context, p *Probe) error {
 			v.Method, v.Target = t.method, t.target
 			if t.method != http.MethodGet {
 				v.Body = []byte("{}")
-				v.Header = map[string]string{"Idempotency-Key": newKey(), "If-None-Match": "*"}
+				v.Header = map[string]string{wire.HeaderIdempotencyKey: newKey(), wire.HeaderIfNoneMatch: "*"}
 			}
 			r, err := p.P.Do(ctx, v)
 			if err != nil {

@@ -34,7 +34,7 @@ func (p *Probe) pinned(ctx context.Context, nonRevision bool) (*builtResource, *
 
 func readyOf(r *Resource) Condition {
 	for _, c := range r.Status.Conditions {
-		if c.Type == "Ready" {
+		if c.Type == wire.ConditionReady {
 			return c
 		}
 	}
@@ -94,7 +94,7 @@ func (p *Probe) drift(ctx context.Context, b *builtResource, t *Resource) (*Reso
 		return nil, err
 	}
 	ready := readyOf(src)
-	if ready.Status != "False" || ready.Reason != "DependencyMissing" || src.Metadata.Generation != b.res.Metadata.Generation || src.Metadata.Revision == b.res.Metadata.Revision {
+	if ready.Status != wire.StatusFalse || ready.Reason != wire.ReasonDependencyMissing || src.Metadata.Generation != b.res.Metadata.Generation || src.Metadata.Revision == b.res.Metadata.Revision {
 		return nil, failf("GET %s: after its %s target was removed expected Ready=False/DependencyMissing, a new revision and the same generation; got Ready=%s/%s revision %s generation %s", ResourcePath(b.f.Ref, b.res.Metadata.Name), t.Kind, ready.Status, ready.Reason, src.Metadata.Revision, src.Metadata.Generation)
 	}
 	tf, _ := p.Cat.Form(t.Ref())
@@ -111,7 +111,7 @@ func (p *Probe) drift(ctx context.Context, b *builtResource, t *Resource) (*Reso
 		return nil, err
 	}
 	ready = readyOf(src)
-	if ready.Status != "False" || ready.Reason != "ExternalChange" || !strings.Contains(ready.Message, again.Metadata.UID) {
+	if ready.Status != wire.StatusFalse || ready.Reason != wire.ReasonExternalChange || !strings.Contains(ready.Message, again.Metadata.UID) {
 		return nil, failf("GET %s: after its %s target was re-created as uid %s expected Ready=False/ExternalChange naming the new uid; got Ready=%s/%s %q", ResourcePath(b.f.Ref, b.res.Metadata.Name), t.Kind, again.Metadata.UID, ready.Status, ready.Reason, ready.Message)
 	}
 	return src, nil

@@ -8,7 +8,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// retryableCodes are the four codes that may be retried (host-api.md §19.1).
+// retryableCodes are the four codes that may be retried (docs/protocol.md#errors).
 var retryableCodes = map[wire.Code]bool{wire.CodeResourceBusy: true, wire.CodeBackendUnavailable: true,
 	wire.CodeRateLimited: true, wire.CodeDeadlineExceeded: true}
 
@@ -28,7 +28,7 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 		if r.Err.Retryable != retryableCodes[code] {
 			return failf("%s with probe error:%s: retryable is %v, expected %v", r.What(), code, r.Err.Retryable, retryableCodes[code])
 		}
-		if r.Header.Get("ETag") != "" {
+		if r.Header.Get(wire.HeaderETag) != "" {
 			return failf("%s with probe error:%s: an error carries an ETag", r.What(), code)
 		}
 		if prev, dup := seen[r.Err.RequestID]; dup {
@@ -124,7 +124,7 @@ func checkStrictUnknown(ctx context.Context, p *Probe) error {
 	})
 }
 
-// badSpaces are the SpaceIDs of host-api.md §3.3 that must be refused.
+// badSpaces are the SpaceIDs of docs/protocol.md#spaces that must be refused.
 var badSpaces = map[string]string{
 	"empty":           "",
 	"leading space":   " s",

@@ -26,7 +26,7 @@ func checkUpdateGenerationFence(ctx context.Context, p *Probe) error {
 	}
 	bad := map[string]Req{}
 	noFence := p.applyReq(ref, name, alt, digest, "1")
-	delete(noFence.Header, "Takoform-Expected-Generation")
+	delete(noFence.Header, wire.HeaderExpectedGeneration)
 	bad["no fence and no If-None-Match"] = noFence
 	nonCanon := p.applyReq(ref, name, alt, digest, "01")
 	bad["a non-canonical fence 01"] = nonCanon
@@ -133,9 +133,9 @@ func checkObserveFence(ctx context.Context, p *Probe) error {
 	}
 	name := a.Metadata.Name
 	for fence, code := range map[string]wire.Code{"": wire.CodeInvalidArgument, "01": wire.CodeInvalidArgument, "+1": wire.CodeInvalidArgument, "2": wire.CodeGenerationConflict} {
-		h := map[string]string{"Idempotency-Key": newKey()}
+		h := map[string]string{wire.HeaderIdempotencyKey: newKey()}
 		if fence != "" {
-			h["Takoform-Expected-Generation"] = fence
+			h[wire.HeaderExpectedGeneration] = fence
 		}
 		r, err := p.P.Do(ctx, Req{Method: http.MethodPost, Target: ResourcePath(f.Ref, name) + "/observe" + exactQuery(p.Space, f.Ref), Header: h})
 		if err != nil {
@@ -219,7 +219,7 @@ func checkDeleteGenerationFence(ctx context.Context, p *Probe) error {
 	}
 	name := a.Metadata.Name
 	r, err := p.P.Do(ctx, Req{Method: http.MethodDelete, Target: ResourcePath(f.Ref, name) + exactQuery(p.Space, f.Ref),
-		Header: map[string]string{"Idempotency-Key": newKey()}})
+		Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}})
 	if err != nil {
 		return err
 	}
@@ -253,7 +253,7 @@ func checkDeleteRevisionFence(ctx context.Context, p *Probe) error {
 	}
 	name := a.Metadata.Name
 	for tag, code := range map[string]wire.Code{`"99"`: wire.CodeRevisionConflict, `W/"1"`: wire.CodeInvalidArgument, `*`: wire.CodeInvalidArgument, `"1", "2"`: wire.CodeInvalidArgument} {
-		r, err := p.del(ctx, p.P, f.Ref, name, "1", map[string]string{"If-Match": tag})
+		r, err := p.del(ctx, p.P, f.Ref, name, "1", map[string]string{wire.HeaderIfMatch: tag})
 		if err != nil {
 			return err
 		}
@@ -261,7 +261,7 @@ func checkDeleteRevisionFence(ctx context.Context, p *Probe) error {
 			return failf("%s (delete with If-Match %s)", err, tag)
 		}
 	}
-	r, err := p.del(ctx, p.P, f.Ref, name, "1", map[string]string{"If-Match": `"` + a.Metadata.Revision + `"`})
+	r, err := p.del(ctx, p.P, f.Ref, name, "1", map[string]string{wire.HeaderIfMatch: `"` + a.Metadata.Revision + `"`})
 	if err != nil {
 		return err
 	}

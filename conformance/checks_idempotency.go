@@ -39,9 +39,9 @@ func (p *Probe) keyedCreate(ctx context.Context, prefix string) (*catalog.Form, 
 
 // sameAnswer fails unless b replays a byte for byte (status, ETag, body).
 func sameAnswer(a, b *Resp) error {
-	if a.Status != b.Status || a.Header.Get("ETag") != b.Header.Get("ETag") || !bytes.Equal(a.Body, b.Body) {
+	if a.Status != b.Status || a.Header.Get(wire.HeaderETag) != b.Header.Get(wire.HeaderETag) || !bytes.Equal(a.Body, b.Body) {
 		return failf("%s: the resend with the same key and bytes answered %d ETag %q %s; expected the recorded %d ETag %q byte for byte",
-			b.What(), b.Status, b.Header.Get("ETag"), snippet(b.Body), a.Status, a.Header.Get("ETag"))
+			b.What(), b.Status, b.Header.Get(wire.HeaderETag), snippet(b.Body), a.Status, a.Header.Get(wire.HeaderETag))
 	}
 	return nil
 }

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
-
-var uidGrammar = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // sameSpec compares a served spec with the materialized one sent.
 func sameSpec(res *Resource, spec map[string]any) bool {
@@ -26,7 +23,7 @@ func checkCreateUIDMinted(ctx context.Context, p *Probe) error {
 	}
 	what := "PUT " + ResourcePath(f.Ref, a.Metadata.Name)
 	switch {
-	case !uidGrammar.MatchString(a.Metadata.UID):
+	case !wire.ValidUID(a.Metadata.UID):
 		return failf("%s: metadata.uid %q does not match the uid grammar", what, a.Metadata.UID)
 	case a.Metadata.Generation != "1" || a.Metadata.Revision != "1" || a.Status.ObservedGeneration != "1":
 		return failf("%s: a create answers generation, revision and observedGeneration \"1\", got %q, %q, %q", what, a.Metadata.Generation, a.Metadata.Revision, a.Status.ObservedGeneration)
@@ -49,7 +46,7 @@ func checkCreateUIDMinted(ctx context.Context, p *Probe) error {
 
 func hasReady(r *Resource) bool {
 	for _, c := range r.Status.Conditions {
-		if c.Type == "Ready" && c.Reason != "" && c.LastTransitionTime != "" {
+		if c.Type == wire.ConditionReady && c.Reason != "" && c.LastTransitionTime != "" {
 			return true
 		}
 	}
@@ -67,13 +64,13 @@ func checkApplyHeadersRequired(ctx context.Context, p *Probe) error {
 		return err
 	}
 	cases := map[string]func(h map[string]string){
-		"no Idempotency-Key":                   func(h map[string]string) { delete(h, "Idempotency-Key") },
-		"an Idempotency-Key with a space":      func(h map[string]string) { h["Idempotency-Key"] = "bad key" },
-		"an Idempotency-Key of 256 characters": func(h map[string]string) { h["Idempotency-Key"] = strings.Repeat("k", 256) },
-		"neither If-None-Match nor a fence":    func(h map[string]string) { delete(h, "If-None-Match") },
-		"If-None-Match other than *":           func(h map[string]string) { h["If-None-Match"] = `"1"` },
-		"If-None-Match together with a fence":  func(h map[string]string) { h["Takoform-Expected-Generation"] = "1" },
-		"If-None-Match together with If-Match": func(h map[string]string) { h["If-Match"] = `"1"` },
+		"no Idempotency-Key":                   func(h map[string]string) { delete(h, wire.HeaderIdempotencyKey) },
+		"an Idempotency-Key with a space":      func(h map[string]string) { h[wire.HeaderIdempotencyKey] = "bad key" },
+		"an Idempotency-Key of 256 characters": func(h map[string]string) { h[wire.HeaderIdempotencyKey] = strings.Repeat("k", 256) },
+		"neither If-None-Match nor a fence":    func(h map[string]string) { delete(h, wire.HeaderIfNoneMatch) },
+		"If-None-Match other than *":           func(h map[string]string) { h[wire.HeaderIfNoneMatch] = `"1"` },
+		"If-None-Match together with a fence":  func(h map[string]string) { h[wire.HeaderExpectedGeneration] = "1" },
+		"If-None-Match together with If-Match": func(h map[string]string) { h[wire.HeaderIfMatch] = `"1"` },
 	}
 	for label, mod := range cases {
 		req := p.applyReq(f.Ref, name, spec, digest, "")

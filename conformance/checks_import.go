@@ -11,11 +11,11 @@ import (
 
 // importReq builds an import of name adopting nativeID; fence "" is a new adoption.
 func (p *Probe) importReq(ref wire.FormRef, name string, spec any, nativeID, fence string) Req {
-	h := map[string]string{"Idempotency-Key": newKey()}
+	h := map[string]string{wire.HeaderIdempotencyKey: newKey()}
 	if fence == "" {
-		h["If-None-Match"] = "*"
+		h[wire.HeaderIfNoneMatch] = "*"
 	} else {
-		h["Takoform-Expected-Generation"] = fence
+		h[wire.HeaderExpectedGeneration] = fence
 	}
 	return Req{Method: http.MethodPost, Target: ResourcePath(ref, name) + "/import", Header: h,
 		Body: body(ref, name, p.Space, spec, map[string]any{"nativeId": nativeID})}
@@ -48,7 +48,7 @@ func checkImportAdopts(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	if !uidGrammar.MatchString(a.Metadata.UID) || a.Metadata.Generation != "1" || a.Metadata.Revision != "1" {
+	if !wire.ValidUID(a.Metadata.UID) || a.Metadata.Generation != "1" || a.Metadata.Revision != "1" {
 		return failf("%s: a new adoption answers a fresh uid at generation and revision \"1\", got uid %q generation %q revision %q", r.What(), a.Metadata.UID, a.Metadata.Generation, a.Metadata.Revision)
 	}
 	if bytes.Contains(r.Body, []byte(native)) {

@@ -35,7 +35,7 @@ func (p *Probe) asyncCreate(ctx context.Context, c *Client, prefix string) (*cat
 	if err := expectStatus(r, http.StatusAccepted); err != nil {
 		return nil, "", nil, err
 	}
-	if r.Header.Get("ETag") != "" {
+	if r.Header.Get(wire.HeaderETag) != "" {
 		return nil, "", nil, failf("%s: a 202 answer carries an ETag", r.What())
 	}
 	op, err := accepted(r)
@@ -146,7 +146,7 @@ func checkOperationResumable(ctx context.Context, p *Probe) error {
 
 func (p *Probe) cancel(ctx context.Context, c *Client, id string) (*Resp, error) {
 	return c.Do(ctx, Req{Method: http.MethodPost, Target: API + "/operations/" + id + "/cancel",
-		Header: map[string]string{"Idempotency-Key": newKey()}})
+		Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}})
 }
 
 func checkOperationCancel(ctx context.Context, p *Probe) error {

@@ -3,21 +3,13 @@ package conformance
 import (
 	"context"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The closed condition vocabularies (host-api.md §7.3).
-var (
-	conditionTypes    = []string{"Ready", "Reconciling", "Degraded", "Drifted", "Blocked", "Deleting"}
-	conditionStatuses = []string{"True", "False", "Unknown"}
-	conditionReasons  = []string{"Available", "Provisioning", "Reconciling", "Failed", "BackendUnavailable", "SpecDrift",
-		"ExternalChange", "DependencyMissing", "DependencyInUse", "PolicyDenied", "UnsupportedCapability", "Deleting"}
-)
-
-// conditionProblem checks a representation's conditions against the closed vocabularies.
+// conditionProblem checks a representation's conditions against the closed
+// vocabularies of wire (docs/protocol.md#status).
 func conditionProblem(res *Resource) string {
 	if len(res.Status.Conditions) > 16 {
 		return "more than 16 conditions"
@@ -25,11 +17,11 @@ func conditionProblem(res *Resource) string {
 	ready := false
 	for _, c := range res.Status.Conditions {
 		switch {
-		case !slices.Contains(conditionTypes, c.Type):
+		case !wire.KnownConditionType(c.Type):
 			return "condition type " + c.Type + " is outside the closed vocabulary"
-		case !slices.Contains(conditionStatuses, c.Status):
+		case !wire.KnownConditionStatus(c.Status):
 			return "condition " + c.Type + " status " + c.Status + " is not True, False or Unknown"
-		case !slices.Contains(conditionReasons, c.Reason):
+		case !wire.KnownConditionReason(c.Reason):
 			return "condition " + c.Type + " reason " + c.Reason + " is outside the closed vocabulary"
 		case len(c.HostReason) > 256 || len(c.Message) > 4096:
 			return "condition " + c.Type + " hostReason or message is too long"
@@ -37,7 +29,7 @@ func conditionProblem(res *Resource) string {
 		if _, err := time.Parse(time.RFC3339, c.LastTransitionTime); err != nil {
 			return "condition " + c.Type + " lastTransitionTime " + c.LastTransitionTime + " is not RFC 3339"
 		}
-		ready = ready || c.Type == "Ready"
+		ready = ready || c.Type == wire.ConditionReady
 	}
 	if !ready {
 		return "no Ready condition"
@@ -82,9 +74,9 @@ func checkStaleRevision(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	stale := map[string]string{"If-Match": `"99"`}
+	stale := map[string]string{wire.HeaderIfMatch: `"99"`}
 	apply := p.applyReq(f.Ref, name, spec, digest, "1")
-	apply.Header["If-Match"] = `"99"`
+	apply.Header[wire.HeaderIfMatch] = `"99"`
 	r, err := p.P.Do(ctx, apply)
 	if err != nil {
 		return err
@@ -103,7 +95,7 @@ func checkStaleRevision(ctx context.Context, p *Probe) error {
 		return err
 	}
 	apply = p.applyReq(f.Ref, name, spec, digest, "1")
-	apply.Header["If-Match"] = `"` + a.Metadata.Revision + `"`
+	apply.Header[wire.HeaderIfMatch] = `"` + a.Metadata.Revision + `"`
 	r, err = p.P.Do(ctx, apply)
 	if err != nil {
 		return err

@@ -68,7 +68,7 @@ func checkTransitionUnknownOperation(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	r, err := p.get(ctx, t.readbackPath("formtx_"+randomHex(32)))
+	r, err := p.get(ctx, t.readbackPath(wire.TransitionOperationPrefix+randomHex(32)))
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func checkTransitionDigestMismatch(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	id.OperationID = "formtx_" + randomHex(32)
+	id.OperationID = wire.TransitionOperationPrefix + randomHex(32)
 	r, err = p.P.Do(ctx, id.req(""))
 	if err != nil {
 		return err

@@ -15,11 +15,11 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// maxResponse caps every response body the runner reads (host-api.md §4).
+// maxResponse caps every response body the runner reads (docs/protocol.md#json).
 const maxResponse = 8 << 20
 
-// ProbeHeader is the test-only probe header of host-api.md §21.
-const ProbeHeader = "Takoform-Conformance-Probe"
+// ProbeHeader is the test-only probe header of docs/protocol.md#probes.
+const ProbeHeader = wire.HeaderConformanceProbe
 
 // Client speaks to one host with one credential. Redirects are never followed: a
 // 3xx is answered to the check as it came, which then fails it.
@@ -102,12 +102,12 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 	hr.URL.Opaque = ""
 	switch {
 	case req.RawAuth != "":
-		hr.Header.Set("Authorization", req.RawAuth)
+		hr.Header.Set(wire.HeaderAuthorization, req.RawAuth)
 	case !req.NoAuth && c.token != "":
-		hr.Header.Set("Authorization", "Bearer "+c.token)
+		hr.Header.Set(wire.HeaderAuthorization, "Bearer "+c.token)
 	}
 	if req.Body != nil {
-		hr.Header.Set("Content-Type", "application/json")
+		hr.Header.Set(wire.HeaderContentType, wire.ContentTypeJSON)
 	}
 	hr.Header.Set("Accept", "application/json")
 	hr.Header.Set("User-Agent", "takokit-conformance")

@@ -54,7 +54,7 @@ func decodeResource(r *Resp) (*Resource, error) {
 	if err := wire.DecodeStrict(r.Body, &res); err != nil {
 		return nil, failf("%s: answer is not a valid resource representation: %v", r.What(), err)
 	}
-	res.ETag = r.Header.Get("ETag")
+	res.ETag = r.Header.Get(wire.HeaderETag)
 	if res.ETag != `"`+res.Metadata.Revision+`"` {
 		return nil, failf("%s: ETag %q does not equal the quoted revision %q", r.What(), res.ETag, res.Metadata.Revision)
 	}
@@ -84,7 +84,7 @@ func body(ref wire.FormRef, name, space string, spec any, extra map[string]any) 
 func (p *Probe) prepare(ctx context.Context, c *Client, ref wire.FormRef, name string, spec any, fence string) (*Resp, string, error) {
 	h := map[string]string{}
 	if fence != "" {
-		h["Takoform-Expected-Generation"] = fence
+		h[wire.HeaderExpectedGeneration] = fence
 	}
 	r, err := c.Do(ctx, Req{Method: http.MethodPost, Target: API + "/resources/prepare", Header: h,
 		Body: body(ref, name, p.Space, spec, nil)})
@@ -104,11 +104,11 @@ func (p *Probe) prepare(ctx context.Context, c *Client, ref wire.FormRef, name s
 
 // applyReq builds the PUT of an apply. fence "" means create intent.
 func (p *Probe) applyReq(ref wire.FormRef, name string, spec any, digest, fence string) Req {
-	h := map[string]string{"Idempotency-Key": newKey()}
+	h := map[string]string{wire.HeaderIdempotencyKey: newKey()}
 	if fence == "" {
-		h["If-None-Match"] = "*"
+		h[wire.HeaderIfNoneMatch] = "*"
 	} else {
-		h["Takoform-Expected-Generation"] = fence
+		h[wire.HeaderExpectedGeneration] = fence
 	}
 	return Req{Method: http.MethodPut, Target: ResourcePath(ref, name), Header: h,
 		Body: body(ref, name, p.Space, spec, map[string]any{"review": map[string]any{"prepareDigest": digest}})}
@@ -188,7 +188,7 @@ func (p *Probe) readResource(ctx context.Context, ref wire.FormRef, name string)
 
 // del sends a DELETE fenced at gen with client c.
 func (p *Probe) del(ctx context.Context, c *Client, ref wire.FormRef, name, gen string, extra map[string]string) (*Resp, error) {
-	h := map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": gen}
+	h := map[string]string{wire.HeaderIdempotencyKey: newKey(), wire.HeaderExpectedGeneration: gen}
 	for k, v := range extra {
 		h[k] = v
 	}
@@ -197,7 +197,7 @@ func (p *Probe) del(ctx context.Context, c *Client, ref wire.FormRef, name, gen 
 
 // observe sends an observe fenced at gen with client c.
 func (p *Probe) observe(ctx context.Context, c *Client, ref wire.FormRef, name, gen string, extra map[string]string) (*Resp, error) {
-	h := map[string]string{"Idempotency-Key": newKey(), "Takoform-Expected-Generation": gen}
+	h := map[string]string{wire.HeaderIdempotencyKey: newKey(), wire.HeaderExpectedGeneration: gen}
 	for k, v := range extra {
 		h[k] = v
 	}
@@ -232,7 +232,7 @@ func (p *Probe) deleteSucceeded(ctx context.Context, r *Resp) error {
 	if err := expectStatus(r, http.StatusNoContent); err != nil {
 		return err
 	}
-	if len(r.Body) != 0 || r.Header.Get("ETag") != "" {
+	if len(r.Body) != 0 || r.Header.Get(wire.HeaderETag) != "" {
 		return failf("%s: a 204 delete carries a body or an ETag", r.What())
 	}
 	return nil

@@ -1,7 +1,7 @@
 package conformance
 
 // Negative is a hostsim configuration under which a check MUST fail
-// (conformance.md §5): a built-in profile plus faults (hostsim.md §6 text form),
+// (docs/guides/conformance.md): a built-in profile plus faults (docs/protocol.md#faults text form),
 // armed after the runner read the host's surface. Fragment must appear in the
 // failure message. Wanted names a narrower fault hostsim does not offer yet that
 // would break exactly the behaviour the check measures; Missing is set when no
@@ -114,7 +114,7 @@ func Negatives() map[string]Negative {
 		"binding-target-missing-404-before-mutation":    targeted("relations.ignore-missing", "expected 404 resource_not_found"),
 		"dependency-in-use-on-bound-target-delete":      targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
 		"relation-target-deletion-blocked":              targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
-		"binding-contract-verified":                     injected("bindings.unchecked: skip the binding checks of host-api.md §14.3 (the name grammar is the schema gate's; an unimplemented binding needs a profile lacking one)"),
+		"binding-contract-verified":                     injected("bindings.unchecked: skip the binding checks of docs/protocol.md#relations (the name grammar is the schema gate's; an unimplemented binding needs a profile lacking one)"),
 		"deployment-weight-sum-enforced":                targeted("aggregate.unchecked", "expected 400 invalid_argument"),
 		"deployment-single-active-per-worker":           targeted("aggregate.unchecked", "expected 400 invalid_argument"),
 		"attachment-requires-active-deployment":         targeted("aggregate.unchecked", "expected 422 unsupported_capability"),

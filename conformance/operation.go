@@ -89,7 +89,7 @@ func (p *Probe) await(ctx context.Context, c *Client, r *Resp) (*Operation, erro
 			return nil, err
 		}
 		if !op.Done {
-			wait, _ := strconv.Atoi(pr.Header.Get("Retry-After"))
+			wait, _ := strconv.Atoi(pr.Header.Get(wire.HeaderRetryAfter))
 			if wait > 2 {
 				wait = 2
 			}

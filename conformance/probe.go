@@ -40,7 +40,7 @@ func ResourcePath(ref wire.FormRef, name string) string {
 	return API + "/resources/" + ref.APIVersion + "/" + ref.Kind + "/" + name
 }
 
-// exactQuery renders the five-key exact-FormRef query, spaces as %20 (host-api.md §3.3).
+// exactQuery renders the five-key exact-FormRef query, spaces as %20 (docs/protocol.md#spaces).
 func exactQuery(space string, ref wire.FormRef) string {
 	return "?" + strings.ReplaceAll(wire.ExactQuery(space, ref).Encode(), "+", "%20")
 }

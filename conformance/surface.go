@@ -29,7 +29,7 @@ type formSupport struct {
 	Limits            map[string]int64          `json:"limits"`
 }
 
-// Surface is what the host claims, read once before the checks run (conformance.md §3).
+// Surface is what the host claims, read once before the checks run (docs/guides/conformance.md).
 type Surface struct {
 	Features   map[string]bool
 	Profiles   map[wire.FormRef]*formSupport // nil when the support listing was unreadable
@@ -175,7 +175,6 @@ func (s *Surface) foreignNote() string {
 	return fmt.Sprintf(" (the host also installs %d FormRefs the runner's catalog does not know, e.g. %s; pass --catalog DIR with the host's catalog)", len(s.Foreign), s.Foreign[0])
 }
 
-// implemented reads a contract support route the way clients must (host-api.md
-// §18.1): only resource_not_found says "not implemented"; any other failure means
+// implemented reads a contract support route the way clients must (docs/protocol.md#support): only resource_not_found says "not implemented"; any other failure means
 // the host could not decide, so the contract is assumed and checks that use it run.
 func implemented(r *Resp) bool { return r.Code() != wire.CodeResourceNotFound }

@@ -61,7 +61,7 @@ func TestNegatives(t *testing.T) {
 	for _, c := range Table() {
 		n, ok := negs[c.ID]
 		if !ok {
-			t.Errorf("check %q has no registered negative (conformance.md §5)", c.ID)
+			t.Errorf("check %q has no registered negative (docs/guides/conformance.md)", c.ID)
 			continue
 		}
 		if n.Fragment == "" {

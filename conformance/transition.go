@@ -11,25 +11,16 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// EvidenceFormat is the transitionEvidence format (transitions.md §3).
+// EvidenceFormat is the transitionEvidence format (docs/protocol.md#transitions).
 const EvidenceFormat = "takoform.module-form-transition@v1"
 
-type formEvidence struct {
-	FormRef       wire.FormRef `json:"formRef,required"`
-	PackageDigest string       `json:"packageDigest,omitempty"`
-}
-
-type txExpected struct {
-	UID        string `json:"uid"`
-	Generation string `json:"generation"`
-	Revision   string `json:"revision"`
-}
-
-type txEvidence struct {
-	Format string `json:"format"`
-	Marker string `json:"marker"`
-	Digest string `json:"digest"`
-}
+// The request's parts and digests are wire's (docs/protocol.md#transitions);
+// the runner builds its own request so its checks can break one part at a time.
+type (
+	formEvidence = wire.FormEvidence
+	txExpected   = wire.TransitionExpected
+	txEvidence   = wire.TransitionEvidence
+)
 
 // txRequest is a form-transition POST body.
 type txRequest struct {
@@ -55,7 +46,7 @@ type txRequest struct {
 	from, to      *catalog.Form
 }
 
-// txOperation is the closed operation object of transitions.md §7.
+// txOperation is the closed operation object of docs/protocol.md#transitions.
 type txOperation struct {
 	OperationID       string `json:"operationId,required"`
 	Status            string `json:"status,required"`
@@ -138,11 +129,10 @@ func (p *Probe) newTx(tr *catalog.Transition, res *Resource, marker string) (*tx
 	return t, t.seal()
 }
 
-// seal computes the evidence digest, operationId and requestDigest (transitions.md §4).
+// seal computes the evidence digest, operationId and requestDigest (docs/protocol.md#transitions).
 func (t *txRequest) seal() error {
 	var err error
-	t.TransitionEvidence.Digest, err = wire.DomainDigest(wire.DomainTransitionEvidence,
-		map[string]any{"marker": t.TransitionEvidence.Marker, "fromForm": t.FromForm, "toForm": t.ToForm})
+	t.TransitionEvidence.Digest, err = wire.TransitionEvidenceDigest(t.TransitionEvidence.Marker, t.FromForm, t.ToForm)
 	if err != nil {
 		return err
 	}
@@ -154,18 +144,9 @@ func (t *txRequest) sealIDs() error {
 	if err != nil {
 		return err
 	}
-	hex, err := wire.DomainHex(wire.DomainTransitionOperation, map[string]any{
-		"resource": map[string]any{"space": t.Resource.Metadata.Space, "apiVersion": t.Resource.APIVersion,
-			"kind": t.Resource.Kind, "name": t.Resource.Metadata.Name},
-		"fromForm": t.FromForm, "toForm": t.ToForm, "desiredSpecDigest": d, "expected": t.Expected,
-		"transitionEvidence": t.TransitionEvidence})
-	if err != nil {
-		return err
-	}
-	t.OperationID = "formtx_" + hex
-	t.requestDigest, err = wire.DomainDigest(wire.DomainTransitionRequest, map[string]any{
-		"operationId": t.OperationID, "fromForm": t.FromForm, "toForm": t.ToForm, "desiredSpecDigest": d,
-		"expected": t.Expected, "transitionEvidence": t.TransitionEvidence})
+	key := wire.TransitionKey{Space: t.Resource.Metadata.Space, APIVersion: t.Resource.APIVersion,
+		Kind: t.Resource.Kind, Name: t.Resource.Metadata.Name}
+	t.OperationID, t.requestDigest, err = wire.TransitionIDs(key, t.FromForm, t.ToForm, d, t.Expected, t.TransitionEvidence)
 	return err
 }
 
@@ -180,8 +161,8 @@ func (t *txRequest) readbackPath(id string) string {
 
 // req renders the POST.
 func (t *txRequest) req(probe string) Req {
-	h := map[string]string{"Idempotency-Key": t.OperationID, "Takoform-Expected-Generation": t.Expected.Generation,
-		"If-Match": `"` + t.Expected.Revision + `"`}
+	h := map[string]string{wire.HeaderIdempotencyKey: t.OperationID, wire.HeaderExpectedGeneration: t.Expected.Generation,
+		wire.HeaderIfMatch: `"` + t.Expected.Revision + `"`}
 	if probe != "" {
 		h[ProbeHeader] = probe
 	}
@@ -235,12 +216,10 @@ func decodeResourceNoETag(r *Resp) (*Resource, error) {
 	return &res, nil
 }
 
+// nextDecimal is the canonical decimal after s (docs/protocol.md#decimals).
 func nextDecimal(s string) string {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return itoa(n + 1)
+	n, _ := wire.ParseDecimal(s)
+	return wire.FormatDecimal(n + 1)
 }
 
 func itoa(n int) string {

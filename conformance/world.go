@@ -24,7 +24,7 @@ type world struct {
 }
 
 // artifactAddressed reports a Form whose desired schema has exactly one property,
-// manifestDigest (provider.md §2.9).
+// manifestDigest (docs/resources/worker_bundle.md).
 func artifactAddressed(f *catalog.Form) bool {
 	return len(f.Fields) == 1 && f.Fields[0].Wire == "manifestDigest"
 }

@@ -195,7 +195,7 @@ func TestCapabilityRulesOnExistingResources(t *testing.T) {
 	for _, g := range cat.Forms() {
 		if g.Role == "revision" && len(g.Relations) == 0 && len(g.Fixtures) > 0 {
 			spec := fixture(t, g)
-			if g.Ref.Kind == kBundle { // the manifest must be committed first (host-api.md §17.4)
+			if g.Ref.Kind == kBundle { // the manifest must be committed first (docs/protocol.md#artifacts)
 				spec = map[string]any{"manifestDigest": c.upload(allHandlers)}
 			}
 			c.create(g, "rev", "prod", spec).status(201)

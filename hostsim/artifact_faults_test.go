@@ -10,7 +10,7 @@ import (
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
 
-// The artifact faults each let through what one rule of host-api.md §17 refuses.
+// The artifact faults each let through what one rule of docs/protocol.md#artifacts refuses.
 func TestArtifactRuleFaults(t *testing.T) {
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t)})
 	c := newClient(t, sim.URL, "sim-primary")

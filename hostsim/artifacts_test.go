@@ -121,7 +121,7 @@ func TestArtifactAbandonAndManifestRules(t *testing.T) {
 }
 
 // maximumBundleBytes bounds upload start and commit, and again the bundle
-// apply under the profile in force then (host-api.md §17.2, §17.4).
+// apply under the profile in force then (docs/protocol.md#artifacts).
 func TestMaximumBundleBytesAtUploadAndApply(t *testing.T) {
 	cat := testCatalog(t)
 	big := []byte("export default { async fetch() {} };\n" + strings.Repeat("//", 600*1024))

@@ -145,7 +145,7 @@ func rssMiB() float64 {
 }
 
 // BenchmarkStartToFirstRequest builds a Host over the catalog and serves its
-// first discovery request (hostsim.md §10: well under 100 ms).
+// first discovery request (docs/decisions.md: well under 100 ms).
 func BenchmarkStartToFirstRequest(b *testing.B) {
 	cat := testCatalog(b)
 	b.ReportAllocs()

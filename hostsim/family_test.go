@@ -11,7 +11,7 @@ import (
 )
 
 // The worker family's kinds, named once for the tests of the worker aggregate
-// (host-api.md §14.2, §15). The lane itself never names a kind (its roles
+// (docs/protocol.md#relations, docs/protocol.md#aggregate). The lane itself never names a kind (its roles
 // table is data: internal/lane/worker_roles.json).
 const (
 	kWorker     = "ModuleWorker"

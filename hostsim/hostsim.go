@@ -18,22 +18,28 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/admin"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/state"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/surface"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
-// Profile is a merged profile document (hostsim.md §5).
+// Profile is a merged profile document (docs/guides/partial-hosts.md).
 type Profile = profile.Profile
 
 // Token maps a bearer token to (tenant, principal).
 type Token = lane.Principal
 
-// FaultSpec is one fault object (hostsim.md §6).
+// FaultSpec is one fault object (docs/protocol.md#faults).
 type FaultSpec = fault.Spec
 
-// DefaultTokens are the credentials of hostsim.md §4.
+// DefaultTokens are hostsim's default credentials (docs/protocol.md#auth).
 func DefaultTokens() []Token { return append([]Token(nil), lane.DefaultTokens...) }
 
 // Config configures a Host. The zero value is a `full` host over the built-in
@@ -62,7 +68,8 @@ type Host struct {
 	st      *store.Store
 	lane    *lane.Server
 	admin   *admin.API
-	journal *lane.Journal
+	journal *journal.Journal
+	state   *state.Source
 	echo    *echo.Echo
 	profile *Profile
 }
@@ -119,25 +126,33 @@ func New(cfg Config) (*Host, error) {
 	if cfg.DBPath == "" {
 		exit = nil
 	}
-	tr, err := transition.New(st, cfg.AckDeadline, exit)
+	host := profile.Resolve(prof, cat)
+	g := gauntlet.New(host)
+	rd := &render.Renderer{Host: host, G: g, Now: clock}
+	tr, err := transition.New(transition.Options{Store: st, Host: host, Renderer: rd, Relations: g, Now: clock,
+		AckDeadline: cfg.AckDeadline, Exit: exit})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	j := lane.NewJournal(st, clock)
+	j := journal.New(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
-	ln := lane.New(lane.Options{Host: profile.Resolve(prof, cat), Store: st, Armory: armory, Journal: j,
-		Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger, RetryAfter: retry, Now: clock, Seed: cfg.Seed,
-		Transitions: tr})
-	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, profile: prof,
-		admin: &admin.API{Lane: ln, Token: cfg.AdminToken}}
+	en := &lifecycle.Engine{Host: host, Gauntlet: g, Renderer: rd, Now: clock, PrepareLife: 15 * time.Minute,
+		RecordLife: 24 * time.Hour,
+		Mint:       lifecycle.NewMinter(cfg.Seed)}
+	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Gauntlet: g, Renderer: rd,
+		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
+		RetryAfter: retry, Now: clock})
+	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock}
+	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof,
+		admin: &admin.API{State: src, Token: cfg.AdminToken}}
 	h.echo = h.newEcho()
 	return h, nil
 }
 
 // newEcho puts the lane and the admin API behind echo. Routing is hostsim's
-// own (host-api.md §5 needs escaped-path routing and no 405), so one Pre
-// middleware dispatches every request.
+// own (the lane routes on the escaped path and has no 405,
+// docs/protocol.md#routes), so one Pre middleware dispatches every request.
 func (h *Host) newEcho() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -160,6 +175,16 @@ func (h *Host) Handler() http.Handler { return h.echo }
 
 // Profile returns the merged profile in force.
 func (h *Host) Profile() *Profile { return h.profile }
+
+// State is the host's admin state as typed values (what /_sim serves as JSON).
+func (h *Host) State() *State { return h.state }
+
+// State reads a running host's admin state: counters, resources, operations,
+// the transition ledger, armed faults, the profile and the journal.
+type State = state.Source
+
+// StateResource is one stored resource as State lists it.
+type StateResource = state.Resource
 
 // Close flushes the journal and closes the database.
 func (h *Host) Close() error {

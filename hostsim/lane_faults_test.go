@@ -156,7 +156,7 @@ func TestMutationRuleFaults(t *testing.T) {
 		return g.Role == "revision" && len(g.Relations) == 0
 	})
 	rspec := fixture(t, rev)
-	if rev.Ref.Kind == kBundle { // the manifest must be committed first (host-api.md §17.4)
+	if rev.Ref.Kind == kBundle { // the manifest must be committed first (docs/protocol.md#artifacts)
 		rspec = map[string]any{"manifestDigest": c.upload(allHandlers)}
 	}
 	c.create(rev, "rv", "prod", rspec).status(201)

@@ -12,14 +12,14 @@ import (
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
 
-// fullDoc is hostsim.md §5's `full` document, description omitted.
+// fullDoc is docs/guides/partial-hosts.md's `full` document, description omitted.
 const fullDoc = `{"name": "full",
  "supportedEnums": {"WorkerVersion": {"handlers": ["fetch", "scheduled", "queue"]}},
  "limits": {"WorkerVersion": {"maximumBundleBytes": 10485760}, "WorkerBundle": {"maximumBundleBytes": 10485760}},
  "endpoints": {"assign": true, "domain": "endpoints.sim.takokit.test"},
  "async": {"kinds": [], "completeAfterPolls": 2}, "support": "served", "faults": []}`
 
-// merged is what each built-in merges into full (hostsim.md §5 table).
+// merged is what each built-in merges into full (docs/guides/partial-hosts.md table).
 var merged = map[string]string{
 	"full":               `{}`,
 	"kv-only":            `{"forms": {"exclude": ["ObjectBucket", "SQLiteDatabase", "AtLeastOnceQueue", "QueueConsumer"]}, "interfaces": {"exclude": ["edge.objects@1.0.0", "edge.sql@1.0.0", "edge.queue@1.0.0"]}, "bindings": {"exclude": ["module-worker.object-bucket@1.0.0", "module-worker.sqlite@1.0.0", "module-worker.queue-producer@1.0.0"]}}`,

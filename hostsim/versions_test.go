@@ -10,7 +10,7 @@ import (
 )
 
 // A resource answers only under the FormRef it recorded; a create under the
-// other definition version still collides with its name (host-api.md §8.5).
+// other definition version still collides with its name (docs/protocol.md#identity).
 func TestResourceAnswersOnlyUnderItsRecordedFormRef(t *testing.T) {
 	cat := testCatalog(t)
 	var old, next *catalog.Form

@@ -165,7 +165,7 @@ func TestClaims(t *testing.T) {
 	w.refusedCreate(sim, kCron, "c", map[string]any{"worker": w.ref(kWorker, "api"), "cron": "0 24 * * *"}, "invalid_argument", 400)
 }
 
-// Claims are decided again when a 202 commits (host-api.md §15.9).
+// Claims are decided again when a 202 commits (docs/protocol.md#aggregate).
 func TestClaimsRevalidatedAtCommit(t *testing.T) {
 	_, w := deployedWorld(t, hostsim.Config{Profile: "async"})
 	a := accepted(t, w.create(kEndpoint, "ep1", map[string]any{"worker": w.ref(kWorker, "api")}))

@@ -151,7 +151,7 @@ func wholeWorker(t *testing.T, cat *catalog.Catalog) {
 
 func TestWholeWorkerThroughHTTP(t *testing.T) { wholeWorker(t, testCatalog(t)) }
 
-// The same whole worker over the published family (catalog.md §9).
+// The same whole worker over the published family (the published reference family, docs/guides/conformance.md).
 func TestWholeWorkerOnThePublishedFamily(t *testing.T) {
 	dir := referenceDir()
 	if _, err := os.Stat(dir); err != nil {

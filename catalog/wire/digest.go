@@ -12,7 +12,7 @@ import (
 // DigestPrefix starts every digest string.
 const DigestPrefix = "sha256:"
 
-// EmptySpecDigest is the digest of `{}` (host-api.md §20).
+// EmptySpecDigest is the digest of `{}` (docs/protocol.md#digests).
 const EmptySpecDigest = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
 
 // Canonicalize returns the RFC 8785 (JCS) bytes of raw after the I-JSON gate.
@@ -38,6 +38,9 @@ func Digest(raw []byte) (string, error) {
 
 // DigestValue marshals v with encoding/json and digests its canonical form.
 func DigestValue(v any) (string, error) {
+	if b, ok := canonicalFast(v); ok {
+		return RawDigest(b), nil
+	}
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return "", fmt.Errorf("encoding value for its digest: %w", err)
@@ -47,6 +50,9 @@ func DigestValue(v any) (string, error) {
 
 // CanonicalValue marshals v and returns its JCS bytes.
 func CanonicalValue(v any) ([]byte, error) {
+	if b, ok := canonicalFast(v); ok {
+		return b, nil
+	}
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding value for canonical JSON: %w", err)
@@ -60,7 +66,7 @@ func RawDigest(b []byte) string {
 	return DigestPrefix + hex.EncodeToString(sum[:])
 }
 
-// Domain formats of the digests of transitions.md §4.
+// Domain formats of the digests of docs/protocol.md#transitions.
 const (
 	DomainTransitionEvidence  = "takoform.module-form-transition@v1"
 	DomainTransitionOperation = "takoform.resource-form-transition-operation@v1"
@@ -78,8 +84,8 @@ func DomainDigest(domain string, v any) (string, error) {
 	return RawDigest(c), nil
 }
 
-// DomainHex is DomainDigest without the "sha256:" prefix (the operationId suffix of
-// transitions.md §4 is "formtx_" + this value).
+// DomainHex is DomainDigest without the "sha256:" prefix: a Form transition's
+// operationId is "formtx_" + this value (docs/protocol.md#transitions).
 func DomainHex(domain string, v any) (string, error) {
 	c, err := domainCanonical(domain, v)
 	if err != nil {

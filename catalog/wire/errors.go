@@ -6,7 +6,7 @@ import (
 	"net/http"
 )
 
-// Code is one stable error code of the closed table of host-api.md §19.2.
+// Code is one stable error code of the closed table of docs/protocol.md#errors.
 type Code string
 
 // The 26 codes of the lane; no other code exists.
@@ -101,7 +101,7 @@ func (c Code) Status() int { s, _, _ := CodeInfo(c); return s }
 // Known reports whether c is one of the 26 codes.
 func (c Code) Known() bool { _, _, ok := CodeInfo(c); return ok }
 
-// Error is the body of the error envelope `{"error": {...}}` (host-api.md §19.1).
+// Error is the body of the error envelope `{"error": {...}}` (docs/protocol.md#errors).
 type Error struct {
 	Code      Code            `json:"code"`
 	Message   string          `json:"message"`
@@ -138,7 +138,7 @@ func (e *Error) Error() string {
 // Status is the HTTP status the code carries.
 func (e *Error) Status() int { return e.Code.Status() }
 
-// Validate applies the client validity rules of host-api.md §19.3 to a decoded
+// Validate applies the client validity rules of docs/protocol.md#errors to a decoded
 // envelope answered with HTTP status. A failure means the answer is protocol-invalid.
 func (e *Error) Validate(status int) error {
 	want, retry, ok := CodeInfo(e.Code)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // FormRef names one Form Definition exactly. The four members are one identity key;
@@ -60,7 +61,7 @@ const (
 	PackageAPIVersion   = "packages.forms.takoform.com/v1alpha4"
 )
 
-// Query keys of the exact-FormRef query (host-api.md §5.2).
+// Query keys of the exact-FormRef query (docs/protocol.md#routes).
 const (
 	QuerySpace             = "space"
 	QueryGroup             = "group"
@@ -73,27 +74,83 @@ var formRefQueryKeys = []string{QueryGroup, QueryKind, QueryDefinitionVersion, Q
 
 var (
 	groupRe   = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$`)
-	kindRe    = regexp.MustCompile(`^[A-Z][A-Za-z0-9]{0,63}$`)
-	digestRe  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	semverRe  = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$`)
-	nameRe    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
 	ifaceName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
 )
 
 // ValidGroup reports whether s is a Form group (apiVersion) by the definition grammar.
-func ValidGroup(s string) bool { return len(s) <= 320 && groupRe.MatchString(s) }
+func ValidGroup(s string) bool {
+	return len(s) <= 320 && validGroups.match(s, groupRe)
+}
 
-// ValidKind reports whether s is a Form kind.
-func ValidKind(s string) bool { return kindRe.MatchString(s) }
+// ValidKind reports whether s is a Form kind (`^[A-Z][A-Za-z0-9]{0,63}$`).
+func ValidKind(s string) bool {
+	if len(s) < 1 || len(s) > 64 || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidDigest reports whether s is "sha256:" + 64 lowercase hex digits.
-func ValidDigest(s string) bool { return digestRe.MatchString(s) }
+func ValidDigest(s string) bool {
+	if len(s) != len(DigestPrefix)+64 || s[:len(DigestPrefix)] != DigestPrefix {
+		return false
+	}
+	for i := len(DigestPrefix); i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidSemver reports whether s is a semantic version 2.0.0 string.
-func ValidSemver(s string) bool { return semverRe.MatchString(s) }
+func ValidSemver(s string) bool { return validVersions.match(s, semverRe) }
 
 // ValidResourceName reports whether s is a resource name (`^[a-z][a-z0-9-]{0,62}$`).
-func ValidResourceName(s string) bool { return nameRe.MatchString(s) }
+func ValidResourceName(s string) bool {
+	if len(s) < 1 || len(s) > 63 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// knownValid remembers, up to a bound, values a costly grammar accepted:
+// the few groups and versions a host serves are checked by a map lookup.
+type knownValid struct {
+	mu sync.RWMutex
+	m  map[string]bool
+}
+
+var validGroups, validVersions = &knownValid{m: map[string]bool{}}, &knownValid{m: map[string]bool{}}
+
+func (k *knownValid) match(s string, re *regexp.Regexp) bool {
+	k.mu.RLock()
+	ok := k.m[s]
+	k.mu.RUnlock()
+	if ok {
+		return true
+	}
+	if !re.MatchString(s) {
+		return false
+	}
+	k.mu.Lock()
+	if len(k.m) < 1024 {
+		k.m[s] = true
+	}
+	k.mu.Unlock()
+	return true
+}
 
 // Validate checks every member's grammar and names the first bad one.
 func (r FormRef) Validate() error {
@@ -121,7 +178,7 @@ func (r FormRef) Query() url.Values {
 	}
 }
 
-// ExactQuery returns the full five-key query of host-api.md §5.2.
+// ExactQuery returns the full five-key query of docs/protocol.md#routes.
 func ExactQuery(space string, r FormRef) url.Values {
 	q := r.Query()
 	q.Set(QuerySpace, space)
@@ -176,7 +233,7 @@ func ParseFormRefQuery(q url.Values) (FormRef, error) {
 	return r, nil
 }
 
-// ParseExactQuery reads all five keys of host-api.md §5.2, each exactly once and
+// ParseExactQuery reads all five keys of docs/protocol.md#routes, each exactly once and
 // nothing else, and checks the SpaceID grammar.
 func ParseExactQuery(q url.Values) (space string, ref FormRef, err error) {
 	ref, err = ParseFormRefQuery(q)

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDepth is the most nested containers a document may hold (host-api.md §4).
+// MaxDepth is the most nested containers a document may hold (docs/protocol.md#json).
 const MaxDepth = 256
 
 // JSONError is one strict-JSON problem at a JSON Pointer ("" is the whole document).
@@ -33,7 +33,7 @@ func EscapePointerToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// CheckIJSON applies the raw gate of host-api.md §4: valid UTF-8, exactly one value
+// CheckIJSON applies the raw gate of docs/protocol.md#json: valid UTF-8, exactly one value
 // followed only by whitespace, no duplicate member names (after unescaping), only the
 // JSON escapes, paired surrogates, the JSON number grammar with finite binary64 values
 // and no negative zero, and at most MaxDepth nested containers.

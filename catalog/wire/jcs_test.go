@@ -44,7 +44,7 @@ func TestDigests(t *testing.T) {
 	if err != nil || d != EmptySpecDigest {
 		t.Errorf("Digest({}) = %s, %v; want %s", d, err, EmptySpecDigest)
 	}
-	// host-api.md §20 worked example: the materialized queue spec.
+	// docs/protocol.md#digests worked example: the materialized queue spec.
 	const want = "sha256:34bc670798d3ca531125b5439fcd00bf3a1b2dcef081013ae0bda35a727efd3c"
 	d, err = DigestValue(map[string]any{"messageRetentionSeconds": 345600, "deliveryDelaySeconds": 0})
 	if err != nil || d != want {

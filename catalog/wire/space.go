@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// MaxSpaceIDRunes bounds a SpaceID in Unicode code points (host-api.md §3.3).
+// MaxSpaceIDRunes bounds a SpaceID in Unicode code points (docs/protocol.md#spaces).
 const MaxSpaceIDRunes = 255
 
 // edgeForbidden are the code points a SpaceID may not start or end with: Unicode

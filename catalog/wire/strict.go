@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // StrictError lists every problem a strict decode found, each at a JSON Pointer.
@@ -73,6 +74,18 @@ type structField struct {
 	required bool
 }
 
+// fieldCache holds structFields per struct type: the tags of a type never change.
+var fieldCache sync.Map // reflect.Type -> []structField
+
+func cachedFields(t reflect.Type) []structField {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]structField)
+	}
+	f := structFields(t)
+	fieldCache.Store(t, f)
+	return f
+}
+
 func structFields(t reflect.Type) []structField {
 	var out []structField
 	for i := 0; i < t.NumField(); i++ {
@@ -128,7 +141,7 @@ func walkStrict(val any, t reflect.Type, ptr string, probs *[]JSONError) {
 		if !ok {
 			return // json.Unmarshal reports the type mismatch
 		}
-		fields := structFields(t)
+		fields := cachedFields(t)
 		known := make(map[string]structField, len(fields))
 		for _, f := range fields {
 			known[f.name] = f

@@ -1,5 +1,5 @@
 // Package selftest proves the runner against hostsim run as a process
-// (conformance.md §4, §5): the positive suite against the `full` profile and each
+// (docs/guides/conformance.md): the positive suite against the `full` profile and each
 // check against its negative. It imports nothing of hostsim.
 package selftest
 
@@ -20,7 +20,7 @@ import (
 	"time"
 )
 
-// The default hostsim credentials (hostsim.md §4).
+// The default hostsim credentials (docs/protocol.md#auth).
 const (
 	TokenPrimary     = "sim-primary"
 	TokenAlternate   = "sim-alternate"

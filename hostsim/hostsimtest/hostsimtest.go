@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -50,7 +51,7 @@ type Admin struct {
 	token  string
 }
 
-// Counters is the counters document of hostsim.md §7.
+// Counters is the counters document of docs/protocol.md#admin.
 type Counters struct {
 	Requests     int64            `json:"requests"`
 	Mutations    int64            `json:"mutations"`
@@ -65,7 +66,7 @@ func (a *Admin) do(method, path string, body []byte, out any) error {
 		return err
 	}
 	if a.token != "" {
-		req.Header.Set("Authorization", "Bearer "+a.token)
+		req.Header.Set(wire.HeaderAuthorization, "Bearer "+a.token)
 	}
 	resp, err := a.client.Do(req)
 	if err != nil {

@@ -1,5 +1,5 @@
 // Command conformance measures a Takoform host against the v1alpha3 lane
-// (conformance.md): `run` against any host, `list` the checks, `selftest` the
+// (docs/guides/conformance.md): `run` against any host, `list` the checks, `selftest` the
 // runner against hostsim run as a process.
 package main
 

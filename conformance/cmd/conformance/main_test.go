@@ -62,7 +62,7 @@ func TestRunUnreachableHostExits1(t *testing.T) {
 }
 
 func TestListMarkdownToFile(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "conformance.md")
+	out := filepath.Join(t.TempDir(), "checks.md")
 	if code, _, stderr := runCLI(t, env(nil), "list", "--format", "markdown", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -1,4 +1,4 @@
-// Command hostsim runs the partial-host simulator (hostsim.md §2).
+// Command hostsim runs the partial-host simulator (docs/guides/getting-started.md).
 package main
 
 import (

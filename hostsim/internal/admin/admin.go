@@ -1,9 +1,10 @@
-// Package admin serves hostsim's /_sim/ API (hostsim.md §7): state, journal,
-// counters, faults, operation completion, reset and the profile in force.
+// Package admin serves hostsim's /_sim/ API (docs/protocol.md#admin): state,
+// journal, counters, faults, operation completion, reset and the profile in
+// force. Every answer is read from internal/state; refusals use the lane's
+// error envelope.
 package admin
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -12,9 +13,10 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/lane"
-	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 // Prefix is the admin API's path prefix.
@@ -22,7 +24,7 @@ const Prefix = "/_sim"
 
 // API is the admin handler.
 type API struct {
-	Lane  *lane.Server
+	State *state.Source
 	Token string // when set, the bearer the admin API requires
 }
 
@@ -47,14 +49,13 @@ var table = []route{
 
 // ServeHTTP routes an admin request.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rid := lane.NewRequestID()
 	if !loopback(r.RemoteAddr) {
-		writeErr(w, rid, lane.Refusal(wire.CodePermissionDenied, "the hostsim admin API answers only on loopback"))
+		writeErr(w, core.Refuse(wire.CodePermissionDenied, "the hostsim admin API answers only on loopback"))
 		return
 	}
-	if a.Token != "" && r.Header.Get("Authorization") != "Bearer "+a.Token {
-		w.Header().Set("WWW-Authenticate", "Bearer")
-		writeErr(w, rid, lane.Refusal(wire.CodeUnauthenticated, "the hostsim admin API needs Authorization: Bearer <admin token>"))
+	if a.Token != "" && r.Header.Get(wire.HeaderAuthorization) != "Bearer "+a.Token {
+		w.Header().Set(wire.HeaderWWWAuthenticate, "Bearer")
+		writeErr(w, core.Refuse(wire.CodeUnauthenticated, "the hostsim admin API needs Authorization: Bearer <admin token>"))
 		return
 	}
 	path := strings.TrimPrefix(r.URL.Path, Prefix)
@@ -64,11 +65,11 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		if err := rt.h(a, w, r, arg); err != nil {
-			writeErr(w, rid, err)
+			writeErr(w, err)
 		}
 		return
 	}
-	writeErr(w, rid, lane.Refusal(wire.CodeResourceNotFound, "no admin route "+r.Method+" "+r.URL.Path))
+	writeErr(w, core.NotFound("no admin route %s %s", r.Method, r.URL.Path))
 }
 
 func matchPath(pattern, path string) (string, bool) {
@@ -92,11 +93,19 @@ func loopback(remote string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func writeErr(w http.ResponseWriter, rid string, err error) {
-	status, body := lane.AdminError(err, rid)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+// writeErr answers in the lane's error envelope: a refusal as it is, any
+// other error as invalid_argument naming it.
+func writeErr(w http.ResponseWriter, err error) {
+	e, ok := err.(*wire.Error)
+	if !ok {
+		e = core.Invalid("%v", err)
+	}
+	out := *e
+	out.RequestID = core.NewRequestID()
+	b, _ := json.Marshal(wire.Envelope{Error: &out})
+	w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
+	w.WriteHeader(out.Code.Status())
+	_, _ = w.Write(b)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {
@@ -104,43 +113,35 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 	return nil
 }
 
-func (a *API) st() *store.Store { return a.Lane.Store }
-
 func (a *API) counters(w http.ResponseWriter, r *http.Request, _ string) error {
-	a.Lane.Journal.Flush()
-	c, err := store.CounterValues(a.st().DB())
+	c, err := a.State.Counters(r.Context())
 	if err != nil {
 		return err
 	}
-	dispatch := map[string]int64{}
-	for k, v := range c {
-		if id, ok := strings.CutPrefix(k, "dispatch:"); ok {
-			dispatch[id] = v
-		}
-	}
-	return writeJSON(w, 200, map[string]any{"requests": c["requests"], "mutations": c["mutations"],
-		"uploads": c["uploads"], "supportReads": c["supportReads"], "dispatch": dispatch})
+	return writeJSON(w, 200, c)
 }
 
 func (a *API) events(w http.ResponseWriter, r *http.Request, _ string) error {
-	a.Lane.Journal.Flush()
 	since := int64(0)
 	if s := r.URL.Query().Get("since"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 0 {
-			return lane.Refusal(wire.CodeInvalidArgument, "since="+s+" is not a non-negative event number")
+			return core.Invalid("since=%s is not a non-negative event number", s)
 		}
 		since = n
 	}
-	evs, err := store.EventsSince(a.st().DB(), since, 10000)
+	evs, err := a.State.Events(r.Context(), since, 10000)
 	if err != nil {
 		return err
+	}
+	if evs == nil {
+		evs = []journal.Event{}
 	}
 	next := since
 	if len(evs) > 0 {
@@ -150,7 +151,7 @@ func (a *API) events(w http.ResponseWriter, r *http.Request, _ string) error {
 }
 
 func (a *API) faults(w http.ResponseWriter, r *http.Request, _ string) error {
-	list, err := a.Lane.Armory.List(a.st().DB())
+	list, err := a.State.Faults()
 	if err != nil {
 		return err
 	}
@@ -164,12 +165,12 @@ func (a *API) armFault(w http.ResponseWriter, r *http.Request, _ string) error {
 	}
 	s, err := fault.ParseJSON(body)
 	if err != nil {
-		return lane.Refusal(wire.CodeInvalidArgument, "nothing armed: "+err.Error())
+		return core.Invalid("nothing armed: %v", err)
 	}
-	if err := a.Lane.Armory.Arm(r.Context(), s); err != nil {
+	if err := a.State.Armory.Arm(r.Context(), s); err != nil {
 		return err
 	}
-	list, err := a.Lane.Armory.List(a.st().DB())
+	list, err := a.State.Faults()
 	if err != nil {
 		return err
 	}
@@ -177,7 +178,7 @@ func (a *API) armFault(w http.ResponseWriter, r *http.Request, _ string) error {
 }
 
 func (a *API) disarm(w http.ResponseWriter, r *http.Request, _ string) error {
-	if err := a.Lane.Armory.DisarmRuntime(r.Context()); err != nil {
+	if err := a.State.Armory.DisarmRuntime(r.Context()); err != nil {
 		return err
 	}
 	return a.faults(w, r, "")
@@ -193,40 +194,36 @@ func (a *API) complete(w http.ResponseWriter, r *http.Request, id string) error 
 	}
 	if len(strings.TrimSpace(string(body))) > 0 {
 		if err := wire.DecodeStrict(body, &req); err != nil {
-			return lane.Refusal(wire.CodeInvalidArgument, "the body is {} or {\"error\": \"<code>\"}: "+err.Error())
+			return core.Invalid("the body is {} or {\"error\": \"<code>\"}: %v", err)
 		}
 	}
 	var code wire.Code
 	if req.Error != nil {
 		code = wire.Code(*req.Error)
 		if !code.Known() {
-			return lane.Refusal(wire.CodeInvalidArgument, "error "+*req.Error+" is not one of the 26 error codes")
+			return core.Invalid("error %s is not one of the 26 error codes", *req.Error)
 		}
 	}
-	doc, err := a.Lane.CompleteOperation(r.Context(), id, code)
+	doc, err := a.State.Complete(r.Context(), id, code)
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
 	w.WriteHeader(200)
 	_, _ = w.Write(doc)
 	return nil
 }
 
 func (a *API) reset(w http.ResponseWriter, r *http.Request, _ string) error {
-	a.Lane.Journal.Flush()
-	if err := a.st().Reset(context.Background()); err != nil {
-		return err
-	}
-	if err := a.Lane.Armory.RearmProfile(r.Context()); err != nil {
+	if err := a.State.Reset(r.Context()); err != nil {
 		return err
 	}
 	return writeJSON(w, 200, map[string]any{"reset": true})
 }
 
 func (a *API) profile(w http.ResponseWriter, r *http.Request, _ string) error {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
 	w.WriteHeader(200)
-	_, _ = w.Write(a.Lane.Host.P.JSON())
+	_, _ = w.Write(a.State.Profile().JSON())
 	return nil
 }

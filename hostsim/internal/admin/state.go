@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/catalog/wire"
 )
+
+// The JSON of GET /_sim/state (docs/protocol.md#admin).
 
 type resourceState struct {
 	Tenant            string `json:"tenant"`
@@ -35,12 +37,16 @@ type operationState struct {
 }
 
 func (a *API) state(w http.ResponseWriter, r *http.Request, _ string) error {
-	q := a.st().DB()
-	res, err := store.ListResources(q)
+	ctx := r.Context()
+	res, err := a.State.Resources(ctx)
 	if err != nil {
 		return err
 	}
-	ops, err := store.ListOperations(q)
+	ops, err := a.State.Operations(ctx)
+	if err != nil {
+		return err
+	}
+	tr, err := a.State.Transitions(ctx)
 	if err != nil {
 		return err
 	}
@@ -50,34 +56,20 @@ func (a *API) state(w http.ResponseWriter, r *http.Request, _ string) error {
 		Transitions   any              `json:"transitions"`
 		Backend       any              `json:"backend"`
 		BackendLedger any              `json:"backendLedger"`
-	}{Resources: []resourceState{}, Operations: []operationState{}, Transitions: []any{}, Backend: []any{}, BackendLedger: []any{}}
+	}{Resources: []resourceState{}, Operations: []operationState{}, Transitions: tr.Transitions, Backend: tr.Backend,
+		BackendLedger: tr.BackendLedger}
 	for _, x := range res {
-		rs := resourceState{Tenant: x.Tenant, Space: x.Space, APIVersion: x.APIVersion,
-			Kind: x.Kind, Name: x.Name, DefinitionVersion: x.DefVersion, SchemaDigest: x.SchemaDigest, UID: x.UID,
-			Generation: itoa(x.Generation), Revision: itoa(x.Revision), NativeClaimed: x.NativeID != ""}
-		if tr := a.Lane.Transitions; tr != nil { // Form transition claim (transitions.md §5)
-			cl, err := tr.Claim(q, x.UID)
-			if err != nil {
-				return err
-			}
-			if cl != nil {
-				rs.Claim = cl.OperationID
-			}
+		rs := resourceState{Tenant: x.Tenant, Space: x.Space, APIVersion: x.APIVersion, Kind: x.Kind, Name: x.Name,
+			DefinitionVersion: x.DefinitionVersion, SchemaDigest: x.SchemaDigest, UID: x.UID,
+			Generation: wire.FormatDecimal(x.Generation), Revision: wire.FormatDecimal(x.Revision), NativeClaimed: x.NativeClaimed}
+		if x.Claim != "" {
+			rs.Claim = x.Claim
 		}
 		out.Resources = append(out.Resources, rs)
 	}
-	if tr := a.Lane.Transitions; tr != nil { // the transition ledger and the backend (hostsim.md §7)
-		ts, err := tr.State(q, a.Lane.Now())
-		if err != nil {
-			return err
-		}
-		out.Transitions, out.Backend, out.BackendLedger = ts.Transitions, ts.Backend, ts.BackendLedger
-	}
 	for _, o := range ops {
 		out.Operations = append(out.Operations, operationState{ID: o.ID, Tenant: o.Tenant, Principal: o.Principal,
-			Action: o.Action, Kind: o.Kind, Name: o.Name, Done: o.Done, Polls: o.Polls, Document: o.Doc})
+			Action: o.Action, Kind: o.Kind, Name: o.Name, Done: o.Done, Polls: o.Polls, Document: o.Document})
 	}
 	return writeJSON(w, 200, out)
 }
-
-func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }

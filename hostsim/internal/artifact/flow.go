@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
@@ -16,12 +17,10 @@ import (
 // holdings belong to a tenant.
 type Caller struct {
 	Tenant, Principal string
-	// Lapse, when set, reports whether an armed hostsim fault switches the named
-	// rule off for this request (hostsim.md §6); nil enforces every rule.
-	Lapse func(fault string) bool
+	// Faults are the request's armed hostsim faults, which may switch one rule
+	// off (docs/protocol.md#faults); nil enforces every rule.
+	Faults *fault.Set
 }
-
-func (c Caller) lapses(fault string) bool { return c.Lapse != nil && c.Lapse(fault) }
 
 // NewUploadID mints an upload id: "up_" + 26 random base32 characters.
 func NewUploadID() string {
@@ -34,7 +33,7 @@ func missing(format string, args ...any) *rules.Refusal {
 	return &rules.Refusal{Code: wire.CodeArtifactMissing, Message: fmt.Sprintf(format, args...)}
 }
 
-func invalid(format string, args ...any) *rules.Refusal {
+func artifactInvalid(format string, args ...any) *rules.Refusal {
 	return &rules.Refusal{Code: wire.CodeArtifactInvalid, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -46,7 +45,7 @@ type Started struct {
 }
 
 // Start opens an upload session for manifest (the request's manifest member exactly as
-// sent), host-api.md §17.1 step 2: the manifest rules are applied (artifact_invalid)
+// sent), docs/protocol.md#artifacts step 2: the manifest rules are applied (artifact_invalid)
 // and missingBlobs lists what the caller's tenant does not hold yet. Starting again
 // opens a new session.
 func Start(st Store, c Caller, manifest []byte, maxBundleBytes int64) (*Started, error) {
@@ -73,14 +72,20 @@ func Start(st Store, c Caller, manifest []byte, maxBundleBytes int64) (*Started,
 }
 
 // session finds the caller's live session: unknown, abandoned and foreign ids get one
-// and the same artifact_missing answer (host-api.md §17.3).
+// and the same artifact_missing answer (docs/protocol.md#artifacts).
 func session(st Store, c Caller, id string) (Upload, *Manifest, error) {
 	u, ok, err := st.GetUpload(id)
 	if err != nil {
 		return Upload{}, nil, err
 	}
-	if !ok || u.State == UploadAbandoned || u.Tenant != c.Tenant || u.Principal != c.Principal && !c.lapses("artifacts.session-shared") {
-		return Upload{}, nil, missing("upload %q is unknown, abandoned or was started by another principal; start a new upload", id)
+	unknown := missing("upload %q is unknown, abandoned or was started by another principal; start a new upload", id)
+	if !ok || u.State == UploadAbandoned || u.Tenant != c.Tenant {
+		return Upload{}, nil, unknown
+	}
+	if u.Principal != c.Principal {
+		if !c.Faults.On(fault.ArtifactsSessionShared) {
+			return Upload{}, nil, unknown
+		}
 	}
 	m, r := parseManifest(u.Manifest, math.MaxInt64, c)
 	if r != nil {
@@ -89,7 +94,21 @@ func session(st Store, c Caller, id string) (Upload, *Manifest, error) {
 	return u, m, nil
 }
 
-// PutBlob is the blob PUT of host-api.md §17.1 step 3. It reads at most the declared
+// checkBlob: the bytes have exactly the declared size and digest.
+func checkBlob(data []byte, size int64, digest, uploadID string) *rules.Refusal {
+	switch {
+	case int64(len(data)) > size:
+		return artifactInvalid("blob %s of upload %q is larger than its declared size %d bytes; send exactly the file's bytes", digest, uploadID, size)
+	case int64(len(data)) < size:
+		return artifactInvalid("blob %s of upload %q has %d bytes; its declared size is %d", digest, uploadID, len(data), size)
+	}
+	if got := wire.RawDigest(data); got != digest {
+		return artifactInvalid("bytes sent for blob %s of upload %q hash to %s; send the bytes the manifest declares", digest, uploadID, got)
+	}
+	return nil
+}
+
+// PutBlob is the blob PUT of docs/protocol.md#artifacts step 3. It reads at most the declared
 // size plus one byte from body. The digest must be declared by the session's manifest
 // and the bytes must have exactly its size and digest (artifact_invalid). created is true
 // when the tenant holds the blob now for the first time (201), false when it already
@@ -101,23 +120,17 @@ func PutBlob(st Store, c Caller, uploadID, digest string, body io.Reader) (creat
 	}
 	size, ok := m.DeclaredSize(digest)
 	if !ok {
-		return false, invalid("blob %s is not declared by the manifest of upload %q; upload only the digests it declares (%s)",
+		return false, artifactInvalid("blob %s is not declared by the manifest of upload %q; upload only the digests it declares (%s)",
 			digest, u.ID, strings.Join(m.Digests(), ", "))
 	}
 	data, err := io.ReadAll(io.LimitReader(body, size+1))
 	if err != nil {
 		return false, fmt.Errorf("reading blob %s of upload %q: %w", digest, u.ID, err)
 	}
-	switch {
-	case c.lapses("artifacts.unverified"):
-		// the bytes are stored as sent, whatever their size and digest
-	case int64(len(data)) > size:
-		return false, invalid("blob %s of upload %q is larger than its declared size %d bytes; send exactly the file's bytes", digest, u.ID, size)
-	case int64(len(data)) < size:
-		return false, invalid("blob %s of upload %q has %d bytes; its declared size is %d", digest, u.ID, len(data), size)
-	}
-	if got := wire.RawDigest(data); got != digest && !c.lapses("artifacts.unverified") {
-		return false, invalid("bytes sent for blob %s of upload %q hash to %s; send the bytes the manifest declares", digest, u.ID, got)
+	if r := checkBlob(data, size, digest, u.ID); r != nil {
+		if !c.Faults.On(fault.ArtifactsUnverified) {
+			return false, r // else the bytes are stored as sent, whatever their size and digest
+		}
 	}
 	held, err := st.HoldsBlob(c.Tenant, digest)
 	if err != nil || held {
@@ -126,7 +139,7 @@ func PutBlob(st Store, c Caller, uploadID, digest string, body io.Reader) (creat
 	return true, st.PutBlob(c.Tenant, digest, data)
 }
 
-// Commit is host-api.md §17.1 step 4: it re-validates every manifest rule (with the
+// Commit is docs/protocol.md#artifacts step 4: it re-validates every manifest rule (with the
 // maxBundleBytes in force now), requires every declared blob to be held by the tenant
 // (artifact_missing naming the missing digests), re-checks declared sizes and digests
 // against the stored bytes (artifact_invalid), then makes the tenant hold the manifest.
@@ -165,9 +178,11 @@ func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest s
 		if !ok {
 			return "", false, missing("upload %q cannot commit: the bytes of blob %s are gone; upload them again", u.ID, e.Digest)
 		}
-		if (int64(len(data)) != e.Size || wire.RawDigest(data) != e.Digest) && !c.lapses("artifacts.trust-declared") {
-			return "", false, invalid("manifest%s declares %q with size %d, but the stored blob %s has %d bytes; fix the manifest and start a new upload",
-				e.Pointer, e.Path, e.Size, e.Digest, len(data))
+		if int64(len(data)) != e.Size || wire.RawDigest(data) != e.Digest {
+			if !c.Faults.On(fault.ArtifactsTrustDeclared) {
+				return "", false, artifactInvalid("manifest%s declares %q with size %d, but the stored blob %s has %d bytes; fix the manifest and start a new upload",
+					e.Pointer, e.Path, e.Size, e.Digest, len(data))
+			}
 		}
 	}
 	if err := st.PutManifest(c.Tenant, m.Digest, m.Raw); err != nil {
@@ -180,7 +195,7 @@ func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest s
 	return m.Digest, true, nil
 }
 
-// Abandon is host-api.md §17.1 step 5: the session ends, and the tenant's hold on every
+// Abandon is docs/protocol.md#artifacts step 5: the session ends, and the tenant's hold on every
 // blob of its manifest is dropped unless one of the tenant's committed manifests or
 // other open sessions names it (bytes are freed by the Store only when no tenant holds
 // them).

@@ -1,4 +1,4 @@
-// Package artifact holds hostsim's artifact logic (host-api.md §17): the manifest rules,
+// Package artifact holds hostsim's artifact logic (docs/protocol.md#artifacts): the manifest rules,
 // the manifest digest, and the upload flow (start, blob PUT, commit, read, HEAD,
 // abandon) with per-tenant holding, over a small persistence interface (Store) that the
 // host backs with SQLite. It performs no HTTP and owns no state of its own.
@@ -14,10 +14,11 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
-// Manifest format facts (host-api.md §17.2).
+// Manifest format facts (docs/protocol.md#artifacts).
 const (
 	APIVersion                  = "artifacts.takoform.com/v1alpha1"
 	KindWorkerBundle            = "WorkerBundle"
@@ -63,7 +64,7 @@ type Manifest struct {
 	Modules    []Entry // WorkerBundle only
 	Files      []Entry // the other kinds
 	Raw        []byte  // the manifest member exactly as uploaded
-	Digest     string  // RFC 8785 digest of Raw (host-api.md §20)
+	Digest     string  // RFC 8785 digest of Raw (docs/protocol.md#digests)
 }
 
 // Entries returns the modules of a WorkerBundle or the files of another kind.
@@ -125,7 +126,7 @@ func bad(ptr, format string, args ...any) *rules.Refusal {
 }
 
 // ParseManifest decodes the manifest member raw (as uploaded) and applies the schema and
-// every host rule of host-api.md §17.2, with maxBundleBytes the bound on the summed
+// every host rule of docs/protocol.md#artifacts, with maxBundleBytes the bound on the summed
 // declared sizes (DefaultMaximumBundleBytes unless a profile narrows it; <= 0 means the
 // default). Every refusal is artifact_invalid naming the manifest pointer, the value
 // and what is accepted.
@@ -133,7 +134,7 @@ func ParseManifest(raw []byte, maxBundleBytes int64) (*Manifest, *rules.Refusal)
 	return parseManifest(raw, maxBundleBytes, Caller{})
 }
 
-// parseManifest is ParseManifest for a caller whose Lapse may switch one rule off.
+// parseManifest is ParseManifest for a caller whose faults may switch one rule off.
 func parseManifest(raw []byte, maxBundleBytes int64, c Caller) (*Manifest, *rules.Refusal) {
 	if maxBundleBytes <= 0 {
 		maxBundleBytes = DefaultMaximumBundleBytes
@@ -185,9 +186,12 @@ func checkTop(obj map[string]any, m *Manifest, c Caller) *rules.Refusal {
 	_, hasModules := obj["modules"]
 	_, hasFiles := obj["files"]
 	if kind == KindWorkerBundle {
+		if hasFiles {
+			if !c.Faults.On(fault.ArtifactsMixedKinds) {
+				return bad("/files", "a %s manifest carries mainModule and modules, never files", kind)
+			}
+		}
 		switch {
-		case hasFiles && !c.lapses("artifacts.mixed-kinds"):
-			return bad("/files", "a %s manifest carries mainModule and modules, never files", kind)
 		case !hasMain:
 			return bad("/mainModule", "a %s manifest requires mainModule (the path of its loadable entry module)", kind)
 		case !hasModules:
@@ -223,8 +227,10 @@ func checkRules(m *Manifest, maxBundleBytes int64, c Caller) *rules.Refusal {
 	seen := map[string]string{}
 	sizes := map[string]Entry{}
 	for _, e := range m.Entries() {
-		if first, dup := seen[e.Path]; dup && !c.lapses("artifacts.duplicate-names") {
-			return bad(e.Pointer, "%q is declared twice (first at manifest%s); names and paths are unique", e.Path, first)
+		if first, dup := seen[e.Path]; dup {
+			if !c.Faults.On(fault.ArtifactsDuplicateNames) {
+				return bad(e.Pointer, "%q is declared twice (first at manifest%s); names and paths are unique", e.Path, first)
+			}
 		}
 		seen[e.Path] = e.Pointer
 		if prev, ok := sizes[e.Digest]; ok && prev.Size != e.Size {
@@ -234,8 +240,10 @@ func checkRules(m *Manifest, maxBundleBytes int64, c Caller) *rules.Refusal {
 		sizes[e.Digest] = e
 	}
 	if m.Kind == KindWorkerBundle {
-		if r := checkMainModule(m); r != nil && !c.lapses("artifacts.any-main-module") {
-			return r
+		if r := checkMainModule(m); r != nil {
+			if !c.Faults.On(fault.ArtifactsAnyMainModule) {
+				return r
+			}
 		}
 		for _, e := range m.Modules {
 			if e.MediaType != SourceMapMediaType {

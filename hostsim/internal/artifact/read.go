@@ -38,9 +38,9 @@ func HeadBlob(st Store, tenant, digest string) (bool, error) {
 }
 
 // ResolveBundle resolves a bundle resource's manifestDigest (the value at pointer,
-// e.g. "/manifestDigest") on apply, import and commit (host-api.md §17.4): not held by
+// e.g. "/manifestDigest") on apply, import and commit (docs/protocol.md#artifacts): not held by
 // tenant → artifact_missing; stored bytes that do not canonicalize to the digest, cannot
-// be decoded, are not a WorkerBundle manifest or break a rule of §17.2 (maxBundleBytes
+// be decoded, are not a WorkerBundle manifest or break a rule of docs/protocol.md#artifacts (maxBundleBytes
 // included) → artifact_invalid.
 func ResolveBundle(st Store, tenant, pointer, digest string, maxBundleBytes int64) (*Manifest, error) {
 	raw, err := ReadManifest(st, tenant, digest)
@@ -67,12 +67,12 @@ func ResolveBundle(st Store, tenant, pointer, digest string, maxBundleBytes int6
 }
 
 // MainModuleExports reads the main module of a resolved bundle manifest and returns the
-// handlers it exports by the scanner of host-api.md §17.5, with the module entry for
+// handlers it exports by the scanner of docs/protocol.md#artifacts, with the module entry for
 // messages. Missing bytes are artifact_missing.
 func MainModuleExports(st Store, m *Manifest) ([]string, Entry, error) {
 	main, ok := m.Module(m.MainModule)
 	if !ok {
-		return nil, Entry{}, invalid("manifest %s: mainModule %q names no declared module", m.Digest, m.MainModule)
+		return nil, Entry{}, artifactInvalid("manifest %s: mainModule %q names no declared module", m.Digest, m.MainModule)
 	}
 	data, ok, err := st.BlobBytes(main.Digest)
 	if err != nil {

@@ -4,17 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// Armed is one fault in force with its firing state.
+// Armed is one fault in force as /_sim/faults lists it.
 type Armed struct {
-	ID        int64  `json:"-"`
-	Source    string `json:"source"`
-	Spec      Spec   `json:"-"`
-	Remaining int64  `json:"-"`
-	Fired     int64  `json:"fired"`
+	Source string // profile | runtime
+	Spec   Spec
+	Fired  int64
 }
 
 // MarshalJSON renders the fault object plus source and fired count.
@@ -27,25 +27,45 @@ func (a Armed) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out{Spec: a.Spec, Source: a.Source, Fired: a.Fired})
 }
 
-// Armory keeps the armed faults in the store. The table is the truth; a copy
-// is cached between changes (every change goes through the Armory, or calls
-// Invalidate) because every request consults it.
+// armed is one row of the faults table as requests see it. remaining counts
+// the firings left (< 0: always); it is spent in memory the moment a request
+// fires it, so two concurrent requests never spend one count twice, and the
+// row is updated in the firing request's own transaction.
+type armed struct {
+	id        int64
+	rule      *Rule
+	spec      Spec
+	remaining atomic.Int64
+}
+
+// spend takes one firing; false when the count is used up.
+func (a *armed) spend() bool {
+	for {
+		n := a.remaining.Load()
+		switch {
+		case n < 0:
+			return true
+		case n == 0:
+			return false
+		case a.remaining.CompareAndSwap(n, n-1):
+			return true
+		}
+	}
+}
+
+// Armory keeps the armed faults: the store's faults table is the truth (it
+// survives a restart on a --db file and lists fired counts); requests ask an
+// immutable snapshot of it, replaced whenever faults are armed or disarmed.
+// With nothing armed, asking costs one nil check.
 type Armory struct {
 	st      *store.Store
 	profile []Spec
-	mu      sync.Mutex
-	cached  []Armed
-	valid   bool
+	mu      sync.Mutex // serializes changes to the table and the snapshot
+	snap    atomic.Pointer[[]*armed]
 }
 
-// Invalidate drops the cached copy (after a store reset).
-func (a *Armory) Invalidate() {
-	a.mu.Lock()
-	a.valid = false
-	a.mu.Unlock()
-}
-
-// NewArmory arms the profile's faults (replacing any from an earlier start).
+// NewArmory arms the profile's faults (replacing any from an earlier start)
+// and loads the run-time faults a --db file kept.
 func NewArmory(ctx context.Context, st *store.Store, profile []Spec) (*Armory, error) {
 	a := &Armory{st: st, profile: profile}
 	return a, a.RearmProfile(ctx)
@@ -53,13 +73,11 @@ func NewArmory(ctx context.Context, st *store.Store, profile []Spec) (*Armory, e
 
 // RearmProfile arms the profile's faults afresh (at start and after a reset).
 func (a *Armory) RearmProfile(ctx context.Context) error {
-	defer a.Invalidate()
-	profile := a.profile
-	return a.st.Write(ctx, func(tx store.Q) error {
+	return a.change(ctx, func(tx store.Q) error {
 		if err := store.ClearProfileFaults(tx); err != nil {
 			return err
 		}
-		for _, s := range profile {
+		for _, s := range a.profile {
 			if err := store.InsertFault(tx, "profile", s.JSON(), s.Count); err != nil {
 				return err
 			}
@@ -70,53 +88,135 @@ func (a *Armory) RearmProfile(ctx context.Context) error {
 
 // Arm adds a run-time fault.
 func (a *Armory) Arm(ctx context.Context, s Spec) error {
-	defer a.Invalidate()
-	return a.st.Write(ctx, func(tx store.Q) error { return store.InsertFault(tx, "runtime", s.JSON(), s.Count) })
+	return a.change(ctx, func(tx store.Q) error { return store.InsertFault(tx, "runtime", s.JSON(), s.Count) })
 }
 
 // DisarmRuntime removes every run-time fault.
 func (a *Armory) DisarmRuntime(ctx context.Context) error {
-	defer a.Invalidate()
-	return a.st.Write(ctx, func(tx store.Q) error { return store.ClearRuntimeFaults(tx) })
+	return a.change(ctx, store.ClearRuntimeFaults)
 }
 
-// List returns every armed fault, profile ones first.
-func (a *Armory) List(q store.Q) ([]Armed, error) {
+// Reset disarms the run-time faults and re-arms the profile's with fresh
+// counts; fn runs first in the same transaction (the store's reset).
+func (a *Armory) Reset(ctx context.Context, fn func(store.Q) error) error {
+	return a.change(ctx, func(tx store.Q) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if err := store.ClearRuntimeFaults(tx); err != nil {
+			return err
+		}
+		if err := store.ClearProfileFaults(tx); err != nil {
+			return err
+		}
+		for _, s := range a.profile {
+			if err := store.InsertFault(tx, "profile", s.JSON(), s.Count); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// change writes the table and reloads the snapshot from it.
+func (a *Armory) change(ctx context.Context, fn func(store.Q) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.valid {
-		return append([]Armed(nil), a.cached...), nil
+	if err := a.st.Write(ctx, fn); err != nil {
+		return err
 	}
-	rows, err := store.ListFaults(q)
+	return a.reload()
+}
+
+func (a *Armory) reload() error {
+	rows, err := a.rows()
+	if err != nil {
+		return err
+	}
+	list := make([]*armed, 0, len(rows))
+	for _, r := range rows {
+		var s Spec
+		if json.Unmarshal(r.Doc, &s) != nil {
+			continue
+		}
+		rule, ok := Lookup(s.Fault)
+		if !ok {
+			continue // a fault a newer hostsim armed in this --db file
+		}
+		x := &armed{id: r.ID, rule: rule, spec: s}
+		x.remaining.Store(r.Remaining)
+		list = append(list, x)
+	}
+	a.snap.Store(&list)
+	return nil
+}
+
+// List returns every armed fault with its fired count, profile ones first.
+func (a *Armory) List() ([]Armed, error) {
+	rows, err := a.rows()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Armed, 0, len(rows))
 	for _, r := range rows {
 		var s Spec
-		if err := json.Unmarshal(r.Doc, &s); err != nil {
+		if json.Unmarshal(r.Doc, &s) != nil {
 			continue
 		}
-		out = append(out, Armed{ID: r.ID, Source: r.Source, Spec: s, Remaining: r.Remaining, Fired: r.Fired})
+		out = append(out, Armed{Source: r.Source, Spec: s, Fired: r.Fired})
 	}
-	a.cached, a.valid = out, true
-	return append([]Armed(nil), out...), nil
+	return out, nil
 }
 
-// Find returns the first armed fault named name scoped to (kind, resource).
-func (a *Armory) Find(q store.Q, name, kind, resource string) (*Armed, error) {
-	list, err := a.List(q)
-	if err != nil {
-		return nil, err
-	}
-	for i := range list {
-		if list[i].Spec.Fault == name && list[i].Spec.Matches(kind, resource) {
-			return &list[i], nil
+func (a *Armory) rows() ([]store.FaultRow, error) {
+	var rows []store.FaultRow
+	err := a.st.Read(context.Background(), func(q store.Q) error {
+		var err error
+		rows, err = store.ListFaults(q)
+		return err
+	})
+	return rows, err
+}
+
+// Request is the fault set of one request scoped to (kind, name), the names
+// its path (or body) gives; requestID goes into each firing's journal event.
+func (a *Armory) Request(requestID, kind, name string) *Set {
+	s := &Set{requestID: requestID, kind: kind, name: name, fired: &firings{}}
+	if a != nil {
+		s.armory = a
+		if p := a.snap.Load(); p != nil && len(*p) > 0 {
+			s.armed = *p
 		}
 	}
-	return nil, nil
+	return s
 }
 
-// Fire counts one firing of f (disarming it when its count is spent).
-// The caller calls Invalidate once its transaction committed.
-func (a *Armory) Fire(q store.Q, f *Armed) error { return store.FireFault(q, f.ID) }
+// record writes one firing in q: the fired count, the spent count (a spent
+// fault is disarmed) and a fault event in the journal.
+func (a *Armory) record(q store.Q, f *armed, requestID, kind, name string, at time.Time) error {
+	if err := store.FireFault(q, f.id); err != nil {
+		return err
+	}
+	data, _ := json.Marshal(map[string]any{"fault": f.spec, "requestId": requestID, "kind": kind, "resource": name})
+	return store.AppendEvent(q, at.UnixNano(), "fault", data)
+}
+
+// spent drops faults whose count is used up from the snapshot, once their
+// firings are committed.
+func (a *Armory) spent() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.snap.Load()
+	if p == nil {
+		return
+	}
+	keep := make([]*armed, 0, len(*p))
+	for _, x := range *p {
+		if x.remaining.Load() != 0 {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) != len(*p) {
+		a.snap.Store(&keep)
+	}
+}

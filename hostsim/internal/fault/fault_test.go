@@ -23,7 +23,7 @@ func TestTableEntriesAreComplete(t *testing.T) {
 	for _, name := range []string{"outputs.omit", "outputs.wrong-type", "outputs.extra", "outputs.empty-when-undeclared",
 		"apply.accept-unfinished", "response.drop-after-commit", "latency", "error"} {
 		if !seen[name] {
-			t.Errorf("fault %s of hostsim.md §6 is missing", name)
+			t.Errorf("fault %s of docs/protocol.md#faults is missing", name)
 		}
 	}
 }

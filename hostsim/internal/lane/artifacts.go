@@ -3,82 +3,45 @@ package lane
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
 
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/rules"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// The artifact routes of host-api.md §17.1: every flow step runs inside one
-// write transaction over artifact.SQL, so a refusal stores nothing. Upload
-// start, blob PUT and commit that succeed count as uploads (hostsim.md §7);
+// The artifact routes (docs/protocol.md#artifacts): every flow step runs
+// inside one write transaction over artifact.SQL, so a refusal stores
+// nothing. Upload start, blob PUT and commit that succeed count as uploads;
 // replays and refusals do not.
 
-// bundleLimitKind is the profile limits key whose maximumBundleBytes bounds
-// an upload commit, which names no Form (docs/decisions.md: bundle byte limits).
-const bundleLimitKind = "WorkerBundle"
-
-// maxBundleBytes is the profile's maximumBundleBytes for kind (default when silent).
-func (s *Server) maxBundleBytes(kind string) int64 {
-	if l, ok := s.Host.P.Limits[kind]; ok {
-		if n, ok := l["maximumBundleBytes"]; ok {
-			return n
-		}
-	}
-	return artifact.DefaultMaximumBundleBytes
-}
-
 func (c *call) caller() artifact.Caller {
-	return artifact.Caller{Tenant: c.who.Tenant, Principal: c.who.Principal, Lapse: c.faultOn}
-}
-
-// refusalOf turns an artifact or rules error into the wire refusal.
-func refusalOf(err error) *apiError {
-	if r, ok := rules.AsRefusal(err); ok {
-		e := fail(r.Code, "%s", r.Message)
-		if r.Pointer != "" {
-			e.at(r.Pointer)
-		}
-		return e
-	}
-	var a *apiError
-	if errors.As(err, &a) {
-		return a
-	}
-	return internal(err)
+	return artifact.Caller{Tenant: c.who.Tenant, Principal: c.who.Principal, Faults: c.fs}
 }
 
 // keyedArtifact runs a keyed artifact step: replay, or fn inside the write
-// transaction with its 2xx answer recorded under space "" (host-api.md §11.1).
-func (c *call) keyedArtifact(fn func(tx store.Q) (int, []byte, error)) *apiError {
-	var rec *store.Record
-	var status int
-	var body []byte
-	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
-		r, e := c.lookupRecord(tx, "")
-		if e != nil {
-			return e
+// transaction with its 2xx answer recorded under space "".
+func (c *call) keyedArtifact(fn func(q store.Q) (int, []byte, error)) *wire.Error {
+	var a answer
+	werr := c.write(func(q store.Q) error {
+		if rec, e := c.lookupRecord(q, ""); e != nil || rec != nil {
+			a = replayOf(rec)
+			return errOrNil(e)
 		}
-		if r != nil {
-			rec = r
-			return nil
+		status, body, err := fn(q)
+		if err != nil {
+			return gauntlet.Refusal(err)
 		}
-		var err error
-		if status, body, err = fn(tx); err != nil {
-			return refusalOf(err)
-		}
-		return c.record(tx, "", status, body, "", "", "")
+		a = answer{status: status, body: body}
+		return c.record(q, "", a, "", "")
 	})
 	if werr != nil {
-		return asAPI(werr)
+		return asRefusal(werr)
 	}
-	if rec != nil {
-		c.replay(rec)
-		return nil
-	}
-	c.send(status, body, "")
+	c.reply(a)
 	return nil
 }
 
@@ -87,20 +50,20 @@ type uploadDoc struct {
 }
 
 // uploadStart answers POST {api}/artifacts/uploads.
-func (c *call) uploadStart() *apiError {
+func uploadStart(c *call) *wire.Error {
 	var d uploadDoc
-	if err := c.decodeBody(&d); err != nil {
+	if err := core.DecodeBody(c.body, &d, c.fs); err != nil {
 		return err
 	}
-	return c.keyedArtifact(func(tx store.Q) (int, []byte, error) {
-		s, err := artifact.Start(c.flowStore(tx), c.caller(), d.Manifest, c.s.maxBundleBytes(bundleLimitKind))
+	return c.keyedArtifact(func(q store.Q) (int, []byte, error) {
+		s, err := artifact.Start(gauntlet.FlowStore(q, c.fs), c.caller(), d.Manifest, c.s.Gauntlet.MaxBundleBytes(gauntlet.BundleLimitKind))
 		if err != nil {
 			return 0, nil, err
 		}
-		if err := store.AddCounter(tx, "uploads", 1); err != nil {
+		if err := store.AddCounter(q, "uploads", 1); err != nil {
 			return 0, nil, err
 		}
-		if c.faultOn("artifacts.list-none") {
+		if c.fs.On(fault.ArtifactsListNone) {
 			s.MissingBlobs = []string{}
 		}
 		return http.StatusCreated, marshal(map[string]any{"uploadId": s.UploadID, "missingBlobs": s.MissingBlobs}), nil
@@ -109,22 +72,21 @@ func (c *call) uploadStart() *apiError {
 
 // blobPut answers PUT {api}/artifacts/uploads/{uploadId}/blobs/{sha256}; the
 // body is raw bytes, streamed (never through the 8 MiB JSON cap).
-func (c *call) blobPut() *apiError {
-	digest := c.params["sha256"]
+func blobPut(c *call) *wire.Error {
 	var created bool
-	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
-		var err error
+	werr := c.write(func(q store.Q) error {
 		body := c.r.Body
 		if body == nil {
 			body = http.NoBody
 		}
-		if created, err = artifact.PutBlob(c.flowStore(tx), c.caller(), c.params["uploadId"], digest, body); err != nil {
-			return refusalOf(err)
+		var err error
+		if created, err = artifact.PutBlob(gauntlet.FlowStore(q, c.fs), c.caller(), c.params["uploadId"], c.params["sha256"], body); err != nil {
+			return gauntlet.Refusal(err)
 		}
-		return store.AddCounter(tx, "uploads", 1)
+		return store.AddCounter(q, "uploads", 1)
 	})
 	if werr != nil {
-		return asAPI(werr)
+		return asRefusal(werr)
 	}
 	if created {
 		c.send(http.StatusCreated, nil, "")
@@ -135,20 +97,22 @@ func (c *call) blobPut() *apiError {
 }
 
 // uploadCommit answers POST {api}/artifacts/uploads/{uploadId}/commit.
-func (c *call) uploadCommit() *apiError {
+func uploadCommit(c *call) *wire.Error {
 	if err := c.requireEmptyBody(); err != nil {
 		return err
 	}
-	return c.keyedArtifact(func(tx store.Q) (int, []byte, error) {
-		digest, created, err := artifact.Commit(c.flowStore(tx), c.caller(), c.params["uploadId"], c.s.maxBundleBytes(bundleLimitKind))
+	return c.keyedArtifact(func(q store.Q) (int, []byte, error) {
+		digest, created, err := artifact.Commit(gauntlet.FlowStore(q, c.fs), c.caller(), c.params["uploadId"], c.s.Gauntlet.MaxBundleBytes(gauntlet.BundleLimitKind))
 		if err != nil {
 			return 0, nil, err
 		}
-		if err := store.AddCounter(tx, "uploads", 1); err != nil {
+		if err := store.AddCounter(q, "uploads", 1); err != nil {
 			return 0, nil, err
 		}
 		status := http.StatusOK
-		if created || c.faultOn("artifacts.recommit") {
+		if created {
+			status = http.StatusCreated
+		} else if c.fs.On(fault.ArtifactsRecommit) {
 			status = http.StatusCreated
 		}
 		return status, marshal(map[string]string{"manifestDigest": digest}), nil
@@ -156,12 +120,12 @@ func (c *call) uploadCommit() *apiError {
 }
 
 // uploadAbandon answers DELETE {api}/artifacts/uploads/{uploadId}.
-func (c *call) uploadAbandon() *apiError {
+func uploadAbandon(c *call) *wire.Error {
 	if err := c.requireEmptyBody(); err != nil {
 		return err
 	}
-	return c.keyedArtifact(func(tx store.Q) (int, []byte, error) {
-		if err := artifact.Abandon(c.flowStore(tx), c.caller(), c.params["uploadId"]); err != nil {
+	return c.keyedArtifact(func(q store.Q) (int, []byte, error) {
+		if err := artifact.Abandon(gauntlet.FlowStore(q, c.fs), c.caller(), c.params["uploadId"]); err != nil {
 			return 0, nil, err
 		}
 		return http.StatusNoContent, nil, nil
@@ -169,33 +133,33 @@ func (c *call) uploadAbandon() *apiError {
 }
 
 // manifestRead answers GET {api}/artifacts/{manifestDigest}.
-func (c *call) manifestRead() *apiError {
+func manifestRead(c *call) *wire.Error {
 	var raw []byte
-	rerr := c.s.Store.Read(c.ctx, func(tx store.Q) error {
+	rerr := c.s.Store.Read(c.ctx, func(q store.Q) error {
 		var err error
-		raw, err = artifact.ReadManifest(c.artifactStore(tx), c.who.Tenant, c.params["manifestDigest"])
+		raw, err = artifact.ReadManifest(gauntlet.ArtifactStore(q, c.fs), c.who.Tenant, c.params["manifestDigest"])
 		if err != nil {
-			return refusalOf(err)
+			return gauntlet.Refusal(err)
 		}
 		return nil
 	})
 	if rerr != nil {
-		return asAPI(rerr)
+		return asRefusal(rerr)
 	}
 	c.send(http.StatusOK, bytes.Clone(raw), "")
 	return nil
 }
 
 // blobHead answers HEAD {api}/artifacts/blobs/{sha256}: 200 when held, else a bare 404.
-func (c *call) blobHead() *apiError {
+func blobHead(c *call) *wire.Error {
 	var held bool
-	rerr := c.s.Store.Read(c.ctx, func(tx store.Q) error {
+	rerr := c.s.Store.Read(c.ctx, func(q store.Q) error {
 		var err error
-		held, err = artifact.HeadBlob(c.flowStore(tx), c.who.Tenant, c.params["sha256"])
+		held, err = artifact.HeadBlob(gauntlet.FlowStore(q, c.fs), c.who.Tenant, c.params["sha256"])
 		return err
 	})
 	if rerr != nil {
-		return asAPI(rerr)
+		return asRefusal(rerr)
 	}
 	if held {
 		c.send(http.StatusOK, nil, "")
@@ -203,40 +167,4 @@ func (c *call) blobHead() *apiError {
 		c.send(http.StatusNotFound, nil, "")
 	}
 	return nil
-}
-
-// forgetful is the artifact store under fault artifacts.forget: it holds no
-// committed manifest.
-type forgetful struct{ artifact.SQL }
-
-func (forgetful) HoldsManifest(string, string) (bool, error) { return false, nil }
-
-// sharedHoldings is the artifact store under fault artifacts.shared-holdings:
-// every tenant holds every stored blob and manifest.
-type sharedHoldings struct{ artifact.Store }
-
-func (s sharedHoldings) HoldsBlob(_, digest string) (bool, error) {
-	_, ok, err := s.BlobBytes(digest)
-	return ok, err
-}
-
-func (s sharedHoldings) HoldsManifest(_, digest string) (bool, error) {
-	_, ok, err := s.ManifestBytes(digest)
-	return ok, err
-}
-
-// flowStore is the store the upload flow and blob HEAD use.
-func (c *call) flowStore(q store.Q) artifact.Store {
-	if c.faultOn("artifacts.shared-holdings") {
-		return sharedHoldings{artifact.SQL{Q: q}}
-	}
-	return artifact.SQL{Q: q}
-}
-
-// artifactStore is the store manifest reads and bundle resolution use.
-func (c *call) artifactStore(q store.Q) artifact.Store {
-	if c.faultOn("artifacts.forget") {
-		return forgetful{artifact.SQL{Q: q}}
-	}
-	return c.flowStore(q)
 }

@@ -1,75 +1,47 @@
 package lane
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"time"
-
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// fingerprint covers method, exact target, precondition headers and body bytes
-// (host-api.md §11.1); the probe header is deliberately not part of it.
-func (c *call) fingerprint() string {
-	h := sha256.New()
-	for _, part := range []string{c.r.Method, c.r.RequestURI, c.r.Header.Get("If-Match"),
-		c.r.Header.Get("If-None-Match"), c.r.Header.Get("Takoform-Expected-Generation")} {
-		h.Write([]byte(part))
-		h.Write([]byte{0})
-	}
-	h.Write(c.body)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// lookupRecord is §5.4 step 7: a record to replay, a key-reuse refusal, or nothing.
-func (c *call) lookupRecord(q store.Q, space string) (*store.Record, *apiError) {
-	if c.faultOn("idempotency.no-replay") {
+// lookupRecord is step 7 of the order of checks (docs/protocol.md#idempotency).
+func (c *call) lookupRecord(q store.Q, space string) (*store.Record, *wire.Error) {
+	if c.fs.On(fault.IdempotencyNoReplay) {
 		return nil, nil
 	}
-	tenant, principal := c.recordOwner()
-	rec, err := store.GetRecord(q, tenant, principal, space, c.key())
-	if err != nil {
-		return nil, internal(err)
-	}
-	if rec == nil {
-		return nil, nil
-	}
-	retired := c.s.Now().Sub(time.Unix(rec.CreatedAt, 0)) > c.s.RecordLife
-	if !retired && rec.BoundUID != "" {
-		live, err := store.UIDLive(q, rec.BoundUID)
-		if err != nil {
-			return nil, internal(err)
-		}
-		retired = !live && !c.faultOn("idempotency.no-retire")
-	}
-	if retired {
-		if err := store.DropRecord(q, rec.Tenant, rec.Principal, rec.Space, rec.Key); err != nil {
-			return nil, internal(err)
-		}
-		return nil, nil
-	}
-	if rec.Fingerprint != c.fingerprint() {
-		return nil, invalid("Idempotency-Key %q was already used for another request (different method, target, preconditions or body); use a new key for a new request", c.key())
-	}
-	return rec, nil
+	return c.s.Engine.Replay(q, c.keyed(space), c.fs)
 }
 
 // record stores a 2xx answer for replay.
-func (c *call) record(q store.Q, space string, status int, body []byte, etag, boundUID, boundOp string) error {
-	if body == nil {
-		body = []byte{}
-	}
-	tenant, principal := c.recordOwner()
-	return store.PutRecord(q, &store.Record{Tenant: tenant, Principal: principal, Space: space,
-		Key: c.key(), Fingerprint: c.fingerprint(), Status: status, ETag: etag, Body: body,
-		BoundUID: boundUID, BoundOp: boundOp, CreatedAt: c.s.Now().Unix()})
+func (c *call) record(q store.Q, space string, a answer, boundUID, boundOp string) error {
+	return c.s.Engine.Record(q, c.keyed(space), a.status, a.etag, a.body, boundUID, boundOp)
 }
 
-// replay answers a recorded request byte for byte.
-func (c *call) replay(rec *store.Record) {
-	var body []byte
-	if len(rec.Body) > 0 {
-		body = rec.Body
+// keyed addresses the request's record: the owner and fingerprint are
+// decided once per request.
+func (c *call) keyed(space string) lifecycle.Key {
+	if c.keying == nil {
+		t, p := core.RecordOwner(c.who.Tenant, c.who.Principal, c.fs)
+		c.keying = &lifecycle.Key{Tenant: t, Principal: p, Key: c.key(),
+			Fingerprint: core.Fingerprint(c.r.Method, c.r.RequestURI, c.r.Header, c.body)}
 	}
-	c.send(rec.Status, body, rec.ETag)
+	k := *c.keying
+	k.Space = space
+	return k
+}
+
+// replayOf answers a recorded request byte for byte.
+func replayOf(rec *store.Record) answer {
+	if rec == nil {
+		return answer{}
+	}
+	a := answer{status: rec.Status, etag: rec.ETag, replay: true}
+	if len(rec.Body) > 0 {
+		a.body = rec.Body
+	}
+	return a
 }

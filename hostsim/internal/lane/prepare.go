@@ -1,62 +1,57 @@
 package lane
 
 import (
+	"encoding/json"
 	"net/http"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // decodeResource decodes a resourceRequest (validate, prepare).
-func (c *call) decodeResource() (*core, *apiError) {
-	var d resourceDoc
-	if err := c.decodeBody(&d); err != nil {
+func (c *call) decodeResource() (*core.Request, *wire.Error) {
+	var d core.ResourceDoc
+	if err := core.DecodeBody(c.body, &d, c.fs); err != nil {
 		return nil, err
 	}
-	return envelopeOf(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
+	return core.ParseResource(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
 }
 
-// validate answers POST {api}/resources/validate (host-api.md §10.2).
-func (c *call) validate() *apiError {
+// validate answers POST {api}/resources/validate (docs/protocol.md#prepare).
+func validate(c *call) *wire.Error {
 	in, err := c.decodeResource()
 	if err != nil {
 		return err
 	}
-	f, err := c.installed(in.ref)
+	f, err := c.s.Engine.Installed(in.Ref, c.fs)
 	if err != nil {
 		return err
 	}
-	if err := c.grammars(in); err != nil {
+	if err := in.CheckGrammars(c.fs); err != nil {
 		return err
 	}
-	_, ds, gerr := specGate(f, in.spec)
+	_, ds, gerr := core.Gate(f, in.Spec)
 	if gerr != nil {
-		return internal(gerr)
+		return core.Internal(gerr)
 	}
 	if ds == nil {
-		ds = []diagnostic{}
+		ds = []core.Diagnostic{}
 	}
 	valid := len(ds) == 0
-	if c.faultOn("validate.invert") {
+	if c.fs.On(fault.ValidateInvert) {
 		valid = !valid
 	}
 	c.send(http.StatusOK, marshal(map[string]any{"valid": valid, "diagnostics": ds}), "")
 	return nil
 }
 
-// prepareBinding is the object a prepareDigest is minted over (host-api.md §10.3).
-func prepareBinding(specDigest string, ref wire.FormRef, name, tenant, space, uid, generation string) string {
-	d, _ := wire.DigestValue(map[string]string{
-		"plan": "takokit-hostsim/v1", "specDigest": specDigest, "group": ref.APIVersion, "kind": ref.Kind,
-		"definitionVersion": ref.DefinitionVersion, "schemaDigest": ref.SchemaDigest, "name": name,
-		"tenant": tenant, "space": space, "uid": uid, "generation": generation,
-	})
-	return d
-}
-
-// prepare answers POST {api}/resources/prepare.
-func (c *call) prepare() *apiError {
-	pre, perr := c.readPreconditions()
+// prepare answers POST {api}/resources/prepare: the spec gate, prepare's own
+// target resolution, then a prepareDigest minted (or refreshed) for the tenant.
+func prepare(c *call) *wire.Error {
+	pre, perr := core.ParsePreconditions(c.r.Header)
 	if perr != nil {
 		return perr
 	}
@@ -64,63 +59,61 @@ func (c *call) prepare() *apiError {
 	if err != nil {
 		return err
 	}
-	f, err := c.installed(in.ref)
+	f, err := c.s.Engine.Installed(in.Ref, c.fs)
 	if err != nil {
 		return err
 	}
-	if err := c.grammars(in); err != nil {
+	if err := in.CheckGrammars(c.fs); err != nil {
 		return err
 	}
-	g, err := gateOrRefuse(f, in.spec)
+	g, err := core.GateOrRefuse(f, in.Spec)
 	if err != nil {
 		return err
 	}
-	c.kind, c.name = in.ref.Kind, in.name
+	c.fs.Scope(in.Ref.Kind, in.Name)
 	var digest string
-	werr := c.s.Store.Write(c.ctx, func(tx store.Q) error {
-		cur, serr := store.GetResource(tx, c.who.Tenant, in.space, in.ref.APIVersion, in.ref.Kind, in.name)
-		if serr != nil {
-			return internal(serr)
-		}
-		uid, gen := "", "0"
-		if cur != nil && ref(cur) == in.ref {
-			if pre.fence == 0 && !c.faultOn("prepare.no-fence") {
-				return invalid("%s %q exists in space %q at generation %d; prepare of an existing resource requires Takoform-Expected-Generation",
-					in.ref.Kind, in.name, in.space, cur.Generation)
-			}
-			if pre.fence != 0 && pre.fence != cur.Generation && !c.faultOn("fence.ignore") {
-				return fail(wire.CodeGenerationConflict, "fence %d is stale: %s %q in space %q is at generation %d; read it again and re-plan",
-					pre.fence, in.ref.Kind, in.name, in.space, cur.Generation)
-			}
-			uid, gen = cur.UID, itoa(cur.Generation)
-		} else if pre.fence != 0 {
-			return notFound("fence %d names no %s %q in space %q under %s; drop the fence to prepare a create",
-				pre.fence, in.ref.Kind, in.name, in.space, in.ref)
-		}
-		tenant := c.prepareTenant(c.who.Tenant)
-		digest = prepareBinding(g.digest, in.ref, in.name, tenant, in.space, uid, gen)
-		return store.MintPrepare(tx, digest, tenant, c.s.Now().Unix())
+	werr := c.write(func(q store.Q) error {
+		var e *wire.Error
+		digest, e = c.s.Engine.Prepare(q, c.who.Tenant, in, g, pre.Fence, c.fs)
+		return errOrNil(e)
 	})
 	if werr != nil {
-		return asAPI(werr)
+		return asRefusal(werr)
 	}
-	form := map[string]any{"formRef": in.ref}
-	if in.packageDigest != nil {
-		form["packageDigest"] = *in.packageDigest
+	form := map[string]any{"formRef": in.Ref}
+	if in.PackageDigest != nil {
+		form["packageDigest"] = *in.PackageDigest
 	}
 	out := map[string]any{
-		"resource": map[string]any{"apiVersion": in.apiVersion, "kind": in.kind, "form": form,
-			"metadata": map[string]string{"name": in.name, "space": in.space}, "spec": c.echoedSpec(f, g)},
-		"review": map[string]string{"prepareDigest": digest, "specDigest": g.digest},
+		"resource": map[string]any{"apiVersion": in.APIVersion, "kind": in.Kind, "form": form,
+			"metadata": map[string]string{"name": in.Name, "space": in.Space}, "spec": echoedSpec(c, f, g)},
+		"review": map[string]string{"prepareDigest": digest, "specDigest": g.Digest},
 	}
 	c.send(http.StatusOK, marshal(out), "")
 	return nil
 }
 
-// asAPI turns an error out of a store transaction back into a refusal.
-func asAPI(err error) *apiError {
-	if e, ok := err.(*apiError); ok {
-		return e
+// echoedSpec is the spec prepare echoes: the materialized spec.
+func echoedSpec(c *call, f *catalog.Form, g *core.Gated) json.RawMessage {
+	if c.fs.On(fault.PrepareNoMaterialize) {
+		return bareSpec(f, g)
 	}
-	return internal(err)
+	return g.JCS
+}
+
+// bareSpec is the spec without the members its defaults supply (fault
+// prepare.no-materialize).
+func bareSpec(f *catalog.Form, g *core.Gated) json.RawMessage {
+	bare := map[string]any{}
+	for k, v := range g.Spec {
+		bare[k] = v
+	}
+	for k := range g.Spec {
+		v := bare[k]
+		delete(bare, k)
+		if b, err := wire.CanonicalValue(f.Materialize(bare)); err != nil || string(b) != string(g.JCS) {
+			bare[k] = v // not supplied by a default
+		}
+	}
+	return marshal(bare)
 }

@@ -3,6 +3,9 @@ package lane
 import (
 	"net/url"
 	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
 )
 
 // APIRoot is the lane's API root path.
@@ -20,69 +23,69 @@ const (
 	queryOwn                    // the handler checks its own query (Form transitions: space only)
 )
 
-// route is one row of the route table (host-api.md §5.3).
+// route is one row of the route table (docs/protocol.md#routes).
 type route struct {
 	name    string
 	method  string
 	pattern []string // literal segments or {param}
 	query   queryRule
 	keyed   bool // Idempotency-Key required
-	handle  func(*call) *apiError
+	handle  func(*call) *wire.Error
 	support bool // counted as a support read
 	raw     bool // the body is raw bytes the handler streams (blob PUT)
 }
 
 func pat(s string) []string { return strings.Split(strings.TrimPrefix(s, "/"), "/") }
 
-// routes is the table; the handlers are methods of call.
+// routes is the table; each handler is a function of the call.
 func routes() []route {
 	api := APIRoot
 	res := api + "/resources/{group}/{version}/{kind}/{name}"
 	return []route{
-		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: (*call).discovery},
-		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: (*call).forms},
-		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: (*call).formDefinition},
-		{name: "validate", method: "POST", pattern: pat(api + "/resources/validate"), handle: (*call).validate},
-		{name: "prepare", method: "POST", pattern: pat(api + "/resources/prepare"), handle: (*call).prepare},
-		{name: "apply", method: "PUT", pattern: pat(res), keyed: true, handle: (*call).apply},
-		{name: "read", method: "GET", pattern: pat(res), query: queryExact, handle: (*call).read},
-		{name: "import", method: "POST", pattern: pat(res + "/import"), keyed: true, handle: (*call).importResource},
-		{name: "observe", method: "POST", pattern: pat(res + "/observe"), query: queryExact, keyed: true, handle: (*call).observe},
-		{name: "delete", method: "DELETE", pattern: pat(res), query: queryExact, keyed: true, handle: (*call).delete},
-		// Form transitions (transitions.md §2), served by internal/transition.
-		{name: "form-transition", method: "POST", pattern: pat(res + "/form-transitions"), query: queryOwn, keyed: true, handle: (*call).formTransition},
-		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: (*call).formTransitionReadback},
-		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: (*call).operation},
-		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: (*call).cancel},
-		// Artifacts (host-api.md §17), served by artifacts.go.
-		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: (*call).uploadStart},
-		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: (*call).blobPut},
-		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: (*call).uploadCommit},
-		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: (*call).manifestRead},
-		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: (*call).blobHead},
-		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: (*call).uploadAbandon},
-		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: (*call).supportForms, support: true},
-		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: (*call).supportForm, support: true},
-		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: (*call).supportInterface, support: true},
-		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: (*call).supportBinding, support: true},
+		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: discovery},
+		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: forms},
+		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: formDefinition},
+		{name: "validate", method: "POST", pattern: pat(api + "/resources/validate"), handle: validate},
+		{name: "prepare", method: "POST", pattern: pat(api + "/resources/prepare"), handle: prepare},
+		{name: "apply", method: "PUT", pattern: pat(res), keyed: true, handle: apply},
+		{name: "read", method: "GET", pattern: pat(res), query: queryExact, handle: read},
+		{name: "import", method: "POST", pattern: pat(res + "/import"), keyed: true, handle: importResource},
+		{name: "observe", method: "POST", pattern: pat(res + "/observe"), query: queryExact, keyed: true, handle: observe},
+		{name: "delete", method: "DELETE", pattern: pat(res), query: queryExact, keyed: true, handle: del},
+		// Form transitions (docs/protocol.md#transitions), served by internal/transition.
+		{name: "form-transition", method: "POST", pattern: pat(res + "/form-transitions"), query: queryOwn, keyed: true, handle: formTransition},
+		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: formTransitionReadback},
+		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: operation},
+		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: cancel},
+		// Artifacts (docs/protocol.md#artifacts), served by artifacts.go.
+		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: uploadStart},
+		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: blobPut},
+		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: uploadCommit},
+		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: manifestRead},
+		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: blobHead},
+		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: uploadAbandon},
+		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: supportForms, support: true},
+		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: supportForm, support: true},
+		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: supportInterface, support: true},
+		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: supportBinding, support: true},
 	}
 }
 
 // match finds the route for an escaped path. Segments decode one by one: a bad
 // escape is invalid_argument, a segment decoding to "/" names no route.
-func match(table []route, method, escaped string) (*route, map[string]string, *apiError) {
+func match(table []route, method, escaped string) (*route, map[string]string, *wire.Error) {
 	if !strings.HasPrefix(escaped, "/") {
-		return nil, nil, notFound("no route %s %q", method, escaped)
+		return nil, nil, core.NotFound("no route %s %q", method, escaped)
 	}
 	raw := strings.Split(escaped[1:], "/")
 	segs := make([]string, len(raw))
 	for i, s := range raw {
 		d, err := url.PathUnescape(s)
 		if err != nil {
-			return nil, nil, invalid("path segment %q is not a valid percent-encoding; escape it correctly", s)
+			return nil, nil, core.Invalid("path segment %q is not a valid percent-encoding; escape it correctly", s)
 		}
 		if strings.Contains(d, "/") {
-			return nil, nil, notFound("path segment %q decodes to a \"/\" and names no route; send a Form group as two path segments", s)
+			return nil, nil, core.NotFound("path segment %q decodes to a \"/\" and names no route; send a Form group as two path segments", s)
 		}
 		segs[i] = d
 	}
@@ -111,5 +114,5 @@ func match(table []route, method, escaped string) (*route, map[string]string, *a
 			return rt, params, nil
 		}
 	}
-	return nil, nil, notFound("no route %s %s in the forms.takoform.com/v1alpha3 lane (see host-api.md §5.3)", method, escaped)
+	return nil, nil, core.NotFound("no route %s %s in the forms.takoform.com/v1alpha3 lane (docs/protocol.md#routes)", method, escaped)
 }

@@ -32,7 +32,7 @@ func (h *Host) CheckOperation(f *catalog.Form, op string) *Violation {
 
 // CheckSpec enforces supportedEnums, supportedRanges and collection limits on a
 // materialized spec (numbers as json.Number), exactly as the FormSupport profile
-// advertises them (host-api.md §22 #35).
+// advertises them (docs/protocol.md#support).
 func (h *Host) CheckSpec(f *catalog.Form, spec map[string]any) *Violation {
 	subject := fmt.Sprintf("%s %s", f.Ref.Kind, f.Ref.DefinitionVersion)
 	if enums, ok := keyed(h.P.SupportedEnums, f); ok {

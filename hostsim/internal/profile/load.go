@@ -76,7 +76,7 @@ func load(ref, base string, seen map[string]bool) (*Profile, error) {
 func parse(source, dir string, data []byte, seen map[string]bool) (*Profile, error) {
 	child, doc, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s does not parse: %v (a profile is a JSON object with the members of hostsim.md §5)", source, err)
+		return nil, fmt.Errorf("%s does not parse: %v (a profile is a JSON object with the members of docs/guides/partial-hosts.md)", source, err)
 	}
 	merged := doc
 	if child.Extends != "" {

@@ -1,4 +1,4 @@
-// Package profile reads hostsim support profiles (hostsim.md §5): built-in or
+// Package profile reads hostsim support profiles (docs/guides/partial-hosts.md): built-in or
 // file documents, merged through "extends", and resolved against a catalog.
 package profile
 

@@ -149,7 +149,7 @@ func (h *Host) Async(f *catalog.Form) (bool, int64) {
 	return slices.Contains(h.P.Async.Kinds, f.Ref.Kind), h.P.CompleteAfter()
 }
 
-// FormSupport renders the FormSupport profile of f (host-api.md §18.2).
+// FormSupport renders the FormSupport profile of f (docs/protocol.md#support).
 func (h *Host) FormSupport(f *catalog.Form) map[string]any {
 	doc := map[string]any{
 		"apiVersion": "support.takoform.com/v1alpha1",

@@ -12,7 +12,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// CheckEnvironmentNamespace is §15.5: within one resource the keys of the json-map
+// CheckEnvironmentNamespace is docs/protocol.md#aggregate: within one resource the keys of the json-map
 // fields and the entries of the string-list/set fields named in nameFields (for the
 // family: "vars" and "requiredSensitiveVars") and the name member of every entry of
 // every binding-list field (derived from the Form) form one case-sensitive namespace.
@@ -72,8 +72,7 @@ func CheckEnvironmentNamespace(form *catalog.Form, spec map[string]any, nameFiel
 	return nil
 }
 
-// EndpointAddress is hostsim's host-assigned address of an endpoint (host-api.md
-// §15.6): "e" + the first 16 hex characters of sha256(uid) + "." + domain, and its URL
+// EndpointAddress is hostsim's host-assigned address of an endpoint (docs/protocol.md#outputs): "e" + the first 16 hex characters of sha256(uid) + "." + domain, and its URL
 // "https://<hostname>/". It depends on the uid only, so it never changes for the uid's life.
 func EndpointAddress(uid, domain string) (hostname, url string) {
 	sum := sha256.Sum256([]byte(uid))
@@ -95,7 +94,7 @@ type QueueEdge struct {
 }
 
 // DeadLetterPath reports whether the candidate's dead letter leads back to its queue
-// (§15.9): with an edge Q → D for every live consumer (live must exclude the candidate
+// (docs/protocol.md#aggregate): with an edge Q → D for every live consumer (live must exclude the candidate
 // consumer's own stored edge) plus the candidate's, a walk from the candidate's D that
 // reaches its Q — D = Q included — is a cycle. Each uid is visited once; any in-degree.
 // It returns the uids walked from D to Q when there is a cycle.

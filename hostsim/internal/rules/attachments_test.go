@@ -65,7 +65,7 @@ func TestEndpointAddress(t *testing.T) {
 	if h3, _ := EndpointAddress("u-01je2", "endpoints.sim.takokit.test"); h3 == h {
 		t.Fatal("two uids share one address")
 	}
-	// The outputs' hostname and url patterns (catalog.md §7.2).
+	// The outputs' hostname and url patterns (docs/protocol.md#outputs).
 	hostRe := regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$`)
 	urlRe := regexp.MustCompile(`^https://[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/$`)
 	if !hostRe.MatchString(h) || !urlRe.MatchString(u) {

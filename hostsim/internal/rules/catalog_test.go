@@ -12,7 +12,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// referenceDir finds the published reference directory (catalog.md §9): the env
+// referenceDir finds the published reference directory (TAKOKIT_REFERENCE_DIR, docs/guides/conformance.md): the env
 // TAKOKIT_REFERENCE_DIR, else ../shared/reference/takoform-v1alpha3 next to the first
 // directory above the working directory holding go.work; skips naming the path if absent.
 func referenceDir(t *testing.T) string {

@@ -11,7 +11,7 @@ type CronField struct {
 	Min, Max int
 }
 
-// CronFields is the table of the five fields in order (host-api.md §15.8). Day of
+// CronFields is the table of the five fields in order (docs/protocol.md#aggregate). Day of
 // week 0 is Sunday; 7 is refused.
 var CronFields = [5]CronField{
 	{"minute", 0, 59},
@@ -82,7 +82,7 @@ const CronGrammar = "five fields separated by single spaces (minute 0-59, hour 0
 	"with one- or two-digit numbers, ranges not inverted and steps 1..(max-min) of the field; " +
 	"no names, macros, ?, L, W or #, schedules are UTC"
 
-// ParseCron parses expr by the grammar of host-api.md §15.8 (not a pattern match): every
+// ParseCron parses expr by the grammar of docs/protocol.md#aggregate (not a pattern match): every
 // number is checked against its field's range, ranges must not be inverted, steps lie in
 // 1..(max−min) and never follow a bare number.
 func ParseCron(expr string) (Cron, error) {

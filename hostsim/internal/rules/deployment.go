@@ -8,10 +8,10 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// TotalWeight is the exact sum of a deployment's weights (host-api.md §15.1).
+// TotalWeight is the exact sum of a deployment's weights (docs/protocol.md#aggregate).
 const TotalWeight = 10000
 
-// Weight bounds and entry count of a deployment (host-api.md §15.1).
+// Weight bounds and entry count of a deployment (docs/protocol.md#aggregate).
 const (
 	MinWeight, MaxWeight     = 1, 10000
 	MinVersions, MaxVersions = 1, 8
@@ -41,7 +41,7 @@ type DeploymentFacts struct {
 	Versions        []WeightedVersion
 }
 
-// CheckDeployment applies the deployment table of host-api.md §15.1 in order: one
+// CheckDeployment applies the deployment table of docs/protocol.md#aggregate in order: one
 // deployment per worker uid, version ownership, no version weighted twice (by uid),
 // entry count and weights (each 1..10000, summing to exactly 10000), every weighted
 // version ready and not being deleted. Every refusal is invalid_argument.
@@ -132,7 +132,7 @@ func (a *ActiveDeployment) Serves(handler string) bool {
 	return a != nil && len(a.Versions) > 0 && len(a.lacking(handler)) == 0
 }
 
-// AttachmentGate is §15.2: an attachment that invokes handler may exist only for a
+// AttachmentGate is docs/protocol.md#aggregate: an attachment that invokes handler may exist only for a
 // worker whose active deployment weights only versions declaring it; otherwise
 // unsupported_capability naming the worker and what is missing.
 func AttachmentGate(workerPointer, workerName, handler string, active *ActiveDeployment) *Refusal {
@@ -149,7 +149,7 @@ func AttachmentGate(workerPointer, workerName, handler string, active *ActiveDep
 	return nil
 }
 
-// Dependent is a live resource that needs a worker to serve a handler (§15.3): an
+// Dependent is a live resource that needs a worker to serve a handler (docs/protocol.md#aggregate): an
 // attachment, or a version whose service binding pins the worker (Handler "fetch").
 type Dependent struct {
 	Kind, Name string
@@ -161,7 +161,7 @@ func (d Dependent) String() string {
 	return fmt.Sprintf("%s %q (%s, needs %q)", d.Kind, d.Name, d.Pointer, d.Handler)
 }
 
-// ReverseGate is §15.3 for a deployment apply: the proposed versions must keep serving
+// ReverseGate is docs/protocol.md#aggregate for a deployment apply: the proposed versions must keep serving
 // every dependent's handler, else unsupported_capability naming the dependents left
 // unserved.
 func ReverseGate(versionsPointer, workerName string, proposed []WeightedVersion, dependents []Dependent) *Refusal {
@@ -180,7 +180,7 @@ func ReverseGate(versionsPointer, workerName string, proposed []WeightedVersion,
 			"or remove those dependents first", versionsPointer, workerName, clipList(unserved))
 }
 
-// DeploymentDeleteGate is §15.3 for a deployment delete: any live dependent refuses it
+// DeploymentDeleteGate is docs/protocol.md#aggregate for a deployment delete: any live dependent refuses it
 // with dependency_in_use naming them.
 func DeploymentDeleteGate(deploymentName, workerName string, dependents []Dependent) *Refusal {
 	if len(dependents) == 0 {
@@ -195,7 +195,7 @@ func DeploymentDeleteGate(deploymentName, workerName string, dependents []Depend
 		deploymentName, workerName, clipList(ds))
 }
 
-// Readiness is the derived Ready condition of a worker (§15.4).
+// Readiness is the derived Ready condition of a worker (docs/protocol.md#aggregate).
 type Readiness struct {
 	Ready      bool
 	Reason     string // Available | Provisioning | UnsupportedCapability
@@ -206,7 +206,7 @@ type Readiness struct {
 // ReadyHandler is the handler a worker must serve to be ready.
 const ReadyHandler = "fetch"
 
-// WorkerReadiness renders §15.4 from the worker's active deployment (nil when none).
+// WorkerReadiness renders docs/protocol.md#aggregate from the worker's active deployment (nil when none).
 func WorkerReadiness(active *ActiveDeployment) Readiness {
 	switch {
 	case active == nil:

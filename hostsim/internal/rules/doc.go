@@ -1,5 +1,5 @@
 // Package rules holds the pure, self-contained rules of the relations, worker
-// aggregate, attachment and artifact sections of the Host API (host-api.md §14–§17).
+// aggregate, attachment and artifact sections of the Host API (docs/protocol.md#relations, docs/protocol.md#artifacts).
 // Nothing here performs I/O, reads a store or names a Form kind: every fact about other
 // resources is passed in by the caller, everything about a Form comes from the catalog
 // model, and every refusal is a *Refusal carrying its wire code (Refusal.Wire builds
@@ -7,16 +7,16 @@
 //
 // Where the lane calls what (apply, import and every 202 commit, before any mutation):
 //
-//	materialize:  Form.Materialize, then CanonicalizeSpec (hostname fields, §15.7)
-//	spec gate:    Form.ValidateDesired, then CheckSemanticFields (cron parse §15.8,
+//	materialize:  Form.Materialize, then CanonicalizeSpec (hostname fields, docs/protocol.md#aggregate)
+//	spec gate:    Form.ValidateDesired, then CheckSemanticFields (cron parse docs/protocol.md#aggregate,
 //	              hostname check; returns the tenant-wide hostname claims)
 //	relations:    ExtractReferences → per reference: resolve (tenant, space, group,
-//	              kind, name) → Target → VerifyReference (§14.3 order) → PinOf
-//	aggregate:    CheckEnvironmentNamespace (§15.5); CheckHandlersExported with the
-//	              handlers artifact.MainModuleExports reads (§17.5); CheckDeployment,
-//	              ReverseGate (§15.1, §15.3); AttachmentGate (§15.2); ClaimTaken for
+//	              kind, name) → Target → VerifyReference (docs/protocol.md#relations order) → PinOf
+//	aggregate:    CheckEnvironmentNamespace (docs/protocol.md#aggregate); CheckHandlersExported with the
+//	              handlers artifact.MainModuleExports reads (docs/protocol.md#artifacts); CheckDeployment,
+//	              ReverseGate (docs/protocol.md#aggregate); AttachmentGate (docs/protocol.md#aggregate); ClaimTaken for
 //	              hostname / single endpoint / single consumer claims; CheckDeadLetter
-//	              (§15.9); EndpointAddress for endpoint outputs (§15.6)
-//	delete:       DependencyInUse (§14.5), DeploymentDeleteGate (§15.3)
-//	rendering:    EvaluateDrift (§14.4), WorkerReadiness (§15.4)
+//	              (docs/protocol.md#aggregate); EndpointAddress for endpoint outputs (docs/protocol.md#aggregate)
+//	delete:       DependencyInUse (docs/protocol.md#relations), DeploymentDeleteGate (docs/protocol.md#aggregate)
+//	rendering:    EvaluateDrift (docs/protocol.md#relations), WorkerReadiness (docs/protocol.md#aggregate)
 package rules

@@ -13,11 +13,11 @@ import (
 var HandlerVocabulary = []string{"fetch", "scheduled", "queue"}
 
 // ScannableMediaTypes are the module media types the export scanner reads; any other
-// module exports nothing (host-api.md §17.5 step 1).
+// module exports nothing (docs/protocol.md#artifacts step 1).
 var ScannableMediaTypes = []string{"application/javascript+module", "text/plain"}
 
-// ExportedHandlers runs the lexical scanner of host-api.md §17.5 (not a JavaScript
-// parser, §22 #15) over a module's bytes and returns the exported handler names among
+// ExportedHandlers runs the lexical scanner of docs/protocol.md#artifacts (not a JavaScript
+// parser, docs/protocol.md) over a module's bytes and returns the exported handler names among
 // HandlerVocabulary, in vocabulary order. A module of another media type, with bytes
 // that are not UTF-8, without an `export default {` object, or that the scanner cannot
 // walk to its matching `}` (unterminated literal, comment or bracket, mismatched

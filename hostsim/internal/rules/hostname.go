@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// HostnameMaxLength is the longest canonical custom-domain hostname (host-api.md §15.7).
+// HostnameMaxLength is the longest canonical custom-domain hostname (docs/protocol.md#aggregate).
 const HostnameMaxLength = 253
 
 // HostnameGrammar says what a custom-domain hostname may be, for refusal messages.
@@ -14,7 +14,7 @@ const HostnameGrammar = "an ASCII DNS name of at least two dot-separated labels,
 	"digits or hyphens neither starting nor ending with a hyphen, at most 253 characters, " +
 	"optionally ending in one dot; internationalized names are sent as A-labels (xn--…)"
 
-// CanonicalHostname is the materialization of host-api.md §15.7: exactly one trailing
+// CanonicalHostname is the materialization of docs/protocol.md#aggregate: exactly one trailing
 // dot is removed (two stay, and then fail the grammar) and ASCII A–Z become lowercase.
 // Nothing else changes: no IDNA mapping, non-ASCII bytes are kept as sent.
 func CanonicalHostname(s string) string {

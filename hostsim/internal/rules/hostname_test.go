@@ -8,7 +8,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// The published pattern (host-api.md §15.7 / catalog.md §7.2), used here only to prove
+// The published pattern (docs/protocol.md#aggregate, the catalog definitions), used here only to prove
 // the hand-written checker agrees with it.
 var hostnamePattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\.?$`)
 

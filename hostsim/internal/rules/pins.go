@@ -7,7 +7,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Pin records the incarnation one reference resolved to (host-api.md §14.4). Pins are
+// Pin records the incarnation one reference resolved to (docs/protocol.md#relations). Pins are
 // internal and never on the wire.
 type Pin struct {
 	Pointer          string // concrete, "/kvBindings/0/resource"
@@ -34,7 +34,7 @@ type PinState struct {
 	Current *Target
 }
 
-// Drift conditions of host-api.md §14.4.
+// Drift conditions of docs/protocol.md#relations.
 const (
 	ReasonExternalChange    = "ExternalChange"
 	ReasonDependencyMissing = "DependencyMissing"
@@ -42,7 +42,7 @@ const (
 	HostReasonMissing       = "relation-target-missing"
 )
 
-// MaxMessage is the longest condition or error message (host-api.md §22 #1).
+// MaxMessage is the longest condition or error message (docs/protocol.md#status).
 const MaxMessage = 4096
 
 // Drift is the derived drift rendering of a source: Drifted false when every pin still
@@ -85,7 +85,7 @@ type Holder struct {
 	Kind, Name, Pointer string
 }
 
-// DependencyInUse is the §14.5 refusal of deleting target (e.g. `EdgeKVNamespace
+// DependencyInUse is the docs/protocol.md#relations refusal of deleting target (e.g. `EdgeKVNamespace
 // "cache"`) while holders pin it by uid; nil when there are none.
 func DependencyInUse(target string, holders []Holder) *Refusal {
 	if len(holders) == 0 {

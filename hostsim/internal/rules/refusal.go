@@ -21,7 +21,7 @@ type Refusal struct {
 func (r *Refusal) Error() string { return string(r.Code) + ": " + r.Message }
 
 // Wire converts the refusal into an error-envelope body. The caller sets RequestID.
-// details carries {"field": pointer} when one spec field is at fault (host-api.md §19.1).
+// details carries {"field": pointer} when one spec field is at fault (docs/protocol.md#errors).
 func (r *Refusal) Wire() *wire.Error {
 	e := wire.NewError(r.Code, r.Message)
 	if r.Pointer != "" {

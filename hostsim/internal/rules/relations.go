@@ -10,7 +10,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Reference is one reference node present in a materialized spec (host-api.md §14.1):
+// Reference is one reference node present in a materialized spec (docs/protocol.md#relations):
 // the concrete pointer, the derived relation it instantiates and the target it names.
 type Reference struct {
 	Pointer    string           // concrete JSON Pointer, e.g. "/kvBindings/0/resource"
@@ -87,7 +87,7 @@ func referenceAt(form *catalog.Form, rel catalog.Relation, ptr string, node any,
 }
 
 // entryNameMember is the wire name of a binding-list item's name member: the member
-// that is not the reference member (catalog.md §3.2), "name" when the model is silent.
+// that is not the reference member (docs/protocol.md#relations), "name" when the model is silent.
 func entryNameMember(f *catalog.Field) string {
 	for _, m := range f.Members {
 		if m.Wire != f.RefMember && m.Kind != catalog.FieldReference {

@@ -5,12 +5,12 @@ import (
 )
 
 // The string grammars that carry host semantics beyond their pattern. A field is
-// recognized by its schema pattern being exactly one of these (catalog.md §7.2), so no
+// recognized by its schema pattern being exactly one of these (the catalog definitions), so no
 // Go code names the kind or field that carries it.
 const (
-	// HostnamePattern marks a custom-domain hostname field (host-api.md §15.7).
+	// HostnamePattern marks a custom-domain hostname field (docs/protocol.md#aggregate).
 	HostnamePattern = `^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\.?$`
-	// CronPattern marks a cron schedule field (host-api.md §15.8).
+	// CronPattern marks a cron schedule field (docs/protocol.md#aggregate).
 	CronPattern = `^(?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?)(?:,(?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?))*(?: (?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?)(?:,(?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?))*){4}$`
 )
 
@@ -37,7 +37,7 @@ func FieldSemantic(f *catalog.Field) Semantic {
 	return SemanticNone
 }
 
-// CanonicalizeSpec applies the materialization of host-api.md §15.7 to spec in place:
+// CanonicalizeSpec applies the materialization of docs/protocol.md#aggregate to spec in place:
 // every hostname field's value is replaced by CanonicalHostname. Call it together with
 // Form.Materialize, before the spec gate and the specDigest, so `API.Example.com`,
 // `api.example.com.` and `api.example.com` are one desired state.
@@ -60,8 +60,8 @@ type Claim struct {
 	Key     string // canonical value
 }
 
-// CheckSemanticFields parses every cron field (§15.8) and checks every hostname field
-// (§15.7) of a materialized spec, returning the first refusal and, when none, the
+// CheckSemanticFields parses every cron field (docs/protocol.md#aggregate) and checks every hostname field
+// (docs/protocol.md#aggregate) of a materialized spec, returning the first refusal and, when none, the
 // hostname claims the resource would hold. Run on validate, prepare, apply, import and
 // every 202 commit.
 func CheckSemanticFields(form *catalog.Form, spec map[string]any) ([]Claim, *Refusal) {

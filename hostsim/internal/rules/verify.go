@@ -20,8 +20,8 @@ type Target struct {
 	FormRef    wire.FormRef        // the exact FormRef the target recorded
 	Provided   []wire.InterfaceRef // the providedInterfaces of that Definition
 	// NotReady is the hostReason of a derived not-ready state of the target
-	// (host-api.md §15.4, e.g. "no-active-deployment"); "" when it is ready or has no
-	// derived readiness. A binding to a not-ready target is refused (§15.5).
+	// (docs/protocol.md#aggregate, e.g. "no-active-deployment"); "" when it is ready or has no
+	// derived readiness. A binding to a not-ready target is refused (docs/protocol.md#aggregate).
 	NotReady string
 }
 
@@ -31,11 +31,11 @@ type Contracts interface {
 	// ref (name, version and digest); false when it does not.
 	InstalledBinding(ref wire.BindingRef) (*catalog.Binding, bool)
 	// ImplementsInterface reports whether the host implements ref (a narrowed profile
-	// may not, host-api.md §22 #35).
+	// may not, docs/protocol.md#support).
 	ImplementsInterface(ref wire.InterfaceRef) bool
 }
 
-// VerifyReference applies the resolution steps of host-api.md §14.3 to one reference
+// VerifyReference applies the resolution steps of docs/protocol.md#relations to one reference
 // of source, given what it resolved to: first failure wins.
 //
 //  1. target absent → resource_not_found naming the pointer;

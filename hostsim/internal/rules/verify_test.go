@@ -66,7 +66,7 @@ func TestVerifyReferenceAccepts(t *testing.T) {
 	}
 }
 
-// TestVerifyReferenceRefusals walks §14.3 in order; each case breaks one fact (and the
+// TestVerifyReferenceRefusals walks docs/protocol.md#relations in order; each case breaks one fact (and the
 // "first failure wins" cases break two, expecting the earlier check).
 func TestVerifyReferenceRefusals(t *testing.T) {
 	storeSpec := func(name string) map[string]any {

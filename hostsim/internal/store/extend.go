@@ -2,9 +2,33 @@ package store
 
 import "fmt"
 
+// schemaVersion is written to the database's user_version; a --db file of
+// another version is refused instead of being misread.
+const schemaVersion = 4
+
+// migrate creates the schema in a new database and checks an existing one.
+func (s *Store) migrate() error {
+	var v int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("read database %q: %w", s.path, err)
+	}
+	var tables int
+	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table'`).Scan(&tables); err != nil {
+		return fmt.Errorf("read database %q: %w", s.path, err)
+	}
+	if tables > 0 && v != schemaVersion {
+		return fmt.Errorf("database %q was written by another hostsim version (schema %d, this hostsim writes %d); use a new --db file", s.path, v, schemaVersion)
+	}
+	if _, err := s.db.Exec(schema); err != nil {
+		return fmt.Errorf("initialize database %q: %w", s.path, err)
+	}
+	_, err := s.db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion))
+	return err
+}
+
 // Extend creates the tables of a package that keeps its own state in this
-// database (internal/transition: the transition ledger, claims and the
-// simulated backend) and has Reset empty them too.
+// database (internal/transition: the transition ledger and the simulated
+// backend) and has ResetTables empty them too.
 func (s *Store) Extend(ddl string, tables ...string) error {
 	if _, err := s.db.Exec(ddl); err != nil {
 		return fmt.Errorf("initialize database %q: %w", s.path, err)

@@ -5,7 +5,7 @@ import (
 	"errors"
 )
 
-// Operation is one long-running mutation (host-api.md §12).
+// Operation is one long-running mutation (docs/protocol.md#operations).
 type Operation struct {
 	ID, Tenant, Principal string
 	Action                string // apply | import | delete

@@ -1,16 +1,19 @@
 package store
 
-// Pin records the incarnation a reference resolved to (host-api.md §14.4).
+// Pin records the incarnation a reference resolved to (docs/protocol.md#relations).
 type Pin struct {
 	SourceUID, Pointer, Relation             string
 	TargetAPIVersion, TargetKind, TargetName string
 	TargetUID, TargetRef, BindingRef         string
 }
 
-// ReplacePins swaps every pin of source for pins.
-func ReplacePins(q Q, source string, pins []Pin) error {
-	if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, source); err != nil {
-		return err
+// ReplacePins swaps every pin of source for pins; existing is false for a
+// source that holds none yet.
+func ReplacePins(q Q, source string, pins []Pin, existing bool) error {
+	if existing {
+		if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, source); err != nil {
+			return err
+		}
 	}
 	for _, p := range pins {
 		if _, err := q.Exec(`INSERT INTO pins (source_uid, pointer, relation, target_api_version, target_kind,

@@ -1,6 +1,8 @@
 package store
 
-// Queries the relation and worker-aggregate rules ask (host-api.md §14–§15).
+import "fmt"
+
+// Queries the relation and worker-aggregate rules ask (docs/protocol.md#relations, docs/protocol.md#aggregate).
 
 // Held is a pin together with the live resource holding it.
 type Held struct {
@@ -77,4 +79,32 @@ func PendingDelete(q Q, uid string) (bool, error) {
 	var n int
 	err := q.QueryRow(`SELECT count(*) FROM operations WHERE action='delete' AND done=0 AND target_uid=?`, uid).Scan(&n)
 	return n > 0, err
+}
+
+// Affected lists, in one query, the resources a mutation of the name
+// (apiVersion, kind, name) in (tenant, space) can re-render: the sources
+// pinning that name (whatever uid they pinned) and the space's resources of
+// workerKinds, each once, skip (the mutated uid) excluded.
+func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []string, skip string) ([]*Resource, error) {
+	if len(workerKinds) > 4 {
+		return nil, fmt.Errorf("store.Affected takes at most 4 worker kinds, got %d", len(workerKinds))
+	}
+	w := [4]string{}
+	copy(w[:], workerKinds)
+	rows, err := q.Query(`SELECT `+resourceCols+` FROM resources WHERE tenant=? AND space=? AND uid<>? AND
+		(kind IN (?,?,?,?) OR uid IN (SELECT source_uid FROM pins WHERE target_api_version=? AND target_kind=? AND target_name=?))
+		ORDER BY uid`, tenant, space, skip, w[0], w[1], w[2], w[3], apiVersion, kind, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Resource
+	for rows.Next() {
+		r, err := scanResource(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 )
 
-// Record is a recorded 2xx answer for idempotent replay (host-api.md §11).
+// Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
 type Record struct {
 	Tenant, Principal, Space, Key string
 	Fingerprint                   string
@@ -100,5 +100,12 @@ func Purge(q Q, recordsBefore, preparesBefore int64) error {
 		return err
 	}
 	_, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore)
+	return err
+}
+
+// SetCounter sets a counter to value.
+func SetCounter(q Q, name string, value int64) error {
+	_, err := q.Exec(`INSERT INTO counters (name, value) VALUES (?, ?)
+		ON CONFLICT(name) DO UPDATE SET value=excluded.value`, name, value)
 	return err
 }

@@ -25,10 +25,18 @@ type Resource struct {
 	ReadyLTT                              string
 	Touches                               int64
 	CreatedAt                             string
+	// Pins counts the relation pins the resource holds (0: nothing to drift).
+	Pins int64
+	// ClaimOp is the Form transition holding the resource ("" = none), taken
+	// at ClaimSince, read back at ClaimPath (docs/protocol.md#transitions).
+	ClaimOp, ClaimSince, ClaimPath string
+	// LastTransition is the last Form transition that advanced the resource.
+	LastTransition string
 }
 
 const resourceCols = `tenant, space, api_version, kind, name, uid, def_version, schema_digest, generation, revision,
- spec, spec_digest, native_id, ready_status, ready_reason, ready_host_reason, ready_message, ready_ltt, touches, created_at`
+ spec, spec_digest, native_id, ready_status, ready_reason, ready_host_reason, ready_message, ready_ltt, touches, created_at,
+ pins, claim_op, claim_since, claim_path, last_transition`
 
 func scanResource(sc interface{ Scan(...any) error }) (*Resource, error) {
 	var r Resource
@@ -36,7 +44,8 @@ func scanResource(sc interface{ Scan(...any) error }) (*Resource, error) {
 	var spec string
 	err := sc.Scan(&r.Tenant, &r.Space, &r.APIVersion, &r.Kind, &r.Name, &r.UID, &r.DefVersion, &r.SchemaDigest,
 		&r.Generation, &r.Revision, &spec, &r.SpecDigest, &native, &r.ReadyStatus, &r.ReadyReason,
-		&r.ReadyHostReason, &r.ReadyMessage, &r.ReadyLTT, &r.Touches, &r.CreatedAt)
+		&r.ReadyHostReason, &r.ReadyMessage, &r.ReadyLTT, &r.Touches, &r.CreatedAt,
+		&r.Pins, &r.ClaimOp, &r.ClaimSince, &r.ClaimPath, &r.LastTransition)
 	if err != nil {
 		return nil, err
 	}
@@ -101,10 +110,10 @@ func nullable(s string) any {
 
 // InsertResource stores a new incarnation.
 func InsertResource(q Q, r *Resource) error {
-	_, err := q.Exec(`INSERT INTO resources (`+resourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := q.Exec(`INSERT INTO resources (`+resourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name, r.UID, r.DefVersion, r.SchemaDigest, r.Generation, r.Revision,
 		string(r.Spec), r.SpecDigest, nullable(r.NativeID), r.ReadyStatus, r.ReadyReason, r.ReadyHostReason,
-		r.ReadyMessage, r.ReadyLTT, r.Touches, r.CreatedAt)
+		r.ReadyMessage, r.ReadyLTT, r.Touches, r.CreatedAt, r.Pins, r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition)
 	return err
 }
 
@@ -112,18 +121,21 @@ func InsertResource(q Q, r *Resource) error {
 func UpdateResource(q Q, r *Resource) error {
 	_, err := q.Exec(`UPDATE resources SET def_version=?, schema_digest=?, generation=?, revision=?, spec=?,
 		spec_digest=?, native_id=?, ready_status=?, ready_reason=?, ready_host_reason=?, ready_message=?,
-		ready_ltt=?, touches=? WHERE uid=?`,
+		ready_ltt=?, touches=?, pins=?, claim_op=?, claim_since=?, claim_path=?, last_transition=? WHERE uid=?`,
 		r.DefVersion, r.SchemaDigest, r.Generation, r.Revision, string(r.Spec), r.SpecDigest, nullable(r.NativeID),
-		r.ReadyStatus, r.ReadyReason, r.ReadyHostReason, r.ReadyMessage, r.ReadyLTT, r.Touches, r.UID)
+		r.ReadyStatus, r.ReadyReason, r.ReadyHostReason, r.ReadyMessage, r.ReadyLTT, r.Touches,
+		r.Pins, r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition, r.UID)
 	return err
 }
 
 // DeleteResource removes an incarnation and the pins it holds.
-func DeleteResource(q Q, uid string) error {
-	if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, uid); err != nil {
-		return err
+func DeleteResource(q Q, r *Resource) error {
+	if r.Pins > 0 {
+		if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, r.UID); err != nil {
+			return err
+		}
 	}
-	_, err := q.Exec(`DELETE FROM resources WHERE uid=?`, uid)
+	_, err := q.Exec(`DELETE FROM resources WHERE uid=?`, r.UID)
 	return err
 }
 

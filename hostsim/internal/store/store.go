@@ -9,95 +9,165 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Store is one hostsim database. Writers are serialized by wmu so concurrent
-// requests never lose an update and never see SQLITE_BUSY; readers use the
-// pool directly and do not wait for the writer lock.
+// requests never lose an update and never see SQLITE_BUSY.
+//
+// The private in-memory database (Open("")) lives in SQLite's memdb VFS: no
+// file is ever named, so nothing outlives the process. Its locks are the
+// rollback journal's, so readers and the writer take turns on rw (a reader
+// waits only while a write transaction is open); a file database runs in WAL
+// mode, where readers proceed beside the writer (docs/decisions.md: hostsim
+// storage).
 type Store struct {
 	db     *sql.DB
+	keep   *sql.Conn // holds a memdb database open for the Store's life
 	wmu    sync.Mutex
-	memory bool
+	rw     *sync.RWMutex // memdb only: readers share it, a write transaction holds it
 	path   string
 	stmts  *stmtCache
-	extra  []string // tables added by Extend, emptied by Reset too
+	extra  []string        // tables added by Extend, emptied by Reset too
+	events func([]Pending) // receives the journal events of each committed write
+	w      *writer         // the connection write transactions run on (under wmu)
 }
 
 // Open opens (and creates) the database. An empty path gives a private
-// database under a unique name on tmpfs (/dev/shm when present), removed again
-// by Close: SQLite's memdb VFS blocks every reader while a writer holds its
-// lock, and WAL on tmpfs lets reads proceed beside the writer at memory speed
-// (docs/decisions.md: hostsim private database).
+// in-memory database under a unique name; it is gone once Close returns.
 func Open(path string) (*Store, error) {
-	memory := path == ""
-	sync := "NORMAL"
-	if memory {
+	var dsn string
+	s := &Store{path: path}
+	if path == "" {
 		var b [12]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, err
 		}
-		dir := os.TempDir()
-		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-			dir = "/dev/shm"
-		}
-		path = filepath.Join(dir, "hostsim-"+hex.EncodeToString(b[:])+".db")
-		sync = "OFF"
+		s.path = "memory:hostsim-" + hex.EncodeToString(b[:])
+		// memdb copies pages into each connection's cache: keep those small
+		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=cache_size(-256)"
+		s.rw = &sync.RWMutex{}
+	} else {
+		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
+			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
 	}
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
-		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(" + sync + ")"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
-	db.SetMaxOpenConns(16)
-	db.SetMaxIdleConns(16)
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, memory: memory, path: path, stmts: &stmtCache{db: db, m: map[string]*sql.Stmt{}}}
-	if _, err := db.Exec(schema); err != nil {
+	s.db, s.stmts = db, &stmtCache{db: db, m: map[string]*sql.Stmt{}, missed: map[string]bool{}}
+	if s.rw != nil {
+		if s.keep, err = db.Conn(context.Background()); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open the in-memory database: %w", err)
+		}
+	}
+	if err := s.migrate(); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("initialize database %q: %w", path, err)
+		return nil, err
 	}
 	return s, nil
 }
 
 // Close releases the database (an in-memory one is gone afterwards).
 func (s *Store) Close() error {
-	err := s.db.Close()
-	if s.memory {
-		for _, suffix := range []string{"", "-wal", "-shm"} {
-			_ = os.Remove(s.path + suffix)
-		}
+	s.wmu.Lock()
+	if s.w != nil {
+		_ = s.w.conn.Close()
+		s.w = nil
 	}
-	return err
+	s.wmu.Unlock()
+	if s.keep != nil {
+		_ = s.keep.Close()
+	}
+	return s.db.Close()
 }
 
-// DB runs single statements on the pool (reads outside a transaction).
+// Path names the database: the file, or memory:<name> for a private one.
+func (s *Store) Path() string { return s.path }
+
+// OnEvents sets the sink of the journal events of committed writes (the
+// journal); it must not block.
+func (s *Store) OnEvents(fn func([]Pending)) { s.events = fn }
+
+// DB runs single statements on the pool, outside any transaction. Prefer
+// Read: on the in-memory database a pool statement may wait on SQLite's lock.
 func (s *Store) DB() Q { return poolQ{s.stmts} }
 
 // Write runs fn in one transaction, serialized with every other writer.
 // fn's error rolls everything back.
 func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
+	err := s.write(ctx, fn)
+	s.fill()
+	return err
+}
+
+func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
+	if s.rw != nil {
+		s.rw.Lock()
+		defer s.rw.Unlock()
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := fn(txQ{tx, s.stmts}); err != nil {
-		tx.Rollback()
+	if s.w == nil {
+		c, err := s.db.Conn(context.Background())
+		if err != nil {
+			return err
+		}
+		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}}
+	}
+	s.w.events = nil
+	if err := s.w.exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := fn(writeQ{s.w}); err != nil {
+		_ = s.w.exec("ROLLBACK")
+		return err
+	}
+	if err := s.w.exec("COMMIT"); err != nil {
+		_ = s.w.exec("ROLLBACK")
+		return err
+	}
+	if len(s.w.events) > 0 && s.events != nil {
+		s.events(s.w.events) // in commit order: the journal is fed under the writer lock
+	}
+	return nil
+}
+
+// fill prepares the statements transactions met for the first time, while
+// no write transaction holds the database.
+func (s *Store) fill() {
+	if s.rw != nil {
+		s.rw.RLock()
+		defer s.rw.RUnlock()
+	}
+	s.stmts.fill()
 }
 
 // Read runs fn in a read transaction (a consistent snapshot).
 func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
+	err := s.read(ctx, fn)
+	s.fill()
+	return err
+}
+
+func (s *Store) read(ctx context.Context, fn func(tx Q) error) error {
+	if s.rw != nil {
+		// No write transaction runs while readers hold rw, so the database
+		// cannot move under fn: its statements need no transaction of their own.
+		s.rw.RLock()
+		defer s.rw.RUnlock()
+		return fn(poolQ{s.stmts})
+	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
@@ -106,16 +176,13 @@ func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
 	return fn(txQ{tx, s.stmts})
 }
 
-// Reset empties every table (hostsim.md §7 reset) and disarms run-time faults;
-// the caller re-arms the profile's faults.
-func (s *Store) Reset(ctx context.Context) error {
-	return s.Write(ctx, func(tx Q) error {
-		for _, t := range append(append([]string(nil), resetTables...), s.extra...) {
-			if _, err := tx.Exec("DELETE FROM " + t); err != nil {
-				return err
-			}
+// ResetTables empties every table of protocol state (POST /_sim/reset) in
+// q; the faults table is the Armory's to reset.
+func (s *Store) ResetTables(q Q) error {
+	for _, t := range append(append([]string(nil), resetTables...), s.extra...) {
+		if _, err := q.Exec("DELETE FROM " + t); err != nil {
+			return err
 		}
-		_, err := tx.Exec("DELETE FROM faults WHERE source <> 'profile'")
-		return err
-	})
+	}
+	return nil
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-func TestPrivateDatabasesAreIsolatedAndRemoved(t *testing.T) {
+func TestPrivateDatabasesAreIsolatedAndNameNoFile(t *testing.T) {
 	a, err := Open("")
 	if err != nil {
 		t.Fatal(err)
@@ -27,12 +28,20 @@ func TestPrivateDatabasesAreIsolatedAndRemoved(t *testing.T) {
 	if c, _ := CounterValues(a.DB()); c["mutations"] != 3 {
 		t.Fatalf("counter %d, want 3", c["mutations"])
 	}
-	path := a.path
+	if !strings.HasPrefix(a.Path(), "memory:") {
+		t.Fatalf("a private database is named %q, not memory:", a.Path())
+	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatalf("the private database %s outlived Close", path)
+	// A new Store of the same name would see nothing: the memory is gone.
+	c, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if n, _ := CounterValues(c.DB()); len(n) != 0 {
+		t.Fatalf("a new private database starts with counters %v", n)
 	}
 }
 
@@ -51,7 +60,7 @@ func TestWriteRollsBackOnError(t *testing.T) {
 		t.Fatal("a failed transaction left its write behind")
 	}
 	_ = s.Write(ctx, func(q Q) error { return AddCounter(q, "mutations", 1) })
-	if err := s.Reset(ctx); err != nil {
+	if err := s.Write(ctx, s.ResetTables); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := CounterValues(s.DB()); len(c) != 0 {
@@ -59,10 +68,11 @@ func TestWriteRollsBackOnError(t *testing.T) {
 	}
 }
 
-// A reader completes while a writer holds its transaction open: the writer
-// waits for the reader, so serialized reads would deadlock this test.
-func TestReadsDoNotWaitForTheWriter(t *testing.T) {
-	s, err := Open("")
+// On a file database (WAL) a reader completes while a writer holds its
+// transaction open: the writer waits for the reader, so serialized reads
+// would deadlock this test.
+func TestFileReadsDoNotWaitForTheWriter(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "wal.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,5 +96,37 @@ func TestReadsDoNotWaitForTheWriter(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// On the in-memory database a reader waits only while a write transaction is
+// open, and then sees what it committed.
+func TestMemoryReadsWaitOnlyForAnOpenWrite(t *testing.T) {
+	s, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	started, readDone := make(chan struct{}), make(chan int64)
+	go func() {
+		<-started
+		var n int64
+		_ = s.Read(ctx, func(r Q) error {
+			c, err := CounterValues(r)
+			n = c["mutations"]
+			return err
+		})
+		readDone <- n
+	}()
+	err = s.Write(ctx, func(q Q) error {
+		close(started)
+		return AddCounter(q, "mutations", 1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := <-readDone; n != 1 {
+		t.Fatalf("a reader that waited for the write saw mutations=%d, want 1", n)
 	}
 }

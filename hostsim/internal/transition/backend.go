@@ -53,7 +53,7 @@ func nativeIdentityDigest(typ, id string) (string, error) {
 	return wire.DigestValue(map[string]string{"type": typ, "id": id})
 }
 
-// backendApply is the backend call of §5 step 5: convert the native object to
+// backendApply is the backend call of docs/protocol.md#transitions: convert the native object to
 // the new definition (identity unchanged) and record the outcome in the same
 // backend transaction. failure != "" rejects definitively instead.
 func backendApply(q store.Q, r *opRow, res *store.Resource, toVersion, failure string, now int64) error {

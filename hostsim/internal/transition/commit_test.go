@@ -11,7 +11,7 @@ import (
 	"github.com/takokit/takokit/hostsim"
 )
 
-// receiptOf decodes a 200 receipt strictly (the closed shapes of transitions.md §7).
+// receiptOf decodes a 200 receipt strictly (the closed shapes of docs/protocol.md#transitions).
 type receiptDoc struct {
 	Operation struct {
 		OperationID       string `json:"operationId,required"`
@@ -35,7 +35,7 @@ type receiptDoc struct {
 }
 
 // verifyCommitted checks a committed receipt against the request and the env
-// fences it was built from (the client's verification, transitions.md §9.4).
+// fences it was built from (the client's verification, docs/protocol.md#transitions).
 func (e *env) verifyCommitted(r *reply, op string, gen int64) {
 	e.t.Helper()
 	if r.status != 200 {

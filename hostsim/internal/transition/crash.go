@@ -1,70 +1,38 @@
 package transition
 
-import (
-	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/lane"
-	"github.com/takokit/takokit/hostsim/internal/store"
-)
+import "github.com/takokit/takokit/hostsim/internal/fault"
 
-// crash is an armed transition.crash or transition.exit that fired at a point.
+// crash is an armed transition.exit or transition.crash that fired at a point.
 type crash struct {
 	point, op string
 	exit      bool
 }
 
-// fire counts one firing of f inside the step's own transaction (so the
-// firing is as durable as the write it follows); false when another request
-// already spent it.
-func fire(x *lane.Exchange, q store.Q, f *fault.Armed, fired *[]*fault.Armed) (bool, error) {
-	var n int
-	if err := q.QueryRow(`SELECT count(*) FROM faults WHERE id=?`, f.ID).Scan(&n); err != nil || n == 0 {
-		return false, err
+// crashAt is the crash point after a step's durable write (A-E), asked inside
+// that step's transaction so the firing commits with the write: the process
+// exits there (transition.exit) or the request is aborted (transition.crash).
+func crashAt(c *Call, point, op string) *crash {
+	at := func(v string) bool { return v == point }
+	if _, ok := c.Faults.Where(fault.TransitionExit, at); ok {
+		return &crash{point: point, op: op, exit: true}
 	}
-	if err := x.FireIn(q, f); err != nil {
-		return false, err
+	if _, ok := c.Faults.Where(fault.TransitionCrash, at); ok {
+		return &crash{point: point, op: op}
 	}
-	*fired = append(*fired, f)
-	return true, nil
-}
-
-// crashAt fires the first armed transition.exit or transition.crash scoped to
-// this request whose value is point.
-func crashAt(x *lane.Exchange, q store.Q, point, op string, fired *[]*fault.Armed) (*crash, error) {
-	for _, name := range []string{"transition.exit", "transition.crash"} {
-		for _, f := range x.ArmedAll(name) {
-			if f.Spec.Value != point {
-				continue
-			}
-			ok, err := fire(x, q, f, fired)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				return &crash{point: point, op: op, exit: name == "transition.exit"}, nil
-			}
-		}
-	}
-	return nil, nil
+	return nil
 }
 
 // rejection is the failure code the backend answers for this request, or "":
 // the probe transition-reject on the POST, or an armed transition.reject.
-func rejection(x *lane.Exchange, q store.Q, fired *[]*fault.Armed) (string, error) {
-	if x.Probe() == "transition-reject" && x.Request().Method == "POST" {
-		return "backend_rejected", nil
+func rejection(c *Call) string {
+	if c.Probe == "transition-reject" && c.Method == "POST" {
+		return "backend_rejected"
 	}
-	for _, f := range x.ArmedAll("transition.reject") {
-		ok, err := fire(x, q, f, fired)
-		if err != nil {
-			return "", err
+	if v, ok := c.Faults.Value(fault.TransitionReject); ok {
+		if v != "" {
+			return v
 		}
-		if !ok {
-			continue
-		}
-		if f.Spec.Value != "" {
-			return f.Spec.Value, nil
-		}
-		return "backend_rejected", nil
+		return "backend_rejected"
 	}
-	return "", nil
+	return ""
 }

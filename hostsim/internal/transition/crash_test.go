@@ -42,7 +42,7 @@ func opStatus(t *testing.T, r *reply) (status string, dispatched bool) {
 	return doc.Operation.Status, doc.Operation.DispatchAttempted
 }
 
-// endState checks the resource against transitions.md §8's end state.
+// endState checks the resource against docs/protocol.md#transitions's end state.
 func (e *env) endState(committed bool, wantRev string) {
 	e.t.Helper()
 	s := e.state()
@@ -61,7 +61,7 @@ func (e *env) endState(committed bool, wantRev string) {
 
 // TestCrashMatrix arms each crash point with each way of failing (the request
 // aborted; aborted and the Host restarted on its file; the process "exiting"
-// and restarted) and checks the client's readbacks and the end state of §8.
+// and restarted) and checks the client's readbacks and the end state of docs/protocol.md#transitions.
 func TestCrashMatrix(t *testing.T) {
 	for _, point := range []string{"A", "B", "C", "D", "E"} {
 		for _, mode := range []string{"crash", "crash+restart", "exit+restart"} {
@@ -212,7 +212,7 @@ func TestRejection(t *testing.T) {
 	}
 }
 
-// TestReadbackTable covers the rows of transitions.md §6 not driven by the
+// TestReadbackTable covers the rows of docs/protocol.md#transitions not driven by the
 // crash matrix: unknown, foreign-tenant and other-resource operations, and a
 // backend rejection found by the readback.
 func TestReadbackTable(t *testing.T) {
@@ -245,7 +245,7 @@ func TestReadbackTable(t *testing.T) {
 }
 
 // TestAckDeadlineZero: with AckDeadline 0 the absence of backend evidence is
-// proof at once (Go tests may use 0, transitions.md §6).
+// proof at once (Go tests may use 0, docs/protocol.md#transitions).
 func TestAckDeadlineZero(t *testing.T) {
 	e := newEnv(t, hostsim.Config{})
 	e.arm("transition.crash=B,count=1")

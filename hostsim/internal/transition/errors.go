@@ -1,30 +1,21 @@
 package transition
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
-// refuse builds an error envelope body (the lane sets requestId when sending).
+// refuse is core.Refuse with a hostCode (the lane sets requestId when it answers).
 func refuse(code wire.Code, hostCode, format string, args ...any) *wire.Error {
-	e := wire.NewError(code, fmt.Sprintf(format, args...))
+	e := core.Refuse(code, format, args...)
 	e.HostCode = hostCode
 	return e
 }
 
+// invalid is invalid_argument with a hostCode.
 func invalid(hostCode, format string, args ...any) *wire.Error {
 	return refuse(wire.CodeInvalidArgument, hostCode, format, args...)
-}
-
-// withField names the spec field at fault in details (as the lane does).
-func withField(e *wire.Error, ptr string) *wire.Error {
-	if ptr != "" {
-		e.Details, _ = json.Marshal(map[string]string{"field": ptr})
-	}
-	return e
 }
 
 // internal is a hostsim failure (a bug or a store failure).
@@ -32,10 +23,9 @@ func internal(err error) *wire.Error {
 	return refuse(wire.CodeInternalError, "", "hostsim failed internally during a Form transition: %v; this is a hostsim bug, please report it", err)
 }
 
-// unknownOp is the readback answer for an unknown operation; under the fault
-// transition.readback-wrong it is the Operations code operation_not_found.
-func unknownOp(x *lane.Exchange, op string) *wire.Error {
-	if x.Lapse("transition.readback-wrong") {
+// unknownOp is the readback answer for an unknown operation.
+func unknownOp(c *Call, op string) *wire.Error {
+	if c.Faults.On(fault.TransitionReadbackWrong) {
 		return refuse(wire.CodeOperationNotFound, "", "operation %s is unknown", op)
 	}
 	return notFoundOp(op)

@@ -9,20 +9,23 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// write runs one step in its own serialized transaction. A *wire.Error
-// returned by fn rolls back and is the answer.
-func (s *Service) write(x *lane.Exchange, fn func(q store.Q, fired *[]*fault.Armed) error) (*wire.Error, error) {
-	var fired []*fault.Armed
-	err := s.st.Write(context.WithoutCancel(x.Context()), func(q store.Q) error {
-		fired = fired[:0]
-		return fn(q, &fired)
+// write runs one step in its own serialized transaction, with the request's
+// fault firings (a crash point's included) recorded in it, so a firing is as
+// durable as the write it follows. A *wire.Error returned by fn rolls back
+// and is the answer.
+func (s *Service) write(c *Call, fn func(q store.Q) error) (*wire.Error, error) {
+	err := s.st.Write(context.WithoutCancel(c.Ctx), func(q store.Q) error {
+		if err := fn(q); err != nil {
+			return err
+		}
+		return c.Faults.Record(q, s.Now())
 	})
-	if len(fired) > 0 {
-		x.FaultsChanged()
+	if err == nil {
+		c.Faults.Committed()
 	}
 	var we *wire.Error
 	if errors.As(err, &we) {
@@ -31,75 +34,83 @@ func (s *Service) write(x *lane.Exchange, fn func(q store.Q, fired *[]*fault.Arm
 	return nil, err
 }
 
-func journal(x *lane.Exchange, q store.Q, step string, r *opRow, extra map[string]any) error {
+// log journals one step of an operation.
+func (s *Service) log(q store.Q, step string, r *opRow, extra map[string]any) error {
 	data := map[string]any{"step": step, "operationId": r.OperationID, "tenant": r.Tenant, "space": r.Space,
 		"kind": r.Kind, "name": r.Name, "uid": r.PreUID}
 	for k, v := range extra {
 		data[k] = v
 	}
-	return lane.Append(q, x.Now(), "transition", data)
+	return journal.Append(q, s.Now(), "transition", data)
 }
 
-// post runs §5 for a validated request.
-func (s *Service) post(x *lane.Exchange, p *parsed) answer {
-	row, err := getOp(s.st.DB(), x.Tenant(), p.OperationID)
+// post runs the algorithm for a validated request: the existing operation,
+// or a new claim (point A), then the dispatch.
+func (s *Service) post(c *Call, p *parsed) answer {
+	row, err := s.op(c.Ctx, c.Tenant, p.OperationID)
 	if err != nil {
 		return fail(internal(err))
 	}
 	replay := row != nil
 	if row == nil {
-		var c *crash
+		var cr *crash
 		var e *wire.Error
-		row, c, e, err = s.claim(x, p)
+		row, cr, e, err = s.claim(c, p)
 		switch {
 		case err != nil:
 			return fail(internal(err))
 		case e != nil:
 			return fail(e)
-		case c != nil:
-			return answer{crash: c}
+		case cr != nil:
+			return answer{crash: cr}
 		}
-		if row.Status == statusPrepared && !row.DispatchAttempted && x.Probe() == "transition-hold" {
+		if row.Status == statusPrepared && !row.DispatchAttempted && c.Probe == "transition-hold" {
 			return pending(row, statusPrepared)
 		}
 	}
-	if row.RequestDigest != p.requestDigest && !x.Lapse("transition.request-unchecked") {
-		return fail(refuse(wire.CodeFormIdentityConflict, "form_transition_request_mismatch",
-			"Form transition operation %s of %s was recorded with another request (requestDigest %s, this request %s); rebuild the request from the resource's current state",
-			row.OperationID, row.what(), row.RequestDigest, p.requestDigest))
+	if row.RequestDigest != p.requestDigest {
+		if !c.Faults.On(fault.TransitionRequestUnchecked) {
+			return fail(refuse(wire.CodeFormIdentityConflict, "form_transition_request_mismatch",
+				"Form transition operation %s of %s was recorded with another request (requestDigest %s, this request %s); rebuild the request from the resource's current state",
+				row.OperationID, row.what(), row.RequestDigest, p.requestDigest))
+		}
 	}
-	if replay && row.Status == statusCommitted && x.Lapse("transition.re-dispatch") {
-		if err := s.redispatch(x, row); err != nil {
-			return fail(internal(err))
+	if replay && row.Status == statusCommitted {
+		if c.Faults.On(fault.TransitionReDispatch) {
+			if err := s.redispatch(c, row); err != nil {
+				return fail(internal(err))
+			}
 		}
 	}
 	if row.Status != statusPrepared || row.DispatchAttempted {
-		a := s.resolve(x, row.Tenant, row.OperationID, false)
-		if replay && a.err == nil && a.crash == nil && x.Lapse("transition.re-render") {
-			a.body = reencoded(a.body)
+		a := s.resolve(c, row.Tenant, row.OperationID, false)
+		if replay && a.err == nil && a.crash == nil {
+			if c.Faults.On(fault.TransitionReRender) {
+				a.body = reencoded(a.body)
+			}
 		}
 		return a
 	}
-	return s.dispatch(x, row)
+	return s.dispatch(c, row)
 }
 
-// claim is §5 step 3 (point A). It returns the existing row instead when a
-// concurrent request created the operation first.
-func (s *Service) claim(x *lane.Exchange, p *parsed) (row *opRow, c *crash, e *wire.Error, err error) {
-	now := x.Now()
-	e, err = s.write(x, func(q store.Q, fired *[]*fault.Armed) error {
+// claim is the new operation's claim (point A). It returns the existing row
+// instead when a concurrent request created the operation first.
+func (s *Service) claim(c *Call, p *parsed) (row *opRow, cr *crash, e *wire.Error, err error) {
+	now := s.Now()
+	e, err = s.write(c, func(q store.Q) error {
 		var err error
-		if row, err = getOp(q, x.Tenant(), p.OperationID); err != nil || row != nil {
+		if row, err = getOp(q, c.Tenant, p.OperationID); err != nil || row != nil {
 			return err
 		}
-		cur, err := store.GetResource(q, x.Tenant(), p.space, p.Resource.APIVersion, p.Resource.Kind, p.Resource.Metadata.Name)
+		cur, err := store.GetResource(q, c.Tenant, p.space, p.Resource.APIVersion, p.Resource.Kind, p.Resource.Metadata.Name)
 		if err != nil {
 			return err
 		}
-		if e := p.fences(q, cur); e != nil {
+		if e := p.fences(cur); e != nil {
 			return e
 		}
-		if _, e := x.Relations(q, p.to, p.space, cur.Name, p.spec); e != nil { // the references must resolve under toForm
+		if _, e := s.Relations.Resolve(q, p.to, c.Tenant, p.space, p.spec, c.Faults); e != nil { // the references must resolve under toForm
 			return e
 		}
 		typ, id, err := nativeIdentity(q, cur)
@@ -110,7 +121,7 @@ func (s *Service) claim(x *lane.Exchange, p *parsed) (row *opRow, c *crash, e *w
 		if err != nil {
 			return err
 		}
-		row = &opRow{Tenant: x.Tenant(), OperationID: p.OperationID, Space: p.space, APIVersion: cur.APIVersion,
+		row = &opRow{Tenant: c.Tenant, OperationID: p.OperationID, Space: p.space, APIVersion: cur.APIVersion,
 			Kind: cur.Kind, Name: cur.Name, Status: statusPrepared, RequestDigest: p.requestDigest, Request: p.raw,
 			PreUID: cur.UID, PreGeneration: cur.Generation, PreRevision: cur.Revision, NativeIdentityDigest: nd,
 			DesiredSpecDigest: p.specDigest, CreatedAt: now.UnixNano()}
@@ -118,29 +129,22 @@ func (s *Service) claim(x *lane.Exchange, p *parsed) (row *opRow, c *crash, e *w
 			return err
 		}
 		cur.Revision++
+		cur.ClaimOp, cur.ClaimSince = row.OperationID, now.UTC().Truncate(time.Second).Format(time.RFC3339)
+		cur.ClaimPath = ReadbackPath(row.APIVersion, row.Kind, row.Name, row.Space, row.OperationID)
 		if err := store.UpdateResource(q, cur); err != nil {
 			return err
 		}
-		path := ReadbackPath(row.APIVersion, row.Kind, row.Name, row.Space, row.OperationID)
-		m, err := getMark(q, cur.UID)
-		if err != nil {
+		if err := s.log(q, "A:claim", row, map[string]any{"revision": cur.Revision}); err != nil {
 			return err
 		}
-		m.ClaimOp, m.ClaimSince, m.ClaimPath = row.OperationID, now.UTC().Truncate(time.Second).Format(time.RFC3339), path
-		if err := putMark(q, m); err != nil {
-			return err
-		}
-		if err := journal(x, q, "A:claim", row, map[string]any{"revision": cur.Revision}); err != nil {
-			return err
-		}
-		c, err = crashAt(x, q, "A", row.OperationID, fired)
-		return err
+		cr = crashAt(c, "A", row.OperationID)
+		return nil
 	})
-	return row, c, e, err
+	return row, cr, e, err
 }
 
-// fences are the checks of §5 step 3 against the stored resource.
-func (p *parsed) fences(q store.Q, cur *store.Resource) *wire.Error {
+// fences are the claim's checks against the stored resource.
+func (p *parsed) fences(cur *store.Resource) *wire.Error {
 	what := p.what()
 	from := p.FromForm.FormRef
 	switch {
@@ -154,14 +158,10 @@ func (p *parsed) fences(q store.Q, cur *store.Resource) *wire.Error {
 		return refuse(wire.CodeUIDMismatch, "", "%s is uid %s, but the request expects uid %s (it was replaced); refresh and re-plan",
 			what, cur.UID, p.Expected.UID)
 	}
-	m, err := getMark(q, cur.UID)
-	if err != nil {
-		return internal(err)
-	}
-	if m.ClaimOp != "" {
+	if cur.ClaimOp != "" {
 		e := refuse(wire.CodeResourceBusy, "form_transition_in_progress",
 			"%s is held by Form transition %s; no other transition starts until it resolves. Read GET %s for its outcome (re-running tofu apply reconciles it)",
-			what, m.ClaimOp, m.ClaimPath)
+			what, cur.ClaimOp, cur.ClaimPath)
 		e.Retryable = false
 		return e
 	}
@@ -175,45 +175,46 @@ func (p *parsed) fences(q store.Q, cur *store.Resource) *wire.Error {
 	return nil
 }
 
-// dispatch is §5 steps 4 (point B) and 5 (point C), then the resolution.
-func (s *Service) dispatch(x *lane.Exchange, row *opRow) answer {
+// dispatch is the dispatch fence (point B) and the backend call (point C),
+// then the resolution.
+func (s *Service) dispatch(c *Call, row *opRow) answer {
 	var won bool
-	var c *crash
-	_, err := s.write(x, func(q store.Q, fired *[]*fault.Armed) error {
+	var cr *crash
+	_, err := s.write(c, func(q store.Q) error {
 		var err error
-		now := x.Now().UnixNano()
+		now := s.Now().UnixNano()
 		if won, err = setDispatched(q, row.Tenant, row.OperationID, now); err != nil || !won {
 			return err
 		}
 		row.DispatchAttempted, row.DispatchedAt = true, now
-		if err := journal(x, q, "B:dispatch-fence", row, nil); err != nil {
+		if err := s.log(q, "B:dispatch-fence", row, nil); err != nil {
 			return err
 		}
-		c, err = crashAt(x, q, "B", row.OperationID, fired)
-		return err
+		cr = crashAt(c, "B", row.OperationID)
+		return nil
 	})
 	switch {
 	case err != nil:
 		return fail(internal(err))
-	case c != nil:
-		return answer{crash: c}
+	case cr != nil:
+		return answer{crash: cr}
 	case !won:
-		return s.resolve(x, row.Tenant, row.OperationID, false)
+		return s.resolve(c, row.Tenant, row.OperationID, false)
 	}
-	if c, err = s.backend(x, row); err != nil {
+	if cr, err = s.backend(c, row); err != nil {
 		return fail(internal(err))
 	}
-	if c != nil {
-		return answer{crash: c}
+	if cr != nil {
+		return answer{crash: cr}
 	}
-	return s.resolve(x, row.Tenant, row.OperationID, false)
+	return s.resolve(c, row.Tenant, row.OperationID, false)
 }
 
-// backend is §5 step 5 (point C): one backend call, recorded in the backend's
+// backend is the backend call (point C): one call, recorded in the backend's
 // own ledger, counted per operation. It does nothing once the core resolved
 // the operation otherwise (a dispatch_not_observed rejection fences it).
-func (s *Service) backend(x *lane.Exchange, row *opRow) (c *crash, err error) {
-	_, err = s.write(x, func(q store.Q, fired *[]*fault.Armed) error {
+func (s *Service) backend(c *Call, row *opRow) (cr *crash, err error) {
+	_, err = s.write(c, func(q store.Q) error {
 		r, err := getOp(q, row.Tenant, row.OperationID)
 		if err != nil || r == nil || r.Status != statusPrepared || !r.DispatchAttempted {
 			return err
@@ -229,11 +230,8 @@ func (s *Service) backend(x *lane.Exchange, row *opRow) (c *crash, err error) {
 		if err != nil {
 			return err
 		}
-		failure, err := rejection(x, q, fired)
-		if err != nil {
-			return err
-		}
-		if err := backendApply(q, r, res, req.ToForm.FormRef.DefinitionVersion, failure, x.Now().UnixNano()); err != nil {
+		failure := rejection(c)
+		if err := backendApply(q, r, res, req.ToForm.FormRef.DefinitionVersion, failure, s.Now().UnixNano()); err != nil {
 			return err
 		}
 		if err := store.AddCounter(q, "dispatch:"+r.OperationID, 1); err != nil {
@@ -243,13 +241,13 @@ func (s *Service) backend(x *lane.Exchange, row *opRow) (c *crash, err error) {
 		if failure != "" {
 			outcome = "rejected:" + failure
 		}
-		if err := journal(x, q, "C:backend", r, map[string]any{"outcome": outcome}); err != nil {
+		if err := s.log(q, "C:backend", r, map[string]any{"outcome": outcome}); err != nil {
 			return err
 		}
-		c, err = crashAt(x, q, "C", r.OperationID, fired)
-		return err
+		cr = crashAt(c, "C", r.OperationID)
+		return nil
 	})
-	return c, err
+	return cr, err
 }
 
 // reencoded is a replayed answer rendered afresh (fault transition.re-render):
@@ -264,8 +262,8 @@ func reencoded(body []byte) []byte {
 
 // redispatch applies a committed transition's change again on a replay (fault
 // transition.re-dispatch): the resource's generation and revision move once more.
-func (s *Service) redispatch(x *lane.Exchange, row *opRow) error {
-	_, err := s.write(x, func(q store.Q, _ *[]*fault.Armed) error {
+func (s *Service) redispatch(c *Call, row *opRow) error {
+	_, err := s.write(c, func(q store.Q) error {
 		cur, err := store.GetResourceByUID(q, row.PreUID)
 		if err != nil || cur == nil {
 			return err

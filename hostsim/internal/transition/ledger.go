@@ -7,7 +7,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// Ledger statuses (transitions.md §5): prepared → proven → committed, or rejected.
+// Ledger statuses (docs/protocol.md#transitions): prepared → proven → committed, or rejected.
 const (
 	statusPrepared  = "prepared"
 	statusProven    = "proven"
@@ -82,7 +82,7 @@ func insertOp(q store.Q, r *opRow) error {
 	return err
 }
 
-// setDispatched is the dispatch fence (§5 step 4): it reports whether this
+// setDispatched is the dispatch fence (docs/protocol.md#transitions): it reports whether this
 // caller won the compare-and-set.
 func setDispatched(q store.Q, tenant, op string, now int64) (bool, error) {
 	res, err := q.Exec(`UPDATE transition_ops SET dispatch_attempted=1, dispatched_at=?, updated_at=?
@@ -118,34 +118,5 @@ func setReceipt(q store.Q, tenant, op string, receipt []byte, etag string) error
 func setRejection(q store.Q, tenant, op, code string, body []byte, now int64) error {
 	_, err := q.Exec(`UPDATE transition_ops SET status='rejected', failure_code=?, rejection=?, updated_at=?
 		WHERE tenant=? AND operation_id=?`, code, body, now, tenant, op)
-	return err
-}
-
-// mark is a resource's transition state: the claim it holds and the last
-// transition that advanced it.
-type mark struct {
-	UID, ClaimOp, ClaimSince, ClaimPath, LastOp string
-}
-
-func getMark(q store.Q, uid string) (*mark, error) {
-	m := mark{UID: uid}
-	var claim sql.NullString
-	err := q.QueryRow(`SELECT claim_op, claim_since, claim_path, last_op FROM transition_marks WHERE uid=?`, uid).
-		Scan(&claim, &m.ClaimSince, &m.ClaimPath, &m.LastOp)
-	if errors.Is(err, sql.ErrNoRows) {
-		return &m, nil
-	}
-	m.ClaimOp = claim.String
-	return &m, err
-}
-
-func putMark(q store.Q, m *mark) error {
-	var claim any
-	if m.ClaimOp != "" {
-		claim = m.ClaimOp
-	}
-	_, err := q.Exec(`INSERT INTO transition_marks (uid, claim_op, claim_since, claim_path, last_op) VALUES (?,?,?,?,?)
-		ON CONFLICT(uid) DO UPDATE SET claim_op=excluded.claim_op, claim_since=excluded.claim_since,
-		claim_path=excluded.claim_path, last_op=excluded.last_op`, m.UID, claim, m.ClaimSince, m.ClaimPath, m.LastOp)
 	return err
 }

@@ -128,7 +128,7 @@ func (w *world) settle() {
 	}
 }
 
-// check asserts the invariants of transitions.md §8 after a run.
+// check asserts the invariants of docs/protocol.md#transitions after a run.
 func (w *world) check() {
 	e := w.e
 	fail := func(format string, args ...any) {
@@ -187,7 +187,7 @@ func (w *world) check() {
 // TestRandomInterleavings runs bounded random sequences of POSTs, readbacks,
 // crashes at random points, restarts on the same file, clock ticks past the
 // ack deadline, refreshes and ordinary updates against one resource, then
-// settles and checks the invariants of transitions.md §8.
+// settles and checks the invariants of docs/protocol.md#transitions.
 func TestRandomInterleavings(t *testing.T) {
 	runs := 50
 	if testing.Short() {

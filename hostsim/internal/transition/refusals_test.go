@@ -213,7 +213,7 @@ func refusalCases(t *testing.T) []refusalCase {
 	}
 }
 
-// TestRefusalsStoreNothing drives every refusal of transitions.md §3 and §5
+// TestRefusalsStoreNothing drives every refusal of docs/protocol.md#transitions
 // step 3 and checks that nothing was stored: no operation, no claim, no
 // revision move, no backend call.
 func TestRefusalsStoreNothing(t *testing.T) {

@@ -8,11 +8,11 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// proof is the transitionProof of the 200 receipt (transitions.md §7).
+// proof is the transitionProof of the 200 receipt (docs/protocol.md#transitions).
 type proof struct {
 	OperationID              string       `json:"operationId"`
 	FromForm                 FormEvidence `json:"fromForm"`
@@ -31,42 +31,42 @@ type receipt struct {
 	TransitionProof json.RawMessage `json:"transitionProof"`
 }
 
-// resolve answers from the ledger as the readback table of §6 says. It never
+// resolve answers from the ledger as the readback table of docs/protocol.md#transitions says. It never
 // dispatches: it only repairs forward from backend evidence, or rejects.
 // deadline applies the ack-deadline rule; the POST paths do not (a POST that
 // lost the dispatch fence must not declare the winner's call unobserved while
 // it is under way), so only the readback turns silence into a rejection.
-func (s *Service) resolve(x *lane.Exchange, tenant, op string, deadline bool) answer {
+func (s *Service) resolve(c *Call, tenant, op string, deadline bool) answer {
 	for range 8 {
-		row, err := getOp(s.st.DB(), tenant, op)
+		row, err := s.op(c.Ctx, tenant, op)
 		if err != nil {
 			return fail(internal(err))
 		}
 		if row == nil {
 			return fail(notFoundOp(op))
 		}
-		var c *crash
+		var cr *crash
 		switch {
 		case row.Status == statusCommitted || row.Status == statusRejected:
 			return stored(row)
 		case row.Status == statusProven && row.Receipt != nil:
-			err = s.finish(x, row)
+			err = s.terminal(c, row)
 		case row.Status == statusProven:
-			c, err = s.advance(x, row)
+			cr, err = s.advance(c, row)
 		case !row.DispatchAttempted:
 			return pending(row, statusPrepared)
 		default:
 			var ev *evidence
-			if ev, err = backendEvidence(s.st.DB(), op); err != nil {
+			if ev, err = s.evidence(c, op); err != nil {
 				break
 			}
 			switch {
 			case ev.Outcome == statusCommitted:
-				c, err = s.prove(x, row)
+				cr, err = s.prove(c, row)
 			case ev.Outcome == statusRejected:
-				err = s.reject(x, row, ev.FailureCode, false)
-			case deadline && time.Duration(x.Now().UnixNano()-row.DispatchedAt) >= s.ack:
-				err = s.reject(x, row, "dispatch_not_observed", true)
+				err = s.reject(c, row, ev.FailureCode, false)
+			case deadline && time.Duration(s.Now().UnixNano()-row.DispatchedAt) >= s.ack:
+				err = s.reject(c, row, "dispatch_not_observed", true)
 			default:
 				return pending(row, "indeterminate")
 			}
@@ -74,16 +74,27 @@ func (s *Service) resolve(x *lane.Exchange, tenant, op string, deadline bool) an
 		if err != nil {
 			return fail(internal(err))
 		}
-		if c != nil {
-			return answer{crash: c}
+		if cr != nil {
+			return answer{crash: cr}
 		}
 	}
 	return fail(internal(fmt.Errorf("operation %s did not settle", op)))
 }
 
-// prove is §5 step 6 (point D): record the backend's commit proof.
-func (s *Service) prove(x *lane.Exchange, row *opRow) (c *crash, err error) {
-	_, err = s.write(x, func(q store.Q, fired *[]*fault.Armed) error {
+// evidence reads what the backend ledger holds for an operation.
+func (s *Service) evidence(c *Call, op string) (*evidence, error) {
+	var ev *evidence
+	err := s.st.Read(c.Ctx, func(q store.Q) error {
+		var err error
+		ev, err = backendEvidence(q, op)
+		return err
+	})
+	return ev, err
+}
+
+// prove records the backend's commit proof (point D).
+func (s *Service) prove(c *Call, row *opRow) (cr *crash, err error) {
+	_, err = s.write(c, func(q store.Q) error {
 		r, err := getOp(q, row.Tenant, row.OperationID)
 		if err != nil || r.Status != statusPrepared {
 			return err
@@ -109,36 +120,32 @@ func (s *Service) prove(x *lane.Exchange, row *opRow) (c *crash, err error) {
 		if err := setProof(q, r.Tenant, r.OperationID, pf); err != nil {
 			return err
 		}
-		if _, err := setStatus(q, r.Tenant, r.OperationID, statusPrepared, statusProven, x.Now().UnixNano()); err != nil {
+		if _, err := setStatus(q, r.Tenant, r.OperationID, statusPrepared, statusProven, s.Now().UnixNano()); err != nil {
 			return err
 		}
-		if err := journal(x, q, "D:proof", r, nil); err != nil {
+		if err := s.log(q, "D:proof", r, nil); err != nil {
 			return err
 		}
-		c, err = crashAt(x, q, "D", r.OperationID, fired)
-		return err
+		cr = crashAt(c, "D", r.OperationID)
+		return nil
 	})
-	return c, err
+	return cr, err
 }
 
-// advance is §5 step 7 (point E): move the resource to toForm at N+1 under the
-// matching claim, release the claim and keep the receipt beside it.
-func (s *Service) advance(x *lane.Exchange, row *opRow) (c *crash, err error) {
-	_, err = s.write(x, func(q store.Q, fired *[]*fault.Armed) error {
+// advance moves the resource to toForm at N+1 under the matching claim,
+// releases the claim and keeps the receipt beside it (point E).
+func (s *Service) advance(c *Call, row *opRow) (cr *crash, err error) {
+	_, err = s.write(c, func(q store.Q) error {
 		r, err := getOp(q, row.Tenant, row.OperationID)
 		if err != nil || r.Status != statusProven || r.Receipt != nil {
 			return err
 		}
-		m, err := getMark(q, r.PreUID)
-		if err != nil {
-			return err
-		}
-		if m.ClaimOp != r.OperationID {
-			return fmt.Errorf("%s: the claim on uid %s is %q, not operation %s; the resource is not advanced", r.what(), r.PreUID, m.ClaimOp, r.OperationID)
-		}
 		cur, err := store.GetResourceByUID(q, r.PreUID)
 		if err != nil || cur == nil {
 			return errors.Join(err, fmt.Errorf("%s: the claimed resource uid %s is gone", r.what(), r.PreUID))
+		}
+		if cur.ClaimOp != r.OperationID {
+			return fmt.Errorf("%s: the claim on uid %s is %q, not operation %s; the resource is not advanced", r.what(), r.PreUID, cur.ClaimOp, r.OperationID)
 		}
 		req, err := r.request()
 		if err != nil {
@@ -152,48 +159,56 @@ func (s *Service) advance(x *lane.Exchange, row *opRow) (c *crash, err error) {
 		cur.DefVersion, cur.SchemaDigest = to.DefinitionVersion, to.SchemaDigest
 		cur.Spec, cur.SpecDigest = spec, r.DesiredSpecDigest
 		cur.Generation, cur.Revision = r.PreGeneration+1, cur.Revision+1
+		cur.ClaimOp, cur.ClaimSince, cur.ClaimPath, cur.LastTransition = "", "", "", r.OperationID
+		pins, repinned, err := s.repin(c, q, req, cur)
+		if err != nil {
+			return err
+		}
 		if err := store.UpdateResource(q, cur); err != nil {
 			return err
 		}
-		if err := repin(x, q, req, cur); err != nil {
+		if repinned {
+			if err := store.ReplacePins(q, cur.UID, pins, true); err != nil {
+				return err
+			}
+		} else {
+			pins = nil
+		}
+		// every source pinning the resource re-renders (its pin now records
+		// the old ref: ExternalChange) and moves its revision, never its generation
+		if err := s.Relations.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID,
+			s.Now().UTC().Truncate(time.Second).Format(time.RFC3339), c.Faults); err != nil {
 			return err
 		}
-		m.ClaimOp, m.ClaimSince, m.ClaimPath, m.LastOp = "", "", "", r.OperationID
-		if err := putMark(q, m); err != nil {
-			return err
-		}
-		if err := x.Recompute(q, cur); err != nil {
-			return err
-		}
-		rep, err := x.Render(q, cur)
+		rep, err := s.Renderer.Render(q, cur, pins, c.Faults)
 		if err != nil {
 			return err
 		}
 		r.DispatchAttempted = true
-		body, err := json.Marshal(receipt{Operation: view(r, statusCommitted), Resource: rep, TransitionProof: r.Proof})
+		body, err := json.Marshal(receipt{Operation: view(r, statusCommitted), Resource: rep.JSON(), TransitionProof: r.Proof})
 		if err != nil {
 			return err
 		}
 		if err := setReceipt(q, r.Tenant, r.OperationID, body, `"`+itoa(cur.Revision)+`"`); err != nil {
 			return err
 		}
-		if err := journal(x, q, "E:advance", r, map[string]any{"generation": cur.Generation, "revision": cur.Revision}); err != nil {
+		if err := s.log(q, "E:advance", r, map[string]any{"generation": cur.Generation, "revision": cur.Revision}); err != nil {
 			return err
 		}
-		c, err = crashAt(x, q, "E", r.OperationID, fired)
-		return err
+		cr = crashAt(c, "E", r.OperationID)
+		return nil
 	})
-	return c, err
+	return cr, err
 }
 
-// finish is §5 step 8: the terminal status; the receipt was kept at step 7.
-func (s *Service) finish(x *lane.Exchange, row *opRow) error {
-	_, err := s.write(x, func(q store.Q, _ *[]*fault.Armed) error {
-		ok, err := setStatus(q, row.Tenant, row.OperationID, statusProven, statusCommitted, x.Now().UnixNano())
+// terminal records the committed status; the receipt was kept at point E.
+func (s *Service) terminal(c *Call, row *opRow) error {
+	_, err := s.write(c, func(q store.Q) error {
+		ok, err := setStatus(q, row.Tenant, row.OperationID, statusProven, statusCommitted, s.Now().UnixNano())
 		if err != nil || !ok {
 			return err
 		}
-		return journal(x, q, "committed", row, nil)
+		return s.log(q, "committed", row, nil)
 	})
 	return err
 }
@@ -201,8 +216,8 @@ func (s *Service) finish(x *lane.Exchange, row *opRow) error {
 // reject records the durable rejection receipt, then releases the claim
 // (revision +1; ref, spec and generation untouched). notObserved is the
 // deadline rule: it holds only while the backend still has no evidence.
-func (s *Service) reject(x *lane.Exchange, row *opRow, failure string, notObserved bool) error {
-	_, err := s.write(x, func(q store.Q, _ *[]*fault.Armed) error {
+func (s *Service) reject(c *Call, row *opRow, failure string, notObserved bool) error {
+	_, err := s.write(c, func(q store.Q) error {
 		r, err := getOp(q, row.Tenant, row.OperationID)
 		if err != nil || r.Status != statusPrepared {
 			return err
@@ -221,27 +236,20 @@ func (s *Service) reject(x *lane.Exchange, row *opRow, failure string, notObserv
 		e.Details, _ = json.Marshal(map[string]string{"operationId": r.OperationID, "requestDigest": r.RequestDigest,
 			"status": statusRejected, "failureCode": failure})
 		body, _ := json.Marshal(e)
-		if err := setRejection(q, r.Tenant, r.OperationID, failure, body, x.Now().UnixNano()); err != nil {
+		if err := setRejection(q, r.Tenant, r.OperationID, failure, body, s.Now().UnixNano()); err != nil {
 			return err
 		}
-		m, err := getMark(q, r.PreUID)
-		if err != nil {
-			return err
-		}
-		if m.ClaimOp == r.OperationID && cur != nil {
-			m.ClaimOp, m.ClaimSince, m.ClaimPath = "", "", ""
-			if err := putMark(q, m); err != nil {
-				return err
-			}
+		if cur != nil && cur.ClaimOp == r.OperationID {
+			cur.ClaimOp, cur.ClaimSince, cur.ClaimPath = "", "", ""
 			cur.Revision++
-			if x.Lapse("transition.reject-advances") {
+			if c.Faults.On(fault.TransitionRejectAdvances) {
 				cur.Generation++ // as if the rejected spec had been applied
 			}
 			if err := store.UpdateResource(q, cur); err != nil {
 				return err
 			}
 		}
-		return journal(x, q, "rejected", r, map[string]any{"failureCode": failure})
+		return s.log(q, "rejected", r, map[string]any{"failureCode": failure})
 	})
 	return err
 }
@@ -255,23 +263,24 @@ func rejectionMessage(r *opRow, failure string, ack time.Duration) string {
 		r.OperationID, r.what(), failure, why, r.PreGeneration)
 }
 
-// repin records the relation pins of the spec under toForm. The references
+// repin resolves the relation pins of the spec under toForm. The references
 // resolved when the claim was taken, and a pinned target cannot be deleted,
 // so they resolve again; if one does not, the old pins stay and the journal
 // says why (the backend already committed: the advance is not refused).
-func repin(x *lane.Exchange, q store.Q, req *Request, cur *store.Resource) error {
+func (s *Service) repin(c *Call, q store.Q, req *Request, cur *store.Resource) ([]store.Pin, bool, error) {
 	var spec map[string]any
 	if err := json.Unmarshal(req.Resource.Spec, &spec); err != nil {
-		return err
+		return nil, false, err
 	}
-	f, ok := x.Host().Form(req.ToForm.FormRef)
+	f, ok := s.Host.Form(req.ToForm.FormRef)
 	if !ok {
-		return lane.Append(q, x.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins",
+		return nil, false, journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins",
 			"why": "toForm is no longer installed"})
 	}
-	pins, e := x.Relations(q, f, cur.Space, cur.Name, spec)
+	pins, e := s.Relations.Resolve(q, f, cur.Tenant, cur.Space, spec, c.Faults)
 	if e != nil {
-		return lane.Append(q, x.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins", "why": e.Message})
+		return nil, false, journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins", "why": e.Message})
 	}
-	return store.ReplacePins(q, cur.UID, pins)
+	cur.Pins = int64(len(pins))
+	return pins, true, nil
 }

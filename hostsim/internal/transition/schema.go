@@ -1,4 +1,4 @@
-// Package transition serves hostsim's exact Form transitions (transitions.md):
+// Package transition serves hostsim's exact Form transitions (docs/protocol.md#transitions):
 // request validation and digests, the core operation ledger with its resource
 // claims, a simulated native backend with its own ledger, the crash points
 // A–E, readback and forward repair. Core ledger and backend share hostsim's
@@ -6,8 +6,8 @@
 // separate transactions, so a crash can fall between them.
 package transition
 
-// schema is the core ledger, the resource marks (claim and last transition)
-// and the backend's native objects and ledger.
+// schema is the core ledger and the backend's native objects and ledger (a
+// resource's claim and last transition live on its row in the store).
 const schema = `
 CREATE TABLE IF NOT EXISTS transition_ops (
   tenant TEXT NOT NULL, operation_id TEXT NOT NULL,
@@ -19,9 +19,6 @@ CREATE TABLE IF NOT EXISTS transition_ops (
   proof BLOB, receipt BLOB, receipt_etag TEXT NOT NULL DEFAULT '', rejection BLOB, failure_code TEXT NOT NULL DEFAULT '',
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
   PRIMARY KEY (tenant, operation_id));
-CREATE TABLE IF NOT EXISTS transition_marks (
-  uid TEXT PRIMARY KEY, claim_op TEXT, claim_since TEXT NOT NULL DEFAULT '', claim_path TEXT NOT NULL DEFAULT '',
-  last_op TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS backend_objects (
   uid TEXT PRIMARY KEY, native_type TEXT NOT NULL, native_id TEXT NOT NULL,
   definition_version TEXT NOT NULL, spec_digest TEXT NOT NULL, updated_at INTEGER NOT NULL);
@@ -32,4 +29,4 @@ CREATE TABLE IF NOT EXISTS backend_ledger (
 `
 
 // tables are emptied by POST /_sim/reset.
-var tables = []string{"transition_ops", "transition_marks", "backend_objects", "backend_ledger"}
+var tables = []string{"transition_ops", "backend_objects", "backend_ledger"}

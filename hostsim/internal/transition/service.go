@@ -1,87 +1,135 @@
 package transition
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"time"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// Service is the Form-transition service the lane routes to (lane.Transitions).
+// Renderer serves a resource as the lane does (render.Renderer).
+type Renderer interface {
+	Render(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set) (*render.Representation, error)
+}
+
+// Relations resolves a spec's references as an apply does, and re-renders
+// what pins a resource after it moved (gauntlet.G).
+type Relations interface {
+	Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[string]any, fs *fault.Set) ([]store.Pin, *wire.Error)
+	Recompute(q store.Q, tenant, space, apiVersion, kind, name, skip, now string, fs *fault.Set) error
+}
+
+// Options configure a Service.
+type Options struct {
+	Store     *store.Store
+	Host      *profile.Host
+	Renderer  Renderer
+	Relations Relations
+	Now       func() time.Time
+	// AckDeadline is the backend acknowledgement deadline of the readback.
+	AckDeadline time.Duration
+	// Exit ends the process at a transition.exit point; nil (no file
+	// database) makes transition.exit act as transition.crash.
+	Exit func(code int)
+}
+
+// Service is the Form-transition service the lane routes to.
 type Service struct {
+	Options
 	st  *store.Store
 	ack time.Duration
-	// exit ends the process at a transition.exit point; nil (no file
-	// database) makes transition.exit act as transition.crash.
-	exit func(code int)
 }
 
 // ExitStatus is the process exit status at a transition.exit point.
 const ExitStatus = 3
 
-// New creates the service's tables in st. ackDeadline is the backend
-// acknowledgement deadline of the readback (transitions.md §6); exit is
-// called at a transition.exit point (nil: act as a crash).
-func New(st *store.Store, ackDeadline time.Duration, exit func(code int)) (*Service, error) {
-	if err := st.Extend(schema, tables...); err != nil {
+// New creates the service's tables in o.Store.
+func New(o Options) (*Service, error) {
+	if err := o.Store.Extend(schema, tables...); err != nil {
 		return nil, err
 	}
-	return &Service{st: st, ack: ackDeadline, exit: exit}, nil
-}
-
-// Claim answers the lane: the transition claim held on uid, or nil.
-func (s *Service) Claim(q store.Q, uid string) (*lane.Claim, error) {
-	m, err := getMark(q, uid)
-	if err != nil || m.ClaimOp == "" {
-		return nil, err
+	if o.Now == nil {
+		o.Now = time.Now
 	}
-	return &lane.Claim{OperationID: m.ClaimOp, Since: m.ClaimSince, ReadbackPath: m.ClaimPath}, nil
+	return &Service{Options: o, st: o.Store, ack: o.AckDeadline}, nil
 }
 
-// Post answers POST …/{name}/form-transitions (transitions.md §5).
-func (s *Service) Post(x *lane.Exchange) {
-	p, e := parse(x)
+// Call is one form-transition request after the lane's prelude passed.
+type Call struct {
+	Ctx               context.Context
+	Tenant, Principal string
+	// Group, Kind and Name are the path's; OperationID is the readback's {operationId}.
+	Group, Kind, Name, OperationID string
+	Method                         string
+	Header                         http.Header
+	RawQuery                       string
+	Body                           []byte
+	Probe                          string     // the honoured conformance probe, or ""
+	Faults                         *fault.Set // the request's armed faults
+}
+
+// Answer is what the lane writes back: a body, a refusal, or a dropped connection.
+type Answer struct {
+	Status int
+	Body   []byte
+	ETag   string
+	Err    *wire.Error
+	Drop   bool
+}
+
+// Post answers POST …/{name}/form-transitions (docs/protocol.md#transitions).
+func (s *Service) Post(c *Call) Answer {
+	p, e := parse(s, c)
 	if e != nil {
-		x.SendError(e)
-		return
+		return Answer{Err: e}
 	}
-	s.answer(x, s.post(x, p))
+	return s.finish(s.post(c, p))
 }
 
-// Readback answers GET …/{name}/form-transitions/{operationId} (§6).
-func (s *Service) Readback(x *lane.Exchange) {
-	space, e := spaceQuery(x)
+// Readback answers GET …/{name}/form-transitions/{operationId}; it never dispatches.
+func (s *Service) Readback(c *Call) Answer {
+	space, e := spaceQuery(c)
 	if e != nil {
-		x.SendError(e)
-		return
+		return Answer{Err: e}
 	}
-	if len(x.Body()) > 0 {
-		x.SendError(invalid("", "the readback takes no body"))
-		return
+	if len(c.Body) > 0 {
+		return Answer{Err: invalid("", "the readback takes no body")}
 	}
-	op := x.Param("txid")
-	if !validOperationID(op) {
-		x.SendError(unknownOp(x, op))
-		return
+	op := c.OperationID
+	if !wire.ValidTransitionOperationID(op) {
+		return Answer{Err: unknownOp(c, op)}
 	}
-	row, err := getOp(s.st.DB(), x.Tenant(), op)
+	row, err := s.op(c.Ctx, c.Tenant, op)
 	if err != nil {
-		x.SendError(internal(err))
-		return
+		return Answer{Err: internal(err)}
 	}
-	group := x.Param("group") + "/" + x.Param("version")
-	if row == nil || row.Space != space || row.APIVersion != group || row.Kind != x.Param("kind") || row.Name != x.Param("name") {
-		x.SendError(unknownOp(x, op))
-		return
+	if row == nil || row.Space != space || row.APIVersion != c.Group || row.Kind != c.Kind || row.Name != c.Name {
+		return Answer{Err: unknownOp(c, op)}
 	}
-	s.answer(x, s.resolve(x, row.Tenant, op, true))
+	return s.finish(s.resolve(c, row.Tenant, op, true))
 }
 
-// answer is what a request ends with.
+// op reads an operation of the ledger in a read transaction.
+func (s *Service) op(ctx context.Context, tenant, id string) (*opRow, error) {
+	var row *opRow
+	err := s.st.Read(ctx, func(q store.Q) error {
+		var err error
+		row, err = getOp(q, tenant, id)
+		return err
+	})
+	return row, err
+}
+
+// answer is what a step of the algorithm ends with.
 type answer struct {
 	status int
 	body   []byte
@@ -90,24 +138,25 @@ type answer struct {
 	crash  *crash // the request is aborted (or the process exits) instead
 }
 
-func (s *Service) answer(x *lane.Exchange, a answer) {
+// finish turns a step's answer into the lane's; at a transition.exit point
+// the process ends here.
+func (s *Service) finish(a answer) Answer {
 	switch {
 	case a.crash != nil:
-		if a.crash.exit && s.exit != nil {
+		if a.crash.exit && s.Exit != nil {
 			fmt.Fprintf(os.Stderr, "hostsim: exiting at Form transition point %s of %s (fault transition.exit)\n", a.crash.point, a.crash.op)
-			s.exit(ExitStatus)
+			s.Exit(ExitStatus)
 		}
-		x.Drop()
+		return Answer{Drop: true}
 	case a.err != nil:
-		x.SendError(a.err)
-	default:
-		x.Send(a.status, a.body, a.etag)
+		return Answer{Err: a.err}
 	}
+	return Answer{Status: a.status, Body: a.body, ETag: a.etag}
 }
 
 func fail(e *wire.Error) answer { return answer{err: e} }
 
-// opView is the closed operation object of transitions.md §7.
+// opView is the closed operation object of a transition answer.
 type opView struct {
 	OperationID       string `json:"operationId"`
 	Status            string `json:"status"`

@@ -3,11 +3,10 @@ package transition
 import (
 	"time"
 
-	"github.com/takokit/takokit/hostsim/internal/lane"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-// OpState is one operation of the ledger as /_sim/state shows it (hostsim.md §7).
+// OpState is one operation of the ledger as /_sim/state shows it (docs/protocol.md#admin).
 type OpState struct {
 	OperationID       string  `json:"operationId"`
 	Tenant            string  `json:"tenant"`
@@ -26,8 +25,15 @@ type OpState struct {
 	FailureCode       string `json:"failureCode,omitempty"`
 }
 
-// State is the transition ledger and the backend for /_sim/state.
-func (s *Service) State(q store.Q, now time.Time) (*lane.TransitionState, error) {
+// State is what /_sim/state shows of the transitions.
+type State struct {
+	Transitions   []OpState       // the operation ledger, one entry per operation
+	Backend       []BackendObject // the backend's native objects
+	BackendLedger []BackendRecord // the backend's own ledger
+}
+
+// State is the transition ledger and the backend.
+func (s *Service) State(q store.Q, now time.Time) (*State, error) {
 	rows, err := listOps(q)
 	if err != nil {
 		return nil, err
@@ -54,5 +60,5 @@ func (s *Service) State(q store.Q, now time.Time) (*lane.TransitionState, error)
 	if err != nil {
 		return nil, err
 	}
-	return &lane.TransitionState{Transitions: out, Backend: objs, BackendLedger: recs}, nil
+	return &State{Transitions: out, Backend: objs, BackendLedger: recs}, nil
 }

@@ -9,10 +9,11 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/lane"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
-// parsed is a request that passed every check of transitions.md §3.
+// parsed is a request that passed every check before anything is stored.
 type parsed struct {
 	Request
 	space         string
@@ -32,8 +33,8 @@ func (p *parsed) what() string {
 var secretNames = []string{"password", "secret", "token", "privatekey", "private_key", "credential"}
 
 // spaceQuery reads the only query key of both routes.
-func spaceQuery(x *lane.Exchange) (string, *wire.Error) {
-	raw := x.Request().URL.RawQuery
+func spaceQuery(c *Call) (string, *wire.Error) {
+	raw := c.RawQuery
 	q, err := url.ParseQuery(raw)
 	if err != nil {
 		return "", invalid("", "the query string %q is malformed: %v", raw, err)
@@ -53,61 +54,56 @@ func spaceQuery(x *lane.Exchange) (string, *wire.Error) {
 	return s, nil
 }
 
-// parse runs every refusal of transitions.md §3 before anything is stored.
-func parse(x *lane.Exchange) (*parsed, *wire.Error) {
-	space, e := spaceQuery(x)
+// parse runs every refusal of the request before anything is stored.
+func parse(s *Service, c *Call) (*parsed, *wire.Error) {
+	space, e := spaceQuery(c)
 	if e != nil {
 		return nil, e
 	}
-	gen, rev, e := headers(x)
+	gen, rev, e := headers(c)
 	if e != nil {
 		return nil, e
 	}
 	p := &parsed{space: space}
-	if err := wire.DecodeStrict(x.Body(), &p.Request); err != nil {
+	if err := wire.DecodeStrict(c.Body, &p.Request); err != nil {
 		return nil, invalid("", "the form-transition request body is not a valid closed request: %v", err)
 	}
 	if e := p.grammars(); e != nil {
 		return nil, e
 	}
-	if e := p.agreement(x, gen, rev); e != nil {
+	if e := p.agreement(c, gen, rev); e != nil {
 		return nil, e
 	}
-	if e := p.pair(x); e != nil {
+	if e := p.pair(s, c); e != nil {
 		return nil, e
 	}
-	if e := p.checkSpec(x); e != nil {
+	if e := p.checkSpec(s); e != nil {
 		return nil, e
 	}
-	return p, p.digests(x)
+	return p, p.digests(c)
 }
 
 // headers checks the fence and If-Match syntax (Idempotency-Key syntax was
 // checked by the lane; its value is compared with operationId later).
-func headers(x *lane.Exchange) (gen, rev int64, e *wire.Error) {
-	h := x.Request().Header
-	if len(h.Values("If-None-Match")) > 0 {
+func headers(c *Call) (gen, rev int64, e *wire.Error) {
+	h := c.Header
+	if len(h.Values(wire.HeaderIfNoneMatch)) > 0 {
 		return 0, 0, invalid("", "a Form transition changes an existing resource: send no If-None-Match")
 	}
-	g := h.Values("Takoform-Expected-Generation")
+	g := h.Values(wire.HeaderExpectedGeneration)
 	if len(g) != 1 {
 		return 0, 0, invalid("", "send exactly one Takoform-Expected-Generation header equal to expected.generation")
 	}
-	gen, ok := parseCanonical(g[0])
+	gen, ok := wire.ParseDecimal(g[0])
 	if !ok {
 		return 0, 0, invalid("", "Takoform-Expected-Generation %q is not a canonical decimal 1..9223372036854775807 (no sign, no leading zero, no spaces)", g[0])
 	}
-	m := h.Values("If-Match")
+	m := h.Values(wire.HeaderIfMatch)
 	if len(m) != 1 {
 		return 0, 0, invalid("", "send exactly one If-Match: \"<revision>\" equal to expected.revision (required on a Form transition)")
 	}
 	v := m[0]
-	if len(v) >= 3 && v[0] == '"' && v[len(v)-1] == '"' {
-		rev, ok = parseCanonical(v[1 : len(v)-1])
-	} else {
-		ok = false
-	}
-	if !ok {
+	if rev, ok = core.ParseETag(v); !ok {
 		return 0, 0, invalid("", "If-Match %q is not one strong entity tag \"<revision>\" (no W/, no list, no *)", v)
 	}
 	return gen, rev, nil
@@ -116,7 +112,7 @@ func headers(x *lane.Exchange) (gen, rev int64, e *wire.Error) {
 func (p *parsed) grammars() *wire.Error {
 	r := &p.Request
 	switch {
-	case !validOperationID(r.OperationID):
+	case !wire.ValidTransitionOperationID(r.OperationID):
 		return invalid("", "/operationId %q is not formtx_ followed by 64 lowercase hex digits", r.OperationID)
 	case r.FromForm.FormRef.Validate() != nil:
 		return invalid("", "/fromForm/formRef is not a FormRef: %v", r.FromForm.FormRef.Validate())
@@ -128,7 +124,7 @@ func (p *parsed) grammars() *wire.Error {
 		return invalid("", "/resource/form/packageDigest must be sha256:<64 lowercase hex> when present")
 	case !wire.ValidResourceName(r.Resource.Metadata.Name):
 		return invalid("", "/resource/metadata/name %q must match ^[a-z][a-z0-9-]{0,62}$", r.Resource.Metadata.Name)
-	case !validUID(r.Expected.UID):
+	case !wire.ValidUID(r.Expected.UID):
 		return invalid("", "/expected/uid %q is not a uid", r.Expected.UID)
 	case !wire.ValidDigest(r.TransitionEvidence.Digest):
 		return invalid("", "/transitionEvidence/digest must be sha256:<64 lowercase hex>")
@@ -136,34 +132,19 @@ func (p *parsed) grammars() *wire.Error {
 		return invalid("", "/transitionEvidence/format must be %q, got %q", wire.DomainTransitionEvidence, r.TransitionEvidence.Format)
 	}
 	var ok bool
-	if p.gen, ok = parseCanonical(r.Expected.Generation); !ok {
+	if p.gen, ok = wire.ParseDecimal(r.Expected.Generation); !ok {
 		return invalid("", "/expected/generation %q is not a canonical decimal 1..9223372036854775807", r.Expected.Generation)
 	}
-	if p.rev, ok = parseCanonical(r.Expected.Revision); !ok {
+	if p.rev, ok = wire.ParseDecimal(r.Expected.Revision); !ok {
 		return invalid("", "/expected/revision %q is not a canonical decimal 1..9223372036854775807", r.Expected.Revision)
 	}
 	return nil
 }
 
-func validUID(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		alnum := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-		if !alnum && (i == 0 || b != '.' && b != '_' && b != '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // agreement checks body against path, query, headers and itself.
-func (p *parsed) agreement(x *lane.Exchange, gen, rev int64) *wire.Error {
+func (p *parsed) agreement(c *Call, gen, rev int64) *wire.Error {
 	r := &p.Request
-	group := x.Param("group") + "/" + x.Param("version")
-	kind, name := x.Param("kind"), x.Param("name")
+	group, kind, name := c.Group, c.Kind, c.Name
 	from, to := r.FromForm.FormRef, r.ToForm.FormRef
 	switch {
 	case r.Resource.APIVersion != group || r.Resource.Kind != kind || r.Resource.Metadata.Name != name:
@@ -183,7 +164,7 @@ func (p *parsed) agreement(x *lane.Exchange, gen, rev int64) *wire.Error {
 		return invalid("", "/resource/metadata/generation %q and /expected/generation %q must be the same canonical decimal", r.Resource.Metadata.Generation, r.Expected.Generation)
 	case r.Resource.Metadata.UID != r.Expected.UID:
 		return invalid("", "/resource/metadata/uid %q and /expected/uid %q must be equal", r.Resource.Metadata.UID, r.Expected.UID)
-	case x.Request().Header.Get("Idempotency-Key") != r.OperationID:
+	case c.Header.Get(wire.HeaderIdempotencyKey) != r.OperationID:
 		return invalid("", "Idempotency-Key must equal /operationId (%s) on a Form transition", r.OperationID)
 	case gen != p.gen:
 		return invalid("", "Takoform-Expected-Generation %d and /expected/generation %d disagree; send the same fence", gen, p.gen)
@@ -194,43 +175,42 @@ func (p *parsed) agreement(x *lane.Exchange, gen, rev int64) *wire.Error {
 }
 
 // pair checks the declared transition and that the host installs both ends.
-func (p *parsed) pair(x *lane.Exchange) *wire.Error {
+func (p *parsed) pair(s *Service, c *Call) *wire.Error {
 	r := &p.Request
-	t, ok := x.Catalog().Transition(r.TransitionEvidence.Marker)
-	if (!ok || t.From != r.FromForm.FormRef || t.To != r.ToForm.FormRef) && x.Lapse("transition.any-pair") {
-		t = &catalog.Transition{Marker: r.TransitionEvidence.Marker, From: r.FromForm.FormRef, To: r.ToForm.FormRef}
-		ok = true
-	}
+	t, ok := s.Host.Cat.Transition(r.TransitionEvidence.Marker)
 	if !ok || t.From != r.FromForm.FormRef || t.To != r.ToForm.FormRef {
-		return invalid("form_transition_undeclared", "the catalog declares no transition %q from %s to %s; use a declared marker and pair (hostsim catalog lists them)",
-			r.TransitionEvidence.Marker, r.FromForm.FormRef, r.ToForm.FormRef)
+		if !c.Faults.On(fault.TransitionAnyPair) {
+			return invalid("form_transition_undeclared", "the catalog declares no transition %q from %s to %s; use a declared marker and pair (hostsim catalog lists them)",
+				r.TransitionEvidence.Marker, r.FromForm.FormRef, r.ToForm.FormRef)
+		}
+		t = &catalog.Transition{Marker: r.TransitionEvidence.Marker, From: r.FromForm.FormRef, To: r.ToForm.FormRef}
 	}
 	for _, ref := range []wire.FormRef{t.From, t.To} {
-		if _, ok := x.Host().Form(ref); !ok {
+		if _, ok := s.Host.Form(ref); !ok {
 			return refuse(wire.CodeFormUnknown, "", "Form %s is not installed on this host (profile %q); it cannot take part in transition %s",
-				ref, x.Host().P.Name, t.Marker)
+				ref, s.Host.P.Name, t.Marker)
 		}
 	}
-	p.from, _ = x.Host().Form(t.From)
-	p.to, _ = x.Host().Form(t.To)
+	p.from, _ = s.Host.Form(t.From)
+	p.to, _ = s.Host.Form(t.To)
 	return nil
 }
 
 // checkSpec: no secret material (checked first: a secret is refused as such
 // whatever else is wrong), valid under toForm, materialized, inside the profile.
-func (p *parsed) checkSpec(x *lane.Exchange) *wire.Error {
+func (p *parsed) checkSpec(s *Service) *wire.Error {
 	var spec map[string]any
 	if err := json.Unmarshal(p.Resource.Spec, &spec); err != nil || spec == nil {
 		return invalid("", "/resource/spec must be a JSON object (the desired spec under %s)", p.to.Ref)
 	}
 	if ptr, ok := secretAt(spec, ""); ok {
-		return withField(invalid("form_transition_secret_material", "/resource/spec%s looks like secret material; a Form transition never carries secrets (remove it)", ptr), ptr)
+		return core.AtField(invalid("form_transition_secret_material", "/resource/spec%s looks like secret material; a Form transition never carries secrets (remove it)", ptr), ptr)
 	}
 	if err := p.to.ValidateDesired(p.to.Materialize(spec)); err != nil {
 		var se *catalog.SchemaError
 		if errors.As(err, &se) && len(se.Problems) > 0 {
 			pr := se.Problems[0]
-			return withField(invalid("", "/resource/spec%s does not satisfy the desiredSchema of %s %s: %s", pr.Pointer, p.to.Ref.Kind,
+			return core.AtField(invalid("", "/resource/spec%s does not satisfy the desiredSchema of %s %s: %s", pr.Pointer, p.to.Ref.Kind,
 				p.to.Ref.DefinitionVersion, pr.Message), pr.Pointer)
 		}
 		return invalid("", "/resource/spec does not satisfy the desiredSchema of %s: %v", p.to.Ref, err)
@@ -238,12 +218,12 @@ func (p *parsed) checkSpec(x *lane.Exchange) *wire.Error {
 	for _, f := range p.to.Fields {
 		if _, ok := spec[f.Wire]; !ok && f.Default != nil {
 			ptr := "/" + wire.EscapePointerToken(f.Wire)
-			return withField(invalid("form_transition_spec_not_materialized", "/resource/spec%s is missing: send the spec with every default of %s %s materialized (the digests cover the spec exactly as sent)",
+			return core.AtField(invalid("form_transition_spec_not_materialized", "/resource/spec%s is missing: send the spec with every default of %s %s materialized (the digests cover the spec exactly as sent)",
 				ptr, p.to.Ref.Kind, p.to.Ref.DefinitionVersion), ptr)
 		}
 	}
-	if v := x.Host().CheckSpec(p.to, spec); v != nil {
-		return withField(refuse(wire.CodeUnsupportedCapability, "", "%s: %s", p.what(), v.Message), v.Field)
+	if v := s.Host.CheckSpec(p.to, spec); v != nil {
+		return core.AtField(refuse(wire.CodeUnsupportedCapability, "", "%s: %s", p.what(), v.Message), v.Field)
 	}
 	p.spec = spec
 	return nil
@@ -277,23 +257,26 @@ func secretAt(v any, ptr string) (string, bool) {
 	return "", false
 }
 
-// digests recomputes transitionEvidence.digest and operationId (§4).
-// transition.unverified skips both comparisons.
-func (p *parsed) digests(x *lane.Exchange) *wire.Error {
+// digests recomputes transitionEvidence.digest and operationId.
+func (p *parsed) digests(c *Call) *wire.Error {
 	r := &p.Request
 	ev, err := EvidenceDigest(r.TransitionEvidence.Marker, r.FromForm, r.ToForm)
 	if err != nil {
 		return invalid("", "transitionEvidence cannot be digested: %v", err)
 	}
-	if ev != r.TransitionEvidence.Digest && !x.Lapse("transition.unverified") {
-		return invalid("form_transition_digest_mismatch", "/transitionEvidence/digest %s does not recompute (expected %s over format, marker, fromForm and toForm)", r.TransitionEvidence.Digest, ev)
+	if ev != r.TransitionEvidence.Digest {
+		if !c.Faults.On(fault.TransitionUnverified) {
+			return invalid("form_transition_digest_mismatch", "/transitionEvidence/digest %s does not recompute (expected %s over format, marker, fromForm and toForm)", r.TransitionEvidence.Digest, ev)
+		}
 	}
 	d, id, rd, err := r.Seal()
 	if err != nil {
 		return invalid("", "the request cannot be digested: %v", err)
 	}
-	if id != r.OperationID && !x.Lapse("transition.unverified") {
-		return invalid("form_transition_digest_mismatch", "/operationId %s does not recompute from the request (expected %s); rebuild it as transitions.md §4 defines", r.OperationID, id)
+	if id != r.OperationID {
+		if !c.Faults.On(fault.TransitionUnverified) {
+			return invalid("form_transition_digest_mismatch", "/operationId %s does not recompute from the request (expected %s); rebuild it as docs/protocol.md#transitions defines", r.OperationID, id)
+		}
 	}
 	p.specDigest, p.requestDigest = d, rd
 	p.raw, _ = json.Marshal(r)

@@ -157,7 +157,7 @@ func (m *Mem) StoredBlob(digest string) bool {
 	return ok
 }
 
-// CorruptManifest replaces stored manifest bytes (for §17.4 tests).
+// CorruptManifest replaces stored manifest bytes (for docs/protocol.md#artifacts tests).
 func (m *Mem) CorruptManifest(digest string, raw []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

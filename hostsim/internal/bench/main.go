@@ -1,0 +1,147 @@
+// Command bench measures hostsim against a null HTTP server with the same
+// keep-alive client (`go tool mage bench` runs it): one lifecycle is prepare →
+// PUT → GET → DELETE of one EdgeKVNamespace, four requests. It prints the
+// sequential and 8-worker rates of both hosts and their ratios (the median of
+// interleaved rounds, so a machine's changing load weighs on both alike), the
+// host's resident memory after 6,000 lifecycles, and the rates with --db FILE.
+// Figures depend on the machine and its load: read them as indicative.
+//
+// Both servers run as child processes started the same way (a ready file on a
+// free loopback port); `bench null` is the null server.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "null" {
+		if err := serveNull(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench null:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command line of a measurement run.
+type options struct {
+	hostsim    string // the hostsim binary
+	sequential int    // lifecycles of one sequential round
+	parallel   int    // lifecycles of one parallel round, across the workers
+	workers    int
+	rounds     int
+	rssAfter   int // lifecycles a fresh host serves before its RSS is read
+}
+
+func run(args []string, out io.Writer) error {
+	var o options
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.StringVar(&o.hostsim, "hostsim", "bin/hostsim", "hostsim binary to measure")
+	fs.IntVar(&o.sequential, "sequential", 1000, "lifecycles of a sequential round")
+	fs.IntVar(&o.parallel, "parallel", 2000, "lifecycles of a parallel round, across the workers")
+	fs.IntVar(&o.workers, "workers", 8, "concurrent workers, each with its own keep-alive connection")
+	fs.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; the median rate of each is reported")
+	fs.IntVar(&o.rssAfter, "rss-after", 6000, "lifecycles a fresh host serves before its RSS is read")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "hostsim-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	null, err := start(dir, "null", self, "null")
+	if err != nil {
+		return err
+	}
+	defer null.stop()
+	mem, err := start(dir, "hostsim", o.hostsim, "serve", "--profile", "full")
+	if err != nil {
+		return err
+	}
+	defer mem.stop()
+	ref, err := kvFormRef(mem.url)
+	if err != nil {
+		return err
+	}
+	n, h := newClient(null.url, ref, false), newClient(mem.url, ref, true)
+	var rates [4][]float64 // null seq, host seq, null par, host par
+	for _, c := range []*client{n, h} {
+		if err := c.loop("warm", o.sequential/5); err != nil {
+			return err
+		}
+	}
+	for range o.rounds {
+		for i, step := range []struct {
+			c       *client
+			n, work int
+		}{{n, o.sequential, 1}, {h, o.sequential, 1}, {n, o.parallel, o.workers}, {h, o.parallel, o.workers}} {
+			r, err := step.c.rate("r", step.n, step.work)
+			if err != nil {
+				return err
+			}
+			rates[i] = append(rates[i], r)
+		}
+	}
+	m := [4]float64{median(rates[0]), median(rates[1]), median(rates[2]), median(rates[3])}
+	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "null", m[0], o.workers, m[2])
+	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "hostsim full (in-memory)", m[1], o.workers, m[3])
+	fmt.Fprintf(out, "%-26s sequential %7.2f                 %d workers %7.2f   (median of %d interleaved rounds)\n",
+		"hostsim/null", m[1]/m[0], o.workers, m[3]/m[2], o.rounds)
+	mem.stop()
+
+	fresh, err := start(dir, "hostsim-rss", o.hostsim, "serve", "--profile", "full")
+	if err != nil {
+		return err
+	}
+	defer fresh.stop()
+	if _, err := newClient(fresh.url, ref, true).rate("m", o.rssAfter, o.workers); err != nil {
+		return err
+	}
+	rss, err := rssMiB(fresh.pid())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "hostsim RSS after %d lifecycles: %.1f MiB\n", o.rssAfter/o.workers*o.workers, rss)
+	fresh.stop()
+
+	file, err := start(dir, "hostsim-db", o.hostsim, "serve", "--profile", "full", "--db", filepath.Join(dir, "bench.db"))
+	if err != nil {
+		return err
+	}
+	defer file.stop()
+	fc := newClient(file.url, ref, true)
+	if err := fc.loop("warm", o.sequential/5); err != nil {
+		return err
+	}
+	seq, err := fc.rate("s", o.sequential, 1)
+	if err != nil {
+		return err
+	}
+	par, err := fc.rate("p", o.parallel, o.workers)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "hostsim full (--db FILE)", seq, o.workers, par)
+	return nil
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}

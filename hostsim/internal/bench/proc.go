@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// proc is a server started as a child process with a ready file.
+type proc struct {
+	name string
+	url  string
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// start runs bin args... --addr 127.0.0.1:0 --ready-file F and waits for F.
+func start(dir, name, bin string, args ...string) (*proc, error) {
+	ready := filepath.Join(dir, name+".ready.json")
+	args = append(args, "--addr", "127.0.0.1:0", "--ready-file", ready)
+	logf, err := os.Create(filepath.Join(dir, name+".log"))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	p := &proc{name: name, cmd: cmd, done: make(chan struct{})}
+	go func() { _ = cmd.Wait(); logf.Close(); close(p.done) }()
+	deadline := time.After(30 * time.Second)
+	for p.url == "" {
+		var r struct {
+			URL string `json:"url"`
+		}
+		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &r) == nil {
+			p.url = r.URL
+			break
+		}
+		select {
+		case <-p.done:
+			log, _ := os.ReadFile(logf.Name())
+			return nil, fmt.Errorf("%s exited before it was ready: %s", name, log)
+		case <-deadline:
+			p.stop()
+			return nil, fmt.Errorf("%s wrote no ready file within 30s", name)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return p, nil
+}
+
+func (p *proc) pid() int { return p.cmd.Process.Pid }
+
+// stop interrupts the process and waits for it (killing it after 10s).
+func (p *proc) stop() {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// rssMiB reads the resident set size of a process.
+func rssMiB(pid int) (float64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+}

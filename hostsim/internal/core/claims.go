@@ -1,0 +1,24 @@
+package core
+
+import (
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// CheckClaim refuses a lifecycle mutation or observe (route) of a resource a
+// Form transition holds (docs/protocol.md#transitions): resource_busy, not
+// retryable, hostCode form_transition_in_progress. r is nil when nothing holds
+// the name.
+func CheckClaim(r *store.Resource, route string, fs *fault.Set) *wire.Error {
+	if r == nil || r.ClaimOp == "" {
+		return nil
+	}
+	if fs.On(fault.TransitionNoClaim) {
+		return nil
+	}
+	e := Refuse(wire.CodeResourceBusy, "%s is held by Form transition %s; no %s is accepted until it resolves. Read GET %s for its outcome (re-running tofu apply reconciles it)",
+		Describe(r.Kind, r.Name, r.Space), r.ClaimOp, route, r.ClaimPath)
+	e.HostCode, e.Retryable = "form_transition_in_progress", false
+	return e
+}

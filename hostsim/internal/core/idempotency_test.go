@@ -1,0 +1,81 @@
+package core
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+func TestFingerprint(t *testing.T) {
+	h := http.Header{}
+	base := Fingerprint("PUT", "/x", h, []byte(`{}`))
+	probe := http.Header{"Takoform-Conformance-Probe": {"async"}}
+	if Fingerprint("PUT", "/x", probe, []byte(`{}`)) != base {
+		t.Fatal("the probe header changed the fingerprint")
+	}
+	for name, other := range map[string]string{
+		"method": Fingerprint("POST", "/x", h, []byte(`{}`)),
+		"target": Fingerprint("PUT", "/x?a", h, []byte(`{}`)),
+		"body":   Fingerprint("PUT", "/x", h, []byte(`{ }`)),
+		"fence":  Fingerprint("PUT", "/x", http.Header{"Takoform-Expected-Generation": {"1"}}, []byte(`{}`)),
+	} {
+		if other == base {
+			t.Errorf("a different %s has the same fingerprint", name)
+		}
+	}
+}
+
+func TestDecideReplay(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	rec := func(age time.Duration, bound string) *store.Record {
+		return &store.Record{Fingerprint: "fp", CreatedAt: now.Add(-age).Unix(), BoundUID: bound}
+	}
+	for _, tc := range []struct {
+		name  string
+		rec   *store.Record
+		fp    string
+		live  bool
+		fs    []string
+		want  Replay
+		taken bool // refused: the key was used for another request
+	}{
+		{name: "no record", want: Execute},
+		{name: "same request", rec: rec(time.Minute, ""), fp: "fp", want: Answer},
+		{name: "another request under the key", rec: rec(time.Minute, ""), fp: "other", taken: true},
+		{name: "expired", rec: rec(25*time.Hour, ""), fp: "other", want: Retire},
+		{name: "bound incarnation alive", rec: rec(time.Minute, "u-1"), fp: "fp", live: true, want: Answer},
+		{name: "bound incarnation gone", rec: rec(time.Minute, "u-1"), fp: "fp", want: Retire},
+		{name: "gone, idempotency.no-retire", rec: rec(time.Minute, "u-1"), fp: "fp", fs: []string{"idempotency.no-retire"}, want: Answer},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := DecideReplay(tc.rec, tc.fp, "k", now, 24*time.Hour, tc.live, armed(tc.fs...))
+			if tc.taken {
+				if err == nil || err.Code != wire.CodeInvalidArgument {
+					t.Fatalf("got %v, %v; want invalid_argument", got, err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRecordOwner(t *testing.T) {
+	for _, tc := range []struct {
+		fs   []string
+		t, p string
+	}{
+		{nil, "tenant-a", "alice"},
+		{[]string{"idempotency.tenant-wide"}, "tenant-a", ""},
+		{[]string{"idempotency.host-wide"}, "", ""},
+	} {
+		if gt, gp := RecordOwner("tenant-a", "alice", armed(tc.fs...)); gt != tc.t || gp != tc.p {
+			t.Errorf("faults %v: owner (%q, %q), want (%q, %q)", tc.fs, gt, gp, tc.t, tc.p)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package core
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+)
+
+func TestParsePreconditions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		headers map[string][]string
+		want    Preconditions
+		refused string // message fragment; "" = accepted
+	}{
+		{name: "none", want: Preconditions{}},
+		{name: "create intent", headers: map[string][]string{"If-None-Match": {"*"}}, want: Preconditions{IfNoneMatch: true}},
+		{name: "fence and revision", headers: map[string][]string{"Takoform-Expected-Generation": {"7"}, "If-Match": {`"12"`}},
+			want: Preconditions{Fence: 7, IfMatch: 12}},
+		{name: "If-None-Match other than *", headers: map[string][]string{"If-None-Match": {`"1"`}}, refused: "exactly"},
+		{name: "two If-None-Match", headers: map[string][]string{"If-None-Match": {"*", "*"}}, refused: "exactly"},
+		{name: "leading zero fence", headers: map[string][]string{"Takoform-Expected-Generation": {"01"}}, refused: "canonical decimal"},
+		{name: "zero fence", headers: map[string][]string{"Takoform-Expected-Generation": {"0"}}, refused: "canonical decimal"},
+		{name: "signed fence", headers: map[string][]string{"Takoform-Expected-Generation": {"+1"}}, refused: "canonical decimal"},
+		{name: "fence overflow", headers: map[string][]string{"Takoform-Expected-Generation": {"9223372036854775808"}}, refused: "canonical decimal"},
+		{name: "two fences", headers: map[string][]string{"Takoform-Expected-Generation": {"1", "1"}}, refused: "canonical decimal"},
+		{name: "weak If-Match", headers: map[string][]string{"If-Match": {`W/"1"`}}, refused: "strong entity tag"},
+		{name: "unquoted If-Match", headers: map[string][]string{"If-Match": {"1"}}, refused: "strong entity tag"},
+		{name: "If-Match *", headers: map[string][]string{"If-Match": {"*"}}, refused: "strong entity tag"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			for k, vs := range tc.headers {
+				for _, v := range vs {
+					h.Add(k, v)
+				}
+			}
+			got, err := ParsePreconditions(h)
+			switch {
+			case tc.refused == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.refused != "" && (err == nil || err.Code != wire.CodeInvalidArgument || !strings.Contains(err.Message, tc.refused)):
+				t.Fatalf("got %v, want invalid_argument mentioning %q", err, tc.refused)
+			case tc.refused == "" && got != tc.want:
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckIdempotencyKey(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		vals []string
+		fs   *fault.Set
+		ok   bool
+	}{
+		{"one key", []string{"k-1"}, nil, true},
+		{"255 characters", []string{strings.Repeat("k", 255)}, nil, true},
+		{"missing", nil, nil, false},
+		{"missing under headers.lenient", nil, fault.Fixed(fault.Spec{Fault: "headers.lenient"}), true},
+		{"two keys", []string{"a", "b"}, nil, false},
+		{"empty", []string{""}, nil, false},
+		{"256 characters", []string{strings.Repeat("k", 256)}, nil, false},
+		{"a space", []string{"k 1"}, nil, false},
+		{"non-ASCII", []string{"kä"}, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckIdempotencyKey(tc.vals, "apply", tc.fs)
+			if (err == nil) != tc.ok {
+				t.Fatalf("CheckIdempotencyKey(%q) = %v, want ok=%v", tc.vals, err, tc.ok)
+			}
+		})
+	}
+}
+
+func TestResolveIntent(t *testing.T) {
+	ignore := func() *fault.Set { return fault.Fixed(fault.Spec{Fault: "fence.ignore"}) }
+	for _, tc := range []struct {
+		name      string
+		p         Preconditions
+		bodyFence int64
+		fs        *fault.Set
+		want      Intent
+		refused   string
+	}{
+		{name: "create", p: Preconditions{IfNoneMatch: true}, want: Intent{Create: true}},
+		{name: "change by header", p: Preconditions{Fence: 3, IfMatch: 9}, want: Intent{Fence: 3, IfMatch: 9}},
+		{name: "change by body", bodyFence: 4, want: Intent{Fence: 4}},
+		{name: "header and body agree", p: Preconditions{Fence: 4}, bodyFence: 4, want: Intent{Fence: 4}},
+		{name: "header and body disagree", p: Preconditions{Fence: 3}, bodyFence: 4, refused: "disagree"},
+		{name: "disagreement under fence.ignore: the body wins", p: Preconditions{Fence: 3}, bodyFence: 4, fs: ignore(), want: Intent{Fence: 4}},
+		{name: "create with a fence", p: Preconditions{IfNoneMatch: true, Fence: 1}, refused: "cannot be combined"},
+		{name: "create with If-Match", p: Preconditions{IfNoneMatch: true, IfMatch: 1}, refused: "cannot be combined"},
+		{name: "neither", p: Preconditions{IfMatch: 2}, refused: "send If-None-Match"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ResolveIntent(tc.p, tc.bodyFence, "/expectedGeneration", tc.fs)
+			if tc.refused != "" {
+				if err == nil || !strings.Contains(err.Message, tc.refused) {
+					t.Fatalf("got %+v, %v; want a refusal mentioning %q", got, err, tc.refused)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}

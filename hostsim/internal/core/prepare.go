@@ -1,0 +1,80 @@
+package core
+
+import (
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// PrepareBinding is the prepareDigest hostsim mints over a request
+// (docs/protocol.md#prepare): the digest of the JCS form of the binding object.
+func PrepareBinding(specDigest string, ref wire.FormRef, name, tenant, space, uid, generation string) string {
+	d, _ := wire.DigestValue(map[string]string{
+		"plan": "takokit-hostsim/v1", "specDigest": specDigest, "group": ref.APIVersion, "kind": ref.Kind,
+		"definitionVersion": ref.DefinitionVersion, "schemaDigest": ref.SchemaDigest, "name": name,
+		"tenant": tenant, "space": space, "uid": uid, "generation": generation,
+	})
+	return d
+}
+
+// PrepareTenant is the tenant a prepareDigest binds.
+func PrepareTenant(tenant string, fs *fault.Set) string {
+	if fs.On(fault.PrepareHostWide) {
+		return ""
+	}
+	return tenant
+}
+
+// PrepareTarget is prepare's target resolution: a resource under the exact
+// FormRef needs the current generation fence and binds its uid and
+// generation; none binds the create markers "" and "0", and a fence then
+// names nothing. cur is what holds the name, or nil.
+func PrepareTarget(cur *store.Resource, ref wire.FormRef, fence int64, what string, fs *fault.Set) (uid, generation string, e *wire.Error) {
+	if cur == nil || Ref(cur) != ref {
+		if fence != 0 {
+			return "", "", NotFound("fence %d names no %s under %s; drop the fence to prepare a create", fence, what, ref)
+		}
+		return "", "0", nil
+	}
+	if fence == 0 {
+		if !fs.On(fault.PrepareNoFence) {
+			return "", "", Invalid("%s exists at generation %d; prepare of an existing resource requires Takoform-Expected-Generation", what, cur.Generation)
+		}
+	} else if fence != cur.Generation {
+		if !fs.On(fault.FenceIgnore) {
+			return "", "", Refuse(wire.CodeGenerationConflict, "fence %d is stale: %s is at generation %d; read it again and re-plan", fence, what, cur.Generation)
+		}
+	}
+	return cur.UID, wire.FormatDecimal(cur.Generation), nil
+}
+
+// Minted is what the store knows of a prepareDigest for a tenant.
+type Minted struct {
+	Found bool
+	At    int64 // Unix seconds of the last minting
+}
+
+// CheckPrepareSpend is step 14 (apply only): review.prepareDigest binds this
+// request as resolved (cur: the target, nil on a create), was minted by this
+// host for the caller's tenant, and is younger than life.
+func CheckPrepareSpend(m *Mutation, cur *store.Resource, g *Gated, tenant string, minted Minted, now time.Time, life time.Duration, fs *fault.Set) *wire.Error {
+	uid, gen := "", "0"
+	if cur != nil && !m.IfNoneMatch {
+		uid, gen = cur.UID, wire.FormatDecimal(cur.Generation)
+	}
+	want := PrepareBinding(g.Digest, m.Ref, m.Name, tenant, m.Space, uid, gen)
+	if m.PrepareDigest != want {
+		if !fs.On(fault.PrepareUnbound) {
+			return Invalid("review.prepareDigest does not bind this request (spec, FormRef, name, space, uid %q and generation %s); prepare it again", uid, gen)
+		}
+	}
+	if !minted.Found {
+		return Invalid("review.prepareDigest was not minted by this host for your tenant; prepare the request first")
+	}
+	if now.Sub(time.Unix(minted.At, 0)) > life {
+		return Invalid("review.prepareDigest was last minted more than %s ago; prepare the request again", life)
+	}
+	return nil
+}

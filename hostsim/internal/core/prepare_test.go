@@ -1,0 +1,73 @@
+package core
+
+import (
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+func TestPrepareTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cur      *storeResource
+		fence    int64
+		fs       []string
+		uid, gen string
+		want     wire.Code
+	}{
+		{name: "a create binds the create markers", uid: "", gen: "0"},
+		{name: "a fence naming nothing", fence: 1, want: wire.CodeResourceNotFound},
+		{name: "another version counts as absent", cur: func() *storeResource { r := stored(); r.DefVersion = "9.9.9"; return r }(), gen: "0"},
+		{name: "an existing resource binds uid and generation", cur: stored(), fence: 3, uid: "u-1", gen: "3"},
+		{name: "an existing resource needs the fence", cur: stored(), want: wire.CodeInvalidArgument},
+		{name: "prepare.no-fence", cur: stored(), fs: []string{"prepare.no-fence"}, uid: "u-1", gen: "3"},
+		{name: "a stale fence", cur: stored(), fence: 2, want: wire.CodeGenerationConflict},
+		{name: "a stale fence, fence.ignore", cur: stored(), fence: 2, fs: []string{"fence.ignore"}, uid: "u-1", gen: "3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			uid, gen, e := PrepareTarget(tc.cur, refA, tc.fence, "Queue \"orders\"", armed(tc.fs...))
+			if codeOf(e) != tc.want || e == nil && (uid != tc.uid || gen != tc.gen) {
+				t.Fatalf("got (%q, %q, %v); want (%q, %q, %q)", uid, gen, e, tc.uid, tc.gen, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckPrepareSpend(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	g := gated(`{"a":1}`)
+	create := &Mutation{Tenant: "t", Space: "s", Name: "orders", Ref: refA, IfNoneMatch: true}
+	create.PrepareDigest = PrepareBinding(g.Digest, refA, "orders", "t", "s", "", "0")
+	update := &Mutation{Tenant: "t", Space: "s", Name: "orders", Ref: refA, Fence: 3}
+	update.PrepareDigest = PrepareBinding(g.Digest, refA, "orders", "t", "s", "u-1", "3")
+	fresh := Minted{Found: true, At: now.Add(-time.Minute).Unix()}
+	for _, tc := range []struct {
+		name   string
+		m      *Mutation
+		cur    *storeResource
+		tenant string
+		minted Minted
+		fs     []string
+		ok     bool
+	}{
+		{name: "a create spends its binding", m: create, tenant: "t", minted: fresh, ok: true},
+		{name: "an update spends its binding", m: update, cur: stored(), tenant: "t", minted: fresh, ok: true},
+		{name: "a create binding does not bind the update", m: &Mutation{Tenant: "t", Space: "s", Name: "orders", Ref: refA, Fence: 3,
+			PrepareDigest: create.PrepareDigest}, cur: stored(), tenant: "t", minted: fresh},
+		{name: "another tenant's digest", m: create, tenant: "u", minted: fresh},
+		{name: "prepare.unbound accepts any minted digest", m: create, tenant: "u", minted: fresh, fs: []string{"prepare.unbound"}, ok: true},
+		{name: "never minted", m: create, tenant: "t", minted: Minted{}},
+		{name: "minted too long ago", m: create, tenant: "t", minted: Minted{Found: true, At: now.Add(-16 * time.Minute).Unix()}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := CheckPrepareSpend(tc.m, tc.cur, g, tc.tenant, tc.minted, now, 15*time.Minute, armed(tc.fs...))
+			if (e == nil) != tc.ok {
+				t.Fatalf("got %v, want ok=%v", e, tc.ok)
+			}
+		})
+	}
+	if PrepareTenant("t", armed("prepare.host-wide")) != "" || PrepareTenant("t", nil) != "t" {
+		t.Fatal("PrepareTenant")
+	}
+}

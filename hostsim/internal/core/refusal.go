@@ -1,0 +1,70 @@
+// Package core is the lane's protocol decisions as plain functions over values
+// (docs/protocol.md): preconditions and fences, the next state, idempotent
+// replay, the prepare binding and the re-checks an accepted operation meets at
+// commit. Nothing here touches HTTP or the store; the lane loads what a
+// decision needs, asks it, and stores and renders the outcome.
+//
+// Where a fault can switch a rule off, the rule asks its point on a line of
+// its own (fault.Set); a nil Set enforces every rule.
+package core
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Every refusal is a *wire.Error: the envelope a client reads, less the
+// requestId the lane adds when it answers (docs/protocol.md#errors).
+
+// Refuse builds a refusal with code.
+func Refuse(code wire.Code, format string, args ...any) *wire.Error {
+	return wire.NewError(code, fmt.Sprintf(format, args...))
+}
+
+// Invalid is invalid_argument: the request itself is wrong.
+func Invalid(format string, args ...any) *wire.Error {
+	return Refuse(wire.CodeInvalidArgument, format, args...)
+}
+
+// NotFound is resource_not_found.
+func NotFound(format string, args ...any) *wire.Error {
+	return Refuse(wire.CodeResourceNotFound, format, args...)
+}
+
+// Internal is a hostsim failure (a bug or a store failure).
+func Internal(err error) *wire.Error {
+	return Refuse(wire.CodeInternalError, "hostsim failed internally: %v; this is a hostsim bug, please report it", err)
+}
+
+// AtField names the spec field at fault in details.field.
+func AtField(e *wire.Error, pointer string) *wire.Error {
+	if pointer != "" {
+		e.Details, _ = json.Marshal(map[string]string{"field": pointer})
+	}
+	return e
+}
+
+// Field returns details.field of a refusal, or "".
+func Field(e *wire.Error) string {
+	var d struct {
+		Field string `json:"field"`
+	}
+	_ = json.Unmarshal(e.Details, &d)
+	return d.Field
+}
+
+// Describe names a resource in messages.
+func Describe(kind, name, space string) string {
+	return fmt.Sprintf("%s %q in space %q", kind, name, space)
+}
+
+// NewRequestID mints a request id: req_ + 20 random hex characters.
+func NewRequestID() string {
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}

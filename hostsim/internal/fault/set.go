@@ -1,0 +1,190 @@
+package fault
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// fires counts every firing in this process by rule, for the test that proves
+// each declared fault is reachable (fires) from the lane tests.
+var fires = tally()
+
+func tally() map[*Rule]*atomic.Int64 {
+	m := make(map[*Rule]*atomic.Int64, len(Table))
+	for _, r := range Table {
+		m[r] = &atomic.Int64{}
+	}
+	return m
+}
+
+// Fires returns how often each rule fired in this process, by name.
+func Fires() map[string]int64 {
+	out := make(map[string]int64, len(fires))
+	for r, n := range fires {
+		out[r.Name] = n.Load()
+	}
+	return out
+}
+
+// Set is the armed faults as one request sees them: a snapshot taken when
+// the request began, scoped to the request's kind and resource name. A nil or
+// empty Set never fires, so pure code can be called without faults.
+//
+// On, Value and Where are the points. Each asks whether a fault acts here
+// and, when it does, counts one firing: asking is the only place a firing is
+// counted, so a point belongs on a line of its own exactly where the fault
+// acts, never inside a compound condition whose order would decide whether
+// it is asked. Firings are written by Record, inside the transaction of the
+// request's mutation when there is one.
+type Set struct {
+	armory     *Armory
+	armed      []*armed
+	requestID  string
+	kind, name string
+	fired      *firings
+}
+
+type firing struct {
+	f          *armed
+	kind, name string
+}
+
+type firings struct{ list []firing }
+
+// Fixed is a Set over the given faults with no store behind it (tests of
+// pure code): it fires as an armed host would and records nothing.
+func Fixed(specs ...Spec) *Set {
+	s := &Set{fired: &firings{}}
+	for i, sp := range specs {
+		rule, ok := Lookup(sp.Fault)
+		if !ok {
+			panic("fault.Fixed: unknown fault " + sp.Fault)
+		}
+		x := &armed{id: int64(i + 1), rule: rule, spec: sp}
+		x.remaining.Store(-1)
+		if sp.Count > 0 {
+			x.remaining.Store(sp.Count)
+		}
+		s.armed = append(s.armed, x)
+	}
+	return s
+}
+
+// On reports whether rule r acts for this request, counting one firing when it does.
+func (s *Set) On(r *Rule) bool {
+	_, ok := s.Where(r, nil)
+	return ok
+}
+
+// Value is On for a fault that carries a value: it returns the value.
+func (s *Set) Value(r *Rule) (string, bool) {
+	return s.Where(r, nil)
+}
+
+// Where is Value for a fault armed with one of several values (a crash
+// point): only an armed instance whose value match accepts fires.
+func (s *Set) Where(r *Rule, match func(value string) bool) (string, bool) {
+	if s == nil || len(s.armed) == 0 {
+		return "", false
+	}
+	for _, f := range s.armed {
+		if f.rule != r || !f.spec.Matches(s.kind, s.name) || match != nil && !match(f.spec.Value) {
+			continue
+		}
+		if !f.spend() {
+			continue
+		}
+		s.fired.list = append(s.fired.list, firing{f: f, kind: s.kind, name: s.name})
+		if n := fires[r]; n != nil {
+			n.Add(1)
+		}
+		return f.spec.Value, true
+	}
+	return "", false
+}
+
+// Armed reports whether r is armed for this request without firing it: only
+// for a fault whose effect spans the whole request (mutation.exclusive holds
+// every mutation while armed and fires where it refuses one).
+func (s *Set) Armed(r *Rule) bool {
+	if s == nil {
+		return false
+	}
+	for _, f := range s.armed {
+		if f.rule == r && f.spec.Matches(s.kind, s.name) && f.remaining.Load() != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// About is this request's Set scoped to another resource (a dependent being
+// re-rendered); its firings are this request's.
+func (s *Set) About(kind, name string) *Set {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.kind, c.name = kind, name
+	return &c
+}
+
+// Scope rescopes the Set once the request's body named its kind and resource.
+func (s *Set) Scope(kind, name string) {
+	if s != nil {
+		s.kind, s.name = kind, name
+	}
+}
+
+// RequestID is the id of the request this Set belongs to.
+func (s *Set) RequestID() string {
+	if s == nil {
+		return ""
+	}
+	return s.requestID
+}
+
+// Pending reports whether firings wait to be recorded.
+func (s *Set) Pending() bool { return s != nil && len(s.fired.list) > 0 }
+
+// Record writes the pending firings in q (the request's own transaction) and
+// keeps them until Committed says q committed; a rolled-back q leaves them
+// pending for the request's final Flush.
+func (s *Set) Record(q store.Q, at time.Time) error {
+	if !s.Pending() || s.armory == nil {
+		return nil
+	}
+	for _, x := range s.fired.list {
+		if err := s.armory.record(q, x.f, s.requestID, x.kind, x.name, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Committed forgets the firings Record wrote once their transaction committed.
+func (s *Set) Committed() {
+	if !s.Pending() {
+		return
+	}
+	s.fired.list = s.fired.list[:0]
+	if s.armory != nil {
+		s.armory.spent()
+	}
+}
+
+// Flush records what is still pending in a transaction of its own (a request
+// whose firings had no mutation to ride along with).
+func (s *Set) Flush(st *store.Store, at time.Time) error {
+	if !s.Pending() || s.armory == nil {
+		return nil
+	}
+	err := st.Write(context.Background(), func(q store.Q) error { return s.Record(q, at) })
+	if err == nil {
+		s.Committed()
+	}
+	return err
+}

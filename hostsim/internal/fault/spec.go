@@ -1,0 +1,113 @@
+package fault
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Spec is one armed fault as written in a profile or POSTed to /_sim/faults.
+type Spec struct {
+	Fault    string `json:"fault,required"`
+	Kind     string `json:"kind,omitempty"`
+	Resource string `json:"resource,omitempty"`
+	Count    int64  `json:"count,omitempty"`
+	Value    string `json:"value,omitempty"`
+}
+
+// Validate checks the fault against the table.
+func (s Spec) Validate() error {
+	d, ok := Lookup(s.Fault)
+	if !ok {
+		return fmt.Errorf("fault %q is unknown; known faults: %s", s.Fault, names())
+	}
+	if s.Count < 0 {
+		return fmt.Errorf("fault %s: count %d is negative; omit it to fire always or give a positive count", s.Fault, s.Count)
+	}
+	if s.Kind != "" && !wire.ValidKind(s.Kind) {
+		return fmt.Errorf("fault %s: kind %q is not a Form kind such as AtLeastOnceQueue", s.Fault, s.Kind)
+	}
+	if s.Resource != "" && !wire.ValidResourceName(s.Resource) {
+		return fmt.Errorf("fault %s: resource %q is not a resource name (^[a-z][a-z0-9-]{0,62}$)", s.Fault, s.Resource)
+	}
+	switch {
+	case d.Value == nil && s.Value != "":
+		return fmt.Errorf("fault %s takes no value (got %q)", s.Fault, s.Value)
+	case d.ValueRequired && s.Value == "":
+		return fmt.Errorf("fault %s needs a value", s.Fault)
+	case d.Value != nil && s.Value != "":
+		if err := d.Value(s.Value); err != nil {
+			return fmt.Errorf("fault %s: %v", s.Fault, err)
+		}
+	}
+	return nil
+}
+
+// ParseJSON decodes and validates one fault object strictly.
+func ParseJSON(data []byte) (Spec, error) {
+	var s Spec
+	if err := wire.DecodeStrict(data, &s); err != nil {
+		return Spec{}, fmt.Errorf("the fault object is malformed: %v", err)
+	}
+	return s, s.Validate()
+}
+
+// ParseText reads the text form name[=value][,kind=K][,resource=N][,count=N].
+func ParseText(text string) (Spec, error) {
+	parts := strings.Split(text, ",")
+	var s Spec
+	s.Fault, s.Value, _ = strings.Cut(parts[0], "=")
+	for _, p := range parts[1:] {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok {
+			return Spec{}, fmt.Errorf("fault %q: %q is not key=value (keys: kind, resource, count)", text, p)
+		}
+		switch k {
+		case "kind":
+			s.Kind = v
+		case "resource":
+			s.Resource = v
+		case "count":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 {
+				return Spec{}, fmt.Errorf("fault %q: count %q is not a positive integer", text, v)
+			}
+			s.Count = n
+		default:
+			return Spec{}, fmt.Errorf("fault %q: unknown key %q (keys: kind, resource, count)", text, k)
+		}
+	}
+	return s, s.Validate()
+}
+
+// Text renders the text form of s.
+func (s Spec) Text() string {
+	out := s.Fault
+	if s.Value != "" {
+		out += "=" + s.Value
+	}
+	if s.Kind != "" {
+		out += ",kind=" + s.Kind
+	}
+	if s.Resource != "" {
+		out += ",resource=" + s.Resource
+	}
+	if s.Count > 0 {
+		out += ",count=" + strconv.FormatInt(s.Count, 10)
+	}
+	return out
+}
+
+// Matches reports whether s is scoped to (kind, name); empty scope matches all.
+func (s Spec) Matches(kind, name string) bool {
+	return (s.Kind == "" || s.Kind == kind) && (s.Resource == "" || s.Resource == name)
+}
+
+// JSON renders the fault object.
+func (s Spec) JSON() []byte {
+	b, _ := json.Marshal(s)
+	return b
+}

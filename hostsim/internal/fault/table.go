@@ -1,0 +1,221 @@
+package fault
+
+// Every fault hostsim knows, one declared value each. The core faults come
+// first, then the ones that each switch off one lane rule so a conformance
+// check can be shown to fail. To add a fault, declare its value here, list it
+// in Table, and put one point line where it acts (docs/protocol.md#faults).
+
+// Table lists every fault, in the order profiles and error messages name them.
+// It is built from the declared values; a test fails when a declared Rule is
+// not listed here or never fires in the lane tests.
+var Table = []*Rule{
+	// core
+	OutputsOmit,
+	OutputsWrongType,
+	OutputsExtra,
+	OutputsEmptyWhenUndeclared,
+	ApplyAcceptUnfinished,
+	ResponseDropAfterCommit,
+	Latency,
+	AuthAcceptAny,
+	InjectedError,
+	RelationsIgnoreMissing,
+	RelationsNoDrift,
+	RelationsNoRepin,
+	RenderingFrozen,
+	BindingsUnchecked,
+	AggregateUnchecked,
+	DeleteSkipDependents,
+	EndpointReassign,
+	ArtifactsNoExportScan,
+	ArtifactsListNone,
+	ArtifactsRecommit,
+	ArtifactsForget,
+	TransitionCrash,
+	TransitionExit,
+	TransitionReject,
+	// targeted
+	FenceIgnore,
+	IfMatchIgnore,
+	UIDIgnoreExpected,
+	CreateOverwrite,
+	UIDReuse,
+	ETagWeak,
+	GenerationFrozen,
+	GenerationOnStatus,
+	IdempotencyNoReplay,
+	IdempotencyNoRetire,
+	IdempotencyTenantWide,
+	IdempotencyHostWide,
+	CommitSkipFences,
+	CommitSkipIdentity,
+	OperationTenantWide,
+	OperationUncancellable,
+	OperationUnstable,
+	JSONDuplicates,
+	JSONUnknownMembers,
+	ErrorsRetryableWrong,
+	SpaceLenient,
+	TenantIgnore,
+	PrepareHostWide,
+	CapabilityIgnore,
+	ImmutableIgnore,
+	ImportUnchecked,
+	ImportNoClaim,
+	StatusInventReason,
+	ValidateInvert,
+	PrepareUnbound,
+	PrepareNoFence,
+	HeadersLenient,
+	SupportUnenforced,
+	FormRefAnyVersion,
+	FormRefPackageKey,
+	FormRefLoose,
+	PathDecodeGroup,
+	DiscoveryOmitFeature,
+	FormsUnavailable,
+	DefinitionDrift,
+	DeleteRevisionFenced,
+	UIDInvalid,
+	ImportEchoNative,
+	SpaceIgnore,
+	FormRefCollapse,
+	ArtifactsSessionShared,
+	ArtifactsSharedHoldings,
+	ArtifactsUnverified,
+	ArtifactsTrustDeclared,
+	ArtifactsDuplicateNames,
+	ArtifactsMixedKinds,
+	ArtifactsAnyMainModule,
+	TransitionNoClaim,
+	TransitionRequestUnchecked,
+	TransitionUnverified,
+	TransitionAnyPair,
+	TransitionReRender,
+	PrepareNoMaterialize,
+	TransitionReadbackWrong,
+	TransitionReDispatch,
+	TransitionRejectAdvances,
+	MutationExclusive,
+}
+
+// Core faults.
+var (
+	OutputsOmit                = &Rule{Name: "outputs.omit", Stage: StageRender, Effect: "status.outputs lacks one declared member (value names it; default: the first declared)", Value: anyName}
+	OutputsWrongType           = &Rule{Name: "outputs.wrong-type", Stage: StageRender, Effect: "one declared output is served with another JSON type (value names it; default: the first declared)", Value: anyName}
+	OutputsExtra               = &Rule{Name: "outputs.extra", Stage: StageRender, Effect: "status.outputs carries an undeclared member (value names it; default \"unexpected\")", Value: anyName}
+	OutputsEmptyWhenUndeclared = &Rule{Name: "outputs.empty-when-undeclared", Stage: StageRender, Effect: "status.outputs: {} on a Form that declares no outputs"}
+	ApplyAcceptUnfinished      = &Rule{Name: "apply.accept-unfinished", Stage: StageMutation, Effect: "a mutation answers 202 and its operation stays running"}
+	ResponseDropAfterCommit    = &Rule{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"}
+	Latency                    = &Rule{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true}
+	AuthAcceptAny              = &Rule{Name: "auth.accept-any", Stage: StageRequest, Effect: "a request without a valid credential is served as the first configured principal"}
+	InjectedError              = &Rule{Name: "error", Stage: StageRequest, Effect: "answers value (an error code) with the code's status", Value: errorCode, ValueRequired: true}
+
+	RelationsIgnoreMissing = &Rule{Name: "relations.ignore-missing", Stage: StageRules, Effect: "store references whose target does not exist (resource_not_found is skipped, nothing is pinned)"}
+	RelationsNoDrift       = &Rule{Name: "relations.no-drift", Stage: StageRules, Effect: "render no drift for replaced or missing relation targets"}
+	RelationsNoRepin       = &Rule{Name: "relations.no-repin", Stage: StageRules, Effect: "keep the stored pins on an accepted apply or import instead of re-pinning"}
+	RenderingFrozen        = &Rule{Name: "rendering.frozen", Stage: StageRules, Effect: "never re-render dependents after a mutation (no derived revision moves)"}
+	BindingsUnchecked      = &Rule{Name: "bindings.unchecked", Stage: StageRules, Effect: "skip the binding checks of a relation (docs/protocol.md#relations)"}
+	AggregateUnchecked     = &Rule{Name: "aggregate.unchecked", Stage: StageRules, Effect: "skip the deployment rules, attachment gate, reverse gate, one-per-target claims, hostname claims and environment namespace"}
+	DeleteSkipDependents   = &Rule{Name: "delete.skip-dependents", Stage: StageRules, Effect: "delete targets that other resources pin and deployments that serve dependents"}
+	EndpointReassign       = &Rule{Name: "endpoint.reassign", Stage: StageRules, Effect: "assign a new endpoint address on every apply (the address follows the generation)"}
+	ArtifactsNoExportScan  = &Rule{Name: "artifacts.no-export-scan", Stage: StageRules, Effect: "accept any declared handler without scanning the bundle's main module"}
+	ArtifactsListNone      = &Rule{Name: "artifacts.list-none", Stage: StageRules, Effect: "answer upload start with missingBlobs []"}
+	ArtifactsRecommit      = &Rule{Name: "artifacts.recommit", Stage: StageRules, Effect: "answer every commit 201, also for an upload already committed"}
+	ArtifactsForget        = &Rule{Name: "artifacts.forget", Stage: StageRules, Effect: "drop committed manifests: manifest reads and bundle resolution answer artifact_missing"}
+
+	// Form transitions (docs/protocol.md#transitions), acted on by internal/transition.
+	TransitionCrash  = &Rule{Name: "transition.crash", Stage: StageTransition, Effect: "aborts a Form transition right after the durable write of point value (A-E); the client sees a dropped connection", Value: crashPoint, ValueRequired: true}
+	TransitionExit   = &Rule{Name: "transition.exit", Stage: StageTransition, Effect: "the process exits right after the durable write of point value (A-E); needs --db FILE (without one it acts as transition.crash)", Value: crashPoint, ValueRequired: true}
+	TransitionReject = &Rule{Name: "transition.reject", Stage: StageTransition, Effect: "the backend definitively rejects matching Form transitions; failureCode = value (default backend_rejected)", Value: failureCode}
+)
+
+// Targeted faults: each switches off one lane rule.
+var (
+
+	// identity & fences (docs/protocol.md#identity, #fences)
+	FenceIgnore        = &Rule{Name: "fence.ignore", Stage: StageRules, Effect: "skip the generation fence comparison (and the header/body fence agreement) on apply, import, prepare, observe and delete"}
+	IfMatchIgnore      = &Rule{Name: "ifmatch.ignore", Stage: StageRules, Effect: "skip the If-Match revision comparison on apply, import, observe and delete (its syntax is still checked)"}
+	UIDIgnoreExpected  = &Rule{Name: "uid.ignore-expected", Stage: StageRules, Effect: "ignore expectedUid: neither a mismatching uid nor expectedUid on a create is refused"}
+	CreateOverwrite    = &Rule{Name: "create.overwrite", Stage: StageRules, Effect: "a create (If-None-Match: *) of an existing name applies to that resource instead of answering generation_conflict"}
+	UIDReuse           = &Rule{Name: "uid.reuse", Stage: StageRules, Effect: "a create mints the uid of the most recently deleted resource again"}
+	ETagWeak           = &Rule{Name: "etag.weak", Stage: StageRules, Effect: "representation answers carry the weak ETag W/\"<revision>\""}
+	GenerationFrozen   = &Rule{Name: "generation.frozen", Stage: StageRules, Effect: "a spec change moves the revision but keeps the generation"}
+	GenerationOnStatus = &Rule{Name: "generation.on-status", Stage: StageRules, Effect: "a host-side status change (touch-status probe) moves the generation too"}
+
+	// idempotency (docs/protocol.md#idempotency)
+	IdempotencyNoReplay   = &Rule{Name: "idempotency.no-replay", Stage: StageRules, Effect: "never replay an idempotency record: every keyed request executes afresh"}
+	IdempotencyNoRetire   = &Rule{Name: "idempotency.no-retire", Stage: StageRules, Effect: "replay records bound to a deleted incarnation instead of retiring them"}
+	IdempotencyTenantWide = &Rule{Name: "idempotency.tenant-wide", Stage: StageRules, Effect: "key idempotency records by tenant, space and key, so principals of a tenant share them"}
+	IdempotencyHostWide   = &Rule{Name: "idempotency.host-wide", Stage: StageRules, Effect: "key idempotency records by space and key only, so every tenant shares them"}
+
+	// operations (docs/protocol.md#operations)
+	CommitSkipFences       = &Rule{Name: "commit.skip-fences", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking its generation and revision fences"}
+	CommitSkipIdentity     = &Rule{Name: "commit.skip-identity", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking the uid it accepted"}
+	OperationTenantWide    = &Rule{Name: "operation.tenant-wide", Stage: StageRules, Effect: "any principal of the creating tenant may poll and cancel an Operation"}
+	OperationUncancellable = &Rule{Name: "operation.uncancellable", Stage: StageRules, Effect: "cancelling a pending Operation commits it instead of ending it with operation_cancelled"}
+	OperationUnstable      = &Rule{Name: "operation.unstable", Stage: StageRules, Effect: "a terminal Operation is re-encoded (indented) on every later poll: the same JSON value, not the same bytes"}
+
+	// strict JSON, errors and SpaceIDs (docs/protocol.md#json, #errors, #spaces)
+	JSONDuplicates       = &Rule{Name: "json.duplicates", Stage: StageRules, Effect: "request bodies with duplicate member names pass the I-JSON gate; the last member wins"}
+	JSONUnknownMembers   = &Rule{Name: "json.unknown-members", Stage: StageRules, Effect: "request bodies are decoded leniently: members the closed schema does not declare are ignored"}
+	ErrorsRetryableWrong = &Rule{Name: "errors.retryable-wrong", Stage: StageRules, Effect: "every error envelope carries the opposite of its code's retryable value"}
+	SpaceLenient         = &Rule{Name: "space.lenient", Stage: StageRules, Effect: "/metadata/space is not checked against the SpaceID grammar (the query's space still is)"}
+
+	// tenancy (docs/protocol.md#auth)
+	TenantIgnore    = &Rule{Name: "tenant.ignore", Stage: StageRules, Effect: "every authenticated principal is served in the first configured principal's tenant, so tenants share one plane"}
+	PrepareHostWide = &Rule{Name: "prepare.host-wide", Stage: StageRules, Effect: "a prepareDigest binds no tenant: any tenant may spend one minted for another"}
+
+	// capability, import and status (docs/protocol.md#capabilities, #import, #status)
+	CapabilityIgnore   = &Rule{Name: "capability.ignore", Stage: StageRules, Effect: "accept spec changes of Forms without update and applies to revision-role resources (the host profile may still refuse the operation)"}
+	ImmutableIgnore    = &Rule{Name: "immutable.ignore", Stage: StageRules, Effect: "accept changes of immutableFields pointers"}
+	ImportUnchecked    = &Rule{Name: "import.unchecked", Stage: StageRules, Effect: "an import skips the desiredSchema gate (the spec is only materialized)"}
+	ImportNoClaim      = &Rule{Name: "import.no-claim", Stage: StageRules, Effect: "an import neither checks nor records a nativeId claim (the resource keeps no nativeId)"}
+	StatusInventReason = &Rule{Name: "status.invent-reason", Stage: StageRules, Effect: "the Ready condition carries a reason outside the closed vocabulary"}
+
+	// validate, prepare and headers (docs/protocol.md#prepare, #headers)
+	ValidateInvert    = &Rule{Name: "validate.invert", Stage: StageRules, Effect: "validate answers the opposite valid (diagnostics unchanged)"}
+	PrepareUnbound    = &Rule{Name: "prepare.unbound", Stage: StageRules, Effect: "an apply accepts any prepareDigest this host minted for the tenant, whatever request it binds"}
+	PrepareNoFence    = &Rule{Name: "prepare.no-fence", Stage: StageRules, Effect: "prepare of an existing resource without Takoform-Expected-Generation is answered as if the fence were current"}
+	HeadersLenient    = &Rule{Name: "headers.lenient", Stage: StageRules, Effect: "a keyed route without Idempotency-Key is served (its answer is recorded under the empty key)"}
+	SupportUnenforced = &Rule{Name: "support.unenforced", Stage: StageRules, Effect: "apply and import skip the support profile's operation and spec narrowing checks"}
+
+	// FormRefs, paths, discovery and catalog (docs/protocol.md#identity, #routes, #discovery)
+	FormRefAnyVersion    = &Rule{Name: "formref.any-version", Stage: StageRules, Effect: "read, observe and delete answer a resource under any installed FormRef of its kind"}
+	FormRefPackageKey    = &Rule{Name: "formref.package-key", Stage: StageRules, Effect: "packageDigest in an exact-FormRef query is ignored instead of refused"}
+	FormRefLoose         = &Rule{Name: "formref.loose", Stage: StageRules, Effect: "an uninstalled FormRef resolves to the first installed version of its group and kind"}
+	PathDecodeGroup      = &Rule{Name: "path.decode-group", Stage: StageRules, Effect: "an escaped slash (%2F) splits its path segment, so a group sent as one segment is accepted"}
+	DiscoveryOmitFeature = &Rule{Name: "discovery.omit-feature", Stage: StageRules, Effect: "discovery omits one feature (value names it; default exact_form_ref)", Value: anyName}
+	FormsUnavailable     = &Rule{Name: "forms.unavailable", Stage: StageRules, Effect: "forms answers every installed FormRef with activated false"}
+	DefinitionDrift      = &Rule{Name: "definition.drift", Stage: StageRules, Effect: "form-definition serves the desiredSchema with an extra $comment member, so it differs from the installed one"}
+
+	// deletes (docs/protocol.md#fences)
+	DeleteRevisionFenced = &Rule{Name: "delete.revision-fenced", Stage: StageRules, Effect: "a delete compares its generation fence with the revision, so derived rendering makes it stale"}
+
+	// identity, spaces and catalog additions
+	UIDInvalid       = &Rule{Name: "uid.invalid", Stage: StageRules, Effect: "a create mints a uid outside the uid grammar (it starts with \"-\")"}
+	ImportEchoNative = &Rule{Name: "import.echo-native", Stage: StageRules, Effect: "representations of imported resources carry the nativeId in the Ready message"}
+	SpaceIgnore      = &Rule{Name: "space.ignore", Stage: StageRules, Effect: "read and observe find the tenant's resource of that kind and name in any space"}
+	FormRefCollapse  = &Rule{Name: "formref.collapse", Stage: StageRules, Effect: "forms and form-definition answer every installed version of a kind with its newest one"}
+
+	// artifacts (docs/protocol.md#artifacts)
+	ArtifactsSessionShared  = &Rule{Name: "artifacts.session-shared", Stage: StageRules, Effect: "any principal of the tenant may use another principal's upload session"}
+	ArtifactsSharedHoldings = &Rule{Name: "artifacts.shared-holdings", Stage: StageRules, Effect: "every tenant holds every stored blob and committed manifest"}
+	ArtifactsUnverified     = &Rule{Name: "artifacts.unverified", Stage: StageRules, Effect: "a blob PUT stores the bytes without checking them against the declared size and digest"}
+	ArtifactsTrustDeclared  = &Rule{Name: "artifacts.trust-declared", Stage: StageRules, Effect: "a commit does not compare declared sizes and digests with the stored bytes"}
+	ArtifactsDuplicateNames = &Rule{Name: "artifacts.duplicate-names", Stage: StageRules, Effect: "a manifest may declare one module name or file path twice"}
+	ArtifactsMixedKinds     = &Rule{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a WorkerBundle manifest may carry files beside its modules"}
+	ArtifactsAnyMainModule  = &Rule{Name: "artifacts.any-main-module", Stage: StageRules, Effect: "mainModule may name an undeclared or non-loadable module (a source map)"}
+
+	// Form transitions (docs/protocol.md#transitions)
+	TransitionNoClaim          = &Rule{Name: "transition.no-claim", Stage: StageRules, Effect: "a Form transition's claim does not fence lifecycle mutations (no resource_busy)"}
+	TransitionRequestUnchecked = &Rule{Name: "transition.request-unchecked", Stage: StageRules, Effect: "another request under a recorded operationId is answered with that operation instead of form_transition_request_mismatch"}
+	TransitionUnverified       = &Rule{Name: "transition.unverified", Stage: StageRules, Effect: "transitionEvidence.digest and operationId are not recomputed"}
+	TransitionAnyPair          = &Rule{Name: "transition.any-pair", Stage: StageRules, Effect: "a transition marker and FormRef pair the catalog does not declare is accepted"}
+	TransitionReRender         = &Rule{Name: "transition.re-render", Stage: StageRules, Effect: "a replayed Form transition POST is answered re-encoded (indented): the same JSON value, not the stored bytes"}
+	PrepareNoMaterialize       = &Rule{Name: "prepare.no-materialize", Stage: StageRules, Effect: "prepare echoes the spec without the members its defaults supply (the review digests stay those of the materialized spec)"}
+	TransitionReadbackWrong    = &Rule{Name: "transition.readback-wrong", Stage: StageRules, Effect: "the readback of an unknown Form transition operation answers operation_not_found (the Operations code) instead of resource_not_found form_transition_operation_not_found"}
+	TransitionReDispatch       = &Rule{Name: "transition.re-dispatch", Stage: StageRules, Effect: "a replayed POST of a committed Form transition applies its change again (generation and revision move once more)"}
+	TransitionRejectAdvances   = &Rule{Name: "transition.reject-advances", Stage: StageRules, Effect: "a backend rejection of a Form transition still moves the resource's generation"}
+	MutationExclusive          = &Rule{Name: "mutation.exclusive", Stage: StageRules, Effect: "mutations do not run concurrently: each holds the host for 500ms and one arriving meanwhile answers resource_busy"}
+)

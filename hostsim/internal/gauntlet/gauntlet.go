@@ -1,0 +1,68 @@
+// Package gauntlet is the part of the lane's checks that reads other stored
+// resources (docs/protocol.md#relations, #aggregate, #artifacts): relations
+// and bindings resolved and pinned, artifact resolution and handler export,
+// the worker aggregate and attachment rules, the delete dependency scans, and
+// the derived rendering of Ready (drift and worker readiness) with the one
+// bounded re-render pass after a mutation. Every decision is made on pinned
+// uids, never on names.
+package gauntlet
+
+import (
+	"fmt"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/artifact"
+	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/rules"
+)
+
+// G runs the gauntlet for one host profile.
+type G struct {
+	host      *profile.Host
+	contracts rules.HostContracts
+}
+
+// New builds the gauntlet of a resolved host profile.
+func New(h *profile.Host) *G {
+	return &G{host: h, contracts: rules.HostContracts{
+		Catalog: h.Cat,
+		BindingImplemented: func(ref wire.BindingRef) bool {
+			b, ok := h.Binding(ref.Name, ref.Version)
+			return ok && b.Ref == ref
+		},
+		InterfaceImplemented: h.Implements,
+	}}
+}
+
+// BundleLimitKind is the profile limits key whose maximumBundleBytes bounds
+// an upload commit, which names no Form (docs/decisions.md: bundle byte limits).
+const BundleLimitKind = "WorkerBundle"
+
+// MaxBundleBytes is the profile's maximumBundleBytes for kind (default when silent).
+func (g *G) MaxBundleBytes(kind string) int64 {
+	if l, ok := g.host.P.Limits[kind]; ok {
+		if n, ok := l["maximumBundleBytes"]; ok {
+			return n
+		}
+	}
+	return artifact.DefaultMaximumBundleBytes
+}
+
+// Refusal turns a rules or artifact refusal into the wire refusal.
+func Refusal(err error) *wire.Error {
+	if r, ok := rules.AsRefusal(err); ok {
+		return r.Wire()
+	}
+	if e, ok := err.(*wire.Error); ok {
+		return e
+	}
+	return wire.NewError(wire.CodeInternalError, fmt.Sprintf("hostsim failed internally: %v; this is a hostsim bug, please report it", err))
+}
+
+// prefixed names the resource a rules refusal is about.
+func prefixed(what string, e *wire.Error) *wire.Error {
+	if e.Code != wire.CodeInternalError {
+		e.Message = what + ": " + e.Message
+	}
+	return e
+}

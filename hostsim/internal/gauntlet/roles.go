@@ -1,0 +1,117 @@
+package gauntlet
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+)
+
+// The worker roles table (worker_roles.json): which kinds are bundles, workers,
+// versions, deployments and attachments, and the pointers and handlers each
+// rule of docs/protocol.md#aggregate, docs/protocol.md#artifacts reads. Go code never names a kind;
+// it asks this table.
+
+//go:embed worker_roles.json
+var rolesJSON []byte
+
+type bundleRole struct {
+	Kind           string `json:"kind"`
+	ManifestDigest string `json:"manifestDigest"`
+	LimitKind      string `json:"limitKind"`
+}
+
+type workerRole struct {
+	Kind         string `json:"kind"`
+	ReadyHandler string `json:"readyHandler"`
+}
+
+type serviceRole struct {
+	Relation string `json:"relation"`
+	Handler  string `json:"handler"`
+}
+
+type versionRole struct {
+	Kind            string        `json:"kind"`
+	Worker          string        `json:"worker"`
+	Bundle          string        `json:"bundle"`
+	Handlers        string        `json:"handlers"`
+	NamespaceFields []string      `json:"namespaceFields"`
+	LimitKind       string        `json:"limitKind"`
+	ServiceBindings []serviceRole `json:"serviceBindings"`
+}
+
+type deploymentRole struct {
+	Kind     string `json:"kind"`
+	Worker   string `json:"worker"`
+	Versions string `json:"versions"`
+	Weight   string `json:"weight"`
+}
+
+type deadLetterRole struct {
+	Queue      string `json:"queue"`
+	DeadLetter string `json:"deadLetter"`
+}
+
+type attachmentRole struct {
+	Kind       string          `json:"kind"`
+	Worker     string          `json:"worker"`
+	Handler    string          `json:"handler"`
+	OnePer     string          `json:"onePer"`
+	DeadLetter *deadLetterRole `json:"deadLetter"`
+}
+
+type roleTable struct {
+	Comment     string           `json:"comment"`
+	Bundles     []bundleRole     `json:"bundles"`
+	Workers     []workerRole     `json:"workers"`
+	Versions    []versionRole    `json:"versions"`
+	Deployments []deploymentRole `json:"deployments"`
+	Attachments []attachmentRole `json:"attachments"`
+}
+
+var roles = mustRoles()
+
+func mustRoles() *roleTable {
+	var t roleTable
+	if err := json.Unmarshal(rolesJSON, &t); err != nil {
+		panic(fmt.Sprintf("worker_roles.json: %v", err))
+	}
+	return &t
+}
+
+func find[T any](list []T, kind func(*T) string, k string) *T {
+	for i := range list {
+		if kind(&list[i]) == k {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+func (t *roleTable) bundle(k string) *bundleRole {
+	return find(t.Bundles, func(r *bundleRole) string { return r.Kind }, k)
+}
+func (t *roleTable) worker(k string) *workerRole {
+	return find(t.Workers, func(r *workerRole) string { return r.Kind }, k)
+}
+func (t *roleTable) version(k string) *versionRole {
+	return find(t.Versions, func(r *versionRole) string { return r.Kind }, k)
+}
+func (t *roleTable) deployment(k string) *deploymentRole {
+	return find(t.Deployments, func(r *deploymentRole) string { return r.Kind }, k)
+}
+func (t *roleTable) attachment(k string) *attachmentRole {
+	return find(t.Attachments, func(r *attachmentRole) string { return r.Kind }, k)
+}
+
+// workerKinds are the kinds whose readiness is derived rendering.
+func (t *roleTable) workerKinds() []string {
+	out := make([]string, len(t.Workers))
+	for i, w := range t.Workers {
+		out[i] = w.Kind
+	}
+	return out
+}
+
+// IsWorker reports whether kind's Ready is derived from its active deployment.
+func IsWorker(kind string) bool { return roles.worker(kind) != nil }

@@ -1,0 +1,142 @@
+package journal
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// counters writes the request counters behind the answers, in batches: one
+// write transaction per batchWindow however many requests arrived, and never
+// one a request waits for.
+type counters struct {
+	j        *Journal
+	mu       sync.Mutex
+	requests int64
+	support  int64
+	kick     chan chan struct{} // a flush request, or nil for "write now"
+	done     chan struct{}
+	closed   bool
+	batches  int
+}
+
+// batchWindow bounds how long a counted request waits to be written.
+const batchWindow = 20 * time.Millisecond
+
+func (c *counters) start(j *Journal) {
+	c.j, c.kick, c.done = j, make(chan chan struct{}, 1), make(chan struct{})
+	go c.run()
+}
+
+func (c *counters) request(support bool) {
+	c.mu.Lock()
+	c.requests++
+	if support {
+		c.support++
+	}
+	c.mu.Unlock()
+	select {
+	case c.kick <- nil:
+	default:
+	}
+}
+
+// flush waits until what is counted so far is written.
+func (c *counters) flush() {
+	ack := make(chan struct{})
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return
+	}
+	c.kick <- ack
+	<-ack
+}
+
+func (c *counters) stop() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	c.mu.Unlock()
+	close(c.kick)
+	<-c.done
+}
+
+func (c *counters) run() {
+	defer close(c.done)
+	for {
+		ack, ok := <-c.kick
+		if !ok {
+			c.write()
+			return
+		}
+		if ack == nil {
+			// gather what arrives within the window into one write
+			t := time.NewTimer(batchWindow)
+		gather:
+			for {
+				select {
+				case a, ok := <-c.kick:
+					if !ok {
+						t.Stop()
+						c.write()
+						return
+					}
+					if a != nil {
+						ack = a
+						break gather
+					}
+				case <-t.C:
+					break gather
+				}
+			}
+			t.Stop()
+		}
+		c.write()
+		if ack != nil {
+			close(ack)
+		}
+	}
+}
+
+// write adds the counted requests to the store, with the highest event
+// number, and now and then purges what outlived its retention.
+func (c *counters) write() {
+	c.mu.Lock()
+	requests, support := c.requests, c.support
+	c.requests, c.support = 0, 0
+	c.mu.Unlock()
+	j := c.j
+	j.mu.RLock()
+	seq := j.seq
+	j.mu.RUnlock()
+	if requests == 0 && support == 0 {
+		return
+	}
+	c.batches++
+	purge := c.batches%64 == 1 && j.RecordLife > 0 && j.PrepareLife > 0
+	_ = j.st.Write(context.Background(), func(tx store.Q) error {
+		if err := store.AddCounter(tx, "requests", requests); err != nil {
+			return err
+		}
+		if support > 0 {
+			if err := store.AddCounter(tx, "supportReads", support); err != nil {
+				return err
+			}
+		}
+		if err := store.SetCounter(tx, seqCounter, seq); err != nil {
+			return err
+		}
+		if purge {
+			now := j.now()
+			return store.Purge(tx, now.Add(-j.RecordLife).Unix(), now.Add(-j.PrepareLife).Unix())
+		}
+		return nil
+	})
+}

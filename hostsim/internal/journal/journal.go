@@ -1,0 +1,159 @@
+// Package journal is hostsim's event journal (docs/protocol.md#admin): every
+// request (method, route, status, tenant), every mutation, fault firing and
+// transition step, numbered by a sequence that only increases. The journal
+// lives in memory, bounded to the newest MaxEvents: it is what a host did,
+// not protocol state. A write transaction's events join it once the
+// transaction committed (store.AppendEvent); request events join it as the
+// answer goes out, and the request counters they feed are written to the
+// store behind the answer, in batches.
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// MaxEvents bounds the journal: memory grows with what is stored, not with
+// requests served (docs/decisions.md: hostsim speed and memory).
+const MaxEvents = 20000
+
+// Event is one journal entry.
+type Event struct {
+	Seq  int64           `json:"seq"`
+	At   string          `json:"at"`
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// kept is an event as the ring holds it.
+type kept struct {
+	seq, at int64
+	typ     string
+	data    []byte
+}
+
+// Journal is the ring of events, its subscribers and the counter writer.
+type Journal struct {
+	mu   sync.RWMutex
+	ring []kept // a circular buffer of MaxEvents; head is the oldest kept
+	head int
+	size int
+	seq  int64
+	// Retention: records and prepares older than these are purged now and then.
+	RecordLife, PrepareLife time.Duration
+	st                      *store.Store
+	now                     func() time.Time
+	subs                    atomic.Pointer[[]chan struct{}] // woken after each append
+	smu                     sync.Mutex                      // serializes Subscribe and cancel
+	counts                  counters
+}
+
+// New starts the journal of st: it receives the events of every committed
+// write, and numbers events on from the highest number st remembers.
+func New(st *store.Store, now func() time.Time) *Journal {
+	j := &Journal{st: st, now: now}
+	if c, err := counterValues(st); err == nil {
+		j.seq = c[seqCounter]
+	}
+	j.counts.start(j)
+	st.OnEvents(j.committed)
+	return j
+}
+
+// seqCounter keeps the highest event number in the store, so numbers keep
+// increasing across a restart on a --db file.
+const seqCounter = "journalSeq"
+
+func counterValues(st *store.Store) (map[string]int64, error) {
+	var c map[string]int64
+	err := st.Read(context.Background(), func(q store.Q) error {
+		var err error
+		c, err = store.CounterValues(q)
+		return err
+	})
+	return c, err
+}
+
+// Append queues an event in q's write transaction (store.AppendEvent): it
+// joins the journal only if the transaction commits.
+func Append(q store.Q, now time.Time, typ string, data any) error {
+	b, _ := json.Marshal(data)
+	return store.AppendEvent(q, now.UnixNano(), typ, b)
+}
+
+// Request records one request event (admin routes are not journaled) and
+// counts it.
+func (j *Journal) Request(tenant, method, route, path string, status int, support bool) {
+	data, _ := json.Marshal(requestEvent{Method: method, Path: path, Route: route, Status: status, Tenant: tenant})
+	j.add([]store.Pending{{At: j.now().UnixNano(), Type: "request", Data: data}})
+	j.counts.request(support)
+}
+
+// requestEvent is the data of a request event (members in the order a map
+// would marshal them).
+type requestEvent struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Route  string `json:"route"`
+	Status int    `json:"status"`
+	Tenant string `json:"tenant"`
+}
+
+// committed receives the events of a committed write transaction.
+func (j *Journal) committed(events []store.Pending) { j.add(events) }
+
+// add numbers events into the ring, drops what exceeds MaxEvents and wakes
+// the subscribers.
+func (j *Journal) add(events []store.Pending) {
+	j.mu.Lock()
+	for _, e := range events {
+		j.seq++
+		k := kept{seq: j.seq, at: e.At, typ: e.Type, data: e.Data}
+		if j.size < MaxEvents {
+			j.ring = append(j.ring, k)
+			j.size++
+			continue
+		}
+		j.ring[j.head] = k // the oldest gives way
+		j.head = (j.head + 1) % MaxEvents
+	}
+	j.mu.Unlock()
+	j.wake()
+}
+
+// at is the i-th kept event, oldest first.
+func (j *Journal) at(i int) *kept { return &j.ring[(j.head+i)%len(j.ring)] }
+
+// Clear empties the journal (POST /_sim/reset); numbers keep increasing.
+func (j *Journal) Clear() {
+	j.mu.Lock()
+	j.ring, j.head, j.size = nil, 0, 0
+	j.mu.Unlock()
+}
+
+// Since returns up to limit events with Seq > after, oldest first. When the
+// first event returned is not after+1, the ones between were dropped (the
+// journal keeps the newest MaxEvents).
+func (j *Journal) Since(_ context.Context, after int64, limit int) ([]Event, error) {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	i := sort.Search(j.size, func(i int) bool { return j.at(i).seq > after })
+	out := make([]Event, 0, min(limit, j.size-i))
+	for ; i < j.size && len(out) < limit; i++ {
+		k := j.at(i)
+		out = append(out, Event{Seq: k.seq, At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano), Type: k.typ, Data: k.data})
+	}
+	return out, nil
+}
+
+// Flush waits until every request counted so far is written to the store.
+func (j *Journal) Flush() { j.counts.flush() }
+
+// Close stops the counter writer after writing what is counted.
+func (j *Journal) Close() { j.counts.stop() }

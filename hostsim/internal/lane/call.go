@@ -1,0 +1,169 @@
+package lane
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// call is one request in flight.
+type call struct {
+	s      *Server
+	w      http.ResponseWriter
+	r      *http.Request
+	ctx    context.Context
+	id     string
+	who    Principal
+	rt     *route
+	params map[string]string
+	probe  string
+	body   []byte
+	status int
+	fs     *fault.Set     // the armed faults, scoped to the request's kind and name
+	keying *lifecycle.Key // a keyed request's record owner and fingerprint, once decided
+}
+
+// serve is the prelude every route shares (docs/protocol.md#order, steps
+// 1-6), then the route's handler.
+func (c *call) serve() *wire.Error {
+	if err := authenticate(c); err != nil {
+		c.w.Header().Set(wire.HeaderWWWAuthenticate, "Bearer")
+		return err
+	}
+	if err := readProbe(c); err != nil {
+		return err
+	}
+	rt, params, err := match(c.s.table, c.r.Method, escapedPath(c))
+	if err != nil {
+		return err
+	}
+	c.rt, c.params = rt, params
+	c.fs.Scope(params["kind"], params["name"])
+	if err := requestFaults(c); err != nil {
+		return err
+	}
+	if err := segmentGrammars(c); err != nil {
+		return err
+	}
+	if rt.query == queryNone && (c.r.URL.RawQuery != "" || c.r.URL.ForceQuery) {
+		return core.Invalid("route %s takes no query string; remove %q", rt.name, "?"+c.r.URL.RawQuery)
+	}
+	if rt.keyed {
+		if err := core.CheckIdempotencyKey(c.r.Header.Values(wire.HeaderIdempotencyKey), rt.name, c.fs); err != nil {
+			return err
+		}
+	}
+	if !rt.raw {
+		if err := c.readBody(); err != nil {
+			return err
+		}
+	}
+	return rt.handle(c)
+}
+
+const maxBody = 8 << 20
+
+// readBody reads at most 8 MiB; GET and HEAD bodies are ignored.
+func (c *call) readBody() *wire.Error {
+	if c.r.Method == http.MethodGet || c.r.Method == http.MethodHead || c.r.Body == nil {
+		return nil
+	}
+	var b []byte
+	var err error
+	if n := c.r.ContentLength; n >= 0 && n <= maxBody {
+		b = make([]byte, n) // the usual case: read exactly what is announced
+		if _, err = io.ReadFull(c.r.Body, b); err == nil {
+			var more [1]byte
+			if m, _ := c.r.Body.Read(more[:]); m > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+		}
+	} else {
+		b, err = io.ReadAll(io.LimitReader(c.r.Body, maxBody+1))
+	}
+	if err != nil {
+		return core.Invalid("the request body could not be read: %v", err)
+	}
+	if len(b) > maxBody {
+		return core.Invalid("the request body exceeds hostsim's 8 MiB limit for JSON requests")
+	}
+	c.body = b
+	return nil
+}
+
+// requireEmptyBody is for observe, delete, cancel, commit and abandon.
+func (c *call) requireEmptyBody() *wire.Error {
+	if len(c.body) > 0 {
+		return core.Invalid("route %s takes an empty body; send no bytes", c.rt.name)
+	}
+	return nil
+}
+
+// group is the Form group of the path: {group}/{version}.
+func (c *call) group() string { return c.params["group"] + "/" + c.params["version"] }
+
+// key is the request's Idempotency-Key.
+func (c *call) key() string { return c.r.Header.Get(wire.HeaderIdempotencyKey) }
+
+// write runs fn in one write transaction and records the request's fault
+// firings in it, so a mutation and the faults that shaped it commit together.
+func (c *call) write(fn func(q store.Q) error) error {
+	err := c.s.Store.Write(c.ctx, func(q store.Q) error {
+		if err := fn(q); err != nil {
+			return err
+		}
+		return c.fs.Record(q, c.s.Now())
+	})
+	if err == nil {
+		c.fs.Committed()
+	}
+	return err
+}
+
+// send writes a JSON (or empty) answer.
+func (c *call) send(status int, body []byte, etag string) {
+	h := c.w.Header()
+	if etag != "" {
+		h.Set(wire.HeaderETag, etag)
+	}
+	if body != nil {
+		h.Set(wire.HeaderContentType, wire.ContentTypeJSON)
+	}
+	c.status = status
+	c.w.WriteHeader(status)
+	if body != nil {
+		_, _ = c.w.Write(body)
+	}
+}
+
+// fail answers a refusal in the error envelope with this request's id.
+func (c *call) fail(e *wire.Error) {
+	out := *e
+	out.RequestID = c.id
+	if c.fs.On(fault.ErrorsRetryableWrong) {
+		out.Retryable = !out.Retryable
+	}
+	body, _ := json.Marshal(wire.Envelope{Error: &out})
+	c.w.Header().Del(wire.HeaderETag)
+	c.send(out.Code.Status(), body, "")
+}
+
+// asRefusal turns an error out of a store transaction back into a refusal.
+func asRefusal(err error) *wire.Error {
+	if e, ok := err.(*wire.Error); ok {
+		return e
+	}
+	return core.Internal(err)
+}
+
+func marshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}

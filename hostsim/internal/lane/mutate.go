@@ -1,0 +1,147 @@
+package lane
+
+import (
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// answer is a 2xx a keyed request decided inside its transaction.
+type answer struct {
+	status int
+	body   []byte
+	etag   string
+	replay bool // the recorded answer of an earlier identical request
+	drop   bool // response.drop-after-commit: close the connection instead
+}
+
+// mutate runs the idempotency lookup, then decides and commits (or accepts)
+// an apply or import in one write transaction: parse, load, decide, store,
+// render. early is a refusal from the checks that need no stored state,
+// answered only when no record replays.
+func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire.Error) *wire.Error {
+	release, busy := exclusive(c)
+	if busy {
+		return core.Refuse(wire.CodeResourceBusy, "another mutation is in flight on this host (fault mutation.exclusive); retry %s %q later", m.Ref.Kind, m.Name)
+	}
+	defer release()
+	var a answer
+	err := c.write(func(q store.Q) error {
+		if rec, e := c.lookupRecord(q, space); e != nil || rec != nil {
+			a = replayOf(rec)
+			return errOrNil(e)
+		}
+		if early != nil {
+			return early
+		}
+		o, e := c.s.Engine.Decide(q, m, g, false, c.rt.name, c.fs)
+		if e != nil {
+			return e
+		}
+		if async, complete := c.async(m.Ref); async {
+			if !o.Created {
+				m.TargetUID = o.Next.UID
+			}
+			body, id, err := c.s.Engine.Accept(q, lifecycle.Accepted{Tenant: c.who.Tenant, Principal: c.who.Principal,
+				Action: m.Action, Kind: m.Ref.Kind, Name: m.Name, Request: m, TargetUID: m.TargetUID, CompleteAfter: complete})
+			if err != nil {
+				return err
+			}
+			a = answer{status: http.StatusAccepted, body: body}
+			return c.record(q, space, a, "", id)
+		}
+		rep, err := c.s.Engine.Commit(q, o, c.fs)
+		if err != nil {
+			return err
+		}
+		a = answer{status: http.StatusOK, body: rep, etag: render.ETag(o.Next, c.fs)}
+		if o.Created {
+			a.status = http.StatusCreated
+		}
+		if err := c.record(q, space, a, o.Next.UID, ""); err != nil {
+			return err
+		}
+		a.drop = c.dropsAfterCommit()
+		return nil
+	})
+	if err != nil {
+		return asRefusal(err)
+	}
+	c.reply(a)
+	return nil
+}
+
+// errOrNil keeps a nil refusal a nil error.
+func errOrNil(e *wire.Error) error {
+	if e == nil {
+		return nil
+	}
+	return e
+}
+
+// reply writes a decided answer (or drops the connection).
+func (c *call) reply(a answer) {
+	if a.drop && c.drop() {
+		return
+	}
+	c.send(a.status, a.body, a.etag)
+}
+
+// dropsAfterCommit is asked once the mutation's answer is recorded: the
+// connection will close without an answer (the client's resend of the same
+// bytes gets the replay). Only a hijackable connection can be dropped.
+func (c *call) dropsAfterCommit() bool {
+	if _, ok := c.w.(http.Hijacker); !ok {
+		return false
+	}
+	return c.fs.On(fault.ResponseDropAfterCommit)
+}
+
+// drop closes the connection with no answer; false when it cannot.
+func (c *call) drop() bool {
+	hj, ok := c.w.(http.Hijacker)
+	if !ok {
+		return false
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		return false
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
+	c.status = 0
+	return true
+}
+
+// exclusive is the fault mutation.exclusive: while it is armed a mutation
+// holds the host for exclusiveHold, and one arriving meanwhile is refused
+// (busy), which is where it fires.
+func exclusive(c *call) (release func(), busy bool) {
+	if !c.fs.Armed(fault.MutationExclusive) {
+		return func() {}, false
+	}
+	release = func() { c.s.inflight.Add(-1) }
+	if c.s.inflight.Add(1) > 1 {
+		release()
+		if c.fs.On(fault.MutationExclusive) {
+			return nil, true
+		}
+		return func() {}, false
+	}
+	time.Sleep(exclusiveHold)
+	return release, false
+}
+
+const exclusiveHold = 500 * time.Millisecond
+
+// httpAbort aborts a handler without an answer (net/http closes the connection).
+var httpAbort = http.ErrAbortHandler

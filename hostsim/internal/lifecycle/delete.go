@@ -1,0 +1,61 @@
+package lifecycle
+
+import (
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// DecideDelete resolves a delete's target, its fences and the dependency
+// scans against the store as it is now (atCommit: the re-check of an
+// accepted delete).
+func (en *Engine) DecideDelete(q store.Q, d *core.Deletion, atCommit bool, route string, fs *fault.Set) (*store.Resource, *wire.Error) {
+	f, err := en.Installed(d.Ref, fs)
+	if err != nil {
+		return nil, err
+	}
+	cur, serr := store.GetResource(q, d.Tenant, d.Space, d.Ref.APIVersion, d.Ref.Kind, d.Name)
+	if serr != nil {
+		return nil, core.Internal(serr)
+	}
+	what := d.What()
+	if e := core.CheckRecorded(cur, d.Ref, what, fs); e != nil {
+		return nil, e
+	}
+	if e := core.CheckClaim(cur, route, fs); e != nil {
+		return nil, e
+	}
+	if atCommit {
+		if e := core.CheckDeleteIdentity(cur, d.TargetUID, what, fs); e != nil {
+			return nil, e
+		}
+	}
+	if e := core.CheckDeleteFences(cur, d, atCommit, fs); e != nil {
+		return nil, e
+	}
+	if v := en.Host.CheckOperation(f, "delete"); v != nil {
+		return nil, core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
+	}
+	if e := en.Gauntlet.DeleteScans(q, cur, d.External, fs); e != nil {
+		return nil, e
+	}
+	return cur, nil
+}
+
+// CommitDelete removes the incarnation and re-renders what it affects.
+func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) error {
+	if err := store.DeleteResource(q, cur); err != nil {
+		return err
+	}
+	en.gone.set(cur.UID)
+	if err := store.AddCounter(q, "mutations", 1); err != nil {
+		return err
+	}
+	if err := en.Gauntlet.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID, en.nowText(), fs); err != nil {
+		return err
+	}
+	return journal.Append(q, en.Now(), "mutation", map[string]any{"tenant": cur.Tenant, "space": cur.Space, "kind": cur.Kind,
+		"name": cur.Name, "uid": cur.UID, "deleted": true})
+}

@@ -1,0 +1,93 @@
+// Package lifecycle is what a mutation does to stored state (docs/protocol.md#order,
+// steps 12-16, and #operations): it decides an apply, import or delete against
+// the store as it is now, commits the outcome with the derived rendering it
+// causes, and accepts and settles long-running operations. The lane parses
+// the request and answers; core makes each decision; this package loads what
+// the decisions need and stores what they decide.
+package lifecycle
+
+import (
+	"sync"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/render"
+)
+
+// Engine runs the lifecycle of one host's resources.
+type Engine struct {
+	Host        *profile.Host
+	Gauntlet    *gauntlet.G
+	Renderer    *render.Renderer
+	Now         func() time.Time
+	PrepareLife time.Duration              // lifetime of a minted prepareDigest
+	RecordLife  time.Duration              // lifetime of idempotency records
+	Mint        func(prefix string) string // uids and operation ids
+	gone        lastGone                   // the last deleted uid, for the fault uid.reuse
+}
+
+// Installed resolves an exact FormRef among the Forms the host installs.
+func (en *Engine) Installed(ref wire.FormRef, fs *fault.Set) (*catalog.Form, *wire.Error) {
+	if f, ok := en.Host.Form(ref); ok {
+		return f, nil
+	}
+	if f, ok := en.looseForm(ref, fs); ok {
+		return f, nil
+	}
+	return nil, core.Refuse(wire.CodeFormUnknown, "Form %s is not installed on this host (profile %q); read GET %s/support/forms for what it serves",
+		ref, en.Host.P.Name, APIRoot)
+}
+
+// APIRoot is the lane's API root path.
+const APIRoot = "/apis/forms.takoform.com/v1alpha3"
+
+// looseForm resolves an uninstalled FormRef by group and kind alone (fault
+// formref.loose): the first installed version of the kind answers.
+func (en *Engine) looseForm(ref wire.FormRef, fs *fault.Set) (*catalog.Form, bool) {
+	k, ok := en.Host.Cat.Kind(ref.APIVersion, ref.Kind)
+	if !ok {
+		return nil, false
+	}
+	for _, v := range k.Versions {
+		if f, ok := en.Host.Form(v.Ref); ok {
+			if fs.On(fault.FormRefLoose) {
+				return f, true
+			}
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// Gate is the spec gate of an apply or import (step 10).
+func (en *Engine) Gate(f *catalog.Form, spec map[string]any, action string, fs *fault.Set) (*core.Gated, *wire.Error) {
+	g, err := core.GateOrRefuse(f, spec)
+	if err == nil || action != "import" {
+		return g, err
+	}
+	if !fs.On(fault.ImportUnchecked) {
+		return nil, err
+	}
+	return core.Ungated(f, spec)
+}
+
+func (en *Engine) nowText() string { return render.NowText(en.Now()) }
+
+// lastGone remembers the last deleted uid (fault uid.reuse).
+type lastGone struct {
+	mu  sync.Mutex
+	uid string
+}
+
+func (g *lastGone) set(uid string) { g.mu.Lock(); g.uid = uid; g.mu.Unlock() }
+
+func (g *lastGone) get() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.uid
+}

@@ -1,0 +1,218 @@
+package lifecycle
+
+import (
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// Outcome is what deciding a mutation produced.
+type Outcome struct {
+	Next    *store.Resource
+	Created bool
+	changed bool // stored state moved (counts as a mutation)
+	pins    []store.Pin
+	repin   bool // replace the stored pins with pins
+}
+
+// Decide runs steps 12-15 of the order of checks against the store as it is
+// now and computes the next state. g is the spec the request gated (nil at
+// the commit of an accepted operation, which gates its stored spec again);
+// atCommit also skips the prepareDigest step (the commit relies on the
+// identity and fence re-check, docs/protocol.md#operations). route names the
+// request in a claim refusal.
+func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bool, route string, fs *fault.Set) (*Outcome, *wire.Error) {
+	f, ok := en.Host.Form(m.Ref)
+	if !ok {
+		return nil, core.Refuse(wire.CodeFormUnknown, "Form %s is no longer installed on this host", m.Ref)
+	}
+	if g == nil {
+		var e *wire.Error
+		if g, e = en.Gate(f, m.Spec, m.Action, fs); e != nil {
+			return nil, e
+		}
+	}
+	cur, err := store.GetResource(q, m.Tenant, m.Space, m.Ref.APIVersion, m.Ref.Kind, m.Name)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	what := m.What()
+	if !m.IfNoneMatch {
+		if e := core.CheckClaim(cur, route, fs); e != nil {
+			return nil, e
+		}
+	}
+	if atCommit {
+		if e := core.CheckCommitIdentity(cur, m.TargetUID, m.Ref, what, fs); e != nil {
+			return nil, e
+		}
+	}
+	// Step 12: target and fences.
+	if m.IfNoneMatch {
+		if e := core.CheckCreate(cur, m.ExpectedUID, what, fs); e != nil {
+			return nil, e
+		}
+	} else {
+		in := core.Intent{Fence: m.Fence, IfMatch: m.IfMatch}
+		if e := core.CheckChange(cur, m.Ref, in, m.ExpectedUID, atCommit, what, fs); e != nil {
+			return nil, e
+		}
+	}
+	// Step 13: capability rules on an existing resource.
+	specChanged := cur != nil && cur.SpecDigest != g.Digest
+	if cur != nil {
+		if e := core.CheckCapability(f, m.Action, cur, g, what, fs); e != nil {
+			return nil, e
+		}
+	}
+	// Step 14: the prepareDigest binding.
+	if m.Action == "apply" && !atCommit {
+		if e := en.spendPrepare(q, m, cur, g, fs); e != nil {
+			return nil, e
+		}
+	}
+	// Step 15: what this host offers, relations, artifacts, the aggregate, claims.
+	if e := en.supported(f, core.ProfileOperation(m.Action, cur != nil, specChanged), g, what, fs); e != nil {
+		return nil, e
+	}
+	pins, e := en.Gauntlet.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
+	if e != nil {
+		return nil, e
+	}
+	curUID := ""
+	if cur != nil {
+		curUID = cur.UID
+	}
+	if e := en.Gauntlet.Semantic(q, f, m, g, pins, curUID, fs); e != nil {
+		return nil, e
+	}
+	if m.Action == "import" {
+		if e := nativeClaim(q, m, cur, fs); e != nil {
+			return nil, e
+		}
+	}
+	return en.next(m, g, cur, pins, fs)
+}
+
+// next is step 16: the stored state the mutation leaves.
+func (en *Engine) next(m *core.Mutation, g *core.Gated, cur *store.Resource, pins []store.Pin, fs *fault.Set) (*Outcome, *wire.Error) {
+	if cur == nil {
+		uid := core.NewUID(en.Mint("u-"), en.gone.get(), fs)
+		if g.Form.HasOutputs() {
+			if _, err := render.Outputs(g.Form, uid, en.Host.P.Domain()); err != nil {
+				return nil, core.Refuse(wire.CodeUnsupportedCapability, "%s: this host cannot assign the outputs %s declares: %v",
+					m.What(), m.Ref, err)
+			}
+		}
+		next := core.NextCreate(m, g, uid, en.nowText())
+		next.Pins = int64(len(pins))
+		return &Outcome{Next: next, Created: true, changed: true, pins: pins, repin: true}, nil
+	}
+	next, changed := core.NextChange(cur, g, m.Action, m.NativeID, fs)
+	o := &Outcome{Next: &next, changed: changed, pins: pins, repin: true}
+	if fs.On(fault.RelationsNoRepin) {
+		o.repin, o.pins = false, nil
+	} else {
+		next.Pins = int64(len(pins))
+	}
+	return o, nil
+}
+
+// supported: the profile offers the operation (op "" exercises none) and
+// accepts the spec's values (docs/protocol.md#support).
+func (en *Engine) supported(f *catalog.Form, op string, g *core.Gated, what string, fs *fault.Set) *wire.Error {
+	if v := en.Host.CheckOperation(f, op); op != "" && v != nil {
+		if !fs.On(fault.SupportUnenforced) {
+			return core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
+		}
+	}
+	if v := en.Host.CheckSpec(f, g.Spec); v != nil {
+		if !fs.On(fault.SupportUnenforced) {
+			return core.AtField(core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message), v.Field)
+		}
+	}
+	return nil
+}
+
+// spendPrepare is step 14: review.prepareDigest binds this request.
+func (en *Engine) spendPrepare(q store.Q, m *core.Mutation, cur *store.Resource, g *core.Gated, fs *fault.Set) *wire.Error {
+	tenant := core.PrepareTenant(m.Tenant, fs)
+	at, ok, err := store.PrepareMintedAt(q, m.PrepareDigest, tenant)
+	if err != nil {
+		return core.Internal(err)
+	}
+	return core.CheckPrepareSpend(m, cur, g, tenant, core.Minted{Found: ok, At: at}, en.Now(), en.PrepareLife, fs)
+}
+
+// nativeClaim is the nativeId claim of an import (docs/protocol.md#import):
+// one live resource per nativeId per tenant, and a claim never changes.
+func nativeClaim(q store.Q, m *core.Mutation, cur *store.Resource, fs *fault.Set) *wire.Error {
+	if fs.On(fault.ImportNoClaim) {
+		m.NativeID = "" // nothing is claimed, nothing is checked
+		return nil
+	}
+	if cur != nil && cur.NativeID != "" && cur.NativeID != m.NativeID {
+		return core.Refuse(wire.CodeImportConflict, "%s already claims another native object; a claim never changes (delete and re-import to adopt another)", m.What())
+	}
+	holder, err := store.NativeHolder(q, m.Tenant, m.NativeID)
+	if err != nil {
+		return core.Internal(err)
+	}
+	if holder != "" && (cur == nil || holder != cur.UID) {
+		return core.Refuse(wire.CodeImportConflict, "the native object is already claimed by another resource of your tenant (uid %s); delete that resource first", holder)
+	}
+	return nil
+}
+
+// Commit writes the decided state and its pins, re-renders what the mutation
+// can affect, counts and journals it, and returns the representation served.
+func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
+	n := o.Next
+	// Derived rendering: the resource itself first — its revision moves only
+	// if the mutation did not move it already.
+	rd, err := en.Gauntlet.ReadyOf(q, n, o.pins, fs)
+	if err != nil {
+		return nil, err
+	}
+	rendered := gauntlet.ApplyReady(n, rd, en.nowText())
+	if rendered && !o.Created && !o.changed {
+		n.Revision++
+	}
+	switch {
+	case o.Created:
+		err = store.InsertResource(q, n)
+	case o.changed || rendered:
+		err = store.UpdateResource(q, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.repin {
+		if err := store.ReplacePins(q, n.UID, o.pins, !o.Created); err != nil {
+			return nil, err
+		}
+	}
+	if err := en.Gauntlet.Recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID, en.nowText(), fs); err != nil {
+		return nil, err
+	}
+	if o.changed {
+		if err := store.AddCounter(q, "mutations", 1); err != nil {
+			return nil, err
+		}
+	}
+	if err := journal.Append(q, en.Now(), "mutation", map[string]any{"tenant": n.Tenant, "space": n.Space,
+		"kind": n.Kind, "name": n.Name, "uid": n.UID, "generation": n.Generation,
+		"revision": n.Revision, "created": o.Created, "changed": o.changed}); err != nil {
+		return nil, err
+	}
+	rep, err := en.Renderer.Render(q, n, o.pins, fs)
+	if err != nil {
+		return nil, err
+	}
+	return rep.JSON(), nil
+}

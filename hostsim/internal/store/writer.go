@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// writer is the one connection every write transaction runs on, with the
+// statements prepared on it. Writers are serialized (Store.wmu), so a write
+// transaction is BEGIN IMMEDIATE, the statements, COMMIT on this connection:
+// no pool lookup and no per-statement transaction wrapper.
+type writer struct {
+	conn   *sql.Conn
+	stmts  map[string]*sql.Stmt
+	events []Pending // journal events of the open transaction
+}
+
+func (w *writer) stmt(query string) (*sql.Stmt, error) {
+	if s := w.stmts[query]; s != nil {
+		return s, nil
+	}
+	s, err := w.conn.PrepareContext(context.Background(), query)
+	if err != nil {
+		return nil, err
+	}
+	w.stmts[query] = s
+	return s, nil
+}
+
+func (w *writer) exec(query string) error {
+	s, err := w.stmt(query)
+	if err == nil {
+		_, err = s.Exec()
+	}
+	return err
+}
+
+// writeQ runs statements inside the writer's open transaction.
+type writeQ struct{ w *writer }
+
+func (q writeQ) Exec(query string, args ...any) (sql.Result, error) {
+	s, err := q.w.stmt(query)
+	if err != nil {
+		return nil, err
+	}
+	return s.Exec(args...)
+}
+
+func (q writeQ) Query(query string, args ...any) (*sql.Rows, error) {
+	s, err := q.w.stmt(query)
+	if err != nil {
+		return nil, err
+	}
+	return s.Query(args...)
+}
+
+func (q writeQ) QueryRow(query string, args ...any) *sql.Row {
+	s, err := q.w.stmt(query)
+	if err != nil {
+		return q.w.conn.QueryRowContext(context.Background(), query, args...)
+	}
+	return s.QueryRow(args...)
+}

@@ -1,0 +1,93 @@
+package hostsim_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/hostsimtest"
+)
+
+// The admin state as typed values: what the admin JSON shows and more (the
+// served Ready and outputs), read without firing a fault.
+func TestStateAsTypedValues(t *testing.T) {
+	cat := testCatalog(t)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	st := sim.Host.State()
+	ctx := context.Background()
+	c := newClient(t, sim.URL, "sim-primary")
+	wake, cancel := st.Subscribe()
+	defer cancel()
+	f, spec := endpointWorld(t, c, cat, "prod")
+	c.create(f, "edge", "prod", spec).status(201)
+	select {
+	case <-wake:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a mutation did not wake a state subscriber")
+	}
+	arm(t, sim, "outputs.omit,resource=edge")
+	res, err := st.Resources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edge *hostsim.StateResource
+	for i := range res {
+		if res[i].Name == "edge" {
+			edge = &res[i]
+		}
+	}
+	if edge == nil || edge.Generation != 1 || edge.Ready().Status != "True" || len(edge.Outputs()) != len(f.Outputs) {
+		t.Fatalf("the edge resource: %+v", edge)
+	}
+	faults, err := st.Faults()
+	if err != nil || len(faults) != 1 || faults[0].Fired != 0 {
+		t.Fatalf("reading state fired a fault: %+v %v", faults, err)
+	}
+	n, err := st.Counters(ctx)
+	if err != nil || n.Mutations < 1 || n.Requests < 2 {
+		t.Fatalf("counters %+v %v", n, err)
+	}
+	evs, err := st.Events(ctx, 0, 1000)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("events %v %v", evs, err)
+	}
+	for i := 1; i < len(evs); i++ {
+		if evs[i].Seq <= evs[i-1].Seq {
+			t.Fatalf("event ids do not increase: %d after %d", evs[i].Seq, evs[i-1].Seq)
+		}
+	}
+	if r, err := st.Refusals(); err != nil || len(r) != 0 {
+		t.Fatalf("full refuses %v %v", r, err)
+	}
+}
+
+func TestStateRefusalsAndOperations(t *testing.T) {
+	cat := testCatalog(t)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, Profile: "no-endpoints", ConformanceProbes: true})
+	st := sim.Host.State()
+	r, err := st.Refusals()
+	if err != nil || len(r) == 0 || !strings.Contains(strings.Join(r, "; "), "no endpoint assignment") {
+		t.Fatalf("no-endpoints refuses %v %v", r, err)
+	}
+	c := newClient(t, sim.URL, "sim-primary")
+	f := updatable(t, cat)
+	pd := c.prepare(f, "later", "prod", fixture(t, f), 0)
+	b := body(f, "later", "prod", fixture(t, f), map[string]any{"review": map[string]any{"prepareDigest": pd}})
+	op := c.do("PUT", resPath(f, "later"), map[string]string{"If-None-Match": "*", "Idempotency-Key": "k-later",
+		"Takoform-Conformance-Probe": "async"}, b).status(202).json()["operation"].(map[string]any)
+	ops, err := st.Operations(context.Background())
+	if err != nil || len(ops) != 1 || ops[0].Done || ops[0].ID != op["id"] {
+		t.Fatalf("operations %+v %v", ops, err)
+	}
+	if _, err := st.Complete(context.Background(), ops[0].ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if ops, _ = st.Operations(context.Background()); !ops[0].Done {
+		t.Fatal("Complete left the operation pending")
+	}
+	if _, err := st.Complete(context.Background(), "op_unknown", ""); err == nil {
+		t.Fatal("completing an unknown operation succeeded")
+	}
+}
