@@ -25,8 +25,7 @@ func Tofu() error {
 
 // Test runs every module's tests (scenarios through real OpenTofu included) and the conformance self-test.
 func Test() error {
-	mg.SerialDeps(Build, Tofu)
-	return runAllTests()
+	return runAllTests(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu})
 }
 
 // Unit runs every module's Go tests except the OpenTofu scenarios (fast contributor loop).
@@ -36,8 +35,7 @@ func Unit() error {
 
 // Scenarios runs only the testscript scenarios under scripts/testdata (CI's regression suite).
 func Scenarios() error {
-	mg.SerialDeps(Build, Tofu)
-	return runScenarios()
+	return runScenarios(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu})
 }
 
 // Lint checks gofmt and runs go vet for every module.
