@@ -60,7 +60,7 @@ func (p *Probe) enforceNarrowing(ctx context.Context, f *catalog.Form) error {
 			mod   func(map[string]any) bool
 		}{label, mod})
 	}
-	for field, allowed := range prof.SupportedEnums {
+	for field, allowed := range sorted(prof.SupportedEnums) {
 		fl, ok := f.Field(field)
 		if !ok {
 			continue
@@ -85,7 +85,7 @@ func (p *Probe) enforceNarrowing(ctx context.Context, f *catalog.Form) error {
 			break
 		}
 	}
-	for field, rng := range prof.SupportedRanges {
+	for field, rng := range sorted(prof.SupportedRanges) {
 		if hi, ok := rng["maximum"].(float64); ok {
 			add("supportedRanges."+field+" maximum", func(spec map[string]any) bool { spec[field] = hi + 1; return true })
 		}
