@@ -27,7 +27,7 @@ type recorder struct {
 
 // random masks what a run draws at random: hex runs (run ids, fresh name suffixes,
 // operation ids, digests) and idempotency keys.
-var random = regexp.MustCompile(`[0-9a-f]{6,}|[0-9a-z]{16,}`)
+var random = regexp.MustCompile(`[0-9a-z]{16,}|[0-9a-f]{6,}`)
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
