@@ -38,6 +38,11 @@ func Scenarios() error {
 	return runScenarios(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu})
 }
 
+// Mutate runs the mutation tester over the core of the three rules (not part of test; docs/mutation.md).
+func Mutate() error {
+	return runMutation()
+}
+
 // Lint checks gofmt and runs go vet for every module.
 func Lint() error {
 	return lint()

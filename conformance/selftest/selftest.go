@@ -21,7 +21,7 @@ type Options struct {
 	// serves it too (--catalog), so runner and host agree on the family.
 	CatalogDir string
 	Out        io.Writer // where the positive run and the matrix are printed
-	Only       []string  // restrict the negative matrix to these ids (all when empty)
+	Only       []string  // restrict the positive run and the negative matrix to these ids (all when empty)
 }
 
 // NegativeResult is one row of the negative matrix.
@@ -68,7 +68,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	fmt.Fprintf(o.Out, "== positive run: every check against hostsim full (%s)\n", sim.URL)
-	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "selftest",
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "selftest", Only: o.Only,
 		Progress: func(r conformance.Result) { fmt.Fprintln(o.Out, r.Line()) }}
 	tokens(&cfg)
 	out.Positive, err = conformance.Run(ctx, cfg)

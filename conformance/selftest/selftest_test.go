@@ -63,7 +63,7 @@ func TestSelftest(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var log strings.Builder
-	out, err := Run(ctx, Options{Hostsim: bin, Catalog: cat, Out: &log})
+	out, err := Run(ctx, Options{Hostsim: bin, Catalog: cat, Out: &log, Only: areaChecks(t)})
 	if err != nil {
 		t.Fatalf("self-test did not run: %v\n%s", err, log.String())
 	}
@@ -78,6 +78,30 @@ func TestSelftest(t *testing.T) {
 		}
 	}
 	t.Logf("self-test in %s: %s; %d negatives", out.Elapsed.Round(time.Millisecond), out.Positive.Summary.Line(), len(out.Negatives))
+}
+
+// areaChecks narrows the self-test to the checks of the areas named in
+// TAKOKIT_SELFTEST_AREAS (comma-separated, e.g. "outputs,transitions"): `mage mutate`
+// runs only the areas whose code it mutates. Unset, every check runs.
+func areaChecks(t *testing.T) []string {
+	env := os.Getenv("TAKOKIT_SELFTEST_AREAS")
+	if env == "" {
+		return nil
+	}
+	var ids []string
+	for _, a := range strings.Split(env, ",") {
+		n := len(ids)
+		for _, c := range conformance.Table() {
+			if string(c.Area) == strings.TrimSpace(a) {
+				ids = append(ids, c.ID)
+			}
+		}
+		if len(ids) == n {
+			t.Fatalf("TAKOKIT_SELFTEST_AREAS names %q, which is no area of the table (%v)", a, conformance.Areas())
+		}
+	}
+	t.Logf("self-test narrowed to %d checks of %s", len(ids), env)
+	return ids
 }
 
 func TestFindHostsimNamesWhereItLooked(t *testing.T) {
