@@ -113,6 +113,25 @@ func (p *Probe) enforceNarrowing(ctx context.Context, f *catalog.Form) error {
 			return failf("%s (%s %s)", err, f.Ref.Kind, o.label)
 		}
 	}
+	if !p.S.Offers(f, "create") {
+		// nothing of f can be made here, so no update can be tried; the create itself
+		// must be refused
+		spec, err := p.specFor(ctx, f)
+		if err != nil {
+			if classify(err) == StatusNotApplicable {
+				return nil
+			}
+			return err
+		}
+		r, err := p.apply(ctx, p.P, f.Ref, p.Name("nocreate"), spec, "")
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeUnsupportedCapability); err != nil {
+			return failf("%s (create of %s, whose profile omits create)", err, f.Ref.Kind)
+		}
+		return nil
+	}
 	if f.DeclaresUpdate && !p.S.Offers(f, "update") {
 		b, err := p.buildOf(ctx, f)
 		if err != nil {

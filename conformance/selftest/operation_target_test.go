@@ -21,6 +21,22 @@ import (
 // rewriteOperations is a proxy in front of hostsim that applies edit to every
 // Operation document it forwards (a 202's {"operation": …} and GET /operations/{id}).
 func rewriteOperations(t *testing.T, origin string, edit func(op map[string]any)) string {
+	return rewriteJSON(t, origin, func(_ *http.Request, doc map[string]any) bool {
+		if op, ok := doc["operation"].(map[string]any); ok && op["kind"] == "Operation" {
+			edit(op)
+			return true
+		}
+		if doc["kind"] == "Operation" {
+			edit(doc)
+			return true
+		}
+		return false
+	})
+}
+
+// rewriteJSON is a proxy in front of hostsim that lets edit change the JSON object
+// of any answer (edit reports whether it changed it); the ETag is left as it was.
+func rewriteJSON(t *testing.T, origin string, edit func(req *http.Request, doc map[string]any) bool) string {
 	t.Helper()
 	u, err := url.Parse(origin)
 	if err != nil {
@@ -37,14 +53,8 @@ func rewriteOperations(t *testing.T, origin string, edit func(op map[string]any)
 			return err
 		}
 		var doc map[string]any
-		if json.Unmarshal(b, &doc) == nil {
-			if op, ok := doc["operation"].(map[string]any); ok && op["kind"] == "Operation" {
-				edit(op)
-				b, _ = json.Marshal(doc)
-			} else if doc["kind"] == "Operation" {
-				edit(doc)
-				b, _ = json.Marshal(doc)
-			}
+		if json.Unmarshal(b, &doc) == nil && edit(res.Request, doc) {
+			b, _ = json.Marshal(doc)
 		}
 		res.Body = io.NopCloser(bytes.NewReader(b))
 		res.ContentLength = int64(len(b))

@@ -58,13 +58,13 @@ func TestFindAndApply(t *testing.T) {
 }
 
 func TestCoversUsesExecutedBlocksOnly(t *testing.T) {
-	c := coverMap{"/x.go": {{l0: 5, c0: 2, l1: 7, c1: 10}}}
+	c := coverMap{"/x.go": {{l0: 5, c0: 2, l1: 7, c1: 10, count: 3}, {l0: 9, c0: 1, l1: 12, c1: 2, count: 0}}}
 	for _, tc := range []struct {
 		line, col int
 		want      bool
-	}{{5, 2, true}, {6, 99, true}, {7, 10, true}, {5, 1, false}, {7, 11, false}, {8, 1, false}} {
+	}{{5, 2, true}, {6, 99, true}, {7, 10, true}, {9, 5, false}, {12, 2, false}, {5, 1, true}, {8, 1, true}} {
 		if got := c.covers(Mutant{File: "/x.go", Line: tc.line, Col: tc.col}); got != tc.want {
-			t.Errorf("covers(%d:%d) = %v, want %v", tc.line, tc.col, got, tc.want)
+			t.Errorf("covers(%d:%d) = %v, want %v (in a block that ran, in one that never ran, in none)", tc.line, tc.col, got, tc.want)
 		}
 	}
 }

@@ -237,20 +237,31 @@ func failingTest(out []byte) string {
 	return firstLines(out, 2)
 }
 
-// coverMap is the set of covered source blocks per file.
+// coverMap holds the coverage blocks per file, executed or not.
 type coverMap map[string][]block
 
-type block struct{ l0, c0, l1, c1 int }
+type block struct {
+	l0, c0, l1, c1 int
+	count          int
+}
 
+// covers reports whether a test executes m's position: it lies in a block that ran,
+// or in no block at all (case expressions and similar are outside go cover's
+// statement blocks; such a mutant is run rather than assumed dead). Only a position
+// inside blocks that never ran is not covered.
 func (c coverMap) covers(m Mutant) bool {
+	inBlock := false
 	for _, b := range c[m.File] {
 		after := m.Line > b.l0 || (m.Line == b.l0 && m.Col >= b.c0)
 		before := m.Line < b.l1 || (m.Line == b.l1 && m.Col <= b.c1)
 		if after && before {
-			return true
+			if b.count > 0 {
+				return true
+			}
+			inBlock = true
 		}
 	}
-	return false
+	return !inBlock
 }
 
 // coverage runs the scope's tests once, unmutated, with coverage of the mutated
@@ -283,9 +294,10 @@ func coverage(ctx context.Context, s Scope, modDir, pkg, work string) (coverMap,
 		name := line[:colon+3]
 		var b block
 		var stmts, count int
-		if _, err := fmt.Sscanf(line[colon+4:], "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &stmts, &count); err != nil || count == 0 {
+		if _, err := fmt.Sscanf(line[colon+4:], "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &stmts, &count); err != nil {
 			continue
 		}
+		b.count = count
 		file := filepath.Join(dir, filepath.Base(name))
 		c[file] = append(c[file], b)
 	}
