@@ -20,10 +20,18 @@ import (
 // candidate locations, first existing wins, so a package that moves keeps working
 // until the row is updated.
 var mutationScope = []mutate.Scope{
-	{Name: "provider outputs/support/transition", Module: "provider",
+	{Name: "provider outputs", Module: "provider",
 		Dirs:  []string{"takoform", "internal/takoform"},
-		Files: []string{"outputs.go", "support.go", "transition.go", "transition_apply.go", "codes.go"},
-		Tests: []string{"{pkg}"}, Run: "Output|Capability|Support|Plan|Transition|Refus|Digest|Range|Enum|Limit|Bundle|Retry"},
+		Files: []string{"outputs.go"},
+		Tests: []string{"{pkg}"}, Run: "Output"},
+	{Name: "provider plan-time support", Module: "provider",
+		Dirs:  []string{"takoform", "internal/takoform"},
+		Files: []string{"support.go"},
+		Tests: []string{"{pkg}"}, Run: "Capability|Support|Plan|Refus|Digest|Range|Enum|Limit|Bundle"},
+	{Name: "provider transition", Module: "provider",
+		Dirs:  []string{"takoform", "internal/takoform"},
+		Files: []string{"transition.go", "transition_apply.go", "codes.go"},
+		Tests: []string{"{pkg}"}, Run: "Transition|Retry"},
 	{Name: "hostsim fences (lane)", Module: "hostsim",
 		Dirs:  []string{"internal/lane"},
 		Files: []string{"headers.go"},
