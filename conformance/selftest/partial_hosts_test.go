@@ -79,6 +79,7 @@ func TestChecksOnPartialHosts(t *testing.T) {
 		{profile: "unreadable-support", mustPass: []string{"support-profile-enforced-at-apply"},
 			mayFail: []string{"support-profiles-present", "support-form-refusal-is-form-unknown", "support-contract-refusal-is-resource-not-found", "support-profile-carries-no-commercial-data"}},
 		{profile: noUpdate, mustPass: []string{"support-profile-enforced-at-apply"}},
+		{profile: file("no-forms.json"), mustPass: []string{"support-profile-enforced-at-apply"}},
 	}
 	for _, h := range hosts {
 		t.Run(filepath.Base(h.profile), func(t *testing.T) {
