@@ -13,7 +13,7 @@ import (
 func lint() error {
 	mageFiles, _ := filepath.Glob("mage*.go")
 	args := append([]string{"-l"}, mageFiles...)
-	args = append(args, "catalog", "hostsim", "provider", "conformance", "scripts")
+	args = append(args, "catalog", "hostsim", "provider", "conformance", "scripts", "internal")
 	out, err := exec.Command("gofmt", args...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("gofmt: %v\n%s", err, out)

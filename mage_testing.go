@@ -3,181 +3,125 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
+	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/takokit/takokit/internal/testtally"
 )
 
-// tally counts test results across every `go test -json` stream of a run.
-type tally struct {
-	passed, failed, skipped int
-	failedNames             []string
-}
-
-func (t *tally) add(o tally) {
-	t.passed += o.passed
-	t.failed += o.failed
-	t.skipped += o.skipped
-	t.failedNames = append(t.failedNames, o.failedNames...)
-}
-
-type testEvent struct {
-	Action  string
-	Package string
-	Test    string
-	Output  string
-	Elapsed float64
-}
-
-func runAllTests() error {
-	var total tally
-	unitErr := runModuleTestsInto(&total, true)
-	selfErr := conformanceSelftest()
-	printSummary(total)
-	if unitErr != nil {
-		return unitErr
+// runAllTests runs every module's tests (scenarios included) and the conformance self-test,
+// after the build steps given; a failed step counts as one failure and the run goes on, so
+// the report always closes with the tally line.
+func runAllTests(steps ...step) error {
+	var total testtally.Tally
+	runSteps(&total, steps)
+	runModuleTestsInto(&total, true)
+	if err := conformanceSelftest(); err != nil {
+		fmt.Printf("conformance self-test: %v\n", err)
+		total.Fail("conformance selftest")
 	}
-	return selfErr
+	return finish(total)
 }
 
 func runModuleTests(withScenarios bool) error {
-	var total tally
-	err := runModuleTestsInto(&total, withScenarios)
-	printSummary(total)
-	return err
+	var total testtally.Tally
+	runModuleTestsInto(&total, withScenarios)
+	return finish(total)
 }
 
-func runScenarios() error {
-	var total tally
+func runScenarios(steps ...step) error {
+	var total testtally.Tally
+	runSteps(&total, steps)
 	env, err := binDirEnv()
 	if err != nil {
 		return err
 	}
-	err = goTestJSON(".", env, &total, "-run", "TestScenarios", "./scripts")
-	printSummary(total)
-	return err
+	goTestJSON(".", env, &total, "-run", "TestScenarios", "./scripts")
+	return finish(total)
+}
+
+// step is a build step run before tests (mage build, mage tofu).
+type step struct {
+	name string
+	run  func() error
+}
+
+func runSteps(total *testtally.Tally, steps []step) {
+	for _, s := range steps {
+		if err := s.run(); err != nil {
+			fmt.Printf("%s: %v\n", s.name, err)
+			total.Fail(s.name)
+		}
+	}
+}
+
+// finish prints the summary as the report's LAST line. On failure it exits 1 itself: a
+// returned error would make mage print "Error: ..." after the closing line.
+func finish(total testtally.Tally) error {
+	testtally.PrintSummary(os.Stdout, total)
+	if total.Failed > 0 {
+		os.Stdout.Sync()
+		os.Exit(1)
+	}
+	return nil
 }
 
 // runModuleTestsInto runs `go test ./...` in every module. The root module holds the scenario
 // runner (scripts/), which needs bin/ on PATH; without scenarios it is skipped by -skip.
-func runModuleTestsInto(total *tally, withScenarios bool) error {
+func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
 	env, err := binDirEnv()
 	if err != nil {
-		return err
+		fmt.Println("bin/ on PATH:", err)
+		total.Fail("bin/ on PATH")
+		return
 	}
-	var failed []string
 	for _, m := range modules {
 		args := []string{"./..."}
 		if m == "." && !withScenarios {
 			args = append([]string{"-skip", "TestScenarios"}, args...)
 		}
-		if err := goTestJSON(m, env, total, args...); err != nil {
-			failed = append(failed, m)
-		}
+		goTestJSON(m, env, total, args...)
 	}
-	if len(failed) > 0 {
-		return fmt.Errorf("tests failed in module(s): %s", strings.Join(failed, ", "))
-	}
-	return nil
 }
 
-// goTestJSON runs go test -json and prints a compact, go-test-like report: one line per package,
-// and the full output of every failed test only.
-func goTestJSON(dir string, env []string, total *tally, args ...string) error {
+// goTestJSON runs go test -json in dir, prints the output of what failed and one line for the
+// module, and adds its counts to total. A go command that fails without a failed test or
+// package in its stream (the module did not load) counts as one failure, its error printed.
+func goTestJSON(dir string, env []string, total *testtally.Tally, args ...string) {
 	full := append([]string{"test", "-json", "-count=1", "-timeout", "75m"}, args...)
 	fmt.Printf("+ (cd %s && go %s)\n", dir, strings.Join(full, " "))
+	start := time.Now()
 	cmd := exec.Command("go", full...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stderr = os.Stderr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return err
+		total.Fail("go test in " + dir + ": " + err.Error())
+		return
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		total.Fail("go test in " + dir + ": " + err.Error())
+		return
 	}
-	t := consume(out)
+	t := testtally.Consume(out, os.Stdout)
 	waitErr := cmd.Wait()
-	total.add(t)
-	if waitErr != nil || t.failed > 0 {
-		return fmt.Errorf("go test in %s failed", dir)
+	if stderr.Len() > 0 {
+		os.Stdout.Write(stderr.Bytes())
 	}
-	return nil
-}
-
-func consume(r io.Reader) tally {
-	var t tally
-	outputs := map[string]*strings.Builder{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var ev testEvent
-		if json.Unmarshal(sc.Bytes(), &ev) != nil {
-			fmt.Println(sc.Text()) // build errors arrive as plain text
-			continue
-		}
-		key := ev.Package + " " + ev.Test
-		switch ev.Action {
-		case "output":
-			b := outputs[key]
-			if b == nil {
-				b = &strings.Builder{}
-				outputs[key] = b
-			}
-			b.WriteString(ev.Output)
-		case "pass", "fail", "skip":
-			if ev.Test == "" {
-				printPackage(ev, outputs[key])
-				continue
-			}
-			switch ev.Action {
-			case "pass":
-				t.passed++
-			case "skip":
-				t.skipped++
-			case "fail":
-				t.failed++
-				t.failedNames = append(t.failedNames, ev.Package+"."+ev.Test)
-				if b := outputs[key]; b != nil {
-					fmt.Print(b.String())
-				}
-			}
-			delete(outputs, key)
-		}
+	if waitErr != nil && t.Failed == 0 {
+		fmt.Printf("go test in %s: %v\n", dir, waitErr)
+		t.Fail("module " + dir + " (go test: " + waitErr.Error() + ")")
 	}
-	return t
-}
-
-func printPackage(ev testEvent, out *strings.Builder) {
-	d := time.Duration(ev.Elapsed * float64(time.Second)).Round(10 * time.Millisecond)
-	switch ev.Action {
-	case "pass":
-		fmt.Printf("ok   %s (%s)\n", ev.Package, d)
-	case "skip":
-		fmt.Printf("?    %s [no test files]\n", ev.Package)
-	default:
-		if out != nil {
-			fmt.Print(out.String())
-		}
-		fmt.Printf("FAIL %s (%s)\n", ev.Package, d)
-	}
+	fmt.Println(testtally.ModuleLine(dir, t, time.Since(start)))
+	total.Add(t)
 }
 
 func conformanceSelftest() error {
 	return run(".", nil, "bin/conformance", "selftest", "--hostsim", "bin/hostsim")
-}
-
-func printSummary(t tally) {
-	sort.Strings(t.failedNames)
-	for _, n := range t.failedNames {
-		fmt.Println("failed:", n)
-	}
-	fmt.Printf("tests: %d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped)
 }

@@ -25,8 +25,7 @@ func Tofu() error {
 
 // Test runs every module's tests (scenarios through real OpenTofu included) and the conformance self-test.
 func Test() error {
-	mg.SerialDeps(Build, Tofu)
-	return runAllTests()
+	return runAllTests(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu})
 }
 
 // Unit runs every module's Go tests except the OpenTofu scenarios (fast contributor loop).
@@ -36,8 +35,12 @@ func Unit() error {
 
 // Scenarios runs only the testscript scenarios under scripts/testdata (CI's regression suite).
 func Scenarios() error {
-	mg.SerialDeps(Build, Tofu)
-	return runScenarios()
+	return runScenarios(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu})
+}
+
+// Mutate runs the mutation tester over the core of the three rules (not part of test; docs/mutation.md).
+func Mutate() error {
+	return runMutation()
 }
 
 // Bench measures hostsim against a null HTTP server: lifecycle rates, their ratios, RSS, --db rates.

@@ -113,7 +113,7 @@ func checkBindingNameCollision(ctx context.Context, p *Probe) error {
 	var taken string
 	for _, fl := range f.Fields {
 		if m, ok := spec[fl.Wire].(map[string]any); ok && fl.Kind == catalog.FieldJSONMap {
-			for k := range m {
+			for k := range sorted(m) {
 				taken = k
 			}
 		}
@@ -145,7 +145,7 @@ func checkDeploymentDeleteBlocked(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	for _, made := range p.world.made {
+	for _, made := range sorted(p.world.made) {
 		if f, ok := p.Cat.Form(made.Ref()); ok && f.Role == "deployment" {
 			r, err := p.del(ctx, p.P, made.Ref(), made.Metadata.Name, made.Metadata.Generation, nil)
 			if err != nil {

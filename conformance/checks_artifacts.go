@@ -62,7 +62,7 @@ func checkArtifactDigestMismatch(ctx context.Context, p *Probe) error {
 	}
 	d := wire.RawDigest(m.Bytes)
 	other := append([]byte("x"), m.Bytes[1:]...)
-	for label, b := range map[string][]byte{"other bytes of the declared size": other, "fewer bytes than declared": m.Bytes[:len(m.Bytes)-1]} {
+	for label, b := range sorted(map[string][]byte{"other bytes of the declared size": other, "fewer bytes than declared": m.Bytes[:len(m.Bytes)-1]}) {
 		br, err := p.putBlob(ctx, p.P, st.UploadID, d, b)
 		if err != nil {
 			return err
@@ -167,12 +167,12 @@ func checkManifestRejectList(ctx context.Context, p *Probe) error {
 	jsonMod := module{Name: "data.json", MediaType: "application/json", Bytes: []byte(`{}`)}
 	mapNoTarget := module{Name: "other.js.map", MediaType: "application/source-map+json", Bytes: []byte(`{"version":3}`)}
 	mapBadName := module{Name: "index.js.sourcemap", MediaType: "application/source-map+json", Bytes: []byte(`{"version":3}`)}
-	for label, bad := range map[string]map[string]any{
+	for label, bad := range sorted(map[string]map[string]any{
 		"a module of media type application/json":   manifestOf(kind, m.Name, m, jsonMod),
 		"two modules with one name":                 manifestOf(kind, m.Name, m, m),
 		"a source map whose target is not declared": manifestOf(kind, m.Name, m, mapNoTarget),
 		"a source map not named *.map":              manifestOf(kind, m.Name, m, mapBadName),
-	} {
+	}) {
 		if err := p.refuseManifest(ctx, label, bad); err != nil {
 			return err
 		}
@@ -192,10 +192,10 @@ func checkManifestKindExclusive(ctx context.Context, p *Probe) error {
 	delete(noModules, "mainModule")
 	noModules["files"] = withFiles["files"]
 	_ = m
-	for label, bad := range map[string]map[string]any{
+	for label, bad := range sorted(map[string]map[string]any{
 		"a modules manifest that also carries files":  withFiles,
 		"a modules manifest kind carrying only files": noModules,
-	} {
+	}) {
 		if err := p.refuseManifest(ctx, label, bad); err != nil {
 			return err
 		}
@@ -210,10 +210,10 @@ func checkMainModuleLoadable(ctx context.Context, p *Probe) error {
 	}
 	kind := manifest["kind"].(string)
 	sm := module{Name: "index.js.map", MediaType: "application/source-map+json", Bytes: []byte(`{"version":3}`)}
-	for label, bad := range map[string]map[string]any{
+	for label, bad := range sorted(map[string]map[string]any{
 		"mainModule naming a source map":         manifestOf(kind, sm.Name, m, sm),
 		"mainModule naming an undeclared module": manifestOf(kind, "missing.js", m),
-	} {
+	}) {
 		if err := p.refuseManifest(ctx, label, bad); err != nil {
 			return err
 		}

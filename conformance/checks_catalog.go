@@ -183,7 +183,7 @@ func checkExactFormRefFailsClosed(ctx context.Context, p *Probe) error {
 	if _, err := p.create(ctx, f, name, spec); err != nil {
 		return err
 	}
-	for label, ref := range p.unknownRefs(f) {
+	for label, ref := range sorted(p.unknownRefs(f)) {
 		for _, t := range []string{formsTarget(p.Space, ref), definitionTarget(p.Space, ref),
 			ResourcePath(ref, name) + exactQuery(p.Space, ref)} {
 			r, err := p.get(ctx, t)

@@ -57,7 +57,7 @@ func checkDiscoveryExact(ctx context.Context, p *Probe) error {
 	if u.EscapedPath() != API || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return failf("%s: endpoints.api %q must be the origin plus exactly %s", r.What(), api, API)
 	}
-	for name, v := range map[string]string{"artifacts": d.Endpoints.Artifacts, "operations": d.Endpoints.Operations, "support": d.Endpoints.Support} {
+	for name, v := range sorted(map[string]string{"artifacts": d.Endpoints.Artifacts, "operations": d.Endpoints.Operations, "support": d.Endpoints.Support}) {
 		if v != "" && v != api+"/"+name {
 			return failf("%s: endpoints.%s is %q, expected %q", r.What(), name, v, api+"/"+name)
 		}
@@ -123,7 +123,7 @@ func checkUnauthenticated(ctx context.Context, p *Probe) error {
 		}
 	}
 	for _, t := range targets {
-		for label, v := range unauthenticatedVariants(p.run) {
+		for label, v := range sorted(unauthenticatedVariants(p.run)) {
 			v.Method, v.Target = t.method, t.target
 			if t.method != http.MethodGet {
 				v.Body = []byte("{}")

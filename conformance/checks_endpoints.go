@@ -85,7 +85,7 @@ func checkEndpointStable(ctx context.Context, p *Probe) error {
 	if err := same(r.What(), re); err != nil {
 		return err
 	}
-	for _, made := range p.world.made {
+	for _, made := range sorted(p.world.made) {
 		if f, ok := p.Cat.Form(made.Ref()); ok && f.Role == "deployment" {
 			spec := map[string]any{}
 			_ = jsonUnmarshal(made.Spec, &spec)

@@ -45,7 +45,7 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 	}
 	// Errors the host reaches by itself travel in the same envelope.
 	natural := map[string]wire.Code{API + "/forms": wire.CodeInvalidArgument, API + "/operations/op_conformance" + p.run: wire.CodeOperationNotFound}
-	for target, code := range natural {
+	for target, code := range sorted(natural) {
 		r, err := p.get(ctx, target)
 		if err != nil {
 			return err
@@ -76,7 +76,7 @@ func (p *Probe) refuseBodies(ctx context.Context, kind string, mutate map[string
 	if err != nil {
 		return err
 	}
-	for label, mod := range mutate {
+	for label, mod := range sorted(mutate) {
 		name := p.Name("json")
 		doc := []byte(mod(string(body(f.Ref, name, p.Space, spec, nil))))
 		r, err := p.P.Do(ctx, Req{Method: http.MethodPost, Target: API + "/resources/validate", Body: doc})
@@ -143,7 +143,7 @@ func checkSpaceGrammar(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	for label, sp := range badSpaces {
+	for label, sp := range sorted(badSpaces) {
 		r, err := p.get(ctx, ResourcePath(f.Ref, "absent")+exactQuery(sp, f.Ref))
 		if err != nil {
 			return err

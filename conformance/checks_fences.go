@@ -33,7 +33,7 @@ func checkUpdateGenerationFence(ctx context.Context, p *Probe) error {
 	disagree := p.applyReq(ref, name, alt, digest, "1")
 	disagree.Body = body(ref, name, p.Space, alt, map[string]any{"review": map[string]any{"prepareDigest": digest}, "expectedGeneration": "2"})
 	bad["header fence 1 with body expectedGeneration 2"] = disagree
-	for label, req := range bad {
+	for label, req := range sorted(bad) {
 		r, err := p.P.Do(ctx, req)
 		if err != nil {
 			return err
@@ -66,12 +66,12 @@ func checkStaleGeneration(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	for label, send := range map[string]func() (*Resp, error){
+	for label, send := range sorted(map[string]func() (*Resp, error){
 		"apply":   func() (*Resp, error) { return p.P.Do(ctx, p.applyReq(f.Ref, name, spec, digest, "2")) },
 		"observe": func() (*Resp, error) { return p.observe(ctx, p.P, f.Ref, name, "2", nil) },
 		"delete":  func() (*Resp, error) { return p.del(ctx, p.P, f.Ref, name, "2", nil) },
 		"prepare": func() (*Resp, error) { r, _, err := p.prepare(ctx, p.P, f.Ref, name, spec, "2"); return r, err },
-	} {
+	}) {
 		r, err := send()
 		if err != nil {
 			return err
@@ -132,7 +132,7 @@ func checkObserveFence(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := a.Metadata.Name
-	for fence, code := range map[string]wire.Code{"": wire.CodeInvalidArgument, "01": wire.CodeInvalidArgument, "+1": wire.CodeInvalidArgument, "2": wire.CodeGenerationConflict} {
+	for fence, code := range sorted(map[string]wire.Code{"": wire.CodeInvalidArgument, "01": wire.CodeInvalidArgument, "+1": wire.CodeInvalidArgument, "2": wire.CodeGenerationConflict}) {
 		h := map[string]string{wire.HeaderIdempotencyKey: newKey()}
 		if fence != "" {
 			h[wire.HeaderExpectedGeneration] = fence
@@ -252,7 +252,7 @@ func checkDeleteRevisionFence(ctx context.Context, p *Probe) error {
 		return err
 	}
 	name := a.Metadata.Name
-	for tag, code := range map[string]wire.Code{`"99"`: wire.CodeRevisionConflict, `W/"1"`: wire.CodeInvalidArgument, `*`: wire.CodeInvalidArgument, `"1", "2"`: wire.CodeInvalidArgument} {
+	for tag, code := range sorted(map[string]wire.Code{`"99"`: wire.CodeRevisionConflict, `W/"1"`: wire.CodeInvalidArgument, `*`: wire.CodeInvalidArgument, `"1", "2"`: wire.CodeInvalidArgument}) {
 		r, err := p.del(ctx, p.P, f.Ref, name, "1", map[string]string{wire.HeaderIfMatch: tag})
 		if err != nil {
 			return err

@@ -80,7 +80,7 @@ func checkDeploymentChangePreservesDependents(ctx context.Context, p *Probe) err
 	}
 	var dep *Resource
 	var vrel catalog.Relation
-	for _, made := range p.world.made {
+	for _, made := range sorted(p.world.made) {
 		if f, ok := p.Cat.Form(made.Ref()); ok && f.Role == "deployment" {
 			dep = made
 			for _, rel := range f.Relations {

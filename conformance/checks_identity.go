@@ -72,7 +72,7 @@ func checkApplyHeadersRequired(ctx context.Context, p *Probe) error {
 		"If-None-Match together with a fence":  func(h map[string]string) { h[wire.HeaderExpectedGeneration] = "1" },
 		"If-None-Match together with If-Match": func(h map[string]string) { h[wire.HeaderIfMatch] = `"1"` },
 	}
-	for label, mod := range cases {
+	for label, mod := range sorted(cases) {
 		req := p.applyReq(f.Ref, name, spec, digest, "")
 		mod(req.Header)
 		r, err := p.P.Do(ctx, req)
@@ -275,10 +275,10 @@ func checkAnswersOnlyUnderRecordedRef(ctx context.Context, p *Probe) error {
 	if err := expectCode(r, wire.CodeResourceNotFound); err != nil {
 		return failf("%s (read under another installed FormRef of the kind)", err)
 	}
-	for label, send := range map[string]func() (*Resp, error){
+	for label, send := range sorted(map[string]func() (*Resp, error){
 		"observe": func() (*Resp, error) { return p.observe(ctx, p.P, b.Ref, name, "1", nil) },
 		"delete":  func() (*Resp, error) { return p.del(ctx, p.P, b.Ref, name, "1", nil) },
-	} {
+	}) {
 		r, err := send()
 		if err != nil {
 			return err

@@ -52,7 +52,7 @@ func (p *Probe) checkFormProfile(what string, prof supportProfile) error {
 	if !isSubsequence(prof.Operations, f.Capabilities) {
 		return failf("%s: FormSupport %s operations %q are not the Definition's lifecycleCapabilities %q (or a narrowing of them, in order)", what, f.Ref, prof.Operations, f.Capabilities)
 	}
-	for field, vals := range prof.SupportedEnums {
+	for field, vals := range sorted(prof.SupportedEnums) {
 		fl, ok := f.Field(field)
 		if !ok || len(fl.Enum) == 0 {
 			continue

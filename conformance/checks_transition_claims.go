@@ -53,11 +53,11 @@ func checkTransitionClaimFences(ctx context.Context, p *Probe) error {
 	}
 	var spec map[string]any
 	_ = json.Unmarshal(res.Spec, &spec)
-	for label, send := range map[string]func() (*Resp, error){
+	for label, send := range sorted(map[string]func() (*Resp, error){
 		"apply":   func() (*Resp, error) { return p.apply(ctx, p.P, t.from.Ref, name, spec, now.Metadata.Generation) },
 		"observe": func() (*Resp, error) { return p.observe(ctx, p.P, t.from.Ref, name, now.Metadata.Generation, nil) },
 		"delete":  func() (*Resp, error) { return p.del(ctx, p.P, t.from.Ref, name, now.Metadata.Generation, nil) },
-	} {
+	}) {
 		r, err := send()
 		if err != nil {
 			return err

@@ -204,7 +204,7 @@ func checkPrepareRequiresFence(ctx context.Context, p *Probe) error {
 	if _, err := p.create(ctx, f, name, spec); err != nil {
 		return err
 	}
-	for fence, code := range map[string]wire.Code{"": wire.CodeInvalidArgument, "2": wire.CodeGenerationConflict, "01": wire.CodeInvalidArgument} {
+	for fence, code := range sorted(map[string]wire.Code{"": wire.CodeInvalidArgument, "2": wire.CodeGenerationConflict, "01": wire.CodeInvalidArgument}) {
 		r, _, err := p.prepare(ctx, p.P, f.Ref, name, spec, fence)
 		if err != nil {
 			return err

@@ -2,10 +2,16 @@ package conformance
 
 // Negative is a hostsim configuration under which a check MUST fail
 // (docs/guides/conformance.md): a built-in profile plus faults (docs/protocol.md#faults text form),
-// armed after the runner read the host's surface. Fragment must appear in the
-// failure message. Wanted names a narrower fault hostsim does not offer yet that
-// would break exactly the behaviour the check measures; Missing is set when no
-// available profile or fault breaks the check at all.
+// armed after the runner read the host's surface. Fragment is the row's
+// expected-failure matcher: it must appear in the failure message and names the
+// rule's own failure (what the check expected and, where that identifies the rule,
+// what came back), never a setup step's status. The self-test also refuses a
+// failure that is an earlier request's error status ("expected 2xx, got 4xx/5xx")
+// unless the fragment itself says the rule is a success refused. Wanted names a
+// narrower fault hostsim does not offer yet that would break exactly the behaviour
+// the check measures; a row with Wanted is caught but not isolated, and the
+// self-test says so. Missing is set when no available profile or fault breaks the
+// check at all.
 type Negative struct {
 	Profile  string
 	Faults   []string
@@ -67,7 +73,7 @@ func Negatives() map[string]Negative {
 		"resource-answers-only-under-its-recorded-form-ref": targeted("formref.any-version", "expected 404 resource_not_found"),
 		"revision-role-update-rejected":                     targeted("capability.ignore", "expected 400 invalid_argument"),
 		"no-update-spec-change-rejected":                    targeted("capability.ignore", "expected 400 invalid_argument, got 422 unsupported_capability"),
-		"concurrent-unrelated-mutation":                     targeted("mutation.exclusive", "got 409 resource_busy"),
+		"concurrent-unrelated-mutation":                     targeted("mutation.exclusive", "expected 201, got 409 resource_busy"),
 		"async-commit-revalidates":                          targeted("commit.skip-fences", "must end with generation_conflict"),
 		"resource-observe-is-tenant-isolated":               targeted("tenant.ignore", "by another tenant)"),
 		"prepare-is-tenant-scoped":                          targeted("prepare.host-wide", "another tenant spending a prepareDigest"),
@@ -92,11 +98,11 @@ func Negatives() map[string]Negative {
 		"async-commit-binds-the-accepted-identity":  targeted("commit.skip-identity", "must end with uid_mismatch"),
 
 		"form-declared-outputs-are-exact":      {Profile: "full", Faults: []string{"outputs.empty-when-undeclared"}, Fragment: "must be omitted"},
-		"outputs-move-revision-not-generation": {Profile: "full", Faults: []string{"outputs.wrong-type"}, Fragment: "declared"},
+		"outputs-move-revision-not-generation": targeted("generation.on-status", `a host-side change of status moved the generation to "2"`),
 
-		"support-profiles-present":                       unreadableSupport("503 backend_unavailable", ""),
-		"support-form-refusal-is-form-unknown":           unreadableSupport("503 backend_unavailable", "support.refuse-code: answer an unknown Form line resource_not_found"),
-		"support-contract-refusal-is-resource-not-found": unreadableSupport("503 backend_unavailable", "support.refuse-code: answer an unknown contract form_unknown"),
+		"support-profiles-present":                       unreadableSupport("got 503 backend_unavailable", "support.omit-profile: one installed Form's support route answers 404 form_unknown while the Form stays installed (the check must name the Form lacking its profile)"),
+		"support-form-refusal-is-form-unknown":           unreadableSupport("expected 404 form_unknown, got 503 backend_unavailable", "support.refuse-code: answer an unknown Form line resource_not_found"),
+		"support-contract-refusal-is-resource-not-found": unreadableSupport("expected 404 resource_not_found, got 503 backend_unavailable", "support.refuse-code: answer an unknown contract form_unknown"),
 		"support-profile-carries-no-commercial-data":     unreadableSupport("no support profile could be read", "support.commercial: add a \"price\" member to every profile"),
 		"support-profile-enforced-at-apply":              {Profile: "tight-limits", Faults: []string{"support.unenforced"}, Fragment: "expected 422 unsupported_capability"},
 
@@ -114,7 +120,7 @@ func Negatives() map[string]Negative {
 		"binding-target-missing-404-before-mutation":    targeted("relations.ignore-missing", "expected 404 resource_not_found"),
 		"dependency-in-use-on-bound-target-delete":      targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
 		"relation-target-deletion-blocked":              targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
-		"binding-contract-verified":                     injected("bindings.unchecked: skip the binding checks of docs/protocol.md#relations (the name grammar is the schema gate's; an unimplemented binding needs a profile lacking one)"),
+		"binding-contract-verified":                     injected("a profile that excludes one binding contract while installing its target kind (e.g. module-worker.object-bucket@1.0.0 excluded, ObjectBucket installed) armed with bindings.unchecked: apply accepts a binding the host does not implement (today bindings.unchecked under full makes the check pass: its unimplemented-binding branch is unreachable)"),
 		"deployment-weight-sum-enforced":                targeted("aggregate.unchecked", "expected 400 invalid_argument"),
 		"deployment-single-active-per-worker":           targeted("aggregate.unchecked", "expected 400 invalid_argument"),
 		"attachment-requires-active-deployment":         targeted("aggregate.unchecked", "expected 422 unsupported_capability"),
@@ -132,9 +138,9 @@ func Negatives() map[string]Negative {
 		"dependent-revision-advances-with-rendering": targeted("rendering.frozen", "derived readiness"),
 		"declared-handler-not-exported-rejected":     targeted("artifacts.no-export-scan", "expected 400 invalid_argument"),
 
-		"delete-fence-survives-derived-rendering": targeted("delete.revision-fenced", "generation_conflict"),
+		"delete-fence-survives-derived-rendering": targeted("delete.revision-fenced", "expected 204, got 412 generation_conflict"),
 		"artifact-commit-binds-declared-size":     targeted("artifacts.trust-declared", "expected 400 artifact_invalid"),
-		"artifact-retention-while-referenced":     targeted("artifacts.forget", "artifact_missing"),
+		"artifact-retention-while-referenced":     targeted("artifacts.forget", "expected 201, got 404 artifact_missing"),
 		"resource-address-is-tenant-scoped":       targeted("tenant.ignore", "expected 200, got 400 invalid_argument"),
 		"relation-resolution-is-tenant-scoped":    targeted("tenant.ignore", "referring to names only the first tenant holds"),
 
@@ -152,7 +158,7 @@ func Negatives() map[string]Negative {
 		"artifact-upload-missing-blob":                   targeted("artifacts.list-none", "missingBlobs"),
 		"artifact-digest-mismatch":                       targeted("artifacts.unverified", "expected 400 artifact_invalid"),
 		"artifact-commit-idempotent":                     targeted("artifacts.recommit", "expected 200"),
-		"artifact-then-bundle-apply":                     targeted("artifacts.forget", "artifact_missing"),
+		"artifact-then-bundle-apply":                     targeted("artifacts.forget", "expected 200, got 404 artifact_missing"),
 		"artifact-manifest-reject-list":                  targeted("artifacts.duplicate-names", "expected 400 artifact_invalid"),
 		"artifact-manifest-kind-exclusive":               targeted("artifacts.mixed-kinds", "expected 400 artifact_invalid"),
 		"bundle-main-module-is-loadable":                 targeted("artifacts.any-main-module", "expected 400 artifact_invalid"),
@@ -162,7 +168,8 @@ func Negatives() map[string]Negative {
 
 		"form-transition-feature-advertised":       targeted("discovery.omit-feature=resource_form_transition", "resource_form_transition"),
 		"form-transition-unknown-operation-is-404": targeted("transition.readback-wrong", "expected 404 resource_not_found, got 404 operation_not_found"),
-		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "backend_rejected"},
+		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "expected 200, got 409 form_identity_conflict",
+			Wanted: "transition.proof-wrong[=member]: the committed 200 carries a transitionProof whose member (observedSpecDigest by default; uid, generation, nativeIdentityDigest, transitionEvidenceDigest) disagrees with the resource, while the transition itself commits"},
 		"form-transition-replay-is-byte-identical": targeted("transition.re-render", "expected the stored receipt byte for byte"),
 		"form-transition-never-re-increments":      targeted("transition.re-dispatch", "replays moved the generation"),
 		"form-transition-claim-fences-lifecycle":   targeted("transition.no-claim", "expected 409 resource_busy"),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -32,6 +33,9 @@ type Config struct {
 	// AfterSurface runs once the host's surface was read, before the first check
 	// (the self-test arms its faults here, so they never break the surface read).
 	AfterSurface func(ctx context.Context) error
+	// Transport, when set, carries every request of the run (tests record the
+	// request sequence through it); nil = the default transport.
+	Transport http.RoundTripper
 }
 
 // Result is one check's outcome.
@@ -86,7 +90,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Space = "conformance"
 	}
 	rep := &Report{Runner: RunnerName, Host: cfg.Endpoint, StartedAt: time.Now().UTC()}
-	primary := NewClient(cfg.Endpoint, "primary", cfg.Primary)
+	primary := cfg.client("primary", cfg.Primary)
 	surface, err := readSurface(ctx, primary, cfg.Catalog)
 	if err != nil {
 		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
@@ -108,10 +112,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			p := &Probe{P: primary, Space: fmt.Sprintf("%s-%s-%d", cfg.Space, runID, i+1),
 				Cat: cfg.Catalog, S: surface, run: runID}
 			if cfg.Alternate != "" {
-				p.Alt = NewClient(cfg.Endpoint, "alternate", cfg.Alternate)
+				p.Alt = cfg.client("alternate", cfg.Alternate)
 			}
 			if cfg.OtherTenant != "" {
-				p.Other = NewClient(cfg.Endpoint, "other-tenant", cfg.OtherTenant)
+				p.Other = cfg.client("other-tenant", cfg.OtherTenant)
 			}
 			start := time.Now()
 			err := runOne(ctx, cfg.Timeout, c, p)
@@ -130,6 +134,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// client returns a client of the run for one credential.
+func (cfg Config) client(label, token string) *Client {
+	c := NewClient(cfg.Endpoint, label, token)
+	if cfg.Transport != nil {
+		c.http.Transport = cfg.Transport
+	}
+	return c
 }
 
 func (r *Report) add(res Result) {

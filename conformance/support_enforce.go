@@ -60,7 +60,7 @@ func (p *Probe) enforceNarrowing(ctx context.Context, f *catalog.Form) error {
 			mod   func(map[string]any) bool
 		}{label, mod})
 	}
-	for field, allowed := range prof.SupportedEnums {
+	for field, allowed := range sorted(prof.SupportedEnums) {
 		fl, ok := f.Field(field)
 		if !ok {
 			continue
@@ -85,7 +85,7 @@ func (p *Probe) enforceNarrowing(ctx context.Context, f *catalog.Form) error {
 			break
 		}
 	}
-	for field, rng := range prof.SupportedRanges {
+	for field, rng := range sorted(prof.SupportedRanges) {
 		if hi, ok := rng["maximum"].(float64); ok {
 			add("supportedRanges."+field+" maximum", func(spec map[string]any) bool { spec[field] = hi + 1; return true })
 		}
@@ -112,6 +112,25 @@ func (p *Probe) enforceNarrowing(ctx context.Context, f *catalog.Form) error {
 		if err := expectCode(r, wire.CodeUnsupportedCapability); err != nil {
 			return failf("%s (%s %s)", err, f.Ref.Kind, o.label)
 		}
+	}
+	if !p.S.Offers(f, "create") {
+		// nothing of f can be made here, so no update can be tried; the create itself
+		// must be refused
+		spec, err := p.specFor(ctx, f)
+		if err != nil {
+			if classify(err) == StatusNotApplicable {
+				return nil
+			}
+			return err
+		}
+		r, err := p.apply(ctx, p.P, f.Ref, p.Name("nocreate"), spec, "")
+		if err != nil {
+			return err
+		}
+		if err := expectCode(r, wire.CodeUnsupportedCapability); err != nil {
+			return failf("%s (create of %s, whose profile omits create)", err, f.Ref.Kind)
+		}
+		return nil
 	}
 	if f.DeclaresUpdate && !p.S.Offers(f, "update") {
 		b, err := p.buildOf(ctx, f)

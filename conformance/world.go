@@ -246,7 +246,7 @@ func (p *Probe) clampToRanges(f *catalog.Form, spec map[string]any) {
 	if prof == nil {
 		return
 	}
-	for field, rng := range prof.SupportedRanges {
+	for field, rng := range sorted(prof.SupportedRanges) {
 		v, ok := spec[field].(float64)
 		if !ok {
 			continue

@@ -2,10 +2,13 @@ package scripts
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,6 +29,9 @@ type simProc struct {
 	err   error // exit status once done is closed
 	log   *os.File
 	mark  *counters // counters at the last hostsim-mark, for delta: counts
+	// exitSeen is set when the scenario waited for the exit (hostsim-wait NAME exited):
+	// only then is a process that ended by itself expected.
+	exitSeen bool
 }
 
 var (
@@ -58,7 +64,7 @@ func cmdHostsimStart(ts *testscript.TestScript, args []string) error {
 	procsMu.Lock()
 	if procs[ts] == nil {
 		procs[ts] = map[string]*simProc{}
-		ts.Defer(func() { stopAll(ts) })
+		ts.Defer(func() { failAtEnd(ts, stopAll(ts)) })
 	}
 	procs[ts][name] = p
 	procsMu.Unlock()
@@ -133,10 +139,17 @@ func (p *simProc) exited() bool {
 	}
 }
 
-// stop interrupts the process and waits for it; it reports a non-zero exit.
+// stop interrupts the process and waits for it. It is an error when the process had
+// already died without the scenario waiting for it (hostsim-wait NAME exited), when
+// it exits non-zero after SIGINT, and when its log shows a panic.
 func (p *simProc) stop() error {
 	if p.exited() {
-		return nil
+		p.log.Close()
+		if !p.exitSeen {
+			p.exitSeen = true // reported once
+			return fmt.Errorf("hostsim %s had already exited (%v) before the scenario stopped it; its log:\n%s", p.name, p.err, readLog(p.log.Name()))
+		}
+		return p.logProblem()
 	}
 	_ = p.cmd.Process.Signal(syscall.SIGINT)
 	select {
@@ -144,24 +157,70 @@ func (p *simProc) stop() error {
 	case <-time.After(10 * time.Second):
 		_ = p.cmd.Process.Kill()
 		<-p.done
+		p.log.Close()
 		return fmt.Errorf("hostsim %s did not stop within 10s of SIGINT", p.name)
 	}
 	p.log.Close()
+	p.exitSeen = true // stopped on purpose: a later stop or the end of the scenario expects it gone
 	if p.err != nil {
-		return fmt.Errorf("hostsim %s exited with %v after SIGINT", p.name, p.err)
+		return fmt.Errorf("hostsim %s exited with %v after SIGINT; its log:\n%s", p.name, p.err, readLog(p.log.Name()))
+	}
+	return p.logProblem()
+}
+
+// panicInLog matches what a Go panic leaves in a log: the panic line, a goroutine
+// stack header, or net/http's report of a handler panic it recovered.
+var panicInLog = regexp.MustCompile(`(?m)^panic: |^goroutine \d+ \[|http: panic serving`)
+
+// logProblem reports a panic in the host's log: a host that panicked failed the
+// scenario even when the client saw an ordinary answer.
+func (p *simProc) logProblem() error {
+	log := readLog(p.log.Name())
+	if loc := panicInLog.FindStringIndex(log); loc != nil {
+		return fmt.Errorf("hostsim %s logged a panic; its log from there:\n%s", p.name, log[loc[0]:])
 	}
 	return nil
 }
 
-func stopAll(ts *testscript.TestScript) {
+// stopAll stops every host of the scenario and returns every problem found.
+func stopAll(ts *testscript.TestScript) error {
 	procsMu.Lock()
 	m := procs[ts]
 	delete(procs, ts)
 	procsMu.Unlock()
-	for _, p := range m {
-		_ = p.stop()
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
 	}
+	sort.Strings(names)
+	var errs []error
+	for _, n := range names {
+		if err := m[n].stop(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
+
+// failAtEnd reports problems found after the script's last line (a host that died or
+// panicked) as a failure of the scenario.
+func failAtEnd(ts *testscript.TestScript, err error) {
+	if err == nil {
+		return
+	}
+	t, _ := ts.Value(scenarioT{}).(testscript.T)
+	if e, ok := t.(interface{ Errorf(string, ...any) }); ok {
+		e.Errorf("after the scenario: %v", err)
+		return
+	}
+	if t != nil {
+		t.Fatal("after the scenario: ", err)
+	}
+	panic("no testscript.T to report to: " + err.Error())
+}
+
+// scenarioT is the Env value key under which setupEnv stores the scenario's T.
+type scenarioT struct{}
 
 func cmdHostsimRestart(ts *testscript.TestScript, args []string) error {
 	if len(args) != 1 {
@@ -171,11 +230,10 @@ func cmdHostsimRestart(ts *testscript.TestScript, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !p.exited() {
-		if err := p.stop(); err != nil {
-			return err
-		}
+	if err := p.stop(); err != nil {
+		return err
 	}
+	p.exitSeen = false
 	return p.start(ts)
 }
 

@@ -59,6 +59,7 @@ func setupEnv(e *testscript.Env, bin string) error {
 	if err := os.WriteFile(rc, []byte(cliConfig(bin)), 0o644); err != nil {
 		return err
 	}
+	e.Values[scenarioT{}] = e.T()
 	e.Vars = append(vars,
 		"HOME="+home,
 		"TAKOKIT_BIN="+bin,

@@ -17,7 +17,7 @@ type waitCondition struct {
 
 var waitConditions = []waitCondition{
 	{"exited", "the hostsim process has exited (e.g. after a transition.exit fault)",
-		func(p *simProc) (bool, error) { return p.exited(), nil }},
+		func(p *simProc) (bool, error) { p.exitSeen = p.exited(); return p.exitSeen, nil }},
 	{"ack-deadline-passed", "every dispatched transition without backend evidence is older than the host's --ack-deadline",
 		ackDeadlinePassed},
 	{"operation-running", "at least one async operation is still running on the host and its client has polled it",

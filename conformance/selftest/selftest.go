@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ type Options struct {
 	// serves it too (--catalog), so runner and host agree on the family.
 	CatalogDir string
 	Out        io.Writer // where the positive run and the matrix are printed
-	Only       []string  // restrict the negative matrix to these ids (all when empty)
+	Only       []string  // restrict the positive run and the negative matrix to these ids (all when empty)
 }
 
 // NegativeResult is one row of the negative matrix.
@@ -67,7 +68,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	fmt.Fprintf(o.Out, "== positive run: every check against hostsim full (%s)\n", sim.URL)
-	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "selftest",
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "selftest", Only: o.Only,
 		Progress: func(r conformance.Result) { fmt.Fprintln(o.Out, r.Line()) }}
 	tokens(&cfg)
 	out.Positive, err = conformance.Run(ctx, cfg)
@@ -80,17 +81,20 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err := runNegatives(ctx, o, out); err != nil {
 		return nil, err
 	}
-	caught, moot := 0, 0
+	caught, moot, notIsolated := 0, 0, 0
 	for _, n := range out.Negatives {
 		if n.Caught {
 			caught++
+			if n.Neg.Wanted != "" {
+				notIsolated++
+			}
 		}
 		if n.Moot {
 			moot++
 		}
 	}
 	out.Elapsed = time.Since(start)
-	fmt.Fprintf(o.Out, "%d of %d negatives caught, %d not measurable (%s)\n", caught, len(out.Negatives)-moot, moot, out.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(o.Out, "%d of %d negatives caught at their rule (%d of them not isolated), %d not measurable (%s)\n", caught, len(out.Negatives)-moot, notIsolated, moot, out.Elapsed.Round(time.Millisecond))
 	return out, nil
 }
 
@@ -179,13 +183,36 @@ func runNegative(ctx context.Context, o Options, sim *Sim, id string, n conforma
 			nr.Result = r
 		}
 	}
-	nr.Caught = nr.Result.Status == conformance.StatusFail && strings.Contains(nr.Result.Message, n.Fragment)
-	if nr.Caught {
+	nr.Caught = caughtAtRule(n, nr.Result)
+	switch {
+	case nr.Caught && n.Wanted != "":
+		nr.Verdict = fmt.Sprintf("caught %s [%s] (%d ms), NOT ISOLATED: it fails before its rule; wanted %s", id, where, nr.Result.DurationMs, n.Wanted)
+	case nr.Caught:
 		nr.Verdict = fmt.Sprintf("caught %s [%s] (%d ms)", id, where, nr.Result.DurationMs)
-	} else {
+	case nr.Result.Status == conformance.StatusFail && strings.Contains(nr.Result.Message, n.Fragment):
+		nr.Verdict = fmt.Sprintf("NOT CAUGHT AT ITS RULE %s [%s]: the failure is an earlier request's error status: %s", id, where, nr.Result.Line())
+	default:
 		nr.Verdict = fmt.Sprintf("NOT CAUGHT %s [%s]: expected fail containing %q, got %s", id, where, n.Fragment, nr.Result.Line())
 	}
 	return nr, nil
+}
+
+// earlierStatus matches a failure where a request that had to succeed got an error
+// status: a setup step, not the rule the check measures.
+var earlierStatus = regexp.MustCompile(`expected 2\d\d( or 2\d\d)?, got [45]\d\d`)
+
+// caughtAtRule reports whether a negative's result is the failure of the rule it
+// measures: status fail, the row's fragment in the message, and, for a negative that
+// claims to isolate its rule (no Wanted), not an earlier request's error status
+// unless the fragment itself names that refused success as the rule.
+func caughtAtRule(n conformance.Negative, r conformance.Result) bool {
+	if r.Status != conformance.StatusFail || !strings.Contains(r.Message, n.Fragment) {
+		return false
+	}
+	if n.Wanted != "" || earlierStatus.MatchString(n.Fragment) {
+		return true
+	}
+	return !earlierStatus.MatchString(r.Message)
 }
 
 func contains(list []string, s string) bool {

@@ -1,0 +1,315 @@
+package mutate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Scope is one row of the scope table: the files of one package to mutate and the
+// tests that cover them.
+type Scope struct {
+	Name   string   // for the report, e.g. "provider outputs/support/transition"
+	Module string   // module directory, relative to the workspace root
+	Dirs   []string // candidate package directories inside the module; the first that exists is used
+	Files  []string // file names inside that directory
+	Tests  []string // packages whose tests run against a mutant, relative to the module ("." = its root; "{pkg}" = the mutated package wherever it resolved)
+	Run    string   // -run selection ("" = every test of those packages)
+	Skip   string   // -skip selection (slow tests that measure nothing of these files)
+	Env    []string // extra environment for the tests
+}
+
+// Status is a mutant's outcome.
+type Status string
+
+// The outcomes. A mutant that does not build is not viable: no test had to kill it.
+const (
+	Killed     Status = "killed"
+	Lived      Status = "lived"
+	NotCovered Status = "not covered"
+	NotViable  Status = "not viable"
+	TimedOut   Status = "timed out" // counted as killed: the tests did not pass
+)
+
+// Result is one mutant's outcome.
+type Result struct {
+	Mutant
+	Status Status
+	Detail string // first lines of the failure, for lived mutants the test command
+}
+
+// Options for a run.
+type Options struct {
+	Root    string // the workspace root
+	Workers int
+	Log     func(format string, args ...any)
+}
+
+// ResolveDir returns the first existing candidate directory of s.
+func (s Scope) ResolveDir(root string) (string, error) {
+	for _, d := range s.Dirs {
+		p := filepath.Join(root, s.Module, d)
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: none of %v exists under %s (update the scope table in mage_mutate.go)", s.Name, s.Dirs, filepath.Join(root, s.Module))
+}
+
+// RunScope mutates the files of one scope row and returns every mutant's result.
+func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
+	dir, err := s.ResolveDir(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	modDir := filepath.Join(o.Root, s.Module)
+	var mutants []Mutant
+	for _, f := range s.Files {
+		ms, err := Find(filepath.Join(dir, f))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w (update the scope table in mage_mutate.go)", s.Name, err)
+		}
+		mutants = append(mutants, ms...)
+	}
+	pkg, err := importPath(modDir, dir)
+	if err != nil {
+		return nil, err
+	}
+	tests := make([]string, len(s.Tests))
+	for i, t := range s.Tests {
+		tests[i] = strings.ReplaceAll(t, "{pkg}", pkg)
+	}
+	s.Tests = tests
+	work, err := os.MkdirTemp("", "takokit-mutate-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	start := time.Now()
+	covered, err := coverage(ctx, s, modDir, pkg, work)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the unmutated tests must pass first: %w", s.Name, err)
+	}
+	base := time.Since(start)
+	timeout := 3*base + 30*time.Second
+	o.Log("%s: %d mutants in %s (%s), tests %v -run %q; baseline %s", s.Name, len(mutants), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, base.Round(time.Second))
+
+	results := make([]Result, len(mutants))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, o.Workers); w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := range jobs {
+				m := mutants[i]
+				r := Result{Mutant: m}
+				if !covered.covers(m) {
+					r.Status = NotCovered
+				} else {
+					r.Status, r.Detail = runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m, timeout)
+				}
+				results[i] = r
+				if r.Status == Lived {
+					o.Log("  lived: %s:%d:%d %s %q -> %q", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New)
+				}
+			}
+		}(w)
+	}
+	for i := range mutants {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return results, ctx.Err()
+}
+
+func rel(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil {
+		return r
+	}
+	return p
+}
+
+func importPath(modDir, dir string) (string, error) {
+	cmd := exec.Command("go", "list", ".")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list in %s: %w", dir, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func testArgs(s Scope) []string {
+	args := []string{"test", "-count=1", "-failfast"}
+	if s.Run != "" {
+		args = append(args, "-run", s.Run)
+	}
+	if s.Skip != "" {
+		args = append(args, "-skip", s.Skip)
+	}
+	return args
+}
+
+// runMutant builds the mutated package (not viable when it does not build), then
+// runs the scope's tests against it through an overlay.
+func runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant, timeout time.Duration) (Status, string) {
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return NotViable, err.Error()
+	}
+	src, err := os.ReadFile(m.File)
+	if err != nil {
+		return NotViable, err.Error()
+	}
+	mutated := filepath.Join(work, filepath.Base(m.File))
+	if err := os.WriteFile(mutated, m.Apply(src), 0o644); err != nil {
+		return NotViable, err.Error()
+	}
+	overlay := filepath.Join(work, "overlay.json")
+	b, _ := json.Marshal(map[string]any{"Replace": map[string]string{m.File: mutated}})
+	if err := os.WriteFile(overlay, b, 0o644); err != nil {
+		return NotViable, err.Error()
+	}
+	if out, err := goCmd(ctx, modDir, nil, 0, "build", "-overlay="+overlay, pkg); err != nil {
+		return NotViable, firstLines(out, 3)
+	}
+	args := append(testArgs(s), "-overlay="+overlay)
+	args = append(args, s.Tests...)
+	out, err := goCmd(ctx, modDir, s.Env, timeout, args...)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return TimedOut, "no answer within " + timeout.String()
+	case err == nil:
+		return Lived, "go " + strings.Join(args[:len(args)-len(s.Tests)-1], " ") + " " + strings.Join(s.Tests, " ")
+	case bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")):
+		return NotViable, firstLines(out, 3)
+	}
+	return Killed, failingTest(out)
+}
+
+func goCmd(ctx context.Context, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return out, context.DeadlineExceeded
+	}
+	return out, err
+}
+
+func firstLines(b []byte, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(string(b)), "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// failingTest names the first failing test of a go test output.
+func failingTest(out []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "--- FAIL: ") {
+			return strings.TrimPrefix(l, "--- FAIL: ")
+		}
+	}
+	return firstLines(out, 2)
+}
+
+// coverMap holds the coverage blocks per file, executed or not.
+type coverMap map[string][]block
+
+type block struct {
+	l0, c0, l1, c1 int
+	count          int
+}
+
+// covers reports whether a test executes m's position: it lies in a block that ran,
+// or in no block at all (case expressions and similar are outside go cover's
+// statement blocks; such a mutant is run rather than assumed dead). Only a position
+// inside blocks that never ran is not covered.
+func (c coverMap) covers(m Mutant) bool {
+	inBlock := false
+	for _, b := range c[m.File] {
+		after := m.Line > b.l0 || (m.Line == b.l0 && m.Col >= b.c0)
+		before := m.Line < b.l1 || (m.Line == b.l1 && m.Col <= b.c1)
+		if after && before {
+			if b.count > 0 {
+				return true
+			}
+			inBlock = true
+		}
+	}
+	return !inBlock
+}
+
+// coverage runs the scope's tests once, unmutated, with coverage of the mutated
+// package, and returns the blocks they executed.
+func coverage(ctx context.Context, s Scope, modDir, pkg, work string) (coverMap, error) {
+	profile := filepath.Join(work, "cover.out")
+	args := append(testArgs(s), "-coverpkg="+pkg, "-coverprofile="+profile)
+	args = append(args, s.Tests...)
+	if out, err := goCmd(ctx, modDir, s.Env, 0, args...); err != nil {
+		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, firstLines(out, 20))
+	}
+	f, err := os.Open(profile)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dir, err := packageDir(modDir, pkg)
+	if err != nil {
+		return nil, err
+	}
+	c := coverMap{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// importpath/file.go:l0.c0,l1.c1 stmts count
+		line := sc.Text()
+		colon := strings.LastIndex(line, ".go:")
+		if colon < 0 {
+			continue
+		}
+		name := line[:colon+3]
+		var b block
+		var stmts, count int
+		if _, err := fmt.Sscanf(line[colon+4:], "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &stmts, &count); err != nil {
+			continue
+		}
+		b.count = count
+		file := filepath.Join(dir, filepath.Base(name))
+		c[file] = append(c[file], b)
+	}
+	return c, sc.Err()
+}
+
+func packageDir(modDir, pkg string) (string, error) {
+	cmd := exec.Command("go", "list", "-f", "{{.Dir}}", pkg)
+	cmd.Dir = modDir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list %s: %w", pkg, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,121 @@
+//go:build mage
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/takokit/takokit/internal/mutate"
+)
+
+// mutationScope is the core of the three rules, one row per package: the files whose
+// mutants are made and the tests that run against each (docs/mutation.md). Dirs lists
+// candidate locations, first existing wins, so a package that moves keeps working
+// until the row is updated.
+var mutationScope = []mutate.Scope{
+	{Name: "provider outputs", Module: "provider",
+		Dirs:  []string{"takoform", "internal/takoform"},
+		Files: []string{"outputs.go"},
+		Tests: []string{"{pkg}"}, Run: "Output"},
+	{Name: "provider plan-time support", Module: "provider",
+		Dirs:  []string{"takoform", "internal/takoform"},
+		Files: []string{"support.go"},
+		Tests: []string{"{pkg}"}, Run: "Capability|Support|Plan|Refus|Digest|Range|Enum|Limit|Bundle"},
+	{Name: "provider transition", Module: "provider",
+		Dirs:  []string{"takoform", "internal/takoform"},
+		Files: []string{"transition.go", "transition_apply.go", "codes.go"},
+		Tests: []string{"{pkg}"}, Run: "Transition|Retry"},
+	{Name: "hostsim fences (lane)", Module: "hostsim",
+		Dirs:  []string{"internal/lane"},
+		Files: []string{"headers.go"},
+		Tests: []string{"."}, Run: "Fence|Generation|Revision|Header|Apply|Create|Update|Delete|Idempot|Prepare|Precondition|Strict"},
+	{Name: "hostsim transition ledger", Module: "hostsim",
+		Dirs:  []string{"internal/transition"},
+		Files: []string{"ledger.go", "flow.go", "state.go"},
+		Tests: []string{"{pkg}"}, Run: ""},
+	{Name: "hostsim profile enforcement", Module: "hostsim",
+		Dirs:  []string{"internal/profile"},
+		Files: []string{"enforce.go"},
+		Tests: []string{"{pkg}", "."}, Run: "Enforce|Profile|Support|Limit|Refus|Unsupported|Enum|Range"},
+	{Name: "conformance outputs checks", Module: "conformance",
+		Dirs:  []string{"."},
+		Files: []string{"checks_outputs.go"},
+		Tests: []string{".", "./selftest"}, Run: "TestOutput|TestSelftest|TestChecksOnPartialHosts",
+		Env: []string{"TAKOKIT_SELFTEST_AREAS=outputs"}},
+	{Name: "conformance support enforcement", Module: "conformance",
+		Dirs:  []string{"."},
+		Files: []string{"support_enforce.go"},
+		Tests: []string{"./selftest"}, Run: "TestSelftest|TestChecksOnPartialHosts|TestNarrowedOperations|TestSupportEnforcementTriesUnknownRefs",
+		Env: []string{"TAKOKIT_SELFTEST_AREAS=support profiles"}},
+	{Name: "conformance transition protocol", Module: "conformance",
+		Dirs:  []string{"."},
+		Files: []string{"transition.go"},
+		Tests: []string{".", "./selftest"}, Run: "TestVerifyReceipt|TestNextDecimal|TestSelftest|TestChecksOnPartialHosts",
+		Env: []string{"TAKOKIT_SELFTEST_AREAS=transitions"}},
+}
+
+// runMutation runs every scope row (MUTATE_ONLY=substring narrows to matching rows;
+// MUTATE_WORKERS sets how many mutants run at once, default cores + 1)
+// and prints per row and in total; survivors go to bin/mutation-survivors.txt.
+func runMutation() error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	workers := runtime.NumCPU() + 1 // a test run waits on its hosts part of the time
+	if n, err := strconv.Atoi(os.Getenv("MUTATE_WORKERS")); err == nil && n > 0 {
+		workers = n
+	}
+	only := os.Getenv("MUTATE_ONLY")
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	defer cancel()
+	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }}
+	start := time.Now()
+	var names []string
+	results := map[string][]mutate.Result{}
+	for _, s := range mutationScope {
+		if only != "" && !strings.Contains(s.Name, only) {
+			continue
+		}
+		rs, err := mutate.RunScope(ctx, o, s)
+		if err != nil {
+			return err
+		}
+		names = append(names, s.Name)
+		results[s.Name] = rs
+		var c mutate.Counts
+		for _, r := range rs {
+			c.Add(r)
+		}
+		fmt.Printf("%s: %s (%s so far)\n", s.Name, c.Line(), time.Since(start).Round(time.Second))
+	}
+	if err := writeSurvivors(root, names, results); err != nil {
+		return err
+	}
+	fmt.Printf("== mutation report (%s, %d workers)\n", time.Since(start).Round(time.Second), workers)
+	mutate.Report(os.Stdout, names, results)
+	return nil
+}
+
+func writeSurvivors(root string, names []string, results map[string][]mutate.Result) error {
+	var b strings.Builder
+	for _, n := range names {
+		for _, r := range results[n] {
+			if r.Status == mutate.Lived || r.Status == mutate.NotCovered {
+				rel, _ := filepath.Rel(root, r.File)
+				fmt.Fprintf(&b, "%s\t%s:%d:%d\t%s\t%q -> %q\n", r.Status, rel, r.Line, r.Col, r.Kind, r.Old, r.New)
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "bin"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(root, "bin", "mutation-survivors.txt"), []byte(b.String()), 0o644)
+}

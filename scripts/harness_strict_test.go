@@ -1,0 +1,124 @@
+package scripts
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// fakeHostsim behaves like `hostsim serve --ready-file F` as far as the harness can
+// see, then misbehaves as its mode says: die (exit 3 right after it is ready),
+// panic (log a Go panic, then stop cleanly on SIGINT) or clean.
+const fakeHostsim = `#!/usr/bin/env bash
+ready=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--ready-file" ]; then ready="$2"; shift; fi
+  shift
+done
+trap 'exit 0' INT TERM
+printf '{"url": "http://127.0.0.1:9", "admin": "http://127.0.0.1:9/_sim", "pid": %d}' $$ > "$ready.tmp"
+mv "$ready.tmp" "$ready"
+case "MODE" in
+  die) sleep 0.2; echo "fatal: lost the database" >&2; exit 3 ;;
+  panic) printf 'panic: runtime error: index out of range [3] with length 3\n\ngoroutine 42 [running]:\nmain.handler()\n' >&2 ;;
+esac
+while true; do sleep 0.05; done
+`
+
+// recT is a testscript.T that records failures instead of failing the real test.
+type recT struct {
+	mu     sync.Mutex
+	failed bool
+	log    strings.Builder
+}
+
+func (r *recT) Skip(a ...any)  { r.Log(a...); runtime.Goexit() }
+func (r *recT) Fatal(a ...any) { r.Log(a...); r.FailNow() }
+func (r *recT) Parallel()      {}
+func (r *recT) Verbose() bool  { return false }
+func (r *recT) Log(a ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintln(&r.log, a...)
+}
+func (r *recT) Errorf(format string, a ...any) {
+	r.mu.Lock()
+	r.failed = true
+	r.mu.Unlock()
+	r.Log(fmt.Sprintf(format, a...))
+}
+func (r *recT) FailNow() {
+	r.mu.Lock()
+	r.failed = true
+	r.mu.Unlock()
+	runtime.Goexit()
+}
+func (r *recT) Run(_ string, f func(testscript.T)) {
+	done := make(chan struct{})
+	go func() { defer close(done); f(r) }()
+	<-done
+}
+
+// runFakeScenario runs script through the real harness commands against the fake
+// hostsim in mode, and returns whether the scenario failed and its log.
+func runFakeScenario(t *testing.T, mode, script string) (bool, string) {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "hostsim"), []byte(strings.Replace(fakeHostsim, "MODE", mode, 1)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s.txtar"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &recT{}
+	testscript.RunT(r, testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		Setup: func(e *testscript.Env) error {
+			e.Values[scenarioT{}] = e.T()
+			e.Vars = append(e.Vars, "TAKOKIT_BIN="+bin)
+			return nil
+		},
+		Cmds: commandFuncs(),
+	})
+	return r.failed, r.log.String()
+}
+
+func TestHarnessFailsWhenTheHostDied(t *testing.T) {
+	failed, log := runFakeScenario(t, "die", "hostsim-start SIM full\nexec sleep 0.6\n")
+	if !failed || !strings.Contains(log, "had already exited") || !strings.Contains(log, "lost the database") {
+		t.Fatalf("a host that died on its own must fail the scenario with its log; failed=%v\n%s", failed, log)
+	}
+}
+
+func TestHarnessFailsWhenTheHostPanicked(t *testing.T) {
+	failed, log := runFakeScenario(t, "panic", "hostsim-start SIM full\n")
+	if !failed || !strings.Contains(log, "logged a panic") || !strings.Contains(log, "goroutine 42 [running]") {
+		t.Fatalf("a host whose log shows a panic must fail the scenario; failed=%v\n%s", failed, log)
+	}
+}
+
+func TestHarnessStopReportsAnEarlierDeath(t *testing.T) {
+	failed, log := runFakeScenario(t, "die", "hostsim-start SIM full\nhostsim-wait SIM exited 5s\nhostsim-stop SIM\n")
+	if failed {
+		t.Fatalf("a death the scenario waited for is expected; the scenario failed:\n%s", log)
+	}
+	failed, log = runFakeScenario(t, "die", "hostsim-start SIM full\nexec sleep 0.6\nhostsim-stop SIM\n")
+	if !failed || !strings.Contains(log, "had already exited") {
+		t.Fatalf("hostsim-stop of a host that died unseen must fail; failed=%v\n%s", failed, log)
+	}
+}
+
+func TestHarnessPassesACleanHost(t *testing.T) {
+	failed, log := runFakeScenario(t, "clean", "hostsim-start SIM full\nhostsim-restart SIM\nhostsim-stop SIM\n")
+	if failed {
+		t.Fatalf("a host that starts, restarts and stops cleanly failed the scenario:\n%s", log)
+	}
+}
