@@ -156,6 +156,7 @@ func New(cfg Config) (*Host, error) {
 func (h *Host) newEcho() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	e.Pre(recoverPanics(h.logger()))
 	e.Pre(func(echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
@@ -168,6 +169,14 @@ func (h *Host) newEcho() *echo.Echo {
 		}
 	})
 	return e
+}
+
+// logger is the configured logger, or one that discards.
+func (h *Host) logger() *slog.Logger {
+	if h.cfg.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return h.cfg.Logger
 }
 
 // Handler serves the lane, discovery and the admin API.

@@ -58,6 +58,8 @@ type Counters struct {
 	Uploads      int64            `json:"uploads"`
 	SupportReads int64            `json:"supportReads"`
 	Dispatch     map[string]int64 `json:"dispatch"`
+	// Fired counts firings per fault (NAME, or NAME=VALUE), durably.
+	Fired map[string]int64 `json:"fired"`
 }
 
 func (a *Admin) do(method, path string, body []byte, out any) error {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/takokit/takokit/hostsim/internal/profile"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -69,7 +71,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 
 func TestProfilesAndProfileShow(t *testing.T) {
 	var out bytes.Buffer
-	if run([]string{"profiles"}, envOf(nil), &out, &out) != 0 || strings.Count(out.String(), "\n") != 8 {
+	if run([]string{"profiles"}, envOf(nil), &out, &out) != 0 || strings.Count(out.String(), "\n") != len(profile.BuiltinNames) {
 		t.Fatalf("profiles: %s", out.String())
 	}
 	out.Reset()

@@ -16,7 +16,7 @@ import (
 var builtinFS embed.FS
 
 // BuiltinNames lists the built-in profiles in documentation order.
-var BuiltinNames = []string{"full", "kv-only", "no-endpoints", "no-secrets", "tight-limits", "async",
+var BuiltinNames = []string{"full", "kv-only", "no-endpoints", "no-secrets", "no-bucket-binding", "tight-limits", "async",
 	"silent-support", "unreadable-support"}
 
 // IsBuiltin reports whether name is a built-in profile.
