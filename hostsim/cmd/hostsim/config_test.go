@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/takokit/takokit/hostsim/internal/profile"
-
 	"bytes"
 	"encoding/json"
 	"os"
@@ -10,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/profile"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
