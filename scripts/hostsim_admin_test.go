@@ -121,6 +121,7 @@ type counters struct {
 	Uploads      int64            `json:"uploads"`
 	SupportReads int64            `json:"supportReads"`
 	Dispatch     map[string]int64 `json:"dispatch"`
+	Fired        map[string]int64 `json:"fired"`
 }
 
 func (c counters) value(what string) (int64, error) {
@@ -141,6 +142,8 @@ func (c counters) value(what string) (int64, error) {
 		return most, nil
 	case strings.HasPrefix(what, "dispatch:"):
 		return c.Dispatch[strings.TrimPrefix(what, "dispatch:")], nil
+	case strings.HasPrefix(what, "fired:"):
+		return c.Fired[strings.TrimPrefix(what, "fired:")], nil
 	}
 	return 0, usageError("unknown counter " + what)
 }
