@@ -201,7 +201,7 @@ func (h *Host) Close() error {
 	return errors.Join(h.st.Close())
 }
 
-// ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,count=N].
+// ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,route=R][,count=N].
 func ParseFault(text string) (FaultSpec, error) { return fault.ParseText(text) }
 
 // DescribeProfiles returns one line per built-in profile.

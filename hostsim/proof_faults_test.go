@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -59,7 +60,8 @@ func TestOutputContractFaults(t *testing.T) {
 	})
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
 	c := newClient(t, sim.URL, "sim-primary")
-	c.create(f, "edge", "prod", outputWorld(t, c, cat, f, "prod")).status(201)
+	spec := outputWorld(t, c, cat, f, "prod")
+	c.create(f, "edge", "prod", spec).status(201)
 	read := func() map[string]any { return c.read(f, "edge", "prod").status(200).json() }
 	outputs := func(doc map[string]any) (map[string]any, bool) {
 		st, ok := doc["status"].(map[string]any)
@@ -125,6 +127,18 @@ func TestOutputContractFaults(t *testing.T) {
 			}
 		})
 	}
+	// Scoped to the apply route, a fault breaks the write's answer and no read.
+	arm(t, sim, "outputs.drop-all,kind="+f.Ref.Kind+",route=apply")
+	honest()
+	_, gen, _ := meta(t, c.read(f, "edge", "prod").status(200))
+	fence, _ := strconv.ParseInt(gen, 10, 64)
+	c.del(f, "edge", "prod", fence).status(204)
+	created := c.create(f, "edge", "prod", spec).status(201).json()
+	if _, has := outputs(created); has || fired(t, sim, "outputs.drop-all") != 2 {
+		t.Fatalf("outputs.drop-all,route=apply: the create answered %v (fired %d)", created["status"], fired(t, sim, "outputs.drop-all"))
+	}
+	honest()
+	disarm(t, sim)
 	// A Form that declares no outputs is served as before under every output fault.
 	g := updatable(t, cat)
 	c.create(g, "plain", "prod", fixture(t, g)).status(201)

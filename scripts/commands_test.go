@@ -28,7 +28,7 @@ var commands = []command{
 		"interrupt NAME (SIGINT) and require a clean exit (status 0)",
 		false, cmdHostsimStop},
 	{"hostsim-fault", "NAME FAULT...",
-		"arm faults on NAME, each written name[=value][,kind=K][,resource=N][,count=N] (docs/protocol.md#faults)",
+		"arm faults on NAME, each written name[=value][,kind=K][,resource=N][,route=R][,count=N] (docs/protocol.md#faults)",
 		true, cmdHostsimFault},
 	{"hostsim-disarm", "NAME",
 		"disarm every fault armed at run time on NAME (the profile's faults stay)",

@@ -99,7 +99,7 @@ func (a *Admin) Counters() (Counters, error) {
 	return c, err
 }
 
-// ArmFault arms one fault given in its text form (name[=value][,kind=K][,resource=N][,count=N]).
+// ArmFault arms one fault given in its text form (name[=value][,kind=K][,resource=N][,route=R][,count=N]).
 func (a *Admin) ArmFault(text string) error {
 	s, err := hostsim.ParseFault(text)
 	if err != nil {
