@@ -19,7 +19,7 @@ type Spec struct {
 	// read, form-transition, ...): an output fault on the write's answer only.
 	Route string `json:"route,omitempty"`
 	Count int64  `json:"count,omitempty"`
-	Value    string `json:"value,omitempty"`
+	Value string `json:"value,omitempty"`
 }
 
 // Validate checks the fault against the table.
