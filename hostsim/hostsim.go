@@ -97,6 +97,9 @@ func New(cfg Config) (*Host, error) {
 			return nil, err
 		}
 	}
+	if err := prof.CheckCatalog(cat); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(cfg.DBPath)
 	if err != nil {
 		return nil, err
