@@ -46,7 +46,7 @@ func BenchmarkPlanVsBare(b *testing.B) {
 	}
 	servers := map[string]func() (tfprotov6.ProviderServer, error){
 		"takokit": providerserver.NewProtocol6WithError(p),
-		"bare":     providerserver.NewProtocol6WithError(bareFactory()),
+		"bare":    providerserver.NewProtocol6WithError(bareFactory()),
 	}
 	creates := benchCreates(b, p)
 	var existing []benchResource // created on the host when a refresh case first runs
