@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"sort"
 
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -62,20 +63,21 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	}
 	checkUniqueness(builds, ifaces, ifaceFiles, bindings, bindingFiles, ps)
 
-	c := &Catalog{byRef: map[wire.FormRef]*Form{}}
+	byRef := map[wire.FormRef]*Form{}
+	var forms []*Form
 	files := map[*Form]string{}
 	for _, b := range builds {
-		c.forms = append(c.forms, b.form)
-		c.byRef[b.form.Ref] = b.form
+		forms = append(forms, b.form)
+		byRef[b.form.Ref] = b.form
 		files[b.form] = b.file
 	}
-	checkTargets(builds, c.byRef, ps)
+	checkTargets(builds, byRef, ps)
 	checkBindingTargets(bindings, bindingFiles, builds, ps)
-	sort.SliceStable(c.forms, func(i, j int) bool { return formLess(c.forms[i], c.forms[j]) })
-	c.kinds = groupKinds(c.forms)
-	checkVersions(c.kinds, files, ps)
+	sort.SliceStable(forms, func(i, j int) bool { return formLess(forms[i], forms[j]) })
+	checkVersions(model.GroupKinds(forms), files, ps)
+	var transitions []*Transition
 	if l.transitions != "" {
-		c.transitions = loadTransitions(fsys, l.transitions, c.byRef, ps)
+		transitions = loadTransitions(fsys, l.transitions, byRef, ps)
 	}
 	checkCandidateSets(fsys, l, builds, ifaces, bindings, ps)
 	if err := ps.err(); err != nil {
@@ -87,8 +89,7 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	sort.SliceStable(bindings, func(i, j int) bool {
 		return contractLess(bindings[i].Ref.Name, bindings[i].Ref.Version, bindings[j].Ref.Name, bindings[j].Ref.Version)
 	})
-	c.interfaces, c.bindings = ifaces, bindings
-	return c, nil
+	return model.NewCatalog(forms, ifaces, bindings, transitions), nil
 }
 
 func formLess(a, b *Form) bool {
@@ -106,17 +107,4 @@ func contractLess(an, av, bn, bv string) bool {
 		return an < bn
 	}
 	return compareSemver(av, bv) < 0
-}
-
-// groupKinds gathers the sorted forms into kinds; versions stay oldest to newest.
-func groupKinds(forms []*Form) []*Kind {
-	var kinds []*Kind
-	for _, f := range forms {
-		if n := len(kinds); n > 0 && kinds[n-1].APIVersion == f.Ref.APIVersion && kinds[n-1].Kind == f.Ref.Kind {
-			kinds[n-1].Versions = append(kinds[n-1].Versions, f)
-			continue
-		}
-		kinds = append(kinds, &Kind{APIVersion: f.Ref.APIVersion, Kind: f.Ref.Kind, Slug: f.Slug, TypeName: f.TypeName, Versions: []*Form{f}})
-	}
-	return kinds
 }

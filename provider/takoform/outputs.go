@@ -3,7 +3,6 @@ package takoform
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -147,12 +146,9 @@ func decodeOutput(o *catalog.Output, raw json.RawMessage) (attr.Value, string) {
 		return nil, fmt.Sprintf("is %q, not one of the declared values", s)
 	}
 	if o.Pattern != "" {
-		re := o.PatternRe // compiled by the catalog loader, which refuses a pattern that does not compile
+		re := o.Regexp() // compiled once per process; the catalog loader refuses a pattern that does not compile
 		if re == nil {
-			var err error
-			if re, err = regexp.Compile(o.Pattern); err != nil {
-				return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
-			}
+			return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
 		}
 		if !re.MatchString(s) {
 			return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)
