@@ -126,17 +126,19 @@ func (m benchFigures) report(b *testing.B) {
 }
 
 // benchTools are the binaries the benchmark builds beside bin/: the bare provider, the
-// CPU-charging wrapper, and the schema file the bare provider serves.
+// capture that writes its schema file, the CPU-charging wrapper, and the schema file.
 type benchTools struct {
-	dir, bare, wrap, schema string
+	dir, bare, capture, wrap, schema string
 }
 
 func (t benchTools) bareExe() string { return filepath.Join(t.bare, "terraform-provider-takoform") }
 
 func benchProviders(b *testing.B, bin, dir string) benchTools {
-	t := benchTools{dir: dir, bare: filepath.Join(dir, "bare"), wrap: filepath.Join(dir, "wrap"), schema: filepath.Join(dir, "bare-schema.json")}
+	t := benchTools{dir: dir, bare: filepath.Join(dir, "bare"), capture: filepath.Join(dir, "barecapture"),
+		wrap: filepath.Join(dir, "wrap"), schema: filepath.Join(dir, "bare-schema.json")}
 	for _, c := range []struct{ out, pkg string }{
 		{t.bareExe(), "./provider/cmd/bareprovider"},
+		{t.capture, "./provider/cmd/barecapture"},
 		{filepath.Join(t.wrap, "terraform-provider-takoform"), "./scripts/internal/cpuwrap"},
 	} {
 		cmd := exec.Command("go", "build", "-o", c.out, c.pkg)
@@ -145,8 +147,8 @@ func benchProviders(b *testing.B, bin, dir string) benchTools {
 			b.Fatalf("go build %s: %v\n%s", c.pkg, err, out)
 		}
 	}
-	if out, err := exec.Command(t.bareExe(), "-capture", t.schema).CombinedOutput(); err != nil {
-		b.Fatalf("bareprovider -capture: %v\n%s", err, out)
+	if out, err := exec.Command(t.capture, t.schema).CombinedOutput(); err != nil {
+		b.Fatalf("barecapture: %v\n%s", err, out)
 	}
 	return t
 }

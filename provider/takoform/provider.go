@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // TypeName is the provider type name.
@@ -21,9 +21,11 @@ type Provider struct {
 	kinds   []*kindType
 }
 
-// New builds the provider factory over cat. It fails when two kinds of the catalog
-// produce the same resource type name, or a kind cannot be projected.
-func New(version string, cat *catalog.Catalog) (func() provider.Provider, error) {
+// New builds the provider factory over cat: a catalog loaded by package catalog
+// (catalog.Catalog is this type), or a model generated at build time such as
+// catalog/embedded's. It fails when two kinds of the catalog produce the same resource
+// type name, or a kind cannot be projected.
+func New(version string, cat *model.Catalog) (func() provider.Provider, error) {
 	p, err := newProvider(version, cat)
 	if err != nil {
 		return nil, err
@@ -31,7 +33,7 @@ func New(version string, cat *catalog.Catalog) (func() provider.Provider, error)
 	return func() provider.Provider { return p }, nil
 }
 
-func newProvider(version string, cat *catalog.Catalog) (*Provider, error) {
+func newProvider(version string, cat *model.Catalog) (*Provider, error) {
 	if cat == nil {
 		return nil, fmt.Errorf("takoform provider: no catalog")
 	}

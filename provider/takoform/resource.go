@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -20,7 +20,7 @@ type kindType struct {
 	objectType types.ObjectType // the schema's value type, built once
 }
 
-func newKindType(cat *catalog.Catalog, k *catalog.Kind) (*kindType, error) {
+func newKindType(cat *model.Catalog, k *model.Kind) (*kindType, error) {
 	m, err := newKindModel(cat, k)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func refOf(v values) (wire.FormRef, bool) {
 
 // stateForm resolves the state's recorded ref in the catalog, failing closed with
 // no host request (docs/provider-design.md#recorded-ref).
-func (r *Resource) stateForm(v values, d *diag.Diagnostics) *catalog.Form {
+func (r *Resource) stateForm(v values, d *diag.Diagnostics) *model.Form {
 	m := r.kind.model
 	ref, ok := refOf(v)
 	if !ok {

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // SchemaVersion is the state schema version of every resource type (docs/provider-design.md#recorded-ref).
@@ -140,7 +140,7 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 func ptr(n int64) *int64 { return &n }
 
 // outputAttr is plain Computed: no default, validator or plan modifier (decision 0025 rule 5).
-func outputAttr(o catalog.Output) schema.Attribute {
+func outputAttr(o model.Output) schema.Attribute {
 	desc := o.Description
 	if desc == "" {
 		desc = "Output " + o.Wire + " reported by the host."

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
@@ -23,7 +23,7 @@ import (
 type supportCheck struct {
 	r    *Resource
 	ctx  context.Context
-	form *catalog.Form
+	form *model.Form
 	plan values
 	d    *diag.Diagnostics
 }
@@ -72,7 +72,7 @@ func contractVerdict(ans *client.SupportAnswer, implemented, want string) string
 }
 
 // planSupport runs the check for a create, update or replacement of form.
-func (r *Resource) planSupport(ctx context.Context, plan values, form *catalog.Form, d *diag.Diagnostics) {
+func (r *Resource) planSupport(ctx context.Context, plan values, form *model.Form, d *diag.Diagnostics) {
 	if r.configured == nil || r.configured.client == nil {
 		return
 	}
@@ -169,7 +169,7 @@ func (c *supportCheck) interfaces() {
 func (c *supportCheck) bindings() {
 	for i := range c.form.Fields {
 		f := &c.form.Fields[i]
-		if f.Kind != catalog.FieldBindingList || f.Binding == nil {
+		if f.Kind != model.FieldBindingList || f.Binding == nil {
 			continue
 		}
 		l, ok := c.plan[f.Attr].(types.List)
@@ -212,7 +212,7 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 		}
 		c.checkValue(prof, f, f.Wire, "/spec/"+f.Wire, path.Root(f.Attr), v)
 		switch f.Kind {
-		case catalog.FieldStringSet, catalog.FieldStringList, catalog.FieldBindingList, catalog.FieldObjectList, catalog.FieldJSONMap:
+		case model.FieldStringSet, model.FieldStringList, model.FieldBindingList, model.FieldObjectList, model.FieldJSONMap:
 			key := "maximum" + strings.ToUpper(f.Wire[:1]) + f.Wire[1:]
 			limit, ok := prof.Limits[key]
 			n := countOf(v)
@@ -225,14 +225,14 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 	}
 }
 
-func (c *supportCheck) checkValue(prof *client.SupportProfile, f *catalog.Field, key, ptr string, at path.Path, v attr.Value) {
+func (c *supportCheck) checkValue(prof *client.SupportProfile, f *model.Field, key, ptr string, at path.Path, v attr.Value) {
 	if v == nil || v.IsNull() || v.IsUnknown() {
 		return
 	}
 	switch f.Kind {
-	case catalog.FieldStringEnum:
+	case model.FieldStringEnum:
 		c.checkEnum(prof, key, ptr, at, v.(types.String).ValueString())
-	case catalog.FieldStringSet, catalog.FieldStringList:
+	case model.FieldStringSet, model.FieldStringList:
 		if len(f.Enum) == 0 {
 			return
 		}
@@ -245,17 +245,17 @@ func (c *supportCheck) checkValue(prof *client.SupportProfile, f *catalog.Field,
 		for i, e := range elems {
 			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
 				ep := at.AtListIndex(i)
-				if f.Kind == catalog.FieldStringSet {
+				if f.Kind == model.FieldStringSet {
 					ep = at.AtSetValue(e)
 				}
 				c.checkEnum(prof, key, ptr, ep, s.ValueString())
 			}
 		}
-	case catalog.FieldInteger:
+	case model.FieldInteger:
 		if n, ok := v.(types.Int64); ok && !n.IsUnknown() {
 			c.checkRange(prof, key, ptr, at, n.ValueInt64())
 		}
-	case catalog.FieldObjectList:
+	case model.FieldObjectList:
 		l, ok := v.(types.List)
 		if !ok || l.IsUnknown() {
 			return
