@@ -4,9 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
+	"os"
 	"sync"
 	"testing"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
 
 	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -29,8 +35,11 @@ import (
 //	         ValidateResourceConfig and PlanResourceChange for each existing resource
 //
 // Each process gets a fresh provider server, so takokit's support cache starts empty as
-// it does in a new process; the start of a process is BenchmarkProviderStart's. The
-// host is an in-process hostsim, so its CPU is inside takokit's refresh figure.
+// it does in a new process; the start of a process is BenchmarkProviderStart's. Every
+// call carries the SDK and provider loggers a provider process has (level TRACE, JSON
+// lines to a pipe, as to OpenTofu), since the framework logs around every validator,
+// plan modifier and resource method it calls. The host is an in-process hostsim, so its
+// CPU is inside takokit's refresh figure.
 //
 //	go test -run '^$' -bench PlanVsBare -cpuprofile vs.out ./takoform/
 func BenchmarkPlanVsBare(b *testing.B) {
@@ -48,6 +57,7 @@ func BenchmarkPlanVsBare(b *testing.B) {
 		"takokit": providerserver.NewProtocol6WithError(p),
 		"bare":    providerserver.NewProtocol6WithError(bareFactory()),
 	}
+	ctx := benchLogContext(b)
 	creates := benchCreates(b, p)
 	var existing []benchResource // created on the host when a refresh case first runs
 	for _, op := range []string{"create", "refresh"} {
@@ -65,16 +75,16 @@ func BenchmarkPlanVsBare(b *testing.B) {
 					b.ResetTimer()
 				}
 				for i := 0; i < b.N; i++ {
-					if _, err := newSrv().GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+					if _, err := newSrv().GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
 						b.Fatal(err)
 					}
-					benchEach(b, newSrv(), creates, benchValidate)
+					benchEach(ctx, b, newSrv(), creates, benchValidate)
 					plan := newSrv()
 					benchConfigureServer(b, plan, sim.URL)
 					if op == "create" {
-						benchEach(b, plan, creates, benchPlanCreate)
+						benchEach(ctx, b, plan, creates, benchPlanCreate)
 					} else {
-						benchEach(b, plan, existing, benchPlanRefresh)
+						benchEach(ctx, b, plan, existing, benchPlanRefresh)
 					}
 				}
 			})
@@ -196,8 +206,24 @@ func benchConfigureServer(tb testing.TB, srv tfprotov6.ProviderServer, url strin
 	}
 }
 
+// benchLogContext carries the loggers terraform-plugin-go gives every request of a
+// provider process (TRACE unless TF_LOG_SDK* say otherwise, JSON with the caller's
+// location), writing to a pipe that is drained as OpenTofu drains the provider's stderr.
+func benchLogContext(tb testing.TB) context.Context {
+	r, w, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	tb.Cleanup(func() { _ = w.Close() })
+	hclog.DefaultOutput = w
+	ctx := tfsdklog.NewRootSDKLogger(context.Background(), tfsdklog.WithLevelFromEnv("TF_LOG_SDK"))
+	ctx = tfsdklog.NewSubsystem(ctx, "proto", tfsdklog.WithAdditionalLocationOffset(1), tfsdklog.WithLevelFromEnv("TF_LOG_SDK_PROTO"))
+	return tfsdklog.NewRootProviderLogger(ctx, tfsdklog.WithLogName("takoform"), tflog.WithLevelFromEnv("TF_LOG_PROVIDER", "takoform"))
+}
+
 // benchEach runs fn over every resource, ten at a time (OpenTofu's parallelism).
-func benchEach(tb testing.TB, srv tfprotov6.ProviderServer, rs []benchResource, fn func(tfprotov6.ProviderServer, benchResource) error) {
+func benchEach(ctx context.Context, tb testing.TB, srv tfprotov6.ProviderServer, rs []benchResource, fn func(context.Context, tfprotov6.ProviderServer, benchResource) error) {
 	jobs := make(chan benchResource)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -207,7 +233,7 @@ func benchEach(tb testing.TB, srv tfprotov6.ProviderServer, rs []benchResource, 
 		go func() {
 			defer wg.Done()
 			for r := range jobs {
-				if err := fn(srv, r); err != nil {
+				if err := fn(ctx, srv, r); err != nil {
 					mu.Lock()
 					failure = err
 					mu.Unlock()
@@ -225,23 +251,22 @@ func benchEach(tb testing.TB, srv tfprotov6.ProviderServer, rs []benchResource, 
 	}
 }
 
-func benchValidate(srv tfprotov6.ProviderServer, r benchResource) error {
-	resp, err := srv.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{TypeName: r.typeName, Config: r.config})
+func benchValidate(ctx context.Context, srv tfprotov6.ProviderServer, r benchResource) error {
+	resp, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: r.typeName, Config: r.config})
 	return benchErr("validate", r, err, resp.Diagnostics)
 }
 
-func benchPlanCreate(srv tfprotov6.ProviderServer, r benchResource) error {
-	if err := benchValidate(srv, r); err != nil {
+func benchPlanCreate(ctx context.Context, srv tfprotov6.ProviderServer, r benchResource) error {
+	if err := benchValidate(ctx, srv, r); err != nil {
 		return err
 	}
 	null := tfprotov6.DynamicValue{MsgPack: []byte{0xc0}}
-	resp, err := srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
+	resp, err := srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
 		TypeName: r.typeName, PriorState: &null, ProposedNewState: r.config, Config: r.config})
 	return benchErr("plan", r, err, resp.Diagnostics)
 }
 
-func benchPlanRefresh(srv tfprotov6.ProviderServer, r benchResource) error {
-	ctx := context.Background()
+func benchPlanRefresh(ctx context.Context, srv tfprotov6.ProviderServer, r benchResource) error {
 	up, err := srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{TypeName: r.typeName, Version: SchemaVersion,
 		RawState: &tfprotov6.RawState{JSON: r.stateJSON}})
 	if err := benchErr("upgrade", r, err, up.Diagnostics); err != nil {
@@ -251,7 +276,7 @@ func benchPlanRefresh(srv tfprotov6.ProviderServer, r benchResource) error {
 	if err := benchErr("read", r, err, rr.Diagnostics); err != nil {
 		return err
 	}
-	if err := benchValidate(srv, r); err != nil {
+	if err := benchValidate(ctx, srv, r); err != nil {
 		return err
 	}
 	pr, err := srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: r.typeName,

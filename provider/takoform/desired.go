@@ -1,23 +1,16 @@
 package takoform
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/takokit/takokit/provider/internal/lazyre"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/takokit/takokit/catalog/model"
@@ -65,7 +58,6 @@ func fieldDescription(m *kindModel, f *model.Field) string {
 // desiredAttr builds the attribute of one desired field (docs/provider-design.md#desired-fields).
 func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 	mode := modeOf(m, f)
-	replace := m.alwaysReplace(f.Wire)
 	desc := fieldDescription(m, f)
 	def, err := decodeDefault(f)
 	if err != nil {
@@ -93,11 +85,6 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 		if def != nil {
 			a.Default = stringdefault.StaticString(def.(types.String).ValueString())
 		}
-		if replace && f.Kind == model.FieldJSONMap {
-			a.PlanModifiers = []planmodifier.String{jsonRequiresReplace}
-		} else if replace {
-			a.PlanModifiers = []planmodifier.String{stringplanmodifier.RequiresReplace()}
-		}
 		return a, nil
 	case model.FieldInteger:
 		a := schema.Int64Attribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
@@ -107,17 +94,11 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 		if def != nil {
 			a.Default = int64default.StaticInt64(def.(types.Int64).ValueInt64())
 		}
-		if replace {
-			a.PlanModifiers = []planmodifier.Int64{int64planmodifier.RequiresReplace()}
-		}
 		return a, nil
 	case model.FieldBoolean:
 		a := schema.BoolAttribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
 		if def != nil {
 			a.Default = booldefault.StaticBool(def.(types.Bool).ValueBool())
-		}
-		if replace {
-			a.PlanModifiers = []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
 		}
 		return a, nil
 	case model.FieldStringSet:
@@ -127,9 +108,6 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 		if def != nil {
 			a.Default = setdefault.StaticValue(def.(types.Set))
 		}
-		if replace {
-			a.PlanModifiers = []planmodifier.Set{setplanmodifier.RequiresReplace()}
-		}
 		return a, nil
 	case model.FieldStringList:
 		a := schema.ListAttribute{ElementType: types.StringType, Required: mode.required, Optional: mode.optional,
@@ -137,9 +115,6 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 			Validators: []validator.List{collectionCheck(f.MinItems, f.MaxItems, f.Unique, rules)}}
 		if def != nil {
 			a.Default = listdefault.StaticValue(def.(types.List))
-		}
-		if replace {
-			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
 		}
 		return a, nil
 	case model.FieldBindingList, model.FieldObjectList:
@@ -152,9 +127,6 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 			Validators: []validator.List{collectionCheck(f.MinItems, f.MaxItems, f.Unique, stringRules{})}}
 		if def != nil {
 			a.Default = listdefault.StaticValue(def.(types.List))
-		}
-		if replace {
-			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
 		}
 		return a, nil
 	}
@@ -236,12 +208,3 @@ func maxProperties(m *kindModel, wireName string) *int64 {
 	}
 	return nil
 }
-
-// jsonRequiresReplace replaces only when the JSON object changes; a change of
-// spelling (formatting, key order) is an in-place update that sends nothing.
-var jsonRequiresReplace = stringplanmodifier.RequiresReplaceIf(
-	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !sameJSON(req.PlanValue, req.StateValue)
-	},
-	"Changing the JSON object replaces the resource; reformatting it does not.",
-	"Changing the JSON object replaces the resource; reformatting it does not.")

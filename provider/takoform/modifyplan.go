@@ -36,6 +36,10 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			return
 		}
 	}
+	var ruled values // the plan as the kind's plan rules leave it, when they change it
+	if prior != nil && r.applyPlanRules(plan, prior, config, resp) {
+		ruled = plan.clone()
+	}
 	var form *model.Form
 	if prior == nil {
 		form = r.planCreate(plan, config, d)
@@ -44,6 +48,9 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		form = r.planExisting(ctx, plan, prior, config, kept, d)
 	}
 	if form == nil || d.HasError() {
+		if ruled != nil && !d.HasError() {
+			r.setState(ctx, &resp.Plan.Raw, ruled, d) // left to the next round, with the rules applied
+		}
 		return
 	}
 	r.planVersionRules(plan, form, d)

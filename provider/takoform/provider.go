@@ -5,6 +5,7 @@ package takoform
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -19,6 +20,9 @@ const TypeName = "takoform"
 type Provider struct {
 	version string
 	kinds   []*kindType
+	// data is the provider block's configuration once Configure has run; every
+	// Resource the framework makes afterwards carries it.
+	data atomic.Pointer[providerData]
 }
 
 // New builds the provider factory over cat: a catalog loaded by package catalog
@@ -30,7 +34,8 @@ func New(version string, cat *model.Catalog) (func() provider.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func() provider.Provider { return p }, nil
+	// one Provider per server: each holds its own configuration, the kinds are shared
+	return func() provider.Provider { return &Provider{version: p.version, kinds: p.kinds} }, nil
 }
 
 func newProvider(version string, cat *model.Catalog) (*Provider, error) {
@@ -68,13 +73,13 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	if pd == nil {
 		return
 	}
-	resp.ResourceData = pd
+	p.data.Store(pd)
 }
 
 func (p *Provider) Resources(context.Context) []func() resource.Resource {
 	out := make([]func() resource.Resource, 0, len(p.kinds))
 	for _, kt := range p.kinds {
-		out = append(out, func() resource.Resource { return &Resource{kind: kt} })
+		out = append(out, func() resource.Resource { return &Resource{kind: kt, configured: p.data.Load()} })
 	}
 	return out
 }

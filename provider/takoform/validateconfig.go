@@ -13,9 +13,10 @@ import (
 	"github.com/takokit/takokit/catalog/model"
 )
 
-// ValidateConfig runs the cross-field conventions of docs/provider-design.md#desired-fields and the
-// revision naming rule (docs/provider-design.md#revision-naming). Both are read from the schema, never from a kind
-// name, and skip unknown values.
+// ValidateConfig runs the cross-field conventions of docs/provider-design.md#desired-fields, the
+// revision naming rule (docs/provider-design.md#revision-naming) and every attribute check the
+// schema declares (rules.go). All are read from the schema, never from a kind name, and
+// skip unknown values.
 func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	cfg, err := readValues(ctx, r.kind.objectType, req.Config.Raw)
 	if err != nil || cfg == nil {
@@ -24,6 +25,7 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	r.checkEnvironmentNames(cfg, &resp.Diagnostics)
 	r.checkWeights(cfg, &resp.Diagnostics)
 	r.checkRevisionNaming(cfg, &resp.Diagnostics)
+	r.checkAttributes(cfg, &resp.Diagnostics)
 }
 
 func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {

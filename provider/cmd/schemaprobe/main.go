@@ -5,8 +5,10 @@
 //	hyperfine 'schemaprobe bin/terraform-provider-takoform'
 //	valgrind --tool=callgrind --trace-children=yes schemaprobe bin/terraform-provider-takoform
 //
-// It prints the size of the schema answer with -v. It is a measuring tool of the plan
-// benchmark (docs/decisions.md, "plan cost"), not part of any provider.
+// With -v it prints the size of the schema answer and what the provider process cost:
+// its wall time from start to exit and its own CPU (the rusage of the waited child). It
+// is a measuring tool of the plan benchmark (docs/decisions.md, "plan cost"), not part
+// of any provider.
 package main
 
 import (
@@ -15,6 +17,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -54,6 +58,7 @@ func main() {
 		Logger:           hclog.NewNullLogger(),
 		AutoMTLS:         true, // as OpenTofu starts providers
 	})
+	start := time.Now()
 	defer client.Kill()
 	rpc, err := client.Client()
 	if err != nil {
@@ -68,7 +73,13 @@ func main() {
 		fail(err)
 	}
 	if *verbose {
-		fmt.Printf("GetProviderSchema answered %d bytes\n", len(resp.ProtoReflect().GetUnknown()))
+		client.Kill() // waits for the provider to exit
+		wall := time.Since(start)
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
+		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		fmt.Printf("GetProviderSchema answered %d bytes; provider process wall %.1f ms, cpu %.1f ms\n",
+			len(resp.ProtoReflect().GetUnknown()), wall.Seconds()*1000, cpu.Seconds()*1000)
 	}
 }
 
