@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // FormRef names one Form Definition exactly. The four members are one identity key;
@@ -71,29 +72,35 @@ const (
 
 var formRefQueryKeys = []string{QueryGroup, QueryKind, QueryDefinitionVersion, QuerySchemaDigest}
 
+// The grammars compile on first use: a process that checks none (a provider that only
+// serves its schema) pays nothing for them at start.
 var (
-	groupRe   = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$`)
-	kindRe    = regexp.MustCompile(`^[A-Z][A-Za-z0-9]{0,63}$`)
-	digestRe  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	semverRe  = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$`)
-	nameRe    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
-	ifaceName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
+	groupRe   = lazyRegexp(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$`)
+	kindRe    = lazyRegexp(`^[A-Z][A-Za-z0-9]{0,63}$`)
+	digestRe  = lazyRegexp(`^sha256:[0-9a-f]{64}$`)
+	semverRe  = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$`)
+	nameRe    = lazyRegexp(`^[a-z][a-z0-9-]{0,62}$`)
+	ifaceName = lazyRegexp(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
 )
 
+func lazyRegexp(p string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
+}
+
 // ValidGroup reports whether s is a Form group (apiVersion) by the definition grammar.
-func ValidGroup(s string) bool { return len(s) <= 320 && groupRe.MatchString(s) }
+func ValidGroup(s string) bool { return len(s) <= 320 && groupRe().MatchString(s) }
 
 // ValidKind reports whether s is a Form kind.
-func ValidKind(s string) bool { return kindRe.MatchString(s) }
+func ValidKind(s string) bool { return kindRe().MatchString(s) }
 
 // ValidDigest reports whether s is "sha256:" + 64 lowercase hex digits.
-func ValidDigest(s string) bool { return digestRe.MatchString(s) }
+func ValidDigest(s string) bool { return digestRe().MatchString(s) }
 
 // ValidSemver reports whether s is a semantic version 2.0.0 string.
-func ValidSemver(s string) bool { return semverRe.MatchString(s) }
+func ValidSemver(s string) bool { return semverRe().MatchString(s) }
 
 // ValidResourceName reports whether s is a resource name (`^[a-z][a-z0-9-]{0,62}$`).
-func ValidResourceName(s string) bool { return nameRe.MatchString(s) }
+func ValidResourceName(s string) bool { return nameRe().MatchString(s) }
 
 // Validate checks every member's grammar and names the first bad one.
 func (r FormRef) Validate() error {

@@ -1,16 +1,18 @@
 package takoform
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/big"
 	"os"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
 
@@ -26,7 +28,8 @@ import (
 // BenchmarkPlanVsBare asks of takokit and of the bare yardstick (provider/internal/bare,
 // serving takokit's own schemas) what `tofu plan` asks of its provider processes for
 // 200 resources (40 of each of 5 kinds), in one process and without OpenTofu, so that
-// a CPU profile separates takokit's own work from the framework's:
+// a CPU profile separates takokit's own work from the framework's (it reports the CPU of
+// the whole process per iteration, and the log lines a provider would send OpenTofu):
 //
 //	create:  a schema process (GetProviderSchema); a validate process
 //	         (ValidateResourceConfig ×200); a plan process (ConfigureProvider, then
@@ -57,7 +60,7 @@ func BenchmarkPlanVsBare(b *testing.B) {
 		"takokit": providerserver.NewProtocol6WithError(p),
 		"bare":    providerserver.NewProtocol6WithError(bareFactory()),
 	}
-	ctx := benchLogContext(b)
+	ctx, logLines := benchLogContext(b)
 	creates := benchCreates(b, p)
 	var existing []benchResource // created on the host when a refresh case first runs
 	for _, op := range []string{"create", "refresh"} {
@@ -74,6 +77,11 @@ func BenchmarkPlanVsBare(b *testing.B) {
 					existing = benchExisting(b, p, sim.URL, creates)
 					b.ResetTimer()
 				}
+				cpu, lines := processCPU(), logLines.Load()
+				defer func() {
+					b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+					b.ReportMetric(float64(logLines.Load()-lines)/float64(b.N), "log-lines/op")
+				}()
 				for i := 0; i < b.N; i++ {
 					if _, err := newSrv().GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
 						b.Fatal(err)
@@ -90,6 +98,13 @@ func BenchmarkPlanVsBare(b *testing.B) {
 			})
 		}
 	}
+}
+
+// processCPU is the CPU this process has used (every goroutine, the collector's too).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchResource is one resource as OpenTofu holds it: its configuration, and for an
@@ -208,18 +223,37 @@ func benchConfigureServer(tb testing.TB, srv tfprotov6.ProviderServer, url strin
 
 // benchLogContext carries the loggers terraform-plugin-go gives every request of a
 // provider process (TRACE unless TF_LOG_SDK* say otherwise, JSON with the caller's
-// location), writing to a pipe that is drained as OpenTofu drains the provider's stderr.
-func benchLogContext(tb testing.TB) context.Context {
+// location), writing to a pipe that is drained (and its lines counted) as OpenTofu
+// drains the provider's stderr.
+func benchLogContext(tb testing.TB) (context.Context, *atomic.Int64) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	go func() { _, _ = io.Copy(io.Discard, r) }()
-	tb.Cleanup(func() { _ = w.Close() })
-	hclog.DefaultOutput = w
+	lines := new(atomic.Int64)
+	go func() {
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := r.Read(buf)
+			lines.Add(int64(bytes.Count(buf[:n], []byte{'\n'})))
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// the loggers write to the process's stderr, as in a provider process: fd 2 becomes
+	// the pipe while the benchmark runs
+	saved, err := syscall.Dup(2)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := syscall.Dup2(int(w.Fd()), 2); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = syscall.Dup2(saved, 2); _ = w.Close() })
 	ctx := tfsdklog.NewRootSDKLogger(context.Background(), tfsdklog.WithLevelFromEnv("TF_LOG_SDK"))
 	ctx = tfsdklog.NewSubsystem(ctx, "proto", tfsdklog.WithAdditionalLocationOffset(1), tfsdklog.WithLevelFromEnv("TF_LOG_SDK_PROTO"))
-	return tfsdklog.NewRootProviderLogger(ctx, tfsdklog.WithLogName("takoform"), tflog.WithLevelFromEnv("TF_LOG_PROVIDER", "takoform"))
+	return tfsdklog.NewRootProviderLogger(ctx, tfsdklog.WithLogName("takoform"), tflog.WithLevelFromEnv("TF_LOG_PROVIDER", "takoform")), lines
 }
 
 // benchEach runs fn over every resource, ten at a time (OpenTofu's parallelism).
