@@ -7,12 +7,14 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/takokit/takokit/catalog/model"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
@@ -26,6 +28,22 @@ type supportCheck struct {
 	form *model.Form
 	plan values
 	d    *diag.Diagnostics
+	// the contract routes this check reads, read side by side once the Form is offered
+	ifaces       []supportRead // one per form.Provided, same order
+	bindingReads []bindingRead // one per binding list the plan uses
+}
+
+// supportRead is one support route's answer, or why there is none.
+type supportRead struct {
+	ans *client.SupportAnswer
+	err error
+}
+
+// bindingRead is the binding contract a used binding list needs, and its answer.
+type bindingRead struct {
+	field *model.Field
+	ref   wire.BindingRef
+	supportRead
 }
 
 func (c *supportCheck) base() report {
@@ -83,6 +101,7 @@ func (r *Resource) planSupport(ctx context.Context, plan values, form *model.For
 	if prof == nil {
 		return
 	}
+	c.readContracts()
 	c.operations(prof)
 	c.interfaces()
 	c.bindings()
@@ -145,10 +164,56 @@ func (c *supportCheck) operations(prof *client.SupportProfile) {
 	}
 }
 
+// readContracts reads, side by side, every Interface route the Form provides and every
+// Binding route a binding list of the plan uses: the answers do not depend on one
+// another, so a plan waits for one round trip instead of one per contract. Each route
+// is still read at most once per provider configuration (the client's cache).
+func (c *supportCheck) readContracts() {
+	cl := c.r.configured.client
+	c.ifaces = make([]supportRead, len(c.form.Provided))
+	for i := range c.form.Fields {
+		f := &c.form.Fields[i]
+		if f.Kind != model.FieldBindingList || f.Binding == nil {
+			continue
+		}
+		l, ok := c.plan[f.Attr].(types.List)
+		if !ok || l.IsNull() || l.IsUnknown() || len(l.Elements()) == 0 {
+			continue
+		}
+		b := *f.Binding
+		for _, acc := range c.form.Accepted {
+			if acc.Name == b.Name {
+				b = acc
+			}
+		}
+		c.bindingReads = append(c.bindingReads, bindingRead{field: f, ref: b})
+	}
+	var wg sync.WaitGroup
+	read := func(dst *supportRead, fetch func() (*client.SupportAnswer, error)) {
+		if len(c.ifaces)+len(c.bindingReads) == 1 {
+			dst.ans, dst.err = fetch()
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dst.ans, dst.err = fetch()
+		}()
+	}
+	for i, ir := range c.form.Provided {
+		read(&c.ifaces[i], func() (*client.SupportAnswer, error) { return cl.InterfaceSupport(c.ctx, ir.Name, ir.Version) })
+	}
+	for i := range c.bindingReads {
+		b := &c.bindingReads[i]
+		read(&b.supportRead, func() (*client.SupportAnswer, error) { return cl.BindingSupport(c.ctx, b.ref.Name, b.ref.Version) })
+	}
+	wg.Wait()
+}
+
 func (c *supportCheck) interfaces() {
-	for _, ir := range c.form.Provided {
+	for i, ir := range c.form.Provided {
 		subject := "Interface " + ir.Name + "@" + ir.Version
-		ans, err := c.r.configured.client.InterfaceSupport(c.ctx, ir.Name, ir.Version)
+		ans, err := c.ifaces[i].ans, c.ifaces[i].err
 		if err != nil {
 			c.undecided(subject, err)
 			continue
@@ -167,22 +232,8 @@ func (c *supportCheck) interfaces() {
 }
 
 func (c *supportCheck) bindings() {
-	for i := range c.form.Fields {
-		f := &c.form.Fields[i]
-		if f.Kind != model.FieldBindingList || f.Binding == nil {
-			continue
-		}
-		l, ok := c.plan[f.Attr].(types.List)
-		if !ok || l.IsNull() || l.IsUnknown() || len(l.Elements()) == 0 {
-			continue
-		}
-		b := *f.Binding
-		for _, acc := range c.form.Accepted {
-			if acc.Name == b.Name {
-				b = acc
-			}
-		}
-		ans, err := c.r.configured.client.BindingSupport(c.ctx, b.Name, b.Version)
+	for _, br := range c.bindingReads {
+		f, b, ans, err := br.field, br.ref, br.ans, br.err
 		if err != nil {
 			c.undecided("Binding "+b.Name+"@"+b.Version, err)
 			continue
