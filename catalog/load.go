@@ -19,9 +19,10 @@ func Load(fsys fs.FS) (*Catalog, error) {
 // accepted, at a fraction of the cost: it skips the checks that exist only to reject
 // (raw file digests, fixture validation, Interface operation schemas) and compiles each
 // JSON Schema on first use. It is for a catalog fixed into a binary and checked when
-// the binary was built: the embedded catalog (checked by this module's tests and by
-// `go tool mage build`) and a family catalog embedded by `go tool mage provider:family`.
-// A provider process that only serves its schema then never compiles a JSON Schema.
+// the binary was built, such as a family catalog embedded by `go tool mage
+// provider:family` (whose binary runs Load over it with -check). The takoform provider
+// binary itself links the embedded catalog's model generated at build time
+// (catalog/embedded) and loads nothing at start.
 func LoadPrechecked(fsys fs.FS) (*Catalog, error) {
 	return load(fsys, &problems{prechecked: true})
 }
