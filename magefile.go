@@ -74,9 +74,17 @@ func Demo() error {
 // Catalog groups catalog maintenance targets.
 type Catalog mg.Namespace
 
-// Seal recomputes every digest of catalog/data in dependency order and rewrites only digest values.
+// Seal recomputes every digest of catalog/data in dependency order and rewrites only digest values, then writes the model again (catalog:model).
 func (Catalog) Seal() error {
-	return run("catalog", nil, "go", "run", "./cmd/seal", "data")
+	if err := run("catalog", nil, "go", "run", "./cmd/seal", "data"); err != nil {
+		return err
+	}
+	return Catalog{}.Model()
+}
+
+// Model writes catalog/embedded/model_gen.go: the embedded catalog's checked model as Go, which the provider binary links instead of loading the catalog at start.
+func (Catalog) Model() error {
+	return run("catalog", nil, "go", "run", "./cmd/modelgen", "-o", "embedded/model_gen.go")
 }
 
 // Provider groups targets that build providers over other catalogs.

@@ -27,7 +27,7 @@ func (b *formBuild) loadDesired() {
 	}
 	basicsOK := checkSchemaBasics(file, base, root, ps)
 	if basicsOK {
-		b.form.desired = ps.schema(file, base, b.doc.DesiredSchema)
+		b.schemas.desired = ps.schema(file, base, b.doc.DesiredSchema)
 	}
 	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(desiredRootKeywords, k) {
@@ -77,7 +77,7 @@ func (b *formBuild) loadDesired() {
 		}
 	}
 	checkStrayAnnotations(file, base, root, c.legit, ps)
-	b.checkDefaults(base, obj, req, b.form.desired != nil && !ps.prechecked)
+	b.checkDefaults(base, obj, req, b.schemas.desired != nil && !ps.prechecked)
 	b.form.Relations = c.relations
 }
 
@@ -103,7 +103,7 @@ func (b *formBuild) checkDefaults(base string, root map[string]any, req []string
 		if !compile {
 			return
 		}
-		if err := b.form.validateProperty(name, d); err != nil {
+		if err := b.schemas.validateProperty(name, d); err != nil {
 			ps.add(file, ptrJoin(ptr, "default"), "default does not validate against the property's own schema: %s", err)
 		}
 	})
@@ -111,8 +111,8 @@ func (b *formBuild) checkDefaults(base string, root map[string]any, req []string
 
 // validateProperty validates v against the subschema of one top-level desired
 // property, naming each failing instance pointer.
-func (f *Form) validateProperty(name string, v any) error {
-	s, err := f.propertySchema(name)
+func (fs *formSchemas) validateProperty(name string, v any) error {
+	s, err := fs.propertySchema(name)
 	if err != nil {
 		return err
 	}
@@ -133,22 +133,21 @@ func (f *Form) validateProperty(name string, v any) error {
 }
 
 // propertySchema compiles (once) the subschema of one top-level desired property.
-func (f *Form) propertySchema(name string) (*jsonschema.Schema, error) {
-	fc := f.fieldCache
-	_, doc, _ := f.desired.compile()
-	if fc == nil || doc == nil {
-		return nil, fmt.Errorf("%s has no compiled desiredSchema (the Form was not built by catalog.Load)", f.Ref)
+func (fs *formSchemas) propertySchema(name string) (*jsonschema.Schema, error) {
+	_, doc, _ := fs.desired.compile()
+	if doc == nil {
+		return nil, fmt.Errorf("%s has no compiled desiredSchema", fs.form.Ref)
 	}
-	fc.mu.Lock()
-	defer fc.mu.Unlock()
-	if s, ok := fc.schemas[name]; ok {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if s, ok := fs.fields[name]; ok {
 		return s, nil
 	}
 	s, err := doc.fragment("/properties/" + wire.EscapePointerToken(name))
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %q: %w", name, err)
 	}
-	fc.schemas[name] = s
+	fs.fields[name] = s
 	return s, nil
 }
 
@@ -175,7 +174,7 @@ func (b *formBuild) loadObservedAndOutputs() {
 		} else {
 			refuseDefaults("/observedSchema", root)
 			if checkSchemaBasics(file, "/observedSchema", root, ps) {
-				b.form.observed = ps.schema(file, "/observedSchema", raw)
+				b.schemas.observed = ps.schema(file, "/observedSchema", raw)
 			}
 		}
 	}
@@ -187,7 +186,7 @@ func (b *formBuild) loadObservedAndOutputs() {
 		}
 		b.form.Outputs = parseOutputs(file, root, ps)
 		if checkSchemaBasics(file, "/outputSchema", root, ps) {
-			b.form.output = ps.schema(file, "/outputSchema", raw)
+			b.schemas.output = ps.schema(file, "/outputSchema", raw)
 		}
 	}
 }

@@ -20,13 +20,6 @@ var embedded = sync.OnceValues(func() (*Catalog, error) {
 	return Load(sub)
 })
 
-var embeddedPrechecked = sync.OnceValues(func() (*Catalog, error) { return LoadPrechecked(EmbeddedFS()) })
-
-// EmbeddedPrechecked loads the embedded catalog without repeating the checks its own
-// tests (TestPrecheckedLoadDerivesTheSameCatalog, and every test through Embedded) make:
-// the fast start of a provider process (LoadPrechecked).
-func EmbeddedPrechecked() (*Catalog, error) { return embeddedPrechecked() }
-
 // Embedded loads the catalog compiled into this module, once; later calls return the
 // same catalog (or the same error).
 func Embedded() (*Catalog, error) { return embedded() }

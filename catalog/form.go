@@ -32,7 +32,8 @@ type formBuild struct {
 	file     string
 	doc      definitionDoc
 	ctx      *desiredCtx
-	accepted []*Binding // resolved acceptedBindings, same order
+	accepted []*Binding   // resolved acceptedBindings, same order
+	schemas  *formSchemas // the Form's JSON Schema engine
 }
 
 func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps *problems) *formBuild {
@@ -49,12 +50,16 @@ func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps
 		Ref:  wire.FormRef{APIVersion: d.APIVersion, Kind: d.Kind, DefinitionVersion: d.DefinitionVersion, SchemaDigest: digest},
 		Slug: p.slug, TypeName: TypeName(p.slug), Role: d.Role, Title: d.Title, Description: deref(d.Description),
 		DefinitionJSON: raw, DesiredJSON: []byte(d.DesiredSchema), Immutable: map[string]bool{},
-		fieldCache: &fieldCache{schemas: map[string]*jsonschema.Schema{}},
 	}
 	if d.OutputSchema != nil {
 		f.OutputJSON = []byte(d.OutputSchema)
 	}
+	if d.ObservedSchema != nil {
+		f.ObservedJSON = []byte(d.ObservedSchema)
+	}
 	b.form = f
+	b.schemas = &formSchemas{form: f, fields: map[string]*jsonschema.Schema{}}
+	f.SetSchemas(b.schemas)
 	b.ctx = &desiredCtx{file: file, ps: ps, legit: map[string]bool{}}
 	b.loadDesired()
 	b.loadObservedAndOutputs()

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"sort"
 
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -18,9 +19,10 @@ func Load(fsys fs.FS) (*Catalog, error) {
 // accepted, at a fraction of the cost: it skips the checks that exist only to reject
 // (raw file digests, fixture validation, Interface operation schemas) and compiles each
 // JSON Schema on first use. It is for a catalog fixed into a binary and checked when
-// the binary was built: the embedded catalog (checked by this module's tests and by
-// `go tool mage build`) and a family catalog embedded by `go tool mage provider:family`.
-// A provider process that only serves its schema then never compiles a JSON Schema.
+// the binary was built, such as a family catalog embedded by `go tool mage
+// provider:family` (whose binary runs Load over it with -check). The takoform provider
+// binary itself links the embedded catalog's model generated at build time
+// (catalog/embedded) and loads nothing at start.
 func LoadPrechecked(fsys fs.FS) (*Catalog, error) {
 	return load(fsys, &problems{prechecked: true})
 }
@@ -62,20 +64,21 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	}
 	checkUniqueness(builds, ifaces, ifaceFiles, bindings, bindingFiles, ps)
 
-	c := &Catalog{byRef: map[wire.FormRef]*Form{}}
+	byRef := map[wire.FormRef]*Form{}
+	var forms []*Form
 	files := map[*Form]string{}
 	for _, b := range builds {
-		c.forms = append(c.forms, b.form)
-		c.byRef[b.form.Ref] = b.form
+		forms = append(forms, b.form)
+		byRef[b.form.Ref] = b.form
 		files[b.form] = b.file
 	}
-	checkTargets(builds, c.byRef, ps)
+	checkTargets(builds, byRef, ps)
 	checkBindingTargets(bindings, bindingFiles, builds, ps)
-	sort.SliceStable(c.forms, func(i, j int) bool { return formLess(c.forms[i], c.forms[j]) })
-	c.kinds = groupKinds(c.forms)
-	checkVersions(c.kinds, files, ps)
+	sort.SliceStable(forms, func(i, j int) bool { return formLess(forms[i], forms[j]) })
+	checkVersions(model.GroupKinds(forms), files, ps)
+	var transitions []*Transition
 	if l.transitions != "" {
-		c.transitions = loadTransitions(fsys, l.transitions, c.byRef, ps)
+		transitions = loadTransitions(fsys, l.transitions, byRef, ps)
 	}
 	checkCandidateSets(fsys, l, builds, ifaces, bindings, ps)
 	if err := ps.err(); err != nil {
@@ -87,8 +90,7 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	sort.SliceStable(bindings, func(i, j int) bool {
 		return contractLess(bindings[i].Ref.Name, bindings[i].Ref.Version, bindings[j].Ref.Name, bindings[j].Ref.Version)
 	})
-	c.interfaces, c.bindings = ifaces, bindings
-	return c, nil
+	return model.NewCatalog(forms, ifaces, bindings, transitions), nil
 }
 
 func formLess(a, b *Form) bool {
@@ -106,17 +108,4 @@ func contractLess(an, av, bn, bv string) bool {
 		return an < bn
 	}
 	return compareSemver(av, bv) < 0
-}
-
-// groupKinds gathers the sorted forms into kinds; versions stay oldest to newest.
-func groupKinds(forms []*Form) []*Kind {
-	var kinds []*Kind
-	for _, f := range forms {
-		if n := len(kinds); n > 0 && kinds[n-1].APIVersion == f.Ref.APIVersion && kinds[n-1].Kind == f.Ref.Kind {
-			kinds[n-1].Versions = append(kinds[n-1].Versions, f)
-			continue
-		}
-		kinds = append(kinds, &Kind{APIVersion: f.Ref.APIVersion, Kind: f.Ref.Kind, Slug: f.Slug, TypeName: f.TypeName, Versions: []*Form{f}})
-	}
-	return kinds
 }

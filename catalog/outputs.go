@@ -105,9 +105,8 @@ func parseOutput(file, ptr, name string, v any, ps *problems) (Output, bool) {
 	} else if o.Pattern != "" {
 		// checkSchemaBasics reports a pattern that does not compile; the output then
 		// does not load, so a loaded output's pattern is always enforceable
-		re, err := regexp.Compile(o.Pattern)
+		_, err := regexp.Compile(o.Pattern)
 		ok = ok && err == nil
-		o.PatternRe = re
 	}
 	o.MinLength, o.MaxLength = intPtr(node["minLength"]), intPtr(node["maxLength"])
 	o.Min, o.Max = intPtr(node["minimum"]), intPtr(node["maximum"])

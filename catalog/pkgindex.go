@@ -119,7 +119,7 @@ func (b *formBuild) loadIndex(fsys fs.FS, ps *problems) {
 }
 
 func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *problems) {
-	f, file := b.form, b.file
+	f, file, sch := b.form, b.file, b.schemas
 	read := func(ptr, p string) []byte {
 		mt, ok := listed[p]
 		if !ok {
@@ -157,13 +157,13 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 			canonical++
 		}
 		out := Fixture{Name: fx.Name, Desired: read(ptr+"/desiredPath", fx.DesiredPath)}
-		if out.Desired != nil && f.desired != nil && !ps.prechecked {
+		if out.Desired != nil && sch.desired != nil && !ps.prechecked {
 			if err := f.ValidateDesired(out.Desired); err != nil {
 				ps.add(file, ptr+"/desiredPath", "fixture %q should validate against desiredSchema but does not: %v", fx.Name, err)
 			}
 		}
 		if fx.ObservedPath != nil {
-			if f.observed == nil {
+			if sch.observed == nil {
 				ps.add(file, ptr+"/observedPath", "fixture %q has an observed document but the Form declares no observedSchema", fx.Name)
 			} else if raw := read(ptr+"/observedPath", *fx.ObservedPath); raw != nil && !ps.prechecked {
 				if err := f.ValidateObserved(raw); err != nil {
@@ -174,7 +174,7 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 		if fx.OutputPath != nil {
 			if f.OutputJSON == nil {
 				ps.add(file, ptr+"/outputPath", "fixture %q has an output document but the Form declares no outputSchema", fx.Name)
-			} else if out.Output = read(ptr+"/outputPath", *fx.OutputPath); out.Output != nil && f.output != nil && !ps.prechecked {
+			} else if out.Output = read(ptr+"/outputPath", *fx.OutputPath); out.Output != nil && sch.output != nil && !ps.prechecked {
 				if err := f.ValidateOutputs(out.Output); err != nil {
 					ps.add(file, ptr+"/outputPath", "fixture %q should validate against outputSchema but does not: %v", fx.Name, err)
 				}
@@ -198,7 +198,7 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 		var err error
 		switch fx.Stage {
 		case "desired":
-			if f.desired == nil {
+			if sch.desired == nil {
 				continue
 			}
 			err = f.ValidateDesired(raw)
@@ -207,12 +207,12 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 				ps.add(file, ptr+"/stage", "negative fixture %q has stage output but the Form declares no outputSchema", fx.Name)
 				continue
 			}
-			if f.output == nil {
+			if sch.output == nil {
 				continue
 			}
 			err = f.ValidateOutputs(raw)
 		case "observed":
-			if f.observed == nil {
+			if sch.observed == nil {
 				ps.add(file, ptr+"/stage", "negative fixture %q has stage observed but the Form declares no observedSchema", fx.Name)
 				continue
 			}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -15,80 +15,49 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// SchemaError lists every leaf failure of a schema validation, each naming the
-// instance JSON Pointer ("" for the document itself).
-type SchemaError struct {
-	What     string // "desired spec", "outputs", ...
-	Form     string // the FormRef in words
-	Problems []SchemaProblem
+// formSchemas is the JSON Schema engine of one Form: its compiled desired, output and
+// observed schemas, and the subschemas ValidateField compiles. The loader gives it to
+// the Form (model.Form.SetSchemas), so every catalog it loads validates with the engine.
+type formSchemas struct {
+	form                      *Form
+	desired, output, observed *lazySchema
+	mu                        sync.Mutex
+	fields                    map[string]*jsonschema.Schema
 }
 
-// SchemaProblem is one failed keyword at one instance location.
-type SchemaProblem struct {
-	Pointer string
-	Message string
+func (s *formSchemas) ValidateDesired(spec any) error {
+	return validateWith(s.desired.get(), spec, "desired spec", s.form)
 }
 
-func (e *SchemaError) Error() string {
-	parts := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		ptr := p.Pointer
-		if ptr == "" {
-			ptr = `""`
-		}
-		parts[i] = ptr + ": " + p.Message
+func (s *formSchemas) ValidateOutputs(out any) error {
+	if s.output == nil {
+		return s.form.NoOutputs(out)
 	}
-	return fmt.Sprintf("%s does not match %s: %s", e.What, e.Form, strings.Join(parts, "; "))
+	return validateWith(s.output.get(), out, "outputs", s.form)
 }
 
-// ValidateDesired validates a desired spec (any JSON-encodable value) against the
-// compiled desiredSchema. Errors are *SchemaError naming each instance pointer.
-func (f *Form) ValidateDesired(spec any) error {
-	return validateWith(f.desired.get(), spec, "desired spec", f)
-}
-
-// ValidateOutputs validates an outputs object against the compiled outputSchema. A Form
-// without outputs accepts only nil or an empty object.
-func (f *Form) ValidateOutputs(out any) error {
-	if f.output == nil {
-		v, err := toSchemaValue(out)
-		if err != nil {
-			return err
-		}
-		if m, ok := v.(map[string]any); v == nil || (ok && len(m) == 0) {
-			return nil
-		}
-		return fmt.Errorf("%s %s declares no outputs; a host must return none", f.Ref.Kind, f.Ref.DefinitionVersion)
+func (s *formSchemas) ValidateField(wireName string, value any) error {
+	if _, ok := s.form.Field(wireName); !ok {
+		return fmt.Errorf("%s %s has no desired property %q", s.form.Ref.Kind, s.form.Ref.DefinitionVersion, wireName)
 	}
-	return validateWith(f.output.get(), out, "outputs", f)
-}
-
-// ValidateField validates one top-level desired value against that property's own
-// subschema (its $refs resolve within the desiredSchema), e.g. a json-map value
-// before the whole spec is known. Problem pointers are relative to the value.
-func (f *Form) ValidateField(wireName string, value any) error {
-	if _, ok := f.Field(wireName); !ok {
-		return fmt.Errorf("%s %s has no desired property %q", f.Ref.Kind, f.Ref.DefinitionVersion, wireName)
-	}
-	s, err := f.propertySchema(wireName)
+	sch, err := s.propertySchema(wireName)
 	if err != nil {
 		return err
 	}
-	return validateWith(s, value, "desired property "+strconv.Quote(wireName), f)
+	return validateWith(sch, value, "desired property "+strconv.Quote(wireName), s.form)
 }
 
-// DesiredSchema returns the compiled desiredSchema.
-func (f *Form) DesiredSchema() *jsonschema.Schema { return f.desired.get() }
-
-// OutputSchema returns the compiled outputSchema, or nil when the Form has no outputs.
-func (f *Form) OutputSchema() *jsonschema.Schema { return f.output.get() }
-
-// ValidateObserved validates a status.observed object when the Form declares one.
-func (f *Form) ValidateObserved(obs any) error {
-	if f.observed == nil {
-		return fmt.Errorf("%s %s declares no observedSchema", f.Ref.Kind, f.Ref.DefinitionVersion)
+func (s *formSchemas) ValidateObserved(obs any) error {
+	if s.observed == nil {
+		return fmt.Errorf("%s %s declares no observedSchema", s.form.Ref.Kind, s.form.Ref.DefinitionVersion)
 	}
-	return validateWith(f.observed.get(), obs, "observed status", f)
+	return validateWith(s.observed.get(), obs, "observed status", s.form)
+}
+
+// engineOf is the engine the loader gave f (nil for a Form it did not build).
+func engineOf(f *Form) *formSchemas {
+	s, _ := f.Schemas().(*formSchemas)
+	return s
 }
 
 func validateWith(s *jsonschema.Schema, v any, what string, f *Form) error {
@@ -172,28 +141,4 @@ func toSchemaValue(v any) (any, error) {
 		}
 	}
 	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-}
-
-// Materialize returns a shallow copy of spec with the default of every absent
-// top-level optional property filled in (docs/provider-design.md#lifecycle). Defaults are decoded from
-// their authored bytes with encoding/json (numbers as float64, like a spec decoded by
-// json.Unmarshal), so each call returns fresh values. A nil spec materializes as {}.
-func (f *Form) Materialize(spec map[string]any) map[string]any {
-	out := make(map[string]any, len(spec)+len(f.Fields))
-	for k, v := range spec {
-		out[k] = v
-	}
-	for _, fl := range f.Fields {
-		if fl.Default == nil {
-			continue
-		}
-		if _, ok := out[fl.Wire]; ok {
-			continue
-		}
-		var v any
-		if err := json.Unmarshal(fl.Default, &v); err == nil {
-			out[fl.Wire] = v
-		}
-	}
-	return out
 }

@@ -10,7 +10,7 @@ import (
 	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/embedded"
 	"github.com/takokit/takokit/provider/takoform"
 )
 
@@ -29,14 +29,10 @@ func main() {
 		fmt.Println("terraform-provider-takoform", version)
 		return
 	}
-	// the embedded catalog passed the checking load in its own module's tests and in
-	// `go tool mage build`; a start only derives the model again (catalog.LoadPrechecked)
-	cat, err := catalog.EmbeddedPrechecked()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "terraform-provider-takoform: the embedded Form catalog does not load:", err)
-		os.Exit(1)
-	}
-	factory, err := takoform.New(version, cat)
+	// the embedded catalog's model was written out as Go after the checking load
+	// (catalog/embedded), so a start reads, decodes and checks nothing and links no
+	// JSON Schema engine (docs/provider-design.md#plan-cost)
+	factory, err := takoform.New(version, embedded.Catalog())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "terraform-provider-takoform:", err)
 		os.Exit(1)

@@ -72,15 +72,21 @@ const (
 
 var formRefQueryKeys = []string{QueryGroup, QueryKind, QueryDefinitionVersion, QuerySchemaDigest}
 
+// The grammars compile on first use: a process that checks none (a provider that only
+// serves its schema) pays nothing for them at start.
 var (
-	groupRe   = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$`)
-	semverRe  = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$`)
-	ifaceName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
+	groupRe   = lazyRegexp(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$`)
+	semverRe  = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$`)
+	ifaceName = lazyRegexp(`^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`)
 )
+
+func lazyRegexp(p string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
+}
 
 // ValidGroup reports whether s is a Form group (apiVersion) by the definition grammar.
 func ValidGroup(s string) bool {
-	return len(s) <= 320 && validGroups.match(s, groupRe)
+	return len(s) <= 320 && validGroups.match(s, groupRe())
 }
 
 // ValidKind reports whether s is a Form kind (`^[A-Z][A-Za-z0-9]{0,63}$`).
@@ -110,7 +116,7 @@ func ValidDigest(s string) bool {
 }
 
 // ValidSemver reports whether s is a semantic version 2.0.0 string.
-func ValidSemver(s string) bool { return validVersions.match(s, semverRe) }
+func ValidSemver(s string) bool { return validVersions.match(s, semverRe()) }
 
 // ValidResourceName reports whether s is a resource name (`^[a-z][a-z0-9-]{0,62}$`).
 func ValidResourceName(s string) bool {

@@ -3,7 +3,7 @@ package takoform
 import (
 	"context"
 
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -82,7 +82,7 @@ func (q resourceRequest) forPut(prepareDigest string, f fences) *resourceRequest
 // putSpec runs probe → prepare → PUT (docs/provider-design.md#create). The PUT is
 // retried on the four retryable codes and resent once, byte-identical, after a
 // transport failure; the prepareDigest lives only in memory for that resend.
-func (r *Resource) putSpec(ctx context.Context, form *catalog.Form, name, space string, spec map[string]any, f fences, probeOp string) (*client.Outcome, error) {
+func (r *Resource) putSpec(ctx context.Context, form *model.Form, name, space string, spec map[string]any, f fences, probeOp string) (*client.Outcome, error) {
 	c := r.configured.client
 	want := client.Expect{Ref: form.Ref, Name: name, Space: space}
 	if _, err := c.Discover(ctx); err != nil {

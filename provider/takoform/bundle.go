@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -77,7 +77,7 @@ func readModules(v attr.Value) (mods []localModule, ok bool) {
 }
 
 // planBundle plans manifest_digest and the module sizes and digests from local files.
-func (r *Resource) planBundle(plan, config values, form *catalog.Form, d *diag.Diagnostics) {
+func (r *Resource) planBundle(plan, config values, form *model.Form, d *diag.Diagnostics) {
 	m := r.kind.model
 	if !m.bundle || !artifactAddressed(form) {
 		return
@@ -152,7 +152,7 @@ func (r *Resource) planBundle(plan, config values, form *catalog.Form, d *diag.D
 func s2(v string) attr.Value { return types.StringValue(v) }
 
 // uploadBundle uploads and commits the local files before the resource request.
-func (r *Resource) uploadBundle(ctx context.Context, plan values, form *catalog.Form) error {
+func (r *Resource) uploadBundle(ctx context.Context, plan values, form *model.Form) error {
 	mods, ok := readModules(plan[aModules])
 	if !ok {
 		return fmt.Errorf("the module list is not known at apply")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -21,30 +21,30 @@ func bindingItemType() types.ObjectType {
 	return types.ObjectType{AttrTypes: map[string]attr.Type{"name": types.StringType, bindingTargetAttr: types.StringType}}
 }
 
-func memberType(f *catalog.Field) attr.Type {
+func memberType(f *model.Field) attr.Type {
 	switch f.Kind {
-	case catalog.FieldInteger:
+	case model.FieldInteger:
 		return types.Int64Type
-	case catalog.FieldBoolean:
+	case model.FieldBoolean:
 		return types.BoolType
 	}
 	return types.StringType
 }
 
 // attrType is the framework type of a desired field's attribute.
-func attrType(f *catalog.Field) attr.Type {
+func attrType(f *model.Field) attr.Type {
 	switch f.Kind {
-	case catalog.FieldInteger:
+	case model.FieldInteger:
 		return types.Int64Type
-	case catalog.FieldBoolean:
+	case model.FieldBoolean:
 		return types.BoolType
-	case catalog.FieldStringSet:
+	case model.FieldStringSet:
 		return types.SetType{ElemType: types.StringType}
-	case catalog.FieldStringList:
+	case model.FieldStringList:
 		return types.ListType{ElemType: types.StringType}
-	case catalog.FieldBindingList:
+	case model.FieldBindingList:
 		return types.ListType{ElemType: bindingItemType()}
-	case catalog.FieldObjectList:
+	case model.FieldObjectList:
 		at := map[string]attr.Type{}
 		for i := range f.Members {
 			at[f.Members[i].Attr] = memberType(&f.Members[i])
@@ -56,7 +56,7 @@ func attrType(f *catalog.Field) attr.Type {
 
 // encodeSpec builds the spec object of form from attribute values (null → omitted),
 // then fills every absent top-level default (the host materializes them too).
-func encodeSpec(form *catalog.Form, vals values) (map[string]any, error) {
+func encodeSpec(form *model.Form, vals values) (map[string]any, error) {
 	spec := map[string]any{}
 	for i := range form.Fields {
 		f := &form.Fields[i]
@@ -76,24 +76,24 @@ func encodeSpec(form *catalog.Form, vals values) (map[string]any, error) {
 	return form.Materialize(spec), nil
 }
 
-func refNode(t *catalog.RefTarget, name string) map[string]any {
+func refNode(t *model.RefTarget, name string) map[string]any {
 	return map[string]any{"apiVersion": t.APIVersion, "kind": t.Kind, "name": name}
 }
 
-func encodeValue(f *catalog.Field, v attr.Value) (any, error) {
+func encodeValue(f *model.Field, v attr.Value) (any, error) {
 	switch f.Kind {
-	case catalog.FieldInteger:
+	case model.FieldInteger:
 		return v.(types.Int64).ValueInt64(), nil
-	case catalog.FieldBoolean:
+	case model.FieldBoolean:
 		return v.(types.Bool).ValueBool(), nil
-	case catalog.FieldString, catalog.FieldStringEnum:
+	case model.FieldString, model.FieldStringEnum:
 		return v.(types.String).ValueString(), nil
-	case catalog.FieldReference:
+	case model.FieldReference:
 		if f.Ref == nil {
 			return nil, fmt.Errorf("reference without target")
 		}
 		return refNode(f.Ref, v.(types.String).ValueString()), nil
-	case catalog.FieldJSONMap:
+	case model.FieldJSONMap:
 		var obj map[string]any
 		dec := json.NewDecoder(bytes.NewReader([]byte(v.(types.String).ValueString())))
 		dec.UseNumber()
@@ -101,14 +101,14 @@ func encodeValue(f *catalog.Field, v attr.Value) (any, error) {
 			return nil, fmt.Errorf("value is not one JSON object")
 		}
 		return obj, nil
-	case catalog.FieldStringSet:
+	case model.FieldStringSet:
 		out := stringsOf(v.(types.Set).Elements())
 		// sorted by the JCS bytes of the elements
 		sort.Slice(out, func(i, j int) bool { return jcsString(out[i]) < jcsString(out[j]) })
 		return toAny(out), nil
-	case catalog.FieldStringList:
+	case model.FieldStringList:
 		return toAny(stringsOf(v.(types.List).Elements())), nil
-	case catalog.FieldBindingList:
+	case model.FieldBindingList:
 		var out []any
 		for _, e := range v.(types.List).Elements() {
 			o := e.(types.Object).Attributes()
@@ -122,7 +122,7 @@ func encodeValue(f *catalog.Field, v attr.Value) (any, error) {
 			})
 		}
 		return nonNilList(out), nil
-	case catalog.FieldObjectList:
+	case model.FieldObjectList:
 		var out []any
 		for _, e := range v.(types.List).Elements() {
 			o := e.(types.Object).Attributes()
@@ -150,7 +150,7 @@ func encodeValue(f *catalog.Field, v attr.Value) (any, error) {
 }
 
 // bindingRefTarget is the reference target of a binding item.
-func bindingRefTarget(f *catalog.Field) *catalog.RefTarget {
+func bindingRefTarget(f *model.Field) *model.RefTarget {
 	if f.Ref != nil {
 		return f.Ref
 	}
@@ -206,7 +206,7 @@ func decodeJSON(raw []byte) (any, error) {
 
 // decodeValue maps one spec member (decoded with json.Number) to the attribute value
 // (Read adoption and static defaults). nil → null.
-func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
+func decodeValue(f *model.Field, v any) (attr.Value, error) {
 	t := attrType(f)
 	if v == nil {
 		return nullOf(t), nil
@@ -215,7 +215,7 @@ func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
 		return nil, fmt.Errorf("member %s has an unexpected JSON type %T", f.Wire, v)
 	}
 	switch f.Kind {
-	case catalog.FieldInteger:
+	case model.FieldInteger:
 		n, ok := v.(json.Number)
 		if !ok {
 			return bad()
@@ -225,26 +225,26 @@ func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
 			return nil, fmt.Errorf("member %s is not an integer: %s", f.Wire, n)
 		}
 		return types.Int64Value(i), nil
-	case catalog.FieldBoolean:
+	case model.FieldBoolean:
 		b, ok := v.(bool)
 		if !ok {
 			return bad()
 		}
 		return types.BoolValue(b), nil
-	case catalog.FieldString, catalog.FieldStringEnum:
+	case model.FieldString, model.FieldStringEnum:
 		s, ok := v.(string)
 		if !ok {
 			return bad()
 		}
 		return types.StringValue(s), nil
-	case catalog.FieldReference:
+	case model.FieldReference:
 		o, ok := v.(map[string]any)
 		name, ok2 := o["name"].(string)
 		if !ok || !ok2 {
 			return bad()
 		}
 		return types.StringValue(name), nil
-	case catalog.FieldJSONMap:
+	case model.FieldJSONMap:
 		if _, ok := v.(map[string]any); !ok {
 			return bad()
 		}
@@ -253,7 +253,7 @@ func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
 			return nil, err
 		}
 		return types.StringValue(string(b)), nil
-	case catalog.FieldStringSet, catalog.FieldStringList:
+	case model.FieldStringSet, model.FieldStringList:
 		arr, ok := v.([]any)
 		if !ok {
 			return bad()
@@ -266,13 +266,13 @@ func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
 			}
 			elems = append(elems, types.StringValue(s))
 		}
-		if f.Kind == catalog.FieldStringSet {
+		if f.Kind == model.FieldStringSet {
 			sv, d := types.SetValue(types.StringType, elems)
 			return sv, diagErr(d)
 		}
 		lv, d := types.ListValue(types.StringType, elems)
 		return lv, diagErr(d)
-	case catalog.FieldBindingList, catalog.FieldObjectList:
+	case model.FieldBindingList, model.FieldObjectList:
 		arr, ok := v.([]any)
 		if !ok {
 			return bad()
@@ -285,7 +285,7 @@ func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
 				return bad()
 			}
 			vals := map[string]attr.Value{}
-			if f.Kind == catalog.FieldBindingList {
+			if f.Kind == model.FieldBindingList {
 				name, _ := o["name"].(string)
 				ref, _ := o[f.RefMember].(map[string]any)
 				target, _ := ref["name"].(string)
@@ -312,7 +312,7 @@ func decodeValue(f *catalog.Field, v any) (attr.Value, error) {
 }
 
 // decodeDefault is the attribute value of a field's authored default (nil when none).
-func decodeDefault(f *catalog.Field) (attr.Value, error) {
+func decodeDefault(f *model.Field) (attr.Value, error) {
 	if f.Default == nil {
 		return nil, nil
 	}

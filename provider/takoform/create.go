@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -50,7 +50,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 type createCall struct {
 	r           *Resource
 	plan        values
-	form        *catalog.Form
+	form        *model.Form
 	name, space string
 }
 
@@ -137,7 +137,7 @@ func (r *Resource) createOnHost(ctx context.Context, c *createCall, resp *resour
 }
 
 // createForm is the Form a create uses: the configured definition version or the newest.
-func (r *Resource) createForm(plan values) *catalog.Form {
+func (r *Resource) createForm(plan values) *model.Form {
 	if v := plan.str(aFormDefVersion); v != "" {
 		if f, ok := r.kind.model.form(v); ok {
 			return f
@@ -149,7 +149,7 @@ func (r *Resource) createForm(plan values) *catalog.Form {
 // writeUnfinished records an accepted-but-unfinished create
 // (docs/provider-design.md#accepted-unfinished) as a warning, so OpenTofu does not taint
 // the object and the next refresh finishes it.
-func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *catalog.Form, last *client.Operation, why error, resp *resource.CreateResponse) {
+func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model.Form, last *client.Operation, why error, resp *resource.CreateResponse) {
 	m := r.kind.model
 	name := plan.str(aName)
 	opID, uid := "", ""

@@ -1,32 +1,25 @@
 package takoform
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/takokit/takokit/provider/internal/lazyre"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // fieldMode is Required / Optional / Optional+Computed of a desired attribute.
 type fieldMode struct{ required, optional, computed bool }
 
-func modeOf(m *kindModel, f *catalog.Field) fieldMode {
+func modeOf(m *kindModel, f *model.Field) fieldMode {
 	switch {
 	case m.bundle && f.Wire == "manifestDigest":
 		return fieldMode{optional: true, computed: true}
@@ -38,7 +31,7 @@ func modeOf(m *kindModel, f *catalog.Field) fieldMode {
 	return fieldMode{optional: true}
 }
 
-func compileRules(f *catalog.Field) (stringRules, error) {
+func compileRules(f *model.Field) (stringRules, error) {
 	r := stringRules{minLen: f.MinLength, maxLen: f.MaxLength, enum: f.Enum}
 	if f.Pattern != "" {
 		// the catalog loader refused any pattern that does not compile; compiling waits
@@ -48,7 +41,7 @@ func compileRules(f *catalog.Field) (stringRules, error) {
 	return r, nil
 }
 
-func fieldDescription(m *kindModel, f *catalog.Field) string {
+func fieldDescription(m *kindModel, f *model.Field) string {
 	d := f.Description
 	if d == "" {
 		d = "Desired field " + f.Wire + "."
@@ -63,9 +56,8 @@ func fieldDescription(m *kindModel, f *catalog.Field) string {
 }
 
 // desiredAttr builds the attribute of one desired field (docs/provider-design.md#desired-fields).
-func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
+func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 	mode := modeOf(m, f)
-	replace := m.alwaysReplace(f.Wire)
 	desc := fieldDescription(m, f)
 	def, err := decodeDefault(f)
 	if err != nil {
@@ -76,13 +68,13 @@ func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 		return nil, err
 	}
 	switch f.Kind {
-	case catalog.FieldString, catalog.FieldStringEnum, catalog.FieldReference, catalog.FieldJSONMap:
+	case model.FieldString, model.FieldStringEnum, model.FieldReference, model.FieldJSONMap:
 		a := schema.StringAttribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
 		switch f.Kind {
-		case catalog.FieldReference:
+		case model.FieldReference:
 			a.Description = desc + " The target resource's name."
 			a.Validators = []validator.String{stringCheck(stringRules{pattern: namePatternRe})}
-		case catalog.FieldJSONMap:
+		case model.FieldJSONMap:
 			a.Description = desc + " One JSON object, e.g. jsonencode({...})."
 			a.Validators = []validator.String{jsonObjectCheck(maxProperties(m, f.Wire))}
 		default:
@@ -93,13 +85,8 @@ func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 		if def != nil {
 			a.Default = stringdefault.StaticString(def.(types.String).ValueString())
 		}
-		if replace && f.Kind == catalog.FieldJSONMap {
-			a.PlanModifiers = []planmodifier.String{jsonRequiresReplace}
-		} else if replace {
-			a.PlanModifiers = []planmodifier.String{stringplanmodifier.RequiresReplace()}
-		}
 		return a, nil
-	case catalog.FieldInteger:
+	case model.FieldInteger:
 		a := schema.Int64Attribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
 		if f.Min != nil || f.Max != nil {
 			a.Validators = []validator.Int64{rangeCheck(f.Min, f.Max)}
@@ -107,42 +94,30 @@ func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 		if def != nil {
 			a.Default = int64default.StaticInt64(def.(types.Int64).ValueInt64())
 		}
-		if replace {
-			a.PlanModifiers = []planmodifier.Int64{int64planmodifier.RequiresReplace()}
-		}
 		return a, nil
-	case catalog.FieldBoolean:
+	case model.FieldBoolean:
 		a := schema.BoolAttribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
 		if def != nil {
 			a.Default = booldefault.StaticBool(def.(types.Bool).ValueBool())
 		}
-		if replace {
-			a.PlanModifiers = []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
-		}
 		return a, nil
-	case catalog.FieldStringSet:
+	case model.FieldStringSet:
 		a := schema.SetAttribute{ElementType: types.StringType, Required: mode.required, Optional: mode.optional,
 			Computed: mode.computed, Description: desc,
 			Validators: []validator.Set{collectionCheck(f.MinItems, f.MaxItems, false, rules)}}
 		if def != nil {
 			a.Default = setdefault.StaticValue(def.(types.Set))
 		}
-		if replace {
-			a.PlanModifiers = []planmodifier.Set{setplanmodifier.RequiresReplace()}
-		}
 		return a, nil
-	case catalog.FieldStringList:
+	case model.FieldStringList:
 		a := schema.ListAttribute{ElementType: types.StringType, Required: mode.required, Optional: mode.optional,
 			Computed: mode.computed, Description: desc,
 			Validators: []validator.List{collectionCheck(f.MinItems, f.MaxItems, f.Unique, rules)}}
 		if def != nil {
 			a.Default = listdefault.StaticValue(def.(types.List))
 		}
-		if replace {
-			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
-		}
 		return a, nil
-	case catalog.FieldBindingList, catalog.FieldObjectList:
+	case model.FieldBindingList, model.FieldObjectList:
 		nested, err := nestedObject(f)
 		if err != nil {
 			return nil, err
@@ -153,17 +128,14 @@ func desiredAttr(m *kindModel, f *catalog.Field) (schema.Attribute, error) {
 		if def != nil {
 			a.Default = listdefault.StaticValue(def.(types.List))
 		}
-		if replace {
-			a.PlanModifiers = []planmodifier.List{listplanmodifier.RequiresReplace()}
-		}
 		return a, nil
 	}
 	return nil, fmt.Errorf("field kind %q has no attribute shape", f.Kind)
 }
 
-func nestedObject(f *catalog.Field) (schema.NestedAttributeObject, error) {
+func nestedObject(f *model.Field) (schema.NestedAttributeObject, error) {
 	attrs := map[string]schema.Attribute{}
-	if f.Kind == catalog.FieldBindingList {
+	if f.Kind == model.FieldBindingList {
 		var nameRules stringRules
 		for i := range f.Members {
 			if f.Members[i].Wire == "name" {
@@ -187,15 +159,15 @@ func nestedObject(f *catalog.Field) (schema.NestedAttributeObject, error) {
 			desc = fmt.Sprintf("Member %s of each %s item.", mf.Wire, f.Wire)
 		}
 		switch mf.Kind {
-		case catalog.FieldInteger:
+		case model.FieldInteger:
 			a := schema.Int64Attribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
 			if mf.Min != nil || mf.Max != nil {
 				a.Validators = []validator.Int64{rangeCheck(mf.Min, mf.Max)}
 			}
 			attrs[mf.Attr] = a
-		case catalog.FieldBoolean:
+		case model.FieldBoolean:
 			attrs[mf.Attr] = schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
-		case catalog.FieldReference:
+		case model.FieldReference:
 			attrs[mf.Attr] = schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
 				Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
 		default:
@@ -236,12 +208,3 @@ func maxProperties(m *kindModel, wireName string) *int64 {
 	}
 	return nil
 }
-
-// jsonRequiresReplace replaces only when the JSON object changes; a change of
-// spelling (formatting, key order) is an in-place update that sends nothing.
-var jsonRequiresReplace = stringplanmodifier.RequiresReplaceIf(
-	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-		resp.RequiresReplace = !sameJSON(req.PlanValue, req.StateValue)
-	},
-	"Changing the JSON object replaces the resource; reformatting it does not.",
-	"Changing the JSON object replaces the resource; reformatting it does not.")

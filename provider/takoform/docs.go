@@ -8,13 +8,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // GenerateDocs renders the generated documentation of every resource type:
 // docs/resources/<type without takoform_>.md and
 // examples/resources/<type>/resource.tf, keyed by slash path from the repository root.
-func GenerateDocs(cat *catalog.Catalog) (map[string][]byte, error) {
+func GenerateDocs(cat *model.Catalog) (map[string][]byte, error) {
 	p, err := newProvider("docs", cat)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // The example generator writes HCL already in `tofu fmt` form: one alignment group
@@ -100,23 +100,23 @@ func hclScalar(v any) string {
 }
 
 // exampleLine renders one desired field's example value from a fixture member.
-func exampleLine(f *catalog.Field, v any) (hclLine, bool) {
+func exampleLine(f *model.Field, v any) (hclLine, bool) {
 	if v == nil {
 		return hclLine{}, false
 	}
 	switch f.Kind {
-	case catalog.FieldReference:
+	case model.FieldReference:
 		o, _ := v.(map[string]any)
 		name, _ := o["name"].(string)
 		return hclLine{key: f.Attr, value: []string{hclString(name)}}, true
-	case catalog.FieldStringSet, catalog.FieldStringList:
+	case model.FieldStringSet, model.FieldStringList:
 		arr, _ := v.([]any)
 		parts := make([]string, len(arr))
 		for i, e := range arr {
 			parts[i] = hclScalar(e)
 		}
 		return hclLine{key: f.Attr, value: []string{"[" + strings.Join(parts, ", ") + "]"}}, true
-	case catalog.FieldJSONMap:
+	case model.FieldJSONMap:
 		o, _ := v.(map[string]any)
 		keys := make([]string, 0, len(o))
 		for k := range o {
@@ -138,7 +138,7 @@ func exampleLine(f *catalog.Field, v any) (hclLine, bool) {
 			lines = append(lines, "  "+q+strings.Repeat(" ", width-len(q))+" = "+hclScalar(o[k]))
 		}
 		return hclLine{key: f.Attr, value: append(lines, "})")}, true
-	case catalog.FieldBindingList, catalog.FieldObjectList:
+	case model.FieldBindingList, model.FieldObjectList:
 		arr, _ := v.([]any)
 		if len(arr) == 0 {
 			return hclLine{key: f.Attr, value: []string{"[]"}}, true
@@ -147,7 +147,7 @@ func exampleLine(f *catalog.Field, v any) (hclLine, bool) {
 		for _, e := range arr {
 			o, _ := e.(map[string]any)
 			var item []hclLine
-			if f.Kind == catalog.FieldBindingList {
+			if f.Kind == model.FieldBindingList {
 				ref, _ := o[f.RefMember].(map[string]any)
 				item = []hclLine{{key: "name", value: []string{hclScalar(o["name"])}},
 					{key: bindingTargetAttr, value: []string{hclScalar(ref["name"])}}}
@@ -171,7 +171,7 @@ func exampleLine(f *catalog.Field, v any) (hclLine, bool) {
 }
 
 // exampleFixture is the canonical positive fixture of the newest version.
-func exampleFixture(form *catalog.Form) map[string]any {
+func exampleFixture(form *model.Form) map[string]any {
 	for _, fx := range form.Fixtures {
 		if fx.Name == "canonical" || len(form.Fixtures) == 1 {
 			if v, err := decodeJSON(fx.Desired); err == nil {

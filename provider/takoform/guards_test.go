@@ -154,30 +154,11 @@ func TestFormsWithoutUpdateReplaceOnEveryField(t *testing.T) {
 			t.Errorf("%s has update_timeout but no version declares update", kt.model.typeName)
 		}
 		for _, f := range kt.model.fields {
-			req := planModifierCount(kt.schema.Attributes[f.Attr])
-			if req == 0 {
-				t.Errorf("%s.%s lacks RequiresReplace", kt.model.typeName, f.Attr)
+			if !slices.ContainsFunc(kt.rules.replace, func(r replaceRule) bool { return r.attr == f.Attr }) {
+				t.Errorf("%s.%s lacks the replace rule", kt.model.typeName, f.Attr)
 			}
 		}
 	}
-}
-
-func planModifierCount(a schema.Attribute) int {
-	switch x := a.(type) {
-	case schema.StringAttribute:
-		return len(x.PlanModifiers)
-	case schema.Int64Attribute:
-		return len(x.PlanModifiers)
-	case schema.BoolAttribute:
-		return len(x.PlanModifiers)
-	case schema.SetAttribute:
-		return len(x.PlanModifiers)
-	case schema.ListAttribute:
-		return len(x.PlanModifiers)
-	case schema.ListNestedAttribute:
-		return len(x.PlanModifiers)
-	}
-	return 0
 }
 
 func TestRepairTableCoversExactlyTheCodes(t *testing.T) {

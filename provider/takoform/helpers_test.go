@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/embedded"
 )
 
 var (
@@ -16,10 +17,11 @@ var (
 	catErr  error
 )
 
-// testCatalog is the embedded project catalog.
+// testCatalog is the embedded project catalog as the provider binary has it: the model
+// generated at build time (catalog/embedded), whose Forms validate with their own checks.
 func testCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
-	catOnce.Do(func() { catVal, catErr = catalog.Embedded() })
+	catOnce.Do(func() { catVal = embedded.Catalog() })
 	if catErr != nil {
 		t.Fatalf("embedded catalog does not load: %v", catErr)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -93,7 +93,7 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 			repair: "Import with SPACE/NAME, or set space in the provider block or TAKOFORM_SPACE."}).add(d)
 		return
 	}
-	var form *catalog.Form
+	var form *model.Form
 	if ref != nil {
 		f, ok := m.cat.Form(*ref)
 		if !ok || ref.Kind != m.kind.Kind || ref.APIVersion != m.kind.APIVersion {
@@ -140,7 +140,7 @@ func (m *kindModel) refTexts() []string {
 
 // findByName reads name under the kind's refs newest first (docs/provider-design.md#import).
 // resource_not_found and form_unknown move on; any other error stops.
-func (r *Resource) findByName(ctx context.Context, space, name string) (*client.Resource, *catalog.Form, error) {
+func (r *Resource) findByName(ctx context.Context, space, name string) (*client.Resource, *model.Form, error) {
 	vs := r.kind.model.kind.Versions
 	for i := len(vs) - 1; i >= 0; i-- {
 		f := vs[i]

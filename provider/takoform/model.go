@@ -3,7 +3,7 @@ package takoform
 import (
 	"fmt"
 
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // artifactManifestKind is the artifact manifest kind that carries modules
@@ -13,21 +13,21 @@ const artifactManifestKind = "WorkerBundle"
 // kindModel is everything the resource type of one (apiVersion, kind) derives from
 // the catalog: the union of its versions' fields and outputs (docs/catalog-rules.md#loader-rules).
 type kindModel struct {
-	cat      *catalog.Catalog
-	kind     *catalog.Kind
+	cat      *model.Catalog
+	kind     *model.Kind
 	typeName string
-	newest   *catalog.Form
+	newest   *model.Form
 	// fields is the union over versions, each shaped by the newest version declaring it.
-	fields  []catalog.Field
-	outputs []catalog.Output
+	fields  []model.Field
+	outputs []model.Output
 	// anyUpdate: some version declares update (the kind gets update_timeout).
 	anyUpdate bool
 	revision  bool
 	bundle    bool // artifact-addressed WorkerBundle with local authoring
-	markers   []*catalog.Transition
+	markers   []*model.Transition
 }
 
-func newKindModel(cat *catalog.Catalog, k *catalog.Kind) (*kindModel, error) {
+func newKindModel(cat *model.Catalog, k *model.Kind) (*kindModel, error) {
 	if len(k.Versions) == 0 {
 		return nil, fmt.Errorf("kind %s %s has no definition version", k.APIVersion, k.Kind)
 	}
@@ -67,7 +67,7 @@ func newKindModel(cat *catalog.Catalog, k *catalog.Kind) (*kindModel, error) {
 }
 
 // artifactAddressed: the desired schema has exactly one property, manifestDigest.
-func artifactAddressed(f *catalog.Form) bool {
+func artifactAddressed(f *model.Form) bool {
 	return len(f.Fields) == 1 && f.Fields[0].Wire == "manifestDigest" && f.Fields[0].Required
 }
 
@@ -82,7 +82,7 @@ func snakeSlug(slug string) string {
 }
 
 // form returns the definition of this kind named by version, if carried.
-func (m *kindModel) form(version string) (*catalog.Form, bool) {
+func (m *kindModel) form(version string) (*model.Form, bool) {
 	return m.kind.Version(version)
 }
 
@@ -116,7 +116,7 @@ func (m *kindModel) alwaysReplace(wire string) bool {
 }
 
 // replaces reports whether a change of field wire under ref f needs replacement.
-func replaces(f *catalog.Form, wire string) bool {
+func replaces(f *model.Form, wire string) bool {
 	if !f.DeclaresUpdate || f.Role == "revision" {
 		return true
 	}

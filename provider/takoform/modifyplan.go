@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // ModifyPlan plans the exact FormRef, the space, the version rules, replacement and
@@ -36,7 +36,11 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 			return
 		}
 	}
-	var form *catalog.Form
+	var ruled values // the plan as the kind's plan rules leave it, when they change it
+	if prior != nil && r.applyPlanRules(plan, prior, config, resp) {
+		ruled = plan.clone()
+	}
+	var form *model.Form
 	if prior == nil {
 		form = r.planCreate(plan, config, d)
 	} else {
@@ -44,6 +48,9 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 		form = r.planExisting(ctx, plan, prior, config, kept, d)
 	}
 	if form == nil || d.HasError() {
+		if ruled != nil && !d.HasError() {
+			r.setState(ctx, &resp.Plan.Raw, ruled, d) // left to the next round, with the rules applied
+		}
 		return
 	}
 	r.planVersionRules(plan, form, d)
@@ -70,7 +77,7 @@ func (r *Resource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReques
 	r.setState(ctx, &resp.Plan.Raw, plan, d)
 }
 
-func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog.Form {
+func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *model.Form {
 	m := r.kind.model
 	form := m.newest
 	if v := config.str(aFormDefVersion); v != "" {
@@ -102,7 +109,7 @@ func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *catalog
 	return form
 }
 
-func (r *Resource) planExisting(ctx context.Context, plan, prior, config values, kept []byte, d *diag.Diagnostics) *catalog.Form {
+func (r *Resource) planExisting(ctx context.Context, plan, prior, config values, kept []byte, d *diag.Diagnostics) *model.Form {
 	m := r.kind.model
 	form := r.stateForm(prior, d)
 	if form == nil {
@@ -165,7 +172,7 @@ func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
 
 // planVersionRules: a field the planned ref does not declare must be null or its
 // default, and is planned as state writes it; a field it requires must be set.
-func (r *Resource) planVersionRules(plan values, form *catalog.Form, d *diag.Diagnostics) {
+func (r *Resource) planVersionRules(plan values, form *model.Form, d *diag.Diagnostics) {
 	m := r.kind.model
 	for i := range m.fields {
 		f := &m.fields[i]
@@ -202,11 +209,11 @@ func (r *Resource) planVersionRules(plan values, form *catalog.Form, d *diag.Dia
 }
 
 // planReplace adds RequiresReplace for changed fields that the planned ref cannot update.
-func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *resource.ModifyPlanResponse) {
+func (r *Resource) planReplace(plan, prior values, form *model.Form, resp *resource.ModifyPlanResponse) {
 	for i := range form.Fields {
 		f := &form.Fields[i]
 		pv, sv := plan[f.Attr], prior[f.Attr]
-		if pv == nil || sv == nil || pv.Equal(sv) || (f.Kind == catalog.FieldJSONMap && sameJSON(pv, sv)) {
+		if pv == nil || sv == nil || pv.Equal(sv) || (f.Kind == model.FieldJSONMap && sameJSON(pv, sv)) {
 			continue
 		}
 		if replaces(form, f.Wire) {
@@ -229,7 +236,7 @@ func (r *Resource) planReplace(plan, prior values, form *catalog.Form, resp *res
 
 // planWholeSpec validates the encoded, materialized spec against the compiled
 // desiredSchema when every desired value is known.
-func (r *Resource) planWholeSpec(plan values, form *catalog.Form, d *diag.Diagnostics) {
+func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnostics) {
 	for i := range form.Fields {
 		if v := plan[form.Fields[i].Attr]; v != nil && !wholeKnown(v) {
 			return
@@ -243,7 +250,7 @@ func (r *Resource) planWholeSpec(plan values, form *catalog.Form, d *diag.Diagno
 	if err == nil {
 		return
 	}
-	var se *catalog.SchemaError
+	var se *model.SchemaError
 	if !errors.As(err, &se) {
 		d.AddError("Desired spec is invalid", err.Error())
 		return
@@ -263,7 +270,7 @@ func (r *Resource) planWholeSpec(plan values, form *catalog.Form, d *diag.Diagno
 }
 
 // pointerPath maps a spec instance pointer to an attribute path (/versions/0/weight → versions[0].weight).
-func pointerPath(form *catalog.Form, ptr string) path.Path {
+func pointerPath(form *model.Form, ptr string) path.Path {
 	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	if ptr == "" || len(segs) == 0 {
 		return path.Empty()
@@ -273,11 +280,11 @@ func pointerPath(form *catalog.Form, ptr string) path.Path {
 		return path.Empty()
 	}
 	p := path.Root(f.Attr)
-	if len(segs) > 1 && (f.Kind == catalog.FieldObjectList || f.Kind == catalog.FieldBindingList || f.Kind == catalog.FieldStringList) {
+	if len(segs) > 1 && (f.Kind == model.FieldObjectList || f.Kind == model.FieldBindingList || f.Kind == model.FieldStringList) {
 		if i, err := strconv.Atoi(segs[1]); err == nil {
 			p = p.AtListIndex(i)
 			if len(segs) > 2 {
-				if f.Kind == catalog.FieldBindingList {
+				if f.Kind == model.FieldBindingList {
 					if segs[2] == "name" {
 						return p.AtName("name")
 					}

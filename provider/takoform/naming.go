@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -15,7 +15,7 @@ import (
 // segment of the kind slug, c12 the content digest (manifest digest of an
 // artifact-addressed Form, else the spec digest), o12 the SHA-256 of the owner.
 // It returns an unknown value while the content is not known.
-func (m *kindModel) revisionName(form *catalog.Form, plan values, owner string) attr.Value {
+func (m *kindModel) revisionName(form *model.Form, plan values, owner string) attr.Value {
 	var content string
 	if artifactAddressed(form) {
 		v, ok := plan[form.Fields[0].Attr].(types.String)
@@ -50,7 +50,7 @@ func (m *kindModel) revisionName(form *catalog.Form, plan values, owner string) 
 }
 
 // planRevisionName sets the derived name when revision_owner configures it.
-func (m *kindModel) planRevisionName(form *catalog.Form, plan, config values) {
+func (m *kindModel) planRevisionName(form *model.Form, plan, config values) {
 	if !m.revision || config.known(aName) || !config.known(aRevisionOwner) {
 		return
 	}

@@ -3,7 +3,6 @@ package takoform
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -11,13 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
 // outputNull is the null value of an output attribute.
-func outputNull(o catalog.Output) attr.Value {
+func outputNull(o model.Output) attr.Value {
 	switch o.Type {
 	case "integer":
 		return types.Int64Null()
@@ -39,7 +38,7 @@ func (m *kindModel) setOutputsUnfinished(v values) {
 // setOutputs writes every output from a representation under the recorded ref
 // (decision 0025 rules 6–8). A declared output that is missing, null, mistyped or
 // out of its declared constraints is an error diagnostic and is written as null.
-func (m *kindModel) setOutputs(v values, form *catalog.Form, st *client.Status, space, name string, d *diag.Diagnostics) {
+func (m *kindModel) setOutputs(v values, form *model.Form, st *client.Status, space, name string, d *diag.Diagnostics) {
 	var doc map[string]json.RawMessage
 	outJSON := "{}"
 	if st != nil && st.Outputs != nil {
@@ -98,7 +97,7 @@ func (m *kindModel) setOutputs(v values, form *catalog.Form, st *client.Status, 
 }
 
 // decodeOutput checks one declared output member; problem is "" when usable.
-func decodeOutput(o *catalog.Output, raw json.RawMessage) (attr.Value, string) {
+func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 	v, err := decodeJSON(raw)
 	if err != nil {
 		return nil, "is not valid JSON"
@@ -147,12 +146,9 @@ func decodeOutput(o *catalog.Output, raw json.RawMessage) (attr.Value, string) {
 		return nil, fmt.Sprintf("is %q, not one of the declared values", s)
 	}
 	if o.Pattern != "" {
-		re := o.PatternRe // compiled by the catalog loader, which refuses a pattern that does not compile
+		re := o.Regexp() // compiled once per process; the catalog loader refuses a pattern that does not compile
 		if re == nil {
-			var err error
-			if re, err = regexp.Compile(o.Pattern); err != nil {
-				return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
-			}
+			return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
 		}
 		if !re.MatchString(s) {
 			return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)

@@ -5,11 +5,12 @@ package takoform
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // TypeName is the provider type name.
@@ -19,19 +20,25 @@ const TypeName = "takoform"
 type Provider struct {
 	version string
 	kinds   []*kindType
+	// data is the provider block's configuration once Configure has run; every
+	// Resource the framework makes afterwards carries it.
+	data atomic.Pointer[providerData]
 }
 
-// New builds the provider factory over cat. It fails when two kinds of the catalog
-// produce the same resource type name, or a kind cannot be projected.
-func New(version string, cat *catalog.Catalog) (func() provider.Provider, error) {
+// New builds the provider factory over cat: a catalog loaded by package catalog
+// (catalog.Catalog is this type), or a model generated at build time such as
+// catalog/embedded's. It fails when two kinds of the catalog produce the same resource
+// type name, or a kind cannot be projected.
+func New(version string, cat *model.Catalog) (func() provider.Provider, error) {
 	p, err := newProvider(version, cat)
 	if err != nil {
 		return nil, err
 	}
-	return func() provider.Provider { return p }, nil
+	// one Provider per server: each holds its own configuration, the kinds are shared
+	return func() provider.Provider { return &Provider{version: p.version, kinds: p.kinds} }, nil
 }
 
-func newProvider(version string, cat *catalog.Catalog) (*Provider, error) {
+func newProvider(version string, cat *model.Catalog) (*Provider, error) {
 	if cat == nil {
 		return nil, fmt.Errorf("takoform provider: no catalog")
 	}
@@ -66,13 +73,13 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	if pd == nil {
 		return
 	}
-	resp.ResourceData = pd
+	p.data.Store(pd)
 }
 
 func (p *Provider) Resources(context.Context) []func() resource.Resource {
 	out := make([]func() resource.Resource, 0, len(p.kinds))
 	for _, kt := range p.kinds {
-		out = append(out, func() resource.Resource { return &Resource{kind: kt} })
+		out = append(out, func() resource.Resource { return &Resource{kind: kt, configured: p.data.Load()} })
 	}
 	return out
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -96,7 +96,7 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 
 // uidRule: a known state uid must equal the host's (docs/provider-design.md#uid-rule). On a mismatch
 // the state is kept exactly as it was.
-func (r *Resource) uidRule(prior values, form *catalog.Form, res *client.Resource, d *diag.Diagnostics) bool {
+func (r *Resource) uidRule(prior values, form *model.Form, res *client.Resource, d *diag.Diagnostics) bool {
 	want := prior.str(aUID)
 	if want == "" || want == res.Metadata.UID {
 		return true
@@ -105,7 +105,7 @@ func (r *Resource) uidRule(prior values, form *catalog.Form, res *client.Resourc
 	return false
 }
 
-func (r *Resource) uidMismatch(prior values, form *catalog.Form, want, got, gen, rev string, d *diag.Diagnostics) {
+func (r *Resource) uidMismatch(prior values, form *model.Form, want, got, gen, rev string, d *diag.Diagnostics) {
 	m := r.kind.model
 	name, space := prior.str(aName), prior.str(aSpace)
 	p := path.Root(aUID)
@@ -120,7 +120,7 @@ func (r *Resource) uidMismatch(prior values, form *catalog.Form, want, got, gen,
 }
 
 // driftWarning reports relation drift the host shows on Ready (docs/provider-design.md#relation-drift).
-func (r *Resource) driftWarning(res *client.Resource, form *catalog.Form, d *diag.Diagnostics) {
+func (r *Resource) driftWarning(res *client.Resource, form *model.Form, d *diag.Diagnostics) {
 	reason, cond := driftReason(res.Status)
 	if reason == "" {
 		return
@@ -144,7 +144,7 @@ func (r *Resource) driftWarning(res *client.Resource, form *catalog.Form, d *dia
 // consultOperation reads a pending operation once before the read (docs/provider-design.md#pending-operations).
 // keep: the GET that follows keeps the marker (operation still running);
 // stop: the read must end here with the state untouched.
-func (r *Resource) consultOperation(ctx context.Context, prior values, form *catalog.Form, id string, d *diag.Diagnostics) (keep, stop bool) {
+func (r *Resource) consultOperation(ctx context.Context, prior values, form *model.Form, id string, d *diag.Diagnostics) (keep, stop bool) {
 	m := r.kind.model
 	name, space := prior.str(aName), prior.str(aSpace)
 	base := report{typeName: m.typeName, space: space, name: name, ref: &form.Ref, opID: id}

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -18,9 +18,11 @@ type kindType struct {
 	model      *kindModel
 	schema     schema.Schema
 	objectType types.ObjectType // the schema's value type, built once
+	checks     []configCheck    // the schema's validators, run by ValidateConfig (rules.go)
+	rules      planRules        // its plan modifiers, applied by ModifyPlan (rules.go)
 }
 
-func newKindType(cat *catalog.Catalog, k *catalog.Kind) (*kindType, error) {
+func newKindType(cat *model.Catalog, k *model.Kind) (*kindType, error) {
 	m, err := newKindModel(cat, k)
 	if err != nil {
 		return nil, err
@@ -33,17 +35,21 @@ func newKindType(cat *catalog.Catalog, k *catalog.Kind) (*kindType, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: schema type is %T", m.typeName, sch.Type())
 	}
-	return &kindType{model: m, schema: sch, objectType: ot}, nil
+	checks := liftChecks(sch.Attributes)
+	return &kindType{model: m, schema: sch, objectType: ot, checks: checks, rules: newPlanRules(m)}, nil
 }
 
 // Resource is the generated resource of one Form kind.
 type Resource struct {
-	kind       *kindType
-	configured *providerData // set by Configure; nil until the provider block is configured
+	kind *kindType
+	// configured is the provider block's data when the framework made this instance
+	// (it makes one per request); nil until the provider block is configured. It comes
+	// from the Provider rather than through resource.Configure, which the framework
+	// would call, with three TRACE lines, on every request (docs/provider-design.md#plan-cost).
+	configured *providerData
 }
 
 var (
-	_ resource.ResourceWithConfigure      = (*Resource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*Resource)(nil)
 	_ resource.ResourceWithImportState    = (*Resource)(nil)
 	_ resource.ResourceWithUpgradeState   = (*Resource)(nil)
@@ -56,18 +62,6 @@ func (r *Resource) Metadata(_ context.Context, _ resource.MetadataRequest, resp 
 
 func (r *Resource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = r.kind.schema
-}
-
-func (r *Resource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	pd, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a provider bug", req.ProviderData))
-		return
-	}
-	r.configured = pd
 }
 
 // ready reports (and diagnoses) a configured provider before any host call.
@@ -90,7 +84,7 @@ func refOf(v values) (wire.FormRef, bool) {
 
 // stateForm resolves the state's recorded ref in the catalog, failing closed with
 // no host request (docs/provider-design.md#recorded-ref).
-func (r *Resource) stateForm(v values, d *diag.Diagnostics) *catalog.Form {
+func (r *Resource) stateForm(v values, d *diag.Diagnostics) *model.Form {
 	m := r.kind.model
 	ref, ok := refOf(v)
 	if !ok {

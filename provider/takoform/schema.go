@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
 // SchemaVersion is the state schema version of every resource type (docs/provider-design.md#recorded-ref).
@@ -55,18 +53,15 @@ func resourceDescription(m *kindModel) string {
 	return fmt.Sprintf("%s (%s %s, role %s)", s, f.Ref.APIVersion, f.Ref.Kind, f.Role)
 }
 
-func computedString(desc string, mods ...planmodifier.String) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, Description: desc, PlanModifiers: mods}
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, Description: desc}
 }
 
 func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
-	keep := stringplanmodifier.UseStateForUnknown()
+	// plan rules (keep a prior value, replace on change) are ModifyPlan's: newPlanRules
 	name := schema.StringAttribute{Required: true, Description: "Name of the resource on the host (metadata.name).",
-		Validators:    []validator.String{stringCheck(stringRules{pattern: namePatternRe})},
-		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+		Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
 	if m.revision {
-		// a derived name is re-planned by ModifyPlan; keep it from reading as a replacement first
-		name.PlanModifiers = []planmodifier.String{keep, stringplanmodifier.RequiresReplace()}
 		name.Required, name.Optional, name.Computed = false, true, true
 		name.Description += " On a revision Form set either name or revision_owner."
 	}
@@ -81,24 +76,22 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 	attrs := map[string]schema.Attribute{
 		aName: name,
 		aSpace: schema.StringAttribute{Optional: true, Computed: true,
-			Description:   "Space of the resource; defaults to the provider's space.",
-			Validators:    []validator.String{spaceValidator},
-			PlanModifiers: []planmodifier.String{keep, stringplanmodifier.RequiresReplace()}},
-		aUID:        computedString("Host-issued uid of this incarnation.", keep),
+			Description: "Space of the resource; defaults to the provider's space.",
+			Validators:  []validator.String{spaceValidator}},
+		aUID:        computedString("Host-issued uid of this incarnation."),
 		aGeneration: computedString("Desired-state generation (canonical decimal)."),
 		aRevision:   computedString("Representation revision (canonical decimal)."),
 		aConditions: schema.ListNestedAttribute{Computed: true, Description: "Status conditions as the host served them.",
 			NestedObject: schema.NestedAttributeObject{Attributes: condAttrs}},
 		aReady:             schema.BoolAttribute{Computed: true, Description: "Whether the Ready condition is True."},
 		aOutputsJSON:       computedString("The whole status.outputs document as canonical JSON (\"{}\" when there is none)."),
-		aFormAPIVersion:    computedString("Form group of the exact FormRef the resource is recorded under.", keep),
-		aFormKind:          computedString("Form kind of the recorded FormRef.", keep),
-		aFormSchemaDigest:  computedString("Schema digest of the recorded FormRef.", keep),
+		aFormAPIVersion:    computedString("Form group of the exact FormRef the resource is recorded under."),
+		aFormKind:          computedString("Form kind of the recorded FormRef."),
+		aFormSchemaDigest:  computedString("Schema digest of the recorded FormRef."),
 		aFormPackageDigest: computedString("Catalog package digest of the recorded FormRef (audit only)."),
 		aFormDefVersion: schema.StringAttribute{Optional: true, Computed: true,
-			Description:   "Definition version of the recorded FormRef. Set it on create to target an older version; changing it later needs form_transition.",
-			Validators:    []validator.String{oneOf("a definition version this provider carries for "+m.kind.Kind, m.versions())},
-			PlanModifiers: []planmodifier.String{keep}},
+			Description: "Definition version of the recorded FormRef. Set it on create to target an older version; changing it later needs form_transition.",
+			Validators:  []validator.String{oneOf("a definition version this provider carries for "+m.kind.Kind, m.versions())}},
 		aPendingOp: computedString("Operation the host accepted but had not finished at the last write; null otherwise."),
 		aDrift:     computedString("ExternalChange or DependencyMissing when a pinned relation target changed outside this configuration."),
 		aCreateTimeout: schema.StringAttribute{Optional: true, Validators: []validator.String{durationValidator},
@@ -116,9 +109,8 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 	}
 	if m.revision {
 		attrs[aRevisionOwner] = schema.StringAttribute{Optional: true,
-			Description:   "Derives the revision name from its content; set either name or revision_owner.",
-			Validators:    []validator.String{stringCheck(stringRules{pattern: lazyre.New(revisionOwnerPattern)})},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+			Description: "Derives the revision name from its content; set either name or revision_owner.",
+			Validators:  []validator.String{stringCheck(stringRules{pattern: lazyre.New(revisionOwnerPattern)})}}
 	}
 	if m.bundle {
 		attrs[aMainModule] = schema.StringAttribute{Optional: true, Description: "Name of the entry module (one of modules)."}
@@ -140,7 +132,7 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 func ptr(n int64) *int64 { return &n }
 
 // outputAttr is plain Computed: no default, validator or plan modifier (decision 0025 rule 5).
-func outputAttr(o catalog.Output) schema.Attribute {
+func outputAttr(o model.Output) schema.Attribute {
 	desc := o.Description
 	if desc == "" {
 		desc = "Output " + o.Wire + " reported by the host."

@@ -4,7 +4,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -81,7 +81,7 @@ func (m *kindModel) setRef(v values, ref wire.FormRef) {
 
 // normalizeUndeclared sets every field the ref does not declare to its newest
 // default, or null (docs/provider-design.md#desired-fields version rules).
-func (m *kindModel) normalizeUndeclared(v values, form *catalog.Form) {
+func (m *kindModel) normalizeUndeclared(v values, form *model.Form) {
 	for i := range m.fields {
 		f := &m.fields[i]
 		if _, ok := form.Field(f.Wire); ok {
@@ -97,7 +97,7 @@ func (m *kindModel) normalizeUndeclared(v values, form *catalog.Form) {
 
 // fromResource builds a complete state from a verified representation. base carries
 // the desired and configuration-only values the write starts from.
-func (m *kindModel) fromResource(base values, form *catalog.Form, res *client.Resource, mode adoptMode, d *diag.Diagnostics) (values, error) {
+func (m *kindModel) fromResource(base values, form *model.Form, res *client.Resource, mode adoptMode, d *diag.Diagnostics) (values, error) {
 	v := base.clone()
 	v[aName] = strVal(res.Metadata.Name)
 	v[aSpace] = strVal(res.Metadata.Space)
@@ -119,7 +119,7 @@ func (m *kindModel) fromResource(base values, form *catalog.Form, res *client.Re
 	return v, nil
 }
 
-func (m *kindModel) adoptSpec(v values, form *catalog.Form, raw []byte, mode adoptMode) error {
+func (m *kindModel) adoptSpec(v values, form *model.Form, raw []byte, mode adoptMode) error {
 	specAny, err := decodeJSON(raw)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func (m *kindModel) adoptSpec(v values, form *catalog.Form, raw []byte, mode ado
 		if err != nil {
 			return err
 		}
-		if mode == adoptAll && cur != nil && !cur.IsNull() && f.Kind == catalog.FieldJSONMap && sameJSON(cur, val) {
+		if mode == adoptAll && cur != nil && !cur.IsNull() && f.Kind == model.FieldJSONMap && sameJSON(cur, val) {
 			continue // keep the configured spelling of an equal JSON object
 		}
 		v[f.Attr] = val
@@ -165,7 +165,7 @@ func sameJSON(a, b attr.Value) bool {
 }
 
 // unfinished builds the accepted-unfinished state of docs/provider-design.md#accepted-unfinished from plan values.
-func (m *kindModel) unfinished(plan values, form *catalog.Form, uid, generation, revision, opID string) values {
+func (m *kindModel) unfinished(plan values, form *model.Form, uid, generation, revision, opID string) values {
 	v := plan.clone()
 	m.setRef(v, form.Ref)
 	v[aUID] = strOrNull(uid)

@@ -7,12 +7,14 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
@@ -23,9 +25,25 @@ import (
 type supportCheck struct {
 	r    *Resource
 	ctx  context.Context
-	form *catalog.Form
+	form *model.Form
 	plan values
 	d    *diag.Diagnostics
+	// the contract routes this check reads, read side by side once the Form is offered
+	ifaces       []supportRead // one per form.Provided, same order
+	bindingReads []bindingRead // one per binding list the plan uses
+}
+
+// supportRead is one support route's answer, or why there is none.
+type supportRead struct {
+	ans *client.SupportAnswer
+	err error
+}
+
+// bindingRead is the binding contract a used binding list needs, and its answer.
+type bindingRead struct {
+	field *model.Field
+	ref   wire.BindingRef
+	supportRead
 }
 
 func (c *supportCheck) base() report {
@@ -72,7 +90,7 @@ func contractVerdict(ans *client.SupportAnswer, implemented, want string) string
 }
 
 // planSupport runs the check for a create, update or replacement of form.
-func (r *Resource) planSupport(ctx context.Context, plan values, form *catalog.Form, d *diag.Diagnostics) {
+func (r *Resource) planSupport(ctx context.Context, plan values, form *model.Form, d *diag.Diagnostics) {
 	if r.configured == nil || r.configured.client == nil {
 		return
 	}
@@ -83,6 +101,7 @@ func (r *Resource) planSupport(ctx context.Context, plan values, form *catalog.F
 	if prof == nil {
 		return
 	}
+	c.readContracts()
 	c.operations(prof)
 	c.interfaces()
 	c.bindings()
@@ -145,10 +164,56 @@ func (c *supportCheck) operations(prof *client.SupportProfile) {
 	}
 }
 
+// readContracts reads, side by side, every Interface route the Form provides and every
+// Binding route a binding list of the plan uses: the answers do not depend on one
+// another, so a plan waits for one round trip instead of one per contract. Each route
+// is still read at most once per provider configuration (the client's cache).
+func (c *supportCheck) readContracts() {
+	cl := c.r.configured.client
+	c.ifaces = make([]supportRead, len(c.form.Provided))
+	for i := range c.form.Fields {
+		f := &c.form.Fields[i]
+		if f.Kind != model.FieldBindingList || f.Binding == nil {
+			continue
+		}
+		l, ok := c.plan[f.Attr].(types.List)
+		if !ok || l.IsNull() || l.IsUnknown() || len(l.Elements()) == 0 {
+			continue
+		}
+		b := *f.Binding
+		for _, acc := range c.form.Accepted {
+			if acc.Name == b.Name {
+				b = acc
+			}
+		}
+		c.bindingReads = append(c.bindingReads, bindingRead{field: f, ref: b})
+	}
+	var wg sync.WaitGroup
+	read := func(dst *supportRead, fetch func() (*client.SupportAnswer, error)) {
+		if len(c.ifaces)+len(c.bindingReads) == 1 {
+			dst.ans, dst.err = fetch()
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dst.ans, dst.err = fetch()
+		}()
+	}
+	for i, ir := range c.form.Provided {
+		read(&c.ifaces[i], func() (*client.SupportAnswer, error) { return cl.InterfaceSupport(c.ctx, ir.Name, ir.Version) })
+	}
+	for i := range c.bindingReads {
+		b := &c.bindingReads[i]
+		read(&b.supportRead, func() (*client.SupportAnswer, error) { return cl.BindingSupport(c.ctx, b.ref.Name, b.ref.Version) })
+	}
+	wg.Wait()
+}
+
 func (c *supportCheck) interfaces() {
-	for _, ir := range c.form.Provided {
+	for i, ir := range c.form.Provided {
 		subject := "Interface " + ir.Name + "@" + ir.Version
-		ans, err := c.r.configured.client.InterfaceSupport(c.ctx, ir.Name, ir.Version)
+		ans, err := c.ifaces[i].ans, c.ifaces[i].err
 		if err != nil {
 			c.undecided(subject, err)
 			continue
@@ -167,22 +232,8 @@ func (c *supportCheck) interfaces() {
 }
 
 func (c *supportCheck) bindings() {
-	for i := range c.form.Fields {
-		f := &c.form.Fields[i]
-		if f.Kind != catalog.FieldBindingList || f.Binding == nil {
-			continue
-		}
-		l, ok := c.plan[f.Attr].(types.List)
-		if !ok || l.IsNull() || l.IsUnknown() || len(l.Elements()) == 0 {
-			continue
-		}
-		b := *f.Binding
-		for _, acc := range c.form.Accepted {
-			if acc.Name == b.Name {
-				b = acc
-			}
-		}
-		ans, err := c.r.configured.client.BindingSupport(c.ctx, b.Name, b.Version)
+	for _, br := range c.bindingReads {
+		f, b, ans, err := br.field, br.ref, br.ans, br.err
 		if err != nil {
 			c.undecided("Binding "+b.Name+"@"+b.Version, err)
 			continue
@@ -212,7 +263,7 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 		}
 		c.checkValue(prof, f, f.Wire, "/spec/"+f.Wire, path.Root(f.Attr), v)
 		switch f.Kind {
-		case catalog.FieldStringSet, catalog.FieldStringList, catalog.FieldBindingList, catalog.FieldObjectList, catalog.FieldJSONMap:
+		case model.FieldStringSet, model.FieldStringList, model.FieldBindingList, model.FieldObjectList, model.FieldJSONMap:
 			key := "maximum" + strings.ToUpper(f.Wire[:1]) + f.Wire[1:]
 			limit, ok := prof.Limits[key]
 			n := countOf(v)
@@ -225,14 +276,14 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 	}
 }
 
-func (c *supportCheck) checkValue(prof *client.SupportProfile, f *catalog.Field, key, ptr string, at path.Path, v attr.Value) {
+func (c *supportCheck) checkValue(prof *client.SupportProfile, f *model.Field, key, ptr string, at path.Path, v attr.Value) {
 	if v == nil || v.IsNull() || v.IsUnknown() {
 		return
 	}
 	switch f.Kind {
-	case catalog.FieldStringEnum:
+	case model.FieldStringEnum:
 		c.checkEnum(prof, key, ptr, at, v.(types.String).ValueString())
-	case catalog.FieldStringSet, catalog.FieldStringList:
+	case model.FieldStringSet, model.FieldStringList:
 		if len(f.Enum) == 0 {
 			return
 		}
@@ -245,17 +296,17 @@ func (c *supportCheck) checkValue(prof *client.SupportProfile, f *catalog.Field,
 		for i, e := range elems {
 			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
 				ep := at.AtListIndex(i)
-				if f.Kind == catalog.FieldStringSet {
+				if f.Kind == model.FieldStringSet {
 					ep = at.AtSetValue(e)
 				}
 				c.checkEnum(prof, key, ptr, ep, s.ValueString())
 			}
 		}
-	case catalog.FieldInteger:
+	case model.FieldInteger:
 		if n, ok := v.(types.Int64); ok && !n.IsUnknown() {
 			c.checkRange(prof, key, ptr, at, n.ValueInt64())
 		}
-	case catalog.FieldObjectList:
+	case model.FieldObjectList:
 		l, ok := v.(types.List)
 		if !ok || l.IsUnknown() {
 			return

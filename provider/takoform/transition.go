@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
@@ -21,7 +21,7 @@ const privateTransitionKey = "takoform_transition"
 // planTransition plans a declared transition on an existing resource. handled=false
 // leaves the plan to the ordinary rules (the resource is already on the marker's
 // `to`); to=nil with handled=true means an error was reported.
-func (r *Resource) planTransition(ctx context.Context, plan, prior, config values, from *catalog.Form, marker string, kept []byte, d *diag.Diagnostics) (*catalog.Form, bool) {
+func (r *Resource) planTransition(ctx context.Context, plan, prior, config values, from *model.Form, marker string, kept []byte, d *diag.Diagnostics) (*model.Form, bool) {
 	m := r.kind.model
 	t, ok := m.cat.Transition(marker)
 	if !ok {
@@ -29,7 +29,7 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 	}
 	name := prior.str(aName)
 	p := path.Root(aFormTransition)
-	notApplicable := func(what string) (*catalog.Form, bool) {
+	notApplicable := func(what string) (*model.Form, bool) {
 		(&report{summary: fmt.Sprintf("%s %s is on %s@%s, not on the start of %s", m.kind.Kind, name, from.Ref.Kind, from.Ref.DefinitionVersion, marker),
 			typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref, attr: &p, code: codeFormTransitionNotApplic,
 			what: what, repair: "Remove form_transition, or set form_definition_version to the marker's target version (or leave it unset)."}).add(d)
@@ -107,7 +107,7 @@ func (r *Resource) planHostAnswerUnknown(plan values) {
 // value the configuration leaves to the provider (null in config, an Optional+Computed
 // attribute) is re-planned as the request sent it. It returns the attributes the
 // configuration itself sets to something else; those must wait for the next apply.
-func (r *Resource) replanKept(plan, config values, to *catalog.Form, kept []byte, already []string) []string {
+func (r *Resource) replanKept(plan, config values, to *model.Form, kept []byte, already []string) []string {
 	keptSpec, err := client.KeptSpec(kept)
 	if err != nil {
 		return nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
@@ -24,7 +24,7 @@ const (
 
 // buildTransition computes the request from state and configuration, or reuses the
 // kept bytes of an unresolved transition (byte for byte).
-func (r *Resource) buildTransition(prior, plan values, from, to *catalog.Form, marker string, kept []byte) (*client.TxRequest, error) {
+func (r *Resource) buildTransition(prior, plan values, from, to *model.Form, marker string, kept []byte) (*client.TxRequest, error) {
 	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
 		req, err := client.ParseKept(kept)
 		if err == nil && req.OperationID == prior.str(aPendingOp) {
@@ -102,7 +102,7 @@ func settleCommitted(a *client.TxAnswer, req *client.TxRequest) (*client.TxAnswe
 }
 
 // updateTransition is Update's transition branch (docs/provider-design.md#transitions "Apply").
-func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, from, to *catalog.Form) {
+func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, from, to *model.Form) {
 	m := r.kind.model
 	name := prior.str(aName)
 	marker := plan.str(aFormTransition)
@@ -174,7 +174,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 // readTransition consults an unresolved transition's readback once before the read
 // (docs/provider-design.md#pending-operations). It returns the values to continue the read with (possibly under
 // the `to` ref), and stop=true when the read must end with the state untouched.
-func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, prior values, from *catalog.Form, d *diag.Diagnostics) (values, *catalog.Form, bool) {
+func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, prior values, from *model.Form, d *diag.Diagnostics) (values, *model.Form, bool) {
 	m := r.kind.model
 	name := prior.str(aName)
 	op := prior.str(aPendingOp)

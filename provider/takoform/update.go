@@ -6,7 +6,7 @@ import (
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -73,7 +73,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 }
 
 // updateToOtherRef hands a planned ref change (a Form transition) to the transition path.
-func (r *Resource) updateToOtherRef(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, form *catalog.Form, pref wire.FormRef) {
+func (r *Resource) updateToOtherRef(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, prior, plan values, form *model.Form, pref wire.FormRef) {
 	to, found := r.kind.model.cat.Form(pref)
 	if !found {
 		resp.Diagnostics.AddError("Planned Form is not carried", pref.String()+" (provider bug)")
@@ -89,7 +89,7 @@ func (r *Resource) updateToOtherRef(ctx context.Context, req resource.UpdateRequ
 type updateCall struct {
 	r           *Resource
 	plan, prior values
-	form        *catalog.Form
+	form        *model.Form
 	name, space string
 	repin       bool // relation drift recorded: a re-pin PUT even without a spec change
 }

@@ -10,12 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/model"
 )
 
-// ValidateConfig runs the cross-field conventions of docs/provider-design.md#desired-fields and the
-// revision naming rule (docs/provider-design.md#revision-naming). Both are read from the schema, never from a kind
-// name, and skip unknown values.
+// ValidateConfig runs the cross-field conventions of docs/provider-design.md#desired-fields, the
+// revision naming rule (docs/provider-design.md#revision-naming) and every attribute check the
+// schema declares (rules.go). All are read from the schema, never from a kind name, and
+// skip unknown values.
 func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	cfg, err := readValues(ctx, r.kind.objectType, req.Config.Raw)
 	if err != nil || cfg == nil {
@@ -24,13 +25,14 @@ func (r *Resource) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	r.checkEnvironmentNames(cfg, &resp.Diagnostics)
 	r.checkWeights(cfg, &resp.Diagnostics)
 	r.checkRevisionNaming(cfg, &resp.Diagnostics)
+	r.checkAttributes(cfg, &resp.Diagnostics)
 }
 
 func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {
 	m := r.kind.model
 	hasBinding := false
 	for _, f := range m.fields {
-		hasBinding = hasBinding || f.Kind == catalog.FieldBindingList
+		hasBinding = hasBinding || f.Kind == model.FieldBindingList
 	}
 	if !hasBinding {
 		return
@@ -53,7 +55,7 @@ func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {
 		}
 		root := path.Root(f.Attr)
 		switch f.Kind {
-		case catalog.FieldBindingList:
+		case model.FieldBindingList:
 			for j, e := range v.(types.List).Elements() {
 				o, ok := e.(types.Object)
 				if !ok || o.IsUnknown() {
@@ -63,14 +65,14 @@ func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {
 					visit(n.ValueString(), root.AtListIndex(j).AtName("name"))
 				}
 			}
-		case catalog.FieldJSONMap:
+		case model.FieldJSONMap:
 			var obj map[string]json.RawMessage
 			if json.Unmarshal([]byte(v.(types.String).ValueString()), &obj) == nil {
 				for _, k := range sortedKeys(obj) {
 					visit(k, root)
 				}
 			}
-		case catalog.FieldStringSet, catalog.FieldStringList:
+		case model.FieldStringSet, model.FieldStringList:
 			if len(f.Enum) > 0 {
 				continue
 			}
@@ -86,7 +88,7 @@ func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {
 					continue
 				}
 				p := root.AtListIndex(j)
-				if f.Kind == catalog.FieldStringSet {
+				if f.Kind == model.FieldStringSet {
 					p = root.AtSetValue(e)
 				}
 				visit(s.ValueString(), p)
@@ -99,13 +101,13 @@ func (r *Resource) checkWeights(cfg values, d *diag.Diagnostics) {
 	m := r.kind.model
 	for i := range m.fields {
 		f := &m.fields[i]
-		if f.Kind != catalog.FieldObjectList {
+		if f.Kind != model.FieldObjectList {
 			continue
 		}
-		var weight *catalog.Field
+		var weight *model.Field
 		for j := range f.Members {
 			mf := &f.Members[j]
-			if mf.Wire == "weight" && mf.Kind == catalog.FieldInteger && mf.Required && mf.Max != nil {
+			if mf.Wire == "weight" && mf.Kind == model.FieldInteger && mf.Required && mf.Max != nil {
 				weight = mf
 			}
 		}

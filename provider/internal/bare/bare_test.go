@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/embedded"
 	"github.com/takokit/takokit/provider/takoform"
 )
 
@@ -14,11 +14,7 @@ import (
 // resource types with the same attributes, types and modes from both providers, and a
 // create fills every computed value (one condition element, as a host answers).
 func TestBareServesTheSameSchemas(t *testing.T) {
-	cat, err := catalog.EmbeddedPrechecked()
-	if err != nil {
-		t.Fatal(err)
-	}
-	real, err := takoform.New("test", cat)
+	real, err := takoform.New("test", embedded.Catalog())
 	if err != nil {
 		t.Fatal(err)
 	}

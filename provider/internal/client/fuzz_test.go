@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // The fuzz targets feed arbitrary host answers to the provider's decoders. A host is
@@ -35,7 +37,7 @@ func FuzzDecodeResource(f *testing.F) {
 			return
 		}
 		if err := Verify(r, Expect{Ref: r.Form.FormRef, Name: r.Metadata.Name, Space: r.Metadata.Space}); err == nil {
-			if !CanonicalDecimal(r.Metadata.Generation) || !CanonicalDecimal(r.Metadata.Revision) || !ValidUID(r.Metadata.UID) || r.Status == nil {
+			if !wire.ValidDecimal(r.Metadata.Generation) || !wire.ValidDecimal(r.Metadata.Revision) || !wire.ValidUID(r.Metadata.UID) || r.Status == nil {
 				t.Fatalf("Verify accepted a representation its rules refuse: %s", b)
 			}
 			_ = VerifyETag(r, []string{`"` + r.Metadata.Revision + `"`})

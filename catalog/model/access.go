@@ -1,7 +1,8 @@
-package catalog
+package model
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -155,4 +156,17 @@ func (f *Form) CanonicalFixture() (fx Fixture, why string, ok bool) {
 		}
 	}
 	return Fixture{}, fmt.Sprintf("%s %s declares no conformanceFixtures, so no check can build a valid instance of it from its definition", f.Ref.Kind, f.Ref.DefinitionVersion), false
+}
+
+// Regexp returns the output's Pattern compiled (once per process, see CompilePattern),
+// or nil when it declares none. The loader refuses a pattern that does not compile.
+func (o *Output) Regexp() *regexp.Regexp {
+	if o.Pattern == "" {
+		return nil
+	}
+	re, err := CompilePattern(o.Pattern)
+	if err != nil {
+		return nil
+	}
+	return re
 }

@@ -1,21 +1,22 @@
-// Package catalog loads Takoform Form, Interface and Binding definitions from a catalog
-// directory and derives the read-only model every takokit module uses. Nothing in this
-// package (or anywhere in takokit) names a particular kind: everything is derived from
-// the documents (docs/catalog-rules.md).
-package catalog
+// Package model is the read-only catalog model every takokit module uses: Forms,
+// Interfaces, Bindings and transitions as package catalog derives them from a catalog
+// directory (docs/catalog-rules.md), with the Form's own validators. It holds no loader
+// and links no JSON Schema engine, so a program that only needs the model (a provider
+// binary over a model generated at build time, docs/provider-design.md#plan-cost)
+// starts without paying for either. Nothing here names a particular kind.
+//
+// Package catalog aliases every type of this package: catalog.Form is model.Form.
+package model
 
 import (
 	"encoding/json"
-	"regexp"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Catalog is a complete, validated catalog. It is read-only after Load; accessors
-// return copies of slices.
+// Catalog is a complete, validated catalog. It is read-only once built (NewCatalog);
+// accessors return copies of slices.
 type Catalog struct {
 	forms       []*Form
 	byRef       map[wire.FormRef]*Form
@@ -75,20 +76,21 @@ type Form struct {
 	DefinitionJSON []byte // definition.json exactly as stored
 	DesiredJSON    []byte // desiredSchema exactly as authored
 	OutputJSON     []byte // outputSchema exactly as authored; nil without outputs
+	ObservedJSON   []byte // observedSchema exactly as authored; nil without one
 
 	Fixtures         []Fixture
 	NegativeFixtures []NegativeFixture
 
-	desired  *lazySchema
-	output   *lazySchema
-	observed *lazySchema
-
-	fieldCache *fieldCache // ValidateField's compiled subschemas
+	// schemas is the JSON Schema engine the loader gave this Form (SetSchemas), nil
+	// for a Form of a generated model: it then validates with its own checks (native).
+	schemas SchemaValidator
+	native  *nativeSchemas
 }
 
-type fieldCache struct {
-	mu      sync.Mutex
-	schemas map[string]*jsonschema.Schema
+// nativeSchemas are a Form's own validators, each compiled on first use.
+type nativeSchemas struct {
+	desired, output, observed lazyNative
+	fields                    sync.Map // wire name -> *Schema of one top-level property
 }
 
 // Field is one top-level desired property, or a member of an object-list or
@@ -128,8 +130,7 @@ type RefTarget struct {
 type Output struct {
 	Wire, Attr  string
 	Type        string // string | integer | boolean
-	Pattern     string
-	PatternRe   *regexp.Regexp // Pattern compiled; the loader refuses one that does not compile
+	Pattern     string // anchored; Regexp compiles it (the loader refuses one that does not compile)
 	Description string
 	Min, Max    *int64
 	MinLength   *int64

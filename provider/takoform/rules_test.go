@@ -1,0 +1,75 @@
+package takoform
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// TestSchemaLeavesNoCheckOrPlanModifierToTheFramework: every validator of ours is run by
+// ValidateConfig and every plan rule by ModifyPlan, so the framework calls (and logs)
+// none per attribute (docs/provider-design.md#plan-cost).
+func TestSchemaLeavesNoCheckOrPlanModifierToTheFramework(t *testing.T) {
+	p := testProvider(t)
+	for _, kt := range p.kinds {
+		if len(kt.checks) == 0 {
+			t.Errorf("%s: no attribute check was lifted out of its schema", kt.model.typeName)
+		}
+		var walk func(prefix string, attrs map[string]schema.Attribute)
+		walk = func(prefix string, attrs map[string]schema.Attribute) {
+			for name, a := range attrs {
+				mods, checks := 0, 0
+				switch x := a.(type) {
+				case schema.StringAttribute:
+					mods, checks = len(x.PlanModifiers), countChecks(x.Validators)
+				case schema.Int64Attribute:
+					mods, checks = len(x.PlanModifiers), countChecks(x.Validators)
+				case schema.BoolAttribute:
+					mods, checks = len(x.PlanModifiers), countChecks(x.Validators)
+				case schema.SetAttribute:
+					mods, checks = len(x.PlanModifiers), countChecks(x.Validators)
+				case schema.ListAttribute:
+					mods, checks = len(x.PlanModifiers), countChecks(x.Validators)
+				case schema.ListNestedAttribute:
+					mods, checks = len(x.PlanModifiers), countChecks(x.Validators)
+					walk(prefix+name+".", x.NestedObject.Attributes)
+				}
+				if mods > 0 || checks > 0 {
+					t.Errorf("%s%s: %d plan modifiers and %d checks left to the framework", prefix, name, mods, checks)
+				}
+			}
+		}
+		walk(kt.model.typeName+".", kt.schema.Attributes)
+	}
+}
+
+func countChecks[V any](vs []V) int {
+	mine, _ := splitChecks(vs)
+	return len(mine)
+}
+
+// TestNestedMemberChecksNameTheElement: a lifted check of a nested list member runs on
+// every element and names the element's member, as the framework's validator did.
+func TestNestedMemberChecksNameTheElement(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	lt := h.kind(capDeploymentType).objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
+	dep := values{aName: s("web"), "worker": s("api"), "versions": objList(t, lt,
+		map[string]attr.Value{"weight": i64(5000), "worker_version": s("v-a")},
+		map[string]attr.Value{"weight": i64(0), "worker_version": s("v-b")})}
+	pr := h.plan(capDeploymentType, dep, nil)
+	d := diagWith(pr.diags, "outside the allowed range 1 to 10000")
+	if d == nil || d.Attribute == nil || d.Attribute.String() != `AttributeName("versions").ElementKeyInt(1).AttributeName("weight")` {
+		t.Fatalf("want the range error at versions[1].weight:\n%s", dump(pr.diags))
+	}
+	ver := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
+		"handlers":    types.SetValueMust(types.StringType, []attr.Value{s("fetch")}),
+		"kv_bindings": objList(t, bindingItemType(), map[string]attr.Value{"name": s("not a name"), bindingTargetAttr: s("kv")})}
+	pr = h.plan(capVersionType, ver, nil)
+	d = diagWith(pr.diags, "must match")
+	if d == nil || d.Attribute == nil || d.Attribute.String() != `AttributeName("kv_bindings").ElementKeyInt(0).AttributeName("name")` {
+		t.Fatalf("want the pattern error at kv_bindings[0].name:\n%s", dump(pr.diags))
+	}
+}
