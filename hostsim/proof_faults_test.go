@@ -107,7 +107,7 @@ func TestOutputContractFaults(t *testing.T) {
 			out, _ := outputs(doc)
 			s, isString := out[str].(string)
 			o, _ := f.Output(str)
-			return isString && !o.PatternRe.MatchString(s) && f.ValidateOutputs(out) != nil
+			return isString && !o.Regexp().MatchString(s) && f.ValidateOutputs(out) != nil
 		}},
 		{"outputs.out-of-range", func(doc map[string]any) bool {
 			out, _ := outputs(doc)
