@@ -109,8 +109,8 @@ func checkSupportProfilesPresent(ctx context.Context, p *Probe) error {
 		if err != nil {
 			return err
 		}
-		if err := expectStatus(one, http.StatusOK); err != nil {
-			return err
+		if one.Status != http.StatusOK {
+			return failf("%s: the installed %s has no support profile of its own (the route answered %s; the listing has one)", one.What(), f.Ref, one.Got())
 		}
 		a, errA := wire.Canonicalize(one.Body)
 		b, errB := wire.Canonicalize(listed)

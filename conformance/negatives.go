@@ -18,23 +18,21 @@ type Negative struct {
 	Fragment string
 	Wanted   string
 	Missing  bool
+	// Catalog names a test catalog hostsim and the runner share for this row
+	// (the self-test builds it; "" = the runner's catalog): a check no catalog
+	// the project ships can exercise first passes there, then fails under the
+	// faults.
+	Catalog string
 }
 
-// injected is the fallback negative: the host answers a 500 where the lane needs
-// a success or a specific refusal. It proves the check fails on a wrong answer,
-// not that it isolates the behaviour; Wanted says what would.
-func injected(wanted string) Negative {
-	return Negative{Profile: "full", Faults: []string{"error=internal_error"}, Fragment: "500 internal_error", Wanted: wanted}
-}
+// CatalogTwoGroups is the test catalog installing one kind name in two groups
+// (catalog/catalogtest.TwoGroups).
+const CatalogTwoGroups = "two-groups"
 
 // targeted is a negative by one hostsim fault that breaks exactly the rule the
 // check measures.
 func targeted(fault, fragment string) Negative {
 	return Negative{Profile: "full", Faults: []string{fault}, Fragment: fragment}
-}
-
-func unreadableSupport(fragment, wanted string) Negative {
-	return Negative{Profile: "unreadable-support", Fragment: fragment, Wanted: wanted}
 }
 
 // Negatives maps every check id to its negative. TestNegatives requires one per check.
@@ -100,10 +98,10 @@ func Negatives() map[string]Negative {
 		"form-declared-outputs-are-exact":      {Profile: "full", Faults: []string{"outputs.empty-when-undeclared"}, Fragment: "must be omitted"},
 		"outputs-move-revision-not-generation": targeted("generation.on-status", `a host-side change of status moved the generation to "2"`),
 
-		"support-profiles-present":                       unreadableSupport("got 503 backend_unavailable", "support.omit-profile: one installed Form's support route answers 404 form_unknown while the Form stays installed (the check must name the Form lacking its profile)"),
-		"support-form-refusal-is-form-unknown":           unreadableSupport("expected 404 form_unknown, got 503 backend_unavailable", "support.refuse-code: answer an unknown Form line resource_not_found"),
-		"support-contract-refusal-is-resource-not-found": unreadableSupport("expected 404 resource_not_found, got 503 backend_unavailable", "support.refuse-code: answer an unknown contract form_unknown"),
-		"support-profile-carries-no-commercial-data":     unreadableSupport("no support profile could be read", "support.commercial: add a \"price\" member to every profile"),
+		"support-profiles-present":                       targeted("support.omit-profile", "has no support profile of its own"),
+		"support-form-refusal-is-form-unknown":           targeted("support.refuse-code", "expected 404 form_unknown, got 404 resource_not_found"),
+		"support-contract-refusal-is-resource-not-found": targeted("support.refuse-code", "expected 404 resource_not_found, got 404 form_unknown"),
+		"support-profile-carries-no-commercial-data":     targeted("support.commercial", `carries commercial data ("price"`),
 		"support-profile-enforced-at-apply":              {Profile: "tight-limits", Faults: []string{"support.unenforced"}, Fragment: "expected 422 unsupported_capability"},
 
 		"error-envelope-taxonomy":               targeted("errors.retryable-wrong", "marked retryable but the code is never retryable"),
@@ -120,7 +118,7 @@ func Negatives() map[string]Negative {
 		"binding-target-missing-404-before-mutation":    targeted("relations.ignore-missing", "expected 404 resource_not_found"),
 		"dependency-in-use-on-bound-target-delete":      targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
 		"relation-target-deletion-blocked":              targeted("delete.skip-dependents", "expected 409 dependency_in_use"),
-		"binding-contract-verified":                     injected("a profile that excludes one binding contract while installing its target kind (e.g. module-worker.object-bucket@1.0.0 excluded, ObjectBucket installed) armed with bindings.unchecked: apply accepts a binding the host does not implement (today bindings.unchecked under full makes the check pass: its unimplemented-binding branch is unreachable)"),
+		"binding-contract-verified":                     {Profile: "no-bucket-binding", Faults: []string{"bindings.unchecked"}, Fragment: "expected 422 unsupported_capability, got 201"},
 		"deployment-weight-sum-enforced":                targeted("aggregate.unchecked", "expected 400 invalid_argument"),
 		"deployment-single-active-per-worker":           targeted("aggregate.unchecked", "expected 400 invalid_argument"),
 		"attachment-requires-active-deployment":         targeted("aggregate.unchecked", "expected 422 unsupported_capability"),
@@ -147,7 +145,7 @@ func Negatives() map[string]Negative {
 		"attachment-claim-decided-on-import":     targeted("aggregate.unchecked", "expected 400 invalid_argument"),
 		"attachment-claim-revalidated-at-commit": targeted("aggregate.unchecked", "must end with invalid_argument"),
 		"relation-pin-records-target-form-ref":   targeted("relations.no-drift", "ExternalChange"),
-		"same-kind-two-groups":                   {Missing: true, Fragment: "another kind", Wanted: "a hostsim catalog installing one kind name in two groups (the check is not-applicable to both the built-in and the published family), run with a fault that addresses resources by kind alone"},
+		"same-kind-two-groups":                   {Profile: "full", Catalog: CatalogTwoGroups, Faults: []string{"identity.kind-only"}, Fragment: "expected 201, got 412 generation_conflict"},
 
 		"handler-gated-attachments": targeted("aggregate.unchecked", "must be served by some and refused"),
 
@@ -168,8 +166,7 @@ func Negatives() map[string]Negative {
 
 		"form-transition-feature-advertised":       targeted("discovery.omit-feature=resource_form_transition", "resource_form_transition"),
 		"form-transition-unknown-operation-is-404": targeted("transition.readback-wrong", "expected 404 resource_not_found, got 404 operation_not_found"),
-		"form-transition-commits-with-exact-proof": {Profile: "full", Faults: []string{"transition.reject"}, Fragment: "expected 200, got 409 form_identity_conflict",
-			Wanted: "transition.proof-wrong[=member]: the committed 200 carries a transitionProof whose member (observedSpecDigest by default; uid, generation, nativeIdentityDigest, transitionEvidenceDigest) disagrees with the resource, while the transition itself commits"},
+		"form-transition-commits-with-exact-proof": targeted("transition.proof-wrong", "transitionProof observedSpecDigest"),
 		"form-transition-replay-is-byte-identical": targeted("transition.re-render", "expected the stored receipt byte for byte"),
 		"form-transition-never-re-increments":      targeted("transition.re-dispatch", "replays moved the generation"),
 		"form-transition-claim-fences-lifecycle":   targeted("transition.no-claim", "expected 409 resource_busy"),

@@ -70,8 +70,11 @@ func TestNegatives(t *testing.T) {
 		if !n.Missing && n.Profile == "" {
 			t.Errorf("check %q: its negative names no hostsim profile", c.ID)
 		}
-		if n.Missing && n.Wanted == "" {
-			t.Errorf("check %q: a missing negative must name the hostsim fault it wants", c.ID)
+		if n.Missing || n.Wanted != "" {
+			t.Errorf("check %q: its negative is not isolated (wanted %s); every check fails at its own rule by a narrow fault", c.ID, n.Wanted)
+		}
+		if n.Catalog != "" && n.Catalog != CatalogTwoGroups {
+			t.Errorf("check %q: its negative names the unknown test catalog %q", c.ID, n.Catalog)
 		}
 	}
 	for id := range negs {

@@ -97,6 +97,9 @@ func New(cfg Config) (*Host, error) {
 			return nil, err
 		}
 	}
+	if err := prof.CheckCatalog(cat); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(cfg.DBPath)
 	if err != nil {
 		return nil, err
@@ -156,6 +159,7 @@ func New(cfg Config) (*Host, error) {
 func (h *Host) newEcho() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	e.Pre(recoverPanics(h.logger()))
 	e.Pre(func(echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
@@ -168,6 +172,14 @@ func (h *Host) newEcho() *echo.Echo {
 		}
 	})
 	return e
+}
+
+// logger is the configured logger, or one that discards.
+func (h *Host) logger() *slog.Logger {
+	if h.cfg.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return h.cfg.Logger
 }
 
 // Handler serves the lane, discovery and the admin API.
@@ -192,7 +204,7 @@ func (h *Host) Close() error {
 	return errors.Join(h.st.Close())
 }
 
-// ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,count=N].
+// ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,route=R][,count=N].
 func ParseFault(text string) (FaultSpec, error) { return fault.ParseText(text) }
 
 // DescribeProfiles returns one line per built-in profile.

@@ -122,3 +122,19 @@ func TestHarnessPassesACleanHost(t *testing.T) {
 		t.Fatalf("a host that starts, restarts and stops cleanly failed the scenario:\n%s", log)
 	}
 }
+
+// The record hostsim's recover middleware writes (text or JSON logs) counts as a
+// panic too: a recovered panic is still a hostsim bug.
+func TestPanicInLogMatchesARecoveredPanic(t *testing.T) {
+	for _, line := range []string{
+		`time=2026-01-01T00:00:00Z level=ERROR msg="panic recovered" requestId=req_1 panic=boom stack="goroutine 7 [running]:\n..."`,
+		`{"time":"2026-01-01T00:00:00Z","level":"ERROR","msg":"panic recovered","requestId":"req_1"}`,
+	} {
+		if !panicInLog.MatchString(line) {
+			t.Errorf("panicInLog misses a recovered panic: %s", line)
+		}
+	}
+	if panicInLog.MatchString(`time=x level=INFO msg=request route=apply status=500`) {
+		t.Error("panicInLog matches an ordinary 500 answer")
+	}
+}

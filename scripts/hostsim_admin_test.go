@@ -47,7 +47,7 @@ func adminDo(p *simProc, method, path string, body any, out any) error {
 	return nil
 }
 
-// parseFault turns the text form name[=value][,kind=K][,resource=N][,count=N] into a fault object.
+// parseFault turns the text form name[=value][,kind=K][,resource=N][,route=R][,count=N] into a fault object.
 func parseFault(text string) (map[string]any, error) {
 	parts := strings.Split(text, ",")
 	f := map[string]any{}
@@ -65,7 +65,7 @@ func parseFault(text string) (map[string]any, error) {
 			return nil, fmt.Errorf("fault %q: %q is not key=value", text, p)
 		}
 		switch k {
-		case "kind", "resource":
+		case "kind", "resource", "route":
 			f[k] = v
 		case "count":
 			n, err := strconv.Atoi(v)
@@ -74,7 +74,7 @@ func parseFault(text string) (map[string]any, error) {
 			}
 			f[k] = n
 		default:
-			return nil, fmt.Errorf("fault %q: unknown scope %q (want kind, resource or count)", text, k)
+			return nil, fmt.Errorf("fault %q: unknown scope %q (want kind, resource, route or count)", text, k)
 		}
 	}
 	return f, nil
@@ -121,6 +121,7 @@ type counters struct {
 	Uploads      int64            `json:"uploads"`
 	SupportReads int64            `json:"supportReads"`
 	Dispatch     map[string]int64 `json:"dispatch"`
+	Fired        map[string]int64 `json:"fired"`
 }
 
 func (c counters) value(what string) (int64, error) {
@@ -141,6 +142,8 @@ func (c counters) value(what string) (int64, error) {
 		return most, nil
 	case strings.HasPrefix(what, "dispatch:"):
 		return c.Dispatch[strings.TrimPrefix(what, "dispatch:")], nil
+	case strings.HasPrefix(what, "fired:"):
+		return c.Fired[strings.TrimPrefix(what, "fired:")], nil
 	}
 	return 0, usageError("unknown counter " + what)
 }

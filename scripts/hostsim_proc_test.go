@@ -169,8 +169,9 @@ func (p *simProc) stop() error {
 }
 
 // panicInLog matches what a Go panic leaves in a log: the panic line, a goroutine
-// stack header, or net/http's report of a handler panic it recovered.
-var panicInLog = regexp.MustCompile(`(?m)^panic: |^goroutine \d+ \[|http: panic serving`)
+// stack header, net/http's report of a handler panic it recovered, or the record
+// of hostsim's recover middleware (hostsim.PanicLogMessage).
+var panicInLog = regexp.MustCompile(`(?m)^panic: |^goroutine \d+ \[|http: panic serving|msg"?[:=]"?panic recovered`)
 
 // logProblem reports a panic in the host's log: a host that panicked failed the
 // scenario even when the client saw an ordinary answer.
@@ -235,6 +236,32 @@ func cmdHostsimRestart(ts *testscript.TestScript, args []string) error {
 	}
 	p.exitSeen = false
 	return p.start(ts)
+}
+
+// cmdHostsimKill sends SIGKILL: the process ends at once, with no shutdown and
+// nothing flushed, as a crash would; the scenario then expects it gone.
+func cmdHostsimKill(ts *testscript.TestScript, args []string) error {
+	if len(args) != 1 {
+		return usageError("need NAME")
+	}
+	p, err := lookupSim(ts, args[0])
+	if err != nil {
+		return err
+	}
+	if p.exited() {
+		return fmt.Errorf("hostsim %s had already exited (%v) before the kill", p.name, p.err)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		return err
+	}
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("hostsim %s did not end within 10s of SIGKILL", p.name)
+	}
+	p.exitSeen = true
+	ts.Logf("hostsim %s killed: %v", p.name, p.err)
+	return nil
 }
 
 func cmdHostsimStop(ts *testscript.TestScript, args []string) error {

@@ -27,6 +27,11 @@ func TestScenarios(t *testing.T) {
 			t.Fatalf("scenario binary %s is missing: run `go tool mage build tofu` (or `go tool mage test`) first", filepath.Join(bin, b))
 		}
 	}
+	t.Cleanup(func() {
+		if table := crashTable(); table != "" {
+			t.Log("\n" + table)
+		}
+	})
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,

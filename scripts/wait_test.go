@@ -2,6 +2,7 @@ package scripts
 
 import (
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,7 +23,15 @@ var waitConditions = []waitCondition{
 		ackDeadlinePassed},
 	{"operation-running", "at least one async operation is still running on the host and its client has polled it",
 		operationRunning},
+	{"holding", "the host logged that a Form transition holds at a transition.hang point (its write is durable; the process can be killed there)",
+		holding},
 }
+
+// holdingLine is the line hostsim logs at a transition.hang point
+// (docs/protocol.md#faults).
+var holdingLine = regexp.MustCompile(`(?m)^hostsim: holding Form transition \S+ at point [A-E] `)
+
+func holding(p *simProc) (bool, error) { return holdingLine.MatchString(readLog(p.log.Name())), nil }
 
 // findCondition returns the named condition of the table, or nil.
 func findCondition(name string) *waitCondition {

@@ -126,7 +126,7 @@ func (s *Sim) Reset(ctx context.Context) error {
 	return s.admin(ctx, http.MethodPost, "/reset", nil, http.StatusOK, http.StatusNoContent)
 }
 
-// ArmFault arms one fault given in the text form name[=value][,kind=K][,resource=N][,count=N].
+// ArmFault arms one fault given in the text form name[=value][,kind=K][,resource=N][,route=R][,count=N].
 func (s *Sim) ArmFault(ctx context.Context, text string) error {
 	obj, err := faultObject(text)
 	if err != nil {
@@ -179,7 +179,7 @@ func faultObject(text string) ([]byte, error) {
 			return nil, fmt.Errorf("fault %q: %q is not key=value", text, p)
 		}
 		switch k {
-		case "kind", "resource":
+		case "kind", "resource", "route":
 			obj[k] = v
 		case "count":
 			n, err := strconv.Atoi(v)

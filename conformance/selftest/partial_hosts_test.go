@@ -244,3 +244,26 @@ func TestOutputsChecksReadEveryAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestBindingContractOnAHostLackingOneBinding: on no-bucket-binding (ObjectBucket
+// installed, its binding contract not implemented) binding-contract-verified
+// reaches its unimplemented-binding branch and passes: the host refuses the
+// binding unsupported_capability. Its negative arms bindings.unchecked there.
+func TestBindingContractOnAHostLackingOneBinding(t *testing.T) {
+	bin := hostsimBinary(t)
+	cat, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sim, err := Start(ctx, bin, "no-bucket-binding")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Stop()
+	got := runChecks(t, ctx, sim.URL, cat, []string{"binding-contract-verified"})
+	if r := got["binding-contract-verified"]; r.Status != conformance.StatusPass {
+		t.Fatalf("binding-contract-verified on no-bucket-binding: %s, want pass", r.Line())
+	}
+}

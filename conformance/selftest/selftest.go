@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/catalogtest"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -101,7 +103,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 	negs := conformance.Negatives()
 	byProfile := map[string][]string{}
-	var missing []string
+	var missing, onCatalog []string
 	positive := map[string]conformance.Status{}
 	for _, r := range out.Positive.Checks {
 		positive[r.ID] = r.Status
@@ -111,6 +113,10 @@ func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 			continue
 		}
 		n := negs[c.ID]
+		if n.Catalog != "" {
+			onCatalog = append(onCatalog, c.ID)
+			continue
+		}
 		if positive[c.ID] == conformance.StatusNotApplicable {
 			nr := NegativeResult{ID: c.ID, Neg: n, Moot: true,
 				Verdict: fmt.Sprintf("n/a %s: not-applicable against hostsim full with this catalog, so its negative measures nothing", c.ID)}
@@ -145,6 +151,14 @@ func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 		}
 		sim.Stop()
 	}
+	for _, id := range onCatalog {
+		nr, err := runOnTestCatalog(ctx, o, id, negs[id])
+		if err != nil {
+			return err
+		}
+		out.Negatives = append(out.Negatives, nr)
+		fmt.Fprintln(o.Out, nr.Verdict)
+	}
 	for _, id := range missing {
 		n := negs[id]
 		nr := NegativeResult{ID: id, Neg: n, Verdict: fmt.Sprintf("MISSING %s: hostsim offers no fault that breaks it; wanted %s", id, n.Wanted)}
@@ -152,6 +166,50 @@ func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 		fmt.Fprintln(o.Out, nr.Verdict)
 	}
 	return nil
+}
+
+// runOnTestCatalog runs a check whose negative names a test catalog: hostsim
+// serves that catalog (the runner reads the same one), the check must pass
+// there first, then fail under the negative's faults.
+func runOnTestCatalog(ctx context.Context, o Options, id string, n conformance.Negative) (NegativeResult, error) {
+	dir, err := os.MkdirTemp("", "conformance-catalog-")
+	if err != nil {
+		return NegativeResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	cat, err := testCatalog(n.Catalog, dir)
+	if err != nil {
+		return NegativeResult{}, err
+	}
+	sim, err := Start(ctx, o.Hostsim, n.Profile, "--catalog", dir)
+	if err != nil {
+		return NegativeResult{}, err
+	}
+	defer sim.Stop()
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat, Space: "catalog-positive", Only: []string{id}}
+	tokens(&cfg)
+	rep, err := conformance.Run(ctx, cfg)
+	if err != nil {
+		return NegativeResult{}, err
+	}
+	for _, r := range rep.Checks {
+		if r.ID == id && r.Status != conformance.StatusPass {
+			return NegativeResult{ID: id, Neg: n, Result: r,
+				Verdict: fmt.Sprintf("NOT PROVEN %s: on the test catalog %s it must pass first, got %s", id, n.Catalog, r.Line())}, nil
+		}
+	}
+	o.Catalog = cat
+	return runNegative(ctx, o, sim, id, n)
+}
+
+// testCatalog writes the named test catalog to dir and loads it.
+func testCatalog(name, dir string) (*catalog.Catalog, error) {
+	switch name {
+	case conformance.CatalogTwoGroups:
+		cat, _, err := catalogtest.TwoGroups(dir)
+		return cat, err
+	}
+	return nil, fmt.Errorf("the self-test knows no test catalog %q", name)
 }
 
 func runNegative(ctx context.Context, o Options, sim *Sim, id string, n conformance.Negative) (NegativeResult, error) {
@@ -171,6 +229,9 @@ func runNegative(ctx context.Context, o Options, sim *Sim, id string, n conforma
 	rep, err := conformance.Run(ctx, cfg)
 	nr := NegativeResult{ID: id, Neg: n}
 	where := "profile " + n.Profile
+	if n.Catalog != "" {
+		where += ", test catalog " + n.Catalog
+	}
 	if len(n.Faults) > 0 {
 		where += ", fault " + strings.Join(n.Faults, " + ")
 	}

@@ -58,6 +58,8 @@ type Counters struct {
 	Uploads      int64            `json:"uploads"`
 	SupportReads int64            `json:"supportReads"`
 	Dispatch     map[string]int64 `json:"dispatch"`
+	// Fired counts firings per fault (NAME, or NAME=VALUE), durably.
+	Fired map[string]int64 `json:"fired"`
 }
 
 func (a *Admin) do(method, path string, body []byte, out any) error {
@@ -97,7 +99,7 @@ func (a *Admin) Counters() (Counters, error) {
 	return c, err
 }
 
-// ArmFault arms one fault given in its text form (name[=value][,kind=K][,resource=N][,count=N]).
+// ArmFault arms one fault given in its text form (name[=value][,kind=K][,resource=N][,route=R][,count=N]).
 func (a *Admin) ArmFault(text string) error {
 	s, err := hostsim.ParseFault(text)
 	if err != nil {

@@ -1,6 +1,7 @@
 package takoform
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -89,6 +90,41 @@ func TestRetryableErrorsRetryUnderOneKey(t *testing.T) {
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
 	if st.str(aUID) == "" {
 		t.Fatal("no uid after retries")
+	}
+	// The host's journal shows the retries: three PUTs of orders, two answered 503 and
+	// one 201, all under one Idempotency-Key; one mutation; both faults fired.
+	raw, err := h.sim.Admin.Events(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Events []struct {
+			Type string
+			Data struct {
+				Method, Route, Path, IdempotencyKey string
+				Status                              int
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	keys, statuses := map[string]int{}, map[int]int{}
+	for _, e := range doc.Events {
+		if e.Type == "request" && e.Data.Route == "apply" && strings.HasSuffix(e.Data.Path, "/orders") {
+			keys[e.Data.IdempotencyKey]++
+			statuses[e.Data.Status]++
+		}
+	}
+	if len(keys) != 1 || keys[""] != 0 || statuses[503] != 2 || statuses[201] != 1 || len(statuses) != 2 {
+		t.Fatalf("the create's PUTs: keys %v, statuses %v; want three PUTs under one key, two 503 then one 201", keys, statuses)
+	}
+	c, err := h.sim.Admin.Counters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Mutations != 1 || c.Fired["error=backend_unavailable"] != 2 {
+		t.Fatalf("mutations %d, fired %v; want one mutation and both transient errors fired", c.Mutations, c.Fired)
 	}
 }
 

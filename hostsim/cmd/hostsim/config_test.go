@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/profile"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -43,6 +45,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 	dir := t.TempDir()
 	badProfile := filepath.Join(dir, "p.json")
 	os.WriteFile(badProfile, []byte(`{"name": "x", "support": 3}`), 0o644)
+	typo := filepath.Join(dir, "typo.json")
+	os.WriteFile(typo, []byte("{\"name\": \"typo\", \"extends\": \"full\",\n \"supportedEnums\": {\"WorkerVersoin\": {\"handlerz\": [\"fetch\"]}}}"), 0o644)
 	badCatalog := filepath.Join(dir, "cat")
 	os.MkdirAll(filepath.Join(badCatalog, "forms", "x", "y"), 0o755)
 	os.WriteFile(filepath.Join(badCatalog, "forms", "x", "y", "definition.json"), []byte(`{"kind": 1}`), 0o644)
@@ -52,6 +56,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 	}{
 		{[]string{"serve", "--profile", "nope", "--addr", "127.0.0.1:0"}, "kv-only"},
 		{[]string{"serve", "--profile", badProfile, "--addr", "127.0.0.1:0"}, badProfile},
+		{[]string{"serve", "--profile", typo, "--addr", "127.0.0.1:0"}, typo + `:2: /supportedEnums/WorkerVersoin: the catalog has no kind "WorkerVersoin" (did you mean "WorkerVersion"?)`},
 		{[]string{"serve", "--catalog", badCatalog, "--addr", "127.0.0.1:0"}, badCatalog},
 		{[]string{"serve", "--catalog", filepath.Join(dir, "missing")}, "missing"},
 		{[]string{"catalog", "--format", "yaml"}, "yaml"},
@@ -69,7 +74,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 
 func TestProfilesAndProfileShow(t *testing.T) {
 	var out bytes.Buffer
-	if run([]string{"profiles"}, envOf(nil), &out, &out) != 0 || strings.Count(out.String(), "\n") != 8 {
+	if run([]string{"profiles"}, envOf(nil), &out, &out) != 0 || strings.Count(out.String(), "\n") != len(profile.BuiltinNames) {
 		t.Fatalf("profiles: %s", out.String())
 	}
 	out.Reset()

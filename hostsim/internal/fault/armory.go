@@ -197,8 +197,24 @@ func (a *Armory) record(q store.Q, f *armed, requestID, kind, name string, at ti
 	if err := store.FireFault(q, f.id); err != nil {
 		return err
 	}
+	// the firing's count survives the fault's disarming and a restart on a
+	// --db file: it commits with the write the fault shaped
+	if err := store.AddCounter(q, FiredCounter+f.spec.Fault+valueSuffix(f.spec.Value), 1); err != nil {
+		return err
+	}
 	data, _ := json.Marshal(map[string]any{"fault": f.spec, "requestId": requestID, "kind": kind, "resource": name})
 	return store.AppendEvent(q, at.UnixNano(), "fault", data)
+}
+
+// FiredCounter prefixes the counter of a fault's firings: fired:NAME, or
+// fired:NAME=VALUE for a fault armed with a value (/_sim/counters "fired").
+const FiredCounter = "fired:"
+
+func valueSuffix(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "=" + v
 }
 
 // spent drops faults whose count is used up from the snapshot, once their

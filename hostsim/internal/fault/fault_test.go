@@ -47,6 +47,7 @@ func TestTextFormRoundTrips(t *testing.T) {
 		"nope": "unknown", "latency": "needs a value", "latency=soon": "duration", "error=teapot": "error codes",
 		"apply.accept-unfinished=1": "takes no value", "outputs.omit,count=0": "positive", "outputs.omit,kind=lower": "kind",
 		"outputs.omit,resource=Bad": "resource", "outputs.omit,flavour=x": "unknown key", "outputs.omit,kind": "key=value",
+		"outputs.omit,route=apply-ish": "not a route",
 	} {
 		if _, err := ParseText(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one mentioning %q", text, err, want)
@@ -56,7 +57,14 @@ func TestTextFormRoundTrips(t *testing.T) {
 
 func TestScopeMatching(t *testing.T) {
 	s := Spec{Fault: "latency", Kind: "A", Resource: "r"}
-	if !s.Matches("A", "r") || s.Matches("B", "r") || s.Matches("A", "x") || !(Spec{Fault: "latency"}).Matches("Z", "z") {
+	if !s.Matches("A", "r", "read") || s.Matches("B", "r", "read") || s.Matches("A", "x", "read") || !(Spec{Fault: "latency"}).Matches("Z", "z", "apply") {
 		t.Fatal("scope matching is wrong")
+	}
+	byRoute := Spec{Fault: "outputs.drop-all", Route: "apply"}
+	if !byRoute.Matches("A", "r", "apply") || byRoute.Matches("A", "r", "read") {
+		t.Fatal("route scope matching is wrong")
+	}
+	if sp, err := ParseText("outputs.drop-all,route=apply,kind=A"); err != nil || sp.Route != "apply" || sp.Text() != "outputs.drop-all,kind=A,route=apply" {
+		t.Fatalf("route in the text form: %+v %v", sp, err)
 	}
 }

@@ -78,6 +78,18 @@ func crashPoint(v string) error {
 	return nil
 }
 
+// ProofMembers are the transitionProof members transition.proof-wrong can spoil.
+var ProofMembers = []string{"observedSpecDigest", "uid", "generation", "nativeIdentityDigest", "transitionEvidenceDigest"}
+
+func proofMember(v string) error {
+	for _, m := range ProofMembers {
+		if v == m {
+			return nil
+		}
+	}
+	return fmt.Errorf("value %q is not a transitionProof member; use one of %s", v, strings.Join(ProofMembers, ", "))
+}
+
 func failureCode(v string) error {
 	ok := len(v) <= 64 && v[0] >= 'a' && v[0] <= 'z'
 	for i := 0; ok && i < len(v); i++ {

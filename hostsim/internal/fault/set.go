@@ -44,6 +44,7 @@ type Set struct {
 	armed      []*armed
 	requestID  string
 	kind, name string
+	route      string // the lane route serving the request ("" until routed)
 	fired      *firings
 }
 
@@ -91,7 +92,7 @@ func (s *Set) Where(r *Rule, match func(value string) bool) (string, bool) {
 		return "", false
 	}
 	for _, f := range s.armed {
-		if f.rule != r || !f.spec.Matches(s.kind, s.name) || match != nil && !match(f.spec.Value) {
+		if f.rule != r || !f.spec.Matches(s.kind, s.name, s.route) || match != nil && !match(f.spec.Value) {
 			continue
 		}
 		if !f.spend() {
@@ -114,7 +115,7 @@ func (s *Set) Armed(r *Rule) bool {
 		return false
 	}
 	for _, f := range s.armed {
-		if f.rule == r && f.spec.Matches(s.kind, s.name) && f.remaining.Load() != 0 {
+		if f.rule == r && f.spec.Matches(s.kind, s.name, s.route) && f.remaining.Load() != 0 {
 			return true
 		}
 	}
@@ -136,6 +137,13 @@ func (s *Set) About(kind, name string) *Set {
 func (s *Set) Scope(kind, name string) {
 	if s != nil {
 		s.kind, s.name = kind, name
+	}
+}
+
+// Route scopes the Set to the lane route serving the request.
+func (s *Set) Route(name string) {
+	if s != nil {
+		s.route = name
 	}
 }
 

@@ -3,6 +3,7 @@ package fault
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,11 @@ type Spec struct {
 	Fault    string `json:"fault,required"`
 	Kind     string `json:"kind,omitempty"`
 	Resource string `json:"resource,omitempty"`
-	Count    int64  `json:"count,omitempty"`
-	Value    string `json:"value,omitempty"`
+	// Route scopes the fault to one route of docs/protocol.md#routes (apply,
+	// read, form-transition, ...): an output fault on the write's answer only.
+	Route string `json:"route,omitempty"`
+	Count int64  `json:"count,omitempty"`
+	Value string `json:"value,omitempty"`
 }
 
 // Validate checks the fault against the table.
@@ -32,6 +36,9 @@ func (s Spec) Validate() error {
 	}
 	if s.Resource != "" && !wire.ValidResourceName(s.Resource) {
 		return fmt.Errorf("fault %s: resource %q is not a resource name (^[a-z][a-z0-9-]{0,62}$)", s.Fault, s.Resource)
+	}
+	if s.Route != "" && !slices.Contains(RouteNames, s.Route) {
+		return fmt.Errorf("fault %s: route %q is not a route of the lane; use one of %s (docs/protocol.md#routes)", s.Fault, s.Route, strings.Join(RouteNames, ", "))
 	}
 	switch {
 	case d.Value == nil && s.Value != "":
@@ -55,7 +62,7 @@ func ParseJSON(data []byte) (Spec, error) {
 	return s, s.Validate()
 }
 
-// ParseText reads the text form name[=value][,kind=K][,resource=N][,count=N].
+// ParseText reads the text form name[=value][,kind=K][,resource=N][,route=R][,count=N].
 func ParseText(text string) (Spec, error) {
 	parts := strings.Split(text, ",")
 	var s Spec
@@ -63,13 +70,15 @@ func ParseText(text string) (Spec, error) {
 	for _, p := range parts[1:] {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok {
-			return Spec{}, fmt.Errorf("fault %q: %q is not key=value (keys: kind, resource, count)", text, p)
+			return Spec{}, fmt.Errorf("fault %q: %q is not key=value (keys: kind, resource, route, count)", text, p)
 		}
 		switch k {
 		case "kind":
 			s.Kind = v
 		case "resource":
 			s.Resource = v
+		case "route":
+			s.Route = v
 		case "count":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 1 {
@@ -77,7 +86,7 @@ func ParseText(text string) (Spec, error) {
 			}
 			s.Count = n
 		default:
-			return Spec{}, fmt.Errorf("fault %q: unknown key %q (keys: kind, resource, count)", text, k)
+			return Spec{}, fmt.Errorf("fault %q: unknown key %q (keys: kind, resource, route, count)", text, k)
 		}
 	}
 	return s, s.Validate()
@@ -95,16 +104,26 @@ func (s Spec) Text() string {
 	if s.Resource != "" {
 		out += ",resource=" + s.Resource
 	}
+	if s.Route != "" {
+		out += ",route=" + s.Route
+	}
 	if s.Count > 0 {
 		out += ",count=" + strconv.FormatInt(s.Count, 10)
 	}
 	return out
 }
 
-// Matches reports whether s is scoped to (kind, name); empty scope matches all.
-func (s Spec) Matches(kind, name string) bool {
-	return (s.Kind == "" || s.Kind == kind) && (s.Resource == "" || s.Resource == name)
+// Matches reports whether s is scoped to (kind, name) on route; empty scope matches all.
+func (s Spec) Matches(kind, name, route string) bool {
+	return (s.Kind == "" || s.Kind == kind) && (s.Resource == "" || s.Resource == name) && (s.Route == "" || s.Route == route)
 }
+
+// RouteNames are the lane's route names a fault may be scoped to
+// (docs/protocol.md#routes); a lane test holds them equal to its route table.
+var RouteNames = []string{"discovery", "forms", "form-definition", "validate", "prepare", "apply", "read", "import",
+	"observe", "delete", "form-transition", "form-transition-readback", "operation", "operation-cancel",
+	"artifact-upload-start", "artifact-blob-upload", "artifact-commit", "artifact-manifest-read", "artifact-blob-head",
+	"artifact-upload-abandon", "support-forms", "support-form", "support-interface", "support-binding"}
 
 // JSON renders the fault object.
 func (s Spec) JSON() []byte {

@@ -14,6 +14,11 @@ var Table = []*Rule{
 	OutputsWrongType,
 	OutputsExtra,
 	OutputsEmptyWhenUndeclared,
+	OutputsDropStatus,
+	OutputsDropAll,
+	OutputsNullMember,
+	OutputsPatternViolation,
+	OutputsOutOfRange,
 	ApplyAcceptUnfinished,
 	ResponseDropAfterCommit,
 	Latency,
@@ -34,6 +39,8 @@ var Table = []*Rule{
 	TransitionCrash,
 	TransitionExit,
 	TransitionReject,
+	TransitionHang,
+	Panic,
 	// targeted
 	FenceIgnore,
 	IfMatchIgnore,
@@ -68,6 +75,11 @@ var Table = []*Rule{
 	PrepareNoFence,
 	HeadersLenient,
 	SupportUnenforced,
+	SupportBindingDigest,
+	SupportInterfaceDigest,
+	SupportRefuseCode,
+	SupportOmitProfile,
+	SupportCommercial,
 	FormRefAnyVersion,
 	FormRefPackageKey,
 	FormRefLoose,
@@ -96,6 +108,8 @@ var Table = []*Rule{
 	TransitionReadbackWrong,
 	TransitionReDispatch,
 	TransitionRejectAdvances,
+	TransitionProofWrong,
+	IdentityKindOnly,
 	MutationExclusive,
 }
 
@@ -105,6 +119,11 @@ var (
 	OutputsWrongType           = &Rule{Name: "outputs.wrong-type", Stage: StageRender, Effect: "one declared output is served with another JSON type (value names it; default: the first declared)", Value: anyName}
 	OutputsExtra               = &Rule{Name: "outputs.extra", Stage: StageRender, Effect: "status.outputs carries an undeclared member (value names it; default \"unexpected\")", Value: anyName}
 	OutputsEmptyWhenUndeclared = &Rule{Name: "outputs.empty-when-undeclared", Stage: StageRender, Effect: "status.outputs: {} on a Form that declares no outputs"}
+	OutputsDropStatus          = &Rule{Name: "outputs.drop-status", Stage: StageRender, Effect: "a representation of a Form that declares outputs is served without status (so without conditions and outputs)"}
+	OutputsDropAll             = &Rule{Name: "outputs.drop-all", Stage: StageRender, Effect: "a representation of a Form that declares outputs is served with status but without status.outputs"}
+	OutputsNullMember          = &Rule{Name: "outputs.null-member", Stage: StageRender, Effect: "one declared output is served as JSON null (value names it; default: the first declared)", Value: anyName}
+	OutputsPatternViolation    = &Rule{Name: "outputs.pattern-violation", Stage: StageRender, Effect: "one declared string output with a pattern is served as a string its pattern refuses (value names it; default: the first such output)", Value: anyName}
+	OutputsOutOfRange          = &Rule{Name: "outputs.out-of-range", Stage: StageRender, Effect: "one declared integer output with a bound is served one past its maximum (or below its minimum) (value names it; default: the first such output)", Value: anyName}
 	ApplyAcceptUnfinished      = &Rule{Name: "apply.accept-unfinished", Stage: StageMutation, Effect: "a mutation answers 202 and its operation stays running"}
 	ResponseDropAfterCommit    = &Rule{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"}
 	Latency                    = &Rule{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true}
@@ -128,6 +147,10 @@ var (
 	TransitionCrash  = &Rule{Name: "transition.crash", Stage: StageTransition, Effect: "aborts a Form transition right after the durable write of point value (A-E); the client sees a dropped connection", Value: crashPoint, ValueRequired: true}
 	TransitionExit   = &Rule{Name: "transition.exit", Stage: StageTransition, Effect: "the process exits right after the durable write of point value (A-E); needs --db FILE (without one it acts as transition.crash)", Value: crashPoint, ValueRequired: true}
 	TransitionReject = &Rule{Name: "transition.reject", Stage: StageTransition, Effect: "the backend definitively rejects matching Form transitions; failureCode = value (default backend_rejected)", Value: failureCode}
+	TransitionHang   = &Rule{Name: "transition.hang", Stage: StageTransition, Effect: "right after the durable write of point value (A-E) the request logs \"hostsim: holding Form transition … at point X\" and answers nothing until its client goes away (a test SIGKILLs the process meanwhile); the firing is counted in that write", Value: crashPoint, ValueRequired: true}
+	// Panic makes a request panic, to prove the recover middleware: it is a
+	// fault, not a bug, and the answer is internal_error 500 with the stack logged.
+	Panic = &Rule{Name: "panic", Stage: StageRequest, Effect: "the matching request panics in its handler (the recover middleware answers internal_error 500 and logs the stack)"}
 )
 
 // Targeted faults: each switches off one lane rule.
@@ -180,6 +203,13 @@ var (
 	HeadersLenient    = &Rule{Name: "headers.lenient", Stage: StageRules, Effect: "a keyed route without Idempotency-Key is served (its answer is recorded under the empty key)"}
 	SupportUnenforced = &Rule{Name: "support.unenforced", Stage: StageRules, Effect: "apply and import skip the support profile's operation and spec narrowing checks"}
 
+	// support profiles (docs/protocol.md#support)
+	SupportBindingDigest   = &Rule{Name: "support.binding-digest", Stage: StageRules, Effect: "a binding support route answers the contract at another schemaDigest (value names the binding; default: every binding)", Value: anyName}
+	SupportInterfaceDigest = &Rule{Name: "support.interface-digest", Stage: StageRules, Effect: "an interface support route answers the contract at another schemaDigest (value names the interface; default: every interface)", Value: anyName}
+	SupportRefuseCode      = &Rule{Name: "support.refuse-code", Stage: StageRules, Effect: "the refusal codes of the support routes are swapped: an unknown Form line is resource_not_found, an unknown contract form_unknown"}
+	SupportOmitProfile     = &Rule{Name: "support.omit-profile", Stage: StageRules, Effect: "one installed Form's support route answers 404 form_unknown while the Form stays installed and listed (value names its kind; default: the first installed Form)", Value: anyName}
+	SupportCommercial      = &Rule{Name: "support.commercial", Stage: StageRules, Effect: "every support profile carries a \"price\" member"}
+
 	// FormRefs, paths, discovery and catalog (docs/protocol.md#identity, #routes, #discovery)
 	FormRefAnyVersion    = &Rule{Name: "formref.any-version", Stage: StageRules, Effect: "read, observe and delete answer a resource under any installed FormRef of its kind"}
 	FormRefPackageKey    = &Rule{Name: "formref.package-key", Stage: StageRules, Effect: "packageDigest in an exact-FormRef query is ignored instead of refused"}
@@ -217,5 +247,7 @@ var (
 	TransitionReadbackWrong    = &Rule{Name: "transition.readback-wrong", Stage: StageRules, Effect: "the readback of an unknown Form transition operation answers operation_not_found (the Operations code) instead of resource_not_found form_transition_operation_not_found"}
 	TransitionReDispatch       = &Rule{Name: "transition.re-dispatch", Stage: StageRules, Effect: "a replayed POST of a committed Form transition applies its change again (generation and revision move once more)"}
 	TransitionRejectAdvances   = &Rule{Name: "transition.reject-advances", Stage: StageRules, Effect: "a backend rejection of a Form transition still moves the resource's generation"}
+	TransitionProofWrong       = &Rule{Name: "transition.proof-wrong", Stage: StageRules, Effect: "a committed Form transition's transitionProof carries one wrong member while the transition commits (value: observedSpecDigest (default), uid, generation, nativeIdentityDigest or transitionEvidenceDigest)", Value: proofMember}
+	IdentityKindOnly           = &Rule{Name: "identity.kind-only", Stage: StageRules, Effect: "apply and import find the resource by kind and name alone: a kind of the same name in another group holds the name"}
 	MutationExclusive          = &Rule{Name: "mutation.exclusive", Stage: StageRules, Effect: "mutations do not run concurrently: each holds the host for 500ms and one arriving meanwhile answers resource_busy"}
 )

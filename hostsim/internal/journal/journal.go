@@ -88,9 +88,10 @@ func Append(q store.Q, now time.Time, typ string, data any) error {
 }
 
 // Request records one request event (admin routes are not journaled) and
-// counts it.
-func (j *Journal) Request(tenant, method, route, path string, status int, support bool) {
-	data, _ := json.Marshal(requestEvent{Method: method, Path: path, Route: route, Status: status, Tenant: tenant})
+// counts it. key is the Idempotency-Key of a keyed route ("" otherwise): not a
+// secret, it shows which requests were one retried request.
+func (j *Journal) Request(tenant, method, route, path, key string, status int, support bool) {
+	data, _ := json.Marshal(requestEvent{IdempotencyKey: key, Method: method, Path: path, Route: route, Status: status, Tenant: tenant})
 	j.add([]store.Pending{{At: j.now().UnixNano(), Type: "request", Data: data}})
 	j.counts.request(support)
 }
@@ -98,11 +99,12 @@ func (j *Journal) Request(tenant, method, route, path string, status int, suppor
 // requestEvent is the data of a request event (members in the order a map
 // would marshal them).
 type requestEvent struct {
-	Method string `json:"method"`
-	Path   string `json:"path"`
-	Route  string `json:"route"`
-	Status int    `json:"status"`
-	Tenant string `json:"tenant"`
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	Method         string `json:"method"`
+	Path           string `json:"path"`
+	Route          string `json:"route"`
+	Status         int    `json:"status"`
+	Tenant         string `json:"tenant"`
 }
 
 // committed receives the events of a committed write transaction.

@@ -38,7 +38,7 @@ func TestSubscribeWakesAndSinceResumes(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("a committed write did not wake the subscriber")
 	}
-	j.Request("tenant-a", "GET", "read", "/x", 200, false)
+	j.Request("tenant-a", "GET", "read", "/x", "", 200, false)
 	j.Flush()
 	evs, err := j.Since(context.Background(), 0, 100)
 	if err != nil || len(evs) != 2 || evs[0].Type != "mutation" || evs[1].Type != "request" || evs[1].Seq <= evs[0].Seq {
@@ -76,8 +76,8 @@ func TestASlowSubscriberNeverBlocksAWriter(t *testing.T) {
 // The journal counts requests and support reads behind the answer.
 func TestRequestsAreCounted(t *testing.T) {
 	j, st := newJournal(t)
-	j.Request("tenant-a", "GET", "support-forms", "/s", 200, true)
-	j.Request("tenant-a", "GET", "read", "/r", 404, false)
+	j.Request("tenant-a", "GET", "support-forms", "/s", "", 200, true)
+	j.Request("tenant-a", "GET", "read", "/r", "", 404, false)
 	j.Flush()
 	var c map[string]int64
 	_ = st.Read(context.Background(), func(q store.Q) error { var err error; c, err = store.CounterValues(q); return err })

@@ -45,6 +45,7 @@ func (c *call) serve() *wire.Error {
 		return err
 	}
 	c.rt, c.params = rt, params
+	c.fs.Route(rt.name)
 	c.fs.Scope(params["kind"], params["name"])
 	if err := requestFaults(c); err != nil {
 		return err

@@ -42,18 +42,18 @@ func formDefinition(c *call) *wire.Error {
 	return c.answer(c.s.Surface.FormDefinition(ref, f, c.group(), c.params["kind"], c.fs))
 }
 
-func supportForms(c *call) *wire.Error { return c.answer(c.s.Surface.SupportForms(c.ctx)) }
+func supportForms(c *call) *wire.Error { return c.answer(c.s.Surface.SupportForms(c.ctx, c.fs)) }
 
 func supportForm(c *call) *wire.Error {
-	return c.answer(c.s.Surface.SupportForm(c.ctx, c.group(), c.params["kind"], c.params["definitionVersion"]))
+	return c.answer(c.s.Surface.SupportForm(c.ctx, c.group(), c.params["kind"], c.params["definitionVersion"], c.fs))
 }
 
 func supportInterface(c *call) *wire.Error {
-	return c.answer(c.s.Surface.SupportInterface(c.ctx, c.params["iname"], c.params["iversion"]))
+	return c.answer(c.s.Surface.SupportInterface(c.ctx, c.params["iname"], c.params["iversion"], c.fs))
 }
 
 func supportBinding(c *call) *wire.Error {
-	return c.answer(c.s.Surface.SupportBinding(c.ctx, c.params["iname"], c.params["iversion"]))
+	return c.answer(c.s.Surface.SupportBinding(c.ctx, c.params["iname"], c.params["iversion"], c.fs))
 }
 
 // answer writes a 200 JSON body, or returns the refusal.

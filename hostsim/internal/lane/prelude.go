@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -84,6 +85,9 @@ func requestFaults(c *call) *wire.Error {
 		case <-time.After(d):
 		case <-c.ctx.Done():
 		}
+	}
+	if c.fs.On(fault.Panic) {
+		panic(fmt.Sprintf("hostsim fault %s: request %s %s panics on purpose", fault.Panic, c.r.Method, c.r.URL.EscapedPath()))
 	}
 	if code, ok := c.fs.Value(fault.InjectedError); ok {
 		return core.Refuse(wire.Code(code), "error %s injected by an armed hostsim fault (%s=%s)", code, fault.InjectedError, code)

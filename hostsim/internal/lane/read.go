@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 
@@ -110,7 +111,7 @@ func observe(c *call) *wire.Error {
 		if err != nil {
 			return err
 		}
-		a = answer{status: http.StatusOK, body: marshal(map[string]any{"resource": rep}), etag: render.ETag(cur, c.fs)}
+		a = answer{status: http.StatusOK, body: marshal(map[string]any{"resource": json.RawMessage(rep.JSON())}), etag: render.ETag(cur, c.fs)}
 		return c.record(q, space, a, cur.UID, "")
 	})
 	if werr != nil {

@@ -84,6 +84,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.Now()
 	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: core.NewRequestID()}
 	c.fs = s.Armory.Request(c.id, "", "")
+	defer func() {
+		if v := recover(); v != nil {
+			_ = c.fs.Flush(s.Store, s.Now()) // the firings of a request that panicked still count
+			panic(v)                         // answered by the recover middleware (hostsim.go)
+		}
+	}()
 	if err := c.serve(); err != nil {
 		c.fail(err)
 	}
@@ -95,6 +101,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.Logger.Info("request", "requestId", c.id, "tenant", c.who.Tenant, "method", r.Method,
 		"route", name, "status", c.status, "duration", time.Since(start))
 	if s.Journal != nil {
-		s.Journal.Request(c.who.Tenant, r.Method, name, r.URL.EscapedPath(), c.status, c.rt != nil && c.rt.support)
+		s.Journal.Request(c.who.Tenant, r.Method, name, r.URL.EscapedPath(), c.journalKey(), c.status, c.rt != nil && c.rt.support)
 	}
+}
+
+// journalKey is the Idempotency-Key the journal records for a keyed route
+// (at most the 255 characters the grammar allows; docs/protocol.md#headers).
+func (c *call) journalKey() string {
+	if c.rt == nil || !c.rt.keyed {
+		return ""
+	}
+	k := c.key()
+	if len(k) > 255 {
+		k = k[:255]
+	}
+	return k
 }

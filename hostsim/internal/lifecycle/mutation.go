@@ -41,6 +41,13 @@ func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bo
 	if err != nil {
 		return nil, core.Internal(err)
 	}
+	if cur == nil {
+		if fs.On(fault.IdentityKindOnly) {
+			if cur, err = store.GetResourceOfKindInAnyGroup(q, m.Tenant, m.Space, m.Ref.Kind, m.Name); err != nil {
+				return nil, core.Internal(err)
+			}
+		}
+	}
 	what := m.What()
 	if !m.IfNoneMatch {
 		if e := core.CheckClaim(cur, route, fs); e != nil {

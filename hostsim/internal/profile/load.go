@@ -16,7 +16,7 @@ import (
 var builtinFS embed.FS
 
 // BuiltinNames lists the built-in profiles in documentation order.
-var BuiltinNames = []string{"full", "kv-only", "no-endpoints", "no-secrets", "tight-limits", "async",
+var BuiltinNames = []string{"full", "kv-only", "no-endpoints", "no-secrets", "no-bucket-binding", "tight-limits", "async",
 	"silent-support", "unreadable-support"}
 
 // IsBuiltin reports whether name is a built-in profile.
@@ -37,7 +37,7 @@ func Load(ref string) (*Profile, error) {
 
 // Parse merges one document (already read) whose parent is resolved by Load.
 func Parse(source string, data []byte) (*Profile, error) {
-	return parse(source, "", data, map[string]bool{source: true})
+	return parse(source, "", "", data, map[string]bool{source: true})
 }
 
 // load reads a built-in or a file; a relative file named by a file's extends
@@ -70,21 +70,29 @@ func load(ref, base string, seen map[string]bool) (*Profile, error) {
 	if !IsBuiltin(ref) {
 		dir = filepath.Dir(ref)
 	}
-	return parse(source, dir, data, seen)
+	path := ""
+	if !IsBuiltin(ref) {
+		path = ref
+	}
+	return parse(source, dir, path, data, seen)
 }
 
-func parse(source, dir string, data []byte, seen map[string]bool) (*Profile, error) {
-	child, doc, err := decode(data)
+// parse merges one document over its parent; path names a profile file ("" for
+// a built-in or a document given as bytes), recorded for CheckCatalog.
+func parse(source, dir, path string, data []byte, seen map[string]bool) (*Profile, error) {
+	child, own, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s does not parse: %v (a profile is a JSON object with the members of docs/guides/partial-hosts.md)", source, err)
 	}
-	merged := doc
+	merged := own
+	var files []file
 	if child.Extends != "" {
 		parent, err := load(child.Extends, dir, seen)
 		if err != nil {
 			return nil, fmt.Errorf("%s: /extends: %v", source, err)
 		}
-		merged = Merge(parent.Doc, doc)
+		merged = Merge(parent.Doc, own)
+		files = parent.files
 	}
 	delete(merged, "extends")
 	raw, err := json.Marshal(merged)
@@ -98,7 +106,10 @@ func parse(source, dir string, data []byte, seen map[string]bool) (*Profile, err
 	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("%s: %v", source, err)
 	}
-	p.Doc = doc
+	if path != "" {
+		files = append(files, file{path: path, data: data, doc: own})
+	}
+	p.Doc, p.files = doc, files
 	return p, nil
 }
 

@@ -33,6 +33,16 @@ type Profile struct {
 
 	// Doc is the merged document exactly as `hostsim profile show` prints it.
 	Doc map[string]any `json:"-"`
+	// files are the profile files merged into Doc (built-ins are not listed),
+	// parent first, for CheckCatalog to name the file and line of a typo.
+	files []file
+}
+
+// file is one profile file as written: its path, bytes and own document.
+type file struct {
+	path string
+	data []byte
+	doc  map[string]any
 }
 
 // Selection chooses what is installed: include (when present), then exclude.

@@ -58,10 +58,21 @@ type Representation struct {
 	Metadata   Metadata        `json:"metadata"`
 	Spec       json.RawMessage `json:"spec"`
 	Status     Status          `json:"status"`
+	noStatus   bool            // served without status (fault outputs.drop-status)
 }
 
 // JSON is the representation's bytes as served.
 func (r *Representation) JSON() []byte {
+	if r.noStatus {
+		b, _ := json.Marshal(struct {
+			APIVersion string          `json:"apiVersion"`
+			Kind       string          `json:"kind"`
+			Form       Form            `json:"form"`
+			Metadata   Metadata        `json:"metadata"`
+			Spec       json.RawMessage `json:"spec"`
+		}{r.APIVersion, r.Kind, r.Form, r.Metadata, r.Spec})
+		return b
+	}
 	b, _ := json.Marshal(r)
 	return b
 }
@@ -117,6 +128,7 @@ func (x *Renderer) Render(q store.Q, r *store.Resource, pins []store.Pin, fs *fa
 	if rep.Status.Outputs, err = x.outputs(f, r, fs); err != nil {
 		return nil, err
 	}
+	dropStatus(f, rep, fs)
 	return rep, nil
 }
 

@@ -38,6 +38,10 @@ type Counters struct {
 	Uploads      int64            `json:"uploads"`      // artifact requests that succeeded
 	SupportReads int64            `json:"supportReads"` // requests to the support routes
 	Dispatch     map[string]int64 `json:"dispatch"`     // per Form transition operation: backend calls made
+	// Fired counts firings per fault (NAME, or NAME=VALUE when armed with a
+	// value); each is written with the write the firing shaped, so it
+	// outlives the fault's disarming and a restart on a --db file.
+	Fired map[string]int64 `json:"fired"`
 }
 
 // Counters reads the counters (the journal is flushed first, so every
@@ -54,10 +58,13 @@ func (s *Source) Counters(ctx context.Context) (*Counters, error) {
 		return nil, err
 	}
 	out := &Counters{Requests: c["requests"], Mutations: c["mutations"], Uploads: c["uploads"],
-		SupportReads: c["supportReads"], Dispatch: map[string]int64{}}
+		SupportReads: c["supportReads"], Dispatch: map[string]int64{}, Fired: map[string]int64{}}
 	for k, v := range c {
 		if id, ok := strings.CutPrefix(k, "dispatch:"); ok {
 			out.Dispatch[id] = v
+		}
+		if f, ok := strings.CutPrefix(k, fault.FiredCounter); ok {
+			out.Fired[f] = v
 		}
 	}
 	return out, nil

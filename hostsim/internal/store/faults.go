@@ -1,5 +1,10 @@
 package store
 
+import (
+	"database/sql"
+	"errors"
+)
+
 // FaultRow is one armed fault; Remaining < 0 means "always".
 type FaultRow struct {
 	ID        int64
@@ -59,4 +64,16 @@ func ClearRuntimeFaults(q Q) error {
 func ClearProfileFaults(q Q) error {
 	_, err := q.Exec(`DELETE FROM faults WHERE source='profile'`)
 	return err
+}
+
+// GetResourceOfKindInAnyGroup returns the tenant's resource of that kind name
+// and name in the space, in whichever group holds one, or nil (only for the
+// fault identity.kind-only, which addresses resources by kind alone).
+func GetResourceOfKindInAnyGroup(q Q, tenant, space, kind, name string) (*Resource, error) {
+	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources
+		WHERE tenant=? AND space=? AND kind=? AND name=? ORDER BY api_version LIMIT 1`, tenant, space, kind, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return r, err
 }

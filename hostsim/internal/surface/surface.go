@@ -139,49 +139,72 @@ func (s *Surface) gate(ctx context.Context) *wire.Error {
 }
 
 // SupportForms lists the FormSupport profile of every installed FormRef.
-func (s *Surface) SupportForms(ctx context.Context) ([]byte, *wire.Error) {
+func (s *Surface) SupportForms(ctx context.Context, fs *fault.Set) ([]byte, *wire.Error) {
 	if err := s.gate(ctx); err != nil {
 		return nil, err
 	}
+	priced := fs.On(fault.SupportCommercial)
 	list := []any{}
 	for _, f := range s.Host.Forms() {
-		list = append(list, s.Host.FormSupport(f))
+		list = append(list, commercial(s.Host.FormSupport(f), priced))
 	}
 	return marshal(map[string]any{"profiles": list}), nil
 }
 
 // SupportForm is the FormSupport profile of one installed Form line.
-func (s *Surface) SupportForm(ctx context.Context, group, kind, version string) ([]byte, *wire.Error) {
+func (s *Surface) SupportForm(ctx context.Context, group, kind, version string, fs *fault.Set) ([]byte, *wire.Error) {
 	if err := s.gate(ctx); err != nil {
 		return nil, err
 	}
 	f, ok := s.Host.FormLine(group, kind, version)
 	if !ok {
+		if fs.On(fault.SupportRefuseCode) {
+			return nil, core.NotFound("this host (profile %q) installs no %s %s %s", s.Host.P.Name, group, kind, version)
+		}
 		return nil, core.Refuse(wire.CodeFormUnknown, "this host (profile %q) installs no %s %s %s", s.Host.P.Name, group, kind, version)
 	}
-	return marshal(s.Host.FormSupport(f)), nil
+	if _, ok := fs.Where(fault.SupportOmitProfile, s.omitted(f)); ok {
+		return nil, core.Refuse(wire.CodeFormUnknown, "this host (profile %q) withholds the support profile of %s %s %s (fault %s)", s.Host.P.Name, group, kind, version, fault.SupportOmitProfile)
+	}
+	return marshal(commercial(s.Host.FormSupport(f), fs.On(fault.SupportCommercial))), nil
 }
 
 // SupportInterface is the InterfaceSupport profile of an implemented interface.
-func (s *Surface) SupportInterface(ctx context.Context, name, version string) ([]byte, *wire.Error) {
+func (s *Surface) SupportInterface(ctx context.Context, name, version string, fs *fault.Set) ([]byte, *wire.Error) {
 	if err := s.gate(ctx); err != nil {
 		return nil, err
 	}
 	i, ok := s.Host.Interface(name, version)
 	if !ok {
-		return nil, core.NotFound("this host (profile %q) does not implement interface %s@%s", s.Host.P.Name, name, version)
+		return nil, s.noContract("interface", name, version, fs)
 	}
-	return marshal(profile.ContractSupport("InterfaceSupport", "interfaceRef", i.Ref)), nil
+	ref := i.Ref
+	if _, ok := fs.Where(fault.SupportInterfaceDigest, named(name)); ok {
+		ref.SchemaDigest = otherDigest(ref.SchemaDigest)
+	}
+	return marshal(commercial(profile.ContractSupport("InterfaceSupport", "interfaceRef", ref), fs.On(fault.SupportCommercial))), nil
 }
 
 // SupportBinding is the BindingSupport profile of an implemented binding.
-func (s *Surface) SupportBinding(ctx context.Context, name, version string) ([]byte, *wire.Error) {
+func (s *Surface) SupportBinding(ctx context.Context, name, version string, fs *fault.Set) ([]byte, *wire.Error) {
 	if err := s.gate(ctx); err != nil {
 		return nil, err
 	}
 	b, ok := s.Host.Binding(name, version)
 	if !ok {
-		return nil, core.NotFound("this host (profile %q) does not implement binding %s@%s", s.Host.P.Name, name, version)
+		return nil, s.noContract("binding", name, version, fs)
 	}
-	return marshal(profile.ContractSupport("BindingSupport", "bindingRef", b.Ref)), nil
+	ref := b.Ref
+	if _, ok := fs.Where(fault.SupportBindingDigest, named(name)); ok {
+		ref.SchemaDigest = otherDigest(ref.SchemaDigest)
+	}
+	return marshal(commercial(profile.ContractSupport("BindingSupport", "bindingRef", ref), fs.On(fault.SupportCommercial))), nil
+}
+
+// noContract is the refusal of a contract route the host does not implement.
+func (s *Surface) noContract(what, name, version string, fs *fault.Set) *wire.Error {
+	if fs.On(fault.SupportRefuseCode) {
+		return core.Refuse(wire.CodeFormUnknown, "this host (profile %q) does not implement %s %s@%s", s.Host.P.Name, what, name, version)
+	}
+	return core.NotFound("this host (profile %q) does not implement %s %s@%s", s.Host.P.Name, what, name, version)
 }

@@ -111,9 +111,13 @@ func (s *Service) prove(c *Call, row *opRow) (cr *crash, err error) {
 		if err != nil {
 			return err
 		}
-		pf, err := json.Marshal(proof{OperationID: r.OperationID, FromForm: req.FromForm, ToForm: req.ToForm,
+		pr := proof{OperationID: r.OperationID, FromForm: req.FromForm, ToForm: req.ToForm,
 			TransitionEvidenceDigest: req.TransitionEvidence.Digest, ObservedSpecDigest: ev.ObservedSpecDigest, UID: r.PreUID,
-			Generation: itoa(r.PreGeneration + 1), NativeIdentityDigest: ev.NativeIdentityDigest, Committed: true})
+			Generation: itoa(r.PreGeneration + 1), NativeIdentityDigest: ev.NativeIdentityDigest, Committed: true}
+		if m, ok := c.Faults.Value(fault.TransitionProofWrong); ok {
+			pr.spoil(m)
+		}
+		pf, err := json.Marshal(pr)
 		if err != nil {
 			return err
 		}

@@ -147,6 +147,11 @@ func (s *Service) finish(a answer) Answer {
 			fmt.Fprintf(os.Stderr, "hostsim: exiting at Form transition point %s of %s (fault transition.exit)\n", a.crash.point, a.crash.op)
 			s.Exit(ExitStatus)
 		}
+		if a.crash.hang != nil {
+			fmt.Fprintf(os.Stderr, "%s %s at point %s (fault transition.hang): its write is durable; no answer until the client goes away\n",
+				HangMarker, a.crash.op, a.crash.point)
+			<-a.crash.hang
+		}
 		return Answer{Drop: true}
 	case a.err != nil:
 		return Answer{Err: a.err}

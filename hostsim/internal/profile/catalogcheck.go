@@ -1,0 +1,407 @@
+package profile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/takokit/takokit/catalog"
+)
+
+// CheckCatalog holds every profile file merged into p to the catalog the host
+// serves: a kind, version, contract, field, limit, operation or enum value the
+// catalog does not know is refused, naming the file, the line and the JSON
+// Pointer of the member — a misspelled restriction must never be silently not
+// applied (docs/guides/partial-hosts.md). Built-in profiles are held to the
+// built-in catalog by the package's tests.
+func (p *Profile) CheckCatalog(cat *catalog.Catalog) error {
+	var problems []string
+	for _, f := range p.files {
+		c := &checker{cat: cat, f: f}
+		c.doc()
+		problems = append(problems, c.problems...)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the profile names what the catalog does not hold (fix the spelling; docs/guides/partial-hosts.md):\n  %s", strings.Join(problems, "\n  "))
+}
+
+// checker walks one profile file's own document.
+type checker struct {
+	cat      *catalog.Catalog
+	f        file
+	problems []string
+}
+
+func (c *checker) bad(ptr []string, format string, args ...any) {
+	c.problems = append(c.problems, fmt.Sprintf("%s:%d: %s: %s", c.f.path, lineOf(c.f.data, ptr), pointer(ptr), fmt.Sprintf(format, args...)))
+}
+
+func (c *checker) doc() {
+	d := c.f.doc
+	if v, ok := d["forms"]; ok {
+		c.selection([]string{"forms"}, v, c.kindName)
+	}
+	if v, ok := d["interfaces"]; ok {
+		c.selection([]string{"interfaces"}, v, c.contractName(c.interfaceRefs()))
+	}
+	if v, ok := d["bindings"]; ok {
+		c.selection([]string{"bindings"}, v, c.contractName(c.bindingRefs()))
+	}
+	for _, member := range []string{"operations", "supportedEnums", "supportedRanges", "limits"} {
+		m, _ := d[member].(map[string]any)
+		for _, key := range sortedKeys(m) {
+			at := []string{member, key}
+			forms := c.formsOf(at, key)
+			if forms == nil {
+				continue
+			}
+			switch member {
+			case "operations":
+				c.operations(at, m[key], forms)
+			case "supportedEnums":
+				c.enums(at, m[key], forms)
+			case "supportedRanges":
+				c.ranges(at, m[key], forms)
+			case "limits":
+				c.limits(at, m[key], forms)
+			}
+		}
+	}
+	if a, ok := d["async"].(map[string]any); ok {
+		kinds, _ := a["kinds"].([]any)
+		for i, k := range kinds {
+			if s, _ := k.(string); !c.isKind(s) {
+				c.bad([]string{"async", "kinds", fmt.Sprint(i)}, "the catalog has no kind %q%s", s, c.suggestKind(s))
+			}
+		}
+	}
+	faults, _ := d["faults"].([]any)
+	for i, f := range faults {
+		m, _ := f.(map[string]any)
+		if k, ok := m["kind"].(string); ok && !c.isKind(k) {
+			c.bad([]string{"faults", fmt.Sprint(i), "kind"}, "the catalog has no kind %q%s: the fault would never fire", k, c.suggestKind(k))
+		}
+	}
+}
+
+// selection checks include and exclude lists with name(s) a check accepts.
+func (c *checker) selection(at []string, v any, known func(string) string) {
+	m, _ := v.(map[string]any)
+	for _, member := range []string{"include", "exclude"} {
+		list, _ := m[member].([]any)
+		for i, e := range list {
+			s, _ := e.(string)
+			if why := known(s); why != "" {
+				c.bad(append(slices.Clone(at), member, fmt.Sprint(i)), "%s", why)
+			}
+		}
+	}
+}
+
+// kindName accepts Kind or Kind@definitionVersion of the catalog.
+func (c *checker) kindName(s string) string {
+	kind, version, versioned := strings.Cut(s, "@")
+	if !c.isKind(kind) {
+		return fmt.Sprintf("the catalog has no kind %q%s", kind, c.suggestKind(kind))
+	}
+	if versioned && len(c.forms(kind, version)) == 0 {
+		return fmt.Sprintf("the catalog has no %s %s (it has %s)", kind, version, strings.Join(c.versions(kind), ", "))
+	}
+	return ""
+}
+
+// contractName accepts name or name@version of the given contracts.
+func (c *checker) contractName(refs []string) func(string) string {
+	return func(s string) string {
+		name, version, versioned := strings.Cut(s, "@")
+		for _, r := range refs {
+			rn, rv, _ := strings.Cut(r, "@")
+			if rn == name && (!versioned || rv == version) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("the catalog has no contract %q%s; it has %s", s, suggest(s, refs), strings.Join(refs, ", "))
+	}
+}
+
+func (c *checker) interfaceRefs() []string {
+	var out []string
+	for _, i := range c.cat.Interfaces() {
+		out = append(out, i.Ref.Name+"@"+i.Ref.Version)
+	}
+	return out
+}
+
+func (c *checker) bindingRefs() []string {
+	var out []string
+	for _, b := range c.cat.Bindings() {
+		out = append(out, b.Ref.Name+"@"+b.Ref.Version)
+	}
+	return out
+}
+
+// formsOf resolves a per-kind key (Kind or Kind@version) to its Forms, or
+// reports it and answers nil.
+func (c *checker) formsOf(at []string, key string) []*catalog.Form {
+	if why := c.kindName(key); why != "" {
+		c.bad(at, "%s", why)
+		return nil
+	}
+	kind, version, _ := strings.Cut(key, "@")
+	return c.forms(kind, version)
+}
+
+func (c *checker) forms(kind, version string) []*catalog.Form {
+	var out []*catalog.Form
+	for _, f := range c.cat.Forms() {
+		if f.Ref.Kind == kind && (version == "" || f.Ref.DefinitionVersion == version) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (c *checker) versions(kind string) []string {
+	var out []string
+	for _, f := range c.forms(kind, "") {
+		out = append(out, f.Ref.DefinitionVersion)
+	}
+	return out
+}
+
+func (c *checker) isKind(s string) bool { return len(c.forms(s, "")) > 0 }
+
+func (c *checker) kinds() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range c.cat.Forms() {
+		if !seen[f.Ref.Kind] {
+			seen[f.Ref.Kind] = true
+			out = append(out, f.Ref.Kind)
+		}
+	}
+	return out
+}
+
+func (c *checker) suggestKind(s string) string { return suggest(s, c.kinds()) }
+
+// operations: each operation is a lifecycle capability of the kind's Forms.
+func (c *checker) operations(at []string, v any, forms []*catalog.Form) {
+	list, _ := v.([]any)
+	var caps []string
+	for _, f := range forms {
+		for _, op := range f.Capabilities {
+			if !slices.Contains(caps, op) {
+				caps = append(caps, op)
+			}
+		}
+	}
+	for i, e := range list {
+		if s, _ := e.(string); !slices.Contains(caps, s) {
+			c.bad(append(slices.Clone(at), fmt.Sprint(i)), "%q is not a lifecycle capability of %s%s; it has %s", s, at[1], suggest(s, caps), strings.Join(caps, ", "))
+		}
+	}
+}
+
+// enums: each key is a field path of the kind and each value one of its enum.
+func (c *checker) enums(at []string, v any, forms []*catalog.Form) {
+	m, _ := v.(map[string]any)
+	for _, key := range sortedKeys(m) {
+		fl, why := c.field(forms, key)
+		if why != "" {
+			c.bad(append(slices.Clone(at), key), "%s", why)
+			continue
+		}
+		list, _ := m[key].([]any)
+		for i, e := range list {
+			if s, _ := e.(string); len(fl.Enum) > 0 && !slices.Contains(fl.Enum, s) {
+				c.bad(append(slices.Clone(at), key, fmt.Sprint(i)), "%q is not a value of %s.%s%s; its values: %s", s, at[1], key, suggest(s, fl.Enum), strings.Join(fl.Enum, ", "))
+			}
+		}
+	}
+}
+
+// ranges: each key is an integer or string field path of the kind.
+func (c *checker) ranges(at []string, v any, forms []*catalog.Form) {
+	m, _ := v.(map[string]any)
+	for _, key := range sortedKeys(m) {
+		if _, why := c.field(forms, key); why != "" {
+			c.bad(append(slices.Clone(at), key), "%s", why)
+		}
+	}
+}
+
+// limits: maximumBundleBytes, or maximum + a collection field path of the kind.
+func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
+	m, _ := v.(map[string]any)
+	for _, key := range sortedKeys(m) {
+		if key == "maximumBundleBytes" {
+			continue
+		}
+		ok := false
+		for _, f := range forms {
+			if _, found := limitField(f, key); found {
+				ok = true
+			}
+		}
+		if !ok {
+			var known []string
+			for _, f := range forms {
+				known = append(known, limitKeys(f.Fields, "")...)
+			}
+			known = append(known, "maximumBundleBytes")
+			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; its limits: %s", at[1], key, suggest(key, known), strings.Join(known, ", "))
+		}
+	}
+}
+
+// limitKeys are the limits of the collection fields (docs/guides/partial-hosts.md).
+func limitKeys(fields []catalog.Field, joined string) []string {
+	var out []string
+	for _, fl := range fields {
+		name := joined + upperFirst(fl.Wire)
+		switch fl.Kind {
+		case catalog.FieldStringSet, catalog.FieldStringList, catalog.FieldBindingList, catalog.FieldObjectList, catalog.FieldJSONMap:
+			out = append(out, "maximum"+name)
+		}
+		out = append(out, limitKeys(fl.Members, name)...)
+	}
+	return out
+}
+
+// field finds the dotted wire path in any of forms, or says why not.
+func (c *checker) field(forms []*catalog.Form, dotted string) (*catalog.Field, string) {
+	var known []string
+	for _, f := range forms {
+		fields := f.Fields
+		var hit *catalog.Field
+		for _, part := range strings.Split(dotted, ".") {
+			hit = nil
+			for i := range fields {
+				if fields[i].Wire == part {
+					hit = &fields[i]
+				}
+			}
+			if hit == nil {
+				break
+			}
+			fields = hit.Members
+		}
+		if hit != nil {
+			return hit, ""
+		}
+		known = append(known, paths(f.Fields, "")...)
+	}
+	slices.Sort(known)
+	known = slices.Compact(known)
+	return nil, fmt.Sprintf("%s has no field %q%s; its fields: %s", forms[0].Ref.Kind, dotted, suggest(dotted, known), strings.Join(known, ", "))
+}
+
+func paths(fields []catalog.Field, prefix string) []string {
+	var out []string
+	for _, fl := range fields {
+		out = append(out, prefix+fl.Wire)
+		out = append(out, paths(fl.Members, prefix+fl.Wire+".")...)
+	}
+	return out
+}
+
+// suggest is " (did you mean X?)" for the closest known name, or "".
+func suggest(s string, known []string) string {
+	best, dist := "", 3
+	for _, k := range known {
+		if d := distance(strings.ToLower(s), strings.ToLower(k)); d < dist {
+			best, dist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// distance is the Levenshtein distance of a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteString("/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+// lineOf is the 1-based line of the member (or element) at ptr in data: the
+// line of its name. 1 when it cannot be found.
+func lineOf(data []byte, ptr []string) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	at := func(off int64) int {
+		n := 1 + bytes.Count(data[:off], []byte("\n"))
+		for _, b := range data[off:] { // the separators and white space before the token
+			switch b {
+			case '\n':
+				n++
+			case ' ', '\t', '\r', ',', ':':
+			default:
+				return n
+			}
+		}
+		return n
+	}
+	var walk func(path []string) (int, bool)
+	walk = func(path []string) (int, bool) {
+		tok, err := dec.Token()
+		if err != nil {
+			return 0, false
+		}
+		d, isDelim := tok.(json.Delim)
+		if !isDelim {
+			return 0, false
+		}
+		for i := 0; dec.More(); i++ {
+			off := dec.InputOffset()
+			p := append(slices.Clone(path), fmt.Sprint(i))
+			if d == '{' {
+				k, err := dec.Token()
+				if err != nil {
+					return 0, false
+				}
+				p[len(p)-1], _ = k.(string)
+			}
+			if slices.Equal(p, ptr) {
+				return at(off), true
+			}
+			if n, ok := walk(p); ok {
+				return n, true
+			}
+		}
+		_, _ = dec.Token() // the closing delimiter
+		return 0, false
+	}
+	if n, ok := walk(nil); ok {
+		return n
+	}
+	return 1
+}
