@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -14,7 +15,28 @@ type resourceData struct {
 }
 
 type pinView struct {
-	Pointer, Relation, Target, TargetUID, TargetRef, BindingRef, Link string
+	Pointer, Relation, Target, TargetUID, Link string
+	TargetRef, BindingRef                      refView
+}
+
+// refView is an exact reference kept as JSON (a FormRef or a BindingRef),
+// shown short with the whole of it on hover.
+type refView struct{ Short, Full string }
+
+func shortRef(raw string) refView {
+	var r struct {
+		Kind, DefinitionVersion, Name, Version string
+	}
+	if raw == "" || json.Unmarshal([]byte(raw), &r) != nil {
+		return refView{Short: raw, Full: raw}
+	}
+	switch {
+	case r.Kind != "" && r.DefinitionVersion != "":
+		return refView{Short: r.Kind + "@" + r.DefinitionVersion, Full: raw}
+	case r.Name != "" && r.Version != "":
+		return refView{Short: r.Name + "@" + r.Version, Full: raw}
+	}
+	return refView{Short: raw, Full: raw}
 }
 
 // resourcePage is one resource: its identity, Ready and every condition,
@@ -38,7 +60,7 @@ func (u *UI) resourcePage(w http.ResponseWriter, r *http.Request, s *session, ar
 	d := &resourceData{resourceRow: u.row(x)}
 	for _, pin := range x.Pins {
 		d.Pins = append(d.Pins, pinView{Pointer: pin.Pointer, Relation: pin.Relation,
-			Target: pin.TargetKind + " " + pin.TargetName, TargetUID: pin.TargetUID, TargetRef: pin.TargetRef, BindingRef: pin.BindingRef,
+			Target: pin.TargetKind + " " + pin.TargetName, TargetUID: pin.TargetUID, TargetRef: shortRef(pin.TargetRef), BindingRef: shortRef(pin.BindingRef),
 			Link: resourceURL(x.Tenant, x.Space, pin.TargetAPIVersion, pin.TargetKind, pin.TargetName)})
 	}
 	d.Events = reverse(u.State.ResourceEvents(x, p.After, feedSize))

@@ -41,6 +41,7 @@
       var tr = document.createElement("tr");
       tr.setAttribute("data-seq", ev.seq);
       tr.setAttribute("data-seen", String(Date.now()));
+      tr.setAttribute("data-at", ev.at);
       tr.className = "fresh";
       cell(tr, String(ev.seq), "num mono");
       cell(tr, clock(ev.at), "mono nowrap");
