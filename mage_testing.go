@@ -65,7 +65,8 @@ func runScenarios() error {
 }
 
 // runModuleTestsInto runs `go test ./...` in every module. The root module holds the scenario
-// runner (scripts/), which needs bin/ on PATH; without scenarios it is skipped by -skip.
+// runner (scripts/) and the dashboard's browser test (browser/), which need bin/; without
+// scenarios both are skipped by -skip.
 func runModuleTestsInto(total *tally, withScenarios bool) error {
 	env, err := binDirEnv()
 	if err != nil {
@@ -74,8 +75,8 @@ func runModuleTestsInto(total *tally, withScenarios bool) error {
 	var failed []string
 	for _, m := range modules {
 		args := []string{"./..."}
-		if m == "." && !withScenarios {
-			args = append([]string{"-skip", "TestScenarios"}, args...)
+		if m == "." && !withScenarios { // both need bin/ (and the browser test Chromium)
+			args = append([]string{"-skip", "TestScenarios|TestDashboardInBrowser"}, args...)
 		}
 		if err := goTestJSON(m, env, total, args...); err != nil {
 			failed = append(failed, m)
