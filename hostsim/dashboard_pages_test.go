@@ -67,7 +67,7 @@ func TestDashboardResourcesAndResourcePage(t *testing.T) {
 		"<h2>Conditions</h2>", "<h2>Relation pins</h2>", "/worker", "<h2>Spec", "created "+f.Ref.Kind+" edge in tenant-a/prod")
 	one.lacks("This resource holds no relation pins.")
 	// a pin links to its target's page
-	target := regexpFind(t, one.html, `<td><a href="(`+ui+`/resources/[^"]+)">ModuleWorker`)
+	target := regexpFind(t, one.html, `<a href="(`+ui+`/resources/[^"]+)">ModuleWorker`)
 	b.do("GET", target, nil, nil).status(200).has("ModuleWorker")
 }
 

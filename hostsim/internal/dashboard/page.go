@@ -98,7 +98,7 @@ func (u *UI) errorPage(w http.ResponseWriter, r *http.Request, s *session, err e
 		pe = &pageError{Status: http.StatusInternalServerError, Title: "The host could not answer",
 			Detail: "Reading the host's state failed: " + err.Error()}
 	}
-	p := &page{Title: pe.Title, Prefix: Prefix, CSRF: s.csrf, Profile: u.State.Profile().Name, Data: pe}
+	p := &page{Title: pe.Title, Prefix: Prefix, CSRF: s.csrf, Profile: u.State.Profile().Name, After: u.State.LastEvent(), Data: pe}
 	if err := u.render(w, pe.Status, "error", p); err != nil {
 		u.plain(w, pe.Status, pe.Title+": "+pe.Detail)
 	}

@@ -11,7 +11,8 @@
 
   faultForm();
 
-  if (!window.EventSource || !indicator) return;
+  // a page without feeds or live regions (an error page) has nothing to follow
+  if (!window.EventSource || !indicator || !document.querySelector("[data-live], tbody[data-feed]")) return;
   var stream = new EventSource(prefix + "/events?after=" + encodeURIComponent(body.getAttribute("data-after") || "0"));
   show("off", "connecting…", "Opening the live stream");
   stream.onopen = function () { show("on", "live", "Changes appear as the host journals them"); };
