@@ -68,7 +68,7 @@ func writeCLIConfig(work string) (string, error) {
 
 // demoHost runs plan then (if the plan is clean) apply in a fresh copy of the demo configuration.
 func demoHost(work, cliConfig string, h *simHost) error {
-	fmt.Printf("\n== %s (%s) ==\n", h.Profile, h.URL)
+	fmt.Printf("\n== %s (%s, dashboard %s) ==\n", h.Profile, h.URL, h.UI)
 	dir := filepath.Join(work, "cfg-"+h.Profile)
 	if err := copyDir(demoConfig, dir); err != nil {
 		return err

@@ -10,8 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -23,8 +21,9 @@ var simProfiles = []string{"full", "kv-only", "no-endpoints", "tight-limits"}
 type simHost struct {
 	Profile string
 	URL     string
+	UI      string // the host's dashboard
+	Refuses []string
 	cmd     *exec.Cmd
-	doc     map[string]any
 }
 
 // startHosts starts one bin/hostsim per profile on a free loopback port and waits on each ready
@@ -57,9 +56,9 @@ func startHost(dir, profile string) (*simHost, error) {
 	h := &simHost{Profile: profile, cmd: cmd}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		var r struct{ URL string }
+		var r struct{ URL, UI string }
 		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &r) == nil && r.URL != "" {
-			h.URL = r.URL
+			h.URL, h.UI = r.URL, r.UI
 			break
 		}
 		if time.Now().After(deadline) {
@@ -68,12 +67,17 @@ func startHost(dir, profile string) (*simHost, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	doc, err := getJSON(h.URL + "/_sim/profile")
+	// what the host refuses compared with full: the host computes it (GET
+	// /_sim/refusals), the same clauses its dashboard's Host page shows
+	doc, err := getJSON(h.URL + "/_sim/refusals")
 	if err != nil {
 		stopHosts([]*simHost{h})
-		return nil, fmt.Errorf("read profile of %s: %w", profile, err)
+		return nil, fmt.Errorf("read the refusals of %s: %w", profile, err)
 	}
-	h.doc = doc
+	list, _ := doc["refuses"].([]any)
+	for _, r := range list {
+		h.Refuses = append(h.Refuses, fmt.Sprint(r))
+	}
 	return h, nil
 }
 
@@ -109,69 +113,4 @@ func getJSON(url string) (map[string]any, error) {
 	}
 	var doc map[string]any
 	return doc, json.Unmarshal(body, &doc)
-}
-
-// refusals summarizes, from the merged profile documents, what a host will not carry that the
-// baseline (the full profile) does: only the deviations are listed.
-func refusals(doc, baseline map[string]any) string {
-	base := map[string]bool{}
-	for _, s := range statements(baseline) {
-		base[s] = true
-	}
-	var out []string
-	for _, s := range statements(doc) {
-		if !base[s] {
-			out = append(out, s)
-		}
-	}
-	if len(out) == 0 {
-		return "nothing (the whole catalog)"
-	}
-	return strings.Join(out, "; ")
-}
-
-// statements lists what one merged profile document states, one readable clause each.
-func statements(doc map[string]any) []string {
-	var out []string
-	for _, group := range []string{"forms", "interfaces", "bindings"} {
-		if m, ok := doc[group].(map[string]any); ok {
-			if ex, ok := m["exclude"].([]any); ok && len(ex) > 0 {
-				out = append(out, group+" excluded: "+joinAny(ex))
-			}
-		}
-	}
-	if ep, ok := doc["endpoints"].(map[string]any); ok && ep["assign"] == false {
-		out = append(out, "no endpoint assignment (WorkerEndpoint not installed)")
-	}
-	for _, key := range []string{"supportedEnums", "supportedRanges", "limits"} {
-		if m, ok := doc[key].(map[string]any); ok {
-			out = append(out, flatten(key, m)...)
-		}
-	}
-	if s, ok := doc["support"].(string); ok && s != "served" {
-		out = append(out, "support surface: "+s)
-	}
-	return out
-}
-
-func flatten(prefix string, m map[string]any) []string {
-	var out []string
-	for k, v := range m {
-		if sub, ok := v.(map[string]any); ok {
-			out = append(out, flatten(prefix+"."+k, sub)...)
-			continue
-		}
-		b, _ := json.Marshal(v)
-		out = append(out, fmt.Sprintf("%s.%s=%s", prefix, k, b))
-	}
-	sort.Strings(out)
-	return out
-}
-
-func joinAny(xs []any) string {
-	var s []string
-	for _, x := range xs {
-		s = append(s, fmt.Sprint(x))
-	}
-	return strings.Join(s, ", ")
 }

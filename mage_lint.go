@@ -13,7 +13,7 @@ import (
 func lint() error {
 	mageFiles, _ := filepath.Glob("mage*.go")
 	args := append([]string{"-l"}, mageFiles...)
-	args = append(args, "catalog", "hostsim", "provider", "conformance", "scripts", "internal")
+	args = append(args, "catalog", "hostsim", "provider", "conformance", "scripts", "internal", "browser")
 	out, err := exec.Command("gofmt", args...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("gofmt: %v\n%s", err, out)
@@ -49,5 +49,16 @@ func generateDocs() error {
 			return err
 		}
 	}
-	return nil
+	return dashboardShots()
+}
+
+// dashboardShots refreshes the screenshots of docs/guides/dashboard.md: the browser test writes
+// them (CI=true: a missing Chromium fails instead of skipping, so nothing stays stale silently).
+func dashboardShots() error {
+	dir, err := filepath.Abs("docs/guides/dashboard")
+	if err != nil {
+		return err
+	}
+	return run(".", []string{"TAKOKIT_DASHBOARD_SHOTS=" + dir, "CI=true"},
+		"go", "test", "-count=1", "-v", "-run", "TestDashboardInBrowser", "./browser")
 }

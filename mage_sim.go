@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 )
@@ -24,7 +25,8 @@ func runSim() error {
 	defer stopHosts(hosts)
 	printHostTable(hosts)
 	fmt.Println("\nTokens: sim-primary (tenant-a/alice), sim-alternate (tenant-a/bob), sim-other-tenant (tenant-b/carol).")
-	fmt.Println("Point the provider at one with TAKOFORM_ENDPOINT=<url> TAKOFORM_TOKEN=sim-primary. Ctrl-C stops them all.")
+	fmt.Println("Point the provider at one with TAKOFORM_ENDPOINT=<url> TAKOFORM_TOKEN=sim-primary; watch it think on its dashboard.")
+	fmt.Println("Ctrl-C stops them all.")
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	<-sig
@@ -32,17 +34,17 @@ func runSim() error {
 	return nil
 }
 
+// printHostTable prints each host's profile, API URL, dashboard URL and what
+// it refuses compared with full.
 func printHostTable(hosts []*simHost) {
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "NAME\tURL\tPROFILE\tREFUSES")
-	var baseline map[string]any
+	fmt.Fprintln(w, "PROFILE\tURL\tDASHBOARD\tREFUSES")
 	for _, h := range hosts {
-		if h.Profile == "full" {
-			baseline = h.doc
+		refuses := "nothing (the whole catalog)"
+		if len(h.Refuses) > 0 {
+			refuses = strings.Join(h.Refuses, "; ")
 		}
-	}
-	for _, h := range hosts {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", h.Profile, h.URL, h.Profile, refusals(h.doc, baseline))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", h.Profile, h.URL, h.UI, refuses)
 	}
 	_ = w.Flush()
 }

@@ -71,7 +71,8 @@ func finish(total testtally.Tally) error {
 }
 
 // runModuleTestsInto runs `go test ./...` in every module. The root module holds the scenario
-// runner (scripts/), which needs bin/ on PATH; without scenarios it is skipped by -skip.
+// runner (scripts/) and the dashboard's browser test (browser/), which need bin/; without
+// scenarios both are skipped by -skip.
 func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
 	env, err := binDirEnv()
 	if err != nil {
@@ -81,8 +82,8 @@ func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
 	}
 	for _, m := range modules {
 		args := []string{"./..."}
-		if m == "." && !withScenarios {
-			args = append([]string{"-skip", "TestScenarios"}, args...)
+		if m == "." && !withScenarios { // both need bin/ (and the browser test Chromium)
+			args = append([]string{"-skip", "TestScenarios|TestDashboardInBrowser"}, args...)
 		}
 		goTestJSON(m, env, total, args...)
 	}

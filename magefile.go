@@ -54,8 +54,9 @@ func Lint() error {
 	return lint()
 }
 
-// Docs regenerates docs/resources, examples/resources, docs/conformance.md and scripts/testdata/README.md.
+// Docs regenerates docs/resources, examples/resources, docs/conformance.md, scripts/testdata/README.md and the dashboard screenshots.
 func Docs() error {
+	mg.SerialDeps(Build, Tofu) // the dashboard screenshots come from the browser test, which runs bin/
 	return generateDocs()
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/hostsim/internal/admin"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
+	"github.com/takokit/takokit/hostsim/internal/dashboard"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
@@ -68,6 +69,7 @@ type Host struct {
 	st      *store.Store
 	lane    *lane.Server
 	admin   *admin.API
+	ui      *dashboard.UI
 	journal *journal.Journal
 	state   *state.Source
 	echo    *echo.Echo
@@ -147,13 +149,18 @@ func New(cfg Config) (*Host, error) {
 		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
 		RetryAfter: retry, Now: clock})
 	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock}
-	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof,
+	ui, err := dashboard.New(src, cfg.AdminToken)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof, ui: ui,
 		admin: &admin.API{State: src, Token: cfg.AdminToken}}
 	h.echo = h.newEcho()
 	return h, nil
 }
 
-// newEcho puts the lane and the admin API behind echo. Routing is hostsim's
+// newEcho puts the lane, the admin API and the dashboard behind echo. Routing is hostsim's
 // own (the lane routes on the escaped path and has no 405,
 // docs/protocol.md#routes), so one Pre middleware dispatches every request.
 func (h *Host) newEcho() *echo.Echo {
@@ -163,6 +170,10 @@ func (h *Host) newEcho() *echo.Echo {
 	e.Pre(func(echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
+			if r.URL.Path == dashboard.Prefix || strings.HasPrefix(r.URL.Path, dashboard.Prefix+"/") {
+				h.ui.ServeHTTP(c.Response(), r)
+				return nil
+			}
 			if r.URL.Path == admin.Prefix || strings.HasPrefix(r.URL.Path, admin.Prefix+"/") {
 				h.admin.ServeHTTP(c.Response(), r)
 				return nil
@@ -182,7 +193,8 @@ func (h *Host) logger() *slog.Logger {
 	return h.cfg.Logger
 }
 
-// Handler serves the lane, discovery and the admin API.
+// Handler serves the lane, discovery, the admin API and the dashboard
+// (<admin>/ui/, docs/guides/dashboard.md).
 func (h *Host) Handler() http.Handler { return h.echo }
 
 // Profile returns the merged profile in force.
@@ -198,8 +210,14 @@ type State = state.Source
 // StateResource is one stored resource as State lists it.
 type StateResource = state.Resource
 
-// Close flushes the journal and closes the database.
+// EndStreams ends the dashboard's live streams. An http.Server's Shutdown
+// waits for every connection to go idle, which a live stream never does:
+// register it with the server's RegisterOnShutdown.
+func (h *Host) EndStreams() { h.ui.End() }
+
+// Close ends the dashboard's streams, flushes the journal and closes the database.
 func (h *Host) Close() error {
+	h.ui.End()
 	h.journal.Close()
 	return errors.Join(h.st.Close())
 }

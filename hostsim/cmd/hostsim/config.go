@@ -55,7 +55,7 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	fs.BoolVar(&c.ConformanceProbes, "conformance-probes", false, "honour Takoform-Conformance-Probe")
 	fs.DurationVar(&c.AckDeadline, "ack-deadline", 10*time.Second, "backend acknowledgement deadline (Form transitions)")
 	fs.Int64Var(&c.Seed, "seed", 0, "seed for reproducible runs")
-	fs.StringVar(&c.ReadyFile, "ready-file", "", "write {url, admin, pid} here once accepting connections")
+	fs.StringVar(&c.ReadyFile, "ready-file", "", "write {url, admin, ui, pid} here once accepting connections")
 	fs.StringVar(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.Format, "format", "text", "catalog output format: text or json")
 	if err := fs.Parse(args); err != nil {

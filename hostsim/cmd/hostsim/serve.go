@@ -43,9 +43,10 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	}
 	url := "http://" + l.Addr().String()
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv.RegisterOnShutdown(h.EndStreams) // a dashboard's live stream never goes idle by itself
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
-	fmt.Fprintf(stdout, "hostsim %s listening on %s\n", h.Profile().Name, url)
+	fmt.Fprintf(stdout, "hostsim %s listening on %s (dashboard %s)\n", h.Profile().Name, url, dashboardURL(url))
 	if cfg.ReadyFile != "" {
 		if err := writeReady(cfg.ReadyFile, url); err != nil {
 			srv.Close()
@@ -110,9 +111,12 @@ func hostConfig(cfg Config, stderr io.Writer) (hostsim.Config, error) {
 	return hc, nil
 }
 
+// dashboardURL is the dashboard of the host at url (docs/guides/dashboard.md).
+func dashboardURL(url string) string { return url + "/_sim/ui/" }
+
 // writeReady writes the ready file atomically (a reader never sees half of it).
 func writeReady(path, url string) error {
-	b, _ := json.Marshal(map[string]any{"url": url, "admin": url + "/_sim", "pid": os.Getpid()})
+	b, _ := json.Marshal(map[string]any{"url": url, "admin": url + "/_sim", "ui": dashboardURL(url), "pid": os.Getpid()})
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".hostsim-ready-*")
 	if err != nil {
 		return err

@@ -52,8 +52,8 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	var info struct {
-		URL, Admin string
-		PID        int
+		URL, Admin, UI string
+		PID            int
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &info) == nil {
@@ -64,7 +64,7 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if info.PID != cmd.Process.Pid || info.Admin != info.URL+"/_sim" || !strings.HasPrefix(info.URL, "http://127.0.0.1:") || strings.HasSuffix(info.URL, "/") {
+	if info.PID != cmd.Process.Pid || info.Admin != info.URL+"/_sim" || info.UI != info.URL+"/_sim/ui/" || !strings.HasPrefix(info.URL, "http://127.0.0.1:") || strings.HasSuffix(info.URL, "/") {
 		t.Fatalf("ready file: %+v", info)
 	}
 	req, _ := http.NewRequest("GET", info.URL+"/.well-known/takoform/v1alpha3", nil)
@@ -79,13 +79,24 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 		t.Fatalf("admin profile: %v", err)
 	}
 	resp.Body.Close()
+	// an open dashboard stream does not hold up the shutdown (it would wait
+	// out the 5s shutdown timeout)
+	resp, err = http.Get(info.UI + "events")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("dashboard stream: %v %v", err, resp)
+	}
+	defer resp.Body.Close()
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
+	stopping := time.Now()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("hostsim did not exit 0 on SIGINT: %v", err)
 	}
-	if !strings.Contains(stdout.String(), "hostsim kv-only listening on "+info.URL) {
+	if d := time.Since(stopping); d > 4*time.Second {
+		t.Fatalf("hostsim took %v to stop beside an open dashboard stream: Shutdown waited for it", d)
+	}
+	if !strings.Contains(stdout.String(), "hostsim kv-only listening on "+info.URL+" (dashboard "+info.UI+")") {
 		t.Fatalf("stdout: %q", stdout.String())
 	}
 }

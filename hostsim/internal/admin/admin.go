@@ -45,6 +45,7 @@ var table = []route{
 	{"POST", "/operations/*/complete", (*API).complete},
 	{"POST", "/reset", (*API).reset},
 	{"GET", "/profile", (*API).profile},
+	{"GET", "/refusals", (*API).refusals},
 }
 
 // ServeHTTP routes an admin request.
@@ -226,4 +227,17 @@ func (a *API) profile(w http.ResponseWriter, r *http.Request, _ string) error {
 	w.WriteHeader(200)
 	_, _ = w.Write(a.State.Profile().JSON())
 	return nil
+}
+
+// refusals answers what the profile in force refuses compared with full, one
+// clause each (what `go tool mage sim` prints and the dashboard's Host page shows).
+func (a *API) refusals(w http.ResponseWriter, r *http.Request, _ string) error {
+	list, err := a.State.Refusals()
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []string{}
+	}
+	return writeJSON(w, 200, map[string]any{"profile": a.State.Profile().Name, "refuses": list})
 }

@@ -154,6 +154,14 @@ func (j *Journal) Since(_ context.Context, after int64, limit int) ([]Event, err
 	return out, nil
 }
 
+// Last is the number of the newest event so far (0 before the first); events
+// are numbered without gaps, so the newest n are Since(Last()-n, n).
+func (j *Journal) Last() int64 {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	return j.seq
+}
+
 // Flush waits until every request counted so far is written to the store.
 func (j *Journal) Flush() { j.counts.flush() }
 

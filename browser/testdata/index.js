@@ -1,0 +1,1 @@
+export default { async fetch(request) { return new Response("ok"); } };
