@@ -225,7 +225,9 @@ func TestDashboardStalledBrowserNeverBlocksTheHost(t *testing.T) {
 // keeps answering, and once the browser is gone its stream ends.
 func TestDashboardClosedBrowserLeavesNoStream(t *testing.T) {
 	cat := testCatalog(t)
-	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	// The stream must stay stuck for the whole test however slow the machine is:
+	// only the closed connection may end it, not the write deadline.
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, StreamWriteTimeout: time.Hour})
 	c := newClient(t, sim.URL, "sim-primary")
 	f := updatable(t, cat)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(sim.URL, "http://"))

@@ -58,6 +58,9 @@ type Config struct {
 	RetryAfter        int              // seconds on pending polls; 0 = 1
 	Clock             func() time.Time // nil = time.Now (tests move time to expire prepares)
 	Seed              int64            // non-zero: reproducible uids and operation ids
+	// StreamWriteTimeout bounds one write to a dashboard live stream: a browser
+	// that stops reading is dropped after it (0 = 10s). It never blocks the host.
+	StreamWriteTimeout time.Duration
 	// Exit ends the process at a transition.exit fault point (cmd/hostsim:
 	// os.Exit). nil, or no DBPath, makes transition.exit act as transition.crash.
 	Exit func(code int)
@@ -153,6 +156,9 @@ func New(cfg Config) (*Host, error) {
 	if err != nil {
 		st.Close()
 		return nil, err
+	}
+	if cfg.StreamWriteTimeout > 0 {
+		ui.WriteTimeout = cfg.StreamWriteTimeout
 	}
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof, ui: ui,
 		admin: &admin.API{State: src, Token: cfg.AdminToken}}
