@@ -18,6 +18,9 @@ type Record struct {
 
 // GetRecord returns the record under the namespace, or nil.
 func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
+	if v, ok := viewOf(q); ok && !v.hasRecord(v.m.hash(tenant, principal, space, key)) {
+		return nil, nil // the usual case of a new key: no query
+	}
 	r := Record{Tenant: tenant, Principal: principal, Space: space, Key: key}
 	err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at FROM idempotency
 		WHERE tenant=? AND principal=? AND space=? AND key=?`, tenant, principal, space, key).
@@ -33,6 +36,9 @@ func PutRecord(q Q, r *Record) error {
 	_, err := q.Exec(`INSERT OR REPLACE INTO idempotency (tenant, principal, space, key, fingerprint, status, etag,
 		body, bound_uid, bound_op, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
 		r.Tenant, r.Principal, r.Space, r.Key, r.Fingerprint, r.Status, r.ETag, r.Body, r.BoundUID, r.BoundOp, r.CreatedAt)
+	if v, ok := viewOf(q); ok && err == nil {
+		v.setRecord(v.m.hash(r.Tenant, r.Principal, r.Space, r.Key), true)
+	}
 	return err
 }
 
@@ -40,6 +46,9 @@ func PutRecord(q Q, r *Record) error {
 func DropRecord(q Q, tenant, principal, space, key string) error {
 	_, err := q.Exec(`DELETE FROM idempotency WHERE tenant=? AND principal=? AND space=? AND key=?`,
 		tenant, principal, space, key)
+	if v, ok := viewOf(q); ok && err == nil {
+		v.setRecord(v.m.hash(tenant, principal, space, key), false)
+	}
 	return err
 }
 
@@ -53,11 +62,18 @@ func RebindOperationRecords(q Q, opID, uid string) error {
 func MintPrepare(q Q, digest, tenant string, now int64) error {
 	_, err := q.Exec(`INSERT INTO prepares (digest, tenant, minted_at) VALUES (?,?,?)
 		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digest, tenant, now)
+	if v, ok := viewOf(q); ok && err == nil {
+		v.setPrepare(v.m.hash(digest, tenant), now)
+	}
 	return err
 }
 
 // PrepareMintedAt returns when digest was last minted for tenant.
 func PrepareMintedAt(q Q, digest, tenant string) (int64, bool, error) {
+	if v, ok := viewOf(q); ok {
+		at, found := v.prepare(v.m.hash(digest, tenant))
+		return at, found, nil
+	}
 	var at int64
 	err := q.QueryRow(`SELECT minted_at FROM prepares WHERE digest=? AND tenant=?`, digest, tenant).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -96,11 +112,39 @@ func CounterValues(q Q) (map[string]int64, error) {
 // recordsBefore (never those of a pending operation) and prepare digests
 // last minted before preparesBefore (Unix seconds).
 func Purge(q Q, recordsBefore, preparesBefore int64) error {
-	if _, err := q.Exec(`DELETE FROM idempotency WHERE created_at < ? AND bound_op = ''`, recordsBefore); err != nil {
+	rows, err := q.Query(`DELETE FROM idempotency WHERE created_at < ? AND bound_op = ''
+		RETURNING tenant, principal, space, key`, recordsBefore)
+	if err != nil {
 		return err
 	}
-	_, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore)
-	return err
+	var gone [][4]string
+	for rows.Next() {
+		var k [4]string
+		if err := rows.Scan(&k[0], &k[1], &k[2], &k[3]); err != nil {
+			rows.Close()
+			return err
+		}
+		gone = append(gone, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if _, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore); err != nil {
+		return err
+	}
+	if v, ok := viewOf(q); ok && v.ov != nil {
+		for _, k := range gone {
+			v.setRecord(v.m.hash(k[0], k[1], k[2], k[3]), false)
+		}
+		v.ov.purged = max(v.ov.purged, preparesBefore)
+		for h, at := range v.ov.prepares {
+			if at >= 0 && at < preparesBefore {
+				v.setPrepare(h, -1)
+			}
+		}
+	}
+	return nil
 }
 
 // SetCounter sets a counter to value.
