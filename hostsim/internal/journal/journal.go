@@ -31,11 +31,13 @@ type Event struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// kept is an event as the ring holds it.
+// kept is an event as the ring holds it: data is its JSON, or for a request
+// event (packed) the compact form request.go reads back.
 type kept struct {
 	seq, at int64
 	typ     string
 	data    []byte
+	packed  bool
 }
 
 // Journal is the ring of events, its subscribers and the counter writer.
@@ -90,8 +92,7 @@ func Append(q store.Q, now time.Time, typ string, data any) error {
 // Request records one request event (admin routes are not journaled) and
 // counts it.
 func (j *Journal) Request(tenant, method, route, path string, status int, support bool) {
-	data, _ := json.Marshal(requestEvent{Method: method, Path: path, Route: route, Status: status, Tenant: tenant})
-	j.add([]store.Pending{{At: j.now().UnixNano(), Type: "request", Data: data}})
+	j.keep(kept{at: j.now().UnixNano(), typ: "request", data: packRequest(tenant, method, route, path, status), packed: true})
 	j.counts.request(support)
 }
 
@@ -113,18 +114,31 @@ func (j *Journal) committed(events []store.Pending) { j.add(events) }
 func (j *Journal) add(events []store.Pending) {
 	j.mu.Lock()
 	for _, e := range events {
-		j.seq++
-		k := kept{seq: j.seq, at: e.At, typ: e.Type, data: e.Data}
-		if j.size < MaxEvents {
-			j.ring = append(j.ring, k)
-			j.size++
-			continue
-		}
-		j.ring[j.head] = k // the oldest gives way
-		j.head = (j.head + 1) % MaxEvents
+		j.push(kept{at: e.At, typ: e.Type, data: e.Data})
 	}
 	j.mu.Unlock()
 	j.wake()
+}
+
+// keep adds one event.
+func (j *Journal) keep(k kept) {
+	j.mu.Lock()
+	j.push(k)
+	j.mu.Unlock()
+	j.wake()
+}
+
+// push numbers k into the ring (under mu).
+func (j *Journal) push(k kept) {
+	j.seq++
+	k.seq = j.seq
+	if j.size < MaxEvents {
+		j.ring = append(j.ring, k)
+		j.size++
+		return
+	}
+	j.ring[j.head] = k // the oldest gives way
+	j.head = (j.head + 1) % MaxEvents
 }
 
 // at is the i-th kept event, oldest first.
@@ -147,7 +161,7 @@ func (j *Journal) Since(_ context.Context, after int64, limit int) ([]Event, err
 	out := make([]Event, 0, min(limit, j.size-i))
 	for ; i < j.size && len(out) < limit; i++ {
 		k := j.at(i)
-		out = append(out, Event{Seq: k.seq, At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano), Type: k.typ, Data: k.data})
+		out = append(out, Event{Seq: k.seq, At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano), Type: k.typ, Data: k.json()})
 	}
 	return out, nil
 }

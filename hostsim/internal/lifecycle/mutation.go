@@ -205,9 +205,9 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := journal.Append(q, en.Now(), "mutation", map[string]any{"tenant": n.Tenant, "space": n.Space,
-		"kind": n.Kind, "name": n.Name, "uid": n.UID, "generation": n.Generation,
-		"revision": n.Revision, "created": o.Created, "changed": o.changed}); err != nil {
+	if err := journal.Append(q, en.Now(), "mutation", mutationEvent{Tenant: n.Tenant, Space: n.Space,
+		Kind: n.Kind, Name: n.Name, UID: n.UID, Generation: n.Generation,
+		Revision: n.Revision, Created: o.Created, Changed: o.changed}); err != nil {
 		return nil, err
 	}
 	rep, err := en.Renderer.Render(q, n, o.pins, fs)
@@ -215,4 +215,27 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 		return nil, err
 	}
 	return rep.JSON(), nil
+}
+
+// mutationEvent and deletionEvent are the data of a mutation's journal event
+// (members in the order a map would marshal them).
+type mutationEvent struct {
+	Changed    bool   `json:"changed"`
+	Created    bool   `json:"created"`
+	Generation int64  `json:"generation"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Revision   int64  `json:"revision"`
+	Space      string `json:"space"`
+	Tenant     string `json:"tenant"`
+	UID        string `json:"uid"`
+}
+
+type deletionEvent struct {
+	Deleted bool   `json:"deleted"`
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+	Space   string `json:"space"`
+	Tenant  string `json:"tenant"`
+	UID     string `json:"uid"`
 }
