@@ -56,6 +56,7 @@ type options struct {
 	rssAfter    int // lifecycles a fresh host serves before its RSS is read
 	profile     string
 	profileNull bool
+	heapRate    int
 }
 
 func run(args []string, out io.Writer) error {
@@ -68,6 +69,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; the median rate of each is reported")
 	fs.IntVar(&o.rssAfter, "rss-after", 6000, "lifecycles a fresh host serves before its RSS is read")
 	fs.StringVar(&o.profile, "profile", "", "instead of measuring, profile an in-process hostsim and the client into this directory")
+	fs.IntVar(&o.heapRate, "heap-rate", 0, "with --profile: the server's runtime.MemProfileRate (0: Go's default)")
 	fs.BoolVar(&o.profileNull, "profile-null", false, "with --profile: run the client against the null server instead")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -143,11 +145,12 @@ func run(args []string, out io.Writer) error {
 	if _, err := newClient(fresh.url, ref, true).rate("m", o.rssAfter, o.workers); err != nil {
 		return err
 	}
-	rss, err := rssMiB(fresh.pid())
+	res, err := readRSS(fresh.pid())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "hostsim RSS after %d lifecycles: %.1f MiB\n", o.rssAfter/o.workers*o.workers, rss)
+	fmt.Fprintf(out, "hostsim RSS after %d lifecycles: %.1f MiB (anonymous %.1f, file-backed %.1f)\n",
+		o.rssAfter/o.workers*o.workers, res.total, res.anon, res.file)
 	fresh.stop()
 
 	file, err := start(dir, "hostsim-db", o.hostsim, "serve", "--profile", "full", "--db", filepath.Join(dir, "bench.db"))

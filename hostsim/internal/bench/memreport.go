@@ -29,6 +29,9 @@ func memReport(w io.Writer, h *hostsim.Host) {
 	fmt.Fprintf(w, "mem go: heap alloc %.1f MiB, heap inuse %.1f, heap idle %.1f (released %.1f), stacks %.1f, other sys %.1f, total sys %.1f, GCs %d\n",
 		mib(ms.HeapAlloc), mib(ms.HeapInuse), mib(ms.HeapIdle), mib(ms.HeapReleased), mib(ms.StackSys),
 		mib(ms.MSpanSys+ms.MCacheSys+ms.BuckHashSys+ms.GCSys+ms.OtherSys), mib(ms.Sys), ms.NumGC)
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(w, "mem go after a GC: live heap %.1f MiB\n", mib(ms.HeapAlloc))
 	_ = h.State().Store.Read(context.Background(), func(q store.Q) error {
 		var pages, size int64
 		_ = q.QueryRow("PRAGMA page_count").Scan(&pages)

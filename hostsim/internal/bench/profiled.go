@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -29,8 +30,12 @@ func serveProfiled(args []string) error {
 	ready := fs.String("ready-file", "", "write {url, pid} here once listening")
 	out := fs.String("out", ".", "directory for server-cpu.pprof and server-heap.pprof")
 	db := fs.String("db", "", "database file (\"\" = private in-memory database)")
+	heapRate := fs.Int("heap-rate", 0, "runtime.MemProfileRate (0: Go's default; 4096 sees small allocations but costs memory)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *heapRate > 0 {
+		runtime.MemProfileRate = *heapRate
 	}
 	prof, err := hostsim.LoadProfile("full")
 	if err != nil {
@@ -86,7 +91,7 @@ func serveProfiled(args []string) error {
 // round against a profiled in-process hostsim; the server's CPU and heap
 // profiles and the client's CPU profile land in DIR.
 func profileRun(o options, dir, tmp, self string) error {
-	p, err := start(tmp, "hostsim-profiled", self, "hostsim-profiled", "--out", dir)
+	p, err := start(tmp, "hostsim-profiled", self, "hostsim-profiled", "--out", dir, "--heap-rate", strconv.Itoa(o.heapRate))
 	if err != nil {
 		return err
 	}
