@@ -60,8 +60,12 @@ type Representation struct {
 	Status     Status          `json:"status"`
 }
 
-// JSON is the representation's bytes as served.
+// JSON is the representation's bytes as served: json.Marshal's bytes,
+// written directly when every string is plain (json.go).
 func (r *Representation) JSON() []byte {
+	if b, ok := r.appendPlain(make([]byte, 0, 768+len(r.Spec)+len(r.Status.Outputs))); ok {
+		return b
+	}
 	b, _ := json.Marshal(r)
 	return b
 }
