@@ -30,6 +30,7 @@ type mirror struct {
 	pinName  map[nameKey]int  // pins naming a target name (apiVersion, kind, name)
 	records  map[hkey]struct{}
 	prepares map[hkey]int64 // minted_at
+	dicts    dicts          // the dictionaries of recorded answers (never emptied)
 	seeds    [2]maphash.Seed
 }
 
@@ -77,6 +78,7 @@ type overlay struct {
 	pins     map[string][]Pin     // present with nil: the source holds none
 	records  map[hkey]bool        // true: stored, false: dropped
 	prepares map[hkey]int64
+	dicts    dicts           // dictionaries created in the transaction
 	kinds    map[kindKey]int // count deltas
 	pinUID   map[string]int
 	pinName  map[nameKey]int
@@ -96,6 +98,7 @@ func (o *overlay) clear() {
 	clear(o.pins)
 	clear(o.records)
 	clear(o.prepares)
+	o.dicts = dicts{}
 	clear(o.kinds)
 	clear(o.pinUID)
 	clear(o.pinName)
@@ -319,6 +322,9 @@ func (m *mirror) apply(o *overlay) {
 		} else {
 			m.prepares[h] = at
 		}
+	}
+	for _, d := range o.dicts.byID {
+		m.dicts.add(d)
 	}
 }
 

@@ -40,14 +40,32 @@ func (m *mirror) load(q Q) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
 	for rows.Next() {
 		var d, t string
 		var at int64
 		if err := rows.Scan(&d, &t, &at); err != nil {
+			rows.Close()
 			return err
 		}
 		m.prepares[m.hash(d, t)] = at
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	m.dicts = dicts{}
+	rows, err = q.Query(`SELECT id, body FROM dictionaries`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body []byte
+		if err := rows.Scan(&id, &body); err != nil {
+			return err
+		}
+		m.dicts.add(newDict(id, body))
 	}
 	return rows.Err()
 }

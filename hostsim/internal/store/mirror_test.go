@@ -25,11 +25,20 @@ func checkMirror(t *testing.T, s *Store, when string) {
 		"kind counts": {s.m.kinds, fresh.kinds}, "pins": {s.m.pins, fresh.pins},
 		"pins by target uid": {s.m.pinUID, fresh.pinUID}, "pins by target name": {s.m.pinName, fresh.pinName},
 		"records": {s.m.records, fresh.records}, "prepares": {s.m.prepares, fresh.prepares},
+		"dictionaries": {dictBodies(s.m.dicts), dictBodies(fresh.dicts)},
 	} {
 		if !reflect.DeepEqual(pair[0], pair[1]) {
 			t.Fatalf("%s: the mirror's %s differ from SQLite's:\nmirror %v\nsqlite %v", when, name, pair[0], pair[1])
 		}
 	}
+}
+
+func dictBodies(ds dicts) map[int64]string {
+	out := map[int64]string{}
+	for id, d := range ds.byID {
+		out[id] = string(d.body)
+	}
+	return out
 }
 
 // world drives random writes, some rolled back, and checks after each
@@ -48,7 +57,7 @@ var errRollback = errors.New("roll back")
 func (w *world) pick(xs ...string) string { return xs[w.rnd.Intn(len(xs))] }
 
 func (w *world) step(q Q) error {
-	switch w.rnd.Intn(11) {
+	switch w.rnd.Intn(12) {
 	case 0, 1:
 		w.n++
 		r := &Resource{Tenant: w.pick("t1", "t2"), Space: w.pick("a", "b"), APIVersion: "g/v1", Kind: w.pick("Kv", "Worker"),
@@ -72,7 +81,7 @@ func (w *world) step(q Q) error {
 		if r, _ := GetResourceByUID(q, w.pick(append(w.uids, "none")...)); r != nil {
 			return DeleteResource(q, r)
 		}
-	case 4:
+	case 4, 11:
 		if r, _ := GetResourceByUID(q, w.pick(append(w.uids, "none")...)); r != nil {
 			var pins []Pin
 			for i := range w.rnd.Intn(3) {
@@ -86,8 +95,11 @@ func (w *world) step(q Q) error {
 			return UpdateResource(q, r)
 		}
 	case 5:
+		body := w.pick("{}", "", fmt.Sprintf(`{"apiVersion":"g/v1","kind":"%s","metadata":{"name":"n%d","uid":"u-%d"}}`,
+			w.pick("Kv", "Worker"), w.rnd.Intn(6), w.rnd.Intn(99)))
 		return PutRecord(q, &Record{Tenant: "t1", Principal: "p", Space: w.pick("a", "b"), Key: fmt.Sprint("k", w.rnd.Intn(8)),
-			Body: []byte("{}"), CreatedAt: int64(w.rnd.Intn(100))})
+			Body: []byte(body), Fingerprint: w.pick("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "fp"),
+			CreatedAt: int64(w.rnd.Intn(100))})
 	case 6:
 		return DropRecord(q, "t1", "p", w.pick("a", "b"), fmt.Sprint("k", w.rnd.Intn(8)))
 	case 7:
@@ -144,8 +156,8 @@ func (w *world) compare(q Q) {
 		for i := range 8 {
 			a, _ := GetRecord(q, "t1", "p", space, fmt.Sprint("k", i))
 			b, _ := GetRecord(rawQ{q}, "t1", "p", space, fmt.Sprint("k", i))
-			if (a == nil) != (b == nil) {
-				t.Fatalf("record %s/k%d: mirror %v, sqlite %v", space, i, a, b)
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("record %s/k%d: mirror %+v, sqlite %+v", space, i, a, b)
 			}
 		}
 	}

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
+	"fmt"
 )
 
 // Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
@@ -18,28 +21,82 @@ type Record struct {
 
 // GetRecord returns the record under the namespace, or nil.
 func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
-	if v, ok := viewOf(q); ok && !v.hasRecord(v.m.hash(tenant, principal, space, key)) {
+	v, mirrored := viewOf(q)
+	if mirrored && !v.hasRecord(v.m.hash(tenant, principal, space, key)) {
 		return nil, nil // the usual case of a new key: no query
 	}
 	r := Record{Tenant: tenant, Principal: principal, Space: space, Key: key}
-	err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at FROM idempotency
+	var fp []byte
+	var dictID int64
+	err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at, dict FROM idempotency
 		WHERE tenant=? AND principal=? AND space=? AND key=?`, tenant, principal, space, key).
-		Scan(&r.Fingerprint, &r.Status, &r.ETag, &r.Body, &r.BoundUID, &r.BoundOp, &r.CreatedAt)
+		Scan(&fp, &r.Status, &r.ETag, &r.Body, &r.BoundUID, &r.BoundOp, &r.CreatedAt, &dictID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
-	return &r, err
+	if err != nil {
+		return nil, err
+	}
+	r.Fingerprint = fingerprintText(fp)
+	if dictID != 0 {
+		var d *dict
+		if mirrored {
+			d = v.dictByID(dictID)
+		}
+		if d == nil {
+			var body []byte
+			if err := q.QueryRow(`SELECT body FROM dictionaries WHERE id=?`, dictID).Scan(&body); err != nil {
+				return nil, fmt.Errorf("the dictionary of record %q is missing: %w", key, err)
+			}
+			d = newDict(dictID, body)
+		}
+		if r.Body, err = d.decode(r.Body); err != nil {
+			return nil, err
+		}
+	}
+	return &r, nil
 }
 
-// PutRecord stores (or replaces) a record.
+// PutRecord stores (or replaces) a record, its body encoded against the
+// dictionary of its shape when it has one.
 func PutRecord(q Q, r *Record) error {
+	v, mirrored := viewOf(q)
+	body, dictID := r.Body, int64(0)
+	if mirrored && v.ov != nil {
+		d, err := dictFor(q, v, r.Body)
+		if err != nil {
+			return err
+		}
+		if d != nil {
+			body, dictID = d.encode(r.Body), d.id
+		}
+	}
 	_, err := q.Exec(`INSERT OR REPLACE INTO idempotency (tenant, principal, space, key, fingerprint, status, etag,
-		body, bound_uid, bound_op, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-		r.Tenant, r.Principal, r.Space, r.Key, r.Fingerprint, r.Status, r.ETag, r.Body, r.BoundUID, r.BoundOp, r.CreatedAt)
-	if v, ok := viewOf(q); ok && err == nil {
+		body, bound_uid, bound_op, created_at, dict) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.Tenant, r.Principal, r.Space, r.Key, fingerprintStored(r.Fingerprint), r.Status, r.ETag, body, r.BoundUID,
+		r.BoundOp, r.CreatedAt, dictID)
+	if mirrored && err == nil {
 		v.setRecord(v.m.hash(r.Tenant, r.Principal, r.Space, r.Key), true)
 	}
 	return err
+}
+
+// fingerprintStored keeps a hex SHA-256 fingerprint as its 32 bytes (any
+// other text as it is); fingerprintText reads either back.
+func fingerprintStored(fp string) any {
+	if len(fp) == 2*sha256.Size {
+		if b, err := hex.DecodeString(fp); err == nil && hex.EncodeToString(b) == fp {
+			return b
+		}
+	}
+	return fp
+}
+
+func fingerprintText(stored []byte) string {
+	if len(stored) == sha256.Size {
+		return hex.EncodeToString(stored)
+	}
+	return string(stored)
 }
 
 // DropRecord deletes a record (retired or expired).
