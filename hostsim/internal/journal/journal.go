@@ -11,7 +11,6 @@ package journal
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,13 +30,14 @@ type Event struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// kept is an event as the ring holds it: data is its JSON, or for a request
-// event (packed) the compact form request.go reads back.
+// kept is an event as the ring holds it (ring.go): its type by number, and
+// its JSON, or for a request event (packed) the compact form request.go reads
+// back, in the journal's arena. Its number follows from its place.
 type kept struct {
-	seq, at int64
-	typ     string
-	data    []byte
-	packed  bool
+	at     int64
+	data   []byte
+	typ    uint16
+	packed bool
 }
 
 // Journal is the ring of events, its subscribers and the counter writer.
@@ -47,6 +47,10 @@ type Journal struct {
 	head int
 	size int
 	seq  int64
+	// arena holds the data of recent events; types names event types by number.
+	arena   []byte
+	types   []string
+	typeIdx map[string]uint16
 	// Retention: records and prepares older than these are purged now and then.
 	RecordLife, PrepareLife time.Duration
 	st                      *store.Store
@@ -92,7 +96,12 @@ func Append(q store.Q, now time.Time, typ string, data any) error {
 // Request records one request event (admin routes are not journaled) and
 // counts it.
 func (j *Journal) Request(tenant, method, route, path string, status int, support bool) {
-	j.keep(kept{at: j.now().UnixNano(), typ: "request", data: packRequest(tenant, method, route, path, status), packed: true})
+	at := j.now().UnixNano()
+	j.mu.Lock()
+	j.push(kept{at: at, typ: j.typeOf("request"), data: packRequest(j.alloc(packedSize(tenant, method, route, path)),
+		tenant, method, route, path, status), packed: true})
+	j.mu.Unlock()
+	j.wake()
 	j.counts.request(support)
 }
 
@@ -114,16 +123,8 @@ func (j *Journal) committed(events []store.Pending) { j.add(events) }
 func (j *Journal) add(events []store.Pending) {
 	j.mu.Lock()
 	for _, e := range events {
-		j.push(kept{at: e.At, typ: e.Type, data: e.Data})
+		j.push(kept{at: e.At, typ: j.typeOf(e.Type), data: append(j.alloc(len(e.Data)), e.Data...)})
 	}
-	j.mu.Unlock()
-	j.wake()
-}
-
-// keep adds one event.
-func (j *Journal) keep(k kept) {
-	j.mu.Lock()
-	j.push(k)
 	j.mu.Unlock()
 	j.wake()
 }
@@ -131,7 +132,6 @@ func (j *Journal) keep(k kept) {
 // push numbers k into the ring (under mu).
 func (j *Journal) push(k kept) {
 	j.seq++
-	k.seq = j.seq
 	if j.size < MaxEvents {
 		j.ring = append(j.ring, k)
 		j.size++
@@ -147,7 +147,7 @@ func (j *Journal) at(i int) *kept { return &j.ring[(j.head+i)%len(j.ring)] }
 // Clear empties the journal (POST /_sim/reset); numbers keep increasing.
 func (j *Journal) Clear() {
 	j.mu.Lock()
-	j.ring, j.head, j.size = nil, 0, 0
+	j.ring, j.head, j.size, j.arena = nil, 0, 0, nil
 	j.mu.Unlock()
 }
 
@@ -157,11 +157,13 @@ func (j *Journal) Clear() {
 func (j *Journal) Since(_ context.Context, after int64, limit int) ([]Event, error) {
 	j.mu.RLock()
 	defer j.mu.RUnlock()
-	i := sort.Search(j.size, func(i int) bool { return j.at(i).seq > after })
+	first := j.seq - int64(j.size) + 1 // the number of the oldest kept event
+	i := int(min(max(after-first+1, 0), int64(j.size)))
 	out := make([]Event, 0, min(limit, j.size-i))
 	for ; i < j.size && len(out) < limit; i++ {
 		k := j.at(i)
-		out = append(out, Event{Seq: k.seq, At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano), Type: k.typ, Data: k.json()})
+		out = append(out, Event{Seq: first + int64(i), At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano),
+			Type: j.types[k.typ], Data: k.json()})
 	}
 	return out, nil
 }

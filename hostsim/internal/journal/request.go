@@ -1,17 +1,34 @@
 package journal
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // A request event is the most frequent event, so the ring keeps it packed
-// in one small allocation instead of its JSON: status (two bytes), then
-// tenant, method and route each behind a length byte, then the path. Since
-// writes the JSON a request event always had.
+// instead of its JSON: status (two bytes, the top bit set when the path
+// starts with the lane's API root, which is then left out), then tenant,
+// method and route each behind a length byte, then the path. Since writes
+// the JSON a request event always had.
 
-// packRequest packs a request event (a field longer than 255 bytes is
-// cut, which no tenant, method or route of the lane reaches).
-func packRequest(tenant, method, route, path string, status int) []byte {
-	b := make([]byte, 0, 5+len(tenant)+len(method)+len(route)+len(path))
-	b = append(b, byte(status>>8), byte(status))
+// apiRoot is the lane's API root (docs/protocol.md#routes).
+const apiRoot = "/apis/forms.takoform.com/v1alpha3"
+
+const rootBit = 0x8000
+
+// packedSize is the size of a packed request event.
+func packedSize(tenant, method, route, path string) int {
+	return 5 + min(len(tenant), 255) + min(len(method), 255) + min(len(route), 255) + len(strings.TrimPrefix(path, apiRoot))
+}
+
+// packRequest appends a packed request event to b (a field longer than 255
+// bytes is cut, which no tenant, method or route of the lane reaches).
+func packRequest(b []byte, tenant, method, route, path string, status int) []byte {
+	st := status & 0x7fff // statuses are three digits
+	if rest, ok := strings.CutPrefix(path, apiRoot); ok {
+		st, path = st|rootBit, rest
+	}
+	b = append(b, byte(st>>8), byte(st))
 	for _, f := range []string{tenant, method, route} {
 		f = f[:min(len(f), 255)]
 		b = append(b, byte(len(f)))
@@ -22,7 +39,8 @@ func packRequest(tenant, method, route, path string, status int) []byte {
 
 // unpackRequest reads a packed request event back.
 func unpackRequest(b []byte) requestEvent {
-	e := requestEvent{Status: int(b[0])<<8 | int(b[1])}
+	st := int(b[0])<<8 | int(b[1])
+	e := requestEvent{Status: st &^ rootBit}
 	b = b[2:]
 	var fields [3]string
 	for i := range fields {
@@ -30,6 +48,9 @@ func unpackRequest(b []byte) requestEvent {
 		fields[i], b = string(b[1:1+n]), b[1+n:]
 	}
 	e.Tenant, e.Method, e.Route, e.Path = fields[0], fields[1], fields[2], string(b)
+	if st&rootBit != 0 {
+		e.Path = apiRoot + e.Path
+	}
 	return e
 }
 
