@@ -91,6 +91,9 @@ func serveProfiled(args []string) error {
 // round against a profiled in-process hostsim; the server's CPU and heap
 // profiles and the client's CPU profile land in DIR.
 func profileRun(o options, dir, tmp, self string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	p, err := start(tmp, "hostsim-profiled", self, "hostsim-profiled", "--out", dir, "--heap-rate", strconv.Itoa(o.heapRate))
 	if err != nil {
 		return err
