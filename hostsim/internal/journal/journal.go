@@ -30,14 +30,16 @@ type Event struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// kept is an event as the ring holds it (ring.go): its type by number, and
-// its JSON, or for a request event (packed) the compact form request.go reads
-// back, in the journal's arena. Its number follows from its place.
+// kept is an event as the ring holds it (ring.go): its time, its type by
+// number and where its data lies in the arena — JSON, or one of the compact
+// forms of request.go and mutation.go. Its number follows from its place.
 type kept struct {
-	at     int64
-	data   []byte
-	typ    uint16
-	packed bool
+	at    int64
+	chunk uint32 // the arena chunk
+	off   uint32
+	n     uint32
+	typ   uint16
+	form  form
 }
 
 // Journal is the ring of events, its subscribers and the counter writer.
@@ -47,8 +49,8 @@ type Journal struct {
 	head int
 	size int
 	seq  int64
-	// arena holds the data of recent events; types names event types by number.
-	arena   []byte
+	// arena holds the data of the kept events; types names event types by number.
+	arena   arena
 	types   []string
 	typeIdx map[string]uint16
 	// Retention: records and prepares older than these are purged now and then.
@@ -87,9 +89,18 @@ func counterValues(st *store.Store) (map[string]int64, error) {
 }
 
 // Append queues an event in q's write transaction (store.AppendEvent): it
-// joins the journal only if the transaction commits.
+// joins the journal only if the transaction commits. A Mutation or a
+// Deletion is queued packed (mutation.go); any other data as its JSON.
 func Append(q store.Q, now time.Time, typ string, data any) error {
-	b, _ := json.Marshal(data)
+	var b []byte
+	switch d := data.(type) {
+	case Mutation:
+		b = d.pack()
+	case Deletion:
+		b = d.pack()
+	default:
+		b, _ = json.Marshal(data)
+	}
 	return store.AppendEvent(q, now.UnixNano(), typ, b)
 }
 
@@ -98,8 +109,9 @@ func Append(q store.Q, now time.Time, typ string, data any) error {
 func (j *Journal) Request(tenant, method, route, path string, status int, support bool) {
 	at := j.now().UnixNano()
 	j.mu.Lock()
-	j.push(kept{at: at, typ: j.typeOf("request"), data: packRequest(j.alloc(packedSize(tenant, method, route, path)),
-		tenant, method, route, path, status), packed: true})
+	k := kept{at: at, typ: j.typeOf("request"), form: formRequest}
+	packRequest(j.alloc(&k, packedSize(tenant, method, route, path)), tenant, method, route, path, status)
+	j.push(k)
 	j.mu.Unlock()
 	j.wake()
 	j.counts.request(support)
@@ -123,7 +135,13 @@ func (j *Journal) committed(events []store.Pending) { j.add(events) }
 func (j *Journal) add(events []store.Pending) {
 	j.mu.Lock()
 	for _, e := range events {
-		j.push(kept{at: e.At, typ: j.typeOf(e.Type), data: append(j.alloc(len(e.Data)), e.Data...)})
+		k := kept{at: e.At, typ: j.typeOf(e.Type)}
+		data := e.Data
+		if len(data) > 0 && data[0] < ' ' { // a packed form, marked by its first byte
+			k.form, data = form(data[0]), data[1:]
+		}
+		_ = append(j.alloc(&k, len(data)), data...)
+		j.push(k)
 	}
 	j.mu.Unlock()
 	j.wake()
@@ -139,6 +157,7 @@ func (j *Journal) push(k kept) {
 	}
 	j.ring[j.head] = k // the oldest gives way
 	j.head = (j.head + 1) % MaxEvents
+	j.arena.release(j.ring[j.head].chunk) // chunks before the oldest kept event's
 }
 
 // at is the i-th kept event, oldest first.
@@ -147,7 +166,7 @@ func (j *Journal) at(i int) *kept { return &j.ring[(j.head+i)%len(j.ring)] }
 // Clear empties the journal (POST /_sim/reset); numbers keep increasing.
 func (j *Journal) Clear() {
 	j.mu.Lock()
-	j.ring, j.head, j.size, j.arena = nil, 0, 0, nil
+	j.ring, j.head, j.size, j.arena = nil, 0, 0, arena{}
 	j.mu.Unlock()
 }
 
@@ -163,7 +182,7 @@ func (j *Journal) Since(_ context.Context, after int64, limit int) ([]Event, err
 	for ; i < j.size && len(out) < limit; i++ {
 		k := j.at(i)
 		out = append(out, Event{Seq: first + int64(i), At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano),
-			Type: j.types[k.typ], Data: k.json()})
+			Type: j.types[k.typ], Data: k.form.json(j.arena.data(k))})
 	}
 	return out, nil
 }

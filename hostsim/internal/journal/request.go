@@ -1,9 +1,6 @@
 package journal
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // A request event is the most frequent event, so the ring keeps it packed
 // instead of its JSON: status (two bytes, the top bit set when the path
@@ -52,13 +49,4 @@ func unpackRequest(b []byte) requestEvent {
 		e.Path = apiRoot + e.Path
 	}
 	return e
-}
-
-// json is the event's data as served.
-func (k *kept) json() json.RawMessage {
-	if !k.packed {
-		return k.data
-	}
-	b, _ := json.Marshal(unpackRequest(k.data))
-	return b
 }

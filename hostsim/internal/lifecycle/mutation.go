@@ -205,7 +205,7 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := journal.Append(q, en.Now(), "mutation", mutationEvent{Tenant: n.Tenant, Space: n.Space,
+	if err := journal.Append(q, en.Now(), "mutation", journal.Mutation{Tenant: n.Tenant, Space: n.Space,
 		Kind: n.Kind, Name: n.Name, UID: n.UID, Generation: n.Generation,
 		Revision: n.Revision, Created: o.Created, Changed: o.changed}); err != nil {
 		return nil, err
@@ -215,27 +215,4 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 		return nil, err
 	}
 	return rep.JSON(), nil
-}
-
-// mutationEvent and deletionEvent are the data of a mutation's journal event
-// (members in the order a map would marshal them).
-type mutationEvent struct {
-	Changed    bool   `json:"changed"`
-	Created    bool   `json:"created"`
-	Generation int64  `json:"generation"`
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	Revision   int64  `json:"revision"`
-	Space      string `json:"space"`
-	Tenant     string `json:"tenant"`
-	UID        string `json:"uid"`
-}
-
-type deletionEvent struct {
-	Deleted bool   `json:"deleted"`
-	Kind    string `json:"kind"`
-	Name    string `json:"name"`
-	Space   string `json:"space"`
-	Tenant  string `json:"tenant"`
-	UID     string `json:"uid"`
 }
