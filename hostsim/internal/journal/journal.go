@@ -151,6 +151,9 @@ func (j *Journal) add(events []store.Pending) {
 func (j *Journal) push(k kept) {
 	j.seq++
 	if j.size < MaxEvents {
+		if len(j.ring) == cap(j.ring) { // grow, but never past MaxEvents
+			j.ring = append(make([]kept, 0, min(max(2*cap(j.ring), 256), MaxEvents)), j.ring...)
+		}
 		j.ring = append(j.ring, k)
 		j.size++
 		return

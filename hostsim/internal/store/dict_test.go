@@ -53,7 +53,7 @@ func TestDictionaryCodecRoundTrips(t *testing.T) {
 
 // A --db file of schema 4 migrates: its records (plain bodies, hex
 // fingerprints) replay as they were, and new ones are kept compact.
-func TestSchema4FileMigrates(t *testing.T) {
+func TestSchema4FileMigrates(t *testing.T) { // prepares too: their text digests become bytes
 	path := filepath.Join(t.TempDir(), "v4.db")
 	s, err := Open(path)
 	if err != nil {
@@ -66,7 +66,8 @@ func TestSchema4FileMigrates(t *testing.T) {
 	}
 	for _, stmt := range []string{`ALTER TABLE idempotency DROP COLUMN dict`, `DROP TABLE dictionaries`, `PRAGMA user_version = 4`,
 		`INSERT INTO idempotency (tenant, principal, space, key, fingerprint, status, etag, body, bound_uid, bound_op, created_at)
-		 VALUES ('t', 'p', 's', 'k', '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 201, '"1"', '{"a":1}', '', '', 5)`} {
+		 VALUES ('t', 'p', 's', 'k', '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 201, '"1"', '{"a":1}', '', '', 5)`,
+		`INSERT INTO prepares (digest, tenant, minted_at) VALUES ('sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 't', 77)`} {
 		if _, err := raw.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
@@ -82,6 +83,15 @@ func TestSchema4FileMigrates(t *testing.T) {
 		r, err := GetRecord(q, "t", "p", "s", "k")
 		if err != nil || r == nil || string(r.Body) != `{"a":1}` || r.Fingerprint != "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" {
 			t.Fatalf("the migrated record reads %+v (%v)", r, err)
+		}
+		return nil
+	})
+	_ = s.Read(ctx, func(q Q) error {
+		for _, qq := range []Q{q, rawQ{q}} {
+			at, ok, err := PrepareMintedAt(qq, "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "t")
+			if err != nil || !ok || at != 77 {
+				t.Fatalf("the migrated prepare reads %d %v (%v)", at, ok, err)
+			}
 		}
 		return nil
 	})

@@ -4,7 +4,7 @@ import "fmt"
 
 // schemaVersion is written to the database's user_version; a --db file of
 // another version is refused instead of being misread, except version 4,
-// which migrates (records gained their dictionary).
+// which migrates (records gained their dictionary, digests became bytes).
 const schemaVersion = 5
 
 // migrate creates the schema in a new database and checks an existing one.
@@ -18,8 +18,11 @@ func (s *Store) migrate() error {
 		return fmt.Errorf("read database %q: %w", s.path, err)
 	}
 	if tables > 0 && v == 4 {
-		if _, err := s.db.Exec(`ALTER TABLE idempotency ADD COLUMN dict INTEGER NOT NULL DEFAULT 0`); err != nil {
-			return fmt.Errorf("migrate database %q to schema %d: %w", s.path, schemaVersion, err)
+		for _, m := range []string{`ALTER TABLE idempotency ADD COLUMN dict INTEGER NOT NULL DEFAULT 0`,
+			`UPDATE prepares SET digest = unhex(substr(digest, 8)) WHERE digest GLOB 'sha256:*' AND length(digest) = 71`} {
+			if _, err := s.db.Exec(m); err != nil {
+				return fmt.Errorf("migrate database %q to schema %d: %w", s.path, schemaVersion, err)
+			}
 		}
 		v = schemaVersion
 	}

@@ -41,13 +41,14 @@ func (m *mirror) load(q Q) error {
 		return err
 	}
 	for rows.Next() {
-		var d, t string
+		var d []byte
+		var t string
 		var at int64
 		if err := rows.Scan(&d, &t, &at); err != nil {
 			rows.Close()
 			return err
 		}
-		m.prepares[m.hash(d, t)] = at
+		m.prepares[m.hash(digestText(d), t)] = at
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

@@ -56,6 +56,14 @@ var errRollback = errors.New("roll back")
 
 func (w *world) pick(xs ...string) string { return xs[w.rnd.Intn(len(xs))] }
 
+// digest is one of eight prepare digests, half of them sha256: digests.
+func (w *world) digest(i int) string {
+	if i%2 == 0 {
+		return fmt.Sprintf("sha256:%064x", i)
+	}
+	return fmt.Sprint("digest-", i)
+}
+
 func (w *world) step(q Q) error {
 	switch w.rnd.Intn(12) {
 	case 0, 1:
@@ -103,7 +111,7 @@ func (w *world) step(q Q) error {
 	case 6:
 		return DropRecord(q, "t1", "p", w.pick("a", "b"), fmt.Sprint("k", w.rnd.Intn(8)))
 	case 7:
-		return MintPrepare(q, fmt.Sprint("sha256:", w.rnd.Intn(8)), w.pick("t1", "t2"), int64(w.rnd.Intn(100)))
+		return MintPrepare(q, w.digest(w.rnd.Intn(8)), w.pick("t1", "t2"), int64(w.rnd.Intn(100)))
 	case 8:
 		if w.rnd.Intn(3) == 0 {
 			return Purge(q, int64(w.rnd.Intn(30)), int64(w.rnd.Intn(30)))
@@ -163,7 +171,7 @@ func (w *world) compare(q Q) {
 	}
 	for i := range 8 {
 		for _, tenant := range []string{"t1", "t2"} {
-			d := fmt.Sprint("sha256:", i)
+			d := w.digest(i)
 			a, af, _ := PrepareMintedAt(q, d, tenant)
 			b, bf, _ := PrepareMintedAt(rawQ{q}, d, tenant)
 			if a != b || af != bf {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
@@ -118,7 +119,7 @@ func RebindOperationRecords(q Q, opID, uid string) error {
 // MintPrepare records (or refreshes) a minted prepareDigest for a tenant.
 func MintPrepare(q Q, digest, tenant string, now int64) error {
 	_, err := q.Exec(`INSERT INTO prepares (digest, tenant, minted_at) VALUES (?,?,?)
-		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digest, tenant, now)
+		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digestStored(digest), tenant, now)
 	if v, ok := viewOf(q); ok && err == nil {
 		v.setPrepare(v.m.hash(digest, tenant), now)
 	}
@@ -132,11 +133,29 @@ func PrepareMintedAt(q Q, digest, tenant string) (int64, bool, error) {
 		return at, found, nil
 	}
 	var at int64
-	err := q.QueryRow(`SELECT minted_at FROM prepares WHERE digest=? AND tenant=?`, digest, tenant).Scan(&at)
+	err := q.QueryRow(`SELECT minted_at FROM prepares WHERE digest=? AND tenant=?`, digestStored(digest), tenant).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
 	return at, err == nil, err
+}
+
+// digestStored keeps a "sha256:" digest as its 32 bytes (any other text as
+// it is); digestText reads either back.
+func digestStored(d string) any {
+	if rest, ok := strings.CutPrefix(d, "sha256:"); ok {
+		if b, ok := fingerprintStored(rest).([]byte); ok {
+			return b
+		}
+	}
+	return d
+}
+
+func digestText(stored []byte) string {
+	if len(stored) == sha256.Size {
+		return "sha256:" + hex.EncodeToString(stored)
+	}
+	return string(stored)
 }
 
 // Counters adds delta to a named counter.
