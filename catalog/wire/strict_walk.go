@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync"
 )
 
 // walkRaw finds what walkStrict finds — unknown members and missing required
@@ -146,21 +147,16 @@ func (w *rawWalker) value(t reflect.Type) {
 		w.skip()
 		return
 	}
-	for t.Kind() == reflect.Pointer {
-		if t.Implements(unmarshalerType) {
-			w.skip()
-			return
-		}
-		t = t.Elem()
-	}
-	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+	ti := typeInfoOf(t)
+	if ti.skip {
 		w.skip()
 		return
 	}
+	t = ti.t
 	c := w.data[w.pos]
 	switch {
 	case t.Kind() == reflect.Struct && c == '{':
-		fields := cachedFields(t)
+		fields := ti.fields
 		var seen []bool
 		if len(fields) <= 64 {
 			var buf [64]bool
@@ -229,4 +225,32 @@ func fieldIndex(fields []structField, name []byte) int {
 		}
 	}
 	return -1
+}
+
+// typeInfo is what the walk needs of a type, found once: the type behind its
+// pointers, whether it decodes itself (the walk then skips its value, as the
+// generic walk does) and a struct's fields.
+type typeInfo struct {
+	t      reflect.Type
+	skip   bool
+	fields []structField
+}
+
+var typeInfos sync.Map // reflect.Type -> *typeInfo
+
+func typeInfoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{t: t}
+	for ti.t.Kind() == reflect.Pointer && !ti.skip {
+		ti.skip = ti.t.Implements(unmarshalerType)
+		ti.t = ti.t.Elem()
+	}
+	ti.skip = ti.skip || ti.t.Implements(unmarshalerType) || reflect.PointerTo(ti.t).Implements(unmarshalerType)
+	if !ti.skip && ti.t.Kind() == reflect.Struct {
+		ti.fields = cachedFields(ti.t)
+	}
+	typeInfos.Store(t, ti)
+	return ti
 }
