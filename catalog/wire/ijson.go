@@ -2,10 +2,14 @@ package wire
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
+
+// unsafeString views b as a string without copying; b must not change while
+// the string is in use.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // MaxDepth is the most nested containers a document may hold (docs/protocol.md#json).
 const MaxDepth = 256
@@ -38,18 +42,19 @@ func EscapePointerToken(s string) string {
 // JSON escapes, paired surrogates, the JSON number grammar with finite binary64 values
 // and no negative zero, and at most MaxDepth nested containers.
 func CheckIJSON(data []byte) error {
-	s := &scanner{data: data}
+	var buf [16]step
+	s := &scanner{data: data, path: buf[:0]}
 	if !utf8.Valid(data) {
 		i := firstInvalidUTF8(data)
 		return &JSONError{Pointer: "", Offset: i, Message: "the document is not valid UTF-8; use UTF-8 encoded JSON"}
 	}
 	s.ws()
-	if err := s.value("", 0); err != nil {
+	if err := s.value(0); err != nil {
 		return err
 	}
 	s.ws()
 	if s.pos != len(data) {
-		return s.fail("", "trailing data after the JSON value; keep exactly one JSON value")
+		return s.fail("trailing data after the JSON value; keep exactly one JSON value")
 	}
 	return nil
 }
@@ -68,10 +73,13 @@ func firstInvalidUTF8(b []byte) int {
 type scanner struct {
 	data []byte
 	pos  int
+	path path
 }
 
-func (s *scanner) fail(ptr, msg string) error {
-	return &JSONError{Pointer: ptr, Offset: s.pos, Message: msg}
+// fail reports a problem at the JSON Pointer of what the scanner is in: the
+// pointer's text is built only then, from the path it keeps.
+func (s *scanner) fail(msg string) error {
+	return &JSONError{Pointer: s.path.String(), Offset: s.pos, Message: msg}
 }
 
 func (s *scanner) ws() {
@@ -85,42 +93,42 @@ func (s *scanner) ws() {
 	}
 }
 
-func (s *scanner) value(ptr string, depth int) error {
+func (s *scanner) value(depth int) error {
 	if s.pos >= len(s.data) {
-		return s.fail(ptr, "unexpected end of input; the JSON value is incomplete")
+		return s.fail("unexpected end of input; the JSON value is incomplete")
 	}
 	switch c := s.data[s.pos]; {
 	case c == '{':
-		return s.object(ptr, depth+1)
+		return s.object(depth + 1)
 	case c == '[':
-		return s.array(ptr, depth+1)
+		return s.array(depth + 1)
 	case c == '"':
-		_, err := s.str(ptr)
+		_, err := s.str(false)
 		return err
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number(ptr)
+		return s.number()
 	case c == 't':
-		return s.literal(ptr, "true")
+		return s.literal("true")
 	case c == 'f':
-		return s.literal(ptr, "false")
+		return s.literal("false")
 	case c == 'n':
-		return s.literal(ptr, "null")
+		return s.literal("null")
 	default:
-		return s.fail(ptr, fmt.Sprintf("unexpected character %q; expected a JSON value", rune(c)))
+		return s.fail(fmt.Sprintf("unexpected character %q; expected a JSON value", rune(c)))
 	}
 }
 
-func (s *scanner) literal(ptr, lit string) error {
-	if !strings.HasPrefix(string(s.data[s.pos:min(len(s.data), s.pos+len(lit))]), lit) {
-		return s.fail(ptr, "invalid literal; expected true, false or null")
+func (s *scanner) literal(lit string) error {
+	if !strings.HasPrefix(unsafeString(s.data[s.pos:min(len(s.data), s.pos+len(lit))]), lit) {
+		return s.fail("invalid literal; expected true, false or null")
 	}
 	s.pos += len(lit)
 	return nil
 }
 
-func (s *scanner) object(ptr string, depth int) error {
+func (s *scanner) object(depth int) error {
 	if depth > MaxDepth {
-		return s.fail(ptr, fmt.Sprintf("more than %d nested containers; flatten the document", MaxDepth))
+		return s.fail(fmt.Sprintf("more than %d nested containers; flatten the document", MaxDepth))
 	}
 	s.pos++ // {
 	s.ws()
@@ -128,33 +136,50 @@ func (s *scanner) object(ptr string, depth int) error {
 		s.pos++
 		return nil
 	}
-	seen := map[string]bool{}
+	var small [16][]byte // member names so far (unescaped); a map past 16
+	names := small[:0]
+	var many map[string]bool
 	for {
 		s.ws()
 		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
-			return s.fail(ptr, "expected a member name in double quotes")
+			return s.fail("expected a member name in double quotes")
 		}
-		name, err := s.str(ptr)
+		name, err := s.str(true)
 		if err != nil {
 			return err
 		}
-		child := ptr + "/" + EscapePointerToken(name)
-		if seen[name] {
-			return s.fail(child, fmt.Sprintf("duplicate member name %q; every member name in an object must be unique", name))
+		s.path = append(s.path, step{name: name})
+		dup := false
+		if many != nil {
+			dup = many[string(name)]
+			many[string(name)] = true
+		} else {
+			for _, n := range names {
+				dup = dup || string(n) == string(name)
+			}
+			if names = append(names, name); len(names) > len(small) {
+				many = make(map[string]bool, 2*len(names))
+				for _, n := range names {
+					many[string(n)] = true
+				}
+			}
 		}
-		seen[name] = true
+		if dup {
+			return s.fail(fmt.Sprintf("duplicate member name %q; every member name in an object must be unique", name))
+		}
 		s.ws()
 		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-			return s.fail(child, "expected ':' after the member name")
+			return s.fail("expected ':' after the member name")
 		}
 		s.pos++
 		s.ws()
-		if err := s.value(child, depth); err != nil {
+		if err := s.value(depth); err != nil {
 			return err
 		}
+		s.path = s.path[:len(s.path)-1]
 		s.ws()
 		if s.pos >= len(s.data) {
-			return s.fail(ptr, "unexpected end of input inside an object")
+			return s.fail("unexpected end of input inside an object")
 		}
 		switch s.data[s.pos] {
 		case ',':
@@ -163,14 +188,14 @@ func (s *scanner) object(ptr string, depth int) error {
 			s.pos++
 			return nil
 		default:
-			return s.fail(ptr, "expected ',' or '}' after an object member")
+			return s.fail("expected ',' or '}' after an object member")
 		}
 	}
 }
 
-func (s *scanner) array(ptr string, depth int) error {
+func (s *scanner) array(depth int) error {
 	if depth > MaxDepth {
-		return s.fail(ptr, fmt.Sprintf("more than %d nested containers; flatten the document", MaxDepth))
+		return s.fail(fmt.Sprintf("more than %d nested containers; flatten the document", MaxDepth))
 	}
 	s.pos++ // [
 	s.ws()
@@ -180,12 +205,14 @@ func (s *scanner) array(ptr string, depth int) error {
 	}
 	for i := 0; ; i++ {
 		s.ws()
-		if err := s.value(ptr+"/"+strconv.Itoa(i), depth); err != nil {
+		s.path = append(s.path, step{index: i})
+		if err := s.value(depth); err != nil {
 			return err
 		}
+		s.path = s.path[:len(s.path)-1]
 		s.ws()
 		if s.pos >= len(s.data) {
-			return s.fail(ptr, "unexpected end of input inside an array")
+			return s.fail("unexpected end of input inside an array")
 		}
 		switch s.data[s.pos] {
 		case ',':
@@ -194,7 +221,7 @@ func (s *scanner) array(ptr string, depth int) error {
 			s.pos++
 			return nil
 		default:
-			return s.fail(ptr, "expected ',' or ']' after an array element")
+			return s.fail("expected ',' or ']' after an array element")
 		}
 	}
 }

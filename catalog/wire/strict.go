@@ -33,14 +33,10 @@ func DecodeStrict(data []byte, v any) error {
 	if err := CheckIJSON(data); err != nil {
 		return err
 	}
-	var generic any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&generic); err != nil {
-		return &JSONError{Message: err.Error()}
+	probs, err := strictProblems(data, reflect.TypeOf(v))
+	if err != nil {
+		return err
 	}
-	var probs []JSONError
-	walkStrict(generic, reflect.TypeOf(v), "", &probs)
 	if len(probs) == 0 {
 		if err := json.Unmarshal(data, v); err != nil {
 			probs = append(probs, typeProblem(err))
@@ -51,6 +47,28 @@ func DecodeStrict(data []byte, v any) error {
 		return &StrictError{Problems: probs}
 	}
 	return nil
+}
+
+// strictProblems are the unknown and missing members of data (which passed
+// CheckIJSON) against t: found on the raw bytes, or, when a member name holds
+// an escape, on the generically decoded document.
+func strictProblems(data []byte, t reflect.Type) ([]JSONError, error) {
+	if probs, ok := walkRaw(data, t); ok {
+		return probs, nil
+	}
+	return genericProblems(data, t)
+}
+
+func genericProblems(data []byte, t reflect.Type) ([]JSONError, error) {
+	var generic any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
+		return nil, &JSONError{Message: err.Error()}
+	}
+	var probs []JSONError
+	walkStrict(generic, t, "", &probs)
+	return probs, nil
 }
 
 func typeProblem(err error) JSONError {

@@ -4,10 +4,16 @@
 // sequential and 8-worker rates of both hosts and their ratios (the median of
 // interleaved rounds, so a machine's changing load weighs on both alike), the
 // host's resident memory after 6,000 lifecycles, and the rates with --db FILE.
-// Figures depend on the machine and its load: read them as indicative.
+// Figures depend on the machine and its load: read them as indicative. Beside
+// each rate it prints the CPU one lifecycle cost in the server (from
+// /proc/PID/stat) and in the client (getrusage): on a shared machine CPU per
+// lifecycle moves far less with the load than a rate does.
 //
 // Both servers run as child processes started the same way (a ready file on a
-// free loopback port); `bench null` is the null server.
+// free loopback port); `bench null` is the null server. `bench --profile DIR`
+// measures nothing: it serves hostsim in a child `bench hostsim-profiled` (the
+// way `hostsim serve` does) and writes the server's CPU and heap profiles, the
+// client's CPU profile and a memory breakdown of the host.
 package main
 
 import (
@@ -27,6 +33,13 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "hostsim-profiled" {
+		if err := serveProfiled(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench hostsim-profiled:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -35,12 +48,15 @@ func main() {
 
 // options are the command line of a measurement run.
 type options struct {
-	hostsim    string // the hostsim binary
-	sequential int    // lifecycles of one sequential round
-	parallel   int    // lifecycles of one parallel round, across the workers
-	workers    int
-	rounds     int
-	rssAfter   int // lifecycles a fresh host serves before its RSS is read
+	hostsim     string // the hostsim binary
+	sequential  int    // lifecycles of one sequential round
+	parallel    int    // lifecycles of one parallel round, across the workers
+	workers     int
+	rounds      int
+	rssAfter    int // lifecycles a fresh host serves before its RSS is read
+	profile     string
+	profileNull bool
+	heapRate    int
 }
 
 func run(args []string, out io.Writer) error {
@@ -52,6 +68,9 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.workers, "workers", 8, "concurrent workers, each with its own keep-alive connection")
 	fs.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; the median rate of each is reported")
 	fs.IntVar(&o.rssAfter, "rss-after", 6000, "lifecycles a fresh host serves before its RSS is read")
+	fs.StringVar(&o.profile, "profile", "", "instead of measuring, profile an in-process hostsim and the client into this directory")
+	fs.IntVar(&o.heapRate, "heap-rate", 0, "with --profile: the server's runtime.MemProfileRate (0: Go's default)")
+	fs.BoolVar(&o.profileNull, "profile-null", false, "with --profile: run the client against the null server instead")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,6 +82,9 @@ func run(args []string, out io.Writer) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
+	}
+	if o.profile != "" {
+		return profileRun(o, o.profile, dir, self)
 	}
 	null, err := start(dir, "null", self, "null")
 	if err != nil {
@@ -80,6 +102,7 @@ func run(args []string, out io.Writer) error {
 	}
 	n, h := newClient(null.url, ref, false), newClient(mem.url, ref, true)
 	var rates [4][]float64 // null seq, host seq, null par, host par
+	var costs [4][]cost
 	for _, c := range []*client{n, h} {
 		if err := c.loop("warm", o.sequential/5); err != nil {
 			return err
@@ -88,13 +111,19 @@ func run(args []string, out io.Writer) error {
 	for range o.rounds {
 		for i, step := range []struct {
 			c       *client
+			p       *proc
 			n, work int
-		}{{n, o.sequential, 1}, {h, o.sequential, 1}, {n, o.parallel, o.workers}, {h, o.parallel, o.workers}} {
-			r, err := step.c.rate("r", step.n, step.work)
+		}{{n, null, o.sequential, 1}, {h, mem, o.sequential, 1}, {n, null, o.parallel, o.workers}, {h, mem, o.parallel, o.workers}} {
+			var r float64
+			cpu, err := measured(step.p.pid(), step.n/step.work*step.work, func() (err error) {
+				r, err = step.c.rate("r", step.n, step.work)
+				return err
+			})
 			if err != nil {
 				return err
 			}
 			rates[i] = append(rates[i], r)
+			costs[i] = append(costs[i], cpu)
 		}
 	}
 	m := [4]float64{median(rates[0]), median(rates[1]), median(rates[2]), median(rates[3])}
@@ -102,6 +131,10 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "hostsim full (in-memory)", m[1], o.workers, m[3])
 	fmt.Fprintf(out, "%-26s sequential %7.2f                 %d workers %7.2f   (median of %d interleaved rounds)\n",
 		"hostsim/null", m[1]/m[0], o.workers, m[3]/m[2], o.rounds)
+	fmt.Fprintf(out, "CPU per lifecycle (median):\n")
+	for i, label := range []string{"null sequential", "hostsim sequential", fmt.Sprintf("null %d workers", o.workers), fmt.Sprintf("hostsim %d workers", o.workers)} {
+		fmt.Fprintf(out, "  %-20s %s\n", label, medianCost(costs[i]))
+	}
 	mem.stop()
 
 	fresh, err := start(dir, "hostsim-rss", o.hostsim, "serve", "--profile", "full")
@@ -112,11 +145,12 @@ func run(args []string, out io.Writer) error {
 	if _, err := newClient(fresh.url, ref, true).rate("m", o.rssAfter, o.workers); err != nil {
 		return err
 	}
-	rss, err := rssMiB(fresh.pid())
+	res, err := readRSS(fresh.pid())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "hostsim RSS after %d lifecycles: %.1f MiB\n", o.rssAfter/o.workers*o.workers, rss)
+	fmt.Fprintf(out, "hostsim RSS after %d lifecycles: %.1f MiB (anonymous %.1f, file-backed %.1f)\n",
+		o.rssAfter/o.workers*o.workers, res.total, res.anon, res.file)
 	fresh.stop()
 
 	file, err := start(dir, "hostsim-db", o.hostsim, "serve", "--profile", "full", "--db", filepath.Join(dir, "bench.db"))
@@ -128,16 +162,31 @@ func run(args []string, out io.Writer) error {
 	if err := fc.loop("warm", o.sequential/5); err != nil {
 		return err
 	}
-	seq, err := fc.rate("s", o.sequential, 1)
+	var seq, par float64
+	seqCost, err := measured(file.pid(), o.sequential, func() (err error) {
+		seq, err = fc.rate("s", o.sequential, 1)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	par, err := fc.rate("p", o.parallel, o.workers)
+	parCost, err := measured(file.pid(), o.parallel/o.workers*o.workers, func() (err error) {
+		par, err = fc.rate("p", o.parallel, o.workers)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "hostsim full (--db FILE)", seq, o.workers, par)
+	fmt.Fprintf(out, "  %-20s %s\n  %-20s %s\n", "--db sequential", seqCost, fmt.Sprintf("--db %d workers", o.workers), parCost)
 	return nil
+}
+
+// medianCost is the round with the median total CPU.
+func medianCost(cs []cost) cost {
+	s := append([]cost(nil), cs...)
+	sort.Slice(s, func(i, j int) bool { return s[i].server+s[i].client < s[j].server+s[j].client })
+	return s[len(s)/2]
 }
 
 func median(xs []float64) float64 {

@@ -76,17 +76,31 @@ func (p *proc) stop() {
 	}
 }
 
-// rssMiB reads the resident set size of a process.
-func rssMiB(pid int) (float64, error) {
+// rss is a process's resident set: all of it, and how much of it is
+// anonymous memory (heaps) and file pages (the mapped binary).
+type rss struct{ total, anon, file float64 }
+
+// readRSS reads the resident set of a process, in MiB.
+func readRSS(pid int) (rss, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
-		return 0, err
+		return rss{}, err
 	}
+	var r rss
+	found := false
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kb / 1024, err
+		for key, dst := range map[string]*float64{"VmRSS:": &r.total, "RssAnon:": &r.anon, "RssFile:": &r.file} {
+			if rest, ok := strings.CutPrefix(line, key); ok {
+				kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+				if err != nil {
+					return rss{}, err
+				}
+				*dst, found = kb/1024, found || key == "VmRSS:"
+			}
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+	if !found {
+		return rss{}, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+	}
+	return r, nil
 }

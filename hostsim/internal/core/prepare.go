@@ -2,6 +2,7 @@ package core
 
 import (
 	"time"
+	"unicode/utf8"
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/fault"
@@ -11,11 +12,59 @@ import (
 // PrepareBinding is the prepareDigest hostsim mints over a request
 // (docs/protocol.md#prepare): the digest of the JCS form of the binding object.
 func PrepareBinding(specDigest string, ref wire.FormRef, name, tenant, space, uid, generation string) string {
-	d, _ := wire.DigestValue(map[string]string{
-		"plan": "takokit-hostsim/v1", "specDigest": specDigest, "group": ref.APIVersion, "kind": ref.Kind,
-		"definitionVersion": ref.DefinitionVersion, "schemaDigest": ref.SchemaDigest, "name": name,
-		"tenant": tenant, "space": space, "uid": uid, "generation": generation,
-	})
+	// The members in canonical (sorted) order.
+	vals := [...]string{ref.DefinitionVersion, generation, ref.APIVersion, ref.Kind, name, bindingPlan,
+		ref.SchemaDigest, space, specDigest, tenant, uid}
+	if b, ok := plainBinding(&vals); ok {
+		return wire.RawDigest(b)
+	}
+	return bindingDigest(&vals)
+}
+
+const bindingPlan = "takokit-hostsim/v1"
+
+// bindingKeys are the binding's member names, sorted as JCS sorts them.
+var bindingKeys = [...]string{"definitionVersion", "generation", "group", "kind", "name", "plan",
+	"schemaDigest", "space", "specDigest", "tenant", "uid"}
+
+// plainBinding writes the JCS bytes of the binding directly when no value
+// needs an escape (valid UTF-8 without control characters, quotes or
+// backslashes: JCS writes such a string as it is); ok is false otherwise.
+func plainBinding(vals *[len(bindingKeys)]string) (b []byte, ok bool) {
+	n := 2
+	for i, v := range vals {
+		if !utf8.ValidString(v) {
+			return nil, false
+		}
+		for j := 0; j < len(v); j++ {
+			if c := v[j]; c < 0x20 || c == '"' || c == '\\' {
+				return nil, false
+			}
+		}
+		n += len(bindingKeys[i]) + len(v) + 6
+	}
+	b = make([]byte, 0, n)
+	b = append(b, '{')
+	for i, v := range vals {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, bindingKeys[i]...)
+		b = append(b, `":"`...)
+		b = append(b, v...)
+		b = append(b, '"')
+	}
+	return append(b, '}'), true
+}
+
+// bindingDigest is the digest of the binding by the general canonical form.
+func bindingDigest(vals *[len(bindingKeys)]string) string {
+	m := make(map[string]string, len(bindingKeys))
+	for i, k := range bindingKeys {
+		m[k] = vals[i]
+	}
+	d, _ := wire.DigestValue(m)
 	return d
 }
 

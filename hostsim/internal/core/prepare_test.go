@@ -71,3 +71,20 @@ func TestCheckPrepareSpend(t *testing.T) {
 		t.Fatal("PrepareTenant")
 	}
 }
+
+// The binding written directly equals its general canonical form, and a
+// value that needs an escape takes the general form.
+func TestPrepareBindingIsTheCanonicalDigest(t *testing.T) {
+	ref := wire.FormRef{APIVersion: "edge.forms.takokit.dev/v1alpha1", Kind: "EdgeKVNamespace", DefinitionVersion: "0.1.0",
+		SchemaDigest: "sha256:9d43b1aab140d6127e905be4a4d40e29840bc5bc2303b98d671c08b4108d96dd"}
+	for _, space := range []string{"prod", "é space", `a"b`, `back\slash`, "tab\there", "\x7f", "\u2028", "\xff"} {
+		want, _ := wire.DigestValue(map[string]string{
+			"plan": "takokit-hostsim/v1", "specDigest": wire.EmptySpecDigest, "group": ref.APIVersion, "kind": ref.Kind,
+			"definitionVersion": ref.DefinitionVersion, "schemaDigest": ref.SchemaDigest, "name": "orders",
+			"tenant": "tenant-a", "space": space, "uid": "u-1", "generation": "3",
+		})
+		if got := PrepareBinding(wire.EmptySpecDigest, ref, "orders", "tenant-a", space, "u-1", "3"); got != want {
+			t.Errorf("space %q: binding %s, canonical %s", space, got, want)
+		}
+	}
+}

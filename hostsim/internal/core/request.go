@@ -123,14 +123,22 @@ func ParseResource(apiVersion, kind string, f FormDoc, m MetadataDoc, spec json.
 	if len(t) == 0 || t[0] != '{' {
 		return nil, Invalid("/spec must be a JSON object ({} when empty)")
 	}
-	var obj map[string]any
-	dec := json.NewDecoder(bytes.NewReader(t))
-	dec.UseNumber()
-	if err := dec.Decode(&obj); err != nil {
-		return nil, Invalid("/spec: %v", err)
+	obj := map[string]any{}
+	if !emptyObject(t) {
+		dec := json.NewDecoder(bytes.NewReader(t))
+		dec.UseNumber()
+		if err := dec.Decode(&obj); err != nil {
+			return nil, Invalid("/spec: %v", err)
+		}
 	}
 	return &Request{APIVersion: apiVersion, Kind: kind, Ref: *f.FormRef, PackageDigest: f.PackageDigest,
 		Name: *m.Name, Space: *m.Space, Generation: m.Generation, Spec: obj}, nil
+}
+
+// emptyObject: b is `{` and `}` with only white space between (an empty spec
+// needs no decoder).
+func emptyObject(b []byte) bool {
+	return len(bytes.TrimSpace(b[1:])) == 1 && b[len(b)-1] == '}'
 }
 
 // lastMemberWins re-encodes body through a plain decode, which keeps the last

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -45,6 +46,16 @@ func TestParseResourceAndGrammars(t *testing.T) {
 	}
 	if e := in.CheckGrammars(nil); e != nil {
 		t.Fatalf("grammars: %v", e)
+	}
+	for _, spec := range []string{`{}`, "{ \n}", `{"a":{}}`} {
+		in, e := ParseResource(refA.APIVersion, refA.Kind, form, meta, json.RawMessage(spec))
+		if want := map[string]any{}; spec == `{"a":{}}` {
+			if e != nil || !reflect.DeepEqual(in.Spec, map[string]any{"a": map[string]any{}}) {
+				t.Errorf("spec %s: %+v %v", spec, in, e)
+			}
+		} else if e != nil || in.Spec == nil || !reflect.DeepEqual(in.Spec, want) {
+			t.Errorf("spec %s decodes to %#v (%v), want an empty map", spec, in.Spec, e)
+		}
 	}
 	for what, spec := range map[string]string{"an array spec": `[]`, "a null spec": `null`} {
 		if _, e := ParseResource(refA.APIVersion, refA.Kind, form, meta, json.RawMessage(spec)); e == nil {

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -20,6 +21,10 @@ type counters struct {
 	done     chan struct{}
 	closed   bool
 	batches  int
+	// pending is set by the request that starts a batch and cleared when
+	// the batch is taken, so a busy host wakes the writer once per window
+	// instead of once per request.
+	pending atomic.Bool
 }
 
 // batchWindow bounds how long a counted request waits to be written.
@@ -37,6 +42,9 @@ func (c *counters) request(support bool) {
 		c.support++
 	}
 	c.mu.Unlock()
+	if !c.pending.CompareAndSwap(false, true) {
+		return // a batch is already gathering: no need to wake the writer
+	}
 	select {
 	case c.kick <- nil:
 	default:
@@ -108,6 +116,7 @@ func (c *counters) run() {
 // write adds the counted requests to the store, with the highest event
 // number, and now and then purges what outlived its retention.
 func (c *counters) write() {
+	c.pending.Store(false)
 	c.mu.Lock()
 	requests, support := c.requests, c.support
 	c.requests, c.support = 0, 0

@@ -11,7 +11,6 @@ package journal
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,11 +30,16 @@ type Event struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// kept is an event as the ring holds it.
+// kept is an event as the ring holds it (ring.go): its time, its type by
+// number and where its data lies in the arena — JSON, or one of the compact
+// forms of request.go and mutation.go. Its number follows from its place.
 type kept struct {
-	seq, at int64
-	typ     string
-	data    []byte
+	at    int64
+	chunk uint32 // the arena chunk
+	off   uint32
+	n     uint32
+	typ   uint16
+	form  form
 }
 
 // Journal is the ring of events, its subscribers and the counter writer.
@@ -45,6 +49,10 @@ type Journal struct {
 	head int
 	size int
 	seq  int64
+	// arena holds the data of the kept events; types names event types by number.
+	arena   arena
+	types   []string
+	typeIdx map[string]uint16
 	// Retention: records and prepares older than these are purged now and then.
 	RecordLife, PrepareLife time.Duration
 	st                      *store.Store
@@ -81,9 +89,18 @@ func counterValues(st *store.Store) (map[string]int64, error) {
 }
 
 // Append queues an event in q's write transaction (store.AppendEvent): it
-// joins the journal only if the transaction commits.
+// joins the journal only if the transaction commits. A Mutation or a
+// Deletion is queued packed (mutation.go); any other data as its JSON.
 func Append(q store.Q, now time.Time, typ string, data any) error {
-	b, _ := json.Marshal(data)
+	var b []byte
+	switch d := data.(type) {
+	case Mutation:
+		b = d.pack()
+	case Deletion:
+		b = d.pack()
+	default:
+		b, _ = json.Marshal(data)
+	}
 	return store.AppendEvent(q, now.UnixNano(), typ, b)
 }
 
@@ -91,8 +108,13 @@ func Append(q store.Q, now time.Time, typ string, data any) error {
 // counts it. key is the Idempotency-Key of a keyed route ("" otherwise): not a
 // secret, it shows which requests were one retried request.
 func (j *Journal) Request(tenant, method, route, path, key string, status int, support bool) {
-	data, _ := json.Marshal(requestEvent{IdempotencyKey: key, Method: method, Path: path, Route: route, Status: status, Tenant: tenant})
-	j.add([]store.Pending{{At: j.now().UnixNano(), Type: "request", Data: data}})
+	at := j.now().UnixNano()
+	j.mu.Lock()
+	k := kept{at: at, typ: j.typeOf("request"), form: formRequest}
+	packRequest(j.alloc(&k, packedSize(tenant, method, route, path, key)), tenant, method, route, path, key, status)
+	j.push(k)
+	j.mu.Unlock()
+	j.wake()
 	j.counts.request(support)
 }
 
@@ -115,18 +137,32 @@ func (j *Journal) committed(events []store.Pending) { j.add(events) }
 func (j *Journal) add(events []store.Pending) {
 	j.mu.Lock()
 	for _, e := range events {
-		j.seq++
-		k := kept{seq: j.seq, at: e.At, typ: e.Type, data: e.Data}
-		if j.size < MaxEvents {
-			j.ring = append(j.ring, k)
-			j.size++
-			continue
+		k := kept{at: e.At, typ: j.typeOf(e.Type)}
+		data := e.Data
+		if len(data) > 0 && data[0] < ' ' { // a packed form, marked by its first byte
+			k.form, data = form(data[0]), data[1:]
 		}
-		j.ring[j.head] = k // the oldest gives way
-		j.head = (j.head + 1) % MaxEvents
+		_ = append(j.alloc(&k, len(data)), data...)
+		j.push(k)
 	}
 	j.mu.Unlock()
 	j.wake()
+}
+
+// push numbers k into the ring (under mu).
+func (j *Journal) push(k kept) {
+	j.seq++
+	if j.size < MaxEvents {
+		if len(j.ring) == cap(j.ring) { // grow, but never past MaxEvents
+			j.ring = append(make([]kept, 0, min(max(2*cap(j.ring), 256), MaxEvents)), j.ring...)
+		}
+		j.ring = append(j.ring, k)
+		j.size++
+		return
+	}
+	j.ring[j.head] = k // the oldest gives way
+	j.head = (j.head + 1) % MaxEvents
+	j.arena.release(j.ring[j.head].chunk) // chunks before the oldest kept event's
 }
 
 // at is the i-th kept event, oldest first.
@@ -135,7 +171,7 @@ func (j *Journal) at(i int) *kept { return &j.ring[(j.head+i)%len(j.ring)] }
 // Clear empties the journal (POST /_sim/reset); numbers keep increasing.
 func (j *Journal) Clear() {
 	j.mu.Lock()
-	j.ring, j.head, j.size = nil, 0, 0
+	j.ring, j.head, j.size, j.arena = nil, 0, 0, arena{}
 	j.mu.Unlock()
 }
 
@@ -145,11 +181,13 @@ func (j *Journal) Clear() {
 func (j *Journal) Since(_ context.Context, after int64, limit int) ([]Event, error) {
 	j.mu.RLock()
 	defer j.mu.RUnlock()
-	i := sort.Search(j.size, func(i int) bool { return j.at(i).seq > after })
+	first := j.seq - int64(j.size) + 1 // the number of the oldest kept event
+	i := int(min(max(after-first+1, 0), int64(j.size)))
 	out := make([]Event, 0, min(limit, j.size-i))
 	for ; i < j.size && len(out) < limit; i++ {
 		k := j.at(i)
-		out = append(out, Event{Seq: k.seq, At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano), Type: k.typ, Data: k.data})
+		out = append(out, Event{Seq: first + int64(i), At: time.Unix(0, k.at).UTC().Format(time.RFC3339Nano),
+			Type: j.types[k.typ], Data: k.form.json(j.arena.data(k))})
 	}
 	return out, nil
 }

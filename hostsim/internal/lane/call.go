@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
@@ -71,6 +72,14 @@ func (c *call) serve() *wire.Error {
 
 const maxBody = 8 << 20
 
+// Header keys in canonical form, and the one Content-Type of the lane's
+// answers (never changed once made).
+var (
+	contentType   = http.CanonicalHeaderKey(wire.HeaderContentType)
+	contentLength = http.CanonicalHeaderKey("Content-Length")
+	jsonType      = []string{wire.ContentTypeJSON}
+)
+
 // readBody reads at most 8 MiB; GET and HEAD bodies are ignored.
 func (c *call) readBody() *wire.Error {
 	if c.r.Method == http.MethodGet || c.r.Method == http.MethodHead || c.r.Body == nil {
@@ -128,14 +137,18 @@ func (c *call) write(fn func(q store.Q) error) error {
 	return err
 }
 
-// send writes a JSON (or empty) answer.
+// send writes a JSON (or empty) answer. A body goes with its length, so the
+// answer can leave before the request's log line is written (Server.ServeHTTP).
 func (c *call) send(status int, body []byte, etag string) {
 	h := c.w.Header()
 	if etag != "" {
 		h.Set(wire.HeaderETag, etag)
 	}
 	if body != nil {
-		h.Set(wire.HeaderContentType, wire.ContentTypeJSON)
+		h[contentType] = jsonType
+		if c.r.Method != http.MethodHead {
+			h[contentLength] = []string{strconv.Itoa(len(body))}
+		}
 	}
 	c.status = status
 	c.w.WriteHeader(status)

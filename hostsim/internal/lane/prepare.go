@@ -80,17 +80,40 @@ func prepare(c *call) *wire.Error {
 	if werr != nil {
 		return asRefusal(werr)
 	}
-	form := map[string]any{"formRef": in.Ref}
-	if in.PackageDigest != nil {
-		form["packageDigest"] = *in.PackageDigest
-	}
-	out := map[string]any{
-		"resource": map[string]any{"apiVersion": in.APIVersion, "kind": in.Kind, "form": form,
-			"metadata": map[string]string{"name": in.Name, "space": in.Space}, "spec": echoedSpec(c, f, g)},
-		"review": map[string]string{"prepareDigest": digest, "specDigest": g.Digest},
-	}
-	c.send(http.StatusOK, marshal(out), "")
+	c.send(http.StatusOK, marshal(preparedAnswer(in, echoedSpec(c, f, g), digest, g.Digest)), "")
 	return nil
+}
+
+// prepared is prepare's answer; members are in the order a map would
+// marshal them, so the bytes are those of the map it replaced.
+type prepared struct {
+	Resource struct {
+		APIVersion string `json:"apiVersion"`
+		Form       struct {
+			FormRef       wire.FormRef `json:"formRef"`
+			PackageDigest *string      `json:"packageDigest,omitempty"`
+		} `json:"form"`
+		Kind     string `json:"kind"`
+		Metadata struct {
+			Name  string `json:"name"`
+			Space string `json:"space"`
+		} `json:"metadata"`
+		Spec json.RawMessage `json:"spec"`
+	} `json:"resource"`
+	Review struct {
+		PrepareDigest string `json:"prepareDigest"`
+		SpecDigest    string `json:"specDigest"`
+	} `json:"review"`
+}
+
+func preparedAnswer(in *core.Request, spec json.RawMessage, digest, specDigest string) *prepared {
+	var p prepared
+	r := &p.Resource
+	r.APIVersion, r.Kind, r.Spec = in.APIVersion, in.Kind, spec
+	r.Form.FormRef, r.Form.PackageDigest = in.Ref, in.PackageDigest
+	r.Metadata.Name, r.Metadata.Space = in.Name, in.Space
+	p.Review.PrepareDigest, p.Review.SpecDigest = digest, specDigest
+	return &p
 }
 
 // echoedSpec is the spec prepare echoes: the materialized spec.

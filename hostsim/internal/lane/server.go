@@ -98,10 +98,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if c.rt != nil {
 		name = c.rt.name
 	}
-	s.Logger.Info("request", "requestId", c.id, "tenant", c.who.Tenant, "method", r.Method,
-		"route", name, "status", c.status, "duration", time.Since(start))
 	if s.Journal != nil {
 		s.Journal.Request(c.who.Tenant, r.Method, name, r.URL.EscapedPath(), c.journalKey(), c.status, c.rt != nil && c.rt.support)
+	}
+	if c.status != 0 {
+		flush(w) // the answer is complete: the client need not wait for the log line
+	}
+	if s.Logger.Enabled(c.ctx, slog.LevelInfo) {
+		s.Logger.LogAttrs(c.ctx, slog.LevelInfo, "request", slog.String("requestId", c.id),
+			slog.String("tenant", c.who.Tenant), slog.String("method", r.Method), slog.String("route", name),
+			slog.Int("status", c.status), slog.Duration("duration", time.Since(start)))
+	}
+}
+
+// flush sends what w buffered, when w (or what it wraps) can.
+func flush(w http.ResponseWriter) {
+	for {
+		if u, ok := w.(interface{ Unwrap() http.ResponseWriter }); ok {
+			w = u.Unwrap()
+			continue
+		}
+		_ = http.NewResponseController(w).Flush()
+		return
 	}
 }
 

@@ -56,6 +56,6 @@ func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) er
 	if err := en.Gauntlet.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID, en.nowText(), fs); err != nil {
 		return err
 	}
-	return journal.Append(q, en.Now(), "mutation", map[string]any{"tenant": cur.Tenant, "space": cur.Space, "kind": cur.Kind,
-		"name": cur.Name, "uid": cur.UID, "deleted": true})
+	return journal.Append(q, en.Now(), "mutation", journal.Deletion{Tenant: cur.Tenant, Space: cur.Space, Kind: cur.Kind,
+		Name: cur.Name, UID: cur.UID, Deleted: true})
 }

@@ -212,9 +212,9 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := journal.Append(q, en.Now(), "mutation", map[string]any{"tenant": n.Tenant, "space": n.Space,
-		"kind": n.Kind, "name": n.Name, "uid": n.UID, "generation": n.Generation,
-		"revision": n.Revision, "created": o.Created, "changed": o.changed}); err != nil {
+	if err := journal.Append(q, en.Now(), "mutation", journal.Mutation{Tenant: n.Tenant, Space: n.Space,
+		Kind: n.Kind, Name: n.Name, UID: n.UID, Generation: n.Generation,
+		Revision: n.Revision, Created: o.Created, Changed: o.changed}); err != nil {
 		return nil, err
 	}
 	rep, err := en.Renderer.Render(q, n, o.pins, fs)

@@ -61,7 +61,8 @@ type Representation struct {
 	noStatus   bool            // served without status (fault outputs.drop-status)
 }
 
-// JSON is the representation's bytes as served.
+// JSON is the representation's bytes as served: json.Marshal's bytes,
+// written directly when every string is plain (json.go).
 func (r *Representation) JSON() []byte {
 	if r.noStatus {
 		b, _ := json.Marshal(struct {
@@ -71,6 +72,9 @@ func (r *Representation) JSON() []byte {
 			Metadata   Metadata        `json:"metadata"`
 			Spec       json.RawMessage `json:"spec"`
 		}{r.APIVersion, r.Kind, r.Form, r.Metadata, r.Spec})
+		return b
+	}
+	if b, ok := r.appendPlain(make([]byte, 0, 768+len(r.Spec)+len(r.Status.Outputs))); ok {
 		return b
 	}
 	b, _ := json.Marshal(r)

@@ -3,8 +3,9 @@ package store
 import "fmt"
 
 // schemaVersion is written to the database's user_version; a --db file of
-// another version is refused instead of being misread.
-const schemaVersion = 4
+// another version is refused instead of being misread, except version 4,
+// which migrates (records gained their dictionary, digests became bytes).
+const schemaVersion = 5
 
 // migrate creates the schema in a new database and checks an existing one.
 func (s *Store) migrate() error {
@@ -15,6 +16,15 @@ func (s *Store) migrate() error {
 	var tables int
 	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table'`).Scan(&tables); err != nil {
 		return fmt.Errorf("read database %q: %w", s.path, err)
+	}
+	if tables > 0 && v == 4 {
+		for _, m := range []string{`ALTER TABLE idempotency ADD COLUMN dict INTEGER NOT NULL DEFAULT 0`,
+			`UPDATE prepares SET digest = unhex(substr(digest, 8)) WHERE digest GLOB 'sha256:*' AND length(digest) = 71`} {
+			if _, err := s.db.Exec(m); err != nil {
+				return fmt.Errorf("migrate database %q to schema %d: %w", s.path, schemaVersion, err)
+			}
+		}
+		v = schemaVersion
 	}
 	if tables > 0 && v != schemaVersion {
 		return fmt.Errorf("database %q was written by another hostsim version (schema %d, this hostsim writes %d); use a new --db file", s.path, v, schemaVersion)

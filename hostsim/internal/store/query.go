@@ -33,6 +33,9 @@ func PinHolders(q Q, target string) ([]Held, error) {
 // SourcesNaming lists the uids of resources in (tenant, space) holding a pin on
 // the name (apiVersion, kind, name), whatever uid it pinned.
 func SourcesNaming(q Q, tenant, space, apiVersion, kind, name string) ([]string, error) {
+	if v, ok := viewOf(q); ok && v.pinsNamingName(nameKey{apiVersion, kind, name}) == 0 {
+		return nil, nil
+	}
 	rows, err := q.Query(`SELECT DISTINCT p.source_uid FROM pins p JOIN resources r ON r.uid = p.source_uid
 		WHERE r.tenant=? AND r.space=? AND p.target_api_version=? AND p.target_kind=? AND p.target_name=?
 		ORDER BY p.source_uid`, tenant, space, apiVersion, kind, name)
@@ -88,6 +91,9 @@ func PendingDelete(q Q, uid string) (bool, error) {
 func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []string, skip string) ([]*Resource, error) {
 	if len(workerKinds) > 4 {
 		return nil, fmt.Errorf("store.Affected takes at most 4 worker kinds, got %d", len(workerKinds))
+	}
+	if v, ok := viewOf(q); ok && !v.mayAffect(tenant, space, apiVersion, kind, name, workerKinds) {
+		return nil, nil // no pin names it and the space has no worker: nothing to re-render
 	}
 	w := [4]string{}
 	copy(w[:], workerKinds)

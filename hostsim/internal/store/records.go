@@ -1,8 +1,12 @@
 package store
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
@@ -18,28 +22,91 @@ type Record struct {
 
 // GetRecord returns the record under the namespace, or nil.
 func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
+	v, mirrored := viewOf(q)
+	if mirrored && !v.hasRecord(v.m.hash(tenant, principal, space, key)) {
+		return nil, nil // the usual case of a new key: no query
+	}
 	r := Record{Tenant: tenant, Principal: principal, Space: space, Key: key}
-	err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at FROM idempotency
+	var fp []byte
+	var dictID int64
+	err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at, dict FROM idempotency
 		WHERE tenant=? AND principal=? AND space=? AND key=?`, tenant, principal, space, key).
-		Scan(&r.Fingerprint, &r.Status, &r.ETag, &r.Body, &r.BoundUID, &r.BoundOp, &r.CreatedAt)
+		Scan(&fp, &r.Status, &r.ETag, &r.Body, &r.BoundUID, &r.BoundOp, &r.CreatedAt, &dictID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
-	return &r, err
+	if err != nil {
+		return nil, err
+	}
+	r.Fingerprint = fingerprintText(fp)
+	if dictID != 0 {
+		var d *dict
+		if mirrored {
+			d = v.dictByID(dictID)
+		}
+		if d == nil {
+			var body []byte
+			if err := q.QueryRow(`SELECT body FROM dictionaries WHERE id=?`, dictID).Scan(&body); err != nil {
+				return nil, fmt.Errorf("the dictionary of record %q is missing: %w", key, err)
+			}
+			d = newDict(dictID, body)
+		}
+		if r.Body, err = d.decode(r.Body); err != nil {
+			return nil, err
+		}
+	}
+	return &r, nil
 }
 
-// PutRecord stores (or replaces) a record.
+// PutRecord stores (or replaces) a record, its body encoded against the
+// dictionary of its shape when it has one.
 func PutRecord(q Q, r *Record) error {
+	v, mirrored := viewOf(q)
+	body, dictID := r.Body, int64(0)
+	if mirrored && v.ov != nil {
+		d, err := dictFor(q, v, r.Body)
+		if err != nil {
+			return err
+		}
+		if d != nil {
+			body, dictID = d.encode(r.Body), d.id
+		}
+	}
 	_, err := q.Exec(`INSERT OR REPLACE INTO idempotency (tenant, principal, space, key, fingerprint, status, etag,
-		body, bound_uid, bound_op, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-		r.Tenant, r.Principal, r.Space, r.Key, r.Fingerprint, r.Status, r.ETag, r.Body, r.BoundUID, r.BoundOp, r.CreatedAt)
+		body, bound_uid, bound_op, created_at, dict) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.Tenant, r.Principal, r.Space, r.Key, fingerprintStored(r.Fingerprint), r.Status, r.ETag, body, r.BoundUID,
+		r.BoundOp, r.CreatedAt, dictID)
+	if mirrored && err == nil {
+		v.setRecord(v.m.hash(r.Tenant, r.Principal, r.Space, r.Key), true)
+	}
 	return err
+}
+
+// fingerprintStored keeps a hex SHA-256 fingerprint as its 32 bytes (any
+// other text as it is); fingerprintText reads either back.
+func fingerprintStored(fp string) any {
+	if len(fp) == 2*sha256.Size {
+		if b, err := hex.DecodeString(fp); err == nil && hex.EncodeToString(b) == fp {
+			return b
+		}
+	}
+	return fp
+}
+
+func fingerprintText(stored []byte) string {
+	if len(stored) == sha256.Size {
+		return hex.EncodeToString(stored)
+	}
+	return string(stored)
 }
 
 // DropRecord deletes a record (retired or expired).
 func DropRecord(q Q, tenant, principal, space, key string) error {
 	_, err := q.Exec(`DELETE FROM idempotency WHERE tenant=? AND principal=? AND space=? AND key=?`,
 		tenant, principal, space, key)
+	if v, ok := viewOf(q); ok && err == nil {
+		v.setRecord(v.m.hash(tenant, principal, space, key), false)
+	}
 	return err
 }
 
@@ -52,18 +119,43 @@ func RebindOperationRecords(q Q, opID, uid string) error {
 // MintPrepare records (or refreshes) a minted prepareDigest for a tenant.
 func MintPrepare(q Q, digest, tenant string, now int64) error {
 	_, err := q.Exec(`INSERT INTO prepares (digest, tenant, minted_at) VALUES (?,?,?)
-		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digest, tenant, now)
+		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digestStored(digest), tenant, now)
+	if v, ok := viewOf(q); ok && err == nil {
+		v.setPrepare(v.m.hash(digest, tenant), now)
+	}
 	return err
 }
 
 // PrepareMintedAt returns when digest was last minted for tenant.
 func PrepareMintedAt(q Q, digest, tenant string) (int64, bool, error) {
+	if v, ok := viewOf(q); ok {
+		at, found := v.prepare(v.m.hash(digest, tenant))
+		return at, found, nil
+	}
 	var at int64
-	err := q.QueryRow(`SELECT minted_at FROM prepares WHERE digest=? AND tenant=?`, digest, tenant).Scan(&at)
+	err := q.QueryRow(`SELECT minted_at FROM prepares WHERE digest=? AND tenant=?`, digestStored(digest), tenant).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
 	return at, err == nil, err
+}
+
+// digestStored keeps a "sha256:" digest as its 32 bytes (any other text as
+// it is); digestText reads either back.
+func digestStored(d string) any {
+	if rest, ok := strings.CutPrefix(d, "sha256:"); ok {
+		if b, ok := fingerprintStored(rest).([]byte); ok {
+			return b
+		}
+	}
+	return d
+}
+
+func digestText(stored []byte) string {
+	if len(stored) == sha256.Size {
+		return "sha256:" + hex.EncodeToString(stored)
+	}
+	return string(stored)
 }
 
 // Counters adds delta to a named counter.
@@ -96,11 +188,39 @@ func CounterValues(q Q) (map[string]int64, error) {
 // recordsBefore (never those of a pending operation) and prepare digests
 // last minted before preparesBefore (Unix seconds).
 func Purge(q Q, recordsBefore, preparesBefore int64) error {
-	if _, err := q.Exec(`DELETE FROM idempotency WHERE created_at < ? AND bound_op = ''`, recordsBefore); err != nil {
+	rows, err := q.Query(`DELETE FROM idempotency WHERE created_at < ? AND bound_op = ''
+		RETURNING tenant, principal, space, key`, recordsBefore)
+	if err != nil {
 		return err
 	}
-	_, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore)
-	return err
+	var gone [][4]string
+	for rows.Next() {
+		var k [4]string
+		if err := rows.Scan(&k[0], &k[1], &k[2], &k[3]); err != nil {
+			rows.Close()
+			return err
+		}
+		gone = append(gone, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if _, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore); err != nil {
+		return err
+	}
+	if v, ok := viewOf(q); ok && v.ov != nil {
+		for _, k := range gone {
+			v.setRecord(v.m.hash(k[0], k[1], k[2], k[3]), false)
+		}
+		v.ov.purged = max(v.ov.purged, preparesBefore)
+		for h, at := range v.ov.prepares {
+			if at >= 0 && at < preparesBefore {
+				v.setPrepare(h, -1)
+			}
+		}
+	}
+	return nil
 }
 
 // SetCounter sets a counter to value.

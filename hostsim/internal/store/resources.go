@@ -56,6 +56,9 @@ func scanResource(sc interface{ Scan(...any) error }) (*Resource, error) {
 
 // GetResource returns the resource holding the name, or nil.
 func GetResource(q Q, tenant, space, apiVersion, kind, name string) (*Resource, error) {
+	if v, ok := viewOf(q); ok {
+		return v.resource(resKey{tenant, space, apiVersion, kind, name}).clone(), nil
+	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources
 		WHERE tenant=? AND space=? AND api_version=? AND kind=? AND name=?`, tenant, space, apiVersion, kind, name))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -77,6 +80,9 @@ func GetResourceInAnySpace(q Q, tenant, apiVersion, kind, name string) (*Resourc
 
 // GetResourceByUID returns the live resource with that uid, or nil.
 func GetResourceByUID(q Q, uid string) (*Resource, error) {
+	if v, ok := viewOf(q); ok {
+		return v.byUID(uid).clone(), nil
+	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources WHERE uid=?`, uid))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -86,6 +92,9 @@ func GetResourceByUID(q Q, uid string) (*Resource, error) {
 
 // UIDLive reports whether a resource with uid exists.
 func UIDLive(q Q, uid string) (bool, error) {
+	if v, ok := viewOf(q); ok {
+		return v.byUID(uid) != nil, nil
+	}
 	var n int
 	err := q.QueryRow(`SELECT count(*) FROM resources WHERE uid=?`, uid).Scan(&n)
 	return n > 0, err
@@ -114,6 +123,11 @@ func InsertResource(q Q, r *Resource) error {
 		r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name, r.UID, r.DefVersion, r.SchemaDigest, r.Generation, r.Revision,
 		string(r.Spec), r.SpecDigest, nullable(r.NativeID), r.ReadyStatus, r.ReadyReason, r.ReadyHostReason,
 		r.ReadyMessage, r.ReadyLTT, r.Touches, r.CreatedAt, r.Pins, r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition)
+	if v, ok := viewOf(q); ok && err == nil {
+		c := r.clone()
+		c.Spec = cloneBytes(r.Spec)
+		v.setResource(r.UID, c)
+	}
 	return err
 }
 
@@ -125,19 +139,49 @@ func UpdateResource(q Q, r *Resource) error {
 		r.DefVersion, r.SchemaDigest, r.Generation, r.Revision, string(r.Spec), r.SpecDigest, nullable(r.NativeID),
 		r.ReadyStatus, r.ReadyReason, r.ReadyHostReason, r.ReadyMessage, r.ReadyLTT, r.Touches,
 		r.Pins, r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition, r.UID)
+	if v, ok := viewOf(q); ok && err == nil {
+		if old := v.byUID(r.UID); old != nil {
+			n := *old // the address columns stay as stored
+			n.DefVersion, n.SchemaDigest, n.Generation, n.Revision = r.DefVersion, r.SchemaDigest, r.Generation, r.Revision
+			n.Spec, n.SpecDigest, n.NativeID = cloneBytes(r.Spec), r.SpecDigest, r.NativeID
+			n.ReadyStatus, n.ReadyReason, n.ReadyHostReason, n.ReadyMessage = r.ReadyStatus, r.ReadyReason, r.ReadyHostReason, r.ReadyMessage
+			n.ReadyLTT, n.Touches, n.Pins = r.ReadyLTT, r.Touches, r.Pins
+			n.ClaimOp, n.ClaimSince, n.ClaimPath, n.LastTransition = r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition
+			v.setResource(r.UID, &n)
+		}
+	}
 	return err
 }
 
 // DeleteResource removes an incarnation and the pins it holds.
 func DeleteResource(q Q, r *Resource) error {
+	v, mirrored := viewOf(q)
 	if r.Pins > 0 {
 		if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, r.UID); err != nil {
 			return err
 		}
+		if mirrored {
+			v.setPins(r.UID, nil)
+		}
 	}
 	_, err := q.Exec(`DELETE FROM resources WHERE uid=?`, r.UID)
+	if mirrored && err == nil {
+		v.setResource(r.UID, nil)
+	}
 	return err
 }
+
+// clone is a private copy of r (nil for nil): what the mirror hands out
+// and keeps is never shared with a caller that may change it.
+func (r *Resource) clone() *Resource {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	return &c
+}
+
+func cloneBytes(b []byte) []byte { return append(make([]byte, 0, len(b)), b...) }
 
 // ListResources returns every stored resource, ordered by address.
 func ListResources(q Q) ([]*Resource, error) {

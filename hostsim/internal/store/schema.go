@@ -1,7 +1,9 @@
 package store
 
-// schema is every table of hostsim's state. Specs, outputs and recorded
-// answers are stored as the exact bytes served. Tables looked up by a
+// schema is every table of hostsim's state. Specs and outputs are stored as
+// the exact bytes served; a recorded answer as those bytes, or encoded
+// against the dictionary dict names (dict.go), and its fingerprint, like a
+// prepare's digest, as the 32 bytes of its SHA-256. Tables looked up by a
 // composite key are WITHOUT ROWID: one b-tree, searched once.
 const schema = `
 CREATE TABLE IF NOT EXISTS resources (
@@ -26,7 +28,9 @@ CREATE TABLE IF NOT EXISTS idempotency (
   tenant TEXT NOT NULL, principal TEXT NOT NULL, space TEXT NOT NULL, key TEXT NOT NULL,
   fingerprint TEXT NOT NULL, status INTEGER NOT NULL, etag TEXT NOT NULL, body BLOB NOT NULL,
   bound_uid TEXT NOT NULL DEFAULT '', bound_op TEXT NOT NULL DEFAULT '', created_at INTEGER NOT NULL,
+  dict INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (tenant, principal, space, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS dictionaries (id INTEGER PRIMARY KEY, body BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS prepares (
   digest TEXT NOT NULL, tenant TEXT NOT NULL, minted_at INTEGER NOT NULL,
   PRIMARY KEY (digest, tenant)) WITHOUT ROWID;

@@ -73,10 +73,12 @@ func (c *stmtCache) fill() {
 	}
 }
 
-// txQ runs cached statements inside one transaction.
+// txQ runs cached statements inside one read transaction (a file
+// database); m answers the lookups the mirror holds.
 type txQ struct {
 	tx *sql.Tx
 	c  *stmtCache
+	m  *mirror
 }
 
 func (q txQ) Exec(query string, args ...any) (sql.Result, error) {
@@ -103,8 +105,13 @@ func (q txQ) QueryRow(query string, args ...any) *sql.Row {
 	return s.QueryRow(args...)
 }
 
-// poolQ runs cached statements on the pool (single-statement reads).
-type poolQ struct{ c *stmtCache }
+// poolQ runs cached statements on the pool (single-statement reads); m,
+// when set, answers the lookups the mirror holds (Store.Read on the
+// in-memory database).
+type poolQ struct {
+	c *stmtCache
+	m *mirror
+}
 
 func (q poolQ) Exec(query string, args ...any) (sql.Result, error) {
 	s, err := q.c.get(query)

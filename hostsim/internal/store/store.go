@@ -21,13 +21,16 @@ import (
 // file is ever named, so nothing outlives the process. Its locks are the
 // rollback journal's, so readers and the writer take turns on rw (a reader
 // waits only while a write transaction is open); a file database runs in WAL
-// mode, where readers proceed beside the writer (docs/decisions.md: hostsim
-// storage).
+// mode, where readers proceed beside the writer, which takes rw only to
+// commit (docs/decisions.md: hostsim storage). What requests look up by key is
+// answered by the mirror (mirror.go), which a commit updates under rw.
 type Store struct {
 	db     *sql.DB
 	keep   *sql.Conn // holds a memdb database open for the Store's life
 	wmu    sync.Mutex
-	rw     *sync.RWMutex // memdb only: readers share it, a write transaction holds it
+	rw     sync.RWMutex // readers share it; a write transaction holds it (memdb) or its commit does (file)
+	memory bool
+	m      *mirror
 	path   string
 	stmts  *stmtCache
 	extra  []string        // tables added by Extend, emptied by Reset too
@@ -39,7 +42,7 @@ type Store struct {
 // in-memory database under a unique name; it is gone once Close returns.
 func Open(path string) (*Store, error) {
 	var dsn string
-	s := &Store{path: path}
+	s := &Store{path: path, m: newMirror()}
 	if path == "" {
 		var b [12]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -48,7 +51,7 @@ func Open(path string) (*Store, error) {
 		s.path = "memory:hostsim-" + hex.EncodeToString(b[:])
 		// memdb copies pages into each connection's cache: keep those small
 		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=cache_size(-256)"
-		s.rw = &sync.RWMutex{}
+		s.memory = true
 	} else {
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
@@ -62,7 +65,7 @@ func Open(path string) (*Store, error) {
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	s.db, s.stmts = db, &stmtCache{db: db, m: map[string]*sql.Stmt{}, missed: map[string]bool{}}
-	if s.rw != nil {
+	if s.memory {
 		if s.keep, err = db.Conn(context.Background()); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("open the in-memory database: %w", err)
@@ -71,6 +74,10 @@ func Open(path string) (*Store, error) {
 	if err := s.migrate(); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if err := s.m.load(s.DB()); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("read database %q: %w", path, err)
 	}
 	return s, nil
 }
@@ -98,7 +105,7 @@ func (s *Store) OnEvents(fn func([]Pending)) { s.events = fn }
 
 // DB runs single statements on the pool, outside any transaction. Prefer
 // Read: on the in-memory database a pool statement may wait on SQLite's lock.
-func (s *Store) DB() Q { return poolQ{s.stmts} }
+func (s *Store) DB() Q { return poolQ{c: s.stmts} }
 
 // Write runs fn in one transaction, serialized with every other writer.
 // fn's error rolls everything back.
@@ -111,7 +118,7 @@ func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
 func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	if s.rw != nil {
+	if s.memory {
 		s.rw.Lock()
 		defer s.rw.Unlock()
 	}
@@ -123,9 +130,10 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		if err != nil {
 			return err
 		}
-		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}}
+		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: newOverlay()}
 	}
 	s.w.events = nil
+	s.w.ov.clear()
 	if err := s.w.exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
@@ -133,10 +141,15 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		_ = s.w.exec("ROLLBACK")
 		return err
 	}
+	if !s.memory {
+		s.rw.Lock() // no reader looks while SQLite and the mirror move on
+		defer s.rw.Unlock()
+	}
 	if err := s.w.exec("COMMIT"); err != nil {
 		_ = s.w.exec("ROLLBACK")
 		return err
 	}
+	s.m.apply(s.w.ov)
 	if len(s.w.events) > 0 && s.events != nil {
 		s.events(s.w.events) // in commit order: the journal is fed under the writer lock
 	}
@@ -146,10 +159,8 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 // fill prepares the statements transactions met for the first time, while
 // no write transaction holds the database.
 func (s *Store) fill() {
-	if s.rw != nil {
-		s.rw.RLock()
-		defer s.rw.RUnlock()
-	}
+	s.rw.RLock()
+	defer s.rw.RUnlock()
 	s.stmts.fill()
 }
 
@@ -161,19 +172,20 @@ func (s *Store) Read(ctx context.Context, fn func(tx Q) error) error {
 }
 
 func (s *Store) read(ctx context.Context, fn func(tx Q) error) error {
-	if s.rw != nil {
+	s.rw.RLock()
+	defer s.rw.RUnlock()
+	if s.memory {
 		// No write transaction runs while readers hold rw, so the database
 		// cannot move under fn: its statements need no transaction of their own.
-		s.rw.RLock()
-		defer s.rw.RUnlock()
-		return fn(poolQ{s.stmts})
+		return fn(poolQ{s.stmts, s.m})
 	}
+	// A commit waits for rw, so the mirror and the snapshot agree.
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	return fn(txQ{tx, s.stmts})
+	return fn(txQ{tx, s.stmts, s.m})
 }
 
 // ResetTables empties every table of protocol state (POST /_sim/reset) in
@@ -183,6 +195,9 @@ func (s *Store) ResetTables(q Q) error {
 		if _, err := q.Exec("DELETE FROM " + t); err != nil {
 			return err
 		}
+	}
+	if v, ok := viewOf(q); ok && v.ov != nil {
+		v.ov.emptied()
 	}
 	return nil
 }

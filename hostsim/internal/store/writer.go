@@ -13,6 +13,8 @@ type writer struct {
 	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
 	events []Pending // journal events of the open transaction
+	m      *mirror
+	ov     *overlay // the open transaction's changes to the mirror
 }
 
 func (w *writer) stmt(query string) (*sql.Stmt, error) {

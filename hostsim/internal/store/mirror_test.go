@@ -1,0 +1,262 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// rawQ hides a Store's Q from the mirror: its lookups run their queries.
+type rawQ struct{ Q }
+
+// checkMirror compares the mirror with one loaded afresh from SQLite.
+func checkMirror(t *testing.T, s *Store, when string) {
+	t.Helper()
+	fresh := &mirror{seeds: s.m.seeds}
+	if err := fresh.load(s.DB()); err != nil {
+		t.Fatal(err)
+	}
+	for name, pair := range map[string][2]any{
+		"resources by address": {s.m.res, fresh.res}, "resources by uid": {s.m.uid, fresh.uid},
+		"kind counts": {s.m.kinds, fresh.kinds}, "pins": {s.m.pins, fresh.pins},
+		"pins by target uid": {s.m.pinUID, fresh.pinUID}, "pins by target name": {s.m.pinName, fresh.pinName},
+		"records": {s.m.records, fresh.records}, "prepares": {s.m.prepares, fresh.prepares},
+		"dictionaries": {dictBodies(s.m.dicts), dictBodies(fresh.dicts)},
+	} {
+		if !reflect.DeepEqual(pair[0], pair[1]) {
+			t.Fatalf("%s: the mirror's %s differ from SQLite's:\nmirror %v\nsqlite %v", when, name, pair[0], pair[1])
+		}
+	}
+}
+
+func dictBodies(ds dicts) map[int64]string {
+	out := map[int64]string{}
+	for id, d := range ds.byID {
+		out[id] = string(d.body)
+	}
+	return out
+}
+
+// world drives random writes, some rolled back, and checks after each
+// transaction that the mirror equals SQLite, and inside each that the
+// transaction's lookups through the mirror equal its queries.
+type world struct {
+	t    *testing.T
+	s    *Store
+	rnd  *rand.Rand
+	uids []string
+	n    int
+}
+
+var errRollback = errors.New("roll back")
+
+func (w *world) pick(xs ...string) string { return xs[w.rnd.Intn(len(xs))] }
+
+// digest is one of eight prepare digests, half of them sha256: digests.
+func (w *world) digest(i int) string {
+	if i%2 == 0 {
+		return fmt.Sprintf("sha256:%064x", i)
+	}
+	return fmt.Sprint("digest-", i)
+}
+
+func (w *world) step(q Q) error {
+	switch w.rnd.Intn(12) {
+	case 0, 1:
+		w.n++
+		r := &Resource{Tenant: w.pick("t1", "t2"), Space: w.pick("a", "b"), APIVersion: "g/v1", Kind: w.pick("Kv", "Worker"),
+			Name: fmt.Sprint("n", w.rnd.Intn(6)), UID: fmt.Sprint("u-", w.n), Generation: 1, Revision: 1,
+			Spec: []byte(`{"x":1}`), ReadyStatus: "True"}
+		if cur, _ := GetResource(q, r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name); cur != nil {
+			return nil // the address is taken
+		}
+		if err := InsertResource(q, r); err != nil {
+			return err
+		}
+		w.uids = append(w.uids, r.UID)
+	case 2:
+		if r, _ := GetResourceByUID(q, w.pick(append(w.uids, "none")...)); r != nil {
+			r.Revision++
+			r.Spec = []byte(fmt.Sprintf(`{"x":%d}`, r.Revision))
+			r.ClaimOp = w.pick("", "op_1")
+			return UpdateResource(q, r)
+		}
+	case 3:
+		if r, _ := GetResourceByUID(q, w.pick(append(w.uids, "none")...)); r != nil {
+			return DeleteResource(q, r)
+		}
+	case 4, 11:
+		if r, _ := GetResourceByUID(q, w.pick(append(w.uids, "none")...)); r != nil {
+			var pins []Pin
+			for i := range w.rnd.Intn(3) {
+				pins = append(pins, Pin{Pointer: fmt.Sprint("/p", 2-i), Relation: "rel", TargetAPIVersion: "g/v1",
+					TargetKind: "Kv", TargetName: fmt.Sprint("n", w.rnd.Intn(6)), TargetUID: w.pick(w.uids...), TargetRef: "{}"})
+			}
+			if err := ReplacePins(q, r.UID, pins, true); err != nil {
+				return err
+			}
+			r.Pins = int64(len(pins))
+			return UpdateResource(q, r)
+		}
+	case 5:
+		body := w.pick("{}", "", fmt.Sprintf(`{"apiVersion":"g/v1","kind":"%s","metadata":{"name":"n%d","uid":"u-%d"}}`,
+			w.pick("Kv", "Worker"), w.rnd.Intn(6), w.rnd.Intn(99)))
+		return PutRecord(q, &Record{Tenant: "t1", Principal: "p", Space: w.pick("a", "b"), Key: fmt.Sprint("k", w.rnd.Intn(8)),
+			Body: []byte(body), Fingerprint: w.pick("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "fp"),
+			CreatedAt: int64(w.rnd.Intn(100))})
+	case 6:
+		return DropRecord(q, "t1", "p", w.pick("a", "b"), fmt.Sprint("k", w.rnd.Intn(8)))
+	case 7:
+		return MintPrepare(q, w.digest(w.rnd.Intn(8)), w.pick("t1", "t2"), int64(w.rnd.Intn(100)))
+	case 8:
+		if w.rnd.Intn(3) == 0 {
+			return Purge(q, int64(w.rnd.Intn(30)), int64(w.rnd.Intn(30)))
+		}
+	case 9:
+		if w.rnd.Intn(8) == 0 {
+			return w.s.ResetTables(q)
+		}
+	case 10:
+		return errRollback
+	}
+	return nil
+}
+
+// compare asks every mirrored lookup through the mirror and through SQL.
+func (w *world) compare(q Q) {
+	t := w.t
+	t.Helper()
+	for _, tenant := range []string{"t1", "t2"} {
+		for _, space := range []string{"a", "b"} {
+			for _, kind := range []string{"Kv", "Worker"} {
+				for i := range 6 {
+					name := fmt.Sprint("n", i)
+					a, _ := GetResource(q, tenant, space, "g/v1", kind, name)
+					b, _ := GetResource(rawQ{q}, tenant, space, "g/v1", kind, name)
+					if !reflect.DeepEqual(a, b) {
+						t.Fatalf("GetResource %s/%s/%s/%s: mirror %+v, sqlite %+v", tenant, space, kind, name, a, b)
+					}
+					a1, _ := Affected(q, tenant, space, "g/v1", kind, name, []string{"Worker"}, "")
+					b1, _ := Affected(rawQ{q}, tenant, space, "g/v1", kind, name, []string{"Worker"}, "")
+					if len(a1) != len(b1) {
+						t.Fatalf("Affected %s/%s/%s/%s: mirror %d, sqlite %d", tenant, space, kind, name, len(a1), len(b1))
+					}
+				}
+			}
+		}
+	}
+	for _, uid := range append(w.uids, "none") {
+		a, _ := GetResourceByUID(q, uid)
+		b, _ := GetResourceByUID(rawQ{q}, uid)
+		pa, _ := PinsOf(q, uid)
+		pb, _ := PinsOf(rawQ{q}, uid)
+		ta, _ := PinsTo(q, uid)
+		tb, _ := PinsTo(rawQ{q}, uid)
+		if !reflect.DeepEqual(a, b) || len(pa) != len(pb) || (len(pa) > 0 && !reflect.DeepEqual(pa, pb)) || len(ta) != len(tb) {
+			t.Fatalf("uid %s: mirror %+v %v %v, sqlite %+v %v %v", uid, a, pa, ta, b, pb, tb)
+		}
+	}
+	for _, space := range []string{"a", "b"} {
+		for i := range 8 {
+			a, _ := GetRecord(q, "t1", "p", space, fmt.Sprint("k", i))
+			b, _ := GetRecord(rawQ{q}, "t1", "p", space, fmt.Sprint("k", i))
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("record %s/k%d: mirror %+v, sqlite %+v", space, i, a, b)
+			}
+		}
+	}
+	for i := range 8 {
+		for _, tenant := range []string{"t1", "t2"} {
+			d := w.digest(i)
+			a, af, _ := PrepareMintedAt(q, d, tenant)
+			b, bf, _ := PrepareMintedAt(rawQ{q}, d, tenant)
+			if a != b || af != bf {
+				t.Fatalf("prepare %s/%s: mirror %d %v, sqlite %d %v", d, tenant, a, af, b, bf)
+			}
+		}
+	}
+}
+
+func testMirror(t *testing.T, path string) {
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, s: s, rnd: rand.New(rand.NewSource(1))}
+	ctx := context.Background()
+	var most [4]int // the most resources, records, prepares and pin sources the world held
+	for i := range 150 {
+		err := s.Write(ctx, func(q Q) error {
+			for range 1 + w.rnd.Intn(4) {
+				if err := w.step(q); err != nil {
+					return err
+				}
+				w.compare(q)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errRollback) {
+			t.Fatal(err)
+		}
+		checkMirror(t, s, fmt.Sprintf("after transaction %d", i))
+		_ = s.Read(ctx, func(q Q) error { w.compare(q); return nil })
+		for j, n := range []int{len(s.m.uid), len(s.m.records), len(s.m.prepares), len(s.m.pins)} {
+			most[j] = max(most[j], n)
+		}
+	}
+	if min(most[0], most[1], most[2], most[3]) < 2 {
+		t.Fatalf("the random world stayed too empty to prove much: at most %d resources, %d records, %d prepares, %d pin sources",
+			most[0], most[1], most[2], most[3])
+	}
+	if path == "" {
+		s.Close()
+		return
+	}
+	want := s.m
+	s.Close()
+	s, err = Open(path) // a --db file opened again loads the mirror
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !reflect.DeepEqual(want.res, s.m.res) || !reflect.DeepEqual(want.pins, s.m.pins) || len(want.records) != len(s.m.records) ||
+		len(want.prepares) != len(s.m.prepares) || !reflect.DeepEqual(want.pinName, s.m.pinName) {
+		t.Fatal("the mirror loaded from the reopened file differs from the one before")
+	}
+}
+
+func TestMirrorFollowsSQLiteInMemory(t *testing.T) { testMirror(t, "") }
+
+func TestMirrorFollowsSQLiteOnAFile(t *testing.T) { testMirror(t, filepath.Join(t.TempDir(), "m.db")) }
+
+// A lookup never hands out the mirror's own resource: changing what it
+// returned changes nothing stored.
+func TestMirrorHandsOutCopies(t *testing.T) {
+	s, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	r := &Resource{Tenant: "t", Space: "s", APIVersion: "g/v1", Kind: "K", Name: "n", UID: "u-1", Spec: []byte(`{}`)}
+	if err := s.Write(ctx, func(q Q) error { return InsertResource(q, r) }); err != nil {
+		t.Fatal(err)
+	}
+	r.Revision = 9
+	_ = s.Read(ctx, func(q Q) error {
+		got, _ := GetResource(q, "t", "s", "g/v1", "K", "n")
+		got.Revision = 7
+		return nil
+	})
+	_ = s.Read(ctx, func(q Q) error {
+		got, _ := GetResourceByUID(q, "u-1")
+		if got.Revision != 0 {
+			t.Fatalf("the stored revision became %d through a caller's copy", got.Revision)
+		}
+		return nil
+	})
+}
