@@ -14,20 +14,22 @@ import (
 
 // fakeHostsim behaves like `hostsim serve --ready-file F` as far as the harness can
 // see, then misbehaves as its mode says: die (exit 3 right after it is ready),
-// panic (log a Go panic, then stop cleanly on SIGINT) or clean.
+// panic (log a Go panic before it is ready, then stop cleanly on SIGINT) or clean.
 const fakeHostsim = `#!/usr/bin/env bash
+mode="MODE"
 ready=""
 while [ $# -gt 0 ]; do
   if [ "$1" = "--ready-file" ]; then ready="$2"; shift; fi
   shift
 done
 trap 'exit 0' INT TERM
+# the panic is logged before the host is ready, so a scenario that stops it at once still sees it
+if [ "$mode" = panic ]; then
+  printf 'panic: runtime error: index out of range [3] with length 3\n\ngoroutine 42 [running]:\nmain.handler()\n' >&2
+fi
 printf '{"url": "http://127.0.0.1:9", "admin": "http://127.0.0.1:9/_sim", "pid": %d}' $$ > "$ready.tmp"
 mv "$ready.tmp" "$ready"
-case "MODE" in
-  die) sleep 0.2; echo "fatal: lost the database" >&2; exit 3 ;;
-  panic) printf 'panic: runtime error: index out of range [3] with length 3\n\ngoroutine 42 [running]:\nmain.handler()\n' >&2 ;;
-esac
+if [ "$mode" = die ]; then sleep 0.2; echo "fatal: lost the database" >&2; exit 3; fi
 while true; do sleep 0.05; done
 `
 

@@ -101,8 +101,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.Journal != nil {
 		s.Journal.Request(c.who.Tenant, r.Method, name, r.URL.EscapedPath(), c.journalKey(), c.status, c.rt != nil && c.rt.support)
 	}
-	if c.status != 0 {
-		flush(w) // the answer is complete: the client need not wait for the log line
+	// The answer is complete: the client need not wait for the log line. Only an
+	// answer framed by Content-Length is flushed early: flushing one without a body
+	// would send it chunked (framing_test.go).
+	if c.status != 0 && w.Header().Get("Content-Length") != "" {
+		flush(w)
 	}
 	if s.Logger.Enabled(c.ctx, slog.LevelInfo) {
 		s.Logger.LogAttrs(c.ctx, slog.LevelInfo, "request", slog.String("requestId", c.id),
