@@ -179,6 +179,7 @@ func TestDashboardFaults(t *testing.T) {
 		{"fault": {"outputs.omit"}, "count": {"two"}},
 		{"fault": {"fence.ignore"}, "value": {"x"}},
 		{"fault": {"outputs.omit"}, "kind": {"not a kind"}},
+		{"fault": {"outputs.omit"}, "route": {"not-a-route"}},
 	}
 	for _, form := range bad {
 		b.submit("/faults", "/faults", form).status(400).has("Nothing armed: ")
@@ -196,4 +197,16 @@ func TestDashboardFaults(t *testing.T) {
 		}
 	}
 	b.submit("/faults", "/faults/disarm", url.Values{}).status(200).has("Run-time faults disarmed", "No fault is armed")
+
+	// A fault scoped to one route fires on that route only.
+	b.submit("/faults", "/faults", url.Values{"fault": {"outputs.omit"}, "resource": {"edge"}, "route": {"apply"},
+		"value": {f.Outputs[0].Wire}}).status(200).has("Fault armed.")
+	c.read(f, "edge", "prod").status(200)
+	row = b.get("/faults").status(200).row(`data-fault="outputs.omit"`)
+	if !strings.Contains(row, "name edge route apply") {
+		t.Fatalf("the armed row does not show its route scope:\n%s", row)
+	}
+	if armed, _ := sim.Host.State().Faults(); len(armed) != 1 || armed[0].Spec.Route != "apply" || armed[0].Fired != 0 {
+		t.Fatalf("a read fired the apply-scoped fault, or it was armed wrong: %+v", armed)
+	}
 }

@@ -18,6 +18,7 @@ type faultsData struct {
 	Form     armForm
 	Selected *fault.Rule
 	Kinds    []string
+	Routes   []string // the lane's routes a fault may be scoped to
 	Firings  []journal.Event
 }
 
@@ -34,7 +35,7 @@ type stageView struct {
 
 // armForm is the arm form's values, kept when the host refuses them.
 type armForm struct {
-	Fault, Kind, Resource, Count, Value string
+	Fault, Kind, Resource, Route, Count, Value string
 }
 
 // faultsPage is every fault definition with its effect, the arm form, the
@@ -50,7 +51,7 @@ func (u *UI) drawFaults(w http.ResponseWriter, r *http.Request, s *session, stat
 	if err != nil {
 		return err
 	}
-	d := &faultsData{Armed: armed, Form: form, Kinds: u.State.Kinds(),
+	d := &faultsData{Armed: armed, Form: form, Kinds: u.State.Kinds(), Routes: fault.RouteNames,
 		Firings: reverse(u.State.RecentEvents(p.After, feedSize, func(ev journal.Event) bool { return ev.Type == "fault" }))}
 	for _, a := range armed {
 		if a.Source == "runtime" {
@@ -84,9 +85,9 @@ func (u *UI) drawFaults(w http.ResponseWriter, r *http.Request, s *session, stat
 // a fault the table refuses is shown with the reason and nothing is armed.
 func (u *UI) armFault(w http.ResponseWriter, r *http.Request, s *session, _ []string) error {
 	f := armForm{Fault: r.PostForm.Get("fault"), Kind: strings.TrimSpace(r.PostForm.Get("kind")),
-		Resource: strings.TrimSpace(r.PostForm.Get("resource")), Count: strings.TrimSpace(r.PostForm.Get("count")),
-		Value: r.PostForm.Get("value")}
-	spec := fault.Spec{Fault: f.Fault, Kind: f.Kind, Resource: f.Resource, Value: f.Value}
+		Resource: strings.TrimSpace(r.PostForm.Get("resource")), Route: r.PostForm.Get("route"),
+		Count: strings.TrimSpace(r.PostForm.Get("count")), Value: r.PostForm.Get("value")}
+	spec := fault.Spec{Fault: f.Fault, Kind: f.Kind, Resource: f.Resource, Route: f.Route, Value: f.Value}
 	if f.Count != "" {
 		n, err := strconv.ParseInt(f.Count, 10, 64)
 		if err != nil || n < 1 {

@@ -43,9 +43,6 @@ type Ledger struct {
 	BackendLedger []transition.BackendRecord
 }
 
-// evidence is what the ledger keeps of one operation beside its state.
-type evidence struct{ proof, receipt, rejection []byte }
-
 // TransitionLedger reads the ledger, the claims resources hold, the
 // simulated backend, the dispatch counters and each operation's journaled
 // steps (the newest 20,000 events are searched).
@@ -59,11 +56,11 @@ func (s *Source) TransitionLedger(ctx context.Context) (*Ledger, error) {
 		return nil, err
 	}
 	out := &Ledger{Backend: tr.Backend, BackendLedger: tr.BackendLedger}
-	docs := map[string]evidence{}
+	docs := map[string]transition.Documents{}
 	holding := map[string]bool{}
 	err = s.Store.Read(ctx, func(q store.Q) error {
 		if s.Ledger != nil {
-			if docs, err = ledgerDocuments(q); err != nil {
+			if docs, err = transition.LedgerDocuments(q); err != nil {
 				return err
 			}
 		}
@@ -88,8 +85,8 @@ func (s *Source) TransitionLedger(ctx context.Context) (*Ledger, error) {
 	for _, op := range tr.Transitions {
 		d := docs[op.Tenant+"\x00"+op.OperationID]
 		t := Transition{OpState: op, Dispatches: c.Dispatch[op.OperationID], Holding: holding[op.Tenant+"\x00"+op.OperationID],
-			Steps: steps[op.OperationID], Proof: d.proof, Receipt: d.receipt, Rejection: d.rejection}
-		t.Reached, t.Terminal = Reached(op, backend[op.OperationID], d.receipt != nil)
+			Steps: steps[op.OperationID], Proof: d.Proof, Receipt: d.Receipt, Rejection: d.Rejection}
+		t.Reached, t.Terminal = Reached(op, backend[op.OperationID], d.Receipt != nil)
 		out.Transitions = append(out.Transitions, t)
 	}
 	return out, nil
@@ -121,27 +118,6 @@ func Reached(op transition.OpState, backendRecorded, hasReceipt bool) (point, te
 	default:
 		return "A", terminal
 	}
-}
-
-// ledgerDocuments reads the proof, receipt and rejection the transition
-// ledger keeps per operation. The ledger's table belongs to
-// internal/transition; this read names only those three documents and the key.
-func ledgerDocuments(q store.Q) (map[string]evidence, error) {
-	rows, err := q.Query(`SELECT tenant, operation_id, proof, receipt, rejection FROM transition_ops`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]evidence{}
-	for rows.Next() {
-		var tenant, id string
-		var d evidence
-		if err := rows.Scan(&tenant, &id, &d.proof, &d.receipt, &d.rejection); err != nil {
-			return nil, err
-		}
-		out[tenant+"\x00"+id] = d
-	}
-	return out, rows.Err()
 }
 
 // transitionSteps groups the journal's transition events by operation.

@@ -120,3 +120,27 @@ func setRejection(q store.Q, tenant, op, code string, body []byte, now int64) er
 		WHERE tenant=? AND operation_id=?`, code, body, now, tenant, op)
 	return err
 }
+
+// Documents are the proof, receipt and rejection the ledger keeps for one
+// operation, as stored (nil when the operation has none yet).
+type Documents struct{ Proof, Receipt, Rejection []byte }
+
+// LedgerDocuments reads the Documents of every operation, keyed by tenant and
+// operation id joined by a NUL byte (the dashboard's view of the ledger).
+func LedgerDocuments(q store.Q) (map[string]Documents, error) {
+	rows, err := q.Query(`SELECT tenant, operation_id, proof, receipt, rejection FROM transition_ops`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]Documents{}
+	for rows.Next() {
+		var tenant, id string
+		var d Documents
+		if err := rows.Scan(&tenant, &id, &d.Proof, &d.Receipt, &d.Rejection); err != nil {
+			return nil, err
+		}
+		out[tenant+"\x00"+id] = d
+	}
+	return out, rows.Err()
+}
