@@ -20,13 +20,15 @@ func TestEveryDeclaredTransitionCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	declared := map[string]bool{}
 	for _, tr := range cat.Transitions() {
+		declared[tr.Marker] = true
+		if _, ok := coveredElsewhere[tr.Marker]; ok {
+			continue
+		}
+		from, _ := cat.Form(tr.From)
+		to, _ := cat.Form(tr.To)
 		t.Run(tr.Marker, func(t *testing.T) {
-			from, _ := cat.Form(tr.From)
-			to, _ := cat.Form(tr.To)
-			if len(from.Fixtures) == 0 {
-				t.Skipf("%s has no fixture", from.Ref)
-			}
 			e := newEnvWith(t, hostsim.Config{}, tr, from, to)
 			before := e.read(from)
 			req := e.request()
@@ -67,6 +69,18 @@ func TestEveryDeclaredTransitionCommits(t *testing.T) {
 			}
 		})
 	}
+	for marker := range coveredElsewhere {
+		if !declared[marker] {
+			t.Errorf("coveredElsewhere names %s, which the catalog no longer declares", marker)
+		}
+	}
+}
+
+// coveredElsewhere names the declared transitions whose from-Form needs a
+// world this test's environment cannot build from fixtures (a worker with an
+// active deployment serving its handler), and where each is moved through a host.
+var coveredElsewhere = map[string]string{
+	"worker-endpoint-0.1-to-0.2": "scenario outputs_follow_recorded_ref and the provider's transition tests run it through the whole worker stack",
 }
 
 func keys(m map[string]any) string {
