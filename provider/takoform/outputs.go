@@ -3,6 +3,7 @@ package takoform
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"strings"
 	"unicode/utf8"
 
@@ -46,8 +47,8 @@ func (m *kindModel) setOutputs(v values, form *model.Form, st *client.Status, sp
 		if err == nil {
 			outJSON = string(canon)
 		}
-		if err := json.Unmarshal(st.Outputs, &doc); err != nil || doc == nil {
-			doc = nil
+		if json.Unmarshal(st.Outputs, &doc) != nil {
+			doc = nil // not an object (null leaves it nil too)
 		}
 	}
 	v[aOutputsJSON] = types.StringValue(outJSON)
@@ -111,9 +112,9 @@ func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 		if !ok {
 			return nil, fmt.Sprintf("was declared integer and the host sent %s", jsonKind(v, raw))
 		}
-		i, err := n.Int64()
-		if err != nil || strings.ContainsAny(n.String(), ".eE") {
-			return nil, fmt.Sprintf("was declared integer and the host sent the number %s", n)
+		i, whole := wholeNumber(n)
+		if !whole {
+			return nil, fmt.Sprintf("was declared integer and the host sent the number %s, which is not a whole number a 64-bit integer holds", n)
 		}
 		if (o.Min != nil && i < *o.Min) || (o.Max != nil && i > *o.Max) {
 			return nil, fmt.Sprintf("is %d, outside the declared range %s", i, rangeText(o.Min, o.Max))
@@ -155,6 +156,20 @@ func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 		}
 	}
 	return types.StringValue(s), ""
+}
+
+// wholeNumber is the value of a JSON number that is a whole number within int64, however
+// it is written: "integer" in an outputSchema is a value, so 443, 443.0 and 4.43e2 are
+// all the integer 443 (JSON Schema, and the host validates its answer against that
+// schema), while 443.5 and 1e19 are not integers a Computed Int64 can hold. big.Rat reads
+// the literal exactly; it refuses an exponent beyond a million, so a hostile spelling
+// costs bounded work.
+func wholeNumber(n json.Number) (int64, bool) {
+	r, ok := new(big.Rat).SetString(n.String())
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
 }
 
 func jsonKind(v any, raw json.RawMessage) string {
