@@ -146,14 +146,9 @@ func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 	case len(o.Enum) > 0 && !contains(o.Enum, s):
 		return nil, fmt.Sprintf("is %q, not one of the declared values", s)
 	}
-	if o.Pattern != "" {
-		re := o.Regexp() // compiled once per process; the catalog loader refuses a pattern that does not compile
-		if re == nil {
-			return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
-		}
-		if !re.MatchString(s) {
-			return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)
-		}
+	// a pattern that does not compile (the catalog refuses one at load) refuses every value
+	if re := o.Regexp(); o.Pattern != "" && (re == nil || !re.MatchString(s)) {
+		return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)
 	}
 	return types.StringValue(s), ""
 }

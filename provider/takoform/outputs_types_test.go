@@ -28,10 +28,11 @@ const gadgetOutputs = `{
   "title": "Gadget outputs",
   "type": "object",
   "additionalProperties": false,
-  "required": ["address", "healthy", "port", "tier"],
+  "required": ["address", "healthy", "port", "serving", "tier"],
   "properties": {
     "address": {"type": "string", "minLength": 8, "maxLength": 253, "pattern": "^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$", "description": "Address."},
     "healthy": {"type": "boolean", "enum": [true], "description": "Healthy."},
+    "serving": {"type": "boolean", "description": "Serving."},
     "port": {"type": "integer", "minimum": 1, "maximum": 65535, "enum": [443, 8443], "description": "Port."},
     "tier": {"type": "string", "enum": ["gold", "silver"], "description": "Tier."}
   }
@@ -57,7 +58,7 @@ func gadgetCatalog(t *testing.T) *catalog.Catalog {
 	}
 	def["outputSchema"] = outs
 	defRaw := indentJSON(t, def)
-	fixture := []byte(`{"address": "here.example", "healthy": true, "port": 443, "tier": "gold"}` + "\n")
+	fixture := []byte(`{"address": "here.example", "healthy": true, "port": 443, "serving": true, "tier": "gold"}` + "\n")
 	digest, err := wire.Digest(defRaw)
 	if err != nil {
 		t.Fatal(err)
@@ -146,14 +147,15 @@ func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values,
 
 // TestOutputsOfEveryTypeAreWrittenTyped: the host's valid answer gives a Bool, a
 // String from an enum, an Int64 from an enum and a String of at least its minimum
-// length; each enum's other value is as valid as its first.
+// length; each enum's other value is as valid as its first, and a boolean declared
+// without an enum takes either value.
 func TestOutputsOfEveryTypeAreWrittenTyped(t *testing.T) {
 	st, d := applyGadgetThrough(t, nil)
 	mustNoError(t, "apply", d)
 	if !st["healthy"].Equal(types.BoolValue(true)) || st.str("tier") != "gold" || !st["port"].Equal(i64(443)) || len(st.str("address")) < 8 {
 		t.Fatalf("outputs: healthy=%v tier=%v port=%v address=%v", st["healthy"], st["tier"], st["port"], st["address"])
 	}
-	for output, sent := range map[string]string{"tier": `"silver"`, "port": "8443", "address": `"abcd.efg"`} {
+	for output, sent := range map[string]string{"tier": `"silver"`, "port": "8443", "address": `"abcd.efg"`, "serving": "false"} {
 		st, d := applyGadgetThrough(t, setOutput(output, sent))
 		mustNoError(t, output+" = "+sent, d)
 		if got := st[output].String(); got != sent {
