@@ -118,13 +118,13 @@ func indentJSON(t *testing.T, v any) []byte {
 	return buf.Bytes()
 }
 
-// applyGadgetThrough serves the gadget catalog from hostsim and the provider, creates
-// the store and holder a Gadget needs, then creates the Gadget "g" through a host that
-// rewrites its representation.
-func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values, []*tfprotov6.Diagnostic) {
+// gadgetHarness serves the gadget catalog from hostsim (cfg.Catalog is set) and from
+// the provider.
+func gadgetHarness(t *testing.T, cfg hostsim.Config) *harness {
 	t.Helper()
 	cat := gadgetCatalog(t)
-	h := newHarness(t, hostsim.Config{Catalog: cat})
+	cfg.Catalog = cat
+	h := newHarness(t, cfg)
 	p, err := newProvider("test", cat)
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +134,14 @@ func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values,
 	}
 	h.p = p
 	capReconfigure(t, h)
+	return h
+}
+
+// applyGadgetThrough creates the store and holder a Gadget needs, then creates the
+// Gadget "g" through a host that rewrites its representation (nil: as hostsim sends it).
+func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values, []*tfprotov6.Diagnostic) {
+	t.Helper()
+	h := gadgetHarness(t, hostsim.Config{})
 	h.create("takoform_store", values{aName: s("main")})
 	holder := h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
 	cfg := values{aName: s("g"), "holder": s(holder.str(aName))}

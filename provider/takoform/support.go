@@ -357,11 +357,9 @@ func (c *supportCheck) checkRange(prof *client.SupportProfile, key, ptr string, 
 		"This host accepts "+accepted+".", "Use a value in range.", &at)
 }
 
-// intBound is an integer bound, or nil (absent, or a string bound).
+// intBound is an integer bound, or nil: absent, or a string bound (the client has
+// rewritten every integer bound as plain decimal text, so nothing else fails to parse).
 func intBound(raw json.RawMessage) *big.Int {
-	if raw == nil || raw[0] == '"' {
-		return nil
-	}
 	n, ok := new(big.Int).SetString(string(raw), 10)
 	if !ok {
 		return nil
