@@ -41,8 +41,9 @@ const gadgetOutputs = `{
 const gadgetType = "takoform_gadget"
 
 // gadgetCatalog copies catalog/testdata/good/example, gives Gadget 0.2.0 the outputs
-// above (and its canonical fixture matching outputs), reseals that package and moves
-// the transition that names it to its new schemaDigest.
+// above (and its canonical fixture matching outputs) and an optional size without a
+// default, reseals that package and moves the transition that names it to its new
+// schemaDigest.
 func gadgetCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	tmp := t.TempDir()
@@ -57,6 +58,8 @@ func gadgetCatalog(t *testing.T) *catalog.Catalog {
 		t.Fatal(err)
 	}
 	def["outputSchema"] = outs
+	// size loses its default, so a plan can leave an integer null (support tests)
+	delete(def["desiredSchema"].(map[string]any)["properties"].(map[string]any)["size"].(map[string]any), "default")
 	defRaw := indentJSON(t, def)
 	fixture := []byte(`{"address": "here.example", "healthy": true, "port": 443, "serving": true, "tier": "gold"}` + "\n")
 	digest, err := wire.Digest(defRaw)

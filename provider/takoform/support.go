@@ -173,12 +173,12 @@ func (c *supportCheck) readContracts() {
 	c.ifaces = make([]supportRead, len(c.form.Provided))
 	for i := range c.form.Fields {
 		f := &c.form.Fields[i]
-		if f.Kind != model.FieldBindingList || f.Binding == nil {
-			continue
+		if f.Binding == nil {
+			continue // only a binding list carries the Binding it projects
 		}
 		l, ok := c.plan[f.Attr].(types.List)
-		if !ok || l.IsNull() || l.IsUnknown() || len(l.Elements()) == 0 {
-			continue
+		if !ok || len(l.Elements()) == 0 {
+			continue // empty, null or unknown: no binding is used (yet)
 		}
 		b := *f.Binding
 		for _, acc := range c.form.Accepted {
@@ -258,16 +258,14 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 	for i := range c.form.Fields {
 		f := &c.form.Fields[i]
 		v := c.plan[f.Attr]
-		if v == nil || v.IsNull() || v.IsUnknown() {
-			continue
-		}
-		c.checkValue(prof, f, f.Wire, "/spec/"+f.Wire, path.Root(f.Attr), v)
+		c.checkValue(prof, f, f.Wire, "/spec/"+f.Wire, path.Root(f.Attr), v) // skips null and unknown values
 		switch f.Kind {
 		case model.FieldStringSet, model.FieldStringList, model.FieldBindingList, model.FieldObjectList, model.FieldJSONMap:
 			key := "maximum" + strings.ToUpper(f.Wire[:1]) + f.Wire[1:]
 			limit, ok := prof.Limits[key]
+			// null and unknown collections count 0, an unreadable map -1; a limit is 0 or more
 			n := countOf(v)
-			if max, err := limit.Int64(); ok && err == nil && n >= 0 && int64(n) > max {
+			if max, err := limit.Int64(); ok && err == nil && int64(n) > max {
 				p := path.Root(f.Attr)
 				c.refuse(fmt.Sprintf("%s has more entries than the host accepts", f.Attr), codeHostLimitExceeded, "/spec/"+f.Wire,
 					fmt.Sprintf("%d planned, %s = %d.", n, key, max), fmt.Sprintf("Use at most %d entries.", max), &p)
