@@ -275,6 +275,8 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 }
 
 func (c *supportCheck) checkValue(prof *client.SupportProfile, f *model.Field, key, ptr string, at path.Path, v attr.Value) {
+	// a value not decided yet (unknown), not set (null), or a member of an unknown
+	// list element (nil: an unknown object has no attributes) is apply's to check
 	if v == nil || v.IsNull() || v.IsUnknown() {
 		return
 	}
@@ -288,32 +290,24 @@ func (c *supportCheck) checkValue(prof *client.SupportProfile, f *model.Field, k
 		var elems []attr.Value
 		if s, ok := v.(types.Set); ok {
 			elems = s.Elements()
-		} else if l, ok := v.(types.List); ok {
-			elems = l.Elements()
+		} else {
+			elems = v.(types.List).Elements()
 		}
 		for i, e := range elems {
-			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
-				ep := at.AtListIndex(i)
-				if f.Kind == model.FieldStringSet {
-					ep = at.AtSetValue(e)
-				}
-				c.checkEnum(prof, key, ptr, ep, s.ValueString())
-			}
-		}
-	case model.FieldInteger:
-		if n, ok := v.(types.Int64); ok && !n.IsUnknown() {
-			c.checkRange(prof, key, ptr, at, n.ValueInt64())
-		}
-	case model.FieldObjectList:
-		l, ok := v.(types.List)
-		if !ok || l.IsUnknown() {
-			return
-		}
-		for i, e := range l.Elements() {
-			o, ok := e.(types.Object)
-			if !ok || o.IsUnknown() {
+			if e.IsUnknown() || e.IsNull() {
 				continue
 			}
+			ep := at.AtListIndex(i)
+			if f.Kind == model.FieldStringSet {
+				ep = at.AtSetValue(e)
+			}
+			c.checkEnum(prof, key, ptr, ep, e.(types.String).ValueString())
+		}
+	case model.FieldInteger:
+		c.checkRange(prof, key, ptr, at, v.(types.Int64).ValueInt64())
+	case model.FieldObjectList:
+		for i, e := range v.(types.List).Elements() {
+			o := e.(types.Object)
 			for j := range f.Members {
 				mf := &f.Members[j]
 				c.checkValue(prof, mf, key+"."+mf.Wire, fmt.Sprintf("%s/%d/%s", ptr, i, mf.Wire), at.AtListIndex(i).AtName(mf.Attr), o.Attributes()[mf.Attr])
