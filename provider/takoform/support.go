@@ -359,29 +359,18 @@ func intBound(raw json.RawMessage) *big.Int {
 	return n
 }
 
+// bundleSize sums the planned module sizes against maximumBundleBytes. Only a bundle
+// kind plans modules, all sizes known (read from the local files) or, while the files
+// are not known yet, none: nothing to sum then, so nothing is refused.
 func (c *supportCheck) bundleSize(prof *client.SupportProfile) {
-	if !c.r.kind.model.bundle || !artifactAddressed(c.form) {
-		return
+	max, err := prof.Limits["maximumBundleBytes"].Int64()
+	if err != nil {
+		return // the host states no bundle limit
 	}
-	limit, ok := prof.Limits["maximumBundleBytes"]
-	max, err := limit.Int64()
-	if !ok || err != nil {
-		return
-	}
-	l, isList := c.plan[aModules].(types.List)
-	if !isList || l.IsNull() || l.IsUnknown() {
-		return
-	}
+	l, _ := c.plan[aModules].(types.List)
 	var total int64
 	for _, e := range l.Elements() {
-		o, ok := e.(types.Object)
-		if !ok {
-			return
-		}
-		sz, ok := o.Attributes()["size"].(types.Int64)
-		if !ok || sz.IsUnknown() || sz.IsNull() {
-			return
-		}
+		sz, _ := e.(types.Object).Attributes()["size"].(types.Int64)
 		total += sz.ValueInt64()
 	}
 	if total > max {
