@@ -151,7 +151,12 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		rep.withErr(err)
 		rep.code = codeFormTransitionRejected + " (" + rep.code + ")"
 		rep.repair = "Apply again to try under a new operation id (the next refresh adopts the moved revision)."
+		// the rejected operation is over: the state stops recording it as its kept request
+		// goes, or every later refresh would fail to find that request
+		st := prior.clone()
+		st[aPendingOp] = strOrNull("")
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, nil)...)
+		r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 		rep.add(&resp.Diagnostics)
 	case txIndeterminate:
 		st := prior.clone()
