@@ -1,144 +1,19 @@
 package takoform
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/takokit/takokit/catalog"
-	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 )
 
 // No Form of the embedded catalog declares a boolean output, an enum or a minimum
-// length, so these tests run the provider and hostsim over the catalog package's
-// example catalog with Gadget 0.2.0's outputs replaced by gadgetOutputs (resealed, as
-// an author would after editing it): both sides carry the same contract, hostsim
-// assigns valid outputs, and the rewriting host breaks one member at a time.
-const gadgetOutputs = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "title": "Gadget outputs",
-  "type": "object",
-  "additionalProperties": false,
-  "required": ["address", "healthy", "port", "serving", "tier"],
-  "properties": {
-    "address": {"type": "string", "minLength": 8, "maxLength": 253, "pattern": "^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$", "description": "Address."},
-    "healthy": {"type": "boolean", "enum": [true], "description": "Healthy."},
-    "serving": {"type": "boolean", "description": "Serving."},
-    "port": {"type": "integer", "minimum": 1, "maximum": 65535, "enum": [443, 8443], "description": "Port."},
-    "tier": {"type": "string", "enum": ["gold", "silver"], "description": "Tier."}
-  }
-}`
-
-const gadgetType = "takoform_gadget"
-
-// gadgetCatalog copies catalog/testdata/good/example, gives Gadget 0.2.0 the outputs
-// above (and its canonical fixture matching outputs) and an optional size without a
-// default, reseals that package and moves the transition that names it to its new
-// schemaDigest.
-func gadgetCatalog(t *testing.T) *catalog.Catalog {
-	t.Helper()
-	tmp := t.TempDir()
-	if err := os.CopyFS(tmp, os.DirFS(filepath.Join(repoRoot(t), "catalog", "testdata", "good", "example"))); err != nil {
-		t.Fatal(err)
-	}
-	pkg := filepath.Join(tmp, "forms", "example-v1alpha1", "gadget", "0.2.0")
-	var def map[string]any
-	readJSON(t, filepath.Join(pkg, "definition.json"), &def)
-	var outs any
-	if err := json.Unmarshal([]byte(gadgetOutputs), &outs); err != nil {
-		t.Fatal(err)
-	}
-	def["outputSchema"] = outs
-	// size loses its default, so a plan can leave an integer null (support tests)
-	delete(def["desiredSchema"].(map[string]any)["properties"].(map[string]any)["size"].(map[string]any), "default")
-	defRaw := indentJSON(t, def)
-	fixture := []byte(`{"address": "here.example", "healthy": true, "port": 443, "serving": true, "tier": "gold"}` + "\n")
-	digest, err := wire.Digest(defRaw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var idx map[string]any
-	readJSON(t, filepath.Join(pkg, "package-index.json"), &idx)
-	old := idx["formRef"].(map[string]any)["schemaDigest"].(string)
-	idx["formRef"].(map[string]any)["schemaDigest"] = digest
-	for _, f := range idx["files"].([]any) {
-		m := f.(map[string]any)
-		for name, raw := range map[string][]byte{"definition.json": defRaw, "fixtures/outputs.json": fixture} {
-			if m["path"] == name {
-				sum := sha256.Sum256(raw)
-				m["size"], m["digest"] = len(raw), "sha256:"+hex.EncodeToString(sum[:])
-			}
-		}
-	}
-	trPath := filepath.Join(tmp, "transitions.json")
-	tr, err := os.ReadFile(trPath)
-	if err != nil || !bytes.Contains(tr, []byte(old)) {
-		t.Fatalf("transitions.json must name Gadget 0.2.0 at %s (%v)", old, err)
-	}
-	for p, raw := range map[string][]byte{
-		filepath.Join(pkg, "definition.json"): defRaw, filepath.Join(pkg, "fixtures", "outputs.json"): fixture,
-		filepath.Join(pkg, "package-index.json"): indentJSON(t, idx), trPath: bytes.ReplaceAll(tr, []byte(old), []byte(digest)),
-	} {
-		if err := os.WriteFile(p, raw, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cat, err := catalog.Load(os.DirFS(tmp))
-	if err != nil {
-		t.Fatalf("the gadget catalog does not load: %v", err)
-	}
-	return cat
-}
-
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
-
-func indentJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// gadgetHarness serves the gadget catalog from hostsim (cfg.Catalog is set) and from
-// the provider.
-func gadgetHarness(t *testing.T, cfg hostsim.Config) *harness {
-	t.Helper()
-	cat := gadgetCatalog(t)
-	cfg.Catalog = cat
-	h := newHarness(t, cfg)
-	p, err := newProvider("test", cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h.srv, err = providerserver.NewProtocol6WithError(p)(); err != nil {
-		t.Fatal(err)
-	}
-	h.p = p
-	capReconfigure(t, h)
-	return h
-}
+// length, so these tests run the provider and hostsim over the gadget catalog
+// (gadget_catalog_test.go), whose Gadget 0.2.0 declares them: both sides carry the same
+// contract, hostsim assigns valid outputs, and the rewriting host breaks one member
+// at a time.
 
 // applyGadgetThrough creates the store and holder a Gadget needs, then creates the
 // Gadget "g" through a host that rewrites its representation (nil: as hostsim sends it).
