@@ -123,7 +123,7 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 	if marker := config.str(aFormTransition); marker != "" {
 		if to, handled := r.planTransition(ctx, plan, prior, config, form, marker, kept, d); handled {
 			if to != nil {
-				r.keepSpaceAndDrift(plan, prior, config)
+				r.repinDrift(plan, prior)
 			}
 			return to
 		}
@@ -149,7 +149,7 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 		return nil
 	}
 	m.setRef(plan, form.Ref)
-	r.keepSpaceAndDrift(plan, prior, config)
+	r.repinDrift(plan, prior)
 	return form
 }
 
@@ -160,10 +160,10 @@ func replacedByIdentity(prior, config values) bool {
 		(config.known(aSpace) && config.str(aSpace) != prior.str(aSpace))
 }
 
-func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
-	if !config.known(aSpace) && !isUnknownVal(config, aSpace) {
-		plan[aSpace] = prior[aSpace]
-	}
+// repinDrift plans the re-pin of a recorded relation drift. (The space an existing
+// resource's configuration leaves null is its prior space: the proposed state carries
+// it, and the keep rule restores it where the framework marked it unknown.)
+func (r *Resource) repinDrift(plan, prior values) {
 	if prior.known(aDrift) {
 		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (docs/provider-design.md#relation-drift)
 		r.planHostAnswerUnknown(plan)
