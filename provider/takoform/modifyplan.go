@@ -212,8 +212,8 @@ func (r *Resource) planVersionRules(plan values, form *model.Form, d *diag.Diagn
 func (r *Resource) planReplace(plan, prior values, form *model.Form, resp *resource.ModifyPlanResponse) {
 	for i := range form.Fields {
 		f := &form.Fields[i]
-		pv, sv := plan[f.Attr], prior[f.Attr]
-		if pv == nil || sv == nil || pv.Equal(sv) || (f.Kind == model.FieldJSONMap && sameJSON(pv, sv)) {
+		pv, sv := plan[f.Attr], prior[f.Attr] // both read from whole objects: every attribute is there
+		if pv.Equal(sv) || (f.Kind == model.FieldJSONMap && sameJSON(pv, sv)) {
 			continue
 		}
 		if replaces(form, f.Wire) {
