@@ -72,7 +72,8 @@ func gadgetProps(def map[string]any) map[string]any {
 }
 
 // withGadget030 adds Gadget 0.3.0 to the gadget catalog in dir: 0.2.0 plus an optional
-// colour, with size required and immutable; marker gadget-0.2-to-0.3 moves 0.2.0 to it.
+// colour, with size required, size and labels immutable; marker gadget-0.2-to-0.3
+// moves 0.2.0 to it.
 func withGadget030(t *testing.T, dir string) {
 	t.Helper()
 	if err := os.CopyFS(gadgetPkg(dir, "0.3.0"), os.DirFS(gadgetPkg(dir, "0.2.0"))); err != nil {
@@ -86,7 +87,7 @@ func withGadget030(t *testing.T, dir string) {
 		gadgetProps(def)["colour"] = map[string]any{"type": "string", "maxLength": 20, "description": "Colour."}
 		ds := def["desiredSchema"].(map[string]any)
 		ds["required"] = []any{"holder", "size"}
-		def["immutableFields"] = []any{"/holder", "/size"}
+		def["immutableFields"] = []any{"/holder", "/labels", "/size"}
 	}, nil)
 	trPath := filepath.Join(dir, "transitions.json")
 	var tr map[string]any

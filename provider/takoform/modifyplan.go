@@ -238,7 +238,7 @@ func (r *Resource) planReplace(plan, prior values, form *model.Form, resp *resou
 // desiredSchema when every desired value is known.
 func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnostics) {
 	for i := range form.Fields {
-		if v := plan[form.Fields[i].Attr]; v != nil && !wholeKnown(v) {
+		if !wholeKnown(plan[form.Fields[i].Attr]) {
 			return
 		}
 	}

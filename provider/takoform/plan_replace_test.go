@@ -8,9 +8,10 @@ import (
 	"github.com/takokit/takokit/hostsim"
 )
 
-// TestFieldImmutableOnlyInTheRecordedVersionReplaces: size is immutable in Gadget 0.3.0
-// and updatable in 0.2.0, so changing it replaces a 0.3.0 Gadget and updates a 0.2.0
-// one in place: the recorded ref decides, not the kind.
+// TestFieldImmutableOnlyInTheRecordedVersionReplaces: size and labels_json are
+// immutable in Gadget 0.3.0 and updatable in 0.2.0, so changing them replaces a 0.3.0
+// Gadget and updates a 0.2.0 one in place: the recorded ref decides, not the kind. A
+// JSON map changes by its object, not its spelling.
 func TestFieldImmutableOnlyInTheRecordedVersionReplaces(t *testing.T) {
 	for _, c := range []struct {
 		version string
@@ -18,11 +19,25 @@ func TestFieldImmutableOnlyInTheRecordedVersionReplaces(t *testing.T) {
 	}{{"0.3.0", true}, {"0.2.0", false}} {
 		t.Run(c.version, func(t *testing.T) {
 			h, st := threeGadgets(t, c.version)
-			pr := h.plan(gadgetType, values{aName: s("g"), "holder": st["holder"], "size": i64(4), aFormDefVersion: s(c.version)}, st)
-			mustNoError(t, "plan", pr.diags)
-			got := strings.Contains(strings.Join(pr.replace, " "), `AttributeName("size")`)
-			if got != c.replace {
-				t.Errorf("size 3 -> 4 on %s: RequiresReplace = %v, want replacement %t", c.version, pr.replace, c.replace)
+			cfg := func(size int64, labels string) values {
+				return values{aName: s("g2"), "holder": st["holder"], "size": i64(size), "labels_json": s(labels), aFormDefVersion: s(c.version)}
+			}
+			st = h.create(gadgetType, cfg(3, `{"team":"web"}`))
+			for _, ch := range []struct {
+				attr   string
+				cfg    values
+				change bool
+			}{
+				{"size", cfg(4, `{"team":"web"}`), true},
+				{"labels_json", cfg(3, `{"team":"api"}`), true},
+				{"labels_json", cfg(3, `{ "team" : "web" }`), false},
+			} {
+				pr := h.plan(gadgetType, ch.cfg, st)
+				mustNoError(t, "plan", pr.diags)
+				got := strings.Contains(strings.Join(pr.replace, " "), `AttributeName("`+ch.attr+`")`)
+				if want := c.replace && ch.change; got != want {
+					t.Errorf("%s on %s: RequiresReplace = %v, want a replacement on it: %t", ch.attr, c.version, pr.replace, want)
+				}
 			}
 		})
 	}
