@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -269,36 +268,18 @@ func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnost
 	}
 }
 
-// pointerPath maps a spec instance pointer to an attribute path (/versions/0/weight → versions[0].weight).
+// pointerPath maps a spec instance pointer to the top-level attribute it falls in
+// (/labels/team → labels_json). What the whole-spec check finds lies in one attribute's
+// own value (a JSON map's members, a collection as a whole): the catalog admits no
+// constraint inside list items that an attribute check does not already check, and
+// ValidateConfig runs those first.
 func pointerPath(form *model.Form, ptr string) path.Path {
-	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	if ptr == "" || len(segs) == 0 {
-		return path.Empty()
-	}
-	f, ok := form.Field(segs[0])
+	name, _, _ := strings.Cut(strings.TrimPrefix(ptr, "/"), "/")
+	f, ok := form.Field(name)
 	if !ok {
 		return path.Empty()
 	}
-	p := path.Root(f.Attr)
-	if len(segs) > 1 && (f.Kind == model.FieldObjectList || f.Kind == model.FieldBindingList || f.Kind == model.FieldStringList) {
-		if i, err := strconv.Atoi(segs[1]); err == nil {
-			p = p.AtListIndex(i)
-			if len(segs) > 2 {
-				if f.Kind == model.FieldBindingList {
-					if segs[2] == "name" {
-						return p.AtName("name")
-					}
-					return p.AtName(bindingTargetAttr)
-				}
-				for _, mf := range f.Members {
-					if mf.Wire == segs[2] {
-						return p.AtName(mf.Attr)
-					}
-				}
-			}
-		}
-	}
-	return p
+	return path.Root(f.Attr)
 }
 
 func isNullVal(v values, name string) bool {
