@@ -282,23 +282,25 @@ func pointerPath(form *model.Form, ptr string) path.Path {
 	return path.Root(f.Attr)
 }
 
+// isNullVal and isUnknownVal read values read from a whole object (readValues): every
+// attribute is there, none is nil; a missing configuration (nil) holds nulls.
 func isNullVal(v values, name string) bool {
 	x, ok := v[name]
-	return !ok || x == nil || x.IsNull()
+	return !ok || x.IsNull()
 }
 
 func isUnknownVal(v values, name string) bool {
 	x, ok := v[name]
-	return ok && x != nil && x.IsUnknown()
+	return ok && x.IsUnknown()
 }
 
-// sameValues reports a plan equal to the prior state (no request is made for it).
+// sameValues reports a plan equal to the prior state (no request is made for it); both
+// are read from whole objects of one schema, so they hold the same attributes.
 func sameValues(a, b values) bool {
 	for k, v := range a {
-		w := b[k]
-		if (v == nil) != (w == nil) || (v != nil && !v.Equal(w)) {
+		if !v.Equal(b[k]) {
 			return false
 		}
 	}
-	return len(a) == len(b)
+	return true
 }
