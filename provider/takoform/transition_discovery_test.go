@@ -3,6 +3,7 @@ package takoform
 import (
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
@@ -92,5 +93,30 @@ func TestTransitionRefusedByTheHostKeepsTheOldRef(t *testing.T) {
 	}
 	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp) != "" || seen("POST") != 1 {
 		t.Errorf("after the refusal: version=%q pending=%q posts=%d", up.str(aFormDefVersion), up.str(aPendingOp), seen("POST"))
+	}
+}
+
+// TestTransitionPlannedBeforeTheProviderIsConfiguredAsksNothing: a provider whose block
+// is not configured yet (no host known) plans the transition without asking discovery,
+// and without a warning; apply checks.
+func TestTransitionPlannedBeforeTheProviderIsConfiguredAsksNothing(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv = srv // never configured
+	before := capCounters(t, h).requests
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.diags) != 0 || pr.planned.str(aFormDefVersion) != "0.2.0" {
+		t.Errorf("want a quiet transition plan to 0.2.0; version=%q\n%s", pr.planned.str(aFormDefVersion), dump(pr.diags))
+	}
+	if got := capCounters(t, h).requests - before; got != 0 {
+		t.Errorf("%d requests reached the host", got)
 	}
 }
