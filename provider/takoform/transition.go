@@ -120,8 +120,8 @@ func (r *Resource) replanKept(plan, config values, to *model.Form, kept []byte, 
 	var changed []string
 	for i := range to.Fields {
 		f := &to.Fields[i]
-		want, planned := sent[f.Attr], plan[f.Attr]
-		if want == nil || planned == nil || planned.Equal(want) || slices.Contains(already, f.Attr) {
+		want, planned := sent[f.Attr], plan[f.Attr] // adoptAll sets every field of to; the plan holds them all
+		if planned.Equal(want) || slices.Contains(already, f.Attr) {
 			continue
 		}
 		if isNullVal(config, f.Attr) && r.kind.schema.Attributes[f.Attr].IsComputed() {
