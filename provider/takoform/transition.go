@@ -56,7 +56,7 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 			changed = append(changed, f.Attr)
 		}
 	}
-	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
+	if keptRequest(prior, kept) != nil {
 		changed = append(changed, r.replanKept(plan, config, to, kept, changed)...)
 	}
 	if len(changed) > 0 {
@@ -86,6 +86,17 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 	m.setRef(plan, to.Ref)
 	r.planHostAnswerUnknown(plan)
 	return to, true
+}
+
+// keptRequest is the request of the unresolved transition kept in private state, when
+// it is the operation the state records as pending; nil otherwise (none kept, or a
+// leftover of another operation).
+func keptRequest(prior values, kept []byte) *client.TxRequest {
+	req, err := client.ParseKept(kept)
+	if err != nil || req.OperationID != prior.str(aPendingOp) {
+		return nil
+	}
+	return req
 }
 
 // planHostAnswerUnknown plans every attribute the host's next answer writes as unknown

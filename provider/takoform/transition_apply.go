@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,11 +24,8 @@ const (
 // buildTransition computes the request from state and configuration, or reuses the
 // kept bytes of an unresolved transition (byte for byte).
 func (r *Resource) buildTransition(prior, plan values, from, to *model.Form, marker string, kept []byte) (*client.TxRequest, error) {
-	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
-		req, err := client.ParseKept(kept)
-		if err == nil && req.OperationID == prior.str(aPendingOp) {
-			return req, nil
-		}
+	if req := keptRequest(prior, kept); req != nil {
+		return req, nil
 	}
 	spec, err := encodeSpec(to, plan)
 	if err != nil {
@@ -185,8 +181,8 @@ func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest,
 	op := prior.str(aPendingOp)
 	kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
 	rep := report{typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref, opID: op}
-	txr, err := client.ParseKept(kept)
-	if len(kept) == 0 || err != nil || txr.OperationID != op {
+	txr := keptRequest(prior, kept)
+	if txr == nil {
 		rep.summary = fmt.Sprintf("Could not check the Form transition of %s %s", m.kind.Kind, name)
 		rep.what, rep.code = "The request of the unresolved transition is not in the resource's private state; the state was kept.", codeOperationResumeFailed
 		rep.repair = "Run tofu apply with the same configuration to re-send it."

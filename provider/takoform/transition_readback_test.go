@@ -108,3 +108,35 @@ func TestTransitionRefreshWhoseReadbackFailsKeepsTheState(t *testing.T) {
 		t.Fatalf("want the in-progress warning with the operation kept:\n%s", dump(d))
 	}
 }
+
+// TestTransitionIsPostedOnlyAfterTheHostSaysItNeverSawIt: before its one POST a
+// transition reads its operation back; only the host's "this operation is not known"
+// (404 with hostCode form_transition_operation_not_found) leads to the POST. Any other
+// refusal of that readback — the resource not found, the backend unavailable — ends
+// the apply indeterminate with nothing posted.
+func TestTransitionIsPostedOnlyAfterTheHostSaysItNeverSawIt(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		status int
+		body   string
+	}{
+		{"resource not found", 404, `{"error":{"code":"resource_not_found","message":"AtLeastOnceQueue orders does not exist","requestId":"req_probe1","retryable":false}}`},
+		{"backend unavailable", 503, `{"error":{"code":"backend_unavailable","message":"try later","requestId":"req_probe2","retryable":true}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, hostsim.Config{})
+			st, cfg := oldQueue(t, h)
+			seen := transitionHost(t, h, func(method string, n int, fwd func() reply) reply {
+				if method == "GET" {
+					return reply{status: c.status, body: []byte(c.body)}
+				}
+				return fwd()
+			})
+			up, d := applyTransition(t, h, cfg, st)
+			mustBeIndeterminate(t, up, d, "")
+			if seen("POST") != 0 || diagWith(d, "req_probe") == nil {
+				t.Errorf("%d POSTs (want none); the host's refusal must be named:\n%s", seen("POST"), dump(d))
+			}
+		})
+	}
+}
