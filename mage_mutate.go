@@ -40,7 +40,7 @@ var mutationScope = []mutate.Scope{
 	{Name: "provider native spec checks (catalog/model)", Module: "catalog",
 		Dirs:  []string{"model"},
 		Files: []string{"schema_check.go"},
-		Tests: []string{"{pkg}", "."}, Run: "Native|Compile|Validate|Numbers|LocalRefs|FormWithout"},
+		Tests: []string{"{pkg}", "."}, Run: "Native|Compile|Validate|Numbers|LocalRefs|FormWithout|Bounds|Problems|ConstAndEnum|NonFinite"},
 	{Name: "hostsim fences (lane)", Module: "hostsim",
 		Dirs:  []string{"internal/lane"},
 		Files: []string{"headers.go"},
