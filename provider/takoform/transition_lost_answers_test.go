@@ -158,3 +158,38 @@ func TestTransitionPostThatNeverArrivedIsForgottenOnRefresh(t *testing.T) {
 		t.Error("the retry must go under a new operation id")
 	}
 }
+
+// TestTransitionRejectedWhileUnresolvedIsClearedByRefresh: an apply ends indeterminate
+// (answer and readback lost) although the host rejected the transition; the next
+// refresh reads the rejection, warns, keeps 0.1.0 and clears the pending operation,
+// and the apply after it transitions under a new operation id.
+func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	lose := true
+	transitionHost(t, h, func(method string, n int, fwd func() reply) reply {
+		rep := fwd()
+		if lose && (method == "POST" || n == 2) {
+			return dropped
+		}
+		return rep
+	})
+	up, d := applyTransition(t, h, cfg, st)
+	mustBeIndeterminate(t, up, d, "; readback: ")
+	lose = false
+	rd, d := h.read(queueType, up)
+	mustNoError(t, "refresh", d)
+	dg := diagWith(d, "Form transition of AtLeastOnceQueue orders was rejected", "Failure code backend_rejected; the resource is unchanged and operable.",
+		"Operation: "+up.str(aPendingOp))
+	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityWarning {
+		t.Fatalf("want the rejection warning:\n%s", dump(d))
+	}
+	if rd.str(aPendingOp) != "" || rd.str(aFormDefVersion) != "0.1.0" || rd.str(aGeneration) != "1" {
+		t.Fatalf("after the refresh: pending=%q version=%q gen=%q", rd.str(aPendingOp), rd.str(aFormDefVersion), rd.str(aGeneration))
+	}
+	done, d := applyTransition(t, h, cfg, rd)
+	mustBeCommitted(t, st, done, d)
+}
