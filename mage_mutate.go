@@ -20,18 +20,27 @@ import (
 // candidate locations, first existing wins, so a package that moves keeps working
 // until the row is updated.
 var mutationScope = []mutate.Scope{
+	// provider (provider/takoform since it became public; internal/takoform before)
 	{Name: "provider outputs", Module: "provider",
 		Dirs:  []string{"takoform", "internal/takoform"},
 		Files: []string{"outputs.go"},
-		Tests: []string{"{pkg}"}, Run: "Output"},
+		Tests: []string{"{pkg}"}, Run: "Output|Endpoint"},
 	{Name: "provider plan-time support", Module: "provider",
 		Dirs:  []string{"takoform", "internal/takoform"},
 		Files: []string{"support.go"},
 		Tests: []string{"{pkg}"}, Run: "Capability|Support|Plan|Refus|Digest|Range|Enum|Limit|Bundle"},
+	{Name: "provider plan (ModifyPlan)", Module: "provider",
+		Dirs:  []string{"takoform", "internal/takoform"},
+		Files: []string{"modifyplan.go"},
+		Tests: []string{"{pkg}"}, Run: "Plan|Capability|Support|Transition|Refus|Replace|Rename|Drift|Revision|Version|Reformatted|Space|Cross|Validators|JSONMap|Queue|Import"},
 	{Name: "provider transition", Module: "provider",
 		Dirs:  []string{"takoform", "internal/takoform"},
 		Files: []string{"transition.go", "transition_apply.go", "codes.go"},
 		Tests: []string{"{pkg}"}, Run: "Transition|Retry"},
+	{Name: "provider native spec checks (catalog/model)", Module: "catalog",
+		Dirs:  []string{"model"},
+		Files: []string{"schema_check.go"},
+		Tests: []string{"{pkg}", "."}, Run: "Native|Compile|Validate|Numbers|LocalRefs|FormWithout|Bounds|Problems|ConstAndEnum|NonFinite"},
 	{Name: "hostsim fences (lane)", Module: "hostsim",
 		Dirs:  []string{"internal/lane"},
 		Files: []string{"headers.go"},
@@ -62,7 +71,8 @@ var mutationScope = []mutate.Scope{
 }
 
 // runMutation runs every scope row (MUTATE_ONLY=substring narrows to matching rows;
-// MUTATE_WORKERS sets how many mutants run at once, default cores + 1)
+// MUTATE_WORKERS sets how many mutants run at once, default cores + 1; MUTATE_TIMEOUT
+// bounds the whole run, default 40m)
 // and prints per row and in total; survivors go to bin/mutation-survivors.txt.
 func runMutation() error {
 	root, err := os.Getwd()
@@ -74,7 +84,11 @@ func runMutation() error {
 		workers = n
 	}
 	only := os.Getenv("MUTATE_ONLY")
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	limit := 40 * time.Minute // the whole run; one worker over every row needs more (MUTATE_TIMEOUT=90m)
+	if d, err := time.ParseDuration(os.Getenv("MUTATE_TIMEOUT")); err == nil && d > 0 {
+		limit = d
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }}
 	start := time.Now()

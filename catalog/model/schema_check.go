@@ -279,10 +279,8 @@ func ratOf(v any) (*big.Rat, bool) {
 	case json.Number:
 		return new(big.Rat).SetString(string(n))
 	case float64:
-		if math.IsNaN(n) || math.IsInf(n, 0) {
-			return nil, false
-		}
-		return new(big.Rat).SetFloat64(n), true
+		r := new(big.Rat).SetFloat64(n) // nil for NaN and the infinities
+		return r, r != nil
 	case float32:
 		return ratOf(float64(n))
 	case int:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -123,7 +122,7 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 	if marker := config.str(aFormTransition); marker != "" {
 		if to, handled := r.planTransition(ctx, plan, prior, config, form, marker, kept, d); handled {
 			if to != nil {
-				r.keepSpaceAndDrift(plan, prior, config)
+				r.repinDrift(plan, prior)
 			}
 			return to
 		}
@@ -149,7 +148,7 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 		return nil
 	}
 	m.setRef(plan, form.Ref)
-	r.keepSpaceAndDrift(plan, prior, config)
+	r.repinDrift(plan, prior)
 	return form
 }
 
@@ -160,10 +159,10 @@ func replacedByIdentity(prior, config values) bool {
 		(config.known(aSpace) && config.str(aSpace) != prior.str(aSpace))
 }
 
-func (r *Resource) keepSpaceAndDrift(plan, prior, config values) {
-	if !config.known(aSpace) && !isUnknownVal(config, aSpace) {
-		plan[aSpace] = prior[aSpace]
-	}
+// repinDrift plans the re-pin of a recorded relation drift. (The space an existing
+// resource's configuration leaves null is its prior space: the proposed state carries
+// it, and the keep rule restores it where the framework marked it unknown.)
+func (r *Resource) repinDrift(plan, prior values) {
 	if prior.known(aDrift) {
 		plan[aDrift] = types.StringNull() // makes the plan non-empty: a re-pin (docs/provider-design.md#relation-drift)
 		r.planHostAnswerUnknown(plan)
@@ -212,8 +211,8 @@ func (r *Resource) planVersionRules(plan values, form *model.Form, d *diag.Diagn
 func (r *Resource) planReplace(plan, prior values, form *model.Form, resp *resource.ModifyPlanResponse) {
 	for i := range form.Fields {
 		f := &form.Fields[i]
-		pv, sv := plan[f.Attr], prior[f.Attr]
-		if pv == nil || sv == nil || pv.Equal(sv) || (f.Kind == model.FieldJSONMap && sameJSON(pv, sv)) {
+		pv, sv := plan[f.Attr], prior[f.Attr] // both read from whole objects: every attribute is there
+		if pv.Equal(sv) || (f.Kind == model.FieldJSONMap && sameJSON(pv, sv)) {
 			continue
 		}
 		if replaces(form, f.Wire) {
@@ -238,7 +237,7 @@ func (r *Resource) planReplace(plan, prior values, form *model.Form, resp *resou
 // desiredSchema when every desired value is known.
 func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnostics) {
 	for i := range form.Fields {
-		if v := plan[form.Fields[i].Attr]; v != nil && !wholeKnown(v) {
+		if !wholeKnown(plan[form.Fields[i].Attr]) {
 			return
 		}
 	}
@@ -269,55 +268,39 @@ func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnost
 	}
 }
 
-// pointerPath maps a spec instance pointer to an attribute path (/versions/0/weight → versions[0].weight).
+// pointerPath maps a spec instance pointer to the top-level attribute it falls in
+// (/labels/team → labels_json). What the whole-spec check finds lies in one attribute's
+// own value (a JSON map's members, a collection as a whole): the catalog admits no
+// constraint inside list items that an attribute check does not already check, and
+// ValidateConfig runs those first.
 func pointerPath(form *model.Form, ptr string) path.Path {
-	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	if ptr == "" || len(segs) == 0 {
-		return path.Empty()
-	}
-	f, ok := form.Field(segs[0])
+	name, _, _ := strings.Cut(strings.TrimPrefix(ptr, "/"), "/")
+	f, ok := form.Field(name)
 	if !ok {
 		return path.Empty()
 	}
-	p := path.Root(f.Attr)
-	if len(segs) > 1 && (f.Kind == model.FieldObjectList || f.Kind == model.FieldBindingList || f.Kind == model.FieldStringList) {
-		if i, err := strconv.Atoi(segs[1]); err == nil {
-			p = p.AtListIndex(i)
-			if len(segs) > 2 {
-				if f.Kind == model.FieldBindingList {
-					if segs[2] == "name" {
-						return p.AtName("name")
-					}
-					return p.AtName(bindingTargetAttr)
-				}
-				for _, mf := range f.Members {
-					if mf.Wire == segs[2] {
-						return p.AtName(mf.Attr)
-					}
-				}
-			}
-		}
-	}
-	return p
+	return path.Root(f.Attr)
 }
 
+// isNullVal and isUnknownVal read values read from a whole object (readValues): every
+// attribute is there, none is nil; a missing configuration (nil) holds nulls.
 func isNullVal(v values, name string) bool {
 	x, ok := v[name]
-	return !ok || x == nil || x.IsNull()
+	return !ok || x.IsNull()
 }
 
 func isUnknownVal(v values, name string) bool {
 	x, ok := v[name]
-	return ok && x != nil && x.IsUnknown()
+	return ok && x.IsUnknown()
 }
 
-// sameValues reports a plan equal to the prior state (no request is made for it).
+// sameValues reports a plan equal to the prior state (no request is made for it); both
+// are read from whole objects of one schema, so they hold the same attributes.
 func sameValues(a, b values) bool {
 	for k, v := range a {
-		w := b[k]
-		if (v == nil) != (w == nil) || (v != nil && !v.Equal(w)) {
+		if !v.Equal(b[k]) {
 			return false
 		}
 	}
-	return len(a) == len(b)
+	return true
 }

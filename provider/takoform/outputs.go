@@ -3,6 +3,7 @@ package takoform
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"strings"
 	"unicode/utf8"
 
@@ -46,8 +47,8 @@ func (m *kindModel) setOutputs(v values, form *model.Form, st *client.Status, sp
 		if err == nil {
 			outJSON = string(canon)
 		}
-		if err := json.Unmarshal(st.Outputs, &doc); err != nil || doc == nil {
-			doc = nil
+		if json.Unmarshal(st.Outputs, &doc) != nil {
+			doc = nil // not an object (null leaves it nil too)
 		}
 	}
 	v[aOutputsJSON] = types.StringValue(outJSON)
@@ -111,9 +112,9 @@ func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 		if !ok {
 			return nil, fmt.Sprintf("was declared integer and the host sent %s", jsonKind(v, raw))
 		}
-		i, err := n.Int64()
-		if err != nil || strings.ContainsAny(n.String(), ".eE") {
-			return nil, fmt.Sprintf("was declared integer and the host sent the number %s", n)
+		i, whole := wholeNumber(n)
+		if !whole {
+			return nil, fmt.Sprintf("was declared integer and the host sent the number %s, which is not a whole number a 64-bit integer holds", n)
 		}
 		if (o.Min != nil && i < *o.Min) || (o.Max != nil && i > *o.Max) {
 			return nil, fmt.Sprintf("is %d, outside the declared range %s", i, rangeText(o.Min, o.Max))
@@ -145,16 +146,25 @@ func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 	case len(o.Enum) > 0 && !contains(o.Enum, s):
 		return nil, fmt.Sprintf("is %q, not one of the declared values", s)
 	}
-	if o.Pattern != "" {
-		re := o.Regexp() // compiled once per process; the catalog loader refuses a pattern that does not compile
-		if re == nil {
-			return nil, fmt.Sprintf("cannot be checked: its declared pattern %q does not compile", o.Pattern)
-		}
-		if !re.MatchString(s) {
-			return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)
-		}
+	// a pattern that does not compile (the catalog refuses one at load) refuses every value
+	if re := o.Regexp(); o.Pattern != "" && (re == nil || !re.MatchString(s)) {
+		return nil, fmt.Sprintf("is %q, which does not match the declared pattern %s", s, o.Pattern)
 	}
 	return types.StringValue(s), ""
+}
+
+// wholeNumber is the value of a JSON number that is a whole number within int64, however
+// it is written: "integer" in an outputSchema is a value, so 443, 443.0 and 4.43e2 are
+// all the integer 443 (JSON Schema, and the host validates its answer against that
+// schema), while 443.5 and 1e19 are not integers a Computed Int64 can hold. big.Rat reads
+// the literal exactly; it refuses an exponent beyond a million, so a hostile spelling
+// costs bounded work.
+func wholeNumber(n json.Number) (int64, bool) {
+	r, ok := new(big.Rat).SetString(n.String())
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
 }
 
 func jsonKind(v any, raw json.RawMessage) string {

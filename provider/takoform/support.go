@@ -173,12 +173,12 @@ func (c *supportCheck) readContracts() {
 	c.ifaces = make([]supportRead, len(c.form.Provided))
 	for i := range c.form.Fields {
 		f := &c.form.Fields[i]
-		if f.Kind != model.FieldBindingList || f.Binding == nil {
-			continue
+		if f.Binding == nil {
+			continue // only a binding list carries the Binding it projects
 		}
 		l, ok := c.plan[f.Attr].(types.List)
-		if !ok || l.IsNull() || l.IsUnknown() || len(l.Elements()) == 0 {
-			continue
+		if !ok || len(l.Elements()) == 0 {
+			continue // empty, null or unknown: no binding is used (yet)
 		}
 		b := *f.Binding
 		for _, acc := range c.form.Accepted {
@@ -258,16 +258,14 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 	for i := range c.form.Fields {
 		f := &c.form.Fields[i]
 		v := c.plan[f.Attr]
-		if v == nil || v.IsNull() || v.IsUnknown() {
-			continue
-		}
-		c.checkValue(prof, f, f.Wire, "/spec/"+f.Wire, path.Root(f.Attr), v)
+		c.checkValue(prof, f, f.Wire, "/spec/"+f.Wire, path.Root(f.Attr), v) // skips null and unknown values
 		switch f.Kind {
 		case model.FieldStringSet, model.FieldStringList, model.FieldBindingList, model.FieldObjectList, model.FieldJSONMap:
 			key := "maximum" + strings.ToUpper(f.Wire[:1]) + f.Wire[1:]
 			limit, ok := prof.Limits[key]
+			// null and unknown collections count 0, an unreadable map -1; a limit is 0 or more
 			n := countOf(v)
-			if max, err := limit.Int64(); ok && err == nil && n >= 0 && int64(n) > max {
+			if max, err := limit.Int64(); ok && err == nil && int64(n) > max {
 				p := path.Root(f.Attr)
 				c.refuse(fmt.Sprintf("%s has more entries than the host accepts", f.Attr), codeHostLimitExceeded, "/spec/"+f.Wire,
 					fmt.Sprintf("%d planned, %s = %d.", n, key, max), fmt.Sprintf("Use at most %d entries.", max), &p)
@@ -277,6 +275,8 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 }
 
 func (c *supportCheck) checkValue(prof *client.SupportProfile, f *model.Field, key, ptr string, at path.Path, v attr.Value) {
+	// a value not decided yet (unknown), not set (null), or a member of an unknown
+	// list element (nil: an unknown object has no attributes) is apply's to check
 	if v == nil || v.IsNull() || v.IsUnknown() {
 		return
 	}
@@ -290,32 +290,24 @@ func (c *supportCheck) checkValue(prof *client.SupportProfile, f *model.Field, k
 		var elems []attr.Value
 		if s, ok := v.(types.Set); ok {
 			elems = s.Elements()
-		} else if l, ok := v.(types.List); ok {
-			elems = l.Elements()
+		} else {
+			elems = v.(types.List).Elements()
 		}
 		for i, e := range elems {
-			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
-				ep := at.AtListIndex(i)
-				if f.Kind == model.FieldStringSet {
-					ep = at.AtSetValue(e)
-				}
-				c.checkEnum(prof, key, ptr, ep, s.ValueString())
-			}
-		}
-	case model.FieldInteger:
-		if n, ok := v.(types.Int64); ok && !n.IsUnknown() {
-			c.checkRange(prof, key, ptr, at, n.ValueInt64())
-		}
-	case model.FieldObjectList:
-		l, ok := v.(types.List)
-		if !ok || l.IsUnknown() {
-			return
-		}
-		for i, e := range l.Elements() {
-			o, ok := e.(types.Object)
-			if !ok || o.IsUnknown() {
+			if e.IsUnknown() || e.IsNull() {
 				continue
 			}
+			ep := at.AtListIndex(i)
+			if f.Kind == model.FieldStringSet {
+				ep = at.AtSetValue(e)
+			}
+			c.checkEnum(prof, key, ptr, ep, e.(types.String).ValueString())
+		}
+	case model.FieldInteger:
+		c.checkRange(prof, key, ptr, at, v.(types.Int64).ValueInt64())
+	case model.FieldObjectList:
+		for i, e := range v.(types.List).Elements() {
+			o := e.(types.Object)
 			for j := range f.Members {
 				mf := &f.Members[j]
 				c.checkValue(prof, mf, key+"."+mf.Wire, fmt.Sprintf("%s/%d/%s", ptr, i, mf.Wire), at.AtListIndex(i).AtName(mf.Attr), o.Attributes()[mf.Attr])
@@ -357,11 +349,9 @@ func (c *supportCheck) checkRange(prof *client.SupportProfile, key, ptr string, 
 		"This host accepts "+accepted+".", "Use a value in range.", &at)
 }
 
-// intBound is an integer bound, or nil (absent, or a string bound).
+// intBound is an integer bound, or nil: absent, or a string bound (the client has
+// rewritten every integer bound as plain decimal text, so nothing else fails to parse).
 func intBound(raw json.RawMessage) *big.Int {
-	if raw == nil || raw[0] == '"' {
-		return nil
-	}
 	n, ok := new(big.Int).SetString(string(raw), 10)
 	if !ok {
 		return nil
@@ -369,29 +359,18 @@ func intBound(raw json.RawMessage) *big.Int {
 	return n
 }
 
+// bundleSize sums the planned module sizes against maximumBundleBytes. Only a bundle
+// kind plans modules, all sizes known (read from the local files) or, while the files
+// are not known yet, none: nothing to sum then, so nothing is refused.
 func (c *supportCheck) bundleSize(prof *client.SupportProfile) {
-	if !c.r.kind.model.bundle || !artifactAddressed(c.form) {
-		return
+	max, err := prof.Limits["maximumBundleBytes"].Int64()
+	if err != nil {
+		return // the host states no bundle limit
 	}
-	limit, ok := prof.Limits["maximumBundleBytes"]
-	max, err := limit.Int64()
-	if !ok || err != nil {
-		return
-	}
-	l, isList := c.plan[aModules].(types.List)
-	if !isList || l.IsNull() || l.IsUnknown() {
-		return
-	}
+	l, _ := c.plan[aModules].(types.List)
 	var total int64
 	for _, e := range l.Elements() {
-		o, ok := e.(types.Object)
-		if !ok {
-			return
-		}
-		sz, ok := o.Attributes()["size"].(types.Int64)
-		if !ok || sz.IsUnknown() || sz.IsNull() {
-			return
-		}
+		sz, _ := e.(types.Object).Attributes()["size"].(types.Int64)
 		total += sz.ValueInt64()
 	}
 	if total > max {

@@ -56,7 +56,7 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 			changed = append(changed, f.Attr)
 		}
 	}
-	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
+	if keptRequest(prior, kept) != nil {
 		changed = append(changed, r.replanKept(plan, config, to, kept, changed)...)
 	}
 	if len(changed) > 0 {
@@ -71,9 +71,10 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 		switch {
 		case err != nil:
 			rep := &report{warning: true, summary: "Could not check whether the host offers Form transitions", typeName: m.typeName,
-				name: name, ref: &from.Ref, code: codeHostSupportUnreadable, repair: "Nothing to do if apply succeeds."}
+				space: prior.str(aSpace), name: name, ref: &from.Ref, attr: &p,
+				what: "The transition is planned; nothing was decided at plan time and apply checks again."}
 			rep.withErr(err)
-			rep.code = codeHostSupportUnreadable
+			rep.code, rep.repair = codeHostSupportUnreadable, "Make the host's discovery reachable; nothing to do if apply succeeds."
 			rep.add(d)
 		case !disc.Features["resource_form_transition"]:
 			(&report{summary: "Host does not offer Form transitions", typeName: m.typeName, name: name, ref: &from.Ref, attr: &p,
@@ -85,6 +86,17 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 	m.setRef(plan, to.Ref)
 	r.planHostAnswerUnknown(plan)
 	return to, true
+}
+
+// keptRequest is the request of the unresolved transition kept in private state, when
+// it is the operation the state records as pending; nil otherwise (none kept, or a
+// leftover of another operation).
+func keptRequest(prior values, kept []byte) *client.TxRequest {
+	req, err := client.ParseKept(kept)
+	if err != nil || req.OperationID != prior.str(aPendingOp) {
+		return nil
+	}
+	return req
 }
 
 // planHostAnswerUnknown plans every attribute the host's next answer writes as unknown
@@ -119,8 +131,8 @@ func (r *Resource) replanKept(plan, config values, to *model.Form, kept []byte, 
 	var changed []string
 	for i := range to.Fields {
 		f := &to.Fields[i]
-		want, planned := sent[f.Attr], plan[f.Attr]
-		if want == nil || planned == nil || planned.Equal(want) || slices.Contains(already, f.Attr) {
+		want, planned := sent[f.Attr], plan[f.Attr] // adoptAll sets every field of to; the plan holds them all
+		if planned.Equal(want) || slices.Contains(already, f.Attr) {
 			continue
 		}
 		if isNullVal(config, f.Attr) && r.kind.schema.Attributes[f.Attr].IsComputed() {

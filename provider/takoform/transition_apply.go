@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,11 +24,8 @@ const (
 // buildTransition computes the request from state and configuration, or reuses the
 // kept bytes of an unresolved transition (byte for byte).
 func (r *Resource) buildTransition(prior, plan values, from, to *model.Form, marker string, kept []byte) (*client.TxRequest, error) {
-	if len(kept) > 0 && strings.HasPrefix(prior.str(aPendingOp), "formtx_") {
-		req, err := client.ParseKept(kept)
-		if err == nil && req.OperationID == prior.str(aPendingOp) {
-			return req, nil
-		}
+	if req := keptRequest(prior, kept); req != nil {
+		return req, nil
 	}
 	spec, err := encodeSpec(to, plan)
 	if err != nil {
@@ -151,7 +147,12 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		rep.withErr(err)
 		rep.code = codeFormTransitionRejected + " (" + rep.code + ")"
 		rep.repair = "Apply again to try under a new operation id (the next refresh adopts the moved revision)."
+		// the rejected operation is over: the state stops recording it as its kept request
+		// goes, or every later refresh would fail to find that request
+		st := prior.clone()
+		st[aPendingOp] = strOrNull("")
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, nil)...)
+		r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 		rep.add(&resp.Diagnostics)
 	case txIndeterminate:
 		st := prior.clone()
@@ -180,8 +181,8 @@ func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest,
 	op := prior.str(aPendingOp)
 	kept, _ := req.Private.GetKey(ctx, privateTransitionKey)
 	rep := report{typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref, opID: op}
-	txr, err := client.ParseKept(kept)
-	if len(kept) == 0 || err != nil || txr.OperationID != op {
+	txr := keptRequest(prior, kept)
+	if txr == nil {
 		rep.summary = fmt.Sprintf("Could not check the Form transition of %s %s", m.kind.Kind, name)
 		rep.what, rep.code = "The request of the unresolved transition is not in the resource's private state; the state was kept.", codeOperationResumeFailed
 		rep.repair = "Run tofu apply with the same configuration to re-send it."

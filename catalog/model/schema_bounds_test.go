@@ -1,0 +1,120 @@
+package model
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// problems validates v and returns "pointer: message" lines in the order reported.
+func problems(t *testing.T, s *Schema, v any) []string {
+	t.Helper()
+	ps, err := s.Validate(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{}
+	for _, p := range ps {
+		out = append(out, p.Pointer+": "+p.Message)
+	}
+	return out
+}
+
+// TestBoundsAreWhereTheSchemaPutsThem: every bound the model's checks know decides at
+// its own edge (inclusive minimum/maximum and lengths and counts, exclusive
+// exclusiveMinimum/exclusiveMaximum), and each stands alone when it is the only one
+// the property declares.
+func TestBoundsAreWhereTheSchemaPutsThem(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{
+		"props":{"type":"object","minProperties":1,"maxProperties":2},
+		"arr":{"type":"array","minItems":1,"maxItems":2},
+		"short":{"type":"string","minLength":2},
+		"long":{"type":"string","maxLength":2},
+		"low":{"type":"number","minimum":1},
+		"high":{"type":"number","maximum":10},
+		"open":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":10}}}`)
+	for _, c := range []struct {
+		member string
+		value  any
+		want   string // "" = valid
+	}{
+		{"props", map[string]any{}, "/props: 0 members; at least 1 are required"},
+		{"props", map[string]any{"a": 1}, ""},
+		{"props", map[string]any{"a": 1, "b": 2}, ""},
+		{"props", map[string]any{"a": 1, "b": 2, "c": 3}, "/props: 3 members; at most 2 are allowed"},
+		{"arr", []any{}, "/arr: 0 entries; at least 1 are required"},
+		{"arr", []any{1, 2}, ""},
+		{"arr", []any{1, 2, 3}, "/arr: 3 entries; at most 2 are allowed"},
+		{"short", "a", "/short: 1 characters; at least 2 are required"},
+		{"short", "ab", ""},
+		{"long", "ab", ""},
+		{"long", "abc", "/long: 3 characters; at most 2 are allowed"},
+		{"low", json.Number("1"), ""},
+		{"low", json.Number("0.5"), "/low: 1/2 is less than the minimum 1"},
+		{"high", json.Number("10"), ""},
+		{"high", json.Number("10.5"), "/high: 21/2 is more than the maximum 10"},
+		{"open", json.Number("0"), "/open: 0 is not more than 0"},
+		{"open", json.Number("0.1"), ""},
+		{"open", json.Number("9.9"), ""},
+		{"open", json.Number("10"), "/open: 10 is not less than 10"},
+	} {
+		got := strings.Join(problems(t, s, map[string]any{c.member: c.value}), "; ")
+		if got != c.want {
+			t.Errorf("%s = %v: got %q, want %q", c.member, c.value, got, c.want)
+		}
+	}
+}
+
+// TestProblemsAtOnePointerKeepTheirOrderAndAreNotRepeated: problems are sorted by
+// pointer; two at the same pointer keep the order the checks found them in (length,
+// then pattern), and a constraint reached twice (through $ref and beside it) is
+// reported once.
+func TestProblemsAtOnePointerKeepTheirOrderAndAreNotRepeated(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{"b":{"type":"string","minLength":3,"pattern":"^x"},"a":{"type":"string","maxLength":1}}}`)
+	got := strings.Join(problems(t, s, map[string]any{"a": "aa", "b": "y"}), "; ")
+	want := `/a: 2 characters; at most 1 are allowed; /b: 1 characters; at least 3 are required; /b: "y" does not match the pattern ^x`
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	twice := mustCompile(t, `{"$defs":{"s":{"maxLength":1}},"$ref":"#/$defs/s","maxLength":1}`)
+	if got := problems(t, twice, "abc"); len(got) != 1 || got[0] != ": 3 characters; at most 1 are allowed" {
+		t.Errorf("a constraint reached twice: %q, want it once", got)
+	}
+}
+
+// TestConstAndEnumCompareJSONValues: const and enum compare JSON values — null,
+// booleans, numbers by value whatever their Go type — and messages show the allowed
+// values as JSON.
+func TestConstAndEnumCompareJSONValues(t *testing.T) {
+	s := mustCompile(t, `{"enum":[null,true,1,"fast"]}`)
+	for _, ok := range []any{nil, true, json.Number("1"), 1.0, int64(1), json.Number("1.0"), "fast"} {
+		if got := problems(t, s, ok); len(got) != 0 {
+			t.Errorf("%#v is in the enum, got %v", ok, got)
+		}
+	}
+	for _, bad := range []any{false, json.Number("2"), 2.0, "1", "slow", map[string]any{}} {
+		got := problems(t, s, bad)
+		if len(got) != 1 || got[0] != `: value must be one of null, true, 1, "fast"` {
+			t.Errorf("%#v: got %v, want the enum refusal", bad, got)
+		}
+	}
+	c := mustCompile(t, `{"const":false}`)
+	if got := problems(t, c, true); len(got) != 1 || got[0] != ": value must be false" {
+		t.Errorf("const false against true: %v", got)
+	}
+	if got := problems(t, c, false); len(got) != 0 {
+		t.Errorf("const false against false: %v", got)
+	}
+}
+
+// TestNonFiniteNumbersAreNotJSON: NaN and the infinities have no JSON spelling, so a
+// value holding one is refused as not JSON rather than checked.
+func TestNonFiniteNumbersAreNotJSON(t *testing.T) {
+	s := mustCompile(t, `{"type":"number","maximum":1}`)
+	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}} {
+		if _, err := s.Validate(v); err == nil {
+			t.Errorf("%v validated", v)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package takoform
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// The WorkerEndpoint 0.2.0 output port is declared integer, 1 to 65535. These tests
+// send it through a host that rewrites the create's answer (answerRewriter) and read
+// what the user gets: the state and the diagnostics of the apply.
+
+// setOutput returns a rewrite that replaces one member of status.outputs with the
+// exact JSON text raw (so 443.0 reaches the provider as written, not re-encoded).
+func setOutput(output, raw string) func(map[string]any) {
+	return func(res map[string]any) {
+		res["status"].(map[string]any)["outputs"].(map[string]any)[output] = json.RawMessage(raw)
+	}
+}
+
+// mustRefuseOutput asserts that the write failed for exactly one output, with the
+// error a user reads (summary naming the kind, the resource and the output; the
+// problem; the code; the pointer; the attribute), that the output is written null
+// and that the other declared outputs and the rest of the state are still written.
+func mustRefuseOutput(t *testing.T, st values, d []*tfprotov6.Diagnostic, output, problem string) {
+	t.Helper()
+	dg := diagWith(d, `WorkerEndpoint api-edge: host returned an unusable output "`+output+`"`, "Output \""+output+"\" "+problem,
+		codeOutputContractViolated, "/status/outputs/"+output, `would read as "not assigned yet"`, "fault of the host's answer")
+	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
+		t.Fatalf("want an error for output %s saying %q; got:\n%s", output, problem, dump(d))
+	}
+	if dg.Attribute == nil || dg.Attribute.String() != `AttributeName("`+output+`")` {
+		t.Errorf("diagnostic attribute = %v, want %s", dg.Attribute, output)
+	}
+	errs := 0
+	for _, x := range d {
+		if x.Severity == tfprotov6.DiagnosticSeverityError {
+			errs++
+		}
+	}
+	if errs != 1 {
+		t.Errorf("%d errors, want only the one for %s:\n%s", errs, output, dump(d))
+	}
+	if st == nil || st.str(aUID) == "" {
+		t.Fatalf("the rest of the state must be written; got %v", st)
+	}
+	if !st[output].IsNull() {
+		t.Errorf("%s = %v, want null after the violation", output, st[output])
+	}
+	for _, o := range []string{"hostname", "url", "port"} {
+		if o != output && st[o].IsNull() {
+			t.Errorf("%s is null: one unusable output must not cost the others", o)
+		}
+	}
+}
+
+// TestIntegerOutputIsAValueNotASpelling: "integer" in the outputSchema is a value, so a
+// host that writes 443 as 443.0 or 4.43e2 answers validly and the state gets 443;
+// the declared bounds are inclusive.
+func TestIntegerOutputIsAValueNotASpelling(t *testing.T) {
+	for _, c := range []struct {
+		sent string
+		want int64
+	}{
+		{"443.0", 443}, {"4.43e2", 443}, {"1", 1}, {"65535", 65535},
+	} {
+		t.Run(c.sent, func(t *testing.T) {
+			st, d := applyEndpointThrough(t, setOutput("port", c.sent))
+			mustNoError(t, "apply", d)
+			if !st["port"].Equal(i64(c.want)) {
+				t.Errorf("port = %v, want %d", st["port"], c.want)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(st.str(aOutputsJSON)), &doc); err != nil || doc["port"] != float64(c.want) {
+				t.Errorf("outputs_json = %s, want port %d in it", st.str(aOutputsJSON), c.want)
+			}
+		})
+	}
+}
+
+// TestIntegerOutputOutsideItsDeclarationFailsTheWrite: out of range on either side, a
+// fraction, a whole number no Int64 holds, and every other JSON type each fail the
+// write naming port and saying what the host sent.
+func TestIntegerOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
+	for _, c := range []struct{ sent, problem string }{
+		{"0", "is 0, outside the declared range 1 to 65535"},
+		{"65536", "is 65536, outside the declared range 1 to 65535"},
+		{"443.5", "was declared integer and the host sent the number 443.5, which is not a whole number"},
+		{"9223372036854775808", "was declared integer and the host sent the number 9223372036854775808, which is not a whole number a 64-bit integer holds"},
+		{`"443"`, `was declared integer and the host sent the string "443"`},
+		{"true", "was declared integer and the host sent the boolean true"},
+		{"[443]", "was declared integer and the host sent an array"},
+		{`{"https":443}`, "was declared integer and the host sent an object"},
+		{"null", "is null"},
+	} {
+		t.Run(strings.Trim(c.sent, `"[]{}`), func(t *testing.T) {
+			st, d := applyEndpointThrough(t, setOutput("port", c.sent))
+			mustRefuseOutput(t, st, d, "port", c.problem)
+		})
+	}
+}

@@ -1,0 +1,76 @@
+package takoform
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// No Form of the embedded catalog declares a boolean output, an enum or a minimum
+// length, so these tests run the provider and hostsim over the gadget catalog
+// (gadget_catalog_test.go), whose Gadget 0.2.0 declares them: both sides carry the same
+// contract, hostsim assigns valid outputs, and the rewriting host breaks one member
+// at a time.
+
+// applyGadgetThrough creates the store and holder a Gadget needs, then creates the
+// Gadget "g" through a host that rewrites its representation (nil: as hostsim sends it).
+func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values, []*tfprotov6.Diagnostic) {
+	t.Helper()
+	h := gadgetHarness(t, hostsim.Config{})
+	h.create("takoform_store", values{aName: s("main")})
+	holder := h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
+	cfg := values{aName: s("g"), "holder": s(holder.str(aName))}
+	if rewrite != nil {
+		answerRewriter(t, h, "g", rewrite)
+	}
+	pr := h.plan(gadgetType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	return h.apply(gadgetType, cfg, nil, pr.planned)
+}
+
+// TestOutputsOfEveryTypeAreWrittenTyped: the host's valid answer gives a Bool, a
+// String from an enum, an Int64 from an enum and a String of at least its minimum
+// length; each enum's other value is as valid as its first, and a boolean declared
+// without an enum takes either value.
+func TestOutputsOfEveryTypeAreWrittenTyped(t *testing.T) {
+	st, d := applyGadgetThrough(t, nil)
+	mustNoError(t, "apply", d)
+	if !st["healthy"].Equal(types.BoolValue(true)) || st.str("tier") != "gold" || !st["port"].Equal(i64(443)) || len(st.str("address")) < 8 {
+		t.Fatalf("outputs: healthy=%v tier=%v port=%v address=%v", st["healthy"], st["tier"], st["port"], st["address"])
+	}
+	for output, sent := range map[string]string{"tier": `"silver"`, "port": "8443", "address": `"abcd.efg"`, "serving": "false"} {
+		st, d := applyGadgetThrough(t, setOutput(output, sent))
+		mustNoError(t, output+" = "+sent, d)
+		if got := st[output].String(); got != sent {
+			t.Errorf("%s = %s, want %s", output, got, sent)
+		}
+	}
+}
+
+// TestOutputsOfEveryTypeOutsideTheirDeclarationFailTheWrite: each kind of violation a
+// boolean, enum or minimum-length output can have fails the write naming it.
+func TestOutputsOfEveryTypeOutsideTheirDeclarationFailTheWrite(t *testing.T) {
+	for _, c := range []struct{ output, sent, problem string }{
+		{"healthy", `"yes"`, `was declared boolean and the host sent the string "yes"`},
+		{"healthy", "1", "was declared boolean and the host sent the number 1"},
+		{"healthy", "false", "is false, not one of the declared values"},
+		{"tier", `"bronze"`, `is "bronze", not one of the declared values`},
+		{"port", "8080", "is 8080, not one of the declared values 443, 8443"},
+		{"address", `"abc.efg"`, "has 7 characters, fewer than the declared minimum 8"},
+	} {
+		t.Run(c.output+"="+strings.Trim(c.sent, `"`), func(t *testing.T) {
+			st, d := applyGadgetThrough(t, setOutput(c.output, c.sent))
+			dg := diagWith(d, `Gadget g: host returned an unusable output "`+c.output+`"`, "Output \""+c.output+"\" "+c.problem,
+				codeOutputContractViolated, "/status/outputs/"+c.output)
+			if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError || len(d) != 1 {
+				t.Fatalf("want one error for %s saying %q; got:\n%s", c.output, c.problem, dump(d))
+			}
+			if st == nil || st.str(aUID) == "" || !st[c.output].IsNull() {
+				t.Errorf("want the state written with %s null; got %v", c.output, st)
+			}
+		})
+	}
+}

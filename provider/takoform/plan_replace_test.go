@@ -1,0 +1,103 @@
+package takoform
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// TestFieldImmutableOnlyInTheRecordedVersionReplaces: size and labels_json are
+// immutable in Gadget 0.3.0 and updatable in 0.2.0, so changing them replaces a 0.3.0
+// Gadget and updates a 0.2.0 one in place: the recorded ref decides, not the kind. A
+// JSON map changes by its object, not its spelling.
+func TestFieldImmutableOnlyInTheRecordedVersionReplaces(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		replace bool
+	}{{"0.3.0", true}, {"0.2.0", false}} {
+		t.Run(c.version, func(t *testing.T) {
+			h, st := threeGadgets(t, c.version)
+			cfg := func(size int64, labels string) values {
+				return values{aName: s("g2"), "holder": st["holder"], "size": i64(size), "labels_json": s(labels), aFormDefVersion: s(c.version)}
+			}
+			st = h.create(gadgetType, cfg(3, `{"team":"web"}`))
+			for _, ch := range []struct {
+				attr   string
+				cfg    values
+				change bool
+			}{
+				{"size", cfg(4, `{"team":"web"}`), true},
+				{"labels_json", cfg(3, `{"team":"api"}`), true},
+				{"labels_json", cfg(3, `{ "team" : "web" }`), false},
+			} {
+				pr := h.plan(gadgetType, ch.cfg, st)
+				mustNoError(t, "plan", pr.diags)
+				got := strings.Contains(strings.Join(pr.replace, " "), `AttributeName("`+ch.attr+`")`)
+				if want := c.replace && ch.change; got != want {
+					t.Errorf("%s on %s: RequiresReplace = %v, want a replacement on it: %t", ch.attr, c.version, pr.replace, want)
+				}
+			}
+		})
+	}
+}
+
+// TestRevisionReplacedUnderItsOwnNameIsRefused: a revision (Holder) cannot change in
+// place; with a fixed name its replacement would collide with itself, so the plan is
+// refused at name. An unchanged revision plans cleanly, and one named from its owner
+// gets a new name and is replaced without complaint.
+func TestRevisionReplacedUnderItsOwnNameIsRefused(t *testing.T) {
+	h := gadgetHarness(t, hostsim.Config{})
+	h.create("takoform_store", values{aName: s("main")})
+	fixed := values{aName: s("h"), "store": s("main")}
+	st := h.create("takoform_holder", fixed)
+	mustNoError(t, "unchanged", h.plan("takoform_holder", fixed, st).diags)
+	changed := values{aName: s("h"), "store": s("main"), "note": s("moved")}
+	pr := h.plan("takoform_holder", changed, st)
+	d := diagWith(pr.diags, "Revision Holder h would be replaced under the same name", codeImmutableRevisionSameName,
+		"cannot change in place", "Resource: takoform_holder (dev/h)")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("name")` {
+		t.Fatalf("want the same-name refusal at name:\n%s", dump(pr.diags))
+	}
+	owned := values{aRevisionOwner: s("app"), "store": s("main")}
+	st = h.create("takoform_holder", owned)
+	owned["note"] = s("moved")
+	pr = h.plan("takoform_holder", owned, st)
+	mustNoError(t, "a derived name follows the content", pr.diags)
+	if len(pr.replace) == 0 || pr.planned.str(aName) == st.str(aName) {
+		t.Errorf("replace=%v name %q -> %q; want a replacement under a new name", pr.replace, st.str(aName), pr.planned.str(aName))
+	}
+}
+
+// TestRevisionWithRelationDriftIsReplaced: a revision whose pinned store was replaced
+// outside the configuration is replaced (relation_drift_reason requires it), not
+// re-pinned in place; its unchanged content keeps its derived name, so the plan is
+// refused until revision_owner changes, which plans the replacement cleanly.
+func TestRevisionWithRelationDriftIsReplaced(t *testing.T) {
+	h := gadgetHarness(t, hostsim.Config{ConformanceProbes: true})
+	store := h.create("takoform_store", values{aName: s("main")})
+	owned := values{aRevisionOwner: s("app"), "store": s("main")}
+	st := h.create("takoform_holder", owned)
+	removeOutOfBand(t, h, store)
+	h.create("takoform_store", values{aName: s("main")})
+	rd, d := h.read("takoform_holder", st)
+	mustNoError(t, "read", d)
+	if rd.str(aDrift) == "" {
+		t.Fatalf("the holder must record drift after its store was replaced: %v", rd)
+	}
+	pr := h.plan("takoform_holder", owned, rd)
+	if !strings.Contains(strings.Join(pr.replace, " "), `AttributeName("relation_drift_reason")`) &&
+		diagWith(pr.diags, "would be replaced under the same name") == nil {
+		t.Fatalf("want a replacement for the drift:\nreplace=%v\n%s", pr.replace, dump(pr.diags))
+	}
+	if diagWith(pr.diags, "Revision Holder "+st.str(aName)+" would be replaced under the same name", codeImmutableRevisionSameName) == nil {
+		t.Fatalf("same content, same derived name: want the same-name refusal:\n%s", dump(pr.diags))
+	}
+	owned[aRevisionOwner] = s("app-2")
+	pr = h.plan("takoform_holder", owned, rd)
+	mustNoError(t, "a new owner", pr.diags)
+	if !strings.Contains(strings.Join(pr.replace, " "), `AttributeName("relation_drift_reason")`) || pr.planned.str(aName) == st.str(aName) {
+		t.Errorf("replace=%v name=%q; want the drift replacement under a new name", pr.replace, pr.planned.str(aName))
+	}
+}

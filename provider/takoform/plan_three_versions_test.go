@@ -1,0 +1,101 @@
+package takoform
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// Gadget in three versions (gadget catalog with withGadget030): markers
+// gadget-0.1-to-0.2 and gadget-0.2-to-0.3, colour only in 0.3.0, size required in
+// 0.3.0. Every kind of the embedded catalog has two versions, so these rules need it.
+
+// threeGadgets starts a harness over the three-version catalog and creates a Gadget
+// "g" under version (and the store and holder it needs).
+func threeGadgets(t *testing.T, version string) (*harness, values) {
+	t.Helper()
+	dir := gadgetDir(t)
+	withGadget030(t, dir)
+	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+	h.create("takoform_store", values{aName: s("main")})
+	holder := h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
+	st := h.create(gadgetType, values{aName: s("g"), "holder": s(holder.str(aName)), "size": i64(3), aFormDefVersion: s(version)})
+	if st.str(aFormDefVersion) != version {
+		t.Fatalf("created under %q, want %s", st.str(aFormDefVersion), version)
+	}
+	return h, st
+}
+
+func gadgetConfig(st values, extra values) values {
+	cfg := values{aName: s("g"), "holder": st["holder"], "size": i64(3)}
+	for k, v := range extra {
+		cfg[k] = v
+	}
+	return cfg
+}
+
+// TestTransitionMarkerFromAnotherVersionIsNotApplicable: a declared marker whose start
+// is not the resource's recorded version is refused at plan, naming both, with no
+// request sent.
+func TestTransitionMarkerFromAnotherVersionIsNotApplicable(t *testing.T) {
+	h, st := threeGadgets(t, "0.1.0")
+	before := capCounters(t, h).requests
+	pr := h.plan(gadgetType, gadgetConfig(st, values{aFormTransition: s("gadget-0.2-to-0.3")}), st)
+	d := diagWith(pr.diags, "Gadget g is on Gadget@0.1.0, not on the start of gadget-0.2-to-0.3",
+		"The marker moves Gadget@0.2.0 to Gadget@0.3.0. No request was sent.", codeFormTransitionNotApplic)
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("form_transition")` {
+		t.Fatalf("want the marker refused at form_transition:\n%s", dump(pr.diags))
+	}
+	if got := capCounters(t, h).requests - before; got != 0 {
+		t.Errorf("the refused plan made %d requests", got)
+	}
+}
+
+// TestVersionChangeWithoutADirectMarkerSaysNoneIsDeclared: 0.1.0 to 0.3.0 has no
+// marker of its own; the markers that start at 0.1.0 or end at 0.3.0 are not offered.
+func TestVersionChangeWithoutADirectMarkerSaysNoneIsDeclared(t *testing.T) {
+	h, st := threeGadgets(t, "0.1.0")
+	pr := h.plan(gadgetType, gadgetConfig(st, values{aFormDefVersion: s("0.3.0")}), st)
+	d := diagWith(pr.diags, "Changing the definition version of Gadget g needs a Form transition", "No Form transition is declared for this pair.",
+		codeVersionChangeNeedsTrans)
+	if d == nil || diagWith(pr.diags, "gadget-0.") != nil {
+		t.Fatalf("want the refusal naming no marker:\n%s", dump(pr.diags))
+	}
+}
+
+// TestFieldOfALaterVersionNamesTheMarkerThatBringsIt: a field the recorded version does
+// not declare is refused at plan; the repair names the marker from that version whose
+// target declares the field, or says to remove it when no marker from there does.
+func TestFieldOfALaterVersionNamesTheMarkerThatBringsIt(t *testing.T) {
+	for _, c := range []struct{ version, repair string }{
+		{"0.2.0", `Move the resource with form_transition = "gadget-0.2-to-0.3" first, or remove colour.`},
+		{"0.1.0", "Remove colour from the configuration."},
+	} {
+		t.Run(c.version, func(t *testing.T) {
+			h, st := threeGadgets(t, c.version)
+			pr := h.plan(gadgetType, gadgetConfig(st, values{"colour": s("red")}), st)
+			d := diagWith(pr.diags, "colour is not part of Gadget "+c.version, "does not declare this field", c.repair,
+				codeFieldNotInDefinition, "Pointer: /spec/colour")
+			if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("colour")` {
+				t.Fatalf("want the refusal at colour with repair %q:\n%s", c.repair, dump(pr.diags))
+			}
+		})
+	}
+}
+
+// TestFieldRequiredOnlyByThePlannedVersion: size is optional in 0.2.0 and required in
+// 0.3.0, so the schema makes it optional and the plan of a 0.3.0 Gadget requires it.
+func TestFieldRequiredOnlyByThePlannedVersion(t *testing.T) {
+	dir := gadgetDir(t)
+	withGadget030(t, dir)
+	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+	cfg := values{aName: s("g"), "holder": s("h")}
+	pr := h.plan(gadgetType, cfg, nil)
+	d := diagWith(pr.diags, "Missing required argument", "size is required by Gadget 0.3.0.")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("size")` {
+		t.Fatalf("want size required by 0.3.0:\n%s", dump(pr.diags))
+	}
+	cfg[aFormDefVersion] = s("0.2.0")
+	mustNoError(t, "0.2.0 leaves size optional", h.plan(gadgetType, cfg, nil).diags)
+}

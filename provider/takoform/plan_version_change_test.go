@@ -1,0 +1,38 @@
+package takoform
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// TestVersionChangeNeedsATransitionAndNamesTheMarker: editing form_definition_version
+// of an existing resource never moves it: the plan is refused at the attribute,
+// naming the declared marker for that pair, or saying that none is declared.
+func TestVersionChangeNeedsATransitionAndNamesTheMarker(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	old, _ := oldQueue(t, h)
+	newer := h.create(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60)})
+	before := capCounters(t, h).requests
+	for _, c := range []struct {
+		st          values
+		name, to    string
+		from, about string
+	}{
+		{old, "orders", "0.2.0", "0.1.0", "Declared marker(s) for this change: " + marker + "."},
+		{newer, "fresh", "0.1.0", "0.2.0", "No Form transition is declared for this pair."},
+	} {
+		cfg := values{aName: s(c.name), "message_retention_seconds": c.st["message_retention_seconds"], aFormDefVersion: s(c.to)}
+		pr := h.plan(queueType, cfg, c.st)
+		d := diagWith(pr.diags, "Changing the definition version of AtLeastOnceQueue "+c.name+" needs a Form transition",
+			"recorded under AtLeastOnceQueue@"+c.from+"; moving it to "+c.to+" never happens by editing this attribute alone.", c.about,
+			codeVersionChangeNeedsTrans, "Resource: takoform_at_least_once_queue (dev/"+c.name+")")
+		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("form_definition_version")` {
+			t.Errorf("%s on %s asking %s: want the refusal at form_definition_version:\n%s", c.name, c.from, c.to, dump(pr.diags))
+		}
+	}
+	if got := capCounters(t, h).requests - before; got != 0 {
+		t.Errorf("refused plans made %d requests", got)
+	}
+}

@@ -1,0 +1,51 @@
+package takoform
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// TestSupportEnumRefusesAStringEnumValue: no embedded Form has a single string enum
+// field, so the gadget catalog's Gadget.mode (fast | slow) stands in: a host whose
+// profile accepts only "fast" refuses "slow" at plan, at the attribute, and the
+// default "fast" plans cleanly.
+func TestSupportEnumRefusesAStringEnumValue(t *testing.T) {
+	h := gadgetHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"fast-only","extends":"full",
+		"supportedEnums":{"Gadget":{"mode":["fast"]}}}`)})
+	cfg := values{aName: s("g"), "holder": s("h"), "mode": s("slow")}
+	pr := h.plan(gadgetType, cfg, nil)
+	d := diagWith(pr.diags, `Host does not accept mode = "slow"`, `this host accepts exactly "fast"`, codeHostNoValue,
+		"Pointer: /spec/mode", "Resource: takoform_gadget (dev/g)", "applies unchanged on a host that implements it")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("mode")` {
+		t.Fatalf("want the enum refusal at mode:\n%s", dump(pr.diags))
+	}
+	cfg["mode"] = s("fast")
+	mustNoError(t, "an accepted value", h.plan(gadgetType, cfg, nil).diags)
+	delete(cfg, "mode")
+	pr = h.plan(gadgetType, cfg, nil)
+	mustNoError(t, "the default", pr.diags)
+	if pr.planned.str("mode") != "fast" {
+		t.Errorf("mode planned %v, want the default fast", pr.planned["mode"])
+	}
+}
+
+// TestSupportSkipsNullAndUnknownValues: a value the plan leaves null (Gadget.size, no
+// default) or unknown (mode from another resource) is not checked at plan, whatever
+// the host narrows; apply still checks. A known value outside the range is refused.
+func TestSupportSkipsNullAndUnknownValues(t *testing.T) {
+	h := gadgetHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"narrow-gadgets","extends":"full",
+		"supportedEnums":{"Gadget":{"mode":["fast"]}},"supportedRanges":{"Gadget":{"size":{"minimum":2}}}}`)})
+	cfg := values{aName: s("g"), "holder": s("h"), "mode": types.StringUnknown()}
+	pr := h.plan(gadgetType, cfg, nil)
+	mustNoError(t, "null size, unknown mode", pr.diags)
+	if len(pr.diags) != 0 || !pr.planned["size"].IsNull() || !pr.planned["mode"].IsUnknown() {
+		t.Fatalf("want a quiet plan with size null and mode unknown; size=%v mode=%v:\n%s", pr.planned["size"], pr.planned["mode"], dump(pr.diags))
+	}
+	cfg["size"] = i64(1)
+	if d := diagWith(h.plan(gadgetType, cfg, nil).diags, "Host does not accept size = 1", "This host accepts 2 or more."); d == nil {
+		t.Errorf("a known size below the host's minimum must be refused")
+	}
+}

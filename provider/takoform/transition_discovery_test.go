@@ -1,0 +1,122 @@
+package takoform
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// TestTransitionOnAHostWithoutTransitionsIsRefusedAtPlan: a host whose discovery does
+// not advertise resource_form_transition refuses the marker at plan, at the
+// attribute, with nothing sent.
+func TestTransitionOnAHostWithoutTransitionsIsRefusedAtPlan(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("discovery.omit-feature=resource_form_transition"); err != nil {
+		t.Fatal(err)
+	}
+	capReconfigure(t, h) // a new provider process reads discovery again
+	pr := h.plan(queueType, cfg, st)
+	d := diagWith(pr.diags, "Host does not offer Form transitions", "Discovery does not advertise resource_form_transition.",
+		codeHostNoTransition, "Use a host that does, or remove the marker.")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("form_transition")` {
+		t.Fatalf("want the refusal at form_transition:\n%s", dump(pr.diags))
+	}
+}
+
+// TestTransitionOnAHostThatStoppedOfferingTransitionsSendsNothing: planned against a
+// host that offered transitions, applied (a new process) after it stopped: the apply
+// refuses before any transition request, and the state stays on 0.1.0.
+func TestTransitionOnAHostThatStoppedOfferingTransitionsSendsNothing(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if err := h.sim.Admin.ArmFault("discovery.omit-feature=resource_form_transition"); err != nil {
+		t.Fatal(err)
+	}
+	seen := transitionHost(t, h, nil)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	dg := diagWith(d, "Host does not offer Form transitions", "nothing was sent", codeHostNoTransition, "Operation: formtx_")
+	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
+		t.Fatalf("want the apply-time refusal:\n%s", dump(d))
+	}
+	if seen("GET")+seen("POST") != 0 {
+		t.Errorf("%d transition requests were sent", seen("GET")+seen("POST"))
+	}
+	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp) != "" {
+		t.Errorf("state after the refusal: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
+	}
+}
+
+// TestTransitionPlannedAgainstAnUnreachableHostIsAWarning: when discovery cannot be
+// read, the plan cannot tell whether the host offers transitions: it warns and plans
+// the transition; apply checks.
+func TestTransitionPlannedAgainstAnUnreachableHostIsAWarning(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	if ds := h.configure(map[string]string{"endpoint": "http://127.0.0.1:1", "token": "sim-primary", "space": "dev"}); hasError(ds) {
+		t.Fatal(dump(ds))
+	}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	d := diagWith(pr.diags, "Could not check whether the host offers Form transitions", "The transition is planned; nothing was decided at plan time",
+		"connection refused", "Resource: takoform_at_least_once_queue (dev/orders)", codeHostSupportUnreadable, "nothing to do if apply succeeds.")
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityWarning || d.Attribute == nil || d.Attribute.String() != `AttributeName("form_transition")` {
+		t.Fatalf("want the warning:\n%s", dump(pr.diags))
+	}
+	if pr.planned.str(aFormDefVersion) != "0.2.0" || !pr.planned[aGeneration].IsUnknown() {
+		t.Errorf("planned version %q generation %v; want the transition planned", pr.planned.str(aFormDefVersion), pr.planned[aGeneration])
+	}
+}
+
+// TestTransitionRefusedByTheHostKeepsTheOldRef: a transition planned from a stale
+// state (the resource moved on the host since) is refused by the host's generation
+// fence: the apply fails naming the host's code, and the resource stays on 0.1.0.
+func TestTransitionRefusedByTheHostKeepsTheOldRef(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	moved := values{aName: s("orders"), "message_retention_seconds": i64(7200), aFormDefVersion: s("0.1.0")}
+	pr := h.plan(queueType, moved, st)
+	mustNoError(t, "plan the update", pr.diags)
+	if _, d := h.apply(queueType, moved, st, pr.planned); hasError(d) {
+		t.Fatal(dump(d))
+	}
+	seen := transitionHost(t, h, nil)
+	up, d := applyTransition(t, h, cfg, st) // from the stale state: generation 1
+	dg := diagWith(d, "Failed to update AtLeastOnceQueue orders", "The host refused the Form transition; the resource stays on 0.1.0.",
+		"generation_conflict", "Expected generation: 1")
+	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
+		t.Fatalf("want the host's refusal:\n%s", dump(d))
+	}
+	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp) != "" || seen("POST") != 1 {
+		t.Errorf("after the refusal: version=%q pending=%q posts=%d", up.str(aFormDefVersion), up.str(aPendingOp), seen("POST"))
+	}
+}
+
+// TestTransitionPlannedBeforeTheProviderIsConfiguredAsksNothing: a provider whose block
+// is not configured yet (no host known) plans the transition without asking discovery,
+// and without a warning; apply checks.
+func TestTransitionPlannedBeforeTheProviderIsConfiguredAsksNothing(t *testing.T) {
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv = srv // never configured
+	before := capCounters(t, h).requests
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.diags) != 0 || pr.planned.str(aFormDefVersion) != "0.2.0" {
+		t.Errorf("want a quiet transition plan to 0.2.0; version=%q\n%s", pr.planned.str(aFormDefVersion), dump(pr.diags))
+	}
+	if got := capCounters(t, h).requests - before; got != 0 {
+		t.Errorf("%d requests reached the host", got)
+	}
+}
