@@ -83,7 +83,8 @@ func TestReportClosingLineAndScore(t *testing.T) {
 }
 
 // TestRunScopeClassifies mutates a throwaway module end to end: a mutant its test
-// kills, one it lets live, one that does not build and one in code no test runs.
+// kills, one it lets live, one that does not build and one in code no test runs
+// (which, when it does not build either, is not viable rather than not covered).
 func TestRunScopeClassifies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -111,6 +112,8 @@ func Max(a, b int) int {
 	}
 	return b
 }
+
+func Label(s string) string { return "x" + s }
 `)
 	write("p/p_test.go", `package p
 
@@ -142,7 +145,7 @@ func TestMax(t *testing.T) {
 		got[r.Old+">"+r.New+"@"+string(rune('0'+r.Line))] = r.Status
 	}
 	want := map[string]Status{"+>-@3": Killed, "+>-@5": NotViable, ">>>=@7": NotCovered, ">><=@7": NotCovered,
-		">=>>@:": Lived, ">=><@:": Killed}
+		">=>>@:": Lived, ">=><@:": Killed, "+>-@@": NotViable}
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("%s: %s, want %s (all: %v)", k, got[k], w, got)

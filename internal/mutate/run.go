@@ -114,10 +114,10 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			for i := range jobs {
 				m := mutants[i]
 				r := Result{Mutant: m}
-				if !covered.covers(m) {
-					r.Status = NotCovered
-				} else {
+				if covered.covers(m) {
 					r.Status, r.Detail = runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m, timeout)
+				} else {
+					r.Status, r.Detail = uncovered(ctx, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m)
 				}
 				results[i] = r
 				if r.Status == Lived {
@@ -168,24 +168,9 @@ func testArgs(s Scope) []string {
 // runMutant builds the mutated package (not viable when it does not build), then
 // runs the scope's tests against it through an overlay.
 func runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant, timeout time.Duration) (Status, string) {
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return NotViable, err.Error()
-	}
-	src, err := os.ReadFile(m.File)
-	if err != nil {
-		return NotViable, err.Error()
-	}
-	mutated := filepath.Join(work, filepath.Base(m.File))
-	if err := os.WriteFile(mutated, m.Apply(src), 0o644); err != nil {
-		return NotViable, err.Error()
-	}
-	overlay := filepath.Join(work, "overlay.json")
-	b, _ := json.Marshal(map[string]any{"Replace": map[string]string{m.File: mutated}})
-	if err := os.WriteFile(overlay, b, 0o644); err != nil {
-		return NotViable, err.Error()
-	}
-	if out, err := goCmd(ctx, modDir, nil, 0, "build", "-overlay="+overlay, pkg); err != nil {
-		return NotViable, firstLines(out, 3)
+	overlay, detail, ok := build(ctx, modDir, pkg, work, m)
+	if !ok {
+		return NotViable, detail
 	}
 	args := append(testArgs(s), "-overlay="+overlay)
 	args = append(args, s.Tests...)
@@ -199,6 +184,40 @@ func runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant,
 		return NotViable, firstLines(out, 3)
 	}
 	return Killed, failingTest(out)
+}
+
+// uncovered classifies a mutant no selected test executes: not viable when it
+// does not build (string minus string is no missing test), else not covered.
+func uncovered(ctx context.Context, modDir, pkg, work string, m Mutant) (Status, string) {
+	if _, detail, ok := build(ctx, modDir, pkg, work, m); !ok {
+		return NotViable, detail
+	}
+	return NotCovered, ""
+}
+
+// build writes the mutated file and its overlay under work and builds the
+// mutated package through it; ok is false when it does not build.
+func build(ctx context.Context, modDir, pkg, work string, m Mutant) (overlay, detail string, ok bool) {
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return "", err.Error(), false
+	}
+	src, err := os.ReadFile(m.File)
+	if err != nil {
+		return "", err.Error(), false
+	}
+	mutated := filepath.Join(work, filepath.Base(m.File))
+	if err := os.WriteFile(mutated, m.Apply(src), 0o644); err != nil {
+		return "", err.Error(), false
+	}
+	overlay = filepath.Join(work, "overlay.json")
+	b, _ := json.Marshal(map[string]any{"Replace": map[string]string{m.File: mutated}})
+	if err := os.WriteFile(overlay, b, 0o644); err != nil {
+		return "", err.Error(), false
+	}
+	if out, err := goCmd(ctx, modDir, nil, 0, "build", "-overlay="+overlay, pkg); err != nil {
+		return "", firstLines(out, 3), false
+	}
+	return overlay, "", true
 }
 
 func goCmd(ctx context.Context, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -144,6 +145,30 @@ func TestCheckRecordedAndCommitIdentity(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := codeOf(CheckCommitIdentity(tc.cur, tc.target, tc.ref, "x", tc.fs)); got != tc.want {
 				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// An accepted delete commits only while the uid its 202 bound holds the name.
+func TestCheckDeleteIdentity(t *testing.T) {
+	for _, tc := range []struct {
+		name, target string
+		fs           *fault.Set
+		want         wire.Code
+	}{
+		{name: "a delete that bound no uid", target: ""},
+		{name: "the bound incarnation", target: "u-1"},
+		{name: "replaced since the 202", target: "u-0", want: wire.CodeUIDMismatch},
+		{name: "replaced, commit.skip-identity", target: "u-0", fs: armed("commit.skip-identity")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := CheckDeleteIdentity(stored(), tc.target, "Queue \"orders\"", tc.fs)
+			if got := codeOf(e); got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			if e != nil && !strings.Contains(e.Message, "is now uid u-1; the accepted delete bound uid u-0") {
+				t.Fatalf("message %q names neither uid", e.Message)
 			}
 		})
 	}

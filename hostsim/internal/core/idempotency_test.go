@@ -46,6 +46,7 @@ func TestDecideReplay(t *testing.T) {
 		{name: "same request", rec: rec(time.Minute, ""), fp: "fp", want: Answer},
 		{name: "another request under the key", rec: rec(time.Minute, ""), fp: "other", taken: true},
 		{name: "expired", rec: rec(25*time.Hour, ""), fp: "other", want: Retire},
+		{name: "exactly as old as its life still replays", rec: rec(24*time.Hour, ""), fp: "fp", want: Answer},
 		{name: "bound incarnation alive", rec: rec(time.Minute, "u-1"), fp: "fp", live: true, want: Answer},
 		{name: "bound incarnation gone", rec: rec(time.Minute, "u-1"), fp: "fp", want: Retire},
 		{name: "gone, idempotency.no-retire", rec: rec(time.Minute, "u-1"), fp: "fp", fs: []string{"idempotency.no-retire"}, want: Answer},

@@ -30,6 +30,10 @@ func TestParsePreconditions(t *testing.T) {
 		{name: "weak If-Match", headers: map[string][]string{"If-Match": {`W/"1"`}}, refused: "strong entity tag"},
 		{name: "unquoted If-Match", headers: map[string][]string{"If-Match": {"1"}}, refused: "strong entity tag"},
 		{name: "If-Match *", headers: map[string][]string{"If-Match": {"*"}}, refused: "strong entity tag"},
+		{name: "If-Match of revision 1 (the shortest tag)", headers: map[string][]string{"If-Match": {`"1"`}}, want: Preconditions{IfMatch: 1}},
+		{name: "If-Match without its opening quote", headers: map[string][]string{"If-Match": {`x7"`}}, refused: "strong entity tag"},
+		{name: "If-Match without its closing quote", headers: map[string][]string{"If-Match": {`"12x`}}, refused: "strong entity tag"},
+		{name: "If-Match of two quotes", headers: map[string][]string{"If-Match": {`""`}}, refused: "strong entity tag"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := http.Header{}
@@ -60,6 +64,9 @@ func TestCheckIdempotencyKey(t *testing.T) {
 	}{
 		{"one key", []string{"k-1"}, nil, true},
 		{"255 characters", []string{strings.Repeat("k", 255)}, nil, true},
+		{"one character", []string{"k"}, nil, true},
+		{"the first and last visible ASCII", []string{"!~"}, nil, true},
+		{"DEL", []string{"k\x7f"}, nil, false},
 		{"missing", nil, nil, false},
 		{"missing under headers.lenient", nil, fault.Fixed(fault.Spec{Fault: "headers.lenient"}), true},
 		{"two keys", []string{"a", "b"}, nil, false},
@@ -109,5 +116,29 @@ func TestResolveIntent(t *testing.T) {
 				t.Fatalf("got %+v, %v; want %+v", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// An ETag is the revision in quotes, and reads back as it.
+func TestETagRoundTrips(t *testing.T) {
+	for _, rev := range []int64{1, 12, 9223372036854775807} {
+		tag := ETag(rev)
+		if want := `"` + wire.FormatDecimal(rev) + `"`; tag != want {
+			t.Fatalf("ETag(%d) = %s, want %s", rev, tag, want)
+		}
+		if got, ok := ParseETag(tag); !ok || got != rev {
+			t.Fatalf("ParseETag(%s) = %d, %v", tag, got, ok)
+		}
+	}
+}
+
+// Observe and delete need the generation fence; the message names the route.
+func TestRequireFence(t *testing.T) {
+	if e := RequireFence(Preconditions{Fence: 1}, "delete"); e != nil {
+		t.Fatalf("a fence was sent: %v", e)
+	}
+	e := RequireFence(Preconditions{IfMatch: 4}, "observe")
+	if e == nil || e.Code != wire.CodeInvalidArgument || !strings.Contains(e.Message, "route observe requires Takoform-Expected-Generation") {
+		t.Fatalf("no fence: %v, want invalid_argument naming the route and the header", e)
 	}
 }

@@ -59,6 +59,12 @@ func TestCheckPrepareSpend(t *testing.T) {
 		{name: "prepare.unbound accepts any minted digest", m: create, tenant: "u", minted: fresh, fs: []string{"prepare.unbound"}, ok: true},
 		{name: "never minted", m: create, tenant: "t", minted: Minted{}},
 		{name: "minted too long ago", m: create, tenant: "t", minted: Minted{Found: true, At: now.Add(-16 * time.Minute).Unix()}},
+		{name: "minted exactly its life ago", m: create, tenant: "t", minted: Minted{Found: true, At: now.Add(-15 * time.Minute).Unix()}, ok: true},
+		// create.overwrite lets a create reach step 14 with the name taken: it
+		// still spends the create's binding, never the holder's uid and generation
+		{name: "a create over a taken name binds the create markers", m: create, cur: stored(), tenant: "t", minted: fresh, ok: true},
+		{name: "the holder's binding does not bind a create", m: &Mutation{Tenant: "t", Space: "s", Name: "orders", Ref: refA, IfNoneMatch: true,
+			PrepareDigest: update.PrepareDigest}, cur: stored(), tenant: "t", minted: fresh},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := CheckPrepareSpend(tc.m, tc.cur, g, tc.tenant, tc.minted, now, 15*time.Minute, armed(tc.fs...))
@@ -85,6 +91,41 @@ func TestPrepareBindingIsTheCanonicalDigest(t *testing.T) {
 		})
 		if got := PrepareBinding(wire.EmptySpecDigest, ref, "orders", "tenant-a", space, "u-1", "3"); got != want {
 			t.Errorf("space %q: binding %s, canonical %s", space, got, want)
+		}
+	}
+}
+
+// The binding is written directly, in one allocation, whenever no value needs
+// an escape (a space id with a space, the first and last visible ASCII
+// included), and those bytes are its JCS form; a value that needs an escape
+// takes the general form.
+func TestPlainBindingIsTheJCSForm(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		plain bool
+	}{
+		{"prod", true}, {"my space", true}, {"!~", true}, {"é space", true}, {"\u2028", true},
+		{`a"b`, false}, {`back\slash`, false}, {"tab\there", false}, {"\x1f", false}, {"\xff", false},
+	} {
+		vals := [len(bindingKeys)]string{"0.1.0", "3", "edge.example.dev/v1", "Queue", "orders", bindingPlan,
+			refA.SchemaDigest, tc.value, wire.EmptySpecDigest, "t", "u-1"}
+		b, ok := plainBinding(&vals)
+		if ok != tc.plain {
+			t.Fatalf("%q: written directly %v, want %v", tc.value, ok, tc.plain)
+		}
+		if !ok {
+			continue
+		}
+		m := map[string]string{}
+		for i, k := range bindingKeys {
+			m[k] = vals[i]
+		}
+		want, err := wire.CanonicalValue(m)
+		if err != nil || string(b) != string(want) {
+			t.Fatalf("%q: direct bytes %s, JCS %s (%v)", tc.value, b, want, err)
+		}
+		if n := testing.AllocsPerRun(10, func() { plainBinding(&vals) }); n != 1 {
+			t.Fatalf("%q: %v allocations, want the one the size estimate makes", tc.value, n)
 		}
 	}
 }

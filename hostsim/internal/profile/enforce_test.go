@@ -155,3 +155,110 @@ func TestFileExtendsIsRelativeToTheFile(t *testing.T) {
 		t.Fatalf("a profile extending itself: %v", err)
 	}
 }
+
+// Ranges are inclusive on both sides, numbers compare as numbers and strings
+// as strings; a value of another type than its bound is outside no range
+// (the desiredSchema refuses it).
+func TestCheckRange(t *testing.T) {
+	num := Range{Minimum: json.RawMessage(`60`), Maximum: json.RawMessage(`86400`)}
+	str := Range{Minimum: json.RawMessage(`"b"`), Maximum: json.RawMessage(`"y"`)}
+	for _, tc := range []struct {
+		name string
+		v    any
+		r    Range
+		want string
+	}{
+		{"below the minimum", json.Number("59"), num, "minimum is 60"},
+		{"at the minimum", json.Number("60"), num, ""},
+		{"inside", json.Number("3600"), num, ""},
+		{"at the maximum", json.Number("86400"), num, ""},
+		{"above the maximum", json.Number("86401"), num, "maximum is 86400"},
+		{"a fraction above the maximum", json.Number("86400.5"), num, "maximum is 86400"},
+		{"no minimum", json.Number("-5"), Range{Maximum: json.RawMessage(`10`)}, ""},
+		{"no maximum", json.Number("99999999999999999999"), Range{Minimum: json.RawMessage(`10`)}, ""},
+		{"a string below", "a", str, `minimum is "b"`},
+		{"a string inside", "m", str, ""},
+		{"a string above", "z", str, `maximum is "y"`},
+		{"a string against numbers", "zzz", num, ""},
+		{"a number against strings", json.Number("1"), str, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := checkRange(tc.v, tc.r); got != tc.want {
+				t.Fatalf("checkRange(%v) = %q, want %q", tc.v, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCompare(t *testing.T) {
+	for _, tc := range []struct {
+		a, b any
+		c    int
+		ok   bool
+	}{
+		{json.Number("1"), json.Number("2"), -1, true},
+		{json.Number("2"), json.Number("2.0"), 0, true},
+		{json.Number("1e3"), json.Number("999"), 1, true},
+		{"a", "b", -1, true},
+		{"b", "b", 0, true},
+		{"a", json.Number("1"), 0, false},
+		{json.Number("1"), "a", 0, false},
+		{json.Number("one"), json.Number("1"), 0, false},
+		{json.Number("1"), json.Number("one"), 0, false},
+		{true, true, 0, false},
+	} {
+		if c, ok := compare(tc.a, tc.b); c != tc.c || ok != tc.ok {
+			t.Errorf("compare(%#v, %#v) = %d, %v; want %d, %v", tc.a, tc.b, c, ok, tc.c, tc.ok)
+		}
+	}
+}
+
+// tight-limits' retention range is enforced on a spec, naming the field.
+func TestRangesEnforcedOnSpecs(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Load("tight-limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Resolve(p, cat)
+	for _, f := range h.Forms() {
+		if f.Ref.Kind != "AtLeastOnceQueue" {
+			continue
+		}
+		spec := specOf(t, f)
+		for v, refused := range map[string]bool{"59": true, "60": false, "86400": false, "86401": true} {
+			spec["messageRetentionSeconds"] = json.Number(v)
+			got := h.CheckSpec(f, spec)
+			if (got != nil) != refused {
+				t.Fatalf("%s messageRetentionSeconds=%s: violation %v, want refused=%v", f.Ref, v, got, refused)
+			}
+			if got != nil && (got.Field != "/messageRetentionSeconds" || !strings.Contains(got.Message, "value "+v+" is outside what this host")) {
+				t.Fatalf("the violation must name the field and the value: %+v", got)
+			}
+		}
+		return
+	}
+	t.Fatal("tight-limits installs no AtLeastOnceQueue")
+}
+
+// A limit key is "maximum" + the UpperFirst of a collection field's path;
+// any other key names no field.
+func TestLimitField(t *testing.T) {
+	cat := testCatalog(t)
+	var wv *catalog.Form
+	for _, f := range cat.Forms() {
+		if f.Ref.Kind == "WorkerVersion" {
+			wv = f
+		}
+	}
+	if wv == nil {
+		t.Fatal("the catalog has no WorkerVersion")
+	}
+	for key, want := range map[string]string{"maximumHandlers": "handlers", "maximumRequiredSensitiveVars": "requiredSensitiveVars",
+		"Handlers": "", "handlers": "", "maximum": "", "maximumBundleBytes": "", "maximumNothing": ""} {
+		got, ok := limitField(wv, key)
+		if got != want || ok != (want != "") {
+			t.Errorf("limitField(%q) = %q, %v; want %q", key, got, ok, want)
+		}
+	}
+}

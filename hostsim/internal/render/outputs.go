@@ -65,11 +65,11 @@ func outputValue(o catalog.Output, host string) any {
 	switch o.Type {
 	case "integer":
 		n := int64(443)
-		if o.Max != nil && n > *o.Max {
-			n = *o.Max
+		if o.Max != nil {
+			n = min(n, *o.Max)
 		}
-		if o.Min != nil && n < *o.Min {
-			n = *o.Min
+		if o.Min != nil {
+			n = max(n, *o.Min)
 		}
 		return n
 	case "boolean":

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -45,13 +46,14 @@ func (s *Service) log(q store.Q, step string, r *opRow, extra map[string]any) er
 }
 
 // post runs the algorithm for a validated request: the existing operation,
-// or a new claim (point A), then the dispatch.
+// or a new claim (point A), then the dispatch. A row this request did not
+// claim itself (known before, or claimed by a concurrent identical POST) is
+// answered from the ledger: a replay.
 func (s *Service) post(c *Call, p *parsed) answer {
 	row, err := s.op(c.Ctx, c.Tenant, p.OperationID)
 	if err != nil {
 		return fail(internal(err))
 	}
-	replay := row != nil
 	if row == nil {
 		var cr *crash
 		var e *wire.Error
@@ -75,16 +77,16 @@ func (s *Service) post(c *Call, p *parsed) answer {
 				row.OperationID, row.what(), row.RequestDigest, p.requestDigest))
 		}
 	}
-	if replay && row.Status == statusCommitted {
+	if row.Status == statusCommitted { // only a replay: a row claimed just now is prepared
 		if c.Faults.On(fault.TransitionReDispatch) {
 			if err := s.redispatch(c, row); err != nil {
 				return fail(internal(err))
 			}
 		}
 	}
-	if row.Status != statusPrepared || row.DispatchAttempted {
+	if row.Status != statusPrepared || row.DispatchAttempted { // only a replay, as above
 		a := s.resolve(c, row.Tenant, row.OperationID, false)
-		if replay && a.err == nil && a.crash == nil {
+		if a.err == nil && a.crash == nil {
 			if c.Faults.On(fault.TransitionReRender) {
 				a.body = reencoded(a.body)
 			}
@@ -150,7 +152,7 @@ func (p *parsed) fences(cur *store.Resource) *wire.Error {
 	switch {
 	case cur == nil:
 		return refuse(wire.CodeResourceNotFound, "", "%s does not exist; there is nothing to transition from %s (create it first)", what, from)
-	case cur.DefVersion != from.DefinitionVersion || cur.SchemaDigest != from.SchemaDigest:
+	case core.Ref(cur) != from:
 		return refuse(wire.CodeFormIdentityConflict, "form_transition_from_mismatch",
 			"%s is recorded under %s %s@%s (%s), but the request transitions from %s; refresh and re-plan",
 			what, cur.APIVersion, cur.Kind, cur.DefVersion, cur.SchemaDigest, from)
