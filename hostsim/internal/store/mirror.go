@@ -3,6 +3,8 @@ package store
 import (
 	"hash/maphash"
 	"sort"
+
+	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
 )
 
 // The mirror is a write-through copy in memory of what requests look up by
@@ -30,7 +32,7 @@ type mirror struct {
 	pinName  map[nameKey]int  // pins naming a target name (apiVersion, kind, name)
 	records  map[hkey]struct{}
 	prepares map[hkey]int64 // minted_at
-	dicts    dicts          // the dictionaries of recorded answers (never emptied)
+	dicts    bodycodec.Set  // the dictionaries of recorded answers (never emptied)
 	seeds    [2]maphash.Seed
 }
 
@@ -78,7 +80,7 @@ type overlay struct {
 	pins     map[string][]Pin     // present with nil: the source holds none
 	records  map[hkey]bool        // true: stored, false: dropped
 	prepares map[hkey]int64
-	dicts    dicts           // dictionaries created in the transaction
+	dicts    bodycodec.Set   // dictionaries created in the transaction
 	kinds    map[kindKey]int // count deltas
 	pinUID   map[string]int
 	pinName  map[nameKey]int
@@ -98,7 +100,7 @@ func (o *overlay) clear() {
 	clear(o.pins)
 	clear(o.records)
 	clear(o.prepares)
-	o.dicts = dicts{}
+	o.dicts = bodycodec.Set{}
 	clear(o.kinds)
 	clear(o.pinUID)
 	clear(o.pinName)
@@ -323,8 +325,8 @@ func (m *mirror) apply(o *overlay) {
 			m.prepares[h] = at
 		}
 	}
-	for _, d := range o.dicts.byID {
-		m.dicts.add(d)
+	for d := range o.dicts.All() {
+		m.dicts.Add(d)
 	}
 }
 

@@ -1,5 +1,7 @@
 package store
 
+import "github.com/takokit/takokit/hostsim/internal/store/bodycodec"
+
 // load fills the mirror from the database (a --db file opened again).
 func (m *mirror) load(q Q) error {
 	m.clear()
@@ -54,7 +56,7 @@ func (m *mirror) load(q Q) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	m.dicts = dicts{}
+	m.dicts = bodycodec.Set{}
 	rows, err = q.Query(`SELECT id, body FROM dictionaries`)
 	if err != nil {
 		return err
@@ -66,7 +68,7 @@ func (m *mirror) load(q Q) error {
 		if err := rows.Scan(&id, &body); err != nil {
 			return err
 		}
-		m.dicts.add(newDict(id, body))
+		m.dicts.Add(bodycodec.NewDict(id, body))
 	}
 	return rows.Err()
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
 )
 
 // rawQ hides a Store's Q from the mirror: its lookups run their queries.
@@ -33,10 +35,10 @@ func checkMirror(t *testing.T, s *Store, when string) {
 	}
 }
 
-func dictBodies(ds dicts) map[int64]string {
+func dictBodies(ds bodycodec.Set) map[int64]string {
 	out := map[int64]string{}
-	for id, d := range ds.byID {
-		out[id] = string(d.body)
+	for d := range ds.All() {
+		out[d.ID()] = string(d.Body())
 	}
 	return out
 }

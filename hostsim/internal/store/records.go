@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
 )
 
 // Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
@@ -40,7 +42,7 @@ func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 	}
 	r.Fingerprint = fingerprintText(fp)
 	if dictID != 0 {
-		var d *dict
+		var d *bodycodec.Dict
 		if mirrored {
 			d = v.dictByID(dictID)
 		}
@@ -49,9 +51,9 @@ func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 			if err := q.QueryRow(`SELECT body FROM dictionaries WHERE id=?`, dictID).Scan(&body); err != nil {
 				return nil, fmt.Errorf("the dictionary of record %q is missing: %w", key, err)
 			}
-			d = newDict(dictID, body)
+			d = bodycodec.NewDict(dictID, body)
 		}
-		if r.Body, err = d.decode(r.Body); err != nil {
+		if r.Body, err = d.Decode(r.Body); err != nil {
 			return nil, err
 		}
 	}
@@ -69,7 +71,7 @@ func PutRecord(q Q, r *Record) error {
 			return err
 		}
 		if d != nil {
-			body, dictID = d.encode(r.Body), d.id
+			body, dictID = d.Encode(r.Body), d.ID()
 		}
 	}
 	_, err := q.Exec(`INSERT OR REPLACE INTO idempotency (tenant, principal, space, key, fingerprint, status, etag,
