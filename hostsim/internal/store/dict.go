@@ -16,13 +16,10 @@ func dictFor(q Q, v view, body []byte) (*bodycodec.Dict, error) {
 	if shape == nil {
 		return nil, nil
 	}
-	if d := v.ov.dicts.ByShape(shape); d != nil {
+	if d := v.DictByShape(shape); d != nil {
 		return d, nil
 	}
-	if d := v.m.dicts.ByShape(shape); d != nil {
-		return d, nil
-	}
-	if v.m.dicts.Len()+v.ov.dicts.Len() >= maxDicts {
+	if v.Dicts() >= maxDicts {
 		return nil, nil
 	}
 	var id int64
@@ -30,16 +27,6 @@ func dictFor(q Q, v view, body []byte) (*bodycodec.Dict, error) {
 		return nil, err
 	}
 	d := bodycodec.NewDict(id, append([]byte(nil), body...))
-	v.ov.dicts.Add(d)
+	v.AddDict(d)
 	return d, nil
-}
-
-// dictByID finds a dictionary the transaction or the mirror knows.
-func (v view) dictByID(id int64) *bodycodec.Dict {
-	if v.ov != nil {
-		if d := v.ov.dicts.ByID(id); d != nil {
-			return d
-		}
-	}
-	return v.m.dicts.ByID(id)
 }

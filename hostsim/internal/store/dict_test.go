@@ -83,7 +83,7 @@ func TestRolledBackDictionaryIsForgotten(t *testing.T) {
 		}
 		return errRollback
 	})
-	if s.m.dicts.Len() != 0 {
+	if s.m.Len().Dicts != 0 {
 		t.Fatal("the mirror kept the dictionary of a rolled-back transaction")
 	}
 	if err := s.Write(ctx, func(q Q) error {
