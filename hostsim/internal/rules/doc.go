@@ -8,7 +8,7 @@
 // Where the lane calls what (apply, import and every 202 commit, before any mutation):
 //
 //	materialize:  Form.Materialize, then CanonicalizeSpec (hostname fields, docs/protocol.md#aggregate)
-//	spec gate:    Form.ValidateDesired, then CheckSemanticFields (cron parse docs/protocol.md#aggregate,
+//	spec gate:    Form.ValidateDesired, then CheckSemanticFields (cron parse by package rules/cron, docs/protocol.md#aggregate,
 //	              hostname check; returns the tenant-wide hostname claims)
 //	relations:    ExtractReferences → per reference: resolve (tenant, space, group,
 //	              kind, name) → Target → VerifyReference (docs/protocol.md#relations order) → PinOf

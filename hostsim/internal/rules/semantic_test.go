@@ -7,6 +7,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/rules/cron"
 )
 
 func semanticForm() *catalog.Form {
@@ -48,7 +49,7 @@ func TestParsedCronMatchesPattern(t *testing.T) {
 		for _, b := range atoms {
 			for _, c := range []string{"*", "31", "1-31/30"} {
 				expr := a + " " + b + " " + c + " * *"
-				if _, err := ParseCron(expr); err == nil {
+				if _, err := cron.Parse(expr); err == nil {
 					n++
 					if !re.MatchString(expr) {
 						t.Errorf("parser accepts %q, which the pattern refuses", expr)

@@ -9,6 +9,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/transition"
+	"github.com/takokit/takokit/hostsim/internal/transition/backend"
 )
 
 // Transition is one operation of the Form transition ledger with what a
@@ -39,8 +40,8 @@ type Claim struct {
 type Ledger struct {
 	Transitions   []Transition
 	Claims        []Claim
-	Backend       []transition.BackendObject
-	BackendLedger []transition.BackendRecord
+	Backend       []backend.Object
+	BackendLedger []backend.Record
 }
 
 // TransitionLedger reads the ledger, the claims resources hold, the

@@ -17,6 +17,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/transition"
+	"github.com/takokit/takokit/hostsim/internal/transition/backend"
 )
 
 // Source is what the state is read from: one host's parts.
@@ -193,8 +194,8 @@ func (s *Source) Complete(ctx context.Context, id string, code wire.Code) ([]byt
 
 // Transitions is the Form transition ledger and the simulated backend.
 func (s *Source) Transitions(ctx context.Context) (*transition.State, error) {
-	out := &transition.State{Transitions: []transition.OpState{}, Backend: []transition.BackendObject{},
-		BackendLedger: []transition.BackendRecord{}}
+	out := &transition.State{Transitions: []transition.OpState{}, Backend: []backend.Object{},
+		BackendLedger: []backend.Record{}}
 	if s.Ledger == nil {
 		return out, nil
 	}

@@ -1,121 +1,30 @@
 package store
 
 import (
-	"hash/maphash"
 	"sort"
+
+	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
+	"github.com/takokit/takokit/hostsim/internal/store/mirror"
 )
 
-// The mirror is a write-through copy in memory of what requests look up by
-// key: every live resource (by address and by uid), every pin (by source),
-// how many pins name each target, which idempotency records exist and when
-// each prepareDigest was minted. SQLite stays the truth: every write still
-// goes to SQLite inside its write transaction, and the mirror learns of it
-// only when that transaction commits. Until then the transaction's changes
-// sit in its overlay, which its own lookups see first; a rollback drops the
-// overlay. Readers hold Store.rw while they look, and a commit applies its
-// overlay under the same lock, so a reader sees the mirror and SQLite agree.
-// A Store opened on a --db file loads the mirror from it (docs/decisions.md:
-// hostsim speed).
-//
-// Records are mirrored as a set of 128-bit key hashes (their bodies stay in
-// SQLite): a lookup of a key the set lacks needs no query, one it holds reads
-// the record. Lookups the mirror cannot answer run their query, inside the
-// same transaction as before.
-type mirror struct {
-	res      map[resKey]*Resource
-	uid      map[string]*Resource
-	kinds    map[kindKey]int  // live resources per (tenant, space, kind)
-	pins     map[string][]Pin // by source uid, in pointer order
-	pinUID   map[string]int   // pins naming a target uid
-	pinName  map[nameKey]int  // pins naming a target name (apiVersion, kind, name)
-	records  map[hkey]struct{}
-	prepares map[hkey]int64 // minted_at
-	dicts    dicts          // the dictionaries of recorded answers (never emptied)
-	seeds    [2]maphash.Seed
+// The mirror (package mirror) answers what requests look up by key without a
+// query; every write still goes to SQLite, and the mirror learns of it when
+// its transaction commits (docs/decisions.md: hostsim speed). Lookups the
+// mirror cannot answer run their query, inside the same transaction.
+type (
+	rowMirror = mirror.Mirror[Resource, Pin]
+	overlay   = mirror.Overlay[Resource, Pin]
+	view      = mirror.View[Resource, Pin]
+)
+
+func newMirror() *rowMirror {
+	return mirror.New(addrOf, func(p Pin) (string, mirror.Target) {
+		return p.TargetUID, mirror.Target{APIVersion: p.TargetAPIVersion, Kind: p.TargetKind, Name: p.TargetName}
+	})
 }
 
-type resKey struct{ tenant, space, apiVersion, kind, name string }
-type kindKey struct{ tenant, space, kind string }
-type nameKey struct{ apiVersion, kind, name string }
-
-// hkey is a 128-bit hash of a record's or a prepare's key.
-type hkey [2]uint64
-
-func newMirror() *mirror {
-	m := &mirror{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
-	m.clear()
-	return m
-}
-
-func (m *mirror) clear() {
-	m.res, m.uid, m.kinds = map[resKey]*Resource{}, map[string]*Resource{}, map[kindKey]int{}
-	m.pins, m.pinUID, m.pinName = map[string][]Pin{}, map[string]int{}, map[nameKey]int{}
-	m.records, m.prepares = map[hkey]struct{}{}, map[hkey]int64{}
-}
-
-func (m *mirror) hash(parts ...string) hkey {
-	var k hkey
-	for i, seed := range m.seeds {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		for _, p := range parts {
-			h.WriteString(p)
-			h.WriteByte(0)
-		}
-		k[i] = h.Sum64()
-	}
-	return k
-}
-
-func keyOf(r *Resource) resKey { return resKey{r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name} }
-
-// overlay is the open write transaction's changes to the mirror.
-type overlay struct {
-	reset    bool                 // every table was emptied first
-	purged   int64                // prepares minted before this are gone (0: none purged)
-	res      map[resKey]*Resource // nil: deleted
-	uid      map[string]*Resource // nil: deleted
-	pins     map[string][]Pin     // present with nil: the source holds none
-	records  map[hkey]bool        // true: stored, false: dropped
-	prepares map[hkey]int64
-	dicts    dicts           // dictionaries created in the transaction
-	kinds    map[kindKey]int // count deltas
-	pinUID   map[string]int
-	pinName  map[nameKey]int
-}
-
-func newOverlay() *overlay {
-	return &overlay{res: map[resKey]*Resource{}, uid: map[string]*Resource{}, pins: map[string][]Pin{},
-		records: map[hkey]bool{}, prepares: map[hkey]int64{}, kinds: map[kindKey]int{}, pinUID: map[string]int{},
-		pinName: map[nameKey]int{}}
-}
-
-// clear empties the overlay for the next transaction (the writer keeps one).
-func (o *overlay) clear() {
-	o.reset, o.purged = false, 0
-	clear(o.res)
-	clear(o.uid)
-	clear(o.pins)
-	clear(o.records)
-	clear(o.prepares)
-	o.dicts = dicts{}
-	clear(o.kinds)
-	clear(o.pinUID)
-	clear(o.pinName)
-}
-
-// emptied is ResetTables in the open transaction: what it changed so far
-// is gone with everything else.
-func (o *overlay) emptied() {
-	o.clear()
-	o.reset = true
-}
-
-// view is the mirror as a transaction sees it: its overlay (nil for a
-// reader) over the committed mirror.
-type view struct {
-	m  *mirror
-	ov *overlay
+func addrOf(r *Resource) mirror.Addr {
+	return mirror.Addr{Tenant: r.Tenant, Space: r.Space, APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name}
 }
 
 // viewOf returns the view of a Store's Q; ok is false for any other Q, whose
@@ -123,231 +32,101 @@ type view struct {
 func viewOf(q Q) (view, bool) {
 	switch x := q.(type) {
 	case writeQ:
-		return view{x.w.m, x.w.ov}, x.w.m != nil
+		return x.w.m.View(x.w.ov), x.w.m != nil
 	case poolQ:
-		return view{m: x.m}, x.m != nil
+		return x.m.View(nil), x.m != nil
 	case txQ:
-		return view{m: x.m}, x.m != nil
+		return x.m.View(nil), x.m != nil
 	}
 	return view{}, false
 }
 
-// resource returns the stored resource at an address (nil: none). The
-// result is the mirror's own: copy it before handing it out.
-func (v view) resource(k resKey) *Resource {
-	if v.ov != nil {
-		if r, ok := v.ov.res[k]; ok {
-			return r
-		}
-		if v.ov.reset {
-			return nil
-		}
+// sortedPins is pins as stored for source: SourceUID filled in, by pointer.
+func sortedPins(source string, pins []Pin) []Pin {
+	out := make([]Pin, len(pins))
+	for i, p := range pins {
+		p.SourceUID = source
+		out[i] = p
 	}
-	return v.m.res[k]
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	return out
 }
 
-func (v view) byUID(uid string) *Resource {
-	if v.ov != nil {
-		if r, ok := v.ov.uid[uid]; ok {
-			return r
+// loadMirror fills a new mirror from the database (a --db file opened
+// again), as one transaction that empties every table and writes it anew.
+func loadMirror(q Q, m *rowMirror) error {
+	ov := mirror.NewOverlay[Resource, Pin]()
+	v := m.View(ov)
+	v.Reset()
+	rs, err := ListResources(q)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		v.SetResource(r.UID, r)
+	}
+	pins, err := queryPins(q, `ORDER BY source_uid, pointer`)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < len(pins); {
+		j := i + 1
+		for j < len(pins) && pins[j].SourceUID == pins[i].SourceUID {
+			j++
 		}
-		if v.ov.reset {
-			return nil
+		v.SetPins(pins[i].SourceUID, pins[i:j:j])
+		i = j
+	}
+	rows, err := q.Query(`SELECT tenant, principal, space, key FROM idempotency`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var t, p, s, k string
+		if err := rows.Scan(&t, &p, &s, &k); err != nil {
+			rows.Close()
+			return err
 		}
+		v.SetRecord(v.Hash(t, p, s, k), true)
 	}
-	return v.m.uid[uid]
-}
-
-func (v view) kindCount(k kindKey) int {
-	n := 0
-	if v.ov == nil || !v.ov.reset {
-		n = v.m.kinds[k]
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
 	}
-	if v.ov != nil {
-		n += v.ov.kinds[k]
+	rows, err = q.Query(`SELECT digest, tenant, minted_at FROM prepares`)
+	if err != nil {
+		return err
 	}
-	return n
-}
-
-func (v view) pinsOf(source string) []Pin {
-	if v.ov != nil {
-		if p, ok := v.ov.pins[source]; ok {
-			return p
+	for rows.Next() {
+		var d []byte
+		var t string
+		var at int64
+		if err := rows.Scan(&d, &t, &at); err != nil {
+			rows.Close()
+			return err
 		}
-		if v.ov.reset {
-			return nil
+		v.SetPrepare(v.Hash(digestText(d), t), at)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = q.Query(`SELECT id, body FROM dictionaries`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body []byte
+		if err := rows.Scan(&id, &body); err != nil {
+			return err
 		}
+		v.AddDict(bodycodec.NewDict(id, body))
 	}
-	return v.m.pins[source]
-}
-
-func (v view) pinsNamingUID(uid string) int {
-	n := 0
-	if v.ov == nil || !v.ov.reset {
-		n = v.m.pinUID[uid]
+	if err := rows.Err(); err != nil {
+		return err
 	}
-	if v.ov != nil {
-		n += v.ov.pinUID[uid]
-	}
-	return n
-}
-
-func (v view) pinsNamingName(k nameKey) int {
-	n := 0
-	if v.ov == nil || !v.ov.reset {
-		n = v.m.pinName[k]
-	}
-	if v.ov != nil {
-		n += v.ov.pinName[k]
-	}
-	return n
-}
-
-func (v view) hasRecord(h hkey) bool {
-	if v.ov != nil {
-		if in, ok := v.ov.records[h]; ok {
-			return in
-		}
-		if v.ov.reset {
-			return false
-		}
-	}
-	_, ok := v.m.records[h]
-	return ok
-}
-
-func (v view) prepare(h hkey) (int64, bool) {
-	if v.ov != nil {
-		if at, ok := v.ov.prepares[h]; ok {
-			if at < 0 {
-				return 0, false
-			}
-			return at, true
-		}
-		if v.ov.reset {
-			return 0, false
-		}
-	}
-	at, ok := v.m.prepares[h]
-	if ok && v.ov != nil && at < v.ov.purged {
-		return 0, false
-	}
-	return at, ok
-}
-
-// Changes, recorded in the overlay once their statement succeeded.
-
-// setResource records r (a private copy) as the resource at its address and
-// uid, or removes the resource of uid when r is nil.
-func (v view) setResource(uid string, r *Resource) {
-	if old := v.byUID(uid); old != nil {
-		v.ov.res[keyOf(old)] = nil
-		v.ov.kinds[kindKey{old.Tenant, old.Space, old.Kind}]--
-	}
-	v.ov.uid[uid] = r
-	if r != nil {
-		v.ov.res[keyOf(r)] = r
-		v.ov.kinds[kindKey{r.Tenant, r.Space, r.Kind}]++
-	}
-}
-
-// setPins records the pins a source holds (sorted by pointer, as stored).
-func (v view) setPins(source string, pins []Pin) {
-	for _, p := range v.pinsOf(source) {
-		v.ov.pinUID[p.TargetUID]--
-		v.ov.pinName[nameKey{p.TargetAPIVersion, p.TargetKind, p.TargetName}]--
-	}
-	if len(pins) == 0 {
-		v.ov.pins[source] = nil
-		return
-	}
-	s := append([]Pin(nil), pins...)
-	sort.SliceStable(s, func(i, j int) bool { return s[i].Pointer < s[j].Pointer })
-	v.ov.pins[source] = s
-	for _, p := range s {
-		v.ov.pinUID[p.TargetUID]++
-		v.ov.pinName[nameKey{p.TargetAPIVersion, p.TargetKind, p.TargetName}]++
-	}
-}
-
-func (v view) setRecord(h hkey, stored bool) { v.ov.records[h] = stored }
-
-// setPrepare records a mint (at >= 0) or a removal (at < 0).
-func (v view) setPrepare(h hkey, at int64) { v.ov.prepares[h] = at }
-
-// apply makes a committed overlay part of the mirror.
-func (m *mirror) apply(o *overlay) {
-	if o.reset {
-		m.clear()
-	}
-	if o.purged != 0 {
-		for h, at := range m.prepares {
-			if at < o.purged {
-				delete(m.prepares, h)
-			}
-		}
-	}
-	for uid := range o.uid { // first every old address goes, then the new ones come
-		if old := m.uid[uid]; old != nil {
-			delete(m.res, keyOf(old))
-			delete(m.uid, uid)
-		}
-	}
-	for uid, r := range o.uid {
-		if r != nil {
-			m.uid[uid] = r
-			m.res[keyOf(r)] = r
-		}
-	}
-	for src, p := range o.pins {
-		if p == nil {
-			delete(m.pins, src)
-		} else {
-			m.pins[src] = p
-		}
-	}
-	addCounts(m.kinds, o.kinds)
-	addCounts(m.pinUID, o.pinUID)
-	addCounts(m.pinName, o.pinName)
-	for h, in := range o.records {
-		if in {
-			m.records[h] = struct{}{}
-		} else {
-			delete(m.records, h)
-		}
-	}
-	for h, at := range o.prepares {
-		if at < 0 {
-			delete(m.prepares, h)
-		} else {
-			m.prepares[h] = at
-		}
-	}
-	for _, d := range o.dicts.byID {
-		m.dicts.add(d)
-	}
-}
-
-func addCounts[K comparable](dst, delta map[K]int) {
-	for k, d := range delta {
-		if n := dst[k] + d; n != 0 {
-			dst[k] = n
-		} else {
-			delete(dst, k)
-		}
-	}
-}
-
-// mayAffect: a pin names (apiVersion, kind, name) or (tenant, space) holds a
-// resource of one of workerKinds (Affected's two sources).
-func (v view) mayAffect(tenant, space, apiVersion, kind, name string, workerKinds []string) bool {
-	if v.pinsNamingName(nameKey{apiVersion, kind, name}) > 0 {
-		return true
-	}
-	for _, k := range workerKinds {
-		if v.kindCount(kindKey{tenant, space, k}) > 0 {
-			return true
-		}
-	}
-	return false
+	m.Apply(ov)
+	return nil
 }

@@ -16,29 +16,13 @@ type rawQ struct{ Q }
 // checkMirror compares the mirror with one loaded afresh from SQLite.
 func checkMirror(t *testing.T, s *Store, when string) {
 	t.Helper()
-	fresh := &mirror{seeds: s.m.seeds}
-	if err := fresh.load(s.DB()); err != nil {
+	fresh := s.m.Empty()
+	if err := loadMirror(s.DB(), fresh); err != nil {
 		t.Fatal(err)
 	}
-	for name, pair := range map[string][2]any{
-		"resources by address": {s.m.res, fresh.res}, "resources by uid": {s.m.uid, fresh.uid},
-		"kind counts": {s.m.kinds, fresh.kinds}, "pins": {s.m.pins, fresh.pins},
-		"pins by target uid": {s.m.pinUID, fresh.pinUID}, "pins by target name": {s.m.pinName, fresh.pinName},
-		"records": {s.m.records, fresh.records}, "prepares": {s.m.prepares, fresh.prepares},
-		"dictionaries": {dictBodies(s.m.dicts), dictBodies(fresh.dicts)},
-	} {
-		if !reflect.DeepEqual(pair[0], pair[1]) {
-			t.Fatalf("%s: the mirror's %s differ from SQLite's:\nmirror %v\nsqlite %v", when, name, pair[0], pair[1])
-		}
+	if d := s.m.Diff(fresh); d != "" {
+		t.Fatalf("%s: the mirror differs from SQLite (mirror, then SQLite): %s", when, d)
 	}
-}
-
-func dictBodies(ds dicts) map[int64]string {
-	out := map[int64]string{}
-	for id, d := range ds.byID {
-		out[id] = string(d.body)
-	}
-	return out
 }
 
 // world drives random writes, some rolled back, and checks after each
@@ -204,7 +188,8 @@ func testMirror(t *testing.T, path string) {
 		}
 		checkMirror(t, s, fmt.Sprintf("after transaction %d", i))
 		_ = s.Read(ctx, func(q Q) error { w.compare(q); return nil })
-		for j, n := range []int{len(s.m.uid), len(s.m.records), len(s.m.prepares), len(s.m.pins)} {
+		c := s.m.Len()
+		for j, n := range []int{c.Resources, c.Records, c.Prepares, c.PinSources} {
 			most[j] = max(most[j], n)
 		}
 	}
@@ -223,9 +208,15 @@ func testMirror(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if !reflect.DeepEqual(want.res, s.m.res) || !reflect.DeepEqual(want.pins, s.m.pins) || len(want.records) != len(s.m.records) ||
-		len(want.prepares) != len(s.m.prepares) || !reflect.DeepEqual(want.pinName, s.m.pinName) {
-		t.Fatal("the mirror loaded from the reopened file differs from the one before")
+	if s.m.Len() != want.Len() {
+		t.Fatalf("the mirror loaded from the reopened file holds %+v, the one before %+v", s.m.Len(), want.Len())
+	}
+	again := want.Empty() // hashing keys as before, so records and prepares compare too
+	if err := loadMirror(s.DB(), again); err != nil {
+		t.Fatal(err)
+	}
+	if d := want.Diff(again); d != "" {
+		t.Fatalf("the mirror loaded from the reopened file differs from the one before: %s", d)
 	}
 }
 

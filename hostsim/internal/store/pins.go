@@ -13,7 +13,7 @@ func ReplacePins(q Q, source string, pins []Pin, existing bool) error {
 	v, mirrored := viewOf(q)
 	held := pins
 	if mirrored && !existing {
-		held = append(append([]Pin(nil), v.pinsOf(source)...), pins...)
+		held = append(append([]Pin(nil), v.PinsOf(source)...), pins...)
 	}
 	if existing {
 		if _, err := q.Exec(`DELETE FROM pins WHERE source_uid=?`, source); err != nil {
@@ -29,32 +29,22 @@ func ReplacePins(q Q, source string, pins []Pin, existing bool) error {
 		}
 	}
 	if mirrored {
-		v.setPins(source, pinsFrom(source, held))
+		v.SetPins(source, sortedPins(source, held))
 	}
 	return nil
-}
-
-// pinsFrom is pins as stored for source (SourceUID filled in).
-func pinsFrom(source string, pins []Pin) []Pin {
-	out := make([]Pin, len(pins))
-	for i, p := range pins {
-		p.SourceUID = source
-		out[i] = p
-	}
-	return out
 }
 
 // PinsOf lists what source pins.
 func PinsOf(q Q, source string) ([]Pin, error) {
 	if v, ok := viewOf(q); ok {
-		return append([]Pin(nil), v.pinsOf(source)...), nil
+		return append([]Pin(nil), v.PinsOf(source)...), nil
 	}
 	return queryPins(q, `WHERE source_uid=? ORDER BY pointer`, source)
 }
 
 // PinsTo lists the pins naming target by uid, self-pins excluded.
 func PinsTo(q Q, target string) ([]Pin, error) {
-	if v, ok := viewOf(q); ok && v.pinsNamingUID(target) == 0 {
+	if v, ok := viewOf(q); ok && v.PinsNamingUID(target) == 0 {
 		return nil, nil
 	}
 	return queryPins(q, `WHERE target_uid=? AND source_uid<>? ORDER BY source_uid, pointer`, target, target)

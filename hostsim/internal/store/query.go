@@ -1,6 +1,10 @@
 package store
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/takokit/takokit/hostsim/internal/store/mirror"
+)
 
 // Queries the relation and worker-aggregate rules ask (docs/protocol.md#relations, docs/protocol.md#aggregate).
 
@@ -33,7 +37,7 @@ func PinHolders(q Q, target string) ([]Held, error) {
 // SourcesNaming lists the uids of resources in (tenant, space) holding a pin on
 // the name (apiVersion, kind, name), whatever uid it pinned.
 func SourcesNaming(q Q, tenant, space, apiVersion, kind, name string) ([]string, error) {
-	if v, ok := viewOf(q); ok && v.pinsNamingName(nameKey{apiVersion, kind, name}) == 0 {
+	if v, ok := viewOf(q); ok && v.PinsNamingName(mirror.Target{APIVersion: apiVersion, Kind: kind, Name: name}) == 0 {
 		return nil, nil
 	}
 	rows, err := q.Query(`SELECT DISTINCT p.source_uid FROM pins p JOIN resources r ON r.uid = p.source_uid
@@ -92,7 +96,7 @@ func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []s
 	if len(workerKinds) > 4 {
 		return nil, fmt.Errorf("store.Affected takes at most 4 worker kinds, got %d", len(workerKinds))
 	}
-	if v, ok := viewOf(q); ok && !v.mayAffect(tenant, space, apiVersion, kind, name, workerKinds) {
+	if v, ok := viewOf(q); ok && !v.MayAffect(tenant, space, mirror.Target{APIVersion: apiVersion, Kind: kind, Name: name}, workerKinds) {
 		return nil, nil // no pin names it and the space has no worker: nothing to re-render
 	}
 	w := [4]string{}

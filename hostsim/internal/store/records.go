@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
 )
 
 // Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
@@ -23,7 +25,7 @@ type Record struct {
 // GetRecord returns the record under the namespace, or nil.
 func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 	v, mirrored := viewOf(q)
-	if mirrored && !v.hasRecord(v.m.hash(tenant, principal, space, key)) {
+	if mirrored && !v.HasRecord(v.Hash(tenant, principal, space, key)) {
 		return nil, nil // the usual case of a new key: no query
 	}
 	r := Record{Tenant: tenant, Principal: principal, Space: space, Key: key}
@@ -40,18 +42,18 @@ func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 	}
 	r.Fingerprint = fingerprintText(fp)
 	if dictID != 0 {
-		var d *dict
+		var d *bodycodec.Dict
 		if mirrored {
-			d = v.dictByID(dictID)
+			d = v.DictByID(dictID)
 		}
 		if d == nil {
 			var body []byte
 			if err := q.QueryRow(`SELECT body FROM dictionaries WHERE id=?`, dictID).Scan(&body); err != nil {
 				return nil, fmt.Errorf("the dictionary of record %q is missing: %w", key, err)
 			}
-			d = newDict(dictID, body)
+			d = bodycodec.NewDict(dictID, body)
 		}
-		if r.Body, err = d.decode(r.Body); err != nil {
+		if r.Body, err = d.Decode(r.Body); err != nil {
 			return nil, err
 		}
 	}
@@ -63,13 +65,13 @@ func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 func PutRecord(q Q, r *Record) error {
 	v, mirrored := viewOf(q)
 	body, dictID := r.Body, int64(0)
-	if mirrored && v.ov != nil {
+	if mirrored && v.Writing() {
 		d, err := dictFor(q, v, r.Body)
 		if err != nil {
 			return err
 		}
 		if d != nil {
-			body, dictID = d.encode(r.Body), d.id
+			body, dictID = d.Encode(r.Body), d.ID()
 		}
 	}
 	_, err := q.Exec(`INSERT OR REPLACE INTO idempotency (tenant, principal, space, key, fingerprint, status, etag,
@@ -77,7 +79,7 @@ func PutRecord(q Q, r *Record) error {
 		r.Tenant, r.Principal, r.Space, r.Key, fingerprintStored(r.Fingerprint), r.Status, r.ETag, body, r.BoundUID,
 		r.BoundOp, r.CreatedAt, dictID)
 	if mirrored && err == nil {
-		v.setRecord(v.m.hash(r.Tenant, r.Principal, r.Space, r.Key), true)
+		v.SetRecord(v.Hash(r.Tenant, r.Principal, r.Space, r.Key), true)
 	}
 	return err
 }
@@ -105,7 +107,7 @@ func DropRecord(q Q, tenant, principal, space, key string) error {
 	_, err := q.Exec(`DELETE FROM idempotency WHERE tenant=? AND principal=? AND space=? AND key=?`,
 		tenant, principal, space, key)
 	if v, ok := viewOf(q); ok && err == nil {
-		v.setRecord(v.m.hash(tenant, principal, space, key), false)
+		v.SetRecord(v.Hash(tenant, principal, space, key), false)
 	}
 	return err
 }
@@ -121,7 +123,7 @@ func MintPrepare(q Q, digest, tenant string, now int64) error {
 	_, err := q.Exec(`INSERT INTO prepares (digest, tenant, minted_at) VALUES (?,?,?)
 		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digestStored(digest), tenant, now)
 	if v, ok := viewOf(q); ok && err == nil {
-		v.setPrepare(v.m.hash(digest, tenant), now)
+		v.SetPrepare(v.Hash(digest, tenant), now)
 	}
 	return err
 }
@@ -129,7 +131,7 @@ func MintPrepare(q Q, digest, tenant string, now int64) error {
 // PrepareMintedAt returns when digest was last minted for tenant.
 func PrepareMintedAt(q Q, digest, tenant string) (int64, bool, error) {
 	if v, ok := viewOf(q); ok {
-		at, found := v.prepare(v.m.hash(digest, tenant))
+		at, found := v.Prepare(v.Hash(digest, tenant))
 		return at, found, nil
 	}
 	var at int64
@@ -209,16 +211,11 @@ func Purge(q Q, recordsBefore, preparesBefore int64) error {
 	if _, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore); err != nil {
 		return err
 	}
-	if v, ok := viewOf(q); ok && v.ov != nil {
+	if v, ok := viewOf(q); ok && v.Writing() {
 		for _, k := range gone {
-			v.setRecord(v.m.hash(k[0], k[1], k[2], k[3]), false)
+			v.SetRecord(v.Hash(k[0], k[1], k[2], k[3]), false)
 		}
-		v.ov.purged = max(v.ov.purged, preparesBefore)
-		for h, at := range v.ov.prepares {
-			if at >= 0 && at < preparesBefore {
-				v.setPrepare(h, -1)
-			}
-		}
+		v.PurgePrepares(preparesBefore)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"database/sql"
 	"errors"
+
+	"github.com/takokit/takokit/hostsim/internal/store/mirror"
 )
 
 // Q is what both a transaction and the pool offer.
@@ -57,7 +59,7 @@ func scanResource(sc interface{ Scan(...any) error }) (*Resource, error) {
 // GetResource returns the resource holding the name, or nil.
 func GetResource(q Q, tenant, space, apiVersion, kind, name string) (*Resource, error) {
 	if v, ok := viewOf(q); ok {
-		return v.resource(resKey{tenant, space, apiVersion, kind, name}).clone(), nil
+		return v.Resource(mirror.Addr{Tenant: tenant, Space: space, APIVersion: apiVersion, Kind: kind, Name: name}).clone(), nil
 	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources
 		WHERE tenant=? AND space=? AND api_version=? AND kind=? AND name=?`, tenant, space, apiVersion, kind, name))
@@ -81,7 +83,7 @@ func GetResourceInAnySpace(q Q, tenant, apiVersion, kind, name string) (*Resourc
 // GetResourceByUID returns the live resource with that uid, or nil.
 func GetResourceByUID(q Q, uid string) (*Resource, error) {
 	if v, ok := viewOf(q); ok {
-		return v.byUID(uid).clone(), nil
+		return v.ByUID(uid).clone(), nil
 	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources WHERE uid=?`, uid))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -93,7 +95,7 @@ func GetResourceByUID(q Q, uid string) (*Resource, error) {
 // UIDLive reports whether a resource with uid exists.
 func UIDLive(q Q, uid string) (bool, error) {
 	if v, ok := viewOf(q); ok {
-		return v.byUID(uid) != nil, nil
+		return v.ByUID(uid) != nil, nil
 	}
 	var n int
 	err := q.QueryRow(`SELECT count(*) FROM resources WHERE uid=?`, uid).Scan(&n)
@@ -126,7 +128,7 @@ func InsertResource(q Q, r *Resource) error {
 	if v, ok := viewOf(q); ok && err == nil {
 		c := r.clone()
 		c.Spec = cloneBytes(r.Spec)
-		v.setResource(r.UID, c)
+		v.SetResource(r.UID, c)
 	}
 	return err
 }
@@ -140,14 +142,14 @@ func UpdateResource(q Q, r *Resource) error {
 		r.ReadyStatus, r.ReadyReason, r.ReadyHostReason, r.ReadyMessage, r.ReadyLTT, r.Touches,
 		r.Pins, r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition, r.UID)
 	if v, ok := viewOf(q); ok && err == nil {
-		if old := v.byUID(r.UID); old != nil {
+		if old := v.ByUID(r.UID); old != nil {
 			n := *old // the address columns stay as stored
 			n.DefVersion, n.SchemaDigest, n.Generation, n.Revision = r.DefVersion, r.SchemaDigest, r.Generation, r.Revision
 			n.Spec, n.SpecDigest, n.NativeID = cloneBytes(r.Spec), r.SpecDigest, r.NativeID
 			n.ReadyStatus, n.ReadyReason, n.ReadyHostReason, n.ReadyMessage = r.ReadyStatus, r.ReadyReason, r.ReadyHostReason, r.ReadyMessage
 			n.ReadyLTT, n.Touches, n.Pins = r.ReadyLTT, r.Touches, r.Pins
 			n.ClaimOp, n.ClaimSince, n.ClaimPath, n.LastTransition = r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition
-			v.setResource(r.UID, &n)
+			v.SetResource(r.UID, &n)
 		}
 	}
 	return err
@@ -161,12 +163,12 @@ func DeleteResource(q Q, r *Resource) error {
 			return err
 		}
 		if mirrored {
-			v.setPins(r.UID, nil)
+			v.SetPins(r.UID, nil)
 		}
 	}
 	_, err := q.Exec(`DELETE FROM resources WHERE uid=?`, r.UID)
 	if mirrored && err == nil {
-		v.setResource(r.UID, nil)
+		v.SetResource(r.UID, nil)
 	}
 	return err
 }

@@ -2,7 +2,7 @@ package store
 
 // schema is every table of hostsim's state. Specs and outputs are stored as
 // the exact bytes served; a recorded answer as those bytes, or encoded
-// against the dictionary dict names (dict.go), and its fingerprint, like a
+// against the dictionary dict names (package bodycodec), and its fingerprint, like a
 // prepare's digest, as the 32 bytes of its SHA-256. Tables looked up by a
 // composite key are WITHOUT ROWID: one b-tree, searched once.
 const schema = `

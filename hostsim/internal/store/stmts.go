@@ -78,7 +78,7 @@ func (c *stmtCache) fill() {
 type txQ struct {
 	tx *sql.Tx
 	c  *stmtCache
-	m  *mirror
+	m  *rowMirror
 }
 
 func (q txQ) Exec(query string, args ...any) (sql.Result, error) {
@@ -110,7 +110,7 @@ func (q txQ) QueryRow(query string, args ...any) *sql.Row {
 // in-memory database).
 type poolQ struct {
 	c *stmtCache
-	m *mirror
+	m *rowMirror
 }
 
 func (q poolQ) Exec(query string, args ...any) (sql.Result, error) {

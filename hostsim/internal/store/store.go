@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"sync"
 
+	"github.com/takokit/takokit/hostsim/internal/store/mirror"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -23,14 +24,14 @@ import (
 // waits only while a write transaction is open); a file database runs in WAL
 // mode, where readers proceed beside the writer, which takes rw only to
 // commit (docs/decisions.md: hostsim storage). What requests look up by key is
-// answered by the mirror (mirror.go), which a commit updates under rw.
+// answered by the mirror (package mirror), which a commit updates under rw.
 type Store struct {
 	db     *sql.DB
 	keep   *sql.Conn // holds a memdb database open for the Store's life
 	wmu    sync.Mutex
 	rw     sync.RWMutex // readers share it; a write transaction holds it (memdb) or its commit does (file)
 	memory bool
-	m      *mirror
+	m      *rowMirror
 	path   string
 	stmts  *stmtCache
 	extra  []string        // tables added by Extend, emptied by Reset too
@@ -75,7 +76,7 @@ func Open(path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
-	if err := s.m.load(s.DB()); err != nil {
+	if err := loadMirror(s.DB(), s.m); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("read database %q: %w", path, err)
 	}
@@ -130,10 +131,10 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		if err != nil {
 			return err
 		}
-		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: newOverlay()}
+		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: mirror.NewOverlay[Resource, Pin]()}
 	}
 	s.w.events = nil
-	s.w.ov.clear()
+	s.w.ov.Clear()
 	if err := s.w.exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		_ = s.w.exec("ROLLBACK")
 		return err
 	}
-	s.m.apply(s.w.ov)
+	s.m.Apply(s.w.ov)
 	if len(s.w.events) > 0 && s.events != nil {
 		s.events(s.w.events) // in commit order: the journal is fed under the writer lock
 	}
@@ -196,8 +197,8 @@ func (s *Store) ResetTables(q Q) error {
 			return err
 		}
 	}
-	if v, ok := viewOf(q); ok && v.ov != nil {
-		v.ov.emptied()
+	if v, ok := viewOf(q); ok && v.Writing() {
+		v.Reset()
 	}
 	return nil
 }

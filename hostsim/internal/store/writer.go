@@ -13,7 +13,7 @@ type writer struct {
 	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
 	events []Pending // journal events of the open transaction
-	m      *mirror
+	m      *rowMirror
 	ov     *overlay // the open transaction's changes to the mirror
 }
 

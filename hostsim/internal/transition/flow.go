@@ -12,6 +12,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/transition/backend"
 )
 
 // write runs one step in its own serialized transaction, with the request's
@@ -115,11 +116,11 @@ func (s *Service) claim(c *Call, p *parsed) (row *opRow, cr *crash, e *wire.Erro
 		if _, e := s.Relations.Resolve(q, p.to, c.Tenant, p.space, p.spec, c.Faults); e != nil { // the references must resolve under toForm
 			return e
 		}
-		typ, id, err := nativeIdentity(q, cur)
+		typ, id, err := backend.Identity(q, cur)
 		if err != nil {
 			return err
 		}
-		nd, err := nativeIdentityDigest(typ, id)
+		nd, err := backend.IdentityDigest(typ, id)
 		if err != nil {
 			return err
 		}
@@ -221,7 +222,7 @@ func (s *Service) backend(c *Call, row *opRow) (cr *crash, err error) {
 		if err != nil || r == nil || r.Status != statusPrepared || !r.DispatchAttempted {
 			return err
 		}
-		if ev, err := backendEvidence(q, r.OperationID); err != nil || ev.Outcome != "" {
+		if ev, err := backend.ReadEvidence(q, r.OperationID); err != nil || ev.Outcome != "" {
 			return err
 		}
 		res, err := store.GetResourceByUID(q, r.PreUID)
@@ -233,7 +234,7 @@ func (s *Service) backend(c *Call, row *opRow) (cr *crash, err error) {
 			return err
 		}
 		failure := rejection(c)
-		if err := backendApply(q, r, res, req.ToForm.FormRef.DefinitionVersion, failure, s.Now().UnixNano()); err != nil {
+		if err := backend.Apply(q, backend.Op{OperationID: r.OperationID, Tenant: r.Tenant, UID: r.PreUID, DesiredSpecDigest: r.DesiredSpecDigest}, res, req.ToForm.FormRef.DefinitionVersion, failure, s.Now().UnixNano()); err != nil {
 			return err
 		}
 		if err := store.AddCounter(q, "dispatch:"+r.OperationID, 1); err != nil {

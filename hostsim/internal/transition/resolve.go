@@ -10,6 +10,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/transition/backend"
 )
 
 // proof is the transitionProof of the 200 receipt (docs/protocol.md#transitions).
@@ -56,7 +57,7 @@ func (s *Service) resolve(c *Call, tenant, op string, deadline bool) answer {
 		case !row.DispatchAttempted:
 			return pending(row, statusPrepared)
 		default:
-			var ev *evidence
+			var ev *backend.Evidence
 			if ev, err = s.evidence(c, op); err != nil {
 				break
 			}
@@ -82,11 +83,11 @@ func (s *Service) resolve(c *Call, tenant, op string, deadline bool) answer {
 }
 
 // evidence reads what the backend ledger holds for an operation.
-func (s *Service) evidence(c *Call, op string) (*evidence, error) {
-	var ev *evidence
+func (s *Service) evidence(c *Call, op string) (*backend.Evidence, error) {
+	var ev *backend.Evidence
 	err := s.st.Read(c.Ctx, func(q store.Q) error {
 		var err error
-		ev, err = backendEvidence(q, op)
+		ev, err = backend.ReadEvidence(q, op)
 		return err
 	})
 	return ev, err
@@ -99,7 +100,7 @@ func (s *Service) prove(c *Call, row *opRow) (cr *crash, err error) {
 		if err != nil || r.Status != statusPrepared {
 			return err
 		}
-		ev, err := backendEvidence(q, r.OperationID)
+		ev, err := backend.ReadEvidence(q, r.OperationID)
 		if err != nil || ev.Outcome != statusCommitted {
 			return err
 		}
@@ -227,7 +228,7 @@ func (s *Service) reject(c *Call, row *opRow, failure string, notObserved bool) 
 			return err
 		}
 		if notObserved {
-			ev, err := backendEvidence(q, r.OperationID)
+			ev, err := backend.ReadEvidence(q, r.OperationID)
 			if err != nil || ev.Outcome != "" {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/transition/backend"
 )
 
 // Renderer serves a resource as the lane does (render.Renderer).
@@ -54,7 +55,7 @@ const ExitStatus = 3
 
 // New creates the service's tables in o.Store.
 func New(o Options) (*Service, error) {
-	if err := o.Store.Extend(schema, tables...); err != nil {
+	if err := o.Store.Extend(schema+backend.Schema, tables...); err != nil {
 		return nil, err
 	}
 	if o.Now == nil {

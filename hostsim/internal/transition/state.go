@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/transition/backend"
 )
 
 // OpState is one operation of the ledger as /_sim/state shows it (docs/protocol.md#admin).
@@ -27,9 +28,9 @@ type OpState struct {
 
 // State is what /_sim/state shows of the transitions.
 type State struct {
-	Transitions   []OpState       // the operation ledger, one entry per operation
-	Backend       []BackendObject // the backend's native objects
-	BackendLedger []BackendRecord // the backend's own ledger
+	Transitions   []OpState        // the operation ledger, one entry per operation
+	Backend       []backend.Object // the backend's native objects
+	BackendLedger []backend.Record // the backend's own ledger
 }
 
 // State is the transition ledger and the backend.
@@ -47,7 +48,7 @@ func (s *Service) State(q store.Q, now time.Time) (*State, error) {
 			o.DispatchedAt = &at
 			o.AckDeadlinePassed = now.Sub(time.Unix(0, r.DispatchedAt)) >= s.ack
 			if r.Status == statusPrepared {
-				ev, err := backendEvidence(q, r.OperationID)
+				ev, err := backend.ReadEvidence(q, r.OperationID)
 				if err != nil {
 					return nil, err
 				}
@@ -56,7 +57,7 @@ func (s *Service) State(q store.Q, now time.Time) (*State, error) {
 		}
 		out = append(out, o)
 	}
-	objs, recs, err := backendState(q)
+	objs, recs, err := backend.State(q)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,36 @@
+package mirror
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// Diff names the first index in which m and o differ, with both contents
+// ("" when they agree). Records and prepares are compared by hashed key, so
+// o must hash as m does (Empty). The store checks with it that the mirror it
+// kept equals one loaded afresh from SQLite.
+func (m *Mirror[R, P]) Diff(o *Mirror[R, P]) string {
+	for _, c := range []struct {
+		name string
+		a, b any
+	}{
+		{"resources by address", m.res, o.res}, {"resources by uid", m.uid, o.uid},
+		{"kind counts", m.kinds, o.kinds}, {"pins", m.pins, o.pins},
+		{"pins by target uid", m.pinUID, o.pinUID}, {"pins by target name", m.pinName, o.pinName},
+		{"records", m.records, o.records}, {"prepares", m.prepares, o.prepares},
+		{"dictionaries", dictBodies(m), dictBodies(o)},
+	} {
+		if !reflect.DeepEqual(c.a, c.b) {
+			return fmt.Sprintf("%s differ:\n%v\n%v", c.name, c.a, c.b)
+		}
+	}
+	return ""
+}
+
+func dictBodies[R, P any](m *Mirror[R, P]) map[int64]string {
+	out := map[int64]string{}
+	for d := range m.dicts.All() {
+		out[d.ID()] = string(d.Body())
+	}
+	return out
+}

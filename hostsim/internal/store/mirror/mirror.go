@@ -1,0 +1,194 @@
+// Package mirror is the store's write-through copy in memory of what
+// requests look up by key: every live resource (by address and by uid),
+// every pin (by source), how many pins name each target, which idempotency
+// records exist, when each prepareDigest was minted, and the dictionaries of
+// recorded answers (docs/decisions.md: hostsim speed).
+//
+// SQLite stays the truth: the store writes every change to SQLite inside its
+// write transaction, and the mirror learns of it only when that transaction
+// commits. Until then the transaction's changes sit in its Overlay, which its
+// own View sees first; a rollback drops the overlay. The store makes readers
+// and commits take turns, so a reader sees the mirror and SQLite agree.
+//
+// Records and prepares are mirrored as sets of 128-bit key hashes (their
+// bodies stay in SQLite): a lookup of a key the set lacks needs no query, one
+// it holds reads the row. The mirror knows nothing of SQL or of Forms: it
+// holds the store's resource rows R and pin rows P, and reads of them only
+// what New's two functions give.
+package mirror
+
+import (
+	"hash/maphash"
+
+	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
+)
+
+// Addr is where a resource lives.
+type Addr struct{ Tenant, Space, APIVersion, Kind, Name string }
+
+// Target is the name a pin names (apiVersion, kind, name).
+type Target struct{ APIVersion, Kind, Name string }
+
+type kindKey struct{ tenant, space, kind string }
+
+// Key is a 128-bit hash of a record's or a prepare's key (Mirror.Hash).
+type Key [2]uint64
+
+// Mirror holds the committed state of resources R and pins P.
+type Mirror[R, P any] struct {
+	addrOf   func(*R) Addr
+	targetOf func(P) (uid string, name Target)
+	res      map[Addr]*R
+	uid      map[string]*R
+	kinds    map[kindKey]int // live resources per (tenant, space, kind)
+	pins     map[string][]P  // by source uid, in the order the store gave
+	pinUID   map[string]int  // pins naming a target uid
+	pinName  map[Target]int  // pins naming a target name
+	records  map[Key]struct{}
+	prepares map[Key]int64 // minted_at
+	dicts    bodycodec.Set // never emptied
+	seeds    [2]maphash.Seed
+}
+
+// New is an empty mirror; addrOf reads a resource's address, targetOf what
+// a pin names.
+func New[R, P any](addrOf func(*R) Addr, targetOf func(P) (uid string, name Target)) *Mirror[R, P] {
+	m := &Mirror[R, P]{addrOf: addrOf, targetOf: targetOf, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	m.clear()
+	return m
+}
+
+// Empty is a new mirror that reads rows and hashes keys as m does.
+func (m *Mirror[R, P]) Empty() *Mirror[R, P] {
+	e := &Mirror[R, P]{addrOf: m.addrOf, targetOf: m.targetOf, seeds: m.seeds}
+	e.clear()
+	return e
+}
+
+func (m *Mirror[R, P]) clear() {
+	m.res, m.uid, m.kinds = map[Addr]*R{}, map[string]*R{}, map[kindKey]int{}
+	m.pins, m.pinUID, m.pinName = map[string][]P{}, map[string]int{}, map[Target]int{}
+	m.records, m.prepares = map[Key]struct{}{}, map[Key]int64{}
+}
+
+// Hash is the key of a record or a prepare made of parts.
+func (m *Mirror[R, P]) Hash(parts ...string) Key {
+	var k Key
+	for i, seed := range m.seeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, p := range parts {
+			h.WriteString(p)
+			h.WriteByte(0)
+		}
+		k[i] = h.Sum64()
+	}
+	return k
+}
+
+// Counts is how much a mirror holds.
+type Counts struct{ Resources, PinSources, Records, Prepares, Dicts int }
+
+// Len counts what m holds.
+func (m *Mirror[R, P]) Len() Counts {
+	return Counts{len(m.uid), len(m.pins), len(m.records), len(m.prepares), m.dicts.Len()}
+}
+
+// Overlay is the open write transaction's changes to the mirror.
+type Overlay[R, P any] struct {
+	reset    bool          // every table was emptied first
+	purged   int64         // prepares minted before this are gone (0: none purged)
+	res      map[Addr]*R   // nil: deleted
+	uid      map[string]*R // nil: deleted
+	pins     map[string][]P
+	records  map[Key]bool // true: stored, false: dropped
+	prepares map[Key]int64
+	dicts    bodycodec.Set   // dictionaries created in the transaction
+	kinds    map[kindKey]int // count deltas
+	pinUID   map[string]int
+	pinName  map[Target]int
+}
+
+// NewOverlay is an empty overlay (a writer keeps one and clears it).
+func NewOverlay[R, P any]() *Overlay[R, P] {
+	return &Overlay[R, P]{res: map[Addr]*R{}, uid: map[string]*R{}, pins: map[string][]P{},
+		records: map[Key]bool{}, prepares: map[Key]int64{}, kinds: map[kindKey]int{}, pinUID: map[string]int{},
+		pinName: map[Target]int{}}
+}
+
+// Clear empties the overlay for the next transaction.
+func (o *Overlay[R, P]) Clear() {
+	o.reset, o.purged = false, 0
+	clear(o.res)
+	clear(o.uid)
+	clear(o.pins)
+	clear(o.records)
+	clear(o.prepares)
+	o.dicts = bodycodec.Set{}
+	clear(o.kinds)
+	clear(o.pinUID)
+	clear(o.pinName)
+}
+
+// Apply makes a committed overlay part of the mirror.
+func (m *Mirror[R, P]) Apply(o *Overlay[R, P]) {
+	if o.reset {
+		m.clear()
+	}
+	if o.purged != 0 {
+		for h, at := range m.prepares {
+			if at < o.purged {
+				delete(m.prepares, h)
+			}
+		}
+	}
+	for uid := range o.uid { // first every old address goes, then the new ones come
+		if old := m.uid[uid]; old != nil {
+			delete(m.res, m.addrOf(old))
+			delete(m.uid, uid)
+		}
+	}
+	for uid, r := range o.uid {
+		if r != nil {
+			m.uid[uid] = r
+			m.res[m.addrOf(r)] = r
+		}
+	}
+	for src, p := range o.pins {
+		if p == nil {
+			delete(m.pins, src)
+		} else {
+			m.pins[src] = p
+		}
+	}
+	addCounts(m.kinds, o.kinds)
+	addCounts(m.pinUID, o.pinUID)
+	addCounts(m.pinName, o.pinName)
+	for h, in := range o.records {
+		if in {
+			m.records[h] = struct{}{}
+		} else {
+			delete(m.records, h)
+		}
+	}
+	for h, at := range o.prepares {
+		if at < 0 {
+			delete(m.prepares, h)
+		} else {
+			m.prepares[h] = at
+		}
+	}
+	for d := range o.dicts.All() {
+		m.dicts.Add(d)
+	}
+}
+
+func addCounts[K comparable](dst, delta map[K]int) {
+	for k, d := range delta {
+		if n := dst[k] + d; n != 0 {
+			dst[k] = n
+		} else {
+			delete(dst, k)
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package mirror
+
+import "github.com/takokit/takokit/hostsim/internal/store/bodycodec"
+
+// View is the mirror as a transaction sees it: its overlay (nil for a
+// reader) over the committed mirror. Lookups hand out the mirror's own rows:
+// the caller copies them before handing them on.
+type View[R, P any] struct {
+	m  *Mirror[R, P]
+	ov *Overlay[R, P]
+}
+
+// View is m as seen by the transaction whose changes ov holds (nil: a reader).
+func (m *Mirror[R, P]) View(ov *Overlay[R, P]) View[R, P] { return View[R, P]{m, ov} }
+
+// Writing reports whether the view belongs to a write transaction.
+func (v View[R, P]) Writing() bool { return v.ov != nil }
+
+// Hash is Mirror.Hash.
+func (v View[R, P]) Hash(parts ...string) Key { return v.m.Hash(parts...) }
+
+// Resource is the resource at an address, or nil.
+func (v View[R, P]) Resource(a Addr) *R {
+	if v.ov != nil {
+		if r, ok := v.ov.res[a]; ok {
+			return r
+		}
+		if v.ov.reset {
+			return nil
+		}
+	}
+	return v.m.res[a]
+}
+
+// ByUID is the live resource with uid, or nil.
+func (v View[R, P]) ByUID(uid string) *R {
+	if v.ov != nil {
+		if r, ok := v.ov.uid[uid]; ok {
+			return r
+		}
+		if v.ov.reset {
+			return nil
+		}
+	}
+	return v.m.uid[uid]
+}
+
+func (v View[R, P]) kindCount(k kindKey) int {
+	return count(v, v.m.kinds, k, func(o *Overlay[R, P]) map[kindKey]int { return o.kinds })
+}
+
+// PinsOf is the pins source holds.
+func (v View[R, P]) PinsOf(source string) []P {
+	if v.ov != nil {
+		if p, ok := v.ov.pins[source]; ok {
+			return p
+		}
+		if v.ov.reset {
+			return nil
+		}
+	}
+	return v.m.pins[source]
+}
+
+// PinsNamingUID counts the pins naming the target uid.
+func (v View[R, P]) PinsNamingUID(uid string) int {
+	return count(v, v.m.pinUID, uid, func(o *Overlay[R, P]) map[string]int { return o.pinUID })
+}
+
+// PinsNamingName counts the pins naming the target name.
+func (v View[R, P]) PinsNamingName(t Target) int {
+	return count(v, v.m.pinName, t, func(o *Overlay[R, P]) map[Target]int { return o.pinName })
+}
+
+// count is a committed count (none after a reset) plus the overlay's delta.
+func count[R, P any, K comparable](v View[R, P], committed map[K]int, k K, delta func(*Overlay[R, P]) map[K]int) int {
+	n := 0
+	if v.ov == nil || !v.ov.reset {
+		n = committed[k]
+	}
+	if v.ov != nil {
+		n += delta(v.ov)[k]
+	}
+	return n
+}
+
+// HasRecord reports whether the record of key h exists.
+func (v View[R, P]) HasRecord(h Key) bool {
+	if v.ov != nil {
+		if in, ok := v.ov.records[h]; ok {
+			return in
+		}
+		if v.ov.reset {
+			return false
+		}
+	}
+	_, ok := v.m.records[h]
+	return ok
+}
+
+// Prepare is when the prepare of key h was minted, if it exists.
+func (v View[R, P]) Prepare(h Key) (int64, bool) {
+	if v.ov != nil {
+		if at, ok := v.ov.prepares[h]; ok {
+			if at < 0 {
+				return 0, false
+			}
+			return at, true
+		}
+		if v.ov.reset {
+			return 0, false
+		}
+	}
+	at, ok := v.m.prepares[h]
+	if ok && v.ov != nil && at < v.ov.purged {
+		return 0, false
+	}
+	return at, ok
+}
+
+// DictByShape is the dictionary of shape the transaction or the mirror knows.
+func (v View[R, P]) DictByShape(shape []byte) *bodycodec.Dict {
+	if v.ov != nil {
+		if d := v.ov.dicts.ByShape(shape); d != nil {
+			return d
+		}
+	}
+	return v.m.dicts.ByShape(shape)
+}
+
+// DictByID is the dictionary of id the transaction or the mirror knows.
+func (v View[R, P]) DictByID(id int64) *bodycodec.Dict {
+	if v.ov != nil {
+		if d := v.ov.dicts.ByID(id); d != nil {
+			return d
+		}
+	}
+	return v.m.dicts.ByID(id)
+}
+
+// Dicts counts the dictionaries the transaction and the mirror know.
+func (v View[R, P]) Dicts() int {
+	n := v.m.dicts.Len()
+	if v.ov != nil {
+		n += v.ov.dicts.Len()
+	}
+	return n
+}
+
+// MayAffect reports whether a pin names t or (tenant, space) holds a
+// resource of one of workerKinds.
+func (v View[R, P]) MayAffect(tenant, space string, t Target, workerKinds []string) bool {
+	if v.PinsNamingName(t) > 0 {
+		return true
+	}
+	for _, k := range workerKinds {
+		if v.kindCount(kindKey{tenant, space, k}) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Changes, which a write transaction's view records in its overlay once their
+// statement succeeded.
+
+// SetResource records r (a private copy) as the resource at its address and
+// uid, or removes the resource of uid when r is nil.
+func (v View[R, P]) SetResource(uid string, r *R) {
+	if old := v.ByUID(uid); old != nil {
+		a := v.m.addrOf(old)
+		v.ov.res[a] = nil
+		v.ov.kinds[kindKey{a.Tenant, a.Space, a.Kind}]--
+	}
+	v.ov.uid[uid] = r
+	if r != nil {
+		a := v.m.addrOf(r)
+		v.ov.res[a] = r
+		v.ov.kinds[kindKey{a.Tenant, a.Space, a.Kind}]++
+	}
+}
+
+// SetPins records the pins a source holds, in the order lookups return them;
+// the mirror keeps the slice.
+func (v View[R, P]) SetPins(source string, pins []P) {
+	for _, p := range v.PinsOf(source) {
+		uid, name := v.m.targetOf(p)
+		v.ov.pinUID[uid]--
+		v.ov.pinName[name]--
+	}
+	if len(pins) == 0 {
+		v.ov.pins[source] = nil
+		return
+	}
+	v.ov.pins[source] = pins
+	for _, p := range pins {
+		uid, name := v.m.targetOf(p)
+		v.ov.pinUID[uid]++
+		v.ov.pinName[name]++
+	}
+}
+
+// SetRecord records that the record of key h is stored or dropped.
+func (v View[R, P]) SetRecord(h Key, stored bool) { v.ov.records[h] = stored }
+
+// SetPrepare records a mint (at >= 0) or a removal (at < 0).
+func (v View[R, P]) SetPrepare(h Key, at int64) { v.ov.prepares[h] = at }
+
+// PurgePrepares records that every prepare minted before `before` is gone.
+func (v View[R, P]) PurgePrepares(before int64) {
+	v.ov.purged = max(v.ov.purged, before)
+	for h, at := range v.ov.prepares {
+		if at >= 0 && at < before {
+			v.ov.prepares[h] = -1
+		}
+	}
+}
+
+// AddDict records a dictionary the transaction created.
+func (v View[R, P]) AddDict(d *bodycodec.Dict) { v.ov.dicts.Add(d) }
+
+// Reset records that the transaction emptied every table: what it changed
+// so far is gone with everything else.
+func (v View[R, P]) Reset() {
+	v.ov.Clear()
+	v.ov.reset = true
+}
