@@ -32,7 +32,7 @@ var mutationScope = []mutate.Scope{
 	{Name: "provider plan (ModifyPlan)", Module: "provider",
 		Dirs:  []string{"takoform", "internal/takoform"},
 		Files: []string{"modifyplan.go"},
-		Tests: []string{"{pkg}"}, Run: "Plan|Capability|Support|Transition|Refus|Replace|Rename|Drift|Revision|Version|Reformatted|Space|Cross|Validators|JSONMap|Queue|Import"},
+		Tests: []string{"{pkg}"}, Run: "Plan|Capability|Support|Transition|Refus|Replace|Rename|Drift|Revision|Version|Reformatted|Space|Cross|Validators|JSONMap|Queue|Import|DesiredSpec|SpecProblem"},
 	{Name: "provider transition", Module: "provider",
 		Dirs:  []string{"takoform", "internal/takoform"},
 		Files: []string{"transition.go", "transition_apply.go", "codes.go"},

@@ -33,7 +33,9 @@ func TestBoundsAreWhereTheSchemaPutsThem(t *testing.T) {
 		"long":{"type":"string","maxLength":2},
 		"low":{"type":"number","minimum":1},
 		"high":{"type":"number","maximum":10},
-		"open":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":10}}}`)
+		"open":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":10},
+		"above":{"type":"number","exclusiveMinimum":0},
+		"below":{"type":"number","exclusiveMaximum":10}}}`)
 	for _, c := range []struct {
 		member string
 		value  any
@@ -58,6 +60,10 @@ func TestBoundsAreWhereTheSchemaPutsThem(t *testing.T) {
 		{"open", json.Number("0.1"), ""},
 		{"open", json.Number("9.9"), ""},
 		{"open", json.Number("10"), "/open: 10 is not less than 10"},
+		{"above", json.Number("0"), "/above: 0 is not more than 0"},
+		{"above", json.Number("0.1"), ""},
+		{"below", json.Number("9.9"), ""},
+		{"below", json.Number("10"), "/below: 10 is not less than 10"},
 	} {
 		got := strings.Join(problems(t, s, map[string]any{c.member: c.value}), "; ")
 		if got != c.want {
@@ -98,6 +104,17 @@ func TestConstAndEnumCompareJSONValues(t *testing.T) {
 		if len(got) != 1 || got[0] != `: value must be one of null, true, 1, "fast"` {
 			t.Errorf("%#v: got %v, want the enum refusal", bad, got)
 		}
+	}
+	noNull := mustCompile(t, `{"enum":[1,"x",false]}`)
+	if got := problems(t, noNull, nil); len(got) != 1 || got[0] != `: value must be one of 1, "x", false` {
+		t.Errorf("null against an enum without null: %v, want the enum refusal", got)
+	}
+	null := mustCompile(t, `{"const":null}`)
+	if got := problems(t, null, nil); len(got) != 0 {
+		t.Errorf("const null against null: %v", got)
+	}
+	if got := problems(t, null, false); len(got) != 1 || got[0] != ": value must be null" {
+		t.Errorf("const null against false: %v", got)
 	}
 	c := mustCompile(t, `{"const":false}`)
 	if got := problems(t, c, true); len(got) != 1 || got[0] != ": value must be false" {

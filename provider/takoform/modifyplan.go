@@ -249,23 +249,25 @@ func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnost
 	if err == nil {
 		return
 	}
-	var se *model.SchemaError
-	if !errors.As(err, &se) {
-		d.AddError("Desired spec is invalid", err.Error())
-		return
-	}
+	se := &model.SchemaError{Problems: []model.SchemaProblem{{Message: err.Error()}}}
+	errors.As(err, &se) // any other error is a problem of the spec as a whole
 	for _, p := range se.Problems {
-		ap := pointerPath(form, p.Pointer)
-		rep := &report{summary: fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, plan.str(aName)),
-			typeName: r.kind.model.typeName, name: plan.str(aName), ref: &form.Ref, pointer: "/spec" + p.Pointer,
-			code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}
-		if len(ap.Steps()) > 0 {
-			rep.attr = &ap
-		} else {
-			rep.summary = fmt.Sprintf("Invalid desired spec for %s %s", form.Ref.Kind, plan.str(aName))
-		}
-		rep.add(d)
+		specProblem(r.kind.model.typeName, form, plan.str(aName), p).add(d)
 	}
+}
+
+// specProblem reports one whole-spec problem at the top-level attribute its pointer
+// falls in, or on the resource as a whole when it falls in none (a problem at the
+// spec's root).
+func specProblem(typeName string, form *model.Form, name string, p model.SchemaProblem) *report {
+	rep := &report{summary: fmt.Sprintf("Invalid desired spec for %s %s", form.Ref.Kind, name),
+		typeName: typeName, name: name, ref: &form.Ref, pointer: "/spec" + p.Pointer,
+		code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}
+	if ap := pointerPath(form, p.Pointer); len(ap.Steps()) > 0 {
+		rep.summary = fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, name)
+		rep.attr = &ap
+	}
+	return rep
 }
 
 // pointerPath maps a spec instance pointer to the top-level attribute it falls in

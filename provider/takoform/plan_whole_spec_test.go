@@ -1,9 +1,12 @@
 package takoform
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -35,6 +38,39 @@ func TestDesiredSpecProblemsNameTheirAttribute(t *testing.T) {
 		}
 		if got := capCounters(t, c.h).requests - before; got != 0 {
 			t.Errorf("%s: the refused plan made %d requests", c.attr, got)
+		}
+	}
+}
+
+// TestSpecProblemOutsideEveryAttribute: a problem whose pointer falls in no top-level
+// attribute (the spec's root, or a member no attribute holds) is reported on the
+// resource as a whole, still with its pointer, code and repair; one inside an attribute
+// names that attribute.
+func TestSpecProblemOutsideEveryAttribute(t *testing.T) {
+	h := gadgetHarness(t, hostsim.Config{})
+	form := h.kind(gadgetType).model.newest
+	for _, c := range []struct {
+		pointer, summary string
+		attr             string
+	}{
+		{"", "Invalid desired spec for Gadget g", ""},
+		{"/nothing", "Invalid desired spec for Gadget g", ""},
+		{"/labels/team", "Invalid labels_json for Gadget g", "labels_json"},
+	} {
+		rep := specProblem(gadgetType, form, "g", model.SchemaProblem{Pointer: c.pointer, Message: "broken"})
+		var d diag.Diagnostics
+		rep.add(&d)
+		if len(d) != 1 || d[0].Summary() != c.summary || !strings.Contains(d[0].Detail(), "Pointer: /spec"+c.pointer+"\n") ||
+			!strings.Contains(d[0].Detail(), codeDesiredInvalid) || !strings.Contains(d[0].Detail(), "broken") {
+			t.Errorf("pointer %q: got %v, want %q with its pointer, code and message", c.pointer, d, c.summary)
+			continue
+		}
+		got := ""
+		if wp, ok := d[0].(diag.DiagnosticWithPath); ok {
+			got = wp.Path().String()
+		}
+		if got != c.attr {
+			t.Errorf("pointer %q: the diagnostic is at %q, want %q", c.pointer, got, c.attr)
 		}
 	}
 }

@@ -263,7 +263,8 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 		case model.FieldStringSet, model.FieldStringList, model.FieldBindingList, model.FieldObjectList, model.FieldJSONMap:
 			key := "maximum" + strings.ToUpper(f.Wire[:1]) + f.Wire[1:]
 			limit, ok := prof.Limits[key]
-			// null and unknown collections count 0, an unreadable map -1; a limit is 0 or more
+			// null and unknown collections count 0, and so does a JSON map value that is not
+			// a JSON object (its validator refuses it before any plan); a limit is 0 or more
 			n := countOf(v)
 			if max, err := limit.Int64(); ok && err == nil && int64(n) > max {
 				p := path.Root(f.Attr)
@@ -390,11 +391,10 @@ func countOf(v attr.Value) int {
 		return len(x.Elements())
 	case types.String:
 		var m map[string]json.RawMessage
-		if json.Unmarshal([]byte(x.ValueString()), &m) == nil {
-			return len(m)
-		}
+		_ = json.Unmarshal([]byte(x.ValueString()), &m)
+		return len(m)
 	}
-	return -1
+	return 0
 }
 
 // attrName renders an attribute path the way HCL writes it (versions[1].weight).

@@ -42,3 +42,20 @@ func TestSupportReadsNoBindingRouteForAnEmptyBindingList(t *testing.T) {
 		t.Errorf("support reads = %d, want %d (the Form and its interfaces, no binding route)", c.support, 1+len(form.Provided))
 	}
 }
+
+// TestSupportLimitCountsANullMapAsEmpty: a null JSON map holds no members, so even a
+// limit of 0 accepts it; an empty map is at that ceiling too.
+func TestSupportLimitCountsANullMapAsEmpty(t *testing.T) {
+	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"no-vars","extends":"full",
+		"limits":{"WorkerVersion":{"maximumVars":0}}}`)})
+	ver := capVersion(h, "fetch")
+	for _, v := range []attr.Value{s(`{}`), types.StringNull()} {
+		ver["vars_json"] = v
+		pr := h.plan(capVersionType, ver, nil)
+		mustNoError(t, "vars_json = "+v.String()+" under maximumVars = 0", pr.diags)
+	}
+	ver["vars_json"] = s(`{"A":1}`)
+	if d := diagWith(h.plan(capVersionType, ver, nil).diags, "vars_json has more entries than the host accepts", "1 planned, maximumVars = 0"); d == nil {
+		t.Errorf("one member under maximumVars = 0 was not refused")
+	}
+}
