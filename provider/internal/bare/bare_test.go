@@ -11,7 +11,8 @@ import (
 )
 
 // TestBareServesTheSameSchemas: the yardstick is only fair if OpenTofu sees the same
-// resource types with the same attributes, types and modes from both providers, and a
+// resource types with the same attributes, types, modes and descriptions from both
+// providers (the schema answer is the same size), and a
 // create fills every computed value (one condition element, as a host answers).
 func TestBareServesTheSameSchemas(t *testing.T) {
 	real, err := takoform.New("test", embedded.Catalog())
@@ -44,6 +45,21 @@ func TestBareServesTheSameSchemas(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("%s: bare schema differs:\n got %s\nwant %s", name, got, want)
 		}
+	}
+	described := 0
+	for name, d := range f.Descriptions {
+		if d == "" || again.Descriptions[name] != d {
+			t.Errorf("%s: resource description %q served as %q", name, d, again.Descriptions[name])
+		}
+		for _, a := range f.Resources[name] {
+			if a.Description != "" {
+				described++
+			}
+		}
+	}
+	if len(f.Descriptions) != len(f.Resources) || described == 0 || f.ProviderDescription == "" || again.ProviderDescription != f.ProviderDescription {
+		t.Errorf("descriptions were not captured and served: %d of %d resources, %d attributes, provider %q/%q",
+			len(f.Descriptions), len(f.Resources), described, f.ProviderDescription, again.ProviderDescription)
 	}
 	typ := tftypes.List{ElementType: tftypes.Object{AttributeTypes: map[string]tftypes.Type{"type": tftypes.String, "status": tftypes.String}}}
 	filled := fill(tftypes.NewValue(typ, tftypes.UnknownValue))

@@ -21,13 +21,13 @@ func New(typeName string, f *File) (func() fwprovider.Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provider schema: %w", err)
 	}
-	p.schema = pschema.Schema{Attributes: ps}
+	p.schema = pschema.Schema{Attributes: ps, MarkdownDescription: f.ProviderDescription}
 	for name, attrs := range f.Resources {
 		rs, err := resourceAttrs(attrs)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		p.resources = append(p.resources, &bareResource{name: name, schema: schema.Schema{Version: 1, Attributes: rs}})
+		p.resources = append(p.resources, &bareResource{name: name, schema: schema.Schema{Version: 1, Attributes: rs, MarkdownDescription: f.Descriptions[name]}})
 	}
 	return func() fwprovider.Provider { return p }, nil
 }
@@ -149,11 +149,11 @@ func resourceAttr(a Attr) (schema.Attribute, error) {
 		obj := schema.NestedAttributeObject{Attributes: nested}
 		switch a.Nesting {
 		case "list":
-			return schema.ListNestedAttribute{NestedObject: obj, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+			return schema.ListNestedAttribute{NestedObject: obj, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 		case "set":
-			return schema.SetNestedAttribute{NestedObject: obj, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+			return schema.SetNestedAttribute{NestedObject: obj, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 		default:
-			return schema.SingleNestedAttribute{Attributes: nested, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+			return schema.SingleNestedAttribute{Attributes: nested, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 		}
 	}
 	t, err := typeOf(a.Type)
@@ -162,11 +162,11 @@ func resourceAttr(a Attr) (schema.Attribute, error) {
 	}
 	switch {
 	case t.Is(tftypes.String):
-		return schema.StringAttribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+		return schema.StringAttribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 	case t.Is(tftypes.Number):
-		return schema.Int64Attribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+		return schema.Int64Attribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 	case t.Is(tftypes.Bool):
-		return schema.BoolAttribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+		return schema.BoolAttribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 	}
 	at, err := attrType(t)
 	if err != nil {
@@ -174,13 +174,13 @@ func resourceAttr(a Attr) (schema.Attribute, error) {
 	}
 	switch c := at.(type) {
 	case types.ListType:
-		return schema.ListAttribute{ElementType: c.ElemType, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+		return schema.ListAttribute{ElementType: c.ElemType, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 	case types.SetType:
-		return schema.SetAttribute{ElementType: c.ElemType, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+		return schema.SetAttribute{ElementType: c.ElemType, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 	case types.MapType:
-		return schema.MapAttribute{ElementType: c.ElemType, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+		return schema.MapAttribute{ElementType: c.ElemType, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 	case types.ObjectType:
-		return schema.ObjectAttribute{AttributeTypes: c.AttrTypes, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}, nil
+		return schema.ObjectAttribute{AttributeTypes: c.AttrTypes, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, MarkdownDescription: a.Description}, nil
 	}
 	return nil, fmt.Errorf("type %s is not supported", t)
 }
@@ -231,7 +231,7 @@ func providerAttrs(in []Attr) (map[string]pschema.Attribute, error) {
 		if !t.Is(tftypes.String) {
 			return nil, fmt.Errorf("attribute %s: only string provider attributes are supported", a.Name)
 		}
-		out[a.Name] = pschema.StringAttribute{Required: a.Required, Optional: a.Optional, Sensitive: a.Sensitive}
+		out[a.Name] = pschema.StringAttribute{Required: a.Required, Optional: a.Optional, Sensitive: a.Sensitive, MarkdownDescription: a.Description}
 	}
 	return out, nil
 }

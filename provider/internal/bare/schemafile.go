@@ -20,8 +20,10 @@ import (
 // provider (Capture), read at every start (Serve), so a bare start costs what a
 // framework provider with literal schemas costs.
 type File struct {
-	Provider  []Attr            `json:"provider"`
-	Resources map[string][]Attr `json:"resources"`
+	Provider            []Attr            `json:"provider"`
+	ProviderDescription string            `json:"providerDescription,omitempty"`
+	Resources           map[string][]Attr `json:"resources"`
+	Descriptions        map[string]string `json:"descriptions,omitempty"` // per resource type
 }
 
 // Attr is one attribute: a tftypes type in its JSON form, or nested attributes.
@@ -34,6 +36,9 @@ type Attr struct {
 	Optional  bool            `json:"optional,omitempty"`
 	Computed  bool            `json:"computed,omitempty"`
 	Sensitive bool            `json:"sensitive,omitempty"`
+	// Description is served as Markdown, as the takoform provider serves every
+	// description: the schema answer OpenTofu reads is the same size.
+	Description string `json:"description,omitempty"`
 }
 
 // Capture asks factory for its schemas over the plugin protocol, the way OpenTofu does.
@@ -51,11 +56,13 @@ func Capture(ctx context.Context, factory func() fwprovider.Provider) (*File, er
 			return nil, fmt.Errorf("schema: %s: %s", d.Summary, d.Detail)
 		}
 	}
-	f := &File{Resources: map[string][]Attr{}}
+	f := &File{Resources: map[string][]Attr{}, Descriptions: map[string]string{}}
 	if f.Provider, err = attrsOf(resp.Provider.Block); err != nil {
 		return nil, err
 	}
+	f.ProviderDescription = resp.Provider.Block.Description
 	for name, s := range resp.ResourceSchemas {
+		f.Descriptions[name] = s.Block.Description
 		if f.Resources[name], err = attrsOf(s.Block); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -83,7 +90,7 @@ func attrsOf(b *tfprotov6.SchemaBlock) ([]Attr, error) {
 }
 
 func attrOf(a *tfprotov6.SchemaAttribute) (Attr, error) {
-	x := Attr{Name: a.Name, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive}
+	x := Attr{Name: a.Name, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive, Description: a.Description}
 	if a.NestedType != nil {
 		switch a.NestedType.Nesting {
 		case tfprotov6.SchemaObjectNestingModeList:
