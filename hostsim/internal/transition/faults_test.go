@@ -1,0 +1,253 @@
+package transition
+
+// The transition faults act where docs/protocol.md#faults says, and only
+// there: a fault that changes a replay leaves a fresh answer alone, and a
+// firing counts once, with the write it shaped. These tests drive the Service
+// directly (steps_test.go) with the faults armed in a real Armory over the
+// same store, so the fired counts are the ones /_sim/faults would list.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// arm arms specs at run time in an Armory over the world's store.
+func (w *world) arm(specs ...fault.Spec) *fault.Armory {
+	w.t.Helper()
+	a, err := fault.NewArmory(context.Background(), w.st, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for _, s := range specs {
+		if err := s.Validate(); err != nil {
+			w.t.Fatal(err)
+		}
+		if err := a.Arm(context.Background(), s); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	return a
+}
+
+var requestSeq int
+
+// send is one POST of p through the algorithm as the lane runs it: a fresh
+// fault set from a, the answer, then the request's final flush of firings.
+func (w *world) send(a *fault.Armory, c *Call, p *parsed) answer {
+	w.t.Helper()
+	requestSeq++
+	rc := *c
+	rc.Faults = a.Request(fmt.Sprintf("req-%d", requestSeq), c.Kind, c.Name)
+	ans := w.s.post(&rc, p)
+	if err := rc.Faults.Flush(w.st, w.now); err != nil {
+		w.t.Fatal(err)
+	}
+	return ans
+}
+
+// fired is how often a fault (NAME or NAME=VALUE) fired, as the fired counter
+// records it (it outlives the fault's arming).
+func (w *world) fired(name string) int64 {
+	w.t.Helper()
+	var n int64
+	w.write(func(q store.Q) error {
+		return q.QueryRow(`SELECT COALESCE(SUM(value), 0) FROM counters WHERE name=?`, fault.FiredCounter+name).Scan(&n)
+	})
+	return n
+}
+
+// journaled is the data of every journaled step of op named step.
+func (w *world) journaled(op, step string) []map[string]any {
+	w.t.Helper()
+	events, _ := w.j.Since(context.Background(), 0, 1000)
+	var out []map[string]any
+	for _, e := range events {
+		var d map[string]any
+		if e.Type == "transition" && json.Unmarshal(e.Data, &d) == nil && d["operationId"] == op && d["step"] == step {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// A firing is written with the write it follows, once: the backend's
+// rejection fires in the backend step's transaction, and the rejection step
+// after it (another transaction of the same request) and the request's final
+// flush do not write it again. A firing whose write rolled back is not lost:
+// the flush writes it.
+func TestFiringsAreRecordedOnceWithTheirWrite(t *testing.T) {
+	w := newWorld(t)
+	a := w.arm(fault.Spec{Fault: fault.TransitionReject.Name})
+	_, c, p := w.queue("orders")
+	ans := w.send(a, c, p)
+	if ans.err == nil || ans.err.HostCode != "backend_rejected" {
+		t.Fatalf("a POST under transition.reject: %d %v %s", ans.status, ans.err, ans.body)
+	}
+	if n := w.fired(fault.TransitionReject.Name); n != 1 {
+		t.Fatalf("transition.reject fired once and was recorded %d times", n)
+	}
+
+	c.Faults = a.Request("rolled-back", c.Kind, c.Name)
+	e, err := w.s.write(c, func(q store.Q) error {
+		if !c.Faults.On(fault.TransitionReject) {
+			t.Fatal("transition.reject did not fire")
+		}
+		return refuse(wire.CodeFormIdentityConflict, "", "refused after the firing")
+	})
+	if err != nil || e == nil {
+		t.Fatalf("a refused write: %v %v", e, err)
+	}
+	if n := w.fired(fault.TransitionReject.Name); n != 1 {
+		t.Fatalf("a rolled-back firing was recorded: %d", n)
+	}
+	if err := c.Faults.Flush(w.st, w.now); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.fired(fault.TransitionReject.Name); n != 2 {
+		t.Fatalf("the flush after a rolled-back write recorded %d firings in all, want 2", n)
+	}
+}
+
+// transition.re-dispatch applies a committed transition's change once more
+// on each replay (generation and revision +1), never on the POST that
+// commits it, and a replay after the resource is gone moves nothing.
+func TestReDispatchActsOnlyOnAReplayOfACommittedTransition(t *testing.T) {
+	w := newWorld(t)
+	a := w.arm(fault.Spec{Fault: fault.TransitionReDispatch.Name})
+	res, c, p := w.queue("orders")
+	first := w.send(a, c, p)
+	if first.err != nil || first.status != 200 {
+		t.Fatalf("the committing POST: %d %v %s", first.status, first.err, first.body)
+	}
+	committed := w.resource(res.UID)
+	// claim +1, advance +1; the fault is not asked on the POST that commits
+	if committed.Generation != res.Generation+1 || committed.Revision != res.Revision+2 || w.fired(fault.TransitionReDispatch.Name) != 0 {
+		t.Fatalf("after the committing POST: generation %d revision %d (from %d/%d), re-dispatch fired %d times; want %d/%d and none",
+			committed.Generation, committed.Revision, res.Generation, res.Revision, w.fired(fault.TransitionReDispatch.Name),
+			res.Generation+1, res.Revision+2)
+	}
+
+	replay := w.send(a, c, p)
+	if replay.err != nil || replay.status != 200 || !bytes.Equal(replay.body, first.body) {
+		t.Fatalf("the replay: %d %v, body equal to the first answer: %v", replay.status, replay.err, bytes.Equal(replay.body, first.body))
+	}
+	moved := w.resource(res.UID)
+	if moved.Generation != committed.Generation+1 || moved.Revision != committed.Revision+1 || w.fired(fault.TransitionReDispatch.Name) != 1 {
+		t.Fatalf("after a replay under transition.re-dispatch: generation %d revision %d, fired %d; want %d/%d, fired 1",
+			moved.Generation, moved.Revision, w.fired(fault.TransitionReDispatch.Name), committed.Generation+1, committed.Revision+1)
+	}
+
+	w.write(func(q store.Q) error { return store.DeleteResource(q, w.resourceIn(q, res.UID)) })
+	gone := w.send(a, c, p)
+	if gone.err != nil || gone.status != 200 || !bytes.Equal(gone.body, first.body) {
+		t.Fatalf("a replay after the resource was deleted: %d %v %s", gone.status, gone.err, gone.body)
+	}
+	if w.resource(res.UID) != nil {
+		t.Fatalf("a replay re-created the deleted resource")
+	}
+}
+
+// transition.re-render re-encodes a replayed answer (the same JSON value,
+// not the stored bytes) whether the replay finds the operation committed or
+// still waiting for the backend; the POST that creates the operation and a
+// replayed refusal are answered as they are, and the fault does not fire.
+func TestReRenderActsOnlyOnAReplayedAnswer(t *testing.T) {
+	w := newWorld(t)
+	a := w.arm(fault.Spec{Fault: fault.TransitionReRender.Name})
+	fired := func() int64 { return w.fired(fault.TransitionReRender.Name) }
+	_, c, p := w.queue("orders")
+	first := w.send(a, c, p)
+	op := p.OperationID
+	if first.err != nil || first.status != 200 || !bytes.Equal(first.body, w.row(op).Receipt) || fired() != 0 {
+		t.Fatalf("the committing POST: %d %v, stored receipt: %v, re-render fired %d", first.status, first.err,
+			bytes.Equal(first.body, w.row(op).Receipt), fired())
+	}
+	replay := w.send(a, c, p)
+	if replay.err != nil || replay.status != 200 || bytes.Equal(replay.body, first.body) || !sameJSON(t, replay.body, first.body) || fired() != 1 {
+		t.Fatalf("a committed replay under transition.re-render: %d %v, fired %d, body\n%s", replay.status, replay.err, fired(), replay.body)
+	}
+
+	// An operation past the dispatch fence with no backend evidence yet.
+	_, c, p = w.queue("jobs")
+	row, _, e, err := w.s.claim(c, p)
+	must(t, e, err)
+	w.dispatched(row)
+	waiting := w.send(a, c, p)
+	want := pending(w.row(row.OperationID), "indeterminate")
+	if waiting.err != nil || waiting.status != 202 || bytes.Equal(waiting.body, want.body) || !sameJSON(t, waiting.body, want.body) || fired() != 2 {
+		t.Fatalf("a replay of a dispatched operation under transition.re-render: %d %v, fired %d, body\n%s", waiting.status, waiting.err, fired(), waiting.body)
+	}
+	if w.dispatches(row.OperationID) != 0 {
+		t.Fatalf("a replay called the backend")
+	}
+
+	// A rejected operation's replay is its stored refusal, untouched.
+	_, c, p = w.queue("mail")
+	if r := w.send(w.arm(fault.Spec{Fault: fault.TransitionReject.Name, Resource: "mail", Count: 1}), c, p); r.err == nil {
+		t.Fatalf("the rejected POST: %d %s", r.status, r.body)
+	}
+	before := fired()
+	refused := w.send(a, c, p)
+	if refused.err == nil || refused.err.HostCode != "backend_rejected" || refused.body != nil || fired() != before {
+		t.Fatalf("a replayed refusal under transition.re-render: %v %s, fired %d (before %d)", refused.err, refused.body, fired(), before)
+	}
+	if reencoded(nil) != nil || string(reencoded([]byte("not json"))) != "not json" {
+		t.Fatalf("reencoded changed what is not JSON")
+	}
+}
+
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xs, _ := json.Marshal(x)
+	ys, _ := json.Marshal(y)
+	return bytes.Equal(xs, ys)
+}
+
+// The backend step journals what the backend answered: committed, or
+// rejected with its failure code.
+func TestBackendStepJournalsItsOutcome(t *testing.T) {
+	w := newWorld(t)
+	a := w.arm(fault.Spec{Fault: fault.TransitionReject.Name, Resource: "jobs", Value: "quota_exceeded"})
+	for name, want := range map[string]string{"orders": "committed", "jobs": "rejected:quota_exceeded"} {
+		_, c, p := w.queue(name)
+		w.send(a, c, p)
+		got := w.journaled(p.OperationID, "C:backend")
+		if len(got) != 1 || got[0]["outcome"] != want {
+			t.Errorf("%s: C:backend journaled %v, want one with outcome %q", name, got, want)
+		}
+	}
+	if n := w.fired(fault.TransitionReject.Name + "=quota_exceeded"); n != 1 {
+		t.Fatalf("transition.reject=quota_exceeded fired %d times, want 1 (on jobs)", n)
+	}
+}
+
+// transition.reject-advances moves the rejected resource's generation by one
+// (as if the rejected spec had been applied); the claim's release moves the
+// revision as every rejection does.
+func TestRejectAdvancesMovesTheGenerationByOne(t *testing.T) {
+	w := newWorld(t)
+	a := w.arm(fault.Spec{Fault: fault.TransitionReject.Name}, fault.Spec{Fault: fault.TransitionRejectAdvances.Name})
+	res, c, p := w.queue("orders")
+	if r := w.send(a, c, p); r.err == nil || r.err.HostCode != "backend_rejected" {
+		t.Fatalf("the rejected POST: %d %v %s", r.status, r.err, r.body)
+	}
+	got := w.resource(res.UID)
+	if got.Generation != res.Generation+1 || got.Revision != res.Revision+2 || got.ClaimOp != "" || got.DefVersion != res.DefVersion {
+		t.Fatalf("after a rejection under transition.reject-advances: generation %d revision %d claim %q at %s; want %d/%d, no claim, at %s",
+			got.Generation, got.Revision, got.ClaimOp, got.DefVersion, res.Generation+1, res.Revision+2, res.DefVersion)
+	}
+	if n := w.fired(fault.TransitionRejectAdvances.Name); n != 1 {
+		t.Fatalf("transition.reject-advances fired %d times", n)
+	}
+}
