@@ -234,15 +234,22 @@ func TestDashboardClosedBrowserLeavesNoStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { conn.Close() }) // a failure below must not leave the server's Close waiting on it
 	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
 	fmt.Fprintf(conn, "GET %s/events?after=0 HTTP/1.1\r\nHost: %s\r\n\r\n", ui, strings.TrimPrefix(sim.URL, "http://"))
 	c.create(f, "seen", "prod", fixture(t, f)).status(201)
 	waitStreams(t, 1)
 	// journal events until the unread stream is stuck in a write (the
-	// connection's buffers are full), then the host must still answer
+	// connection's buffers are full: its goroutine waits for the network inside
+	// send, not merely passing through it at the moment of the look)
 	stuck := func() bool {
 		buf := make([]byte, 1<<22)
-		return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "dashboard.(*UI).send(")
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if head, _, _ := strings.Cut(g, "\n"); strings.Contains(head, "[IO wait") && strings.Contains(g, "dashboard.(*UI).send(") {
+				return true
+			}
+		}
+		return false
 	}
 	n := 0
 	for ; !stuck(); n += 500 {
