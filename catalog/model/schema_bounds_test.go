@@ -116,6 +116,18 @@ func TestConstAndEnumCompareJSONValues(t *testing.T) {
 	if got := problems(t, null, false); len(got) != 1 || got[0] != ": value must be null" {
 		t.Errorf("const null against false: %v", got)
 	}
+	for _, c := range []struct{ schema, value string }{
+		{`{"const":[]}`, `"x"`}, {`{"const":[]}`, `{}`}, {`{"const":[1]}`, `[1,2]`}, {`{"const":[1,2]}`, `[1]`},
+		{`{"const":{}}`, `[]`}, {`{"const":{}}`, `"x"`}, {`{"const":{"a":1}}`, `{"a":1,"b":2}`}, {`{"const":{"a":1,"b":2}}`, `{"a":1}`},
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(c.value), &v); err != nil {
+			t.Fatal(err)
+		}
+		if got := problems(t, mustCompile(t, c.schema), v); len(got) != 1 {
+			t.Errorf("%s against %s: %v, want one refusal (arrays and objects are equal only with the same length and members)", c.schema, c.value, got)
+		}
+	}
 	c := mustCompile(t, `{"const":false}`)
 	if got := problems(t, c, true); len(got) != 1 || got[0] != ": value must be false" {
 		t.Errorf("const false against true: %v", got)
