@@ -190,10 +190,6 @@ func (c *supportCheck) readContracts() {
 	}
 	var wg sync.WaitGroup
 	read := func(dst *supportRead, fetch func() (*client.SupportAnswer, error)) {
-		if len(c.ifaces)+len(c.bindingReads) == 1 {
-			dst.ans, dst.err = fetch()
-			return
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
