@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -33,7 +32,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	if err != nil {
 		return err
 	}
-	tuneGC(os.Getenv("GOGC"))
+	hostsim.TuneGC(os.Getenv("GOGC"))
 	h, err := hostsim.New(hc)
 	if err != nil { // a database that cannot be opened, faults that cannot be armed: nothing started
 		return badUsage("hostsim serve: %v", err)
@@ -130,21 +129,4 @@ func writeReady(path, url string) error {
 	}
 	tmp.Close()
 	return os.Rename(tmp.Name(), path)
-}
-
-// servingGCPercent is the collector's target for a serving host when GOGC is not set:
-// its live heap is a few MiB, so collecting at +50% instead of +100% keeps about 3 MiB
-// less resident for no measurable CPU (docs/decisions.md, "hostsim memory: the collector's target").
-const servingGCPercent = 50
-
-// tuneGC sets servingGCPercent unless the user chose a GOGC of their own; it returns
-// the percent in force.
-func tuneGC(gogc string) int {
-	if gogc != "" {
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
-		return p
-	}
-	debug.SetGCPercent(servingGCPercent)
-	return servingGCPercent
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -33,13 +32,19 @@ func serveNull(args []string) error {
 		w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
 		_, _ = w.Write(body)
 	})}
-	if *ready != "" {
+	return serveUntilSignalled(srv, l, *ready)
+}
+
+// serveUntilSignalled writes {url, pid} to ready (when set) once l listens, then
+// serves until SIGINT or SIGTERM closes srv.
+func serveUntilSignalled(srv *http.Server, l net.Listener, ready string) error {
+	if ready != "" {
 		b, _ := json.Marshal(map[string]any{"url": "http://" + l.Addr().String(), "pid": os.Getpid()})
-		tmp := filepath.Join(filepath.Dir(*ready), ".null-ready.tmp")
+		tmp := ready + ".tmp"
 		if err := os.WriteFile(tmp, b, 0o644); err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, *ready); err != nil {
+		if err := os.Rename(tmp, ready); err != nil {
 			return err
 		}
 	}

@@ -1,20 +1,17 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/takokit/takokit/hostsim"
@@ -22,7 +19,7 @@ import (
 
 // serveProfiled is `bench hostsim-profiled`: hostsim served the way
 // `hostsim serve --profile full` serves it (a text logger on stderr, the same
-// http.Server settings), with a CPU profile of the whole run and a heap profile
+// http.Server settings and collector target), with a CPU profile of the whole run and a heap profile
 // written when it is interrupted. `bench --profile DIR` drives it.
 func serveProfiled(args []string) error {
 	fs := flag.NewFlagSet("bench hostsim-profiled", flag.ContinueOnError)
@@ -37,6 +34,7 @@ func serveProfiled(args []string) error {
 	if *heapRate > 0 {
 		runtime.MemProfileRate = *heapRate
 	}
+	hostsim.TuneGC(os.Getenv("GOGC")) // as hostsim serve does
 	prof, err := hostsim.LoadProfile("full")
 	if err != nil {
 		return err
@@ -59,20 +57,7 @@ func serveProfiled(args []string) error {
 		return err
 	}
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	if *ready != "" {
-		b, _ := json.Marshal(map[string]any{"url": "http://" + l.Addr().String(), "pid": os.Getpid()})
-		tmp := *ready + ".tmp"
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, *ready); err != nil {
-			return err
-		}
-	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() { <-sig; _ = srv.Close() }()
-	if err := srv.Serve(l); err != http.ErrServerClosed {
+	if err := serveUntilSignalled(srv, l, *ready); err != nil {
 		return err
 	}
 	pprof.StopCPUProfile()

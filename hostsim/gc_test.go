@@ -1,4 +1,4 @@
-package main
+package hostsim
 
 import (
 	"runtime/debug"
@@ -10,11 +10,11 @@ import (
 func TestTuneGC(t *testing.T) {
 	before := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(before) })
-	if got := tuneGC(""); got != servingGCPercent || debug.SetGCPercent(100) != servingGCPercent {
-		t.Errorf("without GOGC the percent is %d, want %d", got, servingGCPercent)
+	if got := TuneGC(""); got != ServingGCPercent || debug.SetGCPercent(100) != ServingGCPercent {
+		t.Errorf("without GOGC the percent is %d, want %d", got, ServingGCPercent)
 	}
 	debug.SetGCPercent(200) // what the runtime read from GOGC=200
-	if got := tuneGC("200"); got != 200 || debug.SetGCPercent(200) != 200 {
+	if got := TuneGC("200"); got != 200 || debug.SetGCPercent(200) != 200 {
 		t.Errorf("with GOGC=200 the percent is %d, want 200 kept", got)
 	}
 }
