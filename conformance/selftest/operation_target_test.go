@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,9 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -71,17 +68,7 @@ func rewriteJSON(t *testing.T, origin string, edit func(req *http.Request, doc m
 // incarnation fails it.
 func TestAsyncFlowTargetIsOptional(t *testing.T) {
 	bin := hostsimBinary(t)
-	cat, err := catalog.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sim, err := Start(ctx, bin, "full")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Stop()
+	ctx, sim, cat := startSim(t, bin, "full")
 	run := func(endpoint string) conformance.Result {
 		cfg := conformance.Config{Endpoint: endpoint, Catalog: cat, Space: "target", Only: []string{"async-operation-flow"}}
 		tokens(&cfg)

@@ -154,17 +154,7 @@ func TestSupportEnforcementTriesUnknownRefs(t *testing.T) {
 	if !slices.Contains(idsOfAreas(t, conformance.AreaSupport), "support-profile-enforced-at-apply") {
 		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
 	}
-	cat, err := catalog.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sim, err := Start(ctx, bin, "full")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Stop()
+	ctx, sim, cat := startSim(t, bin, "full")
 	if err := sim.ArmFault(ctx, "formref.loose"); err != nil {
 		t.Fatal(err)
 	}
@@ -182,17 +172,7 @@ func TestOutputsChecksReadEveryAnswer(t *testing.T) {
 	if ids := idsOfAreas(t, conformance.AreaOutputs); len(ids) == 0 {
 		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
 	}
-	cat, err := catalog.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sim, err := Start(ctx, bin, "full", "--conformance-probes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Stop()
+	ctx, sim, cat := startSim(t, bin, "full", "--conformance-probes")
 	// breakOutputs edits resource representations in answers matching when.
 	breakOutputs := func(when func(*http.Request) bool, edit func(status map[string]any)) string {
 		return rewriteJSON(t, sim.URL, func(req *http.Request, doc map[string]any) bool {
@@ -251,17 +231,7 @@ func TestOutputsChecksReadEveryAnswer(t *testing.T) {
 // binding unsupported_capability. Its negative arms bindings.unchecked there.
 func TestBindingContractOnAHostLackingOneBinding(t *testing.T) {
 	bin := hostsimBinary(t)
-	cat, err := catalog.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sim, err := Start(ctx, bin, "no-bucket-binding")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Stop()
+	ctx, sim, cat := startSim(t, bin, "no-bucket-binding")
 	got := runChecks(t, ctx, sim.URL, cat, []string{"binding-contract-verified"})
 	if r := got["binding-contract-verified"]; r.Status != conformance.StatusPass {
 		t.Fatalf("binding-contract-verified on no-bucket-binding: %s, want pass", r.Line())

@@ -14,6 +14,24 @@ import (
 	"github.com/takokit/takokit/conformance"
 )
 
+// startSim starts bin/hostsim under profile (and extra flags) for the rest of the
+// test, bounded by a minute, and gives the embedded catalog the checks run over.
+func startSim(t *testing.T, bin, profile string, extra ...string) (context.Context, *Sim, *catalog.Catalog) {
+	t.Helper()
+	cat, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	t.Cleanup(cancel)
+	sim, err := Start(ctx, bin, profile, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Stop)
+	return ctx, sim, cat
+}
+
 // hostsimBinary finds bin/hostsim at the workspace root. Outside CI a missing binary
 // skips with how to build it; in CI (CI=true) it fails: the self-test is what proves
 // every check can fail, and a run that silently skipped it would prove nothing.
