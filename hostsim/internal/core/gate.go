@@ -30,8 +30,35 @@ type Diagnostic struct {
 // recognized by their schema pattern, rules.FieldSemantic). A spec that fails
 // yields diagnostics, never an error; err is a hostsim failure.
 func Gate(f *catalog.Form, spec map[string]any) (*Gated, []Diagnostic, error) {
+	return (*GateMemo)(nil).Gate(f, spec)
+}
+
+// Gate is the spec gate (core.Gate) answered from the memo when f passed
+// this spec's canonical bytes before; a nil memo remembers nothing.
+func (gm *GateMemo) Gate(f *catalog.Form, spec map[string]any) (*Gated, []Diagnostic, error) {
 	m := f.Materialize(spec)
 	rules.CanonicalizeSpec(f, m)
+	b, cerr := wire.CanonicalValue(m)
+	var digest string
+	if cerr == nil {
+		digest = wire.RawDigest(b)
+		if gm.passed(f, digest) {
+			return &Gated{Form: f, Spec: m, JCS: b, Digest: digest}, nil, nil
+		}
+	}
+	if ds := check(f, m); ds != nil {
+		return nil, ds, nil
+	}
+	if cerr != nil {
+		return nil, nil, cerr
+	}
+	gm.pass(f, digest)
+	return &Gated{Form: f, Spec: m, JCS: b, Digest: digest}, nil, nil
+}
+
+// check validates a materialized spec against f's desiredSchema, then its
+// semantic fields: the diagnostics of the first that fails, or nil.
+func check(f *catalog.Form, m map[string]any) []Diagnostic {
 	if err := f.ValidateDesired(m); err != nil {
 		var se *catalog.SchemaError
 		if errors.As(err, &se) {
@@ -46,24 +73,25 @@ func Gate(f *catalog.Form, spec map[string]any) (*Gated, []Diagnostic, error) {
 			if len(ds) == 0 {
 				ds = append(ds, Diagnostic{Severity: "error", Message: clip(err.Error())})
 			}
-			return nil, ds, nil
+			return ds
 		}
-		return nil, []Diagnostic{{Severity: "error", Message: clip(err.Error())}}, nil
+		return []Diagnostic{{Severity: "error", Message: clip(err.Error())}}
 	}
 	if _, r := rules.CheckSemanticFields(f, m); r != nil {
-		return nil, []Diagnostic{{Severity: "error", Field: r.Pointer, Message: clip(r.Message)}}, nil
+		return []Diagnostic{{Severity: "error", Field: r.Pointer, Message: clip(r.Message)}}
 	}
-	b, err := wire.CanonicalValue(m)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &Gated{Form: f, Spec: m, JCS: b, Digest: wire.RawDigest(b)}, nil, nil
+	return nil
 }
 
 // GateOrRefuse is the gate of prepare, apply and import: the first
 // diagnostic becomes an invalid_argument naming its field.
 func GateOrRefuse(f *catalog.Form, spec map[string]any) (*Gated, *wire.Error) {
-	g, ds, err := Gate(f, spec)
+	return (*GateMemo)(nil).GateOrRefuse(f, spec)
+}
+
+// GateOrRefuse is core.GateOrRefuse answered from the memo when it can.
+func (gm *GateMemo) GateOrRefuse(f *catalog.Form, spec map[string]any) (*Gated, *wire.Error) {
+	g, ds, err := gm.Gate(f, spec)
 	if err != nil {
 		return nil, Internal(err)
 	}

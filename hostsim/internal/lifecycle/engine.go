@@ -29,6 +29,7 @@ type Engine struct {
 	RecordLife  time.Duration              // lifetime of idempotency records
 	Mint        func(prefix string) string // uids and operation ids
 	gone        lastGone                   // the last deleted uid, for the fault uid.reuse
+	passed      core.GateMemo              // specs that passed the gate, per Form
 }
 
 // Installed resolves an exact FormRef among the Forms the host installs.
@@ -66,7 +67,7 @@ func (en *Engine) looseForm(ref wire.FormRef, fs *fault.Set) (*catalog.Form, boo
 
 // Gate is the spec gate of an apply or import (step 10).
 func (en *Engine) Gate(f *catalog.Form, spec map[string]any, action string, fs *fault.Set) (*core.Gated, *wire.Error) {
-	g, err := core.GateOrRefuse(f, spec)
+	g, err := en.passed.GateOrRefuse(f, spec)
 	if err == nil || action != "import" {
 		return g, err
 	}
@@ -74,6 +75,16 @@ func (en *Engine) Gate(f *catalog.Form, spec map[string]any, action string, fs *
 		return nil, err
 	}
 	return core.Ungated(f, spec)
+}
+
+// GateOrRefuse is the spec gate of prepare (core.GateOrRefuse), remembering passes.
+func (en *Engine) GateOrRefuse(f *catalog.Form, spec map[string]any) (*core.Gated, *wire.Error) {
+	return en.passed.GateOrRefuse(f, spec)
+}
+
+// GateDiagnostics is the spec gate of validate (core.Gate), remembering passes.
+func (en *Engine) GateDiagnostics(f *catalog.Form, spec map[string]any) (*core.Gated, []core.Diagnostic, error) {
+	return en.passed.Gate(f, spec)
 }
 
 func (en *Engine) nowText() string { return render.NowText(en.Now()) }
