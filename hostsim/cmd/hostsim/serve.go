@@ -28,7 +28,9 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	if len(cfg.Args) > 0 {
 		return badUsage("hostsim serve takes no arguments (got %q)", cfg.Args)
 	}
-	hc, err := hostConfig(cfg, stderr)
+	logs := newBatchWriter(stderr)
+	defer logs.Flush()
+	hc, err := hostConfig(cfg, logs)
 	if err != nil {
 		return err
 	}
@@ -72,7 +74,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 }
 
 // hostConfig turns the command line into a hostsim.Config; every failure is bad input.
-func hostConfig(cfg Config, stderr io.Writer) (hostsim.Config, error) {
+func hostConfig(cfg Config, logs *batchWriter) (hostsim.Config, error) {
 	var hc hostsim.Config
 	cat, err := loadCatalog(cfg.Catalog)
 	if err != nil {
@@ -82,13 +84,13 @@ func hostConfig(cfg Config, stderr io.Writer) (hostsim.Config, error) {
 	if err != nil {
 		return hc, badUsage("hostsim serve: %v", err)
 	}
-	var handler slog.Handler = slog.NewTextHandler(stderr, nil)
+	var handler slog.Handler = slog.NewTextHandler(logs, nil)
 	if cfg.LogFormat == "json" {
-		handler = slog.NewJSONHandler(stderr, nil)
+		handler = slog.NewJSONHandler(logs, nil)
 	}
 	hc = hostsim.Config{ProfileDoc: prof, Catalog: cat, DBPath: cfg.DB, ConformanceProbes: cfg.ConformanceProbes,
 		AckDeadline: cfg.AckDeadline, Seed: cfg.Seed, AdminToken: cfg.AdminToken, Logger: slog.New(handler),
-		Exit: os.Exit} // transition.exit ends the process (only with --db)
+		Exit: func(code int) { _ = logs.Flush(); os.Exit(code) }} // transition.exit ends the process (only with --db)
 	if cfg.Tokens != "" {
 		b, err := os.ReadFile(cfg.Tokens)
 		if err != nil {
