@@ -71,6 +71,21 @@ func routes() []route {
 	}
 }
 
+// fits reports whether segs match pattern: each literal equal, each {param}
+// non-empty.
+func fits(pattern, segs []string) bool {
+	for j, p := range pattern {
+		if strings.HasPrefix(p, "{") {
+			if segs[j] == "" {
+				return false
+			}
+		} else if p != segs[j] {
+			return false
+		}
+	}
+	return true
+}
+
 // match finds the route for an escaped path. Segments decode one by one: a bad
 // escape is invalid_argument, a segment decoding to "/" names no route.
 func match(table []route, method, escaped string) (*route, map[string]string, *wire.Error) {
@@ -91,28 +106,16 @@ func match(table []route, method, escaped string) (*route, map[string]string, *w
 	}
 	for i := range table {
 		rt := &table[i]
-		if rt.method != method || len(rt.pattern) != len(segs) {
+		if rt.method != method || len(rt.pattern) != len(segs) || !fits(rt.pattern, segs) {
 			continue
 		}
-		params := map[string]string{}
-		ok := true
+		params := make(map[string]string, 4)
 		for j, p := range rt.pattern {
 			if strings.HasPrefix(p, "{") {
-				if segs[j] == "" {
-					ok = false
-					break
-				}
 				params[strings.Trim(p, "{}")] = segs[j]
-				continue
-			}
-			if p != segs[j] {
-				ok = false
-				break
 			}
 		}
-		if ok {
-			return rt, params, nil
-		}
+		return rt, params, nil
 	}
 	return nil, nil, core.NotFound("no route %s %s in the forms.takoform.com/v1alpha3 lane (docs/protocol.md#routes)", method, escaped)
 }
