@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -173,3 +174,57 @@ type recorder struct {
 func (r *recorder) Header() http.Header         { return r.header }
 func (r *recorder) Write(b []byte) (int, error) { return len(b), nil }
 func (r *recorder) WriteHeader(code int)        { r.code = code }
+
+// handlerClient drives the host's handler directly, without a network: what
+// the host itself costs per request (BenchmarkLifecycleHandler).
+type handlerClient struct {
+	b testing.TB
+	h http.Handler
+}
+
+func (c handlerClient) do(method, path string, h map[string]string, body []byte, want int) []byte {
+	req := httptest.NewRequest(method, "http://127.0.0.1"+path, bytes.NewReader(body))
+	if body == nil {
+		req.Body = http.NoBody
+		req.ContentLength = 0
+	}
+	req.RemoteAddr = "127.0.0.1:1234"
+	req.Header.Set("Authorization", "Bearer sim-primary")
+	for k, v := range h {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	c.h.ServeHTTP(rec, req)
+	if rec.Code != want {
+		c.b.Fatalf("%s %s: HTTP %d: %s", method, path, rec.Code, rec.Body.Bytes())
+	}
+	return rec.Body.Bytes()
+}
+
+// BenchmarkLifecycleHandler is BenchmarkLifecycle without the network: the
+// host's own CPU and allocations per prepare → PUT → GET → DELETE.
+func BenchmarkLifecycleHandler(b *testing.B) {
+	cat := testCatalog(b)
+	h, err := hostsim.New(hostsim.Config{Catalog: cat})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { h.Close() })
+	c := handlerClient{b: b, h: h.Handler()}
+	f := updatable(b, cat)
+	spec := fixture(b, f)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		name := fmt.Sprintf("r%d", i)
+		pb := c.do("POST", api+"/resources/prepare", nil, body(f, name, "bench", spec, nil), 200)
+		var p struct {
+			Review struct{ PrepareDigest string }
+		}
+		_ = json.Unmarshal(pb, &p)
+		c.do("PUT", resPath(f, name), map[string]string{"If-None-Match": "*", "Idempotency-Key": "k-" + name},
+			body(f, name, "bench", spec, map[string]any{"review": map[string]any{"prepareDigest": p.Review.PrepareDigest}}), 201)
+		c.do("GET", resPath(f, name)+exactQuery(f, "bench"), nil, nil, 200)
+		c.do("DELETE", resPath(f, name)+exactQuery(f, "bench"), map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": "d-" + name}, nil, 204)
+	}
+}
