@@ -30,6 +30,8 @@ func start(dir, name, bin string, args ...string) (*proc, error) {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
+	// a bench killed mid-run (^C, a closed pipe) takes its servers with it
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, fmt.Errorf("start %s: %w", name, err)
