@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/artifactroute"
 	"github.com/takokit/takokit/hostsim/internal/core"
 )
 
@@ -57,13 +58,13 @@ func routes() []route {
 		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: formTransitionReadback},
 		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: operation},
 		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: cancel},
-		// Artifacts (docs/protocol.md#artifacts), served by artifacts.go.
-		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: uploadStart},
-		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: blobPut},
-		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: uploadCommit},
-		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: manifestRead},
-		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: blobHead},
-		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: uploadAbandon},
+		// Artifacts (docs/protocol.md#artifacts), served by internal/artifactroute.
+		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: artifactRoute(artifactroute.Start)},
+		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: artifactRoute(artifactroute.PutBlob)},
+		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: artifactRoute(artifactroute.Commit)},
+		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: artifactRoute(artifactroute.ReadManifest)},
+		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: artifactRoute(artifactroute.HeadBlob)},
+		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: artifactRoute(artifactroute.Abandon)},
 		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: supportForms, support: true},
 		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: supportForm, support: true},
 		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: supportInterface, support: true},

@@ -1,0 +1,74 @@
+package lane
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/artifact"
+	"github.com/takokit/takokit/hostsim/internal/artifactroute"
+	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/store"
+)
+
+// Some routes are answered by the package of their room, which never imports
+// the lane: the artifact routes by internal/artifactroute
+// (docs/protocol.md#artifacts). Such a package declares the few things it
+// needs from the request in flight as an interface; roomCall is the call as
+// those packages see it.
+
+// artifactRoute makes a handler of internal/artifactroute a route's handler.
+func artifactRoute(h func(artifactroute.Call) *wire.Error) func(*call) *wire.Error {
+	return func(c *call) *wire.Error { return h(roomCall{c}) }
+}
+
+type roomCall struct{ c *call }
+
+func (a roomCall) Caller() artifact.Caller {
+	return artifact.Caller{Tenant: a.c.who.Tenant, Principal: a.c.who.Principal, Faults: a.c.fs}
+}
+
+func (a roomCall) Param(name string) string                  { return a.c.params[name] }
+func (a roomCall) Body() []byte                              { return a.c.body }
+func (a roomCall) RequireEmptyBody() *wire.Error             { return a.c.requireEmptyBody() }
+func (a roomCall) Send(status int, body []byte, etag string) { a.c.send(status, body, etag) }
+
+func (a roomCall) BundleLimit() int64 {
+	return a.c.s.Gauntlet.MaxBundleBytes(gauntlet.BundleLimitKind)
+}
+
+// Stream is the raw request body, never nil.
+func (a roomCall) Stream() io.Reader {
+	if a.c.r.Body == nil {
+		return http.NoBody
+	}
+	return a.c.r.Body
+}
+
+func (a roomCall) Read(fn func(q store.Q) error) *wire.Error {
+	if err := a.c.s.Store.Read(a.c.ctx, fn); err != nil {
+		return asRefusal(err)
+	}
+	return nil
+}
+
+func (a roomCall) Write(fn func(q store.Q) error) *wire.Error {
+	if err := a.c.write(fn); err != nil {
+		return asRefusal(err)
+	}
+	return nil
+}
+
+// Replay and Record key the request in space "" (docs/protocol.md#idempotency).
+func (a roomCall) Replay(q store.Q) (*artifactroute.Answer, *wire.Error) {
+	rec, err := a.c.lookupRecord(q, "")
+	if rec == nil || err != nil {
+		return nil, err
+	}
+	r := replayOf(rec)
+	return &artifactroute.Answer{Status: r.status, Body: r.body, ETag: r.etag}, nil
+}
+
+func (a roomCall) Record(q store.Q, ans artifactroute.Answer) error {
+	return a.c.record(q, "", answer{status: ans.Status, body: ans.Body, etag: ans.ETag}, "", "")
+}
