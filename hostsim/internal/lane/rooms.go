@@ -1,25 +1,35 @@
 package lane
 
 import (
+	"context"
 	"io"
 	"net/http"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/artifactroute"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/store"
+	"github.com/takokit/takokit/hostsim/internal/surface"
 )
 
 // Some routes are answered by the package of their room, which never imports
 // the lane: the artifact routes by internal/artifactroute
-// (docs/protocol.md#artifacts). Such a package declares the few things it
-// needs from the request in flight as an interface; roomCall is the call as
-// those packages see it.
+// (docs/protocol.md#artifacts), discovery and support by internal/surface
+// (docs/protocol.md#discovery, #support). Such a package declares the few
+// things it needs from the request in flight as an interface; roomCall is the
+// call as those packages see it.
 
 // artifactRoute makes a handler of internal/artifactroute a route's handler.
 func artifactRoute(h func(artifactroute.Call) *wire.Error) func(*call) *wire.Error {
 	return func(c *call) *wire.Error { return h(roomCall{c}) }
+}
+
+// surfaceRoute makes a route handler of internal/surface a route's handler.
+func surfaceRoute(h func(*surface.Surface, surface.Call) *wire.Error) func(*call) *wire.Error {
+	return func(c *call) *wire.Error { return h(c.s.Surface, roomCall{c}) }
 }
 
 type roomCall struct{ c *call }
@@ -28,6 +38,8 @@ func (a roomCall) Caller() artifact.Caller {
 	return artifact.Caller{Tenant: a.c.who.Tenant, Principal: a.c.who.Principal, Faults: a.c.fs}
 }
 
+func (a roomCall) Context() context.Context                  { return a.c.ctx }
+func (a roomCall) Faults() *fault.Set                        { return a.c.fs }
 func (a roomCall) Param(name string) string                  { return a.c.params[name] }
 func (a roomCall) Body() []byte                              { return a.c.body }
 func (a roomCall) RequireEmptyBody() *wire.Error             { return a.c.requireEmptyBody() }
@@ -71,4 +83,22 @@ func (a roomCall) Replay(q store.Q) (*artifactroute.Answer, *wire.Error) {
 
 func (a roomCall) Record(q store.Q, ans artifactroute.Answer) error {
 	return a.c.record(q, "", answer{status: ans.Status, body: ans.Body, etag: ans.ETag}, "", "")
+}
+
+// Origin is the scheme and host the request came to.
+func (a roomCall) Origin() string {
+	if a.c.r.TLS != nil {
+		return "https://" + a.c.r.Host
+	}
+	return "http://" + a.c.r.Host
+}
+
+// ExactForm parses the exact-FormRef query and finds its installed Form.
+func (a roomCall) ExactForm() (wire.FormRef, *catalog.Form, *wire.Error) {
+	_, ref, err := a.c.exactQuery()
+	if err != nil {
+		return ref, nil, err
+	}
+	f, err := a.c.s.Engine.Installed(ref, a.c.fs)
+	return ref, f, err
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifactroute"
 	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/surface"
 )
 
 // APIRoot is the lane's API root path.
@@ -43,9 +44,9 @@ func routes() []route {
 	api := APIRoot
 	res := api + "/resources/{group}/{version}/{kind}/{name}"
 	return []route{
-		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: discovery},
-		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: forms},
-		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: formDefinition},
+		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: surfaceRoute((*surface.Surface).ServeDiscovery)},
+		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeForms)},
+		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeFormDefinition)},
 		{name: "validate", method: "POST", pattern: pat(api + "/resources/validate"), handle: validate},
 		{name: "prepare", method: "POST", pattern: pat(api + "/resources/prepare"), handle: prepare},
 		{name: "apply", method: "PUT", pattern: pat(res), keyed: true, handle: apply},
@@ -65,10 +66,10 @@ func routes() []route {
 		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: artifactRoute(artifactroute.ReadManifest)},
 		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: artifactRoute(artifactroute.HeadBlob)},
 		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: artifactRoute(artifactroute.Abandon)},
-		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: supportForms, support: true},
-		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: supportForm, support: true},
-		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: supportInterface, support: true},
-		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: supportBinding, support: true},
+		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: surfaceRoute((*surface.Surface).ServeSupportForms), support: true},
+		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: surfaceRoute((*surface.Surface).ServeSupportForm), support: true},
+		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: surfaceRoute((*surface.Surface).ServeSupportInterface), support: true},
+		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: surfaceRoute((*surface.Surface).ServeSupportBinding), support: true},
 	}
 }
 
