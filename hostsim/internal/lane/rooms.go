@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -11,20 +12,28 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/artifactroute"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/operationroute"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/surface"
 )
 
 // Some routes are answered by the package of their room, which never imports
 // the lane: the artifact routes by internal/artifactroute
-// (docs/protocol.md#artifacts), discovery and support by internal/surface
-// (docs/protocol.md#discovery, #support). Such a package declares the few
+// (docs/protocol.md#artifacts), the operation poll and cancel by
+// internal/operationroute (docs/protocol.md#operations), discovery and support
+// by internal/surface (docs/protocol.md#discovery, #support). Such a package declares the few
 // things it needs from the request in flight as an interface; roomCall is the
 // call as those packages see it.
 
 // artifactRoute makes a handler of internal/artifactroute a route's handler.
 func artifactRoute(h func(artifactroute.Call) *wire.Error) func(*call) *wire.Error {
 	return func(c *call) *wire.Error { return h(roomCall{c}) }
+}
+
+// operationRoute makes a handler of internal/operationroute a route's handler.
+func operationRoute(h func(*lifecycle.Engine, operationroute.Call) *wire.Error) func(*call) *wire.Error {
+	return func(c *call) *wire.Error { return h(c.s.Engine, roomCall{c}) }
 }
 
 // surfaceRoute makes a route handler of internal/surface a route's handler.
@@ -38,6 +47,7 @@ func (a roomCall) Caller() artifact.Caller {
 	return artifact.Caller{Tenant: a.c.who.Tenant, Principal: a.c.who.Principal, Faults: a.c.fs}
 }
 
+func (a roomCall) Owner() (string, string)                   { return a.c.who.Tenant, a.c.who.Principal }
 func (a roomCall) Context() context.Context                  { return a.c.ctx }
 func (a roomCall) Faults() *fault.Set                        { return a.c.fs }
 func (a roomCall) Param(name string) string                  { return a.c.params[name] }
@@ -83,6 +93,16 @@ func (a roomCall) Replay(q store.Q) (*artifactroute.Answer, *wire.Error) {
 
 func (a roomCall) Record(q store.Q, ans artifactroute.Answer) error {
 	return a.c.record(q, "", answer{status: ans.Status, body: ans.Body, etag: ans.ETag}, "", "")
+}
+
+// Pending sets Retry-After on a pending poll's answer: 0 under
+// --conformance-probes, so a conformance run polls at once.
+func (a roomCall) Pending() {
+	secs := a.c.s.RetryAfter
+	if a.c.s.Probes {
+		secs = 0
+	}
+	a.c.w.Header().Set(wire.HeaderRetryAfter, strconv.Itoa(secs))
 }
 
 // Origin is the scheme and host the request came to.

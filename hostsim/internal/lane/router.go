@@ -7,6 +7,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifactroute"
 	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/operationroute"
 	"github.com/takokit/takokit/hostsim/internal/surface"
 )
 
@@ -57,8 +58,8 @@ func routes() []route {
 		// Form transitions (docs/protocol.md#transitions), served by internal/transition.
 		{name: "form-transition", method: "POST", pattern: pat(res + "/form-transitions"), query: queryOwn, keyed: true, handle: formTransition},
 		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: formTransitionReadback},
-		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: operation},
-		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: cancel},
+		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: operationRoute(operationroute.Poll)},
+		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: operationRoute(operationroute.Cancel)},
 		// Artifacts (docs/protocol.md#artifacts), served by internal/artifactroute.
 		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: artifactRoute(artifactroute.Start)},
 		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: artifactRoute(artifactroute.PutBlob)},
