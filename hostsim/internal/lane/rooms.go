@@ -22,9 +22,9 @@ import (
 // the lane: the artifact routes by internal/artifactroute
 // (docs/protocol.md#artifacts), the operation poll and cancel by
 // internal/operationroute (docs/protocol.md#operations), discovery and support
-// by internal/surface (docs/protocol.md#discovery, #support). Such a package declares the few
-// things it needs from the request in flight as an interface; roomCall is the
-// call as those packages see it.
+// by internal/surface (docs/protocol.md#discovery, #support). Such a package
+// declares the few things it needs from the request in flight as a Call
+// interface; roomCall implements them all over the lane's call.
 
 // artifactRoute makes a handler of internal/artifactroute a route's handler.
 func artifactRoute(h func(artifactroute.Call) *wire.Error) func(*call) *wire.Error {
@@ -41,6 +41,7 @@ func surfaceRoute(h func(*surface.Surface, surface.Call) *wire.Error) func(*call
 	return func(c *call) *wire.Error { return h(c.s.Surface, roomCall{c}) }
 }
 
+// roomCall is the call as a room package sees it.
 type roomCall struct{ c *call }
 
 func (a roomCall) Caller() artifact.Caller {
