@@ -5,7 +5,10 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/artifactroute"
 	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/operationroute"
+	"github.com/takokit/takokit/hostsim/internal/surface"
 )
 
 // APIRoot is the lane's API root path.
@@ -42,9 +45,9 @@ func routes() []route {
 	api := APIRoot
 	res := api + "/resources/{group}/{version}/{kind}/{name}"
 	return []route{
-		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: discovery},
-		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: forms},
-		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: formDefinition},
+		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: surfaceRoute((*surface.Surface).ServeDiscovery)},
+		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeForms)},
+		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeFormDefinition)},
 		{name: "validate", method: "POST", pattern: pat(api + "/resources/validate"), handle: validate},
 		{name: "prepare", method: "POST", pattern: pat(api + "/resources/prepare"), handle: prepare},
 		{name: "apply", method: "PUT", pattern: pat(res), keyed: true, handle: apply},
@@ -55,19 +58,19 @@ func routes() []route {
 		// Form transitions (docs/protocol.md#transitions), served by internal/transition.
 		{name: "form-transition", method: "POST", pattern: pat(res + "/form-transitions"), query: queryOwn, keyed: true, handle: formTransition},
 		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: formTransitionReadback},
-		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: operation},
-		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: cancel},
-		// Artifacts (docs/protocol.md#artifacts), served by artifacts.go.
-		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: uploadStart},
-		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: blobPut},
-		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: uploadCommit},
-		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: manifestRead},
-		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: blobHead},
-		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: uploadAbandon},
-		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: supportForms, support: true},
-		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: supportForm, support: true},
-		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: supportInterface, support: true},
-		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: supportBinding, support: true},
+		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: operationRoute(operationroute.Poll)},
+		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: operationRoute(operationroute.Cancel)},
+		// Artifacts (docs/protocol.md#artifacts), served by internal/artifactroute.
+		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: artifactRoute(artifactroute.Start)},
+		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: artifactRoute(artifactroute.PutBlob)},
+		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: artifactRoute(artifactroute.Commit)},
+		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: artifactRoute(artifactroute.ReadManifest)},
+		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: artifactRoute(artifactroute.HeadBlob)},
+		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: artifactRoute(artifactroute.Abandon)},
+		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: surfaceRoute((*surface.Surface).ServeSupportForms), support: true},
+		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: surfaceRoute((*surface.Surface).ServeSupportForm), support: true},
+		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: surfaceRoute((*surface.Surface).ServeSupportInterface), support: true},
+		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: surfaceRoute((*surface.Surface).ServeSupportBinding), support: true},
 	}
 }
 

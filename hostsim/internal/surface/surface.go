@@ -1,7 +1,8 @@
 // Package surface is what a host says about itself (docs/protocol.md#discovery,
 // #support): the discovery document, the exact-FormRef availability probe and
 // definition read, and the support profiles of the profile in force. Each
-// answer is a JSON body or a refusal; the lane routes and writes them.
+// answer is a JSON body or a refusal; the lane routes the seven requests to the
+// Serve methods (routes.go), which write them through a narrow Call.
 package surface
 
 import (
