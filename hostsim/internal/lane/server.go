@@ -2,7 +2,10 @@
 // store, profile and faults (docs/protocol.md). A handler is thin: it parses
 // the request, loads what a decision needs, asks the decision (internal/core,
 // internal/gauntlet), stores the outcome and renders the answer
-// (internal/render). Form transitions are served by internal/transition.
+// (internal/render). Other rooms serve their own routes through the small
+// Call each declares (rooms.go): Form transitions internal/transition,
+// artifacts internal/artifactroute, operation polls internal/operationroute,
+// discovery and support internal/surface.
 package lane
 
 import (
