@@ -1,0 +1,134 @@
+package catalogtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/internal/seal"
+)
+
+// WithoutFixtures writes the built-in catalog to dir with every definition of kind
+// stripped of its conformance fixtures (the positive and negative declarations and
+// the files they name), reseals it (the kind's schema digest, every exact ref that
+// names it and the package indexes follow) and loads it. A definition may declare no
+// fixtures (docs/catalog-rules.md); a conformance runner then cannot build a valid
+// instance of kind, nor of any Form whose fixture refers to one.
+func WithoutFixtures(dir, kind string) (*catalog.Catalog, error) {
+	if err := os.CopyFS(dir, catalog.EmbeddedFS()); err != nil {
+		return nil, fmt.Errorf("copy the built-in catalog to %s: %w", dir, err)
+	}
+	root := os.DirFS(dir)
+	var stripped int
+	err := fs.WalkDir(root, "forms", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "definition.json" {
+			return err
+		}
+		raw, err := fs.ReadFile(root, p)
+		if err != nil {
+			return err
+		}
+		var def struct {
+			Kind     string `json:"kind"`
+			Positive []struct {
+				DesiredPath  string  `json:"desiredPath"`
+				ObservedPath *string `json:"observedPath"`
+				OutputPath   *string `json:"outputPath"`
+			} `json:"conformanceFixtures"`
+			Negative []struct {
+				InputPath string `json:"inputPath"`
+			} `json:"negativeConformanceFixtures"`
+		}
+		if err := json.Unmarshal(raw, &def); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if def.Kind != kind {
+			return nil
+		}
+		var files []string
+		for _, fx := range def.Positive {
+			files = append(files, fx.DesiredPath)
+			for _, q := range []*string{fx.ObservedPath, fx.OutputPath} {
+				if q != nil {
+					files = append(files, *q)
+				}
+			}
+		}
+		for _, fx := range def.Negative {
+			files = append(files, fx.InputPath)
+		}
+		out, err := withoutMembers(raw, "conformanceFixtures", "negativeConformanceFixtures")
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		pkg := filepath.Join(dir, filepath.FromSlash(path.Dir(p)))
+		if err := os.WriteFile(filepath.Join(pkg, "definition.json"), out, 0o644); err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.Remove(filepath.Join(pkg, filepath.FromSlash(f))); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+		stripped++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if stripped == 0 {
+		return nil, fmt.Errorf("the built-in catalog defines no kind %q to strip of its fixtures", kind)
+	}
+	if _, err := seal.Seal(dir); err != nil {
+		return nil, fmt.Errorf("reseal %s after stripping the fixtures of %s: %w", dir, kind, err)
+	}
+	cat, err := catalog.Load(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("the catalog with %s stripped of its fixtures (%s) does not load: %w", kind, dir, err)
+	}
+	return cat, nil
+}
+
+// withoutMembers re-encodes the top-level JSON object raw without the named
+// members, keeping the others in their order, indented by two spaces.
+func withoutMembers(raw []byte, drop ...string) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var buf bytes.Buffer
+	buf.WriteString("{")
+	first := true
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, err
+		}
+		if slices.Contains(drop, name) {
+			continue
+		}
+		key, _ := json.Marshal(name)
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, val, "  ", "  "); err != nil {
+			return nil, err
+		}
+		if !first {
+			buf.WriteString(",")
+		}
+		first = false
+		fmt.Fprintf(&buf, "\n  %s: %s", key, ind.Bytes())
+	}
+	buf.WriteString("\n}\n")
+	return buf.Bytes(), nil
+}
