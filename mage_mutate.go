@@ -106,6 +106,7 @@ func runMutation() error {
 		if only != "" && !strings.Contains(s.Name, only) {
 			continue
 		}
+		rowStart := time.Now()
 		rs, err := mutate.RunScope(ctx, o, s)
 		if err != nil {
 			return err
@@ -116,7 +117,7 @@ func runMutation() error {
 		for _, r := range rs {
 			c.Add(r)
 		}
-		fmt.Printf("%s: %s (%s so far)\n", s.Name, c.Line(), time.Since(start).Round(time.Second))
+		fmt.Printf("%s: %s (row %s, %s so far)\n", s.Name, c.Line(), time.Since(rowStart).Round(time.Second), time.Since(start).Round(time.Second))
 	}
 	if err := writeSurvivors(root, names, results); err != nil {
 		return err

@@ -1,0 +1,310 @@
+package mutate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A row's tests are measured once, unmutated, one top-level test at a time: each
+// test's coverage says which mutants it can kill, and its run time orders them. A
+// mutant then runs only the tests that execute its position, fastest first, each
+// alone, and stops at the first that fails. When some test fails alone (it leans on
+// one run before it), the row falls back to one unit per test package: the row's
+// whole selection, as one run.
+
+// testPkg is one test package of a row.
+type testPkg struct {
+	path string // as given to go test ("." or an import path)
+	dir  string // where its test binary runs
+}
+
+// unit is what a mutant's test binary runs at once: one top-level test, or the
+// row's whole selection of one package.
+type unit struct {
+	pkg   int    // index into plan.pkgs
+	name  string // the test; "" for the whole selection
+	dur   time.Duration
+	cover coverMap
+}
+
+// pattern is the -test.run pattern of u.
+func (u unit) pattern(s Scope) string {
+	if u.name == "" {
+		return s.Run
+	}
+	return "^" + regexp.QuoteMeta(u.name) + "$"
+}
+
+// plan is a row's measured baseline.
+type plan struct {
+	pkgs  []testPkg
+	units []unit
+	whole bool // one unit per package: some test failed alone
+}
+
+// baseline builds each test package once with coverage of the mutated package,
+// lists its selected tests and runs each alone (Workers at a time). Every test
+// must pass alone, else the row runs whole selections, which must pass.
+func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string) (*plan, error) {
+	dir := filepath.Join(work, "baseline")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	pkgDir, err := packageDir(modDir, pkg)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{}
+	var bins []string
+	for i, t := range s.Tests {
+		bin := filepath.Join(dir, strconv.Itoa(i)+".test")
+		if out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-cover", "-coverpkg="+pkg, "-o", bin, t); err != nil {
+			return nil, fmt.Errorf("go test -c %s: %v\n%s", t, err, firstLines(out, 20))
+		}
+		if _, err := os.Stat(bin); err != nil {
+			continue // no test files
+		}
+		d, err := packageDir(modDir, t)
+		if err != nil {
+			return nil, err
+		}
+		p.pkgs = append(p.pkgs, testPkg{path: t, dir: d})
+		bins = append(bins, bin)
+	}
+	var us []unit
+	for i, tp := range p.pkgs {
+		names, err := listTests(ctx, bins[i], tp.dir, s)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			us = append(us, unit{pkg: i, name: n})
+		}
+	}
+	failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir)
+	if len(failed) > 0 {
+		o.Log("%s: %s fail(s) alone, so every mutant runs the row's whole selection", s.Name, strings.Join(failed, ", "))
+		us = us[:0]
+		for i := range p.pkgs {
+			us = append(us, unit{pkg: i})
+		}
+		p.whole = true
+		if failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir); len(failed) > 0 {
+			return nil, fmt.Errorf("%s", strings.Join(failed, "; "))
+		}
+	}
+	p.units = us
+	return p, nil
+}
+
+// listTests lists the top-level tests, fuzz targets and examples of a test binary
+// that the row's -run selects (benchmarks do not run under go test).
+func listTests(ctx context.Context, bin, dir string, s Scope) ([]string, error) {
+	run := s.Run
+	if run == "" {
+		run = "."
+	}
+	out, err := testCmd(ctx, bin, dir, s.Env, 0, "-test.list", run)
+	if err != nil {
+		return nil, fmt.Errorf("%s -test.list %q: %v\n%s", bin, run, err, firstLines(out, 10))
+	}
+	var names []string
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		n := strings.TrimSpace(sc.Text())
+		if n != "" && !strings.HasPrefix(n, "Benchmark") && !strings.Contains(n, " ") {
+			names = append(names, n)
+		}
+	}
+	return names, nil
+}
+
+// measure runs every unit alone with coverage, filling in its time and coverage,
+// and returns a line for each unit that failed.
+func (p *plan) measure(ctx context.Context, workers int, s Scope, us []unit, bins []string, pkgDir, dir string) []string {
+	var mu sync.Mutex
+	var failed []string
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				u := &us[i]
+				tp := p.pkgs[u.pkg]
+				prof := filepath.Join(dir, fmt.Sprintf("cover-%d.out", i))
+				args := append(runArgs(s, u.pattern(s)), "-test.coverprofile="+prof)
+				start := time.Now()
+				out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, 0, args...)
+				u.dur = time.Since(start)
+				if err == nil {
+					u.cover, err = readProfile(prof, pkgDir, s.Files)
+				}
+				if err != nil {
+					mu.Lock()
+					failed = append(failed, fmt.Sprintf("%s %s (%v: %s)", tp.path, u.pattern(s), err, failingTest(out)))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range us {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	slices.Sort(failed)
+	return failed
+}
+
+// runArgs are the test binary flags of one unit.
+func runArgs(s Scope, run string) []string {
+	args := []string{"-test.paniconexit0"}
+	if run != "" {
+		args = append(args, "-test.run", run)
+	}
+	if s.Skip != "" {
+		args = append(args, "-test.skip", s.Skip)
+	}
+	return args
+}
+
+// unitsFor returns the units that execute m's position, fastest first; covered is
+// false when m lies only in blocks none of them ran. A position outside every
+// block (case expressions and the like) gets every unit.
+func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
+	inBlock := false
+	for _, u := range p.units {
+		ran, in := u.cover.at(m)
+		if ran {
+			us = append(us, u)
+		}
+		inBlock = inBlock || in
+	}
+	if len(us) == 0 && !inBlock {
+		us = slices.Clone(p.units)
+	}
+	slices.SortStableFunc(us, func(a, b unit) int { return int(a.dur - b.dur) })
+	return us, len(us) > 0
+}
+
+// runUnits builds the test binaries of us against the overlay (not viable when
+// that fails) and runs each unit alone, fastest first, until one fails.
+func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work string, us []unit) (Status, string) {
+	bins := map[int]string{}
+	var total time.Duration
+	for _, u := range us {
+		total += u.dur
+		if _, ok := bins[u.pkg]; ok {
+			continue
+		}
+		bin := filepath.Join(work, strconv.Itoa(u.pkg)+".test")
+		// -w: no DWARF, which is most of a large test binary's link time
+		out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-overlay="+overlay, "-o", bin, p.pkgs[u.pkg].path)
+		if err != nil {
+			if ctx.Err() != nil {
+				return NotViable, "interrupted: " + ctx.Err().Error()
+			}
+			return NotViable, firstLines(out, 3)
+		}
+		bins[u.pkg] = bin
+	}
+	timeout := 3*total + 30*time.Second
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for _, u := range us {
+		tp := p.pkgs[u.pkg]
+		out, err := testCmd(tctx, bins[u.pkg], tp.dir, s.Env, 0, runArgs(s, u.pattern(s))...)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			return TimedOut, fmt.Sprintf("no answer within %s (%s %s)", timeout, tp.path, u.pattern(s))
+		case err != nil:
+			return Killed, failingTest(out)
+		}
+	}
+	return Lived, p.reproduce(s, us)
+}
+
+// reproduce is the go test command that runs what a lived mutant survived.
+func (p *plan) reproduce(s Scope, us []unit) string {
+	var runs, pkgs []string
+	for _, u := range us {
+		if r := u.pattern(s); r != "" && !slices.Contains(runs, r) {
+			runs = append(runs, r)
+		}
+		if tp := p.pkgs[u.pkg].path; !slices.Contains(pkgs, tp) {
+			pkgs = append(pkgs, tp)
+		}
+	}
+	cmd := "go test -count=1"
+	if len(runs) > 0 {
+		cmd += " -run '" + strings.Join(runs, "|") + "'"
+	}
+	if s.Skip != "" {
+		cmd += " -skip '" + s.Skip + "'"
+	}
+	return cmd + " " + strings.Join(pkgs, " ")
+}
+
+// testCmd runs a test binary in dir; a context deadline is reported as
+// context.DeadlineExceeded.
+func testCmd(ctx context.Context, bin, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return out, context.DeadlineExceeded
+	}
+	return out, err
+}
+
+// readProfile reads a coverage profile, keeping the blocks of files (base names)
+// in the mutated package, keyed by their path under pkgDir.
+func readProfile(path, pkgDir string, files []string) (coverMap, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c := coverMap{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// importpath/file.go:l0.c0,l1.c1 stmts count
+		line := sc.Text()
+		colon := strings.LastIndex(line, ".go:")
+		if colon < 0 {
+			continue
+		}
+		base := filepath.Base(line[:colon+3])
+		if !slices.Contains(files, base) {
+			continue
+		}
+		var b block
+		var stmts int
+		if _, err := fmt.Sscanf(line[colon+4:], "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &stmts, &b.count); err != nil {
+			continue
+		}
+		file := filepath.Join(pkgDir, base)
+		c[file] = append(c[file], b)
+	}
+	return c, sc.Err()
+}
