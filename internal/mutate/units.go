@@ -200,36 +200,40 @@ func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
 	return us, len(us) > 0
 }
 
-// runUnits builds the test binaries of us against the overlay (not viable when
-// that fails) and runs each unit alone, fastest first, until one fails.
+// runUnits runs each unit alone against the overlay, fastest first, until one
+// fails. A package's test binary is built when its first unit is due, so a mutant
+// its fastest tests kill links nothing else; when the first build fails, the
+// mutant is not viable. The tests together get three times their unmutated time
+// plus 30 s, builds not counted.
 func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work string, us []unit) (Status, string) {
-	bins := map[int]string{}
-	var total time.Duration
+	var left time.Duration = 30 * time.Second
 	for _, u := range us {
-		total += u.dur
-		if _, ok := bins[u.pkg]; ok {
-			continue
-		}
-		bin := filepath.Join(work, strconv.Itoa(u.pkg)+".test")
-		// -w: no DWARF, which is most of a large test binary's link time
-		out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-overlay="+overlay, "-o", bin, p.pkgs[u.pkg].path)
-		if err != nil {
-			if ctx.Err() != nil {
-				return NotViable, "interrupted: " + ctx.Err().Error()
-			}
-			return NotViable, firstLines(out, 3)
-		}
-		bins[u.pkg] = bin
+		left += 3 * u.dur
 	}
-	timeout := 3*total + 30*time.Second
-	tctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	bins := map[int]string{}
 	for _, u := range us {
 		tp := p.pkgs[u.pkg]
-		out, err := testCmd(tctx, bins[u.pkg], tp.dir, s.Env, 0, runArgs(s, u.pattern(s))...)
+		if _, ok := bins[u.pkg]; !ok {
+			bin := filepath.Join(work, strconv.Itoa(u.pkg)+".test")
+			// -w: no DWARF, which is most of a large test binary's link time
+			out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-overlay="+overlay, "-o", bin, tp.path)
+			if err != nil {
+				if ctx.Err() != nil {
+					return NotViable, "interrupted: " + ctx.Err().Error()
+				}
+				return NotViable, firstLines(out, 3)
+			}
+			bins[u.pkg] = bin
+		}
+		if left <= 0 {
+			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, u.pattern(s))
+		}
+		start := time.Now()
+		out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, left, runArgs(s, u.pattern(s))...)
+		left -= time.Since(start)
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
-			return TimedOut, fmt.Sprintf("no answer within %s (%s %s)", timeout, tp.path, u.pattern(s))
+			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, u.pattern(s))
 		case err != nil:
 			return Killed, failingTest(out)
 		}
