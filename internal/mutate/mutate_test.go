@@ -64,10 +64,10 @@ func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
 		return coverMap{"/x.go": {{l0: 5, c0: 2, l1: 7, c1: 10, count: ran1}, {l0: 9, c0: 1, l1: 12, c1: 2, count: ran2}}}
 	}
 	p := &plan{units: []unit{
-		{name: "TestSlow", dur: 3 * time.Second, cover: blocks(1, 0)},
-		{name: "TestFast", dur: time.Second, cover: blocks(1, 0)},
-		{name: "TestOther", dur: 2 * time.Second, cover: blocks(0, 0)},
-	}}
+		{id: 0, name: "TestSlow", dur: 3 * time.Second, cover: blocks(1, 0)},
+		{id: 1, name: "TestFast", dur: time.Second, cover: blocks(1, 0)},
+		{id: 2, name: "TestOther", dur: 2 * time.Second, cover: blocks(0, 0)},
+	}, kills: map[int]int{}}
 	names := func(us []unit) string {
 		var n []string
 		for _, u := range us {
@@ -89,6 +89,11 @@ func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
 		if names(us) != tc.want || covered != tc.covered {
 			t.Errorf("unitsFor(%d:%d) = %q covered %v, want %q covered %v", tc.line, tc.col, names(us), covered, tc.want, tc.covered)
 		}
+	}
+	// TestSlow has killed five mutants of the row: 3s / 6 beats TestFast's 1s
+	p.kills[0] = 5
+	if us, _ := p.unitsFor(Mutant{File: "/x.go", Line: 6, Col: 1}); names(us) != "TestSlow,TestFast" {
+		t.Errorf("after TestSlow's kills: %q, want it first", names(us))
 	}
 }
 

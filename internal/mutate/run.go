@@ -45,6 +45,14 @@ type Result struct {
 	Mutant
 	Status Status
 	Detail string // first lines of the failure, for lived mutants the test command
+	Cost          // where its time went
+}
+
+// Cost is where one mutant's time went: building its test binaries and running
+// Ran of the Of tests that execute its position.
+type Cost struct {
+	Build, Test time.Duration
+	Ran, Of     int
 }
 
 // Options for a run.
@@ -52,6 +60,7 @@ type Options struct {
 	Root    string // the workspace root
 	Workers int
 	Log     func(format string, args ...any)
+	Trace   bool // log every mutant's outcome and Cost
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -115,13 +124,17 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			for i := range jobs {
 				m := mutants[i]
 				r := Result{Mutant: m}
-				r.Status, r.Detail = p.runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m)
+				r.Status, r.Detail = p.runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m, &r.Cost)
 				results[i] = r
 				switch r.Status {
 				case Lived:
 					o.Log("  lived: %s:%d:%d %s %q -> %q", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New)
 				case TimedOut: // counted as killed; shown so a slow machine is not mistaken for a kill
 					o.Log("  timed out: %s:%d:%d %s %q -> %q: %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New, r.Detail)
+				}
+				if o.Trace {
+					o.Log("  %s:%d:%d %s: %s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status,
+						r.Build.Round(time.Millisecond), r.Ran, r.Of, r.Test.Round(time.Millisecond))
 				}
 			}
 		}(w)
@@ -156,16 +169,18 @@ func importPath(modDir, dir string) (string, error) {
 
 // runMutant runs the tests that execute m's position against it: not covered (or
 // not viable) when none does, else through runUnits, which builds them first.
-func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant) (Status, string) {
+func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant, c *Cost) (Status, string) {
 	us, covered := p.unitsFor(m)
 	if !covered {
+		start := time.Now()
+		defer func() { c.Build = time.Since(start) }()
 		return uncovered(ctx, modDir, pkg, work, m)
 	}
 	overlay, err := writeOverlay(work, m)
 	if err != nil {
 		return NotViable, err.Error()
 	}
-	return p.runUnits(ctx, s, modDir, overlay, work, us)
+	return p.runUnits(ctx, s, modDir, overlay, work, us, c)
 }
 
 // uncovered classifies a mutant no selected test executes: not viable when it

@@ -32,6 +32,7 @@ type testPkg struct {
 // unit is what a mutant's test binary runs at once: one top-level test, or the
 // row's whole selection of one package.
 type unit struct {
+	id    int    // index into plan.units
 	pkg   int    // index into plan.pkgs
 	name  string // the test; "" for the whole selection
 	dur   time.Duration
@@ -51,6 +52,9 @@ type plan struct {
 	pkgs  []testPkg
 	units []unit
 	whole bool // one unit per package: some test failed alone
+
+	mu    sync.Mutex
+	kills map[int]int // by unit id: mutants of this row the unit killed so far
 }
 
 // baseline builds each test package once with coverage of the mutated package,
@@ -104,7 +108,11 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 			return nil, fmt.Errorf("%s", strings.Join(failed, "; "))
 		}
 	}
+	for i := range us {
+		us[i].id = i
+	}
 	p.units = us
+	p.kills = map[int]int{}
 	return p, nil
 }
 
@@ -181,9 +189,11 @@ func runArgs(s Scope, run string) []string {
 	return args
 }
 
-// unitsFor returns the units that execute m's position, fastest first; covered is
+// unitsFor returns the units that execute m's position, cheapest first; covered is
 // false when m lies only in blocks none of them ran. A position outside every
-// block (case expressions and the like) gets every unit.
+// block (case expressions and the like) gets every unit. A unit's cost is its run
+// time divided by one plus the mutants of the row it has killed: the neighbours of
+// a mutant (the same condition, the same function) mostly fall to the same test.
 func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
 	inBlock := false
 	for _, u := range p.units {
@@ -196,16 +206,20 @@ func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
 	if len(us) == 0 && !inBlock {
 		us = slices.Clone(p.units)
 	}
-	slices.SortStableFunc(us, func(a, b unit) int { return int(a.dur - b.dur) })
+	p.mu.Lock()
+	cost := func(u unit) time.Duration { return u.dur / time.Duration(1+p.kills[u.id]) }
+	slices.SortStableFunc(us, func(a, b unit) int { return int(cost(a) - cost(b)) })
+	p.mu.Unlock()
 	return us, len(us) > 0
 }
 
-// runUnits runs each unit alone against the overlay, fastest first, until one
+// runUnits runs each unit alone against the overlay, in unitsFor's order, until one
 // fails. A package's test binary is built when its first unit is due, so a mutant
 // its fastest tests kill links nothing else; when the first build fails, the
 // mutant is not viable. The tests together get three times their unmutated time
 // plus 30 s, builds not counted.
-func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work string, us []unit) (Status, string) {
+func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work string, us []unit, c *Cost) (Status, string) {
+	c.Of = len(us)
 	var left time.Duration = 30 * time.Second
 	for _, u := range us {
 		left += 3 * u.dur
@@ -215,8 +229,10 @@ func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work stri
 		tp := p.pkgs[u.pkg]
 		if _, ok := bins[u.pkg]; !ok {
 			bin := filepath.Join(work, strconv.Itoa(u.pkg)+".test")
+			start := time.Now()
 			// -w: no DWARF, which is most of a large test binary's link time
 			out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-overlay="+overlay, "-o", bin, tp.path)
+			c.Build += time.Since(start)
 			if err != nil {
 				if ctx.Err() != nil {
 					return NotViable, "interrupted: " + ctx.Err().Error()
@@ -231,10 +247,15 @@ func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work stri
 		start := time.Now()
 		out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, left, runArgs(s, u.pattern(s))...)
 		left -= time.Since(start)
+		c.Test += time.Since(start)
+		c.Ran++
 		switch {
 		case errors.Is(err, context.DeadlineExceeded):
 			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, u.pattern(s))
 		case err != nil:
+			p.mu.Lock()
+			p.kills[u.id]++
+			p.mu.Unlock()
 			return Killed, failingTest(out)
 		}
 	}
