@@ -260,32 +260,6 @@ func failingTest(out []byte) string {
 	return firstLines(out, 2)
 }
 
-// coverMap holds the coverage blocks per file, executed or not.
-type coverMap map[string][]block
-
-type block struct {
-	l0, c0, l1, c1 int
-	count          int
-}
-
-// at reports whether m's position lies in a block that ran, and in any block. A
-// position in no block at all (case expressions and similar are outside go cover's
-// statement blocks) is run rather than assumed dead; only a position inside blocks
-// that never ran is not covered.
-func (c coverMap) at(m Mutant) (ran, inBlock bool) {
-	for _, b := range c[m.File] {
-		after := m.Line > b.l0 || (m.Line == b.l0 && m.Col >= b.c0)
-		before := m.Line < b.l1 || (m.Line == b.l1 && m.Col <= b.c1)
-		if after && before {
-			if b.count > 0 {
-				return true, true
-			}
-			inBlock = true
-		}
-	}
-	return false, inBlock
-}
-
 func packageDir(modDir, pkg string) (string, error) {
 	cmd := exec.Command("go", "list", "-f", "{{.Dir}}", pkg)
 	cmd.Dir = modDir

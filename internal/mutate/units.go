@@ -304,35 +304,3 @@ func testCmd(ctx context.Context, bin, dir string, env []string, timeout time.Du
 	}
 	return out, err
 }
-
-// readProfile reads a coverage profile, keeping the blocks of files (base names)
-// in the mutated package, keyed by their path under pkgDir.
-func readProfile(path, pkgDir string, files []string) (coverMap, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	c := coverMap{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		// importpath/file.go:l0.c0,l1.c1 stmts count
-		line := sc.Text()
-		colon := strings.LastIndex(line, ".go:")
-		if colon < 0 {
-			continue
-		}
-		base := filepath.Base(line[:colon+3])
-		if !slices.Contains(files, base) {
-			continue
-		}
-		var b block
-		var stmts int
-		if _, err := fmt.Sscanf(line[colon+4:], "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &stmts, &b.count); err != nil {
-			continue
-		}
-		file := filepath.Join(pkgDir, base)
-		c[file] = append(c[file], b)
-	}
-	return c, sc.Err()
-}
