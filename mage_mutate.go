@@ -80,7 +80,8 @@ var mutationScope = []mutate.Scope{
 
 // runMutation runs every scope row (MUTATE_ONLY=substring narrows to matching rows;
 // MUTATE_WORKERS sets how many mutants run at once, default cores + 1; MUTATE_TIMEOUT
-// bounds the whole run, default 40m)
+// bounds the whole run, default 40m; MUTATE_TRACE=1 prints each mutant's build and
+// test time)
 // and prints per row and in total; survivors go to bin/mutation-survivors.txt.
 func runMutation() error {
 	root, err := os.Getwd()
@@ -98,7 +99,8 @@ func runMutation() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }}
+	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
+		Trace: os.Getenv("MUTATE_TRACE") != ""}
 	start := time.Now()
 	var names []string
 	results := map[string][]mutate.Result{}
@@ -106,6 +108,7 @@ func runMutation() error {
 		if only != "" && !strings.Contains(s.Name, only) {
 			continue
 		}
+		rowStart := time.Now()
 		rs, err := mutate.RunScope(ctx, o, s)
 		if err != nil {
 			return err
@@ -116,7 +119,7 @@ func runMutation() error {
 		for _, r := range rs {
 			c.Add(r)
 		}
-		fmt.Printf("%s: %s (%s so far)\n", s.Name, c.Line(), time.Since(start).Round(time.Second))
+		fmt.Printf("%s: %s (row %s, %s so far)\n", s.Name, c.Line(), time.Since(rowStart).Round(time.Second), time.Since(start).Round(time.Second))
 	}
 	if err := writeSurvivors(root, names, results); err != nil {
 		return err

@@ -2,10 +2,12 @@ package mutate
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const sample = `package p
@@ -57,15 +59,41 @@ func TestFindAndApply(t *testing.T) {
 	}
 }
 
-func TestCoversUsesExecutedBlocksOnly(t *testing.T) {
-	c := coverMap{"/x.go": {{l0: 5, c0: 2, l1: 7, c1: 10, count: 3}, {l0: 9, c0: 1, l1: 12, c1: 2, count: 0}}}
+func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
+	blocks := func(ran1, ran2 int) coverMap {
+		return coverMap{"/x.go": {{l0: 5, c0: 2, l1: 7, c1: 10, count: ran1}, {l0: 9, c0: 1, l1: 12, c1: 2, count: ran2}}}
+	}
+	p := &plan{units: []unit{
+		{id: 0, name: "TestSlow", dur: 3 * time.Second, cover: blocks(1, 0)},
+		{id: 1, name: "TestFast", dur: time.Second, cover: blocks(1, 0)},
+		{id: 2, name: "TestOther", dur: 2 * time.Second, cover: blocks(0, 0)},
+	}, kills: map[int]int{}}
+	names := func(us []unit) string {
+		var n []string
+		for _, u := range us {
+			n = append(n, u.name)
+		}
+		return strings.Join(n, ",")
+	}
 	for _, tc := range []struct {
 		line, col int
-		want      bool
-	}{{5, 2, true}, {6, 99, true}, {7, 10, true}, {9, 5, false}, {12, 2, false}, {5, 1, true}, {8, 1, true}} {
-		if got := c.covers(Mutant{File: "/x.go", Line: tc.line, Col: tc.col}); got != tc.want {
-			t.Errorf("covers(%d:%d) = %v, want %v (in a block that ran, in one that never ran, in none)", tc.line, tc.col, got, tc.want)
+		want      string
+		covered   bool
+	}{
+		{6, 99, "TestFast,TestSlow", true},          // in a block two tests ran
+		{5, 2, "TestFast,TestSlow", true},           // its first column
+		{9, 5, "", false},                           // in a block no test ran
+		{8, 1, "TestFast,TestOther,TestSlow", true}, // in no block: every test
+	} {
+		us, covered := p.unitsFor(Mutant{File: "/x.go", Line: tc.line, Col: tc.col})
+		if names(us) != tc.want || covered != tc.covered {
+			t.Errorf("unitsFor(%d:%d) = %q covered %v, want %q covered %v", tc.line, tc.col, names(us), covered, tc.want, tc.covered)
 		}
+	}
+	// TestSlow has killed five mutants of the row: 3s / 6 beats TestFast's 1s
+	p.kills[0] = 5
+	if us, _ := p.unitsFor(Mutant{File: "/x.go", Line: 6, Col: 1}); names(us) != "TestSlow,TestFast" {
+		t.Errorf("after TestSlow's kills: %q, want it first", names(us))
 	}
 }
 
@@ -114,6 +142,8 @@ func Max(a, b int) int {
 }
 
 func Label(s string) string { return "x" + s }
+
+func Small(a int) bool { return a == 1 || a == 2 }
 `)
 	write("p/p_test.go", `package p
 
@@ -132,6 +162,12 @@ func TestMax(t *testing.T) {
 		t.Fatal("max")
 	}
 }
+
+func TestSmall(t *testing.T) {
+	if !Small(1) || !Small(2) || Small(3) {
+		t.Fatal("small")
+	}
+}
 `)
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
@@ -145,10 +181,50 @@ func TestMax(t *testing.T) {
 		got[r.Old+">"+r.New+"@"+string(rune('0'+r.Line))] = r.Status
 	}
 	want := map[string]Status{"+>-@3": Killed, "+>-@5": NotViable, ">>>=@7": NotCovered, ">><=@7": NotCovered,
-		">=>>@:": Lived, ">=><@:": Killed, "+>-@@": NotViable}
+		">=>>@:": Lived, ">=><@:": Killed, "+>-@@": NotViable,
+		"||>&&@B": Killed} // builds, though vet says "suspect and": a test, not vet, decides
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("%s: %s, want %s (all: %v)", k, got[k], w, got)
 		}
+	}
+	for _, r := range rs {
+		if r.Status == Lived && (!strings.Contains(r.Detail, "^TestMax$") || strings.Contains(r.Detail, "TestAdd")) {
+			t.Errorf("lived %s: %q, want the command running only the test that executes it (TestMax)", r.Mutant, r.Detail)
+		}
+	}
+
+	// q's TestB needs TestA to have run first: alone it fails, so the row runs
+	// its whole selection per mutant, and still kills what TestB catches.
+	write("q/q.go", "package q\n\nfunc Double(a int) int { return a * 2 }\n")
+	write("q/q_test.go", `package q
+
+import "testing"
+
+var ready bool
+
+func TestA(t *testing.T) { ready = true }
+
+func TestB(t *testing.T) {
+	if !ready {
+		t.Fatal("TestA must run first")
+	}
+	if Double(3) != 6 {
+		t.Fatal("double")
+	}
+}
+`)
+	var log strings.Builder
+	logf := func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }
+	rs, err = RunScope(t.Context(), Options{Root: root, Workers: 2, Log: logf},
+		Scope{Name: "order", Module: "m", Dirs: []string{"q"}, Files: []string{"q.go"}, Tests: []string{"{pkg}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "TestB") || !strings.Contains(log.String(), "whole selection") {
+		t.Errorf("log does not say TestB fails alone and the row runs whole selections:\n%s", log.String())
+	}
+	if len(rs) != 1 || rs[0].Status != Killed {
+		t.Errorf("q: %+v, want the one mutant (* -> /) killed", rs)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -46,6 +45,14 @@ type Result struct {
 	Mutant
 	Status Status
 	Detail string // first lines of the failure, for lived mutants the test command
+	Cost          // where its time went
+}
+
+// Cost is where one mutant's time went: building its test binaries and running
+// Ran of the Of tests that execute its position.
+type Cost struct {
+	Build, Test time.Duration
+	Ran, Of     int
 }
 
 // Options for a run.
@@ -53,6 +60,7 @@ type Options struct {
 	Root    string // the workspace root
 	Workers int
 	Log     func(format string, args ...any)
+	Trace   bool // log every mutant's outcome and Cost
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -96,13 +104,15 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	defer os.RemoveAll(work)
 	start := time.Now()
-	covered, err := coverage(ctx, s, modDir, pkg, work)
+	p, err := baseline(ctx, o, s, modDir, pkg, work)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the unmutated tests must pass first: %w", s.Name, err)
 	}
-	base := time.Since(start)
-	timeout := 3*base + 30*time.Second
-	o.Log("%s: %d mutants in %s (%s), tests %v -run %q; baseline %s", s.Name, len(mutants), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, base.Round(time.Second))
+	each := fmt.Sprintf("%d tests, each alone", len(p.units))
+	if p.whole {
+		each = "whole selection"
+	}
+	o.Log("%s: %d mutants in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
 
 	results := make([]Result, len(mutants))
 	jobs := make(chan int)
@@ -114,14 +124,17 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			for i := range jobs {
 				m := mutants[i]
 				r := Result{Mutant: m}
-				if covered.covers(m) {
-					r.Status, r.Detail = runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m, timeout)
-				} else {
-					r.Status, r.Detail = uncovered(ctx, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m)
-				}
+				r.Status, r.Detail = p.runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m, &r.Cost)
 				results[i] = r
-				if r.Status == Lived {
+				switch r.Status {
+				case Lived:
 					o.Log("  lived: %s:%d:%d %s %q -> %q", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New)
+				case TimedOut: // counted as killed; shown so a slow machine is not mistaken for a kill
+					o.Log("  timed out: %s:%d:%d %s %q -> %q: %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New, r.Detail)
+				}
+				if o.Trace {
+					o.Log("  %s:%d:%d %s: %s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status,
+						r.Build.Round(time.Millisecond), r.Ran, r.Of, r.Test.Round(time.Millisecond))
 				}
 			}
 		}(w)
@@ -154,36 +167,20 @@ func importPath(modDir, dir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-func testArgs(s Scope) []string {
-	args := []string{"test", "-count=1", "-failfast"}
-	if s.Run != "" {
-		args = append(args, "-run", s.Run)
+// runMutant runs the tests that execute m's position against it: not covered (or
+// not viable) when none does, else through runUnits, which builds them first.
+func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant, c *Cost) (Status, string) {
+	us, covered := p.unitsFor(m)
+	if !covered {
+		start := time.Now()
+		defer func() { c.Build = time.Since(start) }()
+		return uncovered(ctx, modDir, pkg, work, m)
 	}
-	if s.Skip != "" {
-		args = append(args, "-skip", s.Skip)
+	overlay, err := writeOverlay(work, m)
+	if err != nil {
+		return NotViable, err.Error()
 	}
-	return args
-}
-
-// runMutant builds the mutated package (not viable when it does not build), then
-// runs the scope's tests against it through an overlay.
-func runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant, timeout time.Duration) (Status, string) {
-	overlay, detail, ok := build(ctx, modDir, pkg, work, m)
-	if !ok {
-		return NotViable, detail
-	}
-	args := append(testArgs(s), "-overlay="+overlay)
-	args = append(args, s.Tests...)
-	out, err := goCmd(ctx, modDir, s.Env, timeout, args...)
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return TimedOut, "no answer within " + timeout.String()
-	case err == nil:
-		return Lived, "go " + strings.Join(args[:len(args)-len(s.Tests)-1], " ") + " " + strings.Join(s.Tests, " ")
-	case bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")):
-		return NotViable, firstLines(out, 3)
-	}
-	return Killed, failingTest(out)
+	return p.runUnits(ctx, s, modDir, overlay, work, us, c)
 }
 
 // uncovered classifies a mutant no selected test executes: not viable when it
@@ -198,26 +195,33 @@ func uncovered(ctx context.Context, modDir, pkg, work string, m Mutant) (Status,
 // build writes the mutated file and its overlay under work and builds the
 // mutated package through it; ok is false when it does not build.
 func build(ctx context.Context, modDir, pkg, work string, m Mutant) (overlay, detail string, ok bool) {
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return "", err.Error(), false
-	}
-	src, err := os.ReadFile(m.File)
+	overlay, err := writeOverlay(work, m)
 	if err != nil {
-		return "", err.Error(), false
-	}
-	mutated := filepath.Join(work, filepath.Base(m.File))
-	if err := os.WriteFile(mutated, m.Apply(src), 0o644); err != nil {
-		return "", err.Error(), false
-	}
-	overlay = filepath.Join(work, "overlay.json")
-	b, _ := json.Marshal(map[string]any{"Replace": map[string]string{m.File: mutated}})
-	if err := os.WriteFile(overlay, b, 0o644); err != nil {
 		return "", err.Error(), false
 	}
 	if out, err := goCmd(ctx, modDir, nil, 0, "build", "-overlay="+overlay, pkg); err != nil {
 		return "", firstLines(out, 3), false
 	}
 	return overlay, "", true
+}
+
+// writeOverlay writes the mutated file and an overlay replacing the original by it
+// under work, and returns the overlay's path.
+func writeOverlay(work string, m Mutant) (string, error) {
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return "", err
+	}
+	src, err := os.ReadFile(m.File)
+	if err != nil {
+		return "", err
+	}
+	mutated := filepath.Join(work, filepath.Base(m.File))
+	if err := os.WriteFile(mutated, m.Apply(src), 0o644); err != nil {
+		return "", err
+	}
+	overlay := filepath.Join(work, "overlay.json")
+	b, _ := json.Marshal(map[string]any{"Replace": map[string]string{m.File: mutated}})
+	return overlay, os.WriteFile(overlay, b, 0o644)
 }
 
 func goCmd(ctx context.Context, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {
@@ -254,73 +258,6 @@ func failingTest(out []byte) string {
 		}
 	}
 	return firstLines(out, 2)
-}
-
-// coverMap holds the coverage blocks per file, executed or not.
-type coverMap map[string][]block
-
-type block struct {
-	l0, c0, l1, c1 int
-	count          int
-}
-
-// covers reports whether a test executes m's position: it lies in a block that ran,
-// or in no block at all (case expressions and similar are outside go cover's
-// statement blocks; such a mutant is run rather than assumed dead). Only a position
-// inside blocks that never ran is not covered.
-func (c coverMap) covers(m Mutant) bool {
-	inBlock := false
-	for _, b := range c[m.File] {
-		after := m.Line > b.l0 || (m.Line == b.l0 && m.Col >= b.c0)
-		before := m.Line < b.l1 || (m.Line == b.l1 && m.Col <= b.c1)
-		if after && before {
-			if b.count > 0 {
-				return true
-			}
-			inBlock = true
-		}
-	}
-	return !inBlock
-}
-
-// coverage runs the scope's tests once, unmutated, with coverage of the mutated
-// package, and returns the blocks they executed.
-func coverage(ctx context.Context, s Scope, modDir, pkg, work string) (coverMap, error) {
-	profile := filepath.Join(work, "cover.out")
-	args := append(testArgs(s), "-coverpkg="+pkg, "-coverprofile="+profile)
-	args = append(args, s.Tests...)
-	if out, err := goCmd(ctx, modDir, s.Env, 0, args...); err != nil {
-		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, firstLines(out, 20))
-	}
-	f, err := os.Open(profile)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	dir, err := packageDir(modDir, pkg)
-	if err != nil {
-		return nil, err
-	}
-	c := coverMap{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		// importpath/file.go:l0.c0,l1.c1 stmts count
-		line := sc.Text()
-		colon := strings.LastIndex(line, ".go:")
-		if colon < 0 {
-			continue
-		}
-		name := line[:colon+3]
-		var b block
-		var stmts, count int
-		if _, err := fmt.Sscanf(line[colon+4:], "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &stmts, &count); err != nil {
-			continue
-		}
-		b.count = count
-		file := filepath.Join(dir, filepath.Base(name))
-		c[file] = append(c[file], b)
-	}
-	return c, sc.Err()
 }
 
 func packageDir(modDir, pkg string) (string, error) {

@@ -1,0 +1,68 @@
+package mutate
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// coverMap holds the coverage blocks per file, executed or not.
+type coverMap map[string][]block
+
+type block struct {
+	l0, c0, l1, c1 int
+	count          int
+}
+
+// at reports whether m's position lies in a block that ran, and in any block. A
+// position in no block at all (case expressions and similar are outside go cover's
+// statement blocks) is run rather than assumed dead; only a position inside blocks
+// that never ran is not covered.
+func (c coverMap) at(m Mutant) (ran, inBlock bool) {
+	for _, b := range c[m.File] {
+		after := m.Line > b.l0 || (m.Line == b.l0 && m.Col >= b.c0)
+		before := m.Line < b.l1 || (m.Line == b.l1 && m.Col <= b.c1)
+		if after && before {
+			if b.count > 0 {
+				return true, true
+			}
+			inBlock = true
+		}
+	}
+	return false, inBlock
+}
+
+// readProfile reads a coverage profile, keeping the blocks of files (base names)
+// in the mutated package, keyed by their path under pkgDir.
+func readProfile(path, pkgDir string, files []string) (coverMap, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c := coverMap{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// importpath/file.go:l0.c0,l1.c1 stmts count
+		line := sc.Text()
+		colon := strings.LastIndex(line, ".go:")
+		if colon < 0 {
+			continue
+		}
+		base := filepath.Base(line[:colon+3])
+		if !slices.Contains(files, base) {
+			continue
+		}
+		var b block
+		var stmts int
+		if _, err := fmt.Sscanf(line[colon+4:], "%d.%d,%d.%d %d %d", &b.l0, &b.c0, &b.l1, &b.c1, &stmts, &b.count); err != nil {
+			continue
+		}
+		file := filepath.Join(pkgDir, base)
+		c[file] = append(c[file], b)
+	}
+	return c, sc.Err()
+}

@@ -1,0 +1,306 @@
+package mutate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A row's tests are measured once, unmutated, one top-level test at a time: each
+// test's coverage says which mutants it can kill, and its run time orders them. A
+// mutant then runs only the tests that execute its position, fastest first, each
+// alone, and stops at the first that fails. When some test fails alone (it leans on
+// one run before it), the row falls back to one unit per test package: the row's
+// whole selection, as one run.
+
+// testPkg is one test package of a row.
+type testPkg struct {
+	path string // as given to go test ("." or an import path)
+	dir  string // where its test binary runs
+}
+
+// unit is what a mutant's test binary runs at once: one top-level test, or the
+// row's whole selection of one package.
+type unit struct {
+	id    int    // index into plan.units
+	pkg   int    // index into plan.pkgs
+	name  string // the test; "" for the whole selection
+	dur   time.Duration
+	cover coverMap
+}
+
+// pattern is the -test.run pattern of u.
+func (u unit) pattern(s Scope) string {
+	if u.name == "" {
+		return s.Run
+	}
+	return "^" + regexp.QuoteMeta(u.name) + "$"
+}
+
+// plan is a row's measured baseline.
+type plan struct {
+	pkgs  []testPkg
+	units []unit
+	whole bool // one unit per package: some test failed alone
+
+	mu    sync.Mutex
+	kills map[int]int // by unit id: mutants of this row the unit killed so far
+}
+
+// baseline builds each test package once with coverage of the mutated package,
+// lists its selected tests and runs each alone (Workers at a time). Every test
+// must pass alone, else the row runs whole selections, which must pass.
+func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string) (*plan, error) {
+	dir := filepath.Join(work, "baseline")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	pkgDir, err := packageDir(modDir, pkg)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{}
+	var bins []string
+	for i, t := range s.Tests {
+		bin := filepath.Join(dir, strconv.Itoa(i)+".test")
+		if out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-cover", "-coverpkg="+pkg, "-o", bin, t); err != nil {
+			return nil, fmt.Errorf("go test -c %s: %v\n%s", t, err, firstLines(out, 20))
+		}
+		if _, err := os.Stat(bin); err != nil {
+			continue // no test files
+		}
+		d, err := packageDir(modDir, t)
+		if err != nil {
+			return nil, err
+		}
+		p.pkgs = append(p.pkgs, testPkg{path: t, dir: d})
+		bins = append(bins, bin)
+	}
+	var us []unit
+	for i, tp := range p.pkgs {
+		names, err := listTests(ctx, bins[i], tp.dir, s)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			us = append(us, unit{pkg: i, name: n})
+		}
+	}
+	failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir)
+	if len(failed) > 0 {
+		o.Log("%s: %s fail(s) alone, so every mutant runs the row's whole selection", s.Name, strings.Join(failed, ", "))
+		us = us[:0]
+		for i := range p.pkgs {
+			us = append(us, unit{pkg: i})
+		}
+		p.whole = true
+		if failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir); len(failed) > 0 {
+			return nil, fmt.Errorf("%s", strings.Join(failed, "; "))
+		}
+	}
+	for i := range us {
+		us[i].id = i
+	}
+	p.units = us
+	p.kills = map[int]int{}
+	return p, nil
+}
+
+// listTests lists the top-level tests, fuzz targets and examples of a test binary
+// that the row's -run selects (benchmarks do not run under go test).
+func listTests(ctx context.Context, bin, dir string, s Scope) ([]string, error) {
+	run := s.Run
+	if run == "" {
+		run = "."
+	}
+	// -test.run too: -test.list ignores it, but a TestMain that checks something
+	// after a run without a filter (hostsim's: every fault fired) must not
+	// check after a listing
+	out, err := testCmd(ctx, bin, dir, s.Env, 0, "-test.run", run, "-test.list", run)
+	if err != nil {
+		return nil, fmt.Errorf("%s -test.list %q: %v\n%s", bin, run, err, firstLines(out, 10))
+	}
+	var names []string
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		n := strings.TrimSpace(sc.Text())
+		if n != "" && !strings.HasPrefix(n, "Benchmark") && !strings.Contains(n, " ") {
+			names = append(names, n)
+		}
+	}
+	return names, nil
+}
+
+// measure runs every unit alone with coverage, filling in its time and coverage,
+// and returns a line for each unit that failed.
+func (p *plan) measure(ctx context.Context, workers int, s Scope, us []unit, bins []string, pkgDir, dir string) []string {
+	var mu sync.Mutex
+	var failed []string
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				u := &us[i]
+				tp := p.pkgs[u.pkg]
+				prof := filepath.Join(dir, fmt.Sprintf("cover-%d.out", i))
+				args := append(runArgs(s, u.pattern(s)), "-test.coverprofile="+prof)
+				start := time.Now()
+				out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, 0, args...)
+				u.dur = time.Since(start)
+				if err == nil {
+					u.cover, err = readProfile(prof, pkgDir, s.Files)
+				}
+				if err != nil {
+					mu.Lock()
+					failed = append(failed, fmt.Sprintf("%s %s (%v: %s)", tp.path, u.pattern(s), err, failingTest(out)))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range us {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	slices.Sort(failed)
+	return failed
+}
+
+// runArgs are the test binary flags of one unit.
+func runArgs(s Scope, run string) []string {
+	args := []string{"-test.paniconexit0"}
+	if run != "" {
+		args = append(args, "-test.run", run)
+	}
+	if s.Skip != "" {
+		args = append(args, "-test.skip", s.Skip)
+	}
+	return args
+}
+
+// unitsFor returns the units that execute m's position, cheapest first; covered is
+// false when m lies only in blocks none of them ran. A position outside every
+// block (case expressions and the like) gets every unit. A unit's cost is its run
+// time divided by one plus the mutants of the row it has killed: the neighbours of
+// a mutant (the same condition, the same function) mostly fall to the same test.
+func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
+	inBlock := false
+	for _, u := range p.units {
+		ran, in := u.cover.at(m)
+		if ran {
+			us = append(us, u)
+		}
+		inBlock = inBlock || in
+	}
+	if len(us) == 0 && !inBlock {
+		us = slices.Clone(p.units)
+	}
+	p.mu.Lock()
+	cost := func(u unit) time.Duration { return u.dur / time.Duration(1+p.kills[u.id]) }
+	slices.SortStableFunc(us, func(a, b unit) int { return int(cost(a) - cost(b)) })
+	p.mu.Unlock()
+	return us, len(us) > 0
+}
+
+// runUnits runs each unit alone against the overlay, in unitsFor's order, until one
+// fails. A package's test binary is built when its first unit is due, so a mutant
+// its fastest tests kill links nothing else; when the first build fails, the
+// mutant is not viable. The tests together get three times their unmutated time
+// plus 30 s, builds not counted.
+func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work string, us []unit, c *Cost) (Status, string) {
+	c.Of = len(us)
+	var left time.Duration = 30 * time.Second
+	for _, u := range us {
+		left += 3 * u.dur
+	}
+	bins := map[int]string{}
+	for _, u := range us {
+		tp := p.pkgs[u.pkg]
+		if _, ok := bins[u.pkg]; !ok {
+			bin := filepath.Join(work, strconv.Itoa(u.pkg)+".test")
+			start := time.Now()
+			// -w: no DWARF, which is most of a large test binary's link time
+			out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-overlay="+overlay, "-o", bin, tp.path)
+			c.Build += time.Since(start)
+			if err != nil {
+				if ctx.Err() != nil {
+					return NotViable, "interrupted: " + ctx.Err().Error()
+				}
+				return NotViable, firstLines(out, 3)
+			}
+			bins[u.pkg] = bin
+		}
+		if left <= 0 {
+			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, u.pattern(s))
+		}
+		start := time.Now()
+		out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, left, runArgs(s, u.pattern(s))...)
+		left -= time.Since(start)
+		c.Test += time.Since(start)
+		c.Ran++
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, u.pattern(s))
+		case err != nil:
+			p.mu.Lock()
+			p.kills[u.id]++
+			p.mu.Unlock()
+			return Killed, failingTest(out)
+		}
+	}
+	return Lived, p.reproduce(s, us)
+}
+
+// reproduce is the go test command that runs what a lived mutant survived.
+func (p *plan) reproduce(s Scope, us []unit) string {
+	var runs, pkgs []string
+	for _, u := range us {
+		if r := u.pattern(s); r != "" && !slices.Contains(runs, r) {
+			runs = append(runs, r)
+		}
+		if tp := p.pkgs[u.pkg].path; !slices.Contains(pkgs, tp) {
+			pkgs = append(pkgs, tp)
+		}
+	}
+	cmd := "go test -count=1"
+	if len(runs) > 0 {
+		cmd += " -run '" + strings.Join(runs, "|") + "'"
+	}
+	if s.Skip != "" {
+		cmd += " -skip '" + s.Skip + "'"
+	}
+	return cmd + " " + strings.Join(pkgs, " ")
+}
+
+// testCmd runs a test binary in dir; a context deadline is reported as
+// context.DeadlineExceeded.
+func testCmd(ctx context.Context, bin, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return out, context.DeadlineExceeded
+	}
+	return out, err
+}
