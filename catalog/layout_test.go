@@ -116,3 +116,32 @@ func TestContractVersionDirectories(t *testing.T) {
 		t.Errorf("a version directory must equal the document's version, got %v", err)
 	}
 }
+
+// The canonical fixture comes first whatever order a definition declares its
+// fixtures in: consumers that need one valid instance take Fixtures[0].
+func TestCanonicalFixtureComesFirst(t *testing.T) {
+	c := baseCatalog()
+	st := c.form("Store", "0.1.0")
+	st.def["conformanceFixtures"] = []any{
+		obj{"name": "minimal", "desiredPath": "fixtures/minimal.json"},
+		obj{"name": "second", "desiredPath": "fixtures/second.json"},
+		obj{"name": "canonical", "desiredPath": "fixtures/desired.json"},
+	}
+	st.fixtures["fixtures/minimal.json"] = obj{}
+	st.fixtures["fixtures/second.json"] = obj{}
+	cat, err := Load(mapFS(c.seal(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, ok := cat.Kind(tGroup, "Store")
+	if !ok {
+		t.Fatal("no Store")
+	}
+	var names []string
+	for _, fx := range k.Versions[0].Fixtures {
+		names = append(names, fx.Name)
+	}
+	if strings.Join(names, ",") != "canonical,minimal,second" {
+		t.Fatalf("fixtures in the order %v, want the canonical one first and the rest as declared", names)
+	}
+}

@@ -188,6 +188,7 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 	if canonical != 1 && (len(b.doc.ConformanceFixtures) > 0 || canonical > 1) {
 		ps.add(file, "/conformanceFixtures", "exactly one positive fixture must be named \"canonical\" (found %d)", canonical)
 	}
+	canonicalFirst(f.Fixtures)
 	for i, fx := range b.doc.NegativeConformanceFixtures {
 		ptr := fmt.Sprintf("/negativeConformanceFixtures/%d", i)
 		raw := read(ptr+"/inputPath", fx.InputPath)
@@ -220,6 +221,20 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 		}
 		if err == nil {
 			ps.add(file, ptr+"/inputPath", "negative fixture %q must fail %s validation but passes; make it break exactly one rule", fx.Name, fx.Stage)
+		}
+	}
+}
+
+// canonicalFirst moves the fixture named "canonical" to the front, the rest
+// keeping their order: every consumer that needs one valid instance of a Form
+// takes Fixtures[0], which so is the canonical fixture whatever the order
+// the definition declares them in.
+func canonicalFirst(fxs []Fixture) {
+	for i, fx := range fxs {
+		if fx.Name == "canonical" {
+			copy(fxs[1:i+1], fxs[:i])
+			fxs[0] = fx
+			return
 		}
 	}
 }

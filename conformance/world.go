@@ -41,8 +41,8 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 		}
 		return map[string]any{f.Fields[0].Wire: d}, nil
 	}
-	if len(f.Fixtures) == 0 {
-		return nil, notApplicable("%s has no canonical fixture in the runner's catalog", f.Ref)
+	if _, why, ok := f.CanonicalFixture(); !ok {
+		return nil, notApplicable("%s (in the runner's catalog)", why)
 	}
 	var spec map[string]any
 	if err := json.Unmarshal(f.Fixtures[0].Desired, &spec); err != nil {

@@ -78,7 +78,7 @@ type Form struct {
 	OutputJSON     []byte // outputSchema exactly as authored; nil without outputs
 	ObservedJSON   []byte // observedSchema exactly as authored; nil without one
 
-	Fixtures         []Fixture
+	Fixtures         []Fixture // positive; the one named "canonical" first (the loader orders them)
 	NegativeFixtures []NegativeFixture
 
 	// schemas is the JSON Schema engine the loader gave this Form (SetSchemas), nil
