@@ -45,7 +45,14 @@ func (c *benchClient) do(method, path string, h map[string]string, body []byte, 
 	return b
 }
 
-func (c *benchClient) lifecycle(f *catalog.Form, spec map[string]any, name string) {
+// requester answers one request: over the network (benchClient) or straight to
+// the handler (handlerClient).
+type requester interface {
+	do(method, path string, h map[string]string, body []byte, want int) []byte
+}
+
+// lifecycle is prepare → PUT → GET → DELETE of one resource.
+func lifecycle(c requester, f *catalog.Form, spec map[string]any, name string) {
 	pb := c.do("POST", api+"/resources/prepare", nil, body(f, name, "bench", spec, nil), 200)
 	var p struct {
 		Review struct{ PrepareDigest string }
@@ -72,7 +79,7 @@ func BenchmarkLifecycle(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.lifecycle(f, spec, fmt.Sprintf("r%d", i))
+		lifecycle(c, f, spec, fmt.Sprintf("r%d", i))
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lifecycles/s")
 }
@@ -83,7 +90,7 @@ func BenchmarkConcurrentReads(b *testing.B) {
 	c, _ := newBench(b)
 	f := updatable(b, testCatalog(b))
 	spec := fixture(b, f)
-	c.lifecycle(f, spec, "warm")
+	lifecycle(c, f, spec, "warm")
 	pb := c.do("POST", api+"/resources/prepare", nil, body(f, "hot", "bench", spec, nil), 200)
 	var p struct {
 		Review struct{ PrepareDigest string }
@@ -100,7 +107,7 @@ func BenchmarkConcurrentReads(b *testing.B) {
 			case <-stop:
 				return
 			default:
-				c.lifecycle(f, spec, fmt.Sprintf("w%d", i))
+				lifecycle(c, f, spec, fmt.Sprintf("w%d", i))
 			}
 		}
 	}()
@@ -125,7 +132,7 @@ func BenchmarkRSSAfter2000Lifecycles(b *testing.B) {
 		f := updatable(b, testCatalog(b))
 		spec := fixture(b, f)
 		for j := 0; j < 2000; j++ {
-			c.lifecycle(f, spec, fmt.Sprintf("m%d-%d", i, j))
+			lifecycle(c, f, spec, fmt.Sprintf("m%d-%d", i, j))
 		}
 	}
 	b.ReportMetric(rssMiB(), "RSS-MiB")
@@ -216,15 +223,6 @@ func BenchmarkLifecycleHandler(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		name := fmt.Sprintf("r%d", i)
-		pb := c.do("POST", api+"/resources/prepare", nil, body(f, name, "bench", spec, nil), 200)
-		var p struct {
-			Review struct{ PrepareDigest string }
-		}
-		_ = json.Unmarshal(pb, &p)
-		c.do("PUT", resPath(f, name), map[string]string{"If-None-Match": "*", "Idempotency-Key": "k-" + name},
-			body(f, name, "bench", spec, map[string]any{"review": map[string]any{"prepareDigest": p.Review.PrepareDigest}}), 201)
-		c.do("GET", resPath(f, name)+exactQuery(f, "bench"), nil, nil, 200)
-		c.do("DELETE", resPath(f, name)+exactQuery(f, "bench"), map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": "d-" + name}, nil, 204)
+		lifecycle(c, f, spec, fmt.Sprintf("r%d", i))
 	}
 }

@@ -224,21 +224,9 @@ func writeOverlay(work string, m Mutant) (string, error) {
 	return overlay, os.WriteFile(overlay, b, 0o644)
 }
 
+// goCmd runs the go command in dir (testCmd with the go binary).
 func goCmd(ctx context.Context, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		return out, context.DeadlineExceeded
-	}
-	return out, err
+	return testCmd(ctx, "go", dir, env, timeout, args...)
 }
 
 func firstLines(b []byte, n int) string {

@@ -286,7 +286,7 @@ func (p *plan) reproduce(s Scope, us []unit) string {
 	return cmd + " " + strings.Join(pkgs, " ")
 }
 
-// testCmd runs a test binary in dir; a context deadline is reported as
+// testCmd runs a test binary (or the go command) in dir; a context deadline is reported as
 // context.DeadlineExceeded.
 func testCmd(ctx context.Context, bin, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {
 	if timeout > 0 {
