@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"sort"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
@@ -20,19 +19,15 @@ import (
 func canonicalFast(v any) (out []byte, ok bool) {
 	switch m := v.(type) {
 	case map[string]string:
-		keys := make([]string, 0, len(m))
-		size := 2
-		for k, s := range m {
-			if !plainKey(k) || !utf8.ValidString(s) {
+		keys, ok := sortedPlainKeys(m, make([]string, 0, len(m)))
+		if !ok {
+			return nil, false
+		}
+		out = append(make([]byte, 0, 256), '{')
+		for i, k := range keys {
+			if !utf8.ValidString(m[k]) {
 				return nil, false
 			}
-			keys = append(keys, k)
-			size += len(k) + len(s) + 6
-		}
-		sort.Strings(keys) // ASCII keys: byte order is UTF-16 code-unit order
-		out = make([]byte, 0, size)
-		out = append(out, '{')
-		for i, k := range keys {
 			if i > 0 {
 				out = append(out, ',')
 			}
@@ -81,11 +76,7 @@ func appendCanonical(b []byte, v any, depth int) ([]byte, bool) {
 		if len(x) == 0 || sc.number() != nil || sc.pos != len(x) {
 			return nil, false
 		}
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
-			return nil, false
-		}
-		return appendCanonical(b, f, depth)
+		return appendCanonical(b, sc.num, depth)
 	case []any:
 		if depth >= MaxDepth-1 {
 			return nil, false
@@ -106,14 +97,10 @@ func appendCanonical(b []byte, v any, depth int) ([]byte, bool) {
 			return nil, false
 		}
 		var small [16]string
-		keys := small[:0]
-		for k := range x {
-			if !plainKey(k) {
-				return nil, false
-			}
-			keys = append(keys, k)
+		keys, ok := sortedPlainKeys(x, small[:0])
+		if !ok {
+			return nil, false
 		}
-		sort.Strings(keys) // ASCII keys: byte order is UTF-16 code-unit order
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -129,6 +116,19 @@ func appendCanonical(b []byte, v any, depth int) ([]byte, bool) {
 		return append(b, '}'), true
 	}
 	return nil, false
+}
+
+// sortedPlainKeys appends m's keys to keys in canonical order, or reports
+// false when one is not plainKey (the general path then sorts by UTF-16).
+func sortedPlainKeys[V any](m map[string]V, keys []string) ([]string, bool) {
+	for k := range m {
+		if !plainKey(k) {
+			return nil, false
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // ASCII keys: byte order is UTF-16 code-unit order
+	return keys, true
 }
 
 // plainKey: printable ASCII only, so byte order is the canonical order.

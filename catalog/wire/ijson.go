@@ -74,6 +74,7 @@ type scanner struct {
 	data []byte
 	pos  int
 	path path
+	num  float64 // the value of the last number scanned
 }
 
 // fail reports a problem at the JSON Pointer of what the scanner is in: the

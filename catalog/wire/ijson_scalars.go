@@ -169,6 +169,6 @@ func (s *scanner) number() error {
 	if f == 0 && lit[0] == '-' {
 		return s.fail(fmt.Sprintf("negative zero (%s) is not allowed; use 0", lit))
 	}
-	s.pos = i
+	s.pos, s.num = i, f
 	return nil
 }
