@@ -15,6 +15,17 @@ import (
 
 // idsOfAreas lists the checks of the given areas, narrowed further by
 // TAKOKIT_SELFTEST_AREAS when it is set (mage mutate).
+// checkBinary is the hostsim binary for a test of check id in area, skipping
+// the test when TAKOKIT_SELFTEST_AREAS narrows the check away.
+func checkBinary(t *testing.T, area conformance.Area, id string) string {
+	t.Helper()
+	bin := hostsimBinary(t)
+	if !slices.Contains(idsOfAreas(t, area), id) {
+		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
+	}
+	return bin
+}
+
 func idsOfAreas(t *testing.T, areas ...conformance.Area) []string {
 	t.Helper()
 	narrow := areaChecks(t)
@@ -115,10 +126,7 @@ func TestChecksOnPartialHosts(t *testing.T) {
 // on a host that does not enforce them fail support-profile-enforced-at-apply at that
 // operation.
 func TestNarrowedOperationsAreEnforcedByTheCheck(t *testing.T) {
-	bin := hostsimBinary(t)
-	if !slices.Contains(idsOfAreas(t, conformance.AreaSupport), "support-profile-enforced-at-apply") {
-		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
-	}
+	bin := checkBinary(t, conformance.AreaSupport, "support-profile-enforced-at-apply")
 	cat, err := catalog.Embedded()
 	if err != nil {
 		t.Fatal(err)
@@ -150,10 +158,7 @@ func TestNarrowedOperationsAreEnforcedByTheCheck(t *testing.T) {
 // installed kind fails support-profile-enforced-at-apply at the apply under a FormRef
 // it does not install.
 func TestSupportEnforcementTriesUnknownRefs(t *testing.T) {
-	bin := hostsimBinary(t)
-	if !slices.Contains(idsOfAreas(t, conformance.AreaSupport), "support-profile-enforced-at-apply") {
-		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
-	}
+	bin := checkBinary(t, conformance.AreaSupport, "support-profile-enforced-at-apply")
 	ctx, sim, cat := startSim(t, bin, "full")
 	if err := sim.ArmFault(ctx, "formref.loose"); err != nil {
 		t.Fatal(err)

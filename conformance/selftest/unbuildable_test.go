@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -73,10 +72,7 @@ func runLogged(t *testing.T, ctx context.Context, endpoint string, cat *catalog.
 // range on one that does not.
 func TestSupportEnforcementOverFormsItCannotBuild(t *testing.T) {
 	const id = "support-profile-enforced-at-apply"
-	bin := hostsimBinary(t)
-	if !slices.Contains(idsOfAreas(t, conformance.AreaSupport), id) {
-		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
-	}
+	bin := checkBinary(t, conformance.AreaSupport, id)
 	dir := t.TempDir()
 	cat, err := catalogtest.WithoutFixtures(filepath.Join(dir, "catalog"), "ModuleWorker")
 	if err != nil {
@@ -133,10 +129,7 @@ func TestSupportEnforcementOverFormsItCannotBuild(t *testing.T) {
 // does not install it: the apply is sent, refused 404, and the check passes.
 func TestSupportEnforcementAppliesUninstalledFormsWithoutFixtures(t *testing.T) {
 	const id = "support-profile-enforced-at-apply"
-	bin := hostsimBinary(t)
-	if !slices.Contains(idsOfAreas(t, conformance.AreaSupport), id) {
-		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
-	}
+	bin := checkBinary(t, conformance.AreaSupport, id)
 	dir := t.TempDir()
 	cat, err := catalogtest.WithoutFixtures(dir, "ObjectBucket")
 	if err != nil {
