@@ -113,6 +113,15 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		each = "whole selection"
 	}
 	o.Log("%s: %d mutants in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
+	start = time.Now()
+	if err := p.useSchema(ctx, s, modDir, pkg, filepath.Join(work, "schema"), mutants, o.Log); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		o.Log("  schema: none, every mutant is built on its own: %v", err)
+	} else {
+		o.Log("  schema: %d of %d mutants in one build per test package (%s)", len(p.schema.ids), len(mutants), time.Since(start).Round(time.Second))
+	}
 
 	results := make([]Result, len(mutants))
 	jobs := make(chan int)
@@ -124,7 +133,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			for i := range jobs {
 				m := mutants[i]
 				r := Result{Mutant: m}
-				r.Status, r.Detail = p.runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), m, &r.Cost)
+				r.Status, r.Detail = p.runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
 				results[i] = r
 				switch r.Status {
 				case Lived:
@@ -168,9 +177,16 @@ func importPath(modDir, dir string) (string, error) {
 }
 
 // runMutant runs the tests that execute m's position against it: not covered (or
-// not viable) when none does, else through runUnits, which builds them first.
-func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string, m Mutant, c *Cost) (Status, string) {
+// not viable) when none does, else through runUnits, with the schema's binaries
+// when the schema holds m, else building them for m first.
+func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string, i int, m Mutant, c *Cost) (Status, string) {
 	us, covered := p.unitsFor(m)
+	if id, ok := p.schema.holds(i); ok {
+		if !covered {
+			return NotCovered, "" // the schema holds only mutants that build
+		}
+		return p.runUnits(ctx, s, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id)}, c)
+	}
 	if !covered {
 		start := time.Now()
 		defer func() { c.Build = time.Since(start) }()
@@ -180,7 +196,7 @@ func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string,
 	if err != nil {
 		return NotViable, err.Error()
 	}
-	return p.runUnits(ctx, s, modDir, overlay, work, us, c)
+	return p.runUnits(ctx, s, us, p.overlayBuilds(ctx, modDir, overlay, work), nil, c)
 }
 
 // uncovered classifies a mutant no selected test executes: not viable when it

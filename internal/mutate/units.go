@@ -53,6 +53,8 @@ type plan struct {
 	units []unit
 	whole bool // one unit per package: some test failed alone
 
+	schema *schema // nil: every mutant is built on its own
+
 	mu    sync.Mutex
 	kills map[int]int // by unit id: mutants of this row the unit killed so far
 }
@@ -216,39 +218,60 @@ func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
 	return us, len(us) > 0
 }
 
-// runUnits runs each unit alone against the overlay, in unitsFor's order, until one
-// fails. A package's test binary is built when its first unit is due, so a mutant
-// its fastest tests kill links nothing else; when the first build fails, the
+// binaries gives the test binary of a test package for one mutant: built from
+// the mutant's own overlay when its first unit is due, or already built (a schema).
+type binaries func(pkg int) (bin, refusal string, built time.Duration)
+
+// overlayBuilds builds each test package against overlay into work, once.
+func (p *plan) overlayBuilds(ctx context.Context, modDir, overlay, work string) binaries {
+	bins := map[int]string{}
+	return func(pkg int) (string, string, time.Duration) {
+		if b, ok := bins[pkg]; ok {
+			return b, "", 0
+		}
+		bin := filepath.Join(work, strconv.Itoa(pkg)+".test")
+		start := time.Now()
+		if out, err := buildTest(ctx, modDir, overlay, bin, p.pkgs[pkg].path); err != nil {
+			if ctx.Err() != nil {
+				return "", "interrupted: " + ctx.Err().Error(), time.Since(start)
+			}
+			return "", firstLines(out, 3), time.Since(start)
+		}
+		bins[pkg] = bin
+		return bin, "", time.Since(start)
+	}
+}
+
+// buildTest links a test binary against overlay; -w: no DWARF, which is most of
+// a large test binary's link time.
+func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, error) {
+	return goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-overlay="+overlay, "-o", bin, pkg)
+}
+
+// runUnits runs each unit alone against the mutant, in unitsFor's order, until
+// one fails. A package's test binary is asked for when its first unit is due, so
+// a mutant its fastest tests kill links nothing else; when that build fails, the
 // mutant is not viable. The tests together get three times their unmutated time
-// plus 30 s, builds not counted.
-func (p *plan) runUnits(ctx context.Context, s Scope, modDir, overlay, work string, us []unit, c *Cost) (Status, string) {
+// plus 30 s, builds not counted. env is added to the row's (a schema's switch).
+func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
 	var left time.Duration = 30 * time.Second
 	for _, u := range us {
 		left += 3 * u.dur
 	}
-	bins := map[int]string{}
+	env = append(slices.Clip(s.Env), env...)
 	for _, u := range us {
 		tp := p.pkgs[u.pkg]
-		if _, ok := bins[u.pkg]; !ok {
-			bin := filepath.Join(work, strconv.Itoa(u.pkg)+".test")
-			start := time.Now()
-			// -w: no DWARF, which is most of a large test binary's link time
-			out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-overlay="+overlay, "-o", bin, tp.path)
-			c.Build += time.Since(start)
-			if err != nil {
-				if ctx.Err() != nil {
-					return NotViable, "interrupted: " + ctx.Err().Error()
-				}
-				return NotViable, firstLines(out, 3)
-			}
-			bins[u.pkg] = bin
+		b, refusal, built := bin(u.pkg)
+		c.Build += built
+		if b == "" {
+			return NotViable, refusal
 		}
 		if left <= 0 {
 			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, u.pattern(s))
 		}
 		start := time.Now()
-		out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, left, runArgs(s, u.pattern(s))...)
+		out, err := testCmd(ctx, b, tp.dir, env, left, runArgs(s, u.pattern(s))...)
 		left -= time.Since(start)
 		c.Test += time.Since(start)
 		c.Ran++

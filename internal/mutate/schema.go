@@ -1,0 +1,441 @@
+package mutate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// A mutant schema compiles every mutant of a row that is sure to build into the
+// package at once, each behind a run-time switch: the test binary is built and
+// linked once per row, and a mutant is one run of it with TAKOKIT_MUTANT set to
+// its id (docs/mutation.md#mutant-schemata). A mutant the schema cannot hold
+// (a string `+`, a constant expression, a type the wrapper cannot name) is built
+// on its own, as before.
+
+// mutantEnv names the variable that switches one mutant of a schema on.
+const mutantEnv = "TAKOKIT_MUTANT"
+
+// schema is the rewritten package: the overlay that builds it and the id of each
+// mutant (by index into the row's mutants) it holds.
+type schema struct {
+	overlay string
+	ids     map[int]int
+	bins    []string // by test package, once built
+}
+
+// site is one expression or statement of the package with the mutants it holds.
+type site struct {
+	lo, hi  int      // byte offsets of the node in its file
+	node    ast.Node // *ast.BinaryExpr, *ast.UnaryExpr or *ast.IncDecStmt
+	mutants []int    // indexes into the row's mutants
+	boolean bool     // a logical or comparison operator: wrapped in a func() bool
+	outLen  int      // the length of its wrapper in the rewritten file
+}
+
+// span is the lines of one wrapper in a rewritten file.
+type span struct {
+	first, last int // 1-based
+	ids         []int
+}
+
+// newSchema writes the schema of mutants into dir and builds the package with it,
+// dropping each mutant the compiler refuses until it builds (or none is left).
+func newSchema(ctx context.Context, modDir, pkg, dir string, mutants []Mutant, log func(string, ...any)) (*schema, error) {
+	cfg := &packages.Config{Context: ctx, Dir: modDir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo}
+	pkgs, err := packages.Load(cfg, pkg)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		return nil, fmt.Errorf("load %s for its types: %v", pkg, pkgs)
+	}
+	p := pkgs[0]
+	sites, err := findSites(p, mutants)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for range 30 { // each round drops the mutants the compiler named
+		s, out, spans, err := writeSchema(ctx, modDir, pkg, dir, p, mutants, sites)
+		if err != nil || s != nil {
+			return s, err
+		}
+		bad := refused(out, spans)
+		if len(bad) == 0 {
+			return nil, fmt.Errorf("the schema of %s does not build: %s", pkg, firstLines(out, 5))
+		}
+		var keep []*site
+		for _, st := range sites {
+			if !slices.ContainsFunc(st.mutants, func(i int) bool { return bad[i+1] }) {
+				keep = append(keep, st)
+			}
+		}
+		log("  schema: %d mutant site(s) the compiler refused are built one by one", len(sites)-len(keep))
+		sites = keep
+	}
+	return nil, fmt.Errorf("the schema of %s still does not build after 30 rounds", pkg)
+}
+
+// findSites pairs each mutant with its node and keeps those the schema can hold.
+func findSites(p *packages.Package, mutants []Mutant) ([]*site, error) {
+	byOffset := map[string]map[int]ast.Node{}
+	for _, f := range p.Syntax {
+		name := p.Fset.File(f.Pos()).Name()
+		m := map[int]ast.Node{}
+		tf := p.Fset.File(f.Pos())
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.BinaryExpr:
+				m[tf.Offset(x.OpPos)] = x
+			case *ast.UnaryExpr:
+				m[tf.Offset(x.OpPos)] = x
+			case *ast.IncDecStmt:
+				m[tf.Offset(x.TokPos)] = x
+			}
+			return true
+		})
+		byOffset[name] = m
+	}
+	var sites []*site
+	at := map[ast.Node]*site{}
+	for i, mu := range mutants {
+		n := byOffset[mu.File][mu.Offset]
+		if n == nil {
+			return nil, fmt.Errorf("%s: no expression at the mutant's offset", mu)
+		}
+		boolean, ok := holds(p.TypesInfo, n, mu)
+		if !ok {
+			continue
+		}
+		st := at[n]
+		if st == nil {
+			tf := p.Fset.File(n.Pos())
+			st = &site{lo: tf.Offset(n.Pos()), hi: tf.Offset(n.End()), node: n, boolean: boolean}
+			at[n] = st
+			sites = append(sites, st)
+		}
+		st.mutants = append(st.mutants, i)
+	}
+	return sites, nil
+}
+
+// holds says whether the schema can hold mutant mu of node n, which it can when
+// the mutant surely builds and its wrapper has a type the schema can write.
+func holds(info *types.Info, n ast.Node, mu Mutant) (boolean, ok bool) {
+	switch x := n.(type) {
+	case *ast.IncDecStmt:
+		return false, true
+	case *ast.UnaryExpr:
+		return false, numeric(info, x, false)
+	case *ast.BinaryExpr:
+		if mu.Kind != ArithmeticBase {
+			tv := info.Types[x]
+			b, isBasic := tv.Type.(*types.Basic)
+			return true, tv.Value == nil && isBasic && b.Info()&types.IsBoolean != 0
+		}
+		if y := info.Types[x.Y]; x.Op == token.MUL && y.Value != nil && constant.Sign(y.Value) == 0 {
+			return false, false // x * 0 -> x / 0 does not build
+		}
+		return false, numeric(info, x, x.Op == token.REM)
+	}
+	return false, false
+}
+
+// numeric: e is not a constant and its type is a number (an integer if integer).
+func numeric(info *types.Info, e ast.Expr, integer bool) bool {
+	tv := info.Types[e]
+	if tv.Value != nil || tv.Type == nil {
+		return false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsNumeric == 0 {
+		return false
+	}
+	return !integer || b.Info()&types.IsInteger != 0
+}
+
+// writeSchema writes the rewritten files, the switch file and the overlay, and
+// builds the package: a schema when it builds, else the compiler's output.
+func writeSchema(ctx context.Context, modDir, pkg, dir string, p *packages.Package, mutants []Mutant, sites []*site) (*schema, []byte, map[string][]span, error) {
+	replace := map[string]string{}
+	spans := map[string][]span{}
+	ids := map[int]int{}
+	byFile := map[string][]*site{}
+	for _, st := range sites {
+		f := mutants[st.mutants[0]].File
+		byFile[f] = append(byFile[f], st)
+		for _, i := range st.mutants {
+			ids[i] = i + 1
+		}
+	}
+	for file, ss := range byFile {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		slices.SortFunc(ss, func(a, b *site) int {
+			if a.lo != b.lo {
+				return a.lo - b.lo
+			}
+			return b.hi - a.hi // the outer of two nodes that start together first
+		})
+		r := rewriter{src: src, sites: ss, mutants: mutants}
+		text := r.text(0, len(src))
+		out := filepath.Join(dir, filepath.Base(file))
+		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
+			return nil, nil, nil, err
+		}
+		replace[file] = out
+		spans[filepath.Base(file)] = wrapperSpans(text, ss)
+	}
+	pkgDir := filepath.Dir(mutants[0].File)
+	sw := filepath.Join(dir, "zz_takokit_mutants.go")
+	if err := os.WriteFile(sw, []byte(switchFile(p.Name)), 0o644); err != nil {
+		return nil, nil, nil, err
+	}
+	replace[filepath.Join(pkgDir, "zz_takokit_mutants.go")] = sw
+	overlay := filepath.Join(dir, "overlay.json")
+	b, _ := json.Marshal(map[string]any{"Replace": replace})
+	if err := os.WriteFile(overlay, b, 0o644); err != nil {
+		return nil, nil, nil, err
+	}
+	if out, err := goCmd(ctx, modDir, nil, 0, "build", "-overlay="+overlay, pkg); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, nil, ctx.Err()
+		}
+		return nil, out, spans, nil
+	}
+	return &schema{overlay: overlay, ids: ids}, nil, nil, nil
+}
+
+// wrapperSpans finds each site's wrapper in the rewritten text by the marker it
+// opens with, and gives the lines it covers.
+func wrapperSpans(text string, sites []*site) []span {
+	byMark := map[string]*site{}
+	for _, st := range sites {
+		byMark[st.mark()] = st
+	}
+	var out []span
+	for _, m := range marker.FindAllStringIndex(text, -1) {
+		st := byMark[text[m[0]:m[1]]]
+		if st == nil {
+			continue
+		}
+		first := 1 + strings.Count(text[:m[0]], "\n")
+		sp := span{first: first, last: first + strings.Count(text[m[0]:m[0]+st.outLen], "\n")}
+		for _, i := range st.mutants {
+			sp.ids = append(sp.ids, i+1)
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+var compileError = regexp.MustCompile(`(?m)^(?:\./)?([^\s:]+\.go):(\d+):\d+: `)
+
+// refused reads the compiler's errors and returns the ids of the mutants of the
+// innermost wrapper each points into; nil when one points outside every wrapper.
+func refused(out []byte, spans map[string][]span) map[int]bool {
+	bad := map[int]bool{}
+	for _, m := range compileError.FindAllSubmatch(out, -1) {
+		n, _ := strconv.Atoi(string(m[2]))
+		var in *span
+		for i, sp := range spans[filepath.Base(string(m[1]))] {
+			if sp.first <= n && n <= sp.last && (in == nil || sp.last-sp.first <= in.last-in.first) {
+				in = &spans[filepath.Base(string(m[1]))][i]
+			}
+		}
+		if in == nil {
+			return nil
+		}
+		for _, id := range in.ids {
+			bad[id] = true
+		}
+	}
+	return bad
+}
+
+// marker opens every wrapper, naming the mutant ids it holds.
+var marker = regexp.MustCompile(`/\*mutant:([0-9,]+)\*/`)
+
+// rewriter renders a file with each site replaced by its wrapper.
+type rewriter struct {
+	src     []byte
+	sites   []*site // sorted by start, outer first
+	mutants []Mutant
+}
+
+// text is src[lo:hi] with every outermost site inside it wrapped.
+func (r rewriter) text(lo, hi int) string {
+	var b strings.Builder
+	at := lo
+	for _, st := range r.sites {
+		if st.lo < at || st.hi > hi {
+			continue
+		}
+		b.Write(r.src[at:st.lo])
+		b.WriteString(r.wrap(st))
+		at = st.hi
+	}
+	b.Write(r.src[at:hi])
+	return b.String()
+}
+
+func (r rewriter) span(n ast.Node, base token.Pos, off int) string {
+	return r.text(off+int(n.Pos()-base), off+int(n.End()-base))
+}
+
+// mark opens the site's wrapper: /*mutant:ids*/.
+func (st *site) mark() string {
+	ids := make([]string, len(st.mutants))
+	for i, m := range st.mutants {
+		ids[i] = strconv.Itoa(m + 1)
+	}
+	return "/*mutant:" + strings.Join(ids, ",") + "*/"
+}
+
+// wrap renders one site, opening with its marker: the original and each mutant
+// behind the switch.
+func (r rewriter) wrap(st *site) string {
+	w := st.mark() + r.wrapper(st)
+	st.outLen = len(w)
+	return w
+}
+
+func (r rewriter) wrapper(st *site) string {
+	ids := make([]string, len(st.mutants))
+	for i, m := range st.mutants {
+		ids[i] = strconv.Itoa(m + 1)
+	}
+	base := st.node.Pos()
+	switch x := st.node.(type) {
+	case *ast.IncDecStmt:
+		v := r.span(x.X, base, st.lo)
+		return fmt.Sprintf("func() {\nif _takokitMutant == %s {\n%s%s\n} else {\n%s%s\n}\n}()", ids[0], v, r.mutants[st.mutants[0]].New, v, x.Tok)
+	case *ast.UnaryExpr:
+		return fmt.Sprintf("_takokitNeg(%s, %s)", ids[0], r.span(x.X, base, st.lo))
+	case *ast.BinaryExpr:
+		left, right := r.span(x.X, base, st.lo), r.span(x.Y, base, st.lo)
+		if !st.boolean {
+			if x.Op == token.REM {
+				return fmt.Sprintf("_takokitRem(%s, %s, %s)", ids[0], left, right)
+			}
+			return fmt.Sprintf("_takokitArith(%s, %s, %s, '%s', '%s')", ids[0], left, right, x.Op, r.mutants[st.mutants[0]].New)
+		}
+		var b strings.Builder
+		b.WriteString("func() bool {\nswitch _takokitMutant {\n")
+		for i, m := range st.mutants {
+			fmt.Fprintf(&b, "case %s:\nreturn (%s) %s (%s)\n", ids[i], left, r.mutants[m].New, right)
+		}
+		fmt.Fprintf(&b, "}\nreturn (%s) %s (%s)\n}()", left, x.Op, right)
+		return b.String()
+	}
+	panic(fmt.Sprintf("mutate: no wrapper for %T", st.node))
+}
+
+// switchFile is the file the schema adds to the package: the switch and the
+// generic wrappers of arithmetic (which need no type written out).
+func switchFile(pkg string) string {
+	return `package ` + pkg + `
+
+import (
+	_takokitOS "os"
+	_takokitStrconv "strconv"
+)
+
+var _takokitMutant, _ = _takokitStrconv.Atoi(_takokitOS.Getenv("` + mutantEnv + `"))
+
+type _takokitInteger interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+}
+
+type _takokitNumber interface {
+	_takokitInteger | ~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+func _takokitArith[T _takokitNumber](id int, a, b T, op, alt byte) T {
+	if _takokitMutant == id {
+		op = alt
+	}
+	switch op {
+	case '+':
+		return a + b
+	case '-':
+		return a - b
+	case '*':
+		return a * b
+	}
+	return a / b
+}
+
+func _takokitRem[T _takokitInteger](id int, a, b T) T {
+	if _takokitMutant == id {
+		return a * b
+	}
+	return a % b
+}
+
+func _takokitNeg[T _takokitNumber](id int, a T) T {
+	if _takokitMutant == id {
+		return a
+	}
+	return -a
+}
+`
+}
+
+// holds gives the id of mutant i when the schema holds it.
+func (s *schema) holds(i int) (int, bool) {
+	if s == nil {
+		return 0, false
+	}
+	id, ok := s.ids[i]
+	return id, ok
+}
+
+// binary is the schema's test binary of a test package, built by useSchema.
+func (s *schema) binary(pkg int) (string, string, time.Duration) { return s.bins[pkg], "", 0 }
+
+// useSchema builds the schema of the row's mutants and one test binary of it per
+// test package, and keeps it only when, with no mutant switched on, each test
+// package's selection passes as the unmutated code does.
+func (p *plan) useSchema(ctx context.Context, s Scope, modDir, pkg, dir string, mutants []Mutant, log func(string, ...any)) error {
+	sch, err := newSchema(ctx, modDir, pkg, dir, mutants, log)
+	if err != nil {
+		return err
+	}
+	for i, tp := range p.pkgs {
+		bin := filepath.Join(dir, strconv.Itoa(i)+".test")
+		if out, err := buildTest(ctx, modDir, sch.overlay, bin, tp.path); err != nil {
+			return fmt.Errorf("go test -c %s with the schema: %s", tp.path, firstLines(out, 3))
+		}
+		sch.bins = append(sch.bins, bin)
+	}
+	var whole time.Duration = time.Minute
+	for _, u := range p.units {
+		whole += 3 * u.dur
+	}
+	for i, tp := range p.pkgs {
+		if out, err := testCmd(ctx, sch.bins[i], tp.dir, s.Env, whole, runArgs(s, s.Run)...); err != nil {
+			return fmt.Errorf("with no mutant switched on, %s fails with the schema: %s", tp.path, failingTest(out))
+		}
+	}
+	p.schema = sch
+	return nil
+}

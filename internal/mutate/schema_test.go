@@ -1,0 +1,213 @@
+package mutate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// schemaSample has every operator the tool mutates, in the places a schema must
+// get right: nested and short-circuit conditions, a nil guard, multi-line
+// operands with comments, a loop's post statement, package-level initializers,
+// and what it must leave to single builds (strings, constants, a named bool,
+// type parameters, x * 0).
+const schemaSample = `package p
+
+import (
+	"fmt"
+	"time"
+)
+
+type flag bool
+
+type node struct{ next *node; v int }
+
+var base = 7 * 3
+
+var table [2 + 1]int
+
+func Run(a, b int, f float64, d time.Duration, n *node) string {
+	var out []string
+	say := func(v any) { out = append(out, fmt.Sprint(v)) }
+	say(a + b)
+	say(a - b*2)
+	say(a % (b + 10))
+	say(f / 2.5)
+	say(d * 3)
+	say(-a)
+	say(a < b && b <= 3 || a == 2)
+	say(n != nil && n.v > 1) // n may be nil: && must still short-circuit
+	say(a >= b || // a comment between operands
+		b > a)
+	var g flag = a < b
+	say(g)
+	say("x" + strconv(a))
+	say(a * 0)
+	say(len(table) + base)
+	for i := 0; i < 3; i++ {
+		a++
+	}
+	b--
+	say(a + b)
+	say(max2(a, b))
+	return fmt.Sprint(out)
+}
+
+func strconv(a int) string { return fmt.Sprint(a) }
+
+func max2[T int | float64](x, y T) T {
+	if x > y {
+		return x - 0
+	}
+	return y
+}
+`
+
+const schemaMain = `package main
+
+import (
+	"fmt"
+	"time"
+
+	"m/p"
+)
+
+func main() {
+	for _, a := range []int{-1, 0, 2, 3} {
+		for _, b := range []int{1, 3, 4} {
+			var n *p.Node
+			if a > 0 {
+				n = &p.Node{}
+			}
+			fmt.Println(p.Run(a, b, float64(a)+0.5, time.Duration(b), n.Ptr()))
+		}
+	}
+}
+`
+
+// TestSchemaRunsEachMutantAsItsOwnBuildWould builds every mutant of the sample
+// on its own and through one schema, and compares what each prints: a schema
+// that changed what a mutant does would count kills that are not.
+func TestSchemaRunsEachMutantAsItsOwnBuildWould(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	root := t.TempDir()
+	write := func(name, body string) {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module m\n\ngo 1.24\n")
+	write("p/p.go", schemaSample)
+	write("p/node.go", "package p\n\ntype Node = node\n\nfunc (n *node) Ptr() *node { return n }\n")
+	write("cmd/main.go", schemaMain)
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+
+	file := filepath.Join(root, "p", "p.go")
+	ms, err := Find(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := newSchema(t.Context(), root, "m/p", filepath.Join(root, "schema"), ms, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(overlay string, env ...string) (string, bool) {
+		bin := filepath.Join(root, "bin-"+strconv.Itoa(len(env)))
+		if out, err := goCmd(t.Context(), root, nil, 0, "build", "-overlay="+overlay, "-o", bin, "./cmd"); err != nil {
+			return string(out), false
+		}
+		return execute(t, bin, env...), true
+	}
+	schemaBin := filepath.Join(root, "schema.bin")
+	if out, err := goCmd(t.Context(), root, nil, 0, "build", "-overlay="+sch.overlay, "-o", schemaBin, "./cmd"); err != nil {
+		t.Fatalf("the schema does not build: %s", out)
+	}
+	runSchema := func(id int) string { return execute(t, schemaBin, mutantEnv+"="+strconv.Itoa(id)) }
+	unmutated, _ := run(writeTestOverlay(t, root, file, nil))
+	if got := runSchema(0); got != unmutated {
+		t.Fatalf("no mutant switched on: schema prints\n%s\nthe code prints\n%s", got, unmutated)
+	}
+	held := 0
+	for i, m := range ms {
+		own, builds := run(writeTestOverlay(t, root, file, m.Apply([]byte(schemaSample))))
+		id, ok := sch.holds(i)
+		if !ok {
+			continue
+		}
+		held++
+		if !builds {
+			t.Errorf("%s: held by the schema, but does not build on its own: %s", m, firstLines([]byte(own), 3))
+			continue
+		}
+		if got := runSchema(id); got != own {
+			t.Errorf("%s: the schema prints\n%s\nits own build prints\n%s", m, got, own)
+		}
+	}
+	// left to single builds: "x" +, 2 + 1 and 7 * 3 (constants), both mutants
+	// of a < b into a flag, a * 0, and x - 0 on a type parameter (x > y on one
+	// is held: its wrapper is a func() bool whatever T is)
+	if want := len(ms) - 7; held != want {
+		for i, m := range ms {
+			_, ok := sch.holds(i)
+			t.Logf("held %v: %s", ok, m)
+		}
+		t.Errorf("the schema holds %d of %d mutants, want %d", held, len(ms), want)
+	}
+}
+
+// execute runs bin for at most two seconds (i-- in a loop counting up never ends)
+// and gives what it printed, or that it failed or did not end.
+func execute(t *testing.T, bin string, env ...string) string {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	switch {
+	case ctx.Err() != nil:
+		return "did not end"
+	case err != nil: // a panic's stack differs by the wrappers: its message does not
+		msg, _, _ := strings.Cut(string(out), "\n[signal")
+		msg, _, _ = strings.Cut(msg, "\n\ngoroutine")
+		return "exit: " + err.Error() + "\n" + msg
+	}
+	return string(out)
+}
+
+// writeTestOverlay replaces file with src (nil: no replacement).
+func writeTestOverlay(t *testing.T, root, file string, src []byte) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(root, "overlay-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repl := map[string]string{}
+	if src != nil {
+		p := filepath.Join(dir, filepath.Base(file))
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		repl[file] = p
+	}
+	b := `{"Replace":{`
+	var parts []string
+	for k, v := range repl {
+		parts = append(parts, strconv.Quote(k)+":"+strconv.Quote(v))
+	}
+	b += strings.Join(parts, ",") + "}}"
+	o := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(o, []byte(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
