@@ -95,11 +95,21 @@ func newSchema(ctx context.Context, modDir, pkg, dir string, mutants []Mutant, l
 // findSites pairs each mutant with its node and keeps those the schema can hold.
 func findSites(p *packages.Package, mutants []Mutant) ([]*site, error) {
 	byOffset := map[string]map[int]ast.Node{}
+	parents := map[ast.Node]ast.Node{}
 	for _, f := range p.Syntax {
 		name := p.Fset.File(f.Pos()).Name()
 		m := map[int]ast.Node{}
 		tf := p.Fset.File(f.Pos())
+		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if len(stack) > 0 {
+				parents[n] = stack[len(stack)-1]
+			}
+			stack = append(stack, n)
 			switch x := n.(type) {
 			case *ast.BinaryExpr:
 				m[tf.Offset(x.OpPos)] = x
@@ -120,7 +130,7 @@ func findSites(p *packages.Package, mutants []Mutant) ([]*site, error) {
 			return nil, fmt.Errorf("%s: no expression at the mutant's offset", mu)
 		}
 		boolean, ok := holds(p.TypesInfo, n, mu)
-		if !ok {
+		if b, isBinary := n.(*ast.BinaryExpr); !ok || isBinary && regroups(b, mu, parents) {
 			continue
 		}
 		st := at[n]
@@ -155,6 +165,48 @@ func holds(info *types.Info, n ast.Node, mu Mutant) (boolean, ok bool) {
 		return false, numeric(info, x, x.Op == token.REM)
 	}
 	return false, false
+}
+
+// regroups says whether the mutant's text parses into another tree than the
+// node with its operator swapped, which is what the schema runs: in a && b && c,
+// the first && made || reads a || (b && c), not (a || b) && c. Only && <-> ||
+// changes precedence; each operator next to the node in the text must still
+// bind less tightly than the new one, and its operands' more tightly.
+func regroups(n *ast.BinaryExpr, mu Mutant, parents map[ast.Node]ast.Node) bool {
+	op := n.Op
+	for _, t := range []token.Token{token.LAND, token.LOR, token.ADD, token.SUB, token.MUL, token.QUO, token.REM,
+		token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ} {
+		if t.String() == mu.New {
+			op = t
+		}
+	}
+	prec := op.Precedence()
+	if x, ok := n.X.(*ast.BinaryExpr); ok && x.Op.Precedence() < prec {
+		return true
+	}
+	if y, ok := n.Y.(*ast.BinaryExpr); ok && y.Op.Precedence() <= prec {
+		return true
+	}
+	// the operator on the left: up while the node is its parent's left operand
+	var cur ast.Node = n
+	for p, ok := parents[cur].(*ast.BinaryExpr); ok; p, ok = parents[cur].(*ast.BinaryExpr) {
+		if p.Y == cur {
+			if p.Op.Precedence() >= prec {
+				return true
+			}
+			break
+		}
+		cur = p
+	}
+	// and on the right: up while it is its parent's right operand
+	cur = n
+	for p, ok := parents[cur].(*ast.BinaryExpr); ok; p, ok = parents[cur].(*ast.BinaryExpr) {
+		if p.X == cur {
+			return p.Op.Precedence() > prec
+		}
+		cur = p
+	}
+	return false
 }
 
 // numeric: e is not a constant and its type is a number (an integer if integer).
