@@ -20,7 +20,11 @@ func checkMirror(t *testing.T, s *Store, when string) {
 	if err := loadMirror(s.DB(), fresh); err != nil {
 		t.Fatal(err)
 	}
-	if d := s.m.Diff(fresh); d != "" {
+	var skip []string
+	if s.memory {
+		skip = append(skip, "prepares") // the mirror alone keeps them there (MintPrepare)
+	}
+	if d := s.m.Diff(fresh, skip...); d != "" {
 		t.Fatalf("%s: the mirror differs from SQLite (mirror, then SQLite): %s", when, d)
 	}
 }
@@ -158,6 +162,12 @@ func (w *world) compare(q Q) {
 			d := w.digest(i)
 			a, af, _ := PrepareMintedAt(q, d, tenant)
 			b, bf, _ := PrepareMintedAt(rawQ{q}, d, tenant)
+			if w.s.memory { // the mirror alone keeps prepare mints there (MintPrepare)
+				if bf {
+					t.Fatalf("prepare %s/%s: in SQLite on the in-memory database", d, tenant)
+				}
+				continue
+			}
 			if a != b || af != bf {
 				t.Fatalf("prepare %s/%s: mirror %d %v, sqlite %d %v", d, tenant, a, af, b, bf)
 			}

@@ -118,8 +118,16 @@ func RebindOperationRecords(q Q, opID, uid string) error {
 	return err
 }
 
-// MintPrepare records (or refreshes) a minted prepareDigest for a tenant.
+// MintPrepare records (or refreshes) a minted prepareDigest for a tenant. On the
+// in-memory database only the mirror keeps it: nothing reads the table back but
+// the load of a database file at start, and a memory database has none
+// (docs/decisions.md, "prepare mints on the in-memory database").
 func MintPrepare(q Q, digest, tenant string, now int64) error {
+	if w, ok := q.(writeQ); ok && w.w.memory && w.w.m != nil {
+		v, _ := viewOf(q)
+		v.SetPrepare(v.Hash(digest, tenant), now)
+		return nil
+	}
 	_, err := q.Exec(`INSERT INTO prepares (digest, tenant, minted_at) VALUES (?,?,?)
 		ON CONFLICT(digest, tenant) DO UPDATE SET minted_at=excluded.minted_at`, digestStored(digest), tenant, now)
 	if v, ok := viewOf(q); ok && err == nil {

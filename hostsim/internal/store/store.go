@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"sync/atomic"
 
 	"github.com/takokit/takokit/hostsim/internal/store/mirror"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -26,18 +27,23 @@ import (
 // commit (docs/decisions.md: hostsim storage). What requests look up by key is
 // answered by the mirror (package mirror), which a commit updates under rw.
 type Store struct {
-	db     *sql.DB
-	keep   *sql.Conn // holds a memdb database open for the Store's life
-	wmu    sync.Mutex
-	rw     sync.RWMutex // readers share it; a write transaction holds it (memdb) or its commit does (file)
-	memory bool
-	m      *rowMirror
-	path   string
-	stmts  *stmtCache
-	extra  []string        // tables added by Extend, emptied by Reset too
-	events func([]Pending) // receives the journal events of each committed write
-	w      *writer         // the connection write transactions run on (under wmu)
+	db      *sql.DB
+	keep    *sql.Conn // holds a memdb database open for the Store's life
+	wmu     sync.Mutex
+	rw      sync.RWMutex // readers share it; a write transaction holds it (memdb) or its commit does (file)
+	memory  bool
+	m       *rowMirror
+	path    string
+	stmts   *stmtCache
+	extra   []string        // tables added by Extend, emptied by Reset too
+	events  func([]Pending) // receives the journal events of each committed write
+	w       *writer         // the connection write transactions run on (under wmu)
+	commits atomic.Int64    // SQLite write transactions committed
 }
+
+// Commits counts the SQLite write transactions committed so far (a Write that
+// changed only the mirror commits none).
+func (s *Store) Commits() int64 { return s.commits.Load() }
 
 // Open opens (and creates) the database. An empty path gives a private
 // in-memory database under a unique name; it is gone once Close returns.
@@ -131,26 +137,33 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		if err != nil {
 			return err
 		}
-		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: mirror.NewOverlay[Resource, Pin]()}
+		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: mirror.NewOverlay[Resource, Pin](), memory: s.memory}
 	}
-	s.w.events = nil
-	s.w.ov.Clear()
-	if err := s.w.exec("BEGIN IMMEDIATE"); err != nil {
-		return err
+	w := s.w
+	w.events, w.began, w.err = nil, false, nil
+	w.ov.Clear()
+	err := fn(writeQ{w})
+	if err == nil {
+		err = w.err // a BEGIN that failed under a statement whose error fn dropped
 	}
-	if err := fn(writeQ{s.w}); err != nil {
-		_ = s.w.exec("ROLLBACK")
+	if err != nil {
+		if w.began && w.err == nil {
+			_ = w.exec("ROLLBACK")
+		}
 		return err
 	}
 	if !s.memory {
 		s.rw.Lock() // no reader looks while SQLite and the mirror move on
 		defer s.rw.Unlock()
 	}
-	if err := s.w.exec("COMMIT"); err != nil {
-		_ = s.w.exec("ROLLBACK")
-		return err
+	if w.began {
+		if err := w.exec("COMMIT"); err != nil {
+			_ = w.exec("ROLLBACK")
+			return err
+		}
+		s.commits.Add(1)
 	}
-	s.m.Apply(s.w.ov)
+	s.m.Apply(w.ov)
 	if len(s.w.events) > 0 && s.events != nil {
 		s.events(s.w.events) // in commit order: the journal is fed under the writer lock
 	}

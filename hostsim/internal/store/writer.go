@@ -8,13 +8,27 @@ import (
 // writer is the one connection every write transaction runs on, with the
 // statements prepared on it. Writers are serialized (Store.wmu), so a write
 // transaction is BEGIN IMMEDIATE, the statements, COMMIT on this connection:
-// no pool lookup and no per-statement transaction wrapper.
+// no pool lookup and no per-statement transaction wrapper. BEGIN waits for the
+// first statement: a write that changes only the mirror (a prepare mint on the
+// in-memory database, MintPrepare) opens no SQLite transaction at all.
 type writer struct {
 	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
 	events []Pending // journal events of the open transaction
 	m      *rowMirror
 	ov     *overlay // the open transaction's changes to the mirror
+	memory bool     // the in-memory database: what only the mirror reads stays there
+	began  bool     // BEGIN IMMEDIATE was sent for the current write
+	err    error    // and failed
+}
+
+// begin opens the write's SQLite transaction before its first statement.
+func (w *writer) begin() error {
+	if !w.began {
+		w.began = true
+		w.err = w.exec("BEGIN IMMEDIATE")
+	}
+	return w.err
 }
 
 func (w *writer) stmt(query string) (*sql.Stmt, error) {
@@ -41,6 +55,9 @@ func (w *writer) exec(query string) error {
 type writeQ struct{ w *writer }
 
 func (q writeQ) Exec(query string, args ...any) (sql.Result, error) {
+	if err := q.w.begin(); err != nil {
+		return nil, err
+	}
 	s, err := q.w.stmt(query)
 	if err != nil {
 		return nil, err
@@ -49,6 +66,9 @@ func (q writeQ) Exec(query string, args ...any) (sql.Result, error) {
 }
 
 func (q writeQ) Query(query string, args ...any) (*sql.Rows, error) {
+	if err := q.w.begin(); err != nil {
+		return nil, err
+	}
 	s, err := q.w.stmt(query)
 	if err != nil {
 		return nil, err
@@ -57,6 +77,11 @@ func (q writeQ) Query(query string, args ...any) (*sql.Rows, error) {
 }
 
 func (q writeQ) QueryRow(query string, args ...any) *sql.Row {
+	if q.w.begin() != nil { // a Row that runs nothing and scans as an error; write returns w.err
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return q.w.conn.QueryRowContext(ctx, query, args...)
+	}
 	s, err := q.w.stmt(query)
 	if err != nil {
 		return q.w.conn.QueryRowContext(context.Background(), query, args...)
