@@ -47,7 +47,9 @@ func TestWriteTransactionsPerLifecycle(t *testing.T) {
 			pb := step("prepare", tc.prepare, func() []byte {
 				return c.do("POST", api+"/resources/prepare", nil, body(f, "r1", "bench", spec, nil), 200)
 			})
-			var p struct{ Review struct{ PrepareDigest string } }
+			var p struct {
+				Review struct{ PrepareDigest string }
+			}
 			if err := json.Unmarshal(pb, &p); err != nil || p.Review.PrepareDigest == "" {
 				t.Fatalf("prepare answered %s", pb)
 			}
