@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,14 +204,9 @@ func writeTestOverlay(t *testing.T, root, file string, src []byte) string {
 		}
 		repl[file] = p
 	}
-	b := `{"Replace":{`
-	var parts []string
-	for k, v := range repl {
-		parts = append(parts, strconv.Quote(k)+":"+strconv.Quote(v))
-	}
-	b += strings.Join(parts, ",") + "}}"
+	b, _ := json.Marshal(map[string]any{"Replace": repl})
 	o := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(o, []byte(b), 0o644); err != nil {
+	if err := os.WriteFile(o, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return o
