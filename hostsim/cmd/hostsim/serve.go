@@ -17,6 +17,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/internal/logbatch"
 )
 
 // serve runs the simulator until SIGINT/SIGTERM (or stop is closed, for tests).
@@ -28,7 +29,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	if len(cfg.Args) > 0 {
 		return badUsage("hostsim serve takes no arguments (got %q)", cfg.Args)
 	}
-	logs := newBatchWriter(stderr)
+	logs := logbatch.New(stderr)
 	defer logs.Flush()
 	hc, err := hostConfig(cfg, logs)
 	if err != nil {
@@ -74,7 +75,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 }
 
 // hostConfig turns the command line into a hostsim.Config; every failure is bad input.
-func hostConfig(cfg Config, logs *batchWriter) (hostsim.Config, error) {
+func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 	var hc hostsim.Config
 	cat, err := loadCatalog(cfg.Catalog)
 	if err != nil {

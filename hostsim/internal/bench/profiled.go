@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/internal/logbatch"
 )
 
 // serveProfiled is `bench hostsim-profiled`: hostsim served the way
@@ -39,8 +40,10 @@ func serveProfiled(args []string) error {
 	if err != nil {
 		return err
 	}
+	logs := logbatch.New(os.Stderr) // as hostsim serve writes its log
+	defer logs.Flush()
 	h, err := hostsim.New(hostsim.Config{ProfileDoc: prof, DBPath: *db,
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		return err
 	}

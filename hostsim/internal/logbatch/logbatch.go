@@ -1,4 +1,6 @@
-package main
+// Package logbatch gathers log lines and writes them together, so a busy host
+// writes its per-request lines in one system call every few milliseconds.
+package logbatch
 
 import (
 	"io"
@@ -6,7 +8,8 @@ import (
 	"time"
 )
 
-// batchWriter gathers the log lines of `hostsim serve` and writes them
+// Writer gathers the log lines of `hostsim serve` (and of the bench's profiled
+// host, so its profile shows what serve costs) and writes them
 // together: at most flushEvery after the first unwritten line, as soon as
 // batchMax bytes wait, and at Flush (a clean stop, transition.exit). A busy
 // host so writes its per-request lines in one system call every few
@@ -14,7 +17,7 @@ import (
 // killed by SIGKILL loses at most the last flushEvery of lines; what hostsim
 // prints to stderr directly (the transition point markers, a crash) is not
 // batched.
-type batchWriter struct {
+type Writer struct {
 	mu      sync.Mutex
 	w       io.Writer
 	buf     []byte
@@ -27,9 +30,10 @@ const (
 	batchMax   = 64 << 10
 )
 
-func newBatchWriter(w io.Writer) *batchWriter { return &batchWriter{w: w} }
+// New batches what is written to w.
+func New(w io.Writer) *Writer { return &Writer{w: w} }
 
-func (b *batchWriter) Write(p []byte) (int, error) {
+func (b *Writer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.buf = append(b.buf, p...)
@@ -43,7 +47,7 @@ func (b *batchWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (b *batchWriter) timed() {
+func (b *Writer) timed() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.pending = false
@@ -51,14 +55,14 @@ func (b *batchWriter) timed() {
 }
 
 // Flush writes every waiting line and returns the first write error met.
-func (b *batchWriter) Flush() error {
+func (b *Writer) Flush() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.flushLocked()
 	return b.err
 }
 
-func (b *batchWriter) flushLocked() {
+func (b *Writer) flushLocked() {
 	if len(b.buf) == 0 {
 		return
 	}

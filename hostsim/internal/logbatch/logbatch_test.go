@@ -1,4 +1,4 @@
-package main
+package logbatch
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func (l *lockedBuffer) snapshot() (string, int) {
 
 func TestBatchWriterWritesLinesTogether(t *testing.T) {
 	var out lockedBuffer
-	b := newBatchWriter(&out)
+	b := New(&out)
 	for i := range 3 {
 		if n, err := b.Write([]byte("line\n")); n != 5 || err != nil {
 			t.Fatalf("write %d = %d, %v", i, n, err)
@@ -69,7 +69,7 @@ func TestBatchWriterWritesLinesTogether(t *testing.T) {
 
 func TestBatchWriterFlushAndFullBatch(t *testing.T) {
 	var out lockedBuffer
-	b := newBatchWriter(&out)
+	b := New(&out)
 	_, _ = b.Write([]byte("x\n"))
 	if err := b.Flush(); err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ type failing struct{}
 func (failing) Write(p []byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestBatchWriterReportsAWriteError(t *testing.T) {
-	b := newBatchWriter(failing{})
+	b := New(failing{})
 	_, _ = b.Write([]byte("x\n"))
 	if err := b.Flush(); err == nil || err.Error() != "disk full" {
 		t.Fatalf("Flush = %v, want the write's error", err)
