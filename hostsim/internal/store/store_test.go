@@ -130,3 +130,46 @@ func TestMemoryReadsWaitOnlyForAnOpenWrite(t *testing.T) {
 		t.Fatalf("a reader that waited for the write saw mutations=%d, want 1", n)
 	}
 }
+
+// A write whose BEGIN fails fails as a whole, even when fn drops the error of
+// the statement that met it: nothing reaches the mirror, and the next write
+// opens its transaction afresh.
+func TestWriteFailsWhenItsBeginFails(t *testing.T) {
+	s, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Write(ctx, func(q Q) error { return AddCounter(q, "mutations", 1) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.conn.ExecContext(ctx, "BEGIN"); err != nil { // BEGIN IMMEDIATE now meets an open transaction
+		t.Fatal(err)
+	}
+	r := &Resource{Tenant: "t", Space: "s", APIVersion: "g/v1", Kind: "K", Name: "n", UID: "u-1", Spec: []byte(`{}`)}
+	before := s.Commits()
+	err = s.Write(ctx, func(q Q) error {
+		var n int64
+		_ = q.QueryRow(`SELECT value FROM counters WHERE name='mutations'`).Scan(&n) // error dropped
+		_ = InsertResource(q, r)
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "transaction") {
+		t.Fatalf("write over a failed BEGIN: %v, want SQLite's error", err)
+	}
+	if s.Commits() != before {
+		t.Fatal("a write over a failed BEGIN counted a commit")
+	}
+	var got *Resource
+	_ = s.Read(ctx, func(q Q) error { got, _ = GetResource(q, "t", "s", "g/v1", "K", "n"); return nil })
+	if got != nil {
+		t.Fatal("the resource of a failed write reached the mirror")
+	}
+	if _, err := s.w.conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, func(q Q) error { return InsertResource(q, r) }); err != nil || s.Commits() != before+1 {
+		t.Fatalf("the next write: %v, %d commits, want one more than %d", err, s.Commits(), before)
+	}
+}
