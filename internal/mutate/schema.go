@@ -173,14 +173,7 @@ func holds(info *types.Info, n ast.Node, mu Mutant) (boolean, ok bool) {
 // changes precedence; each operator next to the node in the text must still
 // bind less tightly than the new one, and its operands' more tightly.
 func regroups(n *ast.BinaryExpr, mu Mutant, parents map[ast.Node]ast.Node) bool {
-	op := n.Op
-	for _, t := range []token.Token{token.LAND, token.LOR, token.ADD, token.SUB, token.MUL, token.QUO, token.REM,
-		token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ} {
-		if t.String() == mu.New {
-			op = t
-		}
-	}
-	prec := op.Precedence()
+	prec := binaryOps[mu.New].Precedence()
 	if x, ok := n.X.(*ast.BinaryExpr); ok && x.Op.Precedence() < prec {
 		return true
 	}
@@ -207,6 +200,17 @@ func regroups(n *ast.BinaryExpr, mu Mutant, parents map[ast.Node]ast.Node) bool 
 		cur = p
 	}
 	return false
+}
+
+// binaryOps are the binary operators a mutant puts in, by their text.
+var binaryOps = map[string]token.Token{}
+
+func init() {
+	for _, m := range []map[token.Token]string{arithmetic, boundary, negation, logical} {
+		for t := range m {
+			binaryOps[t.String()] = t
+		}
+	}
 }
 
 // numeric: e is not a constant and its type is a number (an integer if integer).
@@ -308,9 +312,10 @@ func refused(out []byte, spans map[string][]span) map[int]bool {
 	for _, m := range compileError.FindAllSubmatch(out, -1) {
 		n, _ := strconv.Atoi(string(m[2]))
 		var in *span
-		for i, sp := range spans[filepath.Base(string(m[1]))] {
+		file := spans[filepath.Base(string(m[1]))]
+		for i, sp := range file {
 			if sp.first <= n && n <= sp.last && (in == nil || sp.last-sp.first <= in.last-in.first) {
-				in = &spans[filepath.Base(string(m[1]))][i]
+				in = &file[i]
 			}
 		}
 		if in == nil {
@@ -354,12 +359,16 @@ func (r rewriter) span(n ast.Node, base token.Pos, off int) string {
 }
 
 // mark opens the site's wrapper: /*mutant:ids*/.
-func (st *site) mark() string {
+func (st *site) mark() string { return "/*mutant:" + strings.Join(st.ids(), ",") + "*/" }
+
+// ids are the switch values of the site's mutants: a mutant's index plus one,
+// so that 0 (TAKOKIT_MUTANT unset) switches none on.
+func (st *site) ids() []string {
 	ids := make([]string, len(st.mutants))
 	for i, m := range st.mutants {
 		ids[i] = strconv.Itoa(m + 1)
 	}
-	return "/*mutant:" + strings.Join(ids, ",") + "*/"
+	return ids
 }
 
 // wrap renders one site, opening with its marker: the original and each mutant
@@ -371,10 +380,7 @@ func (r rewriter) wrap(st *site) string {
 }
 
 func (r rewriter) wrapper(st *site) string {
-	ids := make([]string, len(st.mutants))
-	for i, m := range st.mutants {
-		ids[i] = strconv.Itoa(m + 1)
-	}
+	ids := st.ids()
 	base := st.node.Pos()
 	switch x := st.node.(type) {
 	case *ast.IncDecStmt:

@@ -123,8 +123,8 @@ func RebindOperationRecords(q Q, opID, uid string) error {
 // the load of a database file at start, and a memory database has none
 // (docs/decisions.md, "prepare mints on the in-memory database").
 func MintPrepare(q Q, digest, tenant string, now int64) error {
-	if w, ok := q.(writeQ); ok && w.w.memory && w.w.m != nil {
-		v, _ := viewOf(q)
+	if w, ok := q.(writeQ); ok && w.w.memory {
+		v := w.w.m.View(w.w.ov)
 		v.SetPrepare(v.Hash(digest, tenant), now)
 		return nil
 	}

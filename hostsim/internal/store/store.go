@@ -164,8 +164,8 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		s.commits.Add(1)
 	}
 	s.m.Apply(w.ov)
-	if len(s.w.events) > 0 && s.events != nil {
-		s.events(s.w.events) // in commit order: the journal is fed under the writer lock
+	if len(w.events) > 0 && s.events != nil {
+		s.events(w.events) // in commit order: the journal is fed under the writer lock
 	}
 	return nil
 }
