@@ -119,13 +119,16 @@ func TestConstAndEnumCompareJSONValues(t *testing.T) {
 	for _, c := range []struct{ schema, value string }{
 		{`{"const":[]}`, `"x"`}, {`{"const":[]}`, `{}`}, {`{"const":[1]}`, `[1,2]`}, {`{"const":[1,2]}`, `[1]`},
 		{`{"const":{}}`, `[]`}, {`{"const":{}}`, `"x"`}, {`{"const":{"a":1}}`, `{"a":1,"b":2}`}, {`{"const":{"a":1,"b":2}}`, `{"a":1}`},
+		// same length, same members, another value: equal only member by member
+		{`{"const":[1]}`, `[2]`}, {`{"const":{"a":1}}`, `{"a":2}`}, {`{"const":{"a":1}}`, `{"b":1}`},
+		{`{"const":{"a":{"b":[1]}}}`, `{"a":{"b":[1.5]}}`},
 	} {
 		var v any
 		if err := json.Unmarshal([]byte(c.value), &v); err != nil {
 			t.Fatal(err)
 		}
 		if got := problems(t, mustCompile(t, c.schema), v); len(got) != 1 {
-			t.Errorf("%s against %s: %v, want one refusal (arrays and objects are equal only with the same length and members)", c.schema, c.value, got)
+			t.Errorf("%s against %s: %v, want one refusal (arrays and objects are equal only with the same length, members and values)", c.schema, c.value, got)
 		}
 	}
 	c := mustCompile(t, `{"const":false}`)
