@@ -4,8 +4,6 @@
 package catalogtest
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -15,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/internal/seal"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -46,6 +45,9 @@ func TwoGroups(dir string) (*catalog.Catalog, string, error) {
 	to := filepath.Join(dir, "forms", "lab-v1alpha1", path.Base(path.Dir(from)), path.Base(from))
 	if err := clone(src, from, to, f.Ref.APIVersion); err != nil {
 		return nil, "", err
+	}
+	if _, err := seal.Seal(dir); err != nil {
+		return nil, "", fmt.Errorf("seal the two-group catalog in %s: %w", dir, err)
 	}
 	cat, err := catalog.Load(os.DirFS(dir))
 	if err != nil {
@@ -95,11 +97,9 @@ func packageDir(fsys fs.FS, ref wire.FormRef) (string, error) {
 }
 
 // clone copies the package at from (in fsys) to the directory to with every
-// mention of group replaced by SecondGroup, and reseals its index: the file
-// digests and sizes and the schemaDigest of the new definition.
+// mention of group replaced by SecondGroup; seal.Seal then writes its index.
 func clone(fsys fs.FS, from, to, group string) error {
-	files := map[string][]byte{}
-	err := fs.WalkDir(fsys, from, func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(fsys, from, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -107,41 +107,10 @@ func clone(fsys fs.FS, from, to, group string) error {
 		if err != nil {
 			return err
 		}
-		files[strings.TrimPrefix(p, from+"/")] = []byte(strings.ReplaceAll(string(b), group, SecondGroup))
-		return nil
+		out := filepath.Join(to, filepath.FromSlash(strings.TrimPrefix(p, from+"/")))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, []byte(strings.ReplaceAll(string(b), group, SecondGroup)), 0o644)
 	})
-	if err != nil {
-		return err
-	}
-	var idx map[string]any
-	if err := json.Unmarshal(files["package-index.json"], &idx); err != nil {
-		return fmt.Errorf("%s/package-index.json: %w", from, err)
-	}
-	def := files["definition.json"]
-	digest, err := wire.Digest(def)
-	if err != nil {
-		return fmt.Errorf("%s/definition.json: %w", from, err)
-	}
-	idx["formRef"].(map[string]any)["schemaDigest"] = digest
-	for _, e := range idx["files"].([]any) {
-		m := e.(map[string]any)
-		b := files[m["path"].(string)]
-		sum := sha256.Sum256(b)
-		m["size"], m["digest"] = len(b), "sha256:"+hex.EncodeToString(sum[:])
-	}
-	out, err := json.MarshalIndent(idx, "", "  ")
-	if err != nil {
-		return err
-	}
-	files["package-index.json"] = append(out, '\n')
-	for name, b := range files {
-		p := filepath.Join(to, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
