@@ -11,45 +11,66 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/takokit/takokit/catalog/reftest"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
-// publishedSchemas compiles the published schemas read at run time from the
-// reference directory (no copy is embedded in the project), keyed by file stem.
-func publishedSchemas(t *testing.T) map[string]*jsonschema.Schema {
+// publishedSchemas compiles the published schemas of lane, read at run time from the
+// reference directory (no copy is embedded in the project), keyed by role. Every lane
+// folder's schemas are added as resources: a published v1beta1 schema still refers to
+// a v1alpha3 one by its $id.
+func publishedSchemas(t *testing.T, lane *wire.Lane) map[string]*jsonschema.Schema {
 	t.Helper()
-	dir := filepath.Join(referenceDir(t), "schemas")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Skipf("reference schemas directory %s is absent: %v", dir, err)
-	}
 	c := jsonschema.NewCompiler()
 	ids := map[string]string{}
-	for _, e := range entries {
-		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+	added := map[string]bool{}
+	laneDir := reftest.Lane(t, lane)
+	for _, other := range append([]*wire.Lane{lane}, wire.Lanes()...) {
+		dir := filepath.Join(reftest.Root(t), "takoform-"+other.Name, "schemas")
+		entries, err := os.ReadDir(dir)
 		if err != nil {
-			t.Fatal(err)
+			if other == lane {
+				t.Fatalf("the published folder %s has no schemas: %v", laneDir, err)
+			}
+			continue
 		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
+		for _, e := range entries {
+			raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatalf("%s: %v", e.Name(), err)
+			}
+			id, _ := doc.(map[string]any)["$id"].(string)
+			if id == "" {
+				id = "https://reference.invalid/" + other.Name + "/" + e.Name()
+			}
+			if added[id] {
+				continue
+			}
+			added[id] = true
+			if err := c.AddResource(id, doc); err != nil {
+				t.Fatalf("%s: %v", e.Name(), err)
+			}
+			if other == lane {
+				ids[strings.TrimSuffix(e.Name(), ".schema.json")] = id
+			}
 		}
-		id, _ := doc.(map[string]any)["$id"].(string)
-		if id == "" {
-			id = "https://reference.invalid/" + e.Name()
-		}
-		if err := c.AddResource(id, doc); err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
-		}
-		ids[strings.TrimSuffix(e.Name(), ".schema.json")] = id
 	}
 	out := map[string]*jsonschema.Schema{}
-	for _, name := range []string{"form-definition-v1alpha3", "form-ref-v1alpha3", "package-index-v1alpha4",
-		"interface-definition-v1alpha1", "interface-ref-v1alpha1", "binding-definition-v1alpha1", "binding-ref-v1alpha1"} {
-		s, err := c.Compile(ids[name])
+	// keyed by role, so every lane's documents are checked by the same code
+	for role, file := range map[string]string{"form-definition": lane.Schemas.FormDefinition, "form-ref": lane.Schemas.FormRef,
+		"package-index": "package-index-v1alpha4.schema.json", "interface-definition": "interface-definition-v1alpha1.schema.json",
+		"interface-ref": "interface-ref-v1alpha1.schema.json", "binding-definition": "binding-definition-v1alpha1.schema.json",
+		"binding-ref": "binding-ref-v1alpha1.schema.json"} {
+		s, err := c.Compile(ids[strings.TrimSuffix(file, ".schema.json")])
 		if err != nil {
-			t.Fatalf("compiling published schema %s: %v", name, err)
+			t.Fatalf("compiling published schema %s of lane %s: %v", file, lane.Name, err)
 		}
-		out[name] = s
+		out[role] = s
 	}
 	return out
 }
@@ -74,17 +95,17 @@ func validateCatalogDocs(t *testing.T, fsys fs.FS, schemas map[string]*jsonschem
 		doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 		switch top := strings.SplitN(p, "/", 2)[0]; {
 		case top == "forms" && path.Base(p) == definitionFile:
-			check(p, "form-definition-v1alpha3", doc)
+			check(p, "form-definition", doc)
 		case top == "forms" && path.Base(p) == indexFile:
-			check(p, "package-index-v1alpha4", doc)
+			check(p, "package-index", doc)
 		case top == "interfaces" && path.Base(p) == definitionFile:
-			check(p, "interface-definition-v1alpha1", doc)
+			check(p, "interface-definition", doc)
 		case top == "bindings" && path.Base(p) == definitionFile:
-			check(p, "binding-definition-v1alpha1", doc)
+			check(p, "binding-definition", doc)
 		case p == transitionsFile:
 			for i, tr := range doc.(map[string]any)["transitions"].([]any) {
 				for _, end := range []string{"from", "to"} {
-					check(fmt.Sprintf("%s#/transitions/%d/%s", p, i, end), "form-ref-v1alpha3", tr.(map[string]any)[end])
+					check(fmt.Sprintf("%s#/transitions/%d/%s", p, i, end), "form-ref", tr.(map[string]any)[end])
 				}
 			}
 		}
@@ -94,10 +115,17 @@ func validateCatalogDocs(t *testing.T, fsys fs.FS, schemas map[string]*jsonschem
 }
 
 func TestProjectDocumentsValidateAgainstPublishedSchemas(t *testing.T) {
-	schemas := publishedSchemas(t)
-	if n := validateCatalogDocs(t, EmbeddedFS(), schemas); n < 12*2+6+5 {
-		t.Errorf("checked only %d embedded documents; the catalog must hold the project's family", n)
+	for _, lane := range wire.Lanes() {
+		schemas := publishedSchemas(t, lane)
+		fsys, err := EmbeddedLaneFS(lane)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := validateCatalogDocs(t, fsys, schemas); n < 12*2+6+5 {
+			t.Errorf("checked only %d documents of data/%s; the catalog must hold the project's family", n, lane.Name)
+		}
 	}
+	schemas := publishedSchemas(t, wire.DefaultLane)
 	// The validator must be able to fail: a definition with an unknown member is refused.
 	raw, err := fs.ReadFile(os.DirFS(goodDir), "forms/"+tFamily+"/store/definition.json")
 	if err != nil {
@@ -105,12 +133,12 @@ func TestProjectDocumentsValidateAgainstPublishedSchemas(t *testing.T) {
 	}
 	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	doc.(map[string]any)["unexpectedMember"] = true
-	if schemas["form-definition-v1alpha3"].Validate(doc) == nil {
+	if schemas["form-definition"].Validate(doc) == nil {
 		t.Errorf("the published form-definition schema accepted an unknown member; the check is vacuous")
 	}
 }
 
 func TestTestCatalogValidatesAgainstPublishedSchemas(t *testing.T) {
-	schemas := publishedSchemas(t)
+	schemas := publishedSchemas(t, wire.DefaultLane)
 	validateCatalogDocs(t, os.DirFS(goodDir), schemas)
 }
