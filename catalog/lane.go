@@ -188,7 +188,7 @@ func ForLane(cat *Catalog, lane *wire.Lane) (*Catalog, error) {
 		return cat, nil
 	}
 	if cat.LaneChoice().Explicit {
-		return nil, fmt.Errorf("the catalog speaks %s (chosen by %s), not the requested lane %s; drop the lane option or use a catalog of that lane",
+		return nil, fmt.Errorf("the catalog speaks %s, chosen by %s, not the requested lane %s; drop the lane option or use a catalog of that lane",
 			cat.Lane().Describe(), cat.LaneChoice().Source, lane.Describe())
 	}
 	return cat.WithLane(model.LaneChoice{Lane: lane, Source: "the lane option", Explicit: true}), nil

@@ -133,7 +133,7 @@ func TestForLane(t *testing.T) {
 		t.Errorf("ForLane on a catalog without a signal: %v, %v (the original now %v)", c, err, plain.Lane())
 	}
 	v3, _ := EmbeddedLane(wire.V1alpha3)
-	if _, err := ForLane(v3, wire.V1beta1); err == nil || !strings.Contains(err.Error(), "speaks forms.takoform.com/v1alpha3 (withdrawn upstream) (chosen by lane.json), not the requested lane forms.takoform.com/v1beta1") {
+	if _, err := ForLane(v3, wire.V1beta1); err == nil || !strings.Contains(err.Error(), "speaks forms.takoform.com/v1alpha3 (withdrawn upstream), chosen by lane.json, not the requested lane forms.takoform.com/v1beta1") {
 		t.Errorf("ForLane across an explicit choice: %v", err)
 	}
 	if got, err := ForLane(v3, wire.V1alpha3); err != nil || got != v3 {

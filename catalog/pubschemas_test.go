@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,61 +15,17 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// publishedSchemas compiles the published schemas of lane, read at run time from the
-// reference directory (no copy is embedded in the project), keyed by role. Every lane
-// folder's schemas are added as resources: a published v1beta1 schema still refers to
-// a v1alpha3 one by its $id.
+// publishedSchemas compiles the published schemas of lane (reftest.Schemas), keyed
+// by role, so every lane's documents are checked by the same code.
 func publishedSchemas(t *testing.T, lane *wire.Lane) map[string]*jsonschema.Schema {
 	t.Helper()
-	c := jsonschema.NewCompiler()
-	ids := map[string]string{}
-	added := map[string]bool{}
-	laneDir := reftest.Lane(t, lane)
-	for _, other := range append([]*wire.Lane{lane}, wire.Lanes()...) {
-		dir := filepath.Join(reftest.Root(t), "takoform-"+other.Name, "schemas")
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			if other == lane {
-				t.Fatalf("the published folder %s has no schemas: %v", laneDir, err)
-			}
-			continue
-		}
-		for _, e := range entries {
-			raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-			if err != nil {
-				t.Fatalf("%s: %v", e.Name(), err)
-			}
-			id, _ := doc.(map[string]any)["$id"].(string)
-			if id == "" {
-				id = "https://reference.invalid/" + other.Name + "/" + e.Name()
-			}
-			if added[id] {
-				continue
-			}
-			added[id] = true
-			if err := c.AddResource(id, doc); err != nil {
-				t.Fatalf("%s: %v", e.Name(), err)
-			}
-			if other == lane {
-				ids[strings.TrimSuffix(e.Name(), ".schema.json")] = id
-			}
-		}
-	}
+	schema := reftest.Schemas(t, lane)
 	out := map[string]*jsonschema.Schema{}
-	// keyed by role, so every lane's documents are checked by the same code
 	for role, file := range map[string]string{"form-definition": lane.Schemas.FormDefinition, "form-ref": lane.Schemas.FormRef,
 		"package-index": "package-index-v1alpha4.schema.json", "interface-definition": "interface-definition-v1alpha1.schema.json",
 		"interface-ref": "interface-ref-v1alpha1.schema.json", "binding-definition": "binding-definition-v1alpha1.schema.json",
 		"binding-ref": "binding-ref-v1alpha1.schema.json"} {
-		s, err := c.Compile(ids[strings.TrimSuffix(file, ".schema.json")])
-		if err != nil {
-			t.Fatalf("compiling published schema %s of lane %s: %v", file, lane.Name, err)
-		}
-		out[role] = s
+		out[role] = schema(file)
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Config is everything `hostsim serve` is told, from flags, then the
@@ -15,6 +17,7 @@ type Config struct {
 	Addr              string
 	Profile           string
 	Catalog           string
+	Lane              string // "" = the catalog's lane (the default lane for the built-in catalog)
 	DB                string
 	Tokens            string
 	AdminToken        string
@@ -49,6 +52,7 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8484", "listen address (loopback unless told otherwise)")
 	fs.StringVar(&c.Profile, "profile", "full", "built-in profile name or profile file")
 	fs.StringVar(&c.Catalog, "catalog", "", "catalog directory in the published package layout (default: built-in)")
+	fs.StringVar(&c.Lane, "lane", "", "lane to speak: v1beta1 (default) or v1alpha3 (withdrawn upstream); default: the catalog's")
 	fs.StringVar(&c.DB, "db", "", "database file (default: a private in-memory database)")
 	fs.StringVar(&c.Tokens, "tokens", "", "JSON file listing {token, tenant, principal}")
 	fs.StringVar(&c.AdminToken, "admin-token", "", "bearer token the admin API requires")
@@ -83,6 +87,11 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	c.Args = fs.Args()
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, badUsage("hostsim %s: --log-format %q is not text or json", cmd, c.LogFormat)
+	}
+	if c.Lane != "" {
+		if _, err := wire.LaneNamed(c.Lane); err != nil {
+			return c, badUsage("hostsim %s: --lane: %v", cmd, err)
+		}
 	}
 	if c.Format != "text" && c.Format != "json" {
 		return c, badUsage("hostsim %s: --format %q is not text or json", cmd, c.Format)

@@ -9,12 +9,12 @@ import (
 )
 
 const usage = `usage:
-  hostsim serve   [--addr 127.0.0.1:8484] [--profile NAME|FILE] [--catalog DIR] [--db FILE]
+  hostsim serve   [--addr 127.0.0.1:8484] [--profile NAME|FILE] [--catalog DIR] [--lane v1beta1|v1alpha3] [--db FILE]
                   [--tokens FILE] [--admin-token TOKEN] [--conformance-probes] [--ack-deadline 10s]
                   [--seed N] [--ready-file PATH] [--log-format text|json]
   hostsim profiles                 list built-in profiles, one line each
   hostsim profile show NAME|FILE   print the fully merged profile document
-  hostsim catalog [--catalog DIR] [--format text|json]
+  hostsim catalog [--catalog DIR] [--lane v1beta1|v1alpha3] [--format text|json]
                                    print the installed Forms and contracts
   hostsim version                  (also -version) print the stamped build version
 Every flag has an environment fallback HOSTSIM_<FLAG> (--ready-file -> HOSTSIM_READY_FILE);
