@@ -52,7 +52,7 @@ func TestRoutingIsStrict(t *testing.T) {
 		{"GET", api + "/resources/" + group + "%2F" + version + "/" + f.Ref.Kind + "/orders", "resource_not_found", 404},
 		{"GET", api + "/resources/" + group + "/" + version + "/lowercase/orders" + exactQuery(f, "prod"), "invalid_argument", 400},
 		{"GET", api + "/resources/" + group + "/" + version + "/" + f.Ref.Kind + "/Orders" + exactQuery(f, "prod"), "invalid_argument", 400},
-		{"GET", discovery+"?x=1", "invalid_argument", 400},
+		{"GET", discovery + "?x=1", "invalid_argument", 400},
 		{"GET", api + "/support/forms?x=1", "invalid_argument", 400},
 		{"GET", res, "invalid_argument", 400},
 		{"GET", res + exactQuery(f, "prod") + "&packageDigest=sha256%3A" + strings.Repeat("a", 64), "invalid_argument", 400},

@@ -44,7 +44,6 @@ func (en *Engine) Installed(ref wire.FormRef, fs *fault.Set) (*catalog.Form, *wi
 		ref, en.Host.P.Name, en.Host.Cat.Lane().APIRoot)
 }
 
-
 // looseForm resolves an uninstalled FormRef by group and kind alone (fault
 // formref.loose): the first installed version of the kind answers.
 func (en *Engine) looseForm(ref wire.FormRef, fs *fault.Set) (*catalog.Form, bool) {

@@ -18,7 +18,6 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/profile"
 )
 
-
 // Surface answers for one host profile.
 type Surface struct {
 	Host *profile.Host
