@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -25,12 +26,12 @@ type providerConfig struct {
 	Token    types.String `tfsdk:"token"`
 }
 
-func providerSchema() schema.Schema {
+func providerSchema(lane *wire.Lane) schema.Schema {
 	described := func(a schema.StringAttribute, d string) schema.StringAttribute {
 		a.Description, a.MarkdownDescription = d, d
 		return a
 	}
-	const about = "Manages Takoform Forms (forms.takoform.com/v1alpha3) on a host; one resource type per Form kind of the catalog."
+	about := "Manages Takoform Forms on a host that speaks the " + lane.APIVersion + " lane; one resource type per Form kind of the catalog."
 	return schema.Schema{
 		Description: about, MarkdownDescription: about,
 		Attributes: map[string]schema.Attribute{
@@ -59,7 +60,7 @@ func resolve(d *diag.Diagnostics, v types.String, attr, env string) (string, boo
 }
 
 // configure validates the provider configuration locally; it makes no request.
-func configure(ctx context.Context, version string, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
+func configure(ctx context.Context, version string, lane *wire.Lane, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
 	var cfg providerConfig
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -90,7 +91,7 @@ func configure(ctx context.Context, version string, req provider.ConfigureReques
 	if d.HasError() {
 		return nil
 	}
-	c, err := client.New(client.Config{Endpoint: endpoint, Token: token, Version: version})
+	c, err := client.New(client.Config{Endpoint: endpoint, Token: token, Version: version, Lane: lane})
 	if err != nil {
 		d.AddError("Invalid takoform provider configuration", err.Error())
 		return nil

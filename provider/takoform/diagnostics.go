@@ -146,7 +146,11 @@ func (r *report) withErr(err error) *report {
 	case errors.As(err, &de):
 		r.cause = de.Rule
 		r.code = codeDiscoveryFailed
-		r.repair = "Check that endpoint names a Takoform v1alpha3 host and that its discovery document follows the lane (the rule above is the one broken)."
+		r.repair = "Check that endpoint names a Takoform host of this provider's lane and that its discovery document follows the lane (the rule above is the one broken)."
+		if de.HostLane != nil {
+			r.code = codeLaneMismatch
+			r.repair = "Point endpoint at a host of this provider's lane, or use a provider built over a catalog of the host's lane (go tool mage provider:family DIR; docs/guides/custom-family.md)."
+		}
 		if errors.As(err, &h) {
 			r.hostMsg, r.reqID, r.hostCode = h.Env.Message, h.Env.RequestID, h.Env.HostCode
 			r.code = fmt.Sprintf("%s (host, HTTP %d)", h.Env.Code, h.Status)
