@@ -57,14 +57,14 @@ func TestDiscoveryRules(t *testing.T) {
 	}
 	cases := map[string]string{
 		strings.Replace(doc("https://host.example"), `"operations":true,`, "", 1):                                              "features.operations must be true",
-		strings.Replace(doc("https://host.example"), `v1beta1"],`, `v1beta1","x"],`, 1):                                      "api_versions",
+		strings.Replace(doc("https://host.example"), `v1beta1"],`, `v1beta1","x"],`, 1):                                        "api_versions",
 		strings.Replace(doc("https://host.example"), `"resource_form_transition":true`, `"resource_form_transition":"yes"`, 1): "not strict",
 		doc("https://other.example"):     "not on the configured origin",
 		doc("http://host.example"):       "not on the configured origin",
 		doc("https://host.example:8443"): "not on the configured origin",
 		strings.Replace(doc("https://host.example"), "v1beta1/operations", "v1beta1/ops", 1):                                                    "must have the path",
 		strings.Replace(doc("https://host.example"), "/apis/forms.takoform.com/v1beta1\",\"op", "/apis/forms.takoform.com%2Fv1beta1\",\"op", 1): "percent-escape",
-		strings.Replace(doc("https://host.example"), `}}`, `,"extra":"x"}}`, 1):                                                                   "not strict",
+		strings.Replace(doc("https://host.example"), `}}`, `,"extra":"x"}}`, 1):                                                                 "not strict",
 		doc("https://host.example") + " {}": "not strict",
 		strings.Replace(doc("https://host.example"), `"api":"https://host.example/apis/forms.takoform.com/v1beta1",`, "", 1): "endpoints.api is required",
 	}
