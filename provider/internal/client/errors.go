@@ -47,6 +47,9 @@ type TransportError struct {
 }
 
 func (e *TransportError) Error() string {
+	if u, ok := AsUnreachable(e); ok {
+		return fmt.Sprintf("%s %s: %s: %s", e.Method, u.Path, u.Headline(), u.Reason)
+	}
 	return fmt.Sprintf("%s %s: no complete answer from the host: %v", e.Method, e.URL, e.Err)
 }
 func (e *TransportError) Unwrap() error { return e.Err }
