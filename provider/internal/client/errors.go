@@ -54,6 +54,16 @@ func (e *TransportError) Error() string {
 }
 func (e *TransportError) Unwrap() error { return e.Err }
 
+// SupportReadError is a support route that could not be read: the request it stopped
+// at (discovery or the route, "GET /path") and why.
+type SupportReadError struct {
+	Route string
+	Err   error
+}
+
+func (e *SupportReadError) Error() string { return e.Route + ": " + e.Err.Error() }
+func (e *SupportReadError) Unwrap() error { return e.Err }
+
 // AsHost returns the host error in err's chain, if any.
 func AsHost(err error) (*HostError, bool) {
 	var h *HostError

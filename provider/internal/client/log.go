@@ -32,7 +32,7 @@ func (c *Client) logRequest(ctx context.Context, req *http.Request, resp *http.R
 		"path":        req.URL.EscapedPath(),
 		"status":      0,
 		"request_id":  "",
-		"duration_ms": took.Milliseconds(),
+		"duration_ms": float64(took.Microseconds()) / 1000,
 	}
 	if resp != nil {
 		fields["status"] = resp.StatusCode

@@ -53,7 +53,7 @@ func unreachableReason(err error) string {
 	case errors.As(err, &dns):
 		return "the DNS lookup of " + dns.Name + " failed: " + dns.Err
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused: nothing listens there"
+		return "connection refused (nothing listens at that address)"
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		return "no route to the host"
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
