@@ -44,11 +44,13 @@ const (
 // and the generated docs/index.md renders it from there.
 const requireSupportDoc = "Makes a support surface the plan cannot read an error instead of a warning, for CI plan gates. " +
 	"During `tofu plan` the provider reads the host's support profiles to refuse what the host does not offer. " +
-	"By default a plan that cannot read them (the host rejects the token with 401 or 403, the host is unreachable, " +
-	"answers 5xx, or sends a document the provider cannot use) only warns and exits 0: apply still checks. " +
+	"By default a plan that cannot read them (the host rejects the token with 401 or 403, no host answers at the endpoint, " +
+	"the host answers 5xx, or it sends a document the provider cannot use) only warns " +
+	"(`takoform.provider/host-support-unreadable`) and exits 0, since apply still checks. " +
 	"With `true` each of those stops the plan with an error naming the resource, the route, the code and what to do, " +
 	"so a wrong token or a stopped host fails the gate before anyone applies. " +
-	"Falls back to `" + envRequireSupport + "` (`true` or `false`); default `false`."
+	"A host whose support surface answers is planned exactly as without the setting. " +
+	"Falls back to `" + envRequireSupport + "` (`true` or `false`) when unset; default `false`."
 
 func providerSchema() schema.Schema {
 	described := func(a schema.StringAttribute, d string) schema.StringAttribute {
