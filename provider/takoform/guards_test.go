@@ -237,7 +237,7 @@ func findCodes(v any) []string {
 }
 
 func TestProviderCodeListIsClosed(t *testing.T) {
-	want := []string{"not-configured", "discovery-failed", "lane-mismatch", "space-missing", "state-form-ref-missing",
+	want := []string{"not-configured", "discovery-failed", "lane-mismatch", "host-unreachable", "space-missing", "state-form-ref-missing",
 		"state-form-ref-unsupported", "definition-version-change-needs-transition", "field-not-in-recorded-definition",
 		"desired-invalid", "environment-name-duplicate", "weight-sum-invalid", "revision-owner-missing",
 		"revision-owner-conflict", "revision-name-unresolved", "immutable-revision-same-name", "bundle-conflict",

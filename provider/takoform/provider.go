@@ -5,6 +5,7 @@ package takoform
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -26,6 +27,8 @@ type Provider struct {
 	// data is the provider block's configuration once Configure has run; every
 	// Resource the framework makes afterwards carries it.
 	data atomic.Pointer[providerData]
+	// httpClient replaces the client's transport (tests: a short timeout); nil in a build
+	httpClient *http.Client
 }
 
 // New builds the provider factory over cat: a catalog loaded by package catalog
@@ -72,7 +75,7 @@ func (p *Provider) Schema(_ context.Context, _ provider.SchemaRequest, resp *pro
 }
 
 func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	pd := configure(ctx, p.version, p.lane, req, resp)
+	pd := configure(ctx, p.version, p.lane, p.httpClient, req, resp)
 	if pd == nil {
 		return
 	}

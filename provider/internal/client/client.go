@@ -153,8 +153,8 @@ type Response struct {
 	Body   []byte
 }
 
-// do performs exactly one exchange. A failure to obtain a complete answer is a
-// *TransportError; a 3xx is a *ProtocolError (redirects would carry the bearer elsewhere).
+// do performs exactly one exchange and logs it (log.go). A failure to obtain a complete
+// answer is a *TransportError; a 3xx is a *ProtocolError (redirects would carry the bearer elsewhere).
 func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, MaxRequest)
 	defer cancel()
@@ -184,12 +184,15 @@ func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 		hc = c.mut
 		req.GetBody = nil
 	}
+	start := time.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
+		c.logRequest(ctx, req, nil, nil, err, time.Since(start))
 		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
+	c.logRequest(ctx, req, resp, data, err, time.Since(start))
 	if err != nil {
 		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
 	}
