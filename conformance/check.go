@@ -78,6 +78,9 @@ type Check struct {
 	Project     bool // a project-only id (marked † in docs/guides/conformance.md)
 	Needs       []Need
 	Run         func(ctx context.Context, p *Probe) error
+	// Anchor is the docs/protocol.md anchor where the rule is stated ("fences");
+	// "" = the check's entry in anchors.go, else its area's (Check.ProtocolAnchor).
+	Anchor string
 }
 
 // Status is the outcome of one check.

@@ -28,6 +28,7 @@ type Client struct {
 	Label  string // which credential, for messages ("primary", "alternate", ...)
 	token  string
 	http   *http.Client
+	rec    *recorder // the running check's last exchange; nil outside a check
 }
 
 // NewClient returns a client for origin using token as the bearer credential.
@@ -116,17 +117,18 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 	}
 	res, err := c.http.Do(hr)
 	if err != nil {
-		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+		return nil, c.dropped(req, err)
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(res.Body, maxResponse+1))
 	if err != nil {
-		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+		return nil, c.dropped(req, err)
 	}
 	if len(data) > maxResponse {
-		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: errors.New("response body exceeds 8 MiB")}
+		return nil, c.dropped(req, errors.New("response body exceeds 8 MiB"))
 	}
 	r := &Resp{Req: req, Status: res.StatusCode, Header: res.Header, Body: data}
+	c.rec.note(excerptOf(r))
 	if res.StatusCode >= 300 && req.Method != http.MethodHead {
 		r.Err, r.EnvErr = wire.ParseErrorEnvelope(res.StatusCode, data)
 		if r.EnvErr != nil {
@@ -134,6 +136,13 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 		}
 	}
 	return r, nil
+}
+
+// dropped records and returns a request that got no complete answer.
+func (c *Client) dropped(req Req, err error) error {
+	te := &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+	c.rec.note(&Exchange{Request: te.What, Error: err.Error()})
+	return te
 }
 
 // TransportError is a request that got no complete answer; it makes a check error,

@@ -28,10 +28,11 @@ func WriteList(w io.Writer, format string, checks []Check) error {
 			Requirement string `json:"requirement"`
 			Project     bool   `json:"project"`
 			Needs       []Need `json:"needs"`
+			Anchor      string `json:"anchor"`
 		}
 		out := make([]entry, len(checks))
 		for i, c := range checks {
-			out[i] = entry{c.ID, c.Area, c.Title, c.Requirement, c.Project, c.Needs}
+			out[i] = entry{c.ID, c.Area, c.Title, c.Requirement, c.Project, c.Needs, c.ProtocolLink()}
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -49,11 +50,12 @@ func writeMarkdown(w io.Writer, checks []Check) error {
 	fmt.Fprintf(&b, "%d checks. Ids marked † are the project's own; every other id is a check of the published\n", len(checks))
 	b.WriteString("v1alpha3 conformance suite measuring the same behaviour. \"Needs\" lists what a host must claim for the\n")
 	b.WriteString("check to apply; a host that does not claim it is reported `not-applicable` (`--strict` fails those).\n")
+	b.WriteString("\"Rule\" links the section of [protocol.md](protocol.md) stating it; a failing check's report links the same.\n")
 	area := Area("")
 	for _, c := range checks {
 		if c.Area != area {
 			area = c.Area
-			fmt.Fprintf(&b, "\n## %s\n\n| id | requirement | needs |\n|---|---|---|\n", area)
+			fmt.Fprintf(&b, "\n## %s\n\n| id | requirement | needs | rule |\n|---|---|---|---|\n", area)
 		}
 		id := "`" + c.ID + "`"
 		if c.Project {
@@ -63,7 +65,8 @@ func writeMarkdown(w io.Writer, checks []Check) error {
 		for i, n := range c.Needs {
 			needs[i] = string(n)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", id, strings.ReplaceAll(c.Requirement, "|", "\\|"), strings.Join(needs, ", "))
+		fmt.Fprintf(&b, "| %s | %s | %s | [%s](protocol.md#%s) |\n", id, strings.ReplaceAll(c.Requirement, "|", "\\|"), strings.Join(needs, ", "),
+			c.ProtocolAnchor(), c.ProtocolAnchor())
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
