@@ -1,5 +1,6 @@
 // Package conformance measures a Takoform host black-box over HTTP against the
-// forms.takoform.com/v1alpha3 lane, the declared-outputs rule, the support-profile
+// lane its discovery names (forms.takoform.com/v1beta1, or the withdrawn v1alpha3;
+// docs/protocol.md#lanes), the declared-outputs rule, the support-profile
 // rules and the transition protocol (docs/guides/conformance.md). Checks are data: one
 // explicit table (table.go), validated by a test, each with a registered
 // negative (negatives.go) proving it can fail.

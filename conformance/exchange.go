@@ -31,7 +31,8 @@ var excerptHeaders = []string{wire.HeaderETag, "Retry-After", "Location", wire.H
 
 // excerptOf builds the exchange of one answer.
 func excerptOf(r *Resp) *Exchange {
-	x := &Exchange{Request: r.What(), Status: r.Status}
+	// the request line as sent: the lane's own path, not the {api} of the messages
+	x := &Exchange{Request: r.Req.Method + " " + shorten(expand(r.Lane, r.Req.Target)), Status: r.Status}
 	for _, h := range excerptHeaders {
 		if v := r.Header.Get(h); v != "" {
 			if x.Headers == nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Line renders one result as `<status> <id> (<ms> ms)[: message]`.
@@ -126,6 +128,9 @@ func (r *Report) WriteCauses(w io.Writer) error {
 
 // WriteText writes every check, the causes of the errored ones and the summary line.
 func (r *Report) WriteText(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, LaneLine(r.Host, r.Lane)); err != nil {
+		return err
+	}
 	for _, c := range r.Checks {
 		if _, err := fmt.Fprintln(w, c.Text()); err != nil {
 			return err
@@ -136,6 +141,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintln(w, r.Summary.Line())
 	return err
+}
+
+// LaneLine is the first line of a text report: the host's lane, and what {api} in
+// the check messages stands for.
+func LaneLine(host, lane string) string {
+	l, err := wire.LaneNamed(lane)
+	if err != nil {
+		return fmt.Sprintf("host %s speaks %s", host, lane)
+	}
+	return fmt.Sprintf("host %s speaks %s; {api} below is %s", host, l.Describe(), l.APIRoot)
 }
 
 // WriteJSON writes {runner, host, startedAt, checks, erroredByCause, summary}.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 const secretToken = "tok-secret-123"
@@ -25,9 +26,9 @@ func leakyHost(t *testing.T) *httptest.Server {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
-		case DiscoveryPath:
-			_, _ = w.Write([]byte(`{"api_versions":["forms.takoform.com/v1alpha3"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + API + `"}}`))
-		case API + "/support/forms":
+		case wire.DefaultLane.DiscoveryPath:
+			_, _ = w.Write([]byte(`{"api_versions":["` + wire.DefaultLane.APIVersion + `"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + wire.DefaultLane.APIRoot + `"}}`))
+		case wire.DefaultLane.APIRoot + "/support/forms":
 			_, _ = w.Write([]byte(`{"profiles":[]}`))
 		case "/echo":
 			w.Header().Set("ETag", `"7"`)

@@ -11,7 +11,7 @@ import (
 )
 
 func sampleReport() *Report {
-	r := &Report{Runner: RunnerName, Host: "http://127.0.0.1:1", StartedAt: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), ErroredByCause: []CauseGroup{}}
+	r := &Report{Runner: RunnerName, Host: "http://127.0.0.1:1", Lane: "forms.takoform.com/v1beta1", StartedAt: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), ErroredByCause: []CauseGroup{}}
 	res := func(id string, st Status, ms int64, msg string) Result {
 		for _, c := range Table() {
 			if c.ID == id {
@@ -40,7 +40,8 @@ func TestTextReport(t *testing.T) {
 	if err := sampleReport().WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `pass discovery-exact (3 ms)
+	want := `host http://127.0.0.1:1 speaks forms.takoform.com/v1beta1 (current); {api} below is /apis/forms.takoform.com/v1beta1
+pass discovery-exact (3 ms)
 fail form-declared-outputs-are-exact (12 ms): GET …/api-edge: status.outputs lacks "url"
     requirement: A resource of a Form with outputs MUST carry exactly the declared status.outputs members, each valid against its declared type, anchored pattern and bounds; a Form without outputs MUST omit status.outputs.
     protocol: docs/protocol.md#outputs

@@ -40,6 +40,7 @@ type Summary struct {
 type Report struct {
 	Runner    string    `json:"runner"`
 	Host      string    `json:"host"`
+	Lane      string    `json:"lane"` // the host's lane, learned from its discovery (docs/protocol.md#lanes)
 	StartedAt time.Time `json:"startedAt"`
 	Checks    []Result  `json:"checks"`
 	// ErroredByCause groups the errored checks under what kept them from running,

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"runtime/debug"
@@ -26,10 +25,15 @@ type Config struct {
 	Space       string // space prefix; each check gets "<prefix>-<run>-<n>"
 	Only, Skip  []string
 	Strict      bool
-	Catalog     *catalog.Catalog
-	Checks      []Check       // nil = Table()
-	Timeout     time.Duration // per check; 0 = 60s
-	Progress    func(Result)  // called after each check, in order
+	Catalog     *catalog.Catalog // nil = the project's catalog of the host's lane
+	// Lane is the host's lane, learned from its discovery at the start of the run.
+	Lane     *wire.Lane
+	Checks   []Check       // nil = Table()
+	Timeout  time.Duration // per check; 0 = 60s
+	Progress func(Result)  // called after each check, in order
+	// Started is called once the host's lane is known, before anything else is read
+	// (the command prints the report's first line from it).
+	Started func(host string, lane *wire.Lane)
 	// AfterSurface runs once the host's surface was read, before the first check
 	// (the self-test arms its faults here, so they never break the surface read).
 	AfterSurface func(ctx context.Context) error
@@ -50,9 +54,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, fmt.Errorf("check %q is not in the table; `conformance list` prints the ids", id)
 		}
 	}
-	if cfg.Catalog == nil {
-		return nil, errors.New("no catalog: the runner needs the Form catalog it probes the host with")
-	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 60 * time.Second
 	}
@@ -61,6 +62,22 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{Runner: RunnerName, Host: cfg.Endpoint, StartedAt: time.Now().UTC(), ErroredByCause: []CauseGroup{}}
 	primary := cfg.client("primary", cfg.Primary)
+	var prefer *wire.Lane
+	if cfg.Catalog != nil {
+		prefer = cfg.Catalog.Lane()
+	}
+	lane, err := hostLane(ctx, primary, prefer)
+	if err != nil {
+		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
+	}
+	if cfg.Catalog, err = runCatalog(cfg.Catalog, lane, cfg.Endpoint); err != nil {
+		return nil, err
+	}
+	cfg.Lane, primary.Lane = lane, lane
+	rep.Lane = lane.APIVersion
+	if cfg.Started != nil {
+		cfg.Started(cfg.Endpoint, lane)
+	}
 	surface, err := readSurface(ctx, primary, cfg.Catalog)
 	if err != nil {
 		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
@@ -122,6 +139,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // client returns a client of the run for one credential.
 func (cfg Config) client(label, token string) *Client {
 	c := NewClient(cfg.Endpoint, label, token)
+	c.Lane = cfg.Lane
 	if cfg.Transport != nil {
 		c.http.Transport = cfg.Transport
 	}

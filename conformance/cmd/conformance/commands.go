@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/conformance"
 	"github.com/takokit/takokit/conformance/selftest"
 )
@@ -24,10 +25,11 @@ func splitList(s string) []string {
 	return out
 }
 
-// loadCatalog returns the embedded catalog, or the one in dir.
+// loadCatalog returns the catalog in dir, or nil without one: a run then probes the
+// host with the project's catalog of the host's lane (docs/protocol.md#lanes).
 func loadCatalog(dir string) (*catalog.Catalog, error) {
 	if dir == "" {
-		return catalog.Embedded()
+		return nil, nil
 	}
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
@@ -112,6 +114,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		}
 	}
 	if *format == "text" && *outPath == "" {
+		cfg.Started = func(host string, lane *wire.Lane) { fmt.Fprintln(stdout, conformance.LaneLine(host, lane.Name)) }
 		cfg.Progress = func(r conformance.Result) { fmt.Fprintln(stdout, r.Text()) }
 	}
 	rep, err := conformance.Run(ctx, cfg)
@@ -202,6 +205,11 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 	cat, err := loadCatalog(*catDir)
 	if err != nil {
 		return err
+	}
+	if cat == nil {
+		if cat, err = catalog.Embedded(); err != nil {
+			return err
+		}
 	}
 	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, CatalogDir: *catDir, Out: stdout, Only: splitList(*only)})
 	if err != nil {

@@ -1,4 +1,4 @@
-// Command conformance measures a Takoform host against the v1alpha3 lane
+// Command conformance measures a Takoform host against the lane its discovery names
 // (docs/guides/conformance.md): `run` against any host, `list` the checks, `selftest` the
 // runner against hostsim run as a process.
 package main

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/conformance"
 	"github.com/takokit/takokit/conformance/selftest"
 )
@@ -111,12 +112,12 @@ func fakeHost(t *testing.T, status int, onDiscovery func(n int64)) *httptest.Ser
 			return
 		}
 		switch r.URL.Path {
-		case conformance.DiscoveryPath:
+		case wire.DefaultLane.DiscoveryPath:
 			if onDiscovery != nil && r.Header.Get(conformance.ProbeHeader) == "" {
 				onDiscovery(seen.Add(1))
 			}
-			_, _ = w.Write([]byte(`{"api_versions":["forms.takoform.com/v1alpha3"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + conformance.API + `"}}`))
-		case conformance.API + "/support/forms":
+			_, _ = w.Write([]byte(`{"api_versions":["` + wire.DefaultLane.APIVersion + `"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + wire.DefaultLane.APIRoot + `"}}`))
+		case wire.DefaultLane.APIRoot + "/support/forms":
 			_, _ = w.Write([]byte(`{"profiles":[]}`))
 		default:
 			w.WriteHeader(http.StatusNotFound)
@@ -146,7 +147,7 @@ func TestRunThatCouldNotRunExits2(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	interrupting := fakeHost(t, http.StatusOK, func(n int64) {
-		if n == 2 { // the first is the surface read, the second the check's own
+		if n == 3 { // the first reads the host's lane, the second the surface, the third is the check's own
 			cancel()
 		}
 	})
