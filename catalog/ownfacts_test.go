@@ -252,6 +252,11 @@ func checkPublishedFixtures(t *testing.T, own, pub *Catalog) {
 				if err := ok.ValidateDesired(json.RawMessage(regroup(fx.Desired))); err != nil {
 					t.Errorf("%s: the published fixture %s fails the own schema: %v", ok.Ref, fx.Name, err)
 				}
+				if fx.Output != nil {
+					if err := ok.ValidateOutputs(json.RawMessage(regroup(fx.Output))); err != nil {
+						t.Errorf("%s: the published fixture %s's outputs fail the own output schema: %v", ok.Ref, fx.Name, err)
+					}
+				}
 			}
 			for _, nf := range pf.NegativeFixtures {
 				if !slices.ContainsFunc(ok.NegativeFixtures, func(o NegativeFixture) bool { return o.Name == nf.Name && o.Stage == nf.Stage }) {
