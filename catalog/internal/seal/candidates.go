@@ -71,35 +71,19 @@ func sealCandidateSets(files map[string][]byte, docs []*document) []string {
 // "bindings" with string name, version and schemaDigest. Other members are the
 // listing's own and stay untouched.
 func candidateRefs(file string, top *node) []ref {
-	list, keyOf := "forms", interfaceKey
 	switch strings.SplitN(file, "/", 2)[0] {
 	case "interfaces":
-		list = "interfaces"
+		return contractListingRefs(top, "interfaces", interfaceKey)
 	case "bindings":
-		list, keyOf = "bindings", bindingKey
-	}
-	arr := top.members[list]
-	if top.kind != 'o' || arr == nil || arr.kind != 'a' {
-		return nil
+		return contractListingRefs(top, "bindings", bindingKey)
 	}
 	var out []ref
-	for i, e := range arr.elems {
-		ptr := fmt.Sprintf("/%s/%d", list, i)
-		if e.kind != 'o' {
-			continue
-		}
-		if list != "forms" {
-			name, ok1 := e.member("name")
-			ver, ok2 := e.member("version")
-			if _, ok3 := e.member("schemaDigest"); ok1 && ok2 && ok3 {
-				out = append(out, ref{key: keyOf(name, ver), pointer: ptr, digest: e.members["schemaDigest"]})
-			}
-			continue
-		}
+	for i, e := range listing(top, "forms") {
 		fn := e.members["formRef"]
 		if fn == nil || fn.kind != 'o' {
 			continue
 		}
+		ptr := fmt.Sprintf("/forms/%d", i)
 		fr, ok := asRef(fn, ptr+"/formRef")
 		if !ok || !strings.HasPrefix(fr.key, "Form ") {
 			continue
@@ -110,4 +94,25 @@ func candidateRefs(file string, top *node) []ref {
 		}
 	}
 	return out
+}
+
+func contractListingRefs(top *node, list string, keyOf func(name, version string) string) []ref {
+	var out []ref
+	for i, e := range listing(top, list) {
+		name, ok1 := e.member("name")
+		ver, ok2 := e.member("version")
+		if _, ok3 := e.member("schemaDigest"); ok1 && ok2 && ok3 {
+			out = append(out, ref{key: keyOf(name, ver), pointer: fmt.Sprintf("/%s/%d", list, i), digest: e.members["schemaDigest"]})
+		}
+	}
+	return out
+}
+
+// listing returns the entries of the top-level array list (an entry that is not an
+// object matches nothing in the callers).
+func listing(top *node, list string) []*node {
+	if top.kind != 'o' || top.members[list] == nil || top.members[list].kind != 'a' {
+		return nil
+	}
+	return top.members[list].elems
 }
