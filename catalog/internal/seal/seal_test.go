@@ -36,8 +36,8 @@ var digestRe = regexp.MustCompile(`sha256:[0-9a-f]{64}`)
 const zero = "sha256:0000000000000000000000000000000000000000000000000000000000000000"
 
 // unsealedCopy copies the committed catalog into a temporary directory with every
-// digest inside definitions and transitions.json zeroed and every package index
-// removed: the state of a catalog just after hand authoring.
+// digest inside definitions, transitions.json and candidate-set.json listings zeroed
+// and every package index removed: the state of a catalog just after hand authoring.
 func unsealedCopy(t *testing.T, catalogRoot string) string {
 	t.Helper()
 	dst := t.TempDir()
@@ -57,7 +57,7 @@ func unsealedCopy(t *testing.T, catalogRoot string) string {
 		if err != nil {
 			return err
 		}
-		if d.Name() == definitionName || d.Name() == "transitions.json" {
+		if d.Name() == definitionName || d.Name() == "transitions.json" || d.Name() == candidateSetName {
 			b = digestRe.ReplaceAll(b, []byte(zero))
 		}
 		return os.WriteFile(target, b, 0o644)
