@@ -111,6 +111,8 @@ var Table = []*Rule{
 	TransitionProofWrong,
 	IdentityKindOnly,
 	MutationExclusive,
+	// v1beta1 static assets and bundle ceilings (docs/protocol.md#static-assets, #artifacts)
+	ArtifactsOverLimits,
 }
 
 // Core faults.
@@ -234,7 +236,7 @@ var (
 	ArtifactsUnverified     = &Rule{Name: "artifacts.unverified", Stage: StageRules, Effect: "a blob PUT stores the bytes without checking them against the declared size and digest"}
 	ArtifactsTrustDeclared  = &Rule{Name: "artifacts.trust-declared", Stage: StageRules, Effect: "a commit does not compare declared sizes and digests with the stored bytes"}
 	ArtifactsDuplicateNames = &Rule{Name: "artifacts.duplicate-names", Stage: StageRules, Effect: "a manifest may declare one module name or file path twice"}
-	ArtifactsMixedKinds     = &Rule{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a WorkerBundle manifest may carry files beside its modules"}
+	ArtifactsMixedKinds     = &Rule{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a manifest may carry another kind's member (files beside a WorkerBundle's modules, modules or mainModule beside files); the extra member is ignored"}
 	ArtifactsAnyMainModule  = &Rule{Name: "artifacts.any-main-module", Stage: StageRules, Effect: "mainModule may name an undeclared or non-loadable module (a source map)"}
 
 	// Form transitions (docs/protocol.md#transitions)
@@ -250,4 +252,10 @@ var (
 	TransitionProofWrong       = &Rule{Name: "transition.proof-wrong", Stage: StageRules, Effect: "a committed Form transition's transitionProof carries one wrong member while the transition commits (value: observedSpecDigest (default), uid, generation, nativeIdentityDigest or transitionEvidenceDigest)", Value: proofMember}
 	IdentityKindOnly           = &Rule{Name: "identity.kind-only", Stage: StageRules, Effect: "apply and import find the resource by kind and name alone: a kind of the same name in another group holds the name"}
 	MutationExclusive          = &Rule{Name: "mutation.exclusive", Stage: StageRules, Effect: "mutations do not run concurrently: each holds the host for 500ms and one arriving meanwhile answers resource_busy"}
+)
+
+// v1beta1 static assets and bundle ceilings (docs/protocol.md#static-assets,
+// #artifacts, #support).
+var (
+	ArtifactsOverLimits = &Rule{Name: "artifacts.over-limits", Stage: StageRules, Effect: "a manifest over the published maximumBundleFiles or maximumBundleBytes is accepted at upload start, commit and apply"}
 )

@@ -21,10 +21,10 @@ import (
 // artifact resolution and handler export, then the aggregate and attachment
 // rules.
 func (g *G) Semantic(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
-	if e := g.bundleRules(q, m, gd, fs); e != nil {
+	if e := g.bundleRules(q, f, m, gd, fs); e != nil {
 		return e
 	}
-	if e := g.versionExports(q, m, gd, pins, fs); e != nil {
+	if e := g.versionExports(q, f, m, gd, pins, fs); e != nil {
 		return e
 	}
 	if fs.On(fault.AggregateUnchecked) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // CheckCatalog holds every profile file merged into p to the catalog the host
@@ -235,11 +236,20 @@ func (c *checker) ranges(at []string, v any, forms []*catalog.Form) {
 	}
 }
 
-// limits: maximumBundleBytes, or maximum + a collection field path of the kind.
+// limits: maximumBundleBytes, maximumBundleFiles on an artifact-backed kind, or
+// maximum + a collection field path of the kind.
 func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 	m, _ := v.(map[string]any)
+	_, artifactBacked := wire.ManifestKindOf(forms[0].Ref.Kind)
 	for _, key := range sortedKeys(m) {
-		if key == "maximumBundleBytes" {
+		if key == LimitBundleBytes {
+			continue
+		}
+		if key == LimitBundleFiles {
+			if !artifactBacked {
+				c.bad(append(slices.Clone(at), key), "%s is not artifact-backed, so it has no limit %s; only a Form that commits to an artifact manifest (%s) publishes it",
+					at[1], key, strings.Join(c.artifactKinds(), ", "))
+			}
 			continue
 		}
 		ok := false
@@ -253,10 +263,24 @@ func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 			for _, f := range forms {
 				known = append(known, limitKeys(f.Fields, "")...)
 			}
-			known = append(known, "maximumBundleBytes")
+			known = append(known, LimitBundleBytes)
+			if artifactBacked {
+				known = append(known, LimitBundleFiles)
+			}
 			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; its limits: %s", at[1], key, suggest(key, known), strings.Join(known, ", "))
 		}
 	}
+}
+
+// artifactKinds are the Form kinds of the catalog that commit to a manifest kind.
+func (c *checker) artifactKinds() []string {
+	var out []string
+	for _, k := range c.kinds() {
+		if _, ok := wire.ManifestKindOf(k); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // limitKeys are the limits of the collection fields (docs/guides/partial-hosts.md).
