@@ -112,6 +112,7 @@ var Table = []*Rule{
 	IdentityKindOnly,
 	MutationExclusive,
 	// v1beta1 static assets and bundle ceilings (docs/protocol.md#static-assets, #artifacts)
+	AssetsSPAWithoutIndex,
 	ArtifactsOverLimits,
 }
 
@@ -257,5 +258,6 @@ var (
 // v1beta1 static assets and bundle ceilings (docs/protocol.md#static-assets,
 // #artifacts, #support).
 var (
-	ArtifactsOverLimits = &Rule{Name: "artifacts.over-limits", Stage: StageRules, Effect: "a manifest over the published maximumBundleFiles or maximumBundleBytes is accepted at upload start, commit and apply"}
+	AssetsSPAWithoutIndex = &Rule{Name: "assets.spa-without-index", Stage: StageRules, Effect: "a WorkerVersion whose assets.notFoundHandling is single_page_application is accepted although its StaticAssetBundle declares no index.html"}
+	ArtifactsOverLimits   = &Rule{Name: "artifacts.over-limits", Stage: StageRules, Effect: "a manifest over the published maximumBundleFiles or maximumBundleBytes is accepted at upload start, commit and apply"}
 )

@@ -20,6 +20,17 @@ type bundleRole struct {
 	ManifestDigest string `json:"manifestDigest"`
 }
 
+// assetsRole locates a version's static assets (docs/protocol.md#static-assets):
+// the pinned bundle relation, the two settings, the notFoundHandling value that
+// falls back to a single-page application's index, and that index's path.
+type assetsRole struct {
+	Bundle           string `json:"bundle"`
+	NotFoundHandling string `json:"notFoundHandling"`
+	RunWorkerFirst   string `json:"runWorkerFirst"`
+	Fallback         string `json:"fallback"`
+	Index            string `json:"index"`
+}
+
 type workerRole struct {
 	Kind         string `json:"kind"`
 	ReadyHandler string `json:"readyHandler"`
@@ -37,6 +48,7 @@ type versionRole struct {
 	Handlers        string        `json:"handlers"`
 	NamespaceFields []string      `json:"namespaceFields"`
 	ServiceBindings []serviceRole `json:"serviceBindings"`
+	Assets          *assetsRole   `json:"assets"`
 }
 
 type deploymentRole struct {
