@@ -240,15 +240,22 @@ func (c *checker) ranges(at []string, v any, forms []*catalog.Form) {
 // maximum + a collection field path of the kind.
 func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 	m, _ := v.(map[string]any)
-	_, artifactBacked := wire.ManifestKindOf(forms[0].Ref.Kind)
+	mk, artifactBacked := wire.ManifestKindOf(forms[0].Ref.Kind)
 	for _, key := range sortedKeys(m) {
+		n, _ := m[key].(json.Number).Int64()
 		if key == LimitBundleBytes {
+			if n > wire.MaxBundleBytes {
+				c.bad(append(slices.Clone(at), key), "%d is above the portable %s %d; a host profile can only tighten it", n, key, wire.MaxBundleBytes)
+			}
 			continue
 		}
 		if key == LimitBundleFiles {
-			if !artifactBacked {
+			switch {
+			case !artifactBacked:
 				c.bad(append(slices.Clone(at), key), "%s is not artifact-backed, so it has no limit %s; only a Form that commits to an artifact manifest (%s) publishes it",
 					at[1], key, strings.Join(c.artifactKinds(), ", "))
+			case n > mk.MaxEntries:
+				c.bad(append(slices.Clone(at), key), "%d is above the portable %s %d of a %s manifest; a host profile can only tighten it", n, key, mk.MaxEntries, mk.Kind)
 			}
 			continue
 		}
