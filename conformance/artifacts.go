@@ -138,21 +138,51 @@ func (p *Probe) mainModule(f *catalog.Form, tag string) module {
 	return module{Name: "index.js", MediaType: "application/javascript+module", Bytes: []byte(src)}
 }
 
-// uploadBundle uploads and commits a one-module manifest of f's kind whose main
-// module exports every handler, and returns its manifestDigest.
+// uploadBundle uploads and commits a manifest of the kind f commits to
+// (catalog/wire/artifact.go) and returns its manifestDigest: one main module
+// exporting every handler for a kind with modules, one file of an admitted media
+// type otherwise.
 func (p *Probe) uploadBundle(ctx context.Context, f *catalog.Form) (string, error) {
-	m := p.mainModule(f, p.run)
-	return p.upload(ctx, p.P, manifestOf(f.Ref.Kind, m.Name, m), m)
+	mk, ok := wire.ManifestKindOf(f.Ref.Kind)
+	if !ok || mk.HasMainModule() {
+		m := p.mainModule(f, p.run)
+		return p.upload(ctx, p.P, manifestOf(manifestKind(f), m.Name, m), m)
+	}
+	m := module{Name: "index.html", MediaType: "text/html", Bytes: []byte("<!-- conformance " + p.run + " -->\n")}
+	if !mk.Admits(m.MediaType) {
+		_, sub, _ := strings.Cut(mk.MediaTypes[0], "/")
+		m = module{Name: "0001-conformance." + sub, MediaType: mk.MediaTypes[0], Bytes: []byte("-- conformance " + p.run + "\n")}
+	}
+	return p.upload(ctx, p.P, filesManifestOf(mk, m), m)
 }
 
-// artifactForm picks the installed artifact-addressed Form.
+// manifestKind is the manifest kind f commits to; a Form the table does not know
+// commits to the manifest kind of its own name.
+func manifestKind(f *catalog.Form) string {
+	if mk, ok := wire.ManifestKindOf(f.Ref.Kind); ok {
+		return mk.Kind
+	}
+	return f.Ref.Kind
+}
+
+// filesManifestOf builds a files manifest of kind mk.
+func filesManifestOf(mk *wire.ManifestKind, files ...module) map[string]any {
+	entries := make([]any, len(files))
+	for i, m := range files {
+		entries[i] = map[string]any{mk.PathMember: m.Name, "mediaType": m.MediaType, "size": len(m.Bytes), "digest": wire.RawDigest(m.Bytes)}
+	}
+	return map[string]any{"apiVersion": ArtifactAPIVersion, "kind": mk.Kind, mk.Member: entries}
+}
+
+// artifactForm picks the installed artifact-addressed Form whose manifest has
+// modules and a main module: the one the module checks measure.
 func (p *Probe) artifactForm() (*catalog.Form, error) {
 	for _, f := range p.S.Forms {
-		if artifactAddressed(f) {
+		if mk, ok := wire.ManifestKindOf(f.Ref.Kind); artifactAddressed(f) && (!ok || mk.HasMainModule()) {
 			return f, nil
 		}
 	}
-	return nil, notApplicable("the host installs no artifact-addressed Form%s", p.S.foreignNote())
+	return nil, notApplicable("the host installs no artifact-addressed Form with modules%s", p.S.foreignNote())
 }
 
 func jsonEqual(a, b []byte) bool {

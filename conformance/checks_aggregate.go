@@ -212,7 +212,7 @@ func checkHandlerNotExported(ctx context.Context, p *Probe) error {
 	}
 	src := []byte("// conformance " + p.run + " exports one handler\nexport default { async " + handlers[0] + "() { return undefined; } };\n")
 	m := module{Name: "index.js", MediaType: "application/javascript+module", Bytes: src}
-	digest, err := p.upload(ctx, p.P, manifestOf(af.Ref.Kind, m.Name, m), m)
+	digest, err := p.upload(ctx, p.P, manifestOf(manifestKind(af), m.Name, m), m)
 	if err != nil {
 		return err
 	}
