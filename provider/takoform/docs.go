@@ -119,15 +119,22 @@ func attrLine(name string, a schema.Attribute) string {
 	if desc != "" {
 		line += " " + desc
 	}
-	if n, ok := a.(schema.ListNestedAttribute); ok {
-		members := make([]string, 0, len(n.NestedObject.Attributes))
-		for mn := range n.NestedObject.Attributes {
+	nested, intro := map[string]schema.Attribute(nil), ""
+	switch n := a.(type) {
+	case schema.ListNestedAttribute:
+		nested, intro = n.NestedObject.Attributes, " Each element:"
+	case schema.SingleNestedAttribute:
+		nested, intro = n.Attributes, " Members:"
+	}
+	if nested != nil {
+		members := make([]string, 0, len(nested))
+		for mn := range nested {
 			members = append(members, mn)
 		}
 		sort.Strings(members)
-		line += " Each element:"
+		line += intro
 		for _, mn := range members {
-			ma := n.NestedObject.Attributes[mn]
+			ma := nested[mn]
 			mode := "Optional"
 			if ma.IsRequired() {
 				mode = "Required"

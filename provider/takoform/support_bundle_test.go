@@ -15,7 +15,7 @@ import (
 // main module) first, then lib1.js, lib2.js, ...
 func bundleOf(t *testing.T, h *harness, sizes ...int) values {
 	t.Helper()
-	ot := moduleObjectType(h.kind("takoform_worker_bundle"))
+	ot := entryObjectType(h.kind("takoform_worker_bundle"))
 	dir := t.TempDir()
 	var mods []attr.Value
 	for i, n := range sizes {
