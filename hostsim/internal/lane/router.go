@@ -17,6 +17,13 @@ const APIRoot = "/apis/forms.takoform.com/v1alpha3"
 // DiscoveryPath is the lane's discovery document.
 const DiscoveryPath = "/.well-known/takoform/v1alpha3"
 
+// Lane names the lane this server speaks, as group/version. It is the one
+// place `hostsim serve`'s startup line and GET /_sim/health read the lane from
+// (docs/protocol.md#admin). LANE DESCRIPTOR: today hostsim speaks one lane,
+// spelled by APIRoot; when the lane descriptor of catalog/wire lands, this
+// answers the descriptor the server was built with.
+func (s *Server) Lane() string { return strings.TrimPrefix(APIRoot, "/apis/") }
+
 // queryRule says what a route's query string may hold.
 type queryRule int
 
