@@ -77,7 +77,7 @@ type Catalog mg.Namespace
 
 // Seal recomputes every digest of catalog/data in dependency order and rewrites only digest values, then writes the model again (catalog:model).
 func (Catalog) Seal() error {
-	if err := run("catalog", nil, "go", "run", "./cmd/seal", "data"); err != nil {
+	if err := run("catalog", nil, "go", "run", "./cmd/seal"); err != nil {
 		return err
 	}
 	return Catalog{}.Model()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -12,9 +13,19 @@ import (
 
 // Published candidate-set.json listings (docs/catalog-rules.md#layout): tolerated, and when present
 // the set they list must equal the set loaded and recomputed. Only the compared
-// members are read; everything else in them is ignored.
+// members and the family's naming facts are read (family, formMaturity and each
+// Form's resourceType, docs/catalog-rules.md#naming); everything else in them is ignored.
 
-func checkCandidateSets(fsys fs.FS, l *layout, builds []*formBuild, ifaces []*Interface, bindings []*Binding, ps *problems) {
+var resourceTypeRe = regexp.MustCompile(`^takoform_[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
+
+// candidateSet is one read listing.
+type candidateSet struct {
+	file string
+	doc  candidateSetDoc
+}
+
+func readCandidateSets(fsys fs.FS, l *layout, ps *problems) []candidateSet {
+	var out []candidateSet
 	for _, file := range l.candidateSets {
 		raw, err := fs.ReadFile(fsys, file)
 		if err != nil {
@@ -30,6 +41,56 @@ func checkCandidateSets(fsys fs.FS, l *layout, builds []*formBuild, ifaces []*In
 			ps.add(file, "", "cannot read the listing: %v", err)
 			continue
 		}
+		out = append(out, candidateSet{file, d})
+	}
+	return out
+}
+
+// candidateFamilies are the families the Form listings name.
+func candidateFamilies(sets []candidateSet) []candidateFamily {
+	var out []candidateFamily
+	for _, s := range sets {
+		if strings.HasPrefix(s.file, "forms/") && s.doc.Family != "" {
+			out = append(out, candidateFamily{s.file, s.doc.Family})
+		}
+	}
+	return out
+}
+
+// applyCandidateNames gives each listed Form the family's maturity and, when the
+// listing names one, its resource type.
+func applyCandidateNames(sets []candidateSet, builds []*formBuild, ps *problems) {
+	for _, s := range sets {
+		if !strings.HasPrefix(s.file, "forms/") {
+			continue
+		}
+		for i, c := range s.doc.Forms {
+			if c.FormRef == nil {
+				continue
+			}
+			for _, b := range builds {
+				if b.form.Ref != *c.FormRef {
+					continue
+				}
+				if s.doc.FormMaturity != nil {
+					b.form.Maturity = *s.doc.FormMaturity
+				}
+				if c.ResourceType == nil {
+					continue
+				}
+				if !resourceTypeRe.MatchString(*c.ResourceType) {
+					ps.add(s.file, fmt.Sprintf("/forms/%d/resourceType", i), "resourceType %q is not a provider type name (takoform_ and lower-case words joined by _)", *c.ResourceType)
+					continue
+				}
+				b.form.TypeName = *c.ResourceType
+			}
+		}
+	}
+}
+
+func checkCandidateSets(sets []candidateSet, builds []*formBuild, ifaces []*Interface, bindings []*Binding, ps *problems) {
+	for _, s := range sets {
+		file, d := s.file, s.doc
 		var listed, loaded []string
 		switch {
 		case strings.HasPrefix(file, "forms/"):

@@ -153,7 +153,7 @@ func checkVersions(kinds []*Kind, files map[*Form]string, ps *problems) {
 }
 
 func sameFieldKinds(a, b *Field) bool {
-	if a.Kind != b.Kind || len(a.Members) != len(b.Members) && a.Kind != FieldObjectList {
+	if a.Kind != b.Kind || len(a.Members) != len(b.Members) && a.Kind != FieldObjectList && a.Kind != FieldObject {
 		return false
 	}
 	for _, m := range a.Members {

@@ -172,6 +172,7 @@ type transitionsDoc struct {
 type candidateFormDoc struct {
 	FormRef       *wire.FormRef `json:"formRef"`
 	PackageDigest string        `json:"packageDigest"`
+	ResourceType  *string       `json:"resourceType"`
 }
 
 type candidateContractDoc struct {
@@ -181,7 +182,9 @@ type candidateContractDoc struct {
 }
 
 type candidateSetDoc struct {
-	Forms      []candidateFormDoc     `json:"forms"`
-	Interfaces []candidateContractDoc `json:"interfaces"`
-	Bindings   []candidateContractDoc `json:"bindings"`
+	Family       string                 `json:"family"`
+	FormMaturity *string                `json:"formMaturity"`
+	Forms        []candidateFormDoc     `json:"forms"`
+	Interfaces   []candidateContractDoc `json:"interfaces"`
+	Bindings     []candidateContractDoc `json:"bindings"`
 }

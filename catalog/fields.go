@@ -2,7 +2,10 @@ package catalog
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Classification of desired properties into field kinds (docs/catalog-rules.md#documents).
@@ -20,6 +23,7 @@ var (
 	mapKeywords    = []string{"type", "additionalProperties", "maxProperties", "minProperties", "propertyNames", "default"}
 	bindKeywords   = []string{"type", "items", "uniqueItems", "minItems", "maxItems", "default", annBinding}
 	itemKeywords   = []string{"type", "additionalProperties", "properties", "required"}
+	objectKeywords = []string{"type", "additionalProperties", "properties", "required"}
 	itemStrKeys    = []string{"type", "pattern", "minLength", "maxLength", "enum"}
 )
 
@@ -103,18 +107,21 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 		return f, c.onlyKeywords(ptr, node, boolKeywords, "boolean")
 	case "object":
 		if member {
-			c.unsupported(ptr, "an object-list member is a string, string-enum, integer, boolean or reference")
+			c.unsupported(ptr, "a member of an object or object-list item is a string, string-enum, integer, boolean or reference")
 			return f, false
+		}
+		if _, hasProps := node["properties"]; hasProps {
+			return c.object(ptr, f, node)
 		}
 		return c.jsonMap(ptr, f, node)
 	case "array":
 		if member {
-			c.unsupported(ptr, "an object-list member is a string, string-enum, integer, boolean or reference")
+			c.unsupported(ptr, "a member of an object or object-list item is a string, string-enum, integer, boolean or reference")
 			return f, false
 		}
 		return c.array(ptr, f, node)
 	}
-	c.unsupported(ptr, "use one of the shapes string, string-enum, integer, boolean, string-set, string-list, json-map, reference, binding-list or object-list (a single \"type\", no composition keywords)")
+	c.unsupported(ptr, "use one of the shapes string, string-enum, integer, boolean, string-set, string-list, json-map, object, reference, binding-list or object-list (a single \"type\", no composition keywords)")
 	return f, false
 }
 
@@ -144,10 +151,52 @@ func (c *desiredCtx) jsonMap(ptr string, f Field, node map[string]any) (Field, b
 	ap, has := node["additionalProperties"]
 	_, isSchema := ap.(map[string]any)
 	if _, hasProps := node["properties"]; hasProps || !has || !(isSchema || ap == true) {
-		c.unsupported(ptr, "an object property is either a reference node or a json-map: \"additionalProperties\" a schema and no \"properties\"")
+		c.unsupported(ptr, "an object property is a reference node, a closed object (\"properties\" and \"additionalProperties\": false) or a json-map (\"additionalProperties\" a schema and no \"properties\")")
 		return f, false
 	}
 	return f, c.onlyKeywords(ptr, node, mapKeywords, "json-map")
+}
+
+// object classifies a closed object property: its members are scalars or references,
+// each at the pointer below the property ("/assets/bundle"), so a relation may sit
+// inside it (docs/catalog-rules.md#documents).
+func (c *desiredCtx) object(ptr string, f Field, node map[string]any) (Field, bool) {
+	f.Kind = FieldObject
+	ok := c.onlyKeywords(ptr, node, objectKeywords, "object")
+	if node["additionalProperties"] != false {
+		c.unsupported(ptrJoin(ptr, "additionalProperties"), "an object property is closed: set \"additionalProperties\": false")
+		ok = false
+	}
+	props, _ := node["properties"].(map[string]any)
+	if len(props) == 0 {
+		c.unsupported(ptrJoin(ptr, "properties"), "an object property declares one or more members under \"properties\"")
+		return f, false
+	}
+	req := stringList(node["required"])
+	if _, isArr := node["required"].([]any); node["required"] != nil && (!isArr || req == nil) {
+		c.unsupported(ptrJoin(ptr, "required"), "\"required\" lists member names")
+		ok = false
+	}
+	for i, r := range req {
+		if _, has := props[r]; !has {
+			c.unsupported(fmt.Sprintf("%s/required/%d", ptr, i), fmt.Sprintf("\"required\" names %q, which is not a declared member", r))
+			ok = false
+		}
+	}
+	for _, name := range sortedKeys(props) {
+		mp := ptrJoin(ptr, "properties", name)
+		mnode, _ := props[name].(map[string]any)
+		if mnode == nil || !propertyNameRe.MatchString(name) {
+			c.unsupported(mp, "a member is a schema object named by ^[a-z][a-zA-Z0-9]{0,63}$")
+			ok = false
+			continue
+		}
+		m, good := c.classify(mp, name, f.Pointer+"/"+wire.EscapePointerToken(name), mnode, true)
+		m.Required = slices.Contains(req, name)
+		ok = ok && good
+		f.Members = append(f.Members, m)
+	}
+	return f, ok
 }
 
 func (c *desiredCtx) array(ptr string, f Field, node map[string]any) (Field, bool) {

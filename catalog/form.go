@@ -176,7 +176,12 @@ func (b *formBuild) checkImmutable() {
 		case slices.Index(b.doc.ImmutableFields, p) != i:
 			ps.add(file, ptr, "%q is listed twice", p)
 		case strings.Contains(name, "/"):
-			ps.add(file, ptr, "%q names a nested node; immutableFields name one top-level desired property each", p)
+			if m := f.ObjectMember(p); m != nil {
+				m.Immutable = true
+				f.Immutable[p] = true
+			} else {
+				ps.add(file, ptr, "%q names a nested node that is not a member of a closed object property; immutableFields name a top-level desired property or a member of an object property", p)
+			}
 		default:
 			name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
 			if _, ok := f.Output(name); ok {

@@ -44,7 +44,8 @@ type layout struct {
 	interfaces    []contractDir
 	bindings      []contractDir
 	candidateSets []string
-	transitions   string // "" when absent
+	laneMarkers   []string // lane.json and operations-<version>.json at the root (docs/catalog-rules.md#lanes)
+	transitions   string   // "" when absent
 }
 
 func scanLayout(fsys fs.FS, ps *problems) *layout {
@@ -64,6 +65,8 @@ func scanLayout(fsys fs.FS, ps *problems) *layout {
 			l.bindings = scanContracts(fsys, "bindings", l, ps)
 		case e.Name() == transitionsFile && e.Type().IsRegular():
 			l.transitions = transitionsFile
+		case isLaneMarker(e.Name()) && e.Type().IsRegular():
+			l.laneMarkers = append(l.laneMarkers, e.Name())
 		}
 	}
 	return l

@@ -41,9 +41,9 @@ func TestUnrelatedRootEntriesIgnored(t *testing.T) {
 	files := baseCatalog().seal(t)
 	files["README.md"] = []byte("# notes\n")
 	files["schemas/x.schema.json"] = []byte("not even json")
-	files["operations-v1alpha3.json"] = []byte("{}")
+	files["conformance/contract.json"] = []byte("{}")
 	if _, err := Load(mapFS(files)); err != nil {
-		t.Errorf("root entries other than forms/, interfaces/, bindings/ and transitions.json must be ignored: %v", err)
+		t.Errorf("root entries other than forms/, interfaces/, bindings/, transitions.json and the lane markers must be ignored: %v", err)
 	}
 }
 

@@ -62,6 +62,9 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 			ps.markKind(p.slug)
 		}
 	}
+	sets := readCandidateSets(fsys, l, ps)
+	applyCandidateNames(sets, builds, ps)
+	lane := chooseLane(readLaneMarkers(fsys, l, ps), familySignals(builds, bindings, bindingFiles, candidateFamilies(sets)), ps)
 	checkUniqueness(builds, ifaces, ifaceFiles, bindings, bindingFiles, ps)
 
 	byRef := map[wire.FormRef]*Form{}
@@ -80,7 +83,7 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	if l.transitions != "" {
 		transitions = loadTransitions(fsys, l.transitions, byRef, ps)
 	}
-	checkCandidateSets(fsys, l, builds, ifaces, bindings, ps)
+	checkCandidateSets(sets, builds, ifaces, bindings, ps)
 	if err := ps.err(); err != nil {
 		return nil, err
 	}
@@ -90,7 +93,7 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	sort.SliceStable(bindings, func(i, j int) bool {
 		return contractLess(bindings[i].Ref.Name, bindings[i].Ref.Version, bindings[j].Ref.Name, bindings[j].Ref.Version)
 	})
-	return model.NewCatalog(forms, ifaces, bindings, transitions), nil
+	return model.NewCatalog(lane, forms, ifaces, bindings, transitions), nil
 }
 
 func formLess(a, b *Form) bool {

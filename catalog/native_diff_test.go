@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/takokit/takokit/catalog/model"
+	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -29,23 +30,27 @@ import (
 func diffCatalogs(t *testing.T) map[string]*Catalog {
 	t.Helper()
 	out := map[string]*Catalog{}
-	emb, err := Embedded()
-	if err != nil {
-		t.Fatal(err)
+	for _, lane := range wire.Lanes() {
+		emb, err := EmbeddedLane(lane)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["embedded "+lane.Name] = emb
 	}
-	out["embedded"] = emb
 	good, err := Load(os.DirFS(goodDir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	out["test catalog"] = good
-	t.Run("load the published reference family", func(t *testing.T) {
-		ref, err := Load(os.DirFS(referenceDir(t)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out["reference"] = ref
-	})
+	for _, lane := range wire.Lanes() {
+		t.Run("load the published reference family of "+lane.Name, func(t *testing.T) {
+			ref, err := Load(os.DirFS(reftest.Lane(t, lane)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["reference "+lane.Name] = ref
+		})
+	}
 	return out
 }
 

@@ -6,50 +6,26 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/takokit/takokit/catalog/reftest"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
-// publishedSchemas compiles the published schemas read at run time from the
-// reference directory (no copy is embedded in the project), keyed by file stem.
-func publishedSchemas(t *testing.T) map[string]*jsonschema.Schema {
+// publishedSchemas compiles the published schemas of lane (reftest.Schemas), keyed
+// by role, so every lane's documents are checked by the same code.
+func publishedSchemas(t *testing.T, lane *wire.Lane) map[string]*jsonschema.Schema {
 	t.Helper()
-	dir := filepath.Join(referenceDir(t), "schemas")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Skipf("reference schemas directory %s is absent: %v", dir, err)
-	}
-	c := jsonschema.NewCompiler()
-	ids := map[string]string{}
-	for _, e := range entries {
-		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
-		}
-		id, _ := doc.(map[string]any)["$id"].(string)
-		if id == "" {
-			id = "https://reference.invalid/" + e.Name()
-		}
-		if err := c.AddResource(id, doc); err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
-		}
-		ids[strings.TrimSuffix(e.Name(), ".schema.json")] = id
-	}
+	schema := reftest.Schemas(t, lane)
 	out := map[string]*jsonschema.Schema{}
-	for _, name := range []string{"form-definition-v1alpha3", "form-ref-v1alpha3", "package-index-v1alpha4",
-		"interface-definition-v1alpha1", "interface-ref-v1alpha1", "binding-definition-v1alpha1", "binding-ref-v1alpha1"} {
-		s, err := c.Compile(ids[name])
-		if err != nil {
-			t.Fatalf("compiling published schema %s: %v", name, err)
-		}
-		out[name] = s
+	for role, file := range map[string]string{"form-definition": lane.Schemas.FormDefinition, "form-ref": lane.Schemas.FormRef,
+		"package-index": "package-index-v1alpha4.schema.json", "interface-definition": "interface-definition-v1alpha1.schema.json",
+		"interface-ref": "interface-ref-v1alpha1.schema.json", "binding-definition": "binding-definition-v1alpha1.schema.json",
+		"binding-ref": "binding-ref-v1alpha1.schema.json"} {
+		out[role] = schema(file)
 	}
 	return out
 }
@@ -74,17 +50,17 @@ func validateCatalogDocs(t *testing.T, fsys fs.FS, schemas map[string]*jsonschem
 		doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 		switch top := strings.SplitN(p, "/", 2)[0]; {
 		case top == "forms" && path.Base(p) == definitionFile:
-			check(p, "form-definition-v1alpha3", doc)
+			check(p, "form-definition", doc)
 		case top == "forms" && path.Base(p) == indexFile:
-			check(p, "package-index-v1alpha4", doc)
+			check(p, "package-index", doc)
 		case top == "interfaces" && path.Base(p) == definitionFile:
-			check(p, "interface-definition-v1alpha1", doc)
+			check(p, "interface-definition", doc)
 		case top == "bindings" && path.Base(p) == definitionFile:
-			check(p, "binding-definition-v1alpha1", doc)
+			check(p, "binding-definition", doc)
 		case p == transitionsFile:
 			for i, tr := range doc.(map[string]any)["transitions"].([]any) {
 				for _, end := range []string{"from", "to"} {
-					check(fmt.Sprintf("%s#/transitions/%d/%s", p, i, end), "form-ref-v1alpha3", tr.(map[string]any)[end])
+					check(fmt.Sprintf("%s#/transitions/%d/%s", p, i, end), "form-ref", tr.(map[string]any)[end])
 				}
 			}
 		}
@@ -94,10 +70,17 @@ func validateCatalogDocs(t *testing.T, fsys fs.FS, schemas map[string]*jsonschem
 }
 
 func TestProjectDocumentsValidateAgainstPublishedSchemas(t *testing.T) {
-	schemas := publishedSchemas(t)
-	if n := validateCatalogDocs(t, EmbeddedFS(), schemas); n < 12*2+6+5 {
-		t.Errorf("checked only %d embedded documents; the catalog must hold the project's family", n)
+	for _, lane := range wire.Lanes() {
+		schemas := publishedSchemas(t, lane)
+		fsys, err := EmbeddedLaneFS(lane)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := validateCatalogDocs(t, fsys, schemas); n < 12*2+6+5 {
+			t.Errorf("checked only %d documents of data/%s; the catalog must hold the project's family", n, lane.Name)
+		}
 	}
+	schemas := publishedSchemas(t, wire.DefaultLane)
 	// The validator must be able to fail: a definition with an unknown member is refused.
 	raw, err := fs.ReadFile(os.DirFS(goodDir), "forms/"+tFamily+"/store/definition.json")
 	if err != nil {
@@ -105,12 +88,12 @@ func TestProjectDocumentsValidateAgainstPublishedSchemas(t *testing.T) {
 	}
 	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	doc.(map[string]any)["unexpectedMember"] = true
-	if schemas["form-definition-v1alpha3"].Validate(doc) == nil {
+	if schemas["form-definition"].Validate(doc) == nil {
 		t.Errorf("the published form-definition schema accepted an unknown member; the check is vacuous")
 	}
 }
 
 func TestTestCatalogValidatesAgainstPublishedSchemas(t *testing.T) {
-	schemas := publishedSchemas(t)
+	schemas := publishedSchemas(t, wire.DefaultLane)
 	validateCatalogDocs(t, os.DirFS(goodDir), schemas)
 }

@@ -33,6 +33,7 @@ const (
 	FieldStringSet   = model.FieldStringSet
 	FieldStringList  = model.FieldStringList
 	FieldJSONMap     = model.FieldJSONMap
+	FieldObject      = model.FieldObject
 	FieldReference   = model.FieldReference
 	FieldBindingList = model.FieldBindingList
 	FieldObjectList  = model.FieldObjectList

@@ -1,5 +1,6 @@
 // Package conformance measures a Takoform host black-box over HTTP against the
-// forms.takoform.com/v1alpha3 lane, the declared-outputs rule, the support-profile
+// lane its discovery names (forms.takoform.com/v1beta1, or the withdrawn v1alpha3;
+// docs/protocol.md#lanes), the declared-outputs rule, the support-profile
 // rules and the transition protocol (docs/guides/conformance.md). Checks are data: one
 // explicit table (table.go), validated by a test, each with a registered
 // negative (negatives.go) proving it can fail.
@@ -78,6 +79,9 @@ type Check struct {
 	Project     bool // a project-only id (marked † in docs/guides/conformance.md)
 	Needs       []Need
 	Run         func(ctx context.Context, p *Probe) error
+	// Anchor is the docs/protocol.md anchor where the rule is stated ("fences");
+	// "" = the check's entry in anchors.go, else its area's (Check.ProtocolAnchor).
+	Anchor string
 }
 
 // Status is the outcome of one check.

@@ -37,8 +37,9 @@ func checkDiscoveryExact(ctx context.Context, p *Probe) error {
 	if err := wire.DecodeStrict(r.Body, &d); err != nil {
 		return failf("%s: discovery document is not the closed shape: %v", r.What(), err)
 	}
-	if len(d.APIVersions) != 1 || d.APIVersions[0] != "forms.takoform.com/v1alpha3" {
-		return failf("%s: api_versions is %q, expected exactly [\"forms.takoform.com/v1alpha3\"]", r.What(), d.APIVersions)
+	lane := r.Lane
+	if len(d.APIVersions) != 1 || d.APIVersions[0] != lane.APIVersion {
+		return failf("%s: api_versions is %q, expected exactly [%q]", r.What(), d.APIVersions, lane.APIVersion)
 	}
 	for _, f := range requiredFeatures {
 		if !d.Features[f] {
@@ -54,8 +55,8 @@ func checkDiscoveryExact(ctx context.Context, p *Probe) error {
 		return failf("%s: endpoints.api %q: %v", r.What(), api, err)
 	}
 	u, _ := url.Parse(api)
-	if u.EscapedPath() != API || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return failf("%s: endpoints.api %q must be the origin plus exactly %s", r.What(), api, API)
+	if u.EscapedPath() != lane.APIRoot || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return failf("%s: endpoints.api %q must be the origin plus exactly %s", r.What(), api, lane.APIRoot)
 	}
 	for name, v := range sorted(map[string]string{"artifacts": d.Endpoints.Artifacts, "operations": d.Endpoints.Operations, "support": d.Endpoints.Support}) {
 		if v != "" && v != api+"/"+name {

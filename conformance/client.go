@@ -24,10 +24,12 @@ const ProbeHeader = wire.HeaderConformanceProbe
 // Client speaks to one host with one credential. Redirects are never followed: a
 // 3xx is answered to the check as it came, which then fails it.
 type Client struct {
-	Origin string // bare origin, no trailing slash
-	Label  string // which credential, for messages ("primary", "alternate", ...)
+	Origin string     // bare origin, no trailing slash
+	Label  string     // which credential, for messages ("primary", "alternate", ...)
+	Lane   *wire.Lane // the lane whose paths {api} and {discovery} stand for (nil = the default lane)
 	token  string
 	http   *http.Client
+	rec    *recorder // the running check's last exchange; nil outside a check
 }
 
 // NewClient returns a client for origin using token as the bearer credential.
@@ -58,6 +60,7 @@ type Req struct {
 // Resp is one answer, read completely.
 type Resp struct {
 	Req    Req
+	Lane   *wire.Lane // the lane the request was sent on: what {api} stood for
 	Status int
 	Header http.Header
 	Body   []byte
@@ -94,7 +97,7 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 	if req.Body != nil {
 		body = bytes.NewReader(req.Body)
 	}
-	hr, err := http.NewRequestWithContext(ctx, req.Method, c.Origin+req.Target, body)
+	hr, err := http.NewRequestWithContext(ctx, req.Method, c.Origin+expand(c.Lane, req.Target), body)
 	if err != nil {
 		return nil, fmt.Errorf("building %s %s: %w", req.Method, req.Target, err)
 	}
@@ -116,17 +119,18 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 	}
 	res, err := c.http.Do(hr)
 	if err != nil {
-		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+		return nil, c.dropped(req, err)
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(res.Body, maxResponse+1))
 	if err != nil {
-		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+		return nil, c.dropped(req, err)
 	}
 	if len(data) > maxResponse {
-		return nil, &TransportError{What: req.Method + " " + shorten(req.Target), Err: errors.New("response body exceeds 8 MiB")}
+		return nil, c.dropped(req, errors.New("response body exceeds 8 MiB"))
 	}
-	r := &Resp{Req: req, Status: res.StatusCode, Header: res.Header, Body: data}
+	r := &Resp{Req: req, Lane: c.Lane, Status: res.StatusCode, Header: res.Header, Body: data}
+	c.rec.note(excerptOf(r))
 	if res.StatusCode >= 300 && req.Method != http.MethodHead {
 		r.Err, r.EnvErr = wire.ParseErrorEnvelope(res.StatusCode, data)
 		if r.EnvErr != nil {
@@ -134,6 +138,13 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 		}
 	}
 	return r, nil
+}
+
+// dropped records and returns a request that got no complete answer.
+func (c *Client) dropped(req Req, err error) error {
+	te := &TransportError{What: req.Method + " " + shorten(req.Target), Err: err}
+	c.rec.note(&Exchange{Request: te.What, Error: err.Error()})
+	return te
 }
 
 // TransportError is a request that got no complete answer; it makes a check error,

@@ -48,15 +48,21 @@ type Condition struct {
 // Ref is the recorded FormRef.
 func (r *Resource) Ref() wire.FormRef { return r.Form.FormRef }
 
+// RuleETag is the check measuring the ETag rule every decoded representation is
+// held to (docs/protocol.md#headers): a setup step broken by it is that rule's
+// failure, reported once there.
+const RuleETag = "revision-etag-exact"
+
 // decodeResource decodes a 200/201 answer strictly and checks its ETag.
 func decodeResource(r *Resp) (*Resource, error) {
 	var res Resource
 	if err := wire.DecodeStrict(r.Body, &res); err != nil {
-		return nil, failf("%s: answer is not a valid resource representation: %v", r.What(), err)
+		return nil, &Failure{Msg: fmt.Sprintf("%s: answer is not a valid resource representation: %v", r.What(), err), Resp: r}
 	}
 	res.ETag = r.Header.Get(wire.HeaderETag)
 	if res.ETag != `"`+res.Metadata.Revision+`"` {
-		return nil, failf("%s: ETag %q does not equal the quoted revision %q", r.What(), res.ETag, res.Metadata.Revision)
+		detail := fmt.Sprintf("ETag %q does not equal the quoted revision %q", res.ETag, res.Metadata.Revision)
+		return nil, &Failure{Msg: r.What() + ": " + detail, Rule: RuleETag, Detail: detail, Resp: r}
 	}
 	return &res, nil
 }

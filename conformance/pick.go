@@ -115,17 +115,21 @@ func (p *Probe) simpleForm() (*catalog.Form, error) {
 	return p.pickForm("creatable without other resources", standalone)
 }
 
-// simpleResource creates a standalone resource and returns its Form, spec and state.
+// simpleResource creates a standalone resource and returns its Form, spec and
+// state: a setup step of the check.
 func (p *Probe) simpleResource(ctx context.Context, prefix string) (*catalog.Form, map[string]any, *Resource, error) {
 	f, spec, err := p.pickSpec(ctx, p.simpleForm)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	res, err := p.create(ctx, f, p.Name(prefix), spec)
-	return f, spec, res, err
+	return f, spec, res, setup(settingUp(f), err)
 }
 
-// buildOf creates one resource of exactly f.
+// settingUp names the setup step creating a resource of f.
+func settingUp(f *catalog.Form) string { return "setting up " + f.Ref.Kind }
+
+// buildOf creates one resource of exactly f: a setup step of the check.
 func (p *Probe) buildOf(ctx context.Context, f *catalog.Form) (*builtResource, error) {
 	spec, err := p.specFor(ctx, f)
 	if err != nil {
@@ -133,7 +137,7 @@ func (p *Probe) buildOf(ctx context.Context, f *catalog.Form) (*builtResource, e
 	}
 	res, err := p.create(ctx, f, p.Name(slugPrefix(f)), spec)
 	if err != nil {
-		return nil, err
+		return nil, setup(settingUp(f), err)
 	}
 	return &builtResource{f: f, spec: spec, res: res}, nil
 }

@@ -61,7 +61,7 @@ func expectStatus(r *Resp, statuses ...int) error {
 	for i, s := range statuses {
 		want[i] = fmt.Sprint(s)
 	}
-	return &Failure{Msg: fmt.Sprintf("%s: expected %s, got %s", r.What(), strings.Join(want, " or "), r.Got()), Code: r.Code()}
+	return &Failure{Msg: fmt.Sprintf("%s: expected %s, got %s", r.What(), strings.Join(want, " or "), r.Got()), Code: r.Code(), Resp: r}
 }
 
 // expectCode fails unless r is the valid error envelope of code with its status.
@@ -69,5 +69,5 @@ func expectCode(r *Resp, code wire.Code) error {
 	if r.Err != nil && r.Err.Code == code && r.Status == code.Status() {
 		return nil
 	}
-	return &Failure{Msg: fmt.Sprintf("%s: expected %d %s, got %s", r.What(), code.Status(), code, r.Got()), Code: r.Code()}
+	return &Failure{Msg: fmt.Sprintf("%s: expected %d %s, got %s", r.What(), code.Status(), code, r.Got()), Code: r.Code(), Resp: r}
 }

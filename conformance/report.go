@@ -2,20 +2,72 @@ package conformance
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Line renders one result as `<status> <id> (<ms> ms)[: message]`.
 func (r Result) Line() string {
 	s := fmt.Sprintf("%s %s (%d ms)", r.Status, r.ID, r.DurationMs)
 	if r.Message != "" {
-		s += ": " + strings.ReplaceAll(r.Message, "\n", " ")
+		s += ": " + oneLine(r.Message)
 	}
 	return s
 }
+
+// Text renders one result for the text report: a failure adds the requirement it
+// measures, its docs/protocol.md link and the exchange; an errored check is one
+// line pointing at its cause, which the report prints once (WriteCauses).
+func (r Result) Text() string {
+	switch r.Status {
+	case StatusFail:
+		var b strings.Builder
+		b.WriteString(r.Line())
+		fmt.Fprintf(&b, "\n    requirement: %s\n    protocol: %s", r.Requirement, r.Anchor)
+		writeExchange(&b, "    ", r.Exchange)
+		return b.String()
+	case StatusError:
+		if r.group > 0 {
+			return fmt.Sprintf("%s %s (%d ms): could not run, see cause [%d] below", r.Status, r.ID, r.DurationMs, r.group)
+		}
+	}
+	return r.Line()
+}
+
+// writeExchange renders an exchange as indented request and response lines.
+func writeExchange(b *strings.Builder, indent string, x *Exchange) {
+	if x == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n%srequest: %s", indent, x.Request)
+	if x.Status == 0 {
+		fmt.Fprintf(b, "\n%sresponse: none (%s)", indent, oneLine(x.Error))
+		return
+	}
+	fmt.Fprintf(b, "\n%sresponse: %d", indent, x.Status)
+	keys := make([]string, 0, len(x.Headers))
+	for k := range x.Headers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(b, " %s: %s;", k, x.Headers[k])
+	}
+	body := oneLine(x.Body)
+	if x.Truncated {
+		body += "…"
+	}
+	if body == "" {
+		body = "(empty body)"
+	}
+	fmt.Fprintf(b, " %s", body)
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ") }
 
 // Line renders the summary with all five counts in the fixed order.
 func (s Summary) Line() string {
@@ -23,102 +75,87 @@ func (s Summary) Line() string {
 		s.Passed, s.Failed, s.Errored, s.NotApplicable, s.Skipped)
 }
 
-// WriteText writes one line per check and the summary line.
-func (r *Report) WriteText(w io.Writer) error {
-	for _, c := range r.Checks {
-		if _, err := fmt.Fprintln(w, c.Line()); err != nil {
+// Text renders cause group n:
+//
+//	[1] 81 checks could not run: setting up ModuleWorker: PUT …/{name}: expected 201, got …
+//	    request: … / response: …
+//	    checks: a, b, …
+//
+// A cause that is another check's rule says which, where it is stated and in
+// which steps it struck:
+//
+//	[1] 81 checks could not run: ETag "W/\"1\"" does not equal the quoted revision "1"
+//	    the host breaks the rule revision-etag-exact measures (docs/protocol.md#headers)
+//	    while: setting up AtLeastOnceQueue (42), setting up ModuleWorker (7), the check's own requests (20)
+func (g CauseGroup) Text(n int) string {
+	var b strings.Builder
+	noun := "checks"
+	if len(g.Checks) == 1 {
+		noun = "check"
+	}
+	fmt.Fprintf(&b, "[%d] %d %s could not run: %s", n, len(g.Checks), noun, oneLine(g.Cause))
+	if g.CauseRule != "" {
+		fmt.Fprintf(&b, "\n    the host breaks the rule %s measures (%s)", g.CauseRule, g.Anchor)
+		steps := make([]string, len(g.Steps))
+		for i, s := range g.Steps {
+			if s.Step == "" {
+				s.Step = "the check's own requests"
+			}
+			steps[i] = fmt.Sprintf("%s (%d)", s.Step, s.Checks)
+		}
+		fmt.Fprintf(&b, "\n    while: %s", strings.Join(steps, ", "))
+	}
+	writeExchange(&b, "    ", g.Exchange)
+	fmt.Fprintf(&b, "\n    checks: %s", strings.Join(g.Checks, ", "))
+	return b.String()
+}
+
+// WriteCauses writes the errored checks grouped under their causes, if any.
+func (r *Report) WriteCauses(w io.Writer) error {
+	if len(r.ErroredByCause) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintln(w, "errored checks, by cause:"); err != nil {
+		return err
+	}
+	for i, g := range r.ErroredByCause {
+		if _, err := fmt.Fprintln(w, g.Text(i+1)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// WriteText writes every check, the causes of the errored ones and the summary line.
+func (r *Report) WriteText(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, LaneLine(r.Host, r.Lane)); err != nil {
+		return err
+	}
+	for _, c := range r.Checks {
+		if _, err := fmt.Fprintln(w, c.Text()); err != nil {
+			return err
+		}
+	}
+	if err := r.WriteCauses(w); err != nil {
+		return err
 	}
 	_, err := fmt.Fprintln(w, r.Summary.Line())
 	return err
 }
 
-// WriteJSON writes {runner, host, startedAt, checks, summary}.
+// LaneLine is the first line of a text report: the host's lane, and what {api} in
+// the check messages stands for.
+func LaneLine(host, lane string) string {
+	l, err := wire.LaneNamed(lane)
+	if err != nil {
+		return fmt.Sprintf("host %s speaks %s", host, lane)
+	}
+	return fmt.Sprintf("host %s speaks %s; {api} below is %s", host, l.Describe(), l.APIRoot)
+}
+
+// WriteJSON writes {runner, host, startedAt, checks, erroredByCause, summary}.
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
-}
-
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Timestamp string      `xml:"timestamp,attr"`
-	Cases     []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string     `xml:"name,attr"`
-	Classname string     `xml:"classname,attr"`
-	Time      string     `xml:"time,attr"`
-	Failure   *junitText `xml:"failure,omitempty"`
-	Error     *junitText `xml:"error,omitempty"`
-	Skipped   *junitText `xml:"skipped,omitempty"`
-}
-
-type junitText struct {
-	Message string `xml:"message,attr"`
-	Body    string `xml:",chardata"`
-}
-
-// WriteJUnit writes JUnit XML: one suite per area; not-applicable and skipped
-// checks are <skipped> with their reason.
-func (r *Report) WriteJUnit(w io.Writer) error {
-	all := junitSuites{Name: RunnerName + " " + r.Host}
-	byArea := map[Area]*junitSuite{}
-	var order []Area
-	for _, c := range r.Checks {
-		s, ok := byArea[c.Area]
-		if !ok {
-			s = &junitSuite{Name: string(c.Area), Timestamp: r.StartedAt.Format("2006-01-02T15:04:05Z")}
-			byArea[c.Area] = s
-			order = append(order, c.Area)
-		}
-		tc := junitCase{Name: c.ID, Classname: "conformance." + strings.NewReplacer(" & ", "-", " ", "-").Replace(string(c.Area)),
-			Time: fmt.Sprintf("%.3f", float64(c.DurationMs)/1000)}
-		t := &junitText{Message: c.Message, Body: c.Message}
-		switch c.Status {
-		case StatusFail:
-			tc.Failure, s.Failures = t, s.Failures+1
-		case StatusError:
-			tc.Error, s.Errors = t, s.Errors+1
-		case StatusNotApplicable, StatusSkipped:
-			t.Message = string(c.Status) + ": " + c.Message
-			tc.Skipped, s.Skipped = t, s.Skipped+1
-		}
-		s.Tests++
-		s.Cases = append(s.Cases, tc)
-	}
-	for _, a := range order {
-		s := byArea[a]
-		all.Suites = append(all.Suites, *s)
-		all.Tests += s.Tests
-		all.Failures += s.Failures
-		all.Errors += s.Errors
-		all.Skipped += s.Skipped
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(all); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
 }

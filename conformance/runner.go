@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"runtime/debug"
@@ -26,10 +25,15 @@ type Config struct {
 	Space       string // space prefix; each check gets "<prefix>-<run>-<n>"
 	Only, Skip  []string
 	Strict      bool
-	Catalog     *catalog.Catalog
-	Checks      []Check       // nil = Table()
-	Timeout     time.Duration // per check; 0 = 60s
-	Progress    func(Result)  // called after each check, in order
+	Catalog     *catalog.Catalog // nil = the project's catalog of the host's lane
+	// Lane is the host's lane, learned from its discovery at the start of the run.
+	Lane     *wire.Lane
+	Checks   []Check       // nil = Table()
+	Timeout  time.Duration // per check; 0 = 60s
+	Progress func(Result)  // called after each check, in order
+	// Started is called once the host's lane is known, before anything else is read
+	// (the command prints the report's first line from it).
+	Started func(host string, lane *wire.Lane)
 	// AfterSurface runs once the host's surface was read, before the first check
 	// (the self-test arms its faults here, so they never break the surface read).
 	AfterSurface func(ctx context.Context) error
@@ -37,36 +41,6 @@ type Config struct {
 	// request sequence through it); nil = the default transport.
 	Transport http.RoundTripper
 }
-
-// Result is one check's outcome.
-type Result struct {
-	ID         string `json:"id"`
-	Area       Area   `json:"-"`
-	Status     Status `json:"status"`
-	DurationMs int64  `json:"durationMs"`
-	Message    string `json:"message"`
-}
-
-// Summary counts the statuses.
-type Summary struct {
-	Passed        int `json:"passed"`
-	Failed        int `json:"failed"`
-	Errored       int `json:"errored"`
-	NotApplicable int `json:"notApplicable"`
-	Skipped       int `json:"skipped"`
-}
-
-// Report is a whole run.
-type Report struct {
-	Runner    string    `json:"runner"`
-	Host      string    `json:"host"`
-	StartedAt time.Time `json:"startedAt"`
-	Checks    []Result  `json:"checks"`
-	Summary   Summary   `json:"summary"`
-}
-
-// OK reports whether nothing failed or errored.
-func (r *Report) OK() bool { return r.Summary.Failed == 0 && r.Summary.Errored == 0 }
 
 // Run runs every selected check against the host. It returns an error only when
 // the run cannot start (no discovery, bad configuration).
@@ -80,17 +54,30 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, fmt.Errorf("check %q is not in the table; `conformance list` prints the ids", id)
 		}
 	}
-	if cfg.Catalog == nil {
-		return nil, errors.New("no catalog: the runner needs the Form catalog it probes the host with")
-	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 60 * time.Second
 	}
 	if cfg.Space == "" {
 		cfg.Space = "conformance"
 	}
-	rep := &Report{Runner: RunnerName, Host: cfg.Endpoint, StartedAt: time.Now().UTC()}
+	rep := &Report{Runner: RunnerName, Host: cfg.Endpoint, StartedAt: time.Now().UTC(), ErroredByCause: []CauseGroup{}}
 	primary := cfg.client("primary", cfg.Primary)
+	var prefer *wire.Lane
+	if cfg.Catalog != nil {
+		prefer = cfg.Catalog.Lane()
+	}
+	lane, err := hostLane(ctx, primary, prefer)
+	if err != nil {
+		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
+	}
+	if cfg.Catalog, err = runCatalog(cfg.Catalog, lane, cfg.Endpoint); err != nil {
+		return nil, err
+	}
+	cfg.Lane, primary.Lane = lane, lane
+	rep.Lane = lane.APIVersion
+	if cfg.Started != nil {
+		cfg.Started(cfg.Endpoint, lane)
+	}
 	surface, err := readSurface(ctx, primary, cfg.Catalog)
 	if err != nil {
 		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
@@ -101,34 +88,47 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	runID := randomHex(3)
+	names, red := runNames(runID), newRedactor(cfg.Primary, cfg.Alternate, cfg.OtherTenant)
 	for i, c := range checks {
-		res := Result{ID: c.ID, Area: c.Area}
+		res := Result{ID: c.ID, Title: c.Title, Area: c.Area, Requirement: c.Requirement, Anchor: c.ProtocolLink()}
 		switch {
 		case len(cfg.Only) > 0 && !slices.Contains(cfg.Only, c.ID):
 			res.Status, res.Message = StatusSkipped, "not selected by --only"
 		case slices.Contains(cfg.Skip, c.ID):
 			res.Status, res.Message = StatusSkipped, "skipped by --skip"
 		default:
-			p := &Probe{P: primary, Space: fmt.Sprintf("%s-%s-%d", cfg.Space, runID, i+1),
+			rec := &recorder{}
+			p := &Probe{P: primary.recording(rec), Space: fmt.Sprintf("%s-%s-%d", cfg.Space, runID, i+1),
 				Cat: cfg.Catalog, S: surface, run: runID}
 			if cfg.Alternate != "" {
-				p.Alt = cfg.client("alternate", cfg.Alternate)
+				p.Alt = cfg.client("alternate", cfg.Alternate).recording(rec)
 			}
 			if cfg.OtherTenant != "" {
-				p.Other = cfg.client("other-tenant", cfg.OtherTenant)
+				p.Other = cfg.client("other-tenant", cfg.OtherTenant).recording(rec)
 			}
 			start := time.Now()
 			err := runOne(ctx, cfg.Timeout, c, p)
 			res.DurationMs = time.Since(start).Milliseconds()
-			res.Status = classify(err)
+			v := judge(c.ID, err)
+			res.Status = v.Status
 			if err != nil {
-				res.Message = err.Error()
+				res.Message = red.text(err.Error())
 			}
-			if res.Status == StatusNotApplicable && cfg.Strict {
+			switch {
+			case res.Status == StatusNotApplicable && cfg.Strict:
 				res.Status, res.Message = StatusFail, "not-applicable under --strict: "+res.Message
+			case res.Status == StatusFail || res.Status == StatusError:
+				res.Exchange = rec.lastExchange()
+				if v.Resp != nil {
+					res.Exchange = excerptOf(v.Resp)
+				}
+				res.Exchange = red.exchange(res.Exchange)
+				if res.Status == StatusError {
+					res.Cause, res.CauseStep, res.CauseRule = names.ReplaceAllString(red.text(v.Cause), "{name}"), v.Step, v.Rule
+				}
 			}
 		}
-		rep.add(res)
+		res = rep.add(res)
 		if cfg.Progress != nil {
 			cfg.Progress(res)
 		}
@@ -139,26 +139,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // client returns a client of the run for one credential.
 func (cfg Config) client(label, token string) *Client {
 	c := NewClient(cfg.Endpoint, label, token)
+	c.Lane = cfg.Lane
 	if cfg.Transport != nil {
 		c.http.Transport = cfg.Transport
 	}
 	return c
-}
-
-func (r *Report) add(res Result) {
-	r.Checks = append(r.Checks, res)
-	switch res.Status {
-	case StatusPass:
-		r.Summary.Passed++
-	case StatusFail:
-		r.Summary.Failed++
-	case StatusError:
-		r.Summary.Errored++
-	case StatusNotApplicable:
-		r.Summary.NotApplicable++
-	case StatusSkipped:
-		r.Summary.Skipped++
-	}
 }
 
 // runOne decides the run-level needs, then runs the check with a deadline,

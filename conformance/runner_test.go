@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // bareHost answers discovery and an empty support listing; everything else is 404.
@@ -22,9 +23,9 @@ func bareHost(t *testing.T) *httptest.Server {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
-		case DiscoveryPath:
-			_, _ = w.Write([]byte(`{"api_versions":["forms.takoform.com/v1alpha3"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + API + `"}}`))
-		case API + "/support/forms":
+		case wire.DefaultLane.DiscoveryPath:
+			_, _ = w.Write([]byte(`{"api_versions":["` + wire.DefaultLane.APIVersion + `"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + wire.DefaultLane.APIRoot + `"}}`))
+		case wire.DefaultLane.APIRoot + "/support/forms":
 			_, _ = w.Write([]byte(`{"profiles":[]}`))
 		default:
 			w.WriteHeader(http.StatusNotFound)

@@ -12,12 +12,6 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// API is the lane's API root path.
-const API = "/apis/forms.takoform.com/v1alpha3"
-
-// DiscoveryPath is the lane's discovery path.
-const DiscoveryPath = "/.well-known/takoform/v1alpha3"
-
 // formSupport is a FormSupport profile read loosely, for applicability only (the
 // support checks decode it strictly).
 type formSupport struct {

@@ -7,7 +7,7 @@ func Table() []Check {
 	return []Check{
 		// discovery & auth
 		{ID: "discovery-exact", Area: AreaDiscovery, Title: "Discovery document is exact",
-			Requirement: "The discovery document MUST list exactly the v1alpha3 lane, the seven required features as true, and same-origin endpoints built from the API root.",
+			Requirement: "The discovery document MUST list exactly the host's lane, the seven required features as true, and same-origin endpoints built from the lane's API root.",
 			Run:         checkDiscoveryExact},
 		{ID: "unauthenticated-request-refused", Area: AreaDiscovery, Title: "Requests without a valid bearer are refused",
 			Requirement: "Every route MUST answer unauthenticated (401) to a request whose Authorization is absent, of another scheme, malformed or naming nobody.",

@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/catalog/reftest"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
@@ -84,28 +87,14 @@ func TestNegatives(t *testing.T) {
 	}
 }
 
-// referenceDir finds the published reference documents (common team rule).
-func referenceDir(t *testing.T) string {
+// publishedCorpus is the required check ids of a lane's published conformance corpus.
+func publishedCorpus(t *testing.T, lane *wire.Lane) []string {
 	t.Helper()
-	if d := os.Getenv("TAKOKIT_REFERENCE_DIR"); d != "" {
-		return d
-	}
-	wd, _ := os.Getwd()
-	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			return filepath.Join(d, "..", "shared", "reference", "takoform-v1alpha3")
-		}
-		if filepath.Dir(d) == d {
-			return filepath.Join(wd, "..", "..", "shared", "reference", "takoform-v1alpha3")
-		}
-	}
-}
-
-func TestPublishedIDs(t *testing.T) {
-	path := filepath.Join(referenceDir(t), "conformance", "portable-host-v3", "contract.json")
+	corpus := map[string]string{"v1beta1": "portable-host-v1beta1", "v1alpha3": "portable-host-v3"}[lane.Name]
+	path := reftest.File(t, lane, "conformance/"+corpus+"/contract.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("published check list not readable at %s (set TAKOKIT_REFERENCE_DIR): %v", path, err)
+		t.Fatal(err)
 	}
 	var doc struct {
 		Required []string `json:"requiredRunnerChecks"`
@@ -113,12 +102,21 @@ func TestPublishedIDs(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	return doc.Required
+}
+
+func TestPublishedIDs(t *testing.T) {
+	required := map[string]bool{}
+	for _, lane := range wire.Lanes() {
+		for _, id := range publishedCorpus(t, lane) {
+			required[id] = true
+		}
+	}
 	for _, c := range Table() {
-		published := slices.Contains(doc.Required, c.ID)
-		if c.Project && published {
+		if c.Project && required[c.ID] {
 			t.Errorf("check %q is marked project-only but is a published id", c.ID)
 		}
-		if !c.Project && !published {
+		if !c.Project && !required[c.ID] {
 			t.Errorf("check %q is not a published id; mark it Project (†) or use the published id", c.ID)
 		}
 	}

@@ -185,8 +185,8 @@ func (t *txRequest) verifyReceipt(r *Resp) (*Resource, error) {
 	switch {
 	case op.OperationID != t.OperationID || op.Status != "committed" || !op.DispatchAttempted || op.RequestDigest != t.requestDigest:
 		return nil, failf("%s: operation %+v, expected %s committed, dispatched, requestDigest %s", r.What(), op, t.OperationID, t.requestDigest)
-	case op.ReconcilePath != t.readbackPath(t.OperationID):
-		return nil, failf("%s: reconcilePath %q is not the readback path %q", r.What(), op.ReconcilePath, t.readbackPath(t.OperationID))
+	case op.ReconcilePath != expand(r.Lane, t.readbackPath(t.OperationID)):
+		return nil, failf("%s: reconcilePath %q is not the readback path %q", r.What(), op.ReconcilePath, expand(r.Lane, t.readbackPath(t.OperationID)))
 	case pf.OperationID != t.OperationID || pf.FromForm != t.FromForm || pf.ToForm != t.ToForm || pf.TransitionEvidenceDigest != t.TransitionEvidence.Digest:
 		return nil, failf("%s: transitionProof does not name this request's operation, forms and evidence", r.What())
 	case pf.ObservedSpecDigest != d || pf.UID != t.Expected.UID || pf.Generation != next || !pf.Committed || !wire.ValidDigest(pf.NativeIdentityDigest):

@@ -45,7 +45,7 @@ func receiptCase(t *testing.T) (*txRequest, map[string]any) {
 	var doc map[string]any
 	raw, _ := json.Marshal(map[string]any{
 		"operation": map[string]any{"operationId": tx.OperationID, "status": "committed", "dispatchAttempted": true,
-			"requestDigest": tx.requestDigest, "reconcilePath": tx.readbackPath(tx.OperationID)},
+			"requestDigest": tx.requestDigest, "reconcilePath": expand(wire.DefaultLane, tx.readbackPath(tx.OperationID))},
 		"resource": map[string]any{"apiVersion": tx.to.Ref.APIVersion, "kind": tx.to.Ref.Kind,
 			"form":     map[string]any{"formRef": tx.to.Ref, "packageDigest": tx.to.PackageDigest},
 			"metadata": map[string]any{"name": "orders", "space": "prod", "uid": "u-1", "generation": "20", "revision": "32"},
@@ -65,7 +65,7 @@ func receiptResp(doc map[string]any, status int, etag string) *Resp {
 	if etag != "" {
 		h.Set("ETag", etag)
 	}
-	return &Resp{Req: Req{Method: http.MethodPost, Target: "/form-transitions"}, Status: status, Header: h, Body: mustJSON(doc)}
+	return &Resp{Req: Req{Method: http.MethodPost, Target: "/form-transitions"}, Lane: wire.DefaultLane, Status: status, Header: h, Body: mustJSON(doc)}
 }
 
 func set(doc map[string]any, path string, v any) {
@@ -101,7 +101,7 @@ func TestVerifyReceipt(t *testing.T) {
 		{"not committed", "operation.status", "prepared", "operation"},
 		{"not dispatched", "operation.dispatchAttempted", false, "operation"},
 		{"another requestDigest", "operation.requestDigest", "sha256:" + strings.Repeat("0", 64), "operation"},
-		{"another reconcilePath", "operation.reconcilePath", "/apis/forms.takoform.com/v1alpha3/resources/x", "reconcilePath"},
+		{"another reconcilePath", "operation.reconcilePath", "/apis/forms.takoform.com/v1beta1/resources/x", "reconcilePath"},
 		{"proof of another operation", "transitionProof.operationId", "formtx_other", "does not name this request"},
 		{"proof from another form", "transitionProof.fromForm", map[string]any{"formRef": tx.to.Ref, "packageDigest": tx.to.PackageDigest}, "does not name this request"},
 		{"proof to another form", "transitionProof.toForm", map[string]any{"formRef": tx.from.Ref, "packageDigest": tx.from.PackageDigest}, "does not name this request"},

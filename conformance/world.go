@@ -37,7 +37,7 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 	if artifactAddressed(f) {
 		d, err := p.uploadBundle(ctx, f)
 		if err != nil {
-			return nil, err
+			return nil, setup("uploading the "+f.Ref.Kind+" bundle", err)
 		}
 		return map[string]any{f.Fields[0].Wire: d}, nil
 	}
@@ -197,7 +197,7 @@ func (p *Probe) makeIn(ctx context.Context, f *catalog.Form, key string) (*Resou
 	}
 	r, err := p.create(ctx, f, p.Name(slugPrefix(f)), spec)
 	if err != nil {
-		return nil, fmt.Errorf("setting up the %s a check refers to: %w", f.Ref.Kind, err)
+		return nil, setup(settingUp(f), err)
 	}
 	if key != "" {
 		p.world.made[key] = r

@@ -85,7 +85,7 @@ func TestHealthAnswersWithoutTokensOnLoopbackOnly(t *testing.T) {
 		if err := wire.DecodeStrict(body, &h); err != nil {
 			t.Fatalf("GET /_sim/health with %q: %v: %s", auth, err, body)
 		}
-		if h.Status != "ok" || h.Lane != sim.Host.Lane() || h.Lane != "forms.takoform.com/v1alpha3" || h.Profile != "kv-only" ||
+		if h.Status != "ok" || h.Lane != sim.Host.Lane().String() || h.Lane != wire.DefaultLane.APIVersion || h.Profile != "kv-only" ||
 			h.Version != "1.2.3-test" || h.UptimeSeconds < 1 {
 			t.Fatalf("GET /_sim/health with %q: %s", auth, body)
 		}

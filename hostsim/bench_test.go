@@ -162,7 +162,7 @@ func BenchmarkStartToFirstRequest(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		req, _ := http.NewRequest("GET", "/.well-known/takoform/v1alpha3", nil)
+		req, _ := http.NewRequest("GET", discovery, nil)
 		req.Header.Set("Authorization", "Bearer sim-primary")
 		rec := &recorder{header: http.Header{}}
 		h.Handler().ServeHTTP(rec, req)

@@ -5,15 +5,41 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
-// client drives the lane over HTTP the way a provider would.
+// client drives the lane over HTTP the way a provider would. Tests spell paths in
+// the default lane (api, discovery); a client of a host of another lane (speak)
+// sends them on that lane's paths instead.
 type client struct {
 	t     testing.TB
 	base  string
 	token string
 	http  *http.Client
+	lane  *wire.Lane // nil = the default lane
+}
+
+// speak returns a client of the same host that sends on lane's paths.
+func (c *client) speak(lane *wire.Lane) *client {
+	cp := *c
+	cp.lane = lane
+	return &cp
+}
+
+// onLane moves a default-lane path to the client's lane.
+func (c *client) onLane(path string) string {
+	if c.lane == nil || c.lane == wire.DefaultLane {
+		return path
+	}
+	for _, p := range [][2]string{{wire.DefaultLane.APIRoot, c.lane.APIRoot}, {wire.DefaultLane.DiscoveryPath, c.lane.DiscoveryPath}} {
+		if rest, ok := strings.CutPrefix(path, p[0]); ok {
+			return p[1] + rest
+		}
+	}
+	return path
 }
 
 func newClient(t testing.TB, base, token string) *client {
@@ -30,6 +56,7 @@ type reply struct {
 
 func (c *client) do(method, path string, headers map[string]string, body []byte) *reply {
 	c.t.Helper()
+	path = c.onLane(path)
 	req, err := http.NewRequest(method, c.base+path, bytes.NewReader(body))
 	if err != nil {
 		c.t.Fatal(err)

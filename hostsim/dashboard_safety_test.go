@@ -48,14 +48,14 @@ func TestDashboardNeverShowsASecret(t *testing.T) {
 	b.get("/?token=" + url.QueryEscape(secrets[2])).status(200)
 	pages := map[string]*page{}
 	for _, path := range []string{"/", "/resources", "/operations", "/transitions", "/faults", "/faults?arm=outputs.omit",
-		"/resources/tenant-a/prod/edge.forms.takokit.dev/v1alpha1/WorkerEndpoint/nope", "/nowhere"} {
+		"/resources/tenant-a/prod/" + kindForm(t, testCatalog(t), kEndpoint).Ref.APIVersion + "/WorkerEndpoint/nope", "/nowhere"} {
 		pages[path] = b.get(path)
 	}
 	res := b.get("/resources").status(200)
 	for _, link := range allMatches(res.html, `href="(`+ui+`/resources/[^"]+)"`) {
 		pages[link] = b.do("GET", link, nil, nil).status(200)
 	}
-	version := pages[ui+"/resources/tenant-a/prod/edge.forms.takokit.dev/v1alpha1/WorkerVersion/v-secret"]
+	version := pages[ui+"/resources/tenant-a/prod/"+kindForm(t, testCatalog(t), kVersion).Ref.APIVersion+"/WorkerVersion/v-secret"]
 	if version == nil {
 		t.Fatalf("the Resources page does not link the version v-secret:\n%s", res.html)
 	}

@@ -147,7 +147,7 @@ func TestProbeHeader(t *testing.T) {
 	}
 	// Without the flag the header is ignored.
 	plain := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
-	newClient(t, plain.URL, "sim-primary").do("GET", "/.well-known/takoform/v1alpha3", map[string]string{"Takoform-Conformance-Probe": "error:internal_error"}, nil).status(200)
+	newClient(t, plain.URL, "sim-primary").do("GET", discovery, map[string]string{"Takoform-Conformance-Probe": "error:internal_error"}, nil).status(200)
 }
 
 func TestObserveAndImport(t *testing.T) {

@@ -11,7 +11,11 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-const api = "/apis/forms.takoform.com/v1alpha3"
+// api is the root of the default lane, which the built-in catalog speaks.
+var api = wire.DefaultLane.APIRoot
+
+// discovery is the default lane's discovery path.
+var discovery = wire.DefaultLane.DiscoveryPath
 
 // pickForm returns the first Form satisfying ok, or skips.
 func pickForm(t testing.TB, cat *catalog.Catalog, what string, ok func(*catalog.Form) bool) *catalog.Form {

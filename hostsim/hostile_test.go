@@ -118,7 +118,7 @@ func TestHostileClients(t *testing.T) {
 // stillServing requires discovery to answer 200 right after a hostile request.
 func stillServing(t *testing.T, client *http.Client, origin string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", origin+"/.well-known/takoform/v1alpha3", nil)
+	req, _ := http.NewRequest("GET", origin+discovery, nil)
 	req.Header.Set("Authorization", "Bearer sim-primary")
 	resp, err := client.Do(req)
 	if err != nil {

@@ -1,5 +1,6 @@
-// Package hostsim is a Takoform host for the forms.takoform.com/v1alpha3 lane
-// that can be told to be partial (profiles) and to misbehave on purpose
+// Package hostsim is a Takoform host that speaks the lane of its catalog
+// (forms.takoform.com/v1beta1 by default, v1alpha3 when chosen; docs/protocol.md#lanes)
+// and can be told to be partial (profiles) and to misbehave on purpose
 // (faults). Embed it in tests with New and Handler, or run cmd/hostsim.
 package hostsim
 
@@ -15,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/admin"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/dashboard"
@@ -46,9 +48,12 @@ func DefaultTokens() []Token { return append([]Token(nil), lane.DefaultTokens...
 // Config configures a Host. The zero value is a `full` host over the built-in
 // catalog with a private in-memory database.
 type Config struct {
-	Profile           string           // built-in profile name or profile file; "" = full
-	ProfileDoc        *Profile         // a parsed profile; wins over Profile
-	Catalog           *catalog.Catalog // nil = the built-in catalog
+	Profile    string           // built-in profile name or profile file; "" = full
+	ProfileDoc *Profile         // a parsed profile; wins over Profile
+	Catalog    *catalog.Catalog // nil = the built-in catalog of Lane
+	// Lane is the lane to speak; nil = the catalog's (the default lane for the
+	// built-in catalog). A catalog whose own documents chose another lane is refused.
+	Lane              *wire.Lane
 	DBPath            string           // "" = private in-memory database
 	ConformanceProbes bool             // honour Takoform-Conformance-Probe
 	AckDeadline       time.Duration    // backend acknowledgement deadline of Form transitions (0 = none)
@@ -86,12 +91,9 @@ func LoadProfile(ref string) (*Profile, error) { return profile.Load(ref) }
 
 // New builds a Host; nothing is listening until Handler is served.
 func New(cfg Config) (*Host, error) {
-	cat := cfg.Catalog
-	if cat == nil {
-		var err error
-		if cat, err = catalog.Embedded(); err != nil {
-			return nil, fmt.Errorf("load the built-in catalog: %w", err)
-		}
+	cat, err := hostCatalog(cfg.Catalog, cfg.Lane)
+	if err != nil {
+		return nil, err
 	}
 	prof := cfg.ProfileDoc
 	if prof == nil {
@@ -99,7 +101,6 @@ func New(cfg Config) (*Host, error) {
 		if name == "" {
 			name = "full"
 		}
-		var err error
 		if prof, err = profile.Load(name); err != nil {
 			return nil, err
 		}
@@ -168,10 +169,32 @@ func New(cfg Config) (*Host, error) {
 	}
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof, ui: ui,
 		admin: &admin.API{State: src, Token: cfg.AdminToken,
-			Health: admin.Health{Lane: ln.Lane(), Version: version, Started: time.Now()}}}
+			Health: admin.Health{Lane: cat.Lane().String(), Version: version, Started: time.Now()}}}
 	h.echo = h.newEcho()
 	return h, nil
 }
+
+// hostCatalog is the catalog a host serves: cat, or the built-in catalog of lane (the
+// default lane when nil), held to lane when both are given (docs/protocol.md#lanes).
+func hostCatalog(cat *catalog.Catalog, lane *wire.Lane) (*catalog.Catalog, error) {
+	if cat == nil {
+		if lane == nil {
+			lane = wire.DefaultLane
+		}
+		c, err := catalog.EmbeddedLane(lane)
+		if err != nil {
+			return nil, fmt.Errorf("load the built-in catalog of lane %s: %w", lane.Name, err)
+		}
+		return c, nil
+	}
+	if lane == nil {
+		return cat, nil
+	}
+	return catalog.ForLane(cat, lane)
+}
+
+// Lane is the lane the host speaks.
+func (h *Host) Lane() *wire.Lane { return h.state.Host.Cat.Lane() }
 
 // newEcho puts the lane, the admin API and the dashboard behind echo. Routing is hostsim's
 // own (the lane routes on the escaped path and has no 405,
@@ -212,9 +235,6 @@ func (h *Host) Handler() http.Handler { return h.echo }
 
 // Profile returns the merged profile in force.
 func (h *Host) Profile() *Profile { return h.profile }
-
-// Lane names the lane the host speaks, as group/version.
-func (h *Host) Lane() string { return h.lane.Lane() }
 
 // Forms lists the Forms the host installs: the catalog's, through the profile.
 func (h *Host) Forms() []*catalog.Form { return h.lane.Host.Forms() }

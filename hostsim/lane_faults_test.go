@@ -30,7 +30,7 @@ func TestCatalogSurfaceFaults(t *testing.T) {
 	c := newClient(t, sim.URL, "sim-primary")
 	c.create(f, "cs", "prod", fixture(t, f)).status(201)
 	features := func() map[string]any {
-		return c.do("GET", "/.well-known/takoform/v1alpha3", nil, nil).status(200).json()["features"].(map[string]any)
+		return c.do("GET", discovery, nil, nil).status(200).json()["features"].(map[string]any)
 	}
 	broken(t, sim, "discovery.omit-feature", func() {
 		if features()["exact_form_ref"] != true {

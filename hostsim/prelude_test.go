@@ -20,7 +20,7 @@ func TestAuthenticationComesFirst(t *testing.T) {
 			if tc.header != "" {
 				h["Authorization"] = tc.header
 			}
-			for _, path := range []string{"/.well-known/takoform/v1alpha3", api + "/nowhere", api + "/support/forms"} {
+			for _, path := range []string{discovery, api + "/nowhere", api + "/support/forms"} {
 				r := c.do("GET", path, h, nil).refused("unauthenticated", 401)
 				if r.header.Get("WWW-Authenticate") != "Bearer" {
 					t.Fatalf("%s: WWW-Authenticate %q, want Bearer", path, r.header.Get("WWW-Authenticate"))
@@ -30,7 +30,7 @@ func TestAuthenticationComesFirst(t *testing.T) {
 	}
 	// The scheme is matched case-insensitively.
 	c := newClient(t, sim.URL, "")
-	c.do("GET", "/.well-known/takoform/v1alpha3", map[string]string{"Authorization": "bearer sim-primary"}, nil).status(200)
+	c.do("GET", discovery, map[string]string{"Authorization": "bearer sim-primary"}, nil).status(200)
 }
 
 func TestRoutingIsStrict(t *testing.T) {
@@ -52,7 +52,7 @@ func TestRoutingIsStrict(t *testing.T) {
 		{"GET", api + "/resources/" + group + "%2F" + version + "/" + f.Ref.Kind + "/orders", "resource_not_found", 404},
 		{"GET", api + "/resources/" + group + "/" + version + "/lowercase/orders" + exactQuery(f, "prod"), "invalid_argument", 400},
 		{"GET", api + "/resources/" + group + "/" + version + "/" + f.Ref.Kind + "/Orders" + exactQuery(f, "prod"), "invalid_argument", 400},
-		{"GET", "/.well-known/takoform/v1alpha3?x=1", "invalid_argument", 400},
+		{"GET", discovery + "?x=1", "invalid_argument", 400},
 		{"GET", api + "/support/forms?x=1", "invalid_argument", 400},
 		{"GET", res, "invalid_argument", 400},
 		{"GET", res + exactQuery(f, "prod") + "&packageDigest=sha256%3A" + strings.Repeat("a", 64), "invalid_argument", 400},
@@ -134,7 +134,7 @@ func TestAuthAcceptAnyFault(t *testing.T) {
 	if err := sim.Admin.ArmFault("auth.accept-any,count=1"); err != nil {
 		t.Fatal(err)
 	}
-	c.do("GET", "/.well-known/takoform/v1alpha3", map[string]string{"Authorization": "Bearer nobody"}, nil).status(200)
+	c.do("GET", discovery, map[string]string{"Authorization": "Bearer nobody"}, nil).status(200)
 	// The single firing is spent: the host refuses again.
-	c.do("GET", "/.well-known/takoform/v1alpha3", map[string]string{"Authorization": "Bearer nobody"}, nil).refused("unauthenticated", 401)
+	c.do("GET", discovery, map[string]string{"Authorization": "Bearer nobody"}, nil).refused("unauthenticated", 401)
 }

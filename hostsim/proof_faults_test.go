@@ -384,7 +384,7 @@ func TestPanicIsRecoveredWithTheEnvelope(t *testing.T) {
 	sim := hostsimtest.Start(t, hostsim.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	c := newClient(t, sim.URL, "sim-primary")
 	arm(t, sim, "panic,count=1")
-	r := c.do("GET", "/.well-known/takoform/v1alpha3", nil, nil).refused("internal_error", 500)
+	r := c.do("GET", discovery, nil, nil).refused("internal_error", 500)
 	env := r.json()["error"].(map[string]any)
 	id, _ := env["requestId"].(string)
 	if id == "" || env["retryable"] != false {
@@ -394,7 +394,7 @@ func TestPanicIsRecoveredWithTheEnvelope(t *testing.T) {
 	if !strings.Contains(out, hostsim.PanicLogMessage) || !strings.Contains(out, id) || !strings.Contains(out, "prelude.go") {
 		t.Fatalf("the recovered panic was not logged with its request id and stack:\n%s", out)
 	}
-	c.do("GET", "/.well-known/takoform/v1alpha3", nil, nil).status(200)
+	c.do("GET", discovery, nil, nil).status(200)
 	if fired(t, sim, "panic") != 1 {
 		t.Fatal("the panic's firing was not counted")
 	}

@@ -10,7 +10,7 @@ import (
 func TestSmokeDiscovery(t *testing.T) {
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t)})
 	c := newClient(t, sim.URL, "sim-primary")
-	r := c.do("GET", "/.well-known/takoform/v1alpha3", nil, nil)
+	r := c.do("GET", discovery, nil, nil)
 	r.status(200)
 	t.Logf("%s", r.body)
 }

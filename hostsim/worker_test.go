@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/reftest"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
@@ -77,7 +79,7 @@ func (w *world) wholeVersion() map[string]any {
 // cron trigger, queue consumer — then tears it down in dependency order.
 func wholeWorker(t *testing.T, cat *catalog.Catalog) {
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
-	w := &world{t: t, c: newClient(t, sim.URL, "sim-primary"), cat: cat, space: "prod"}
+	w := &world{t: t, c: newClient(t, sim.URL, "sim-primary").speak(cat.Lane()), cat: cat, space: "prod"}
 	w.create(kWorker, "api", map[string]any{}).status(201)
 	if r := readyIn(t, w.read(kWorker, "api")); r.Status != "False" || r.HostReason != "no-active-deployment" || r.Revision != "1" {
 		t.Fatalf("a worker without deployment: %+v", r)
@@ -151,17 +153,22 @@ func wholeWorker(t *testing.T, cat *catalog.Catalog) {
 
 func TestWholeWorkerThroughHTTP(t *testing.T) { wholeWorker(t, testCatalog(t)) }
 
-// The same whole worker over the published family (the published reference family, docs/guides/conformance.md).
+// The same whole worker over the published family of each lane (the published
+// reference families, docs/guides/conformance.md), each host speaking its catalog's lane.
 func TestWholeWorkerOnThePublishedFamily(t *testing.T) {
-	dir := referenceDir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("the published reference documents are not at %q (set TAKOKIT_REFERENCE_DIR): %v", dir, err)
+	for _, lane := range wire.Lanes() {
+		t.Run(lane.Name, func(t *testing.T) {
+			dir := reftest.Lane(t, lane)
+			cat, err := catalog.Load(os.DirFS(dir))
+			if err != nil {
+				t.Fatalf("load the published family from %s: %v", dir, err)
+			}
+			if cat.Lane() != lane {
+				t.Fatalf("the published family in %s speaks %s", dir, cat.Lane())
+			}
+			wholeWorker(t, cat)
+		})
 	}
-	cat, err := catalog.Load(os.DirFS(dir))
-	if err != nil {
-		t.Fatalf("load the published family from %s: %v", dir, err)
-	}
-	wholeWorker(t, cat)
 }
 
 // A Form without outputs never carries the member: apply, read, observe and

@@ -1,4 +1,5 @@
-// Package embedded is the project's embedded catalog (catalog/data) as a model written
+// Package embedded is the project's embedded catalog of the default lane
+// (catalog/data/<lane>, docs/catalog-rules.md#lanes) as a model written
 // out as Go at build time (catalog/internal/modelgen, `go tool mage catalog:model`): the
 // compiler lays it out as static data, so a program that links it has the checked model
 // without reading, decoding or checking a document at start, and without linking the
@@ -12,9 +13,16 @@ import (
 	"sync"
 
 	"github.com/takokit/takokit/catalog/model"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
-var assembled = sync.OnceValue(func() *model.Catalog { return model.NewCatalog(forms, interfaces, bindings, transitions) })
+var assembled = sync.OnceValue(func() *model.Catalog {
+	lane, err := wire.LaneNamed(laneName)
+	if err != nil {
+		panic("catalog/embedded: the generated model names " + err.Error())
+	}
+	return model.NewCatalog(model.LaneChoice{Lane: lane, Source: laneSource, Explicit: true}, forms, interfaces, bindings, transitions)
+})
 
 // Catalog returns the embedded catalog's model; every call returns the same catalog.
 func Catalog() *model.Catalog { return assembled() }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -169,4 +170,25 @@ func (o *Output) Regexp() *regexp.Regexp {
 		return nil
 	}
 	return re
+}
+
+// ObjectMember returns the member a two-token pointer names inside a closed object
+// property ("/assets/bundle"), or nil.
+func (f *Form) ObjectMember(ptr string) *Field {
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	if len(toks) != 2 || !strings.HasPrefix(ptr, "/") {
+		return nil
+	}
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	top, ok := f.Field(unescape.Replace(toks[0]))
+	if !ok || top.Kind != FieldObject {
+		return nil
+	}
+	name := unescape.Replace(toks[1])
+	for i := range top.Members {
+		if top.Members[i].Wire == name {
+			return &top.Members[i]
+		}
+	}
+	return nil
 }

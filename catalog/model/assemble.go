@@ -2,13 +2,13 @@ package model
 
 import "github.com/takokit/takokit/catalog/wire"
 
-// NewCatalog assembles a catalog from its parts as the loader orders them: forms by
+// NewCatalog assembles a catalog speaking lane from its parts as the loader orders them: forms by
 // apiVersion, kind, then definition version (semantic-version precedence); interfaces
 // and bindings by name then version; transitions by marker. Package catalog's loader
 // calls it once it has checked the parts; a model generated at build time
 // (catalog/embedded) calls it with the same parts written out as Go.
-func NewCatalog(forms []*Form, interfaces []*Interface, bindings []*Binding, transitions []*Transition) *Catalog {
-	c := &Catalog{forms: forms, byRef: make(map[wire.FormRef]*Form, len(forms)), kinds: GroupKinds(forms),
+func NewCatalog(lane LaneChoice, forms []*Form, interfaces []*Interface, bindings []*Binding, transitions []*Transition) *Catalog {
+	c := &Catalog{lane: lane, forms: forms, byRef: make(map[wire.FormRef]*Form, len(forms)), kinds: GroupKinds(forms),
 		interfaces: interfaces, bindings: bindings, transitions: transitions}
 	for _, f := range forms {
 		c.byRef[f.Ref] = f

@@ -18,6 +18,7 @@ import (
 // Catalog is a complete, validated catalog. It is read-only once built (NewCatalog);
 // accessors return copies of slices.
 type Catalog struct {
+	lane        LaneChoice
 	forms       []*Form
 	byRef       map[wire.FormRef]*Form
 	kinds       []*Kind
@@ -49,6 +50,7 @@ const (
 	FieldStringSet   FieldKind = "string-set"
 	FieldStringList  FieldKind = "string-list"
 	FieldJSONMap     FieldKind = "json-map"
+	FieldObject      FieldKind = "object" // a closed object of scalar and reference members
 	FieldReference   FieldKind = "reference"
 	FieldBindingList FieldKind = "binding-list"
 	FieldObjectList  FieldKind = "object-list"
@@ -59,7 +61,8 @@ type Form struct {
 	Ref           wire.FormRef
 	PackageDigest string
 	Slug          string
-	TypeName      string
+	TypeName      string // the provider resource type: the family listing's resourceType, else derived from Slug
+	Maturity      string // the family's formMaturity from its candidate-set.json; "" when none says
 	Role          string
 	Title         string
 	Description   string
@@ -69,7 +72,7 @@ type Form struct {
 	Relations      []Relation
 	Capabilities   []string
 	DeclaresUpdate bool
-	Immutable      map[string]bool // top-level desired pointers, e.g. "/worker"
+	Immutable      map[string]bool // desired pointers: top-level ("/worker") or an object member ("/assets/bundle")
 	Provided       []wire.InterfaceRef
 	Accepted       []wire.BindingRef
 
@@ -93,12 +96,12 @@ type nativeSchemas struct {
 	fields                    sync.Map // wire name -> *Schema of one top-level property
 }
 
-// Field is one top-level desired property, or a member of an object-list or
-// binding-list item.
+// Field is one top-level desired property, or a member of an object, an object-list
+// item or a binding-list item.
 type Field struct {
 	Wire        string // wire (JSON) name
 	Attr        string // HCL attribute name (docs/catalog-rules.md#naming)
-	Pointer     string // JSON Pointer; list members use "*" for the element
+	Pointer     string // JSON Pointer; list members use "*" for the element ("/versions/*/weight"), object members none ("/assets/bundle")
 	Kind        FieldKind
 	Required    bool
 	Default     json.RawMessage // exact authored bytes; nil when none
@@ -111,7 +114,7 @@ type Field struct {
 	MinLength   *int64
 	MaxLength   *int64
 	Unique      bool
-	Members     []Field // object-list and binding-list item members
+	Members     []Field // object members, object-list and binding-list item members
 	Ref         *RefTarget
 	Binding     *wire.BindingRef // binding-list: the accepted binding it projects
 	RefMember   string           // binding-list: wire name of the item's reference member

@@ -105,7 +105,7 @@ func TestFormWithoutEngineValidatesWithItsOwnChecks(t *testing.T) {
 	f := &Form{DesiredJSON: []byte(`{"type":"object","additionalProperties":false,"properties":{"size":{"type":"integer","maximum":5},"tags":{"type":"object","maxProperties":1}}}`),
 		OutputJSON: []byte(`{"type":"object","required":["url"],"properties":{"url":{"type":"string","pattern":"^https://"}}}`),
 		Fields:     []Field{{Wire: "size"}, {Wire: "tags"}}}
-	NewCatalog([]*Form{f}, nil, nil, nil)
+	NewCatalog(LaneChoice{}, []*Form{f}, nil, nil, nil)
 	var se *SchemaError
 	if err := f.ValidateDesired(map[string]any{"size": int64(6)}); !errors.As(err, &se) || se.Problems[0].Pointer != "/size" {
 		t.Errorf("desired: %v", err)

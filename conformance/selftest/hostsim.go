@@ -46,6 +46,27 @@ func FindHostsim(path string) (string, error) {
 	return "", fmt.Errorf("no hostsim binary: looked at %s and for hostsim on PATH; build it with `go tool mage build` or pass --hostsim PATH", filepath.Join(wd, "bin", "hostsim"))
 }
 
+// LocateHostsim looks for bin/hostsim beside the go.work above wd. It returns the
+// binary, or why a test needing it skips (outside CI), or why it fails (in CI):
+// the tests of this module that run hostsim as a process all find it this way.
+func LocateHostsim(wd string, ci bool) (bin, skip string, err error) {
+	why := "no go.work above " + wd + ", so no bin/hostsim to run the self-test with"
+	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			bin = filepath.Join(d, "bin", "hostsim")
+			if _, err := os.Stat(bin); err == nil {
+				return bin, "", nil
+			}
+			why = fmt.Sprintf("no hostsim binary at %s: build it with `go tool mage build` (or go build -o bin/hostsim ./hostsim/cmd/hostsim) to run the self-test", bin)
+			break
+		}
+	}
+	if ci {
+		return "", "", fmt.Errorf("CI=true and %s; CI must build it before the tests (`go tool mage test` does)", why)
+	}
+	return "", why, nil
+}
+
 // Sim is one running hostsim process.
 type Sim struct {
 	URL     string

@@ -58,16 +58,16 @@ func TestMissingHostsimFailsInCI(t *testing.T) {
 		t.Fatal(err)
 	}
 	wd := filepath.Join(root, "conformance", "selftest")
-	if _, skip, err := locateHostsim(wd, false); err != nil || !strings.Contains(skip, "go tool mage build") {
+	if _, skip, err := LocateHostsim(wd, false); err != nil || !strings.Contains(skip, "go tool mage build") {
 		t.Errorf("outside CI: skip %q, err %v; want a skip saying how to build bin/hostsim", skip, err)
 	}
-	if _, skip, err := locateHostsim(wd, true); err == nil || skip != "" || !strings.Contains(err.Error(), filepath.Join(root, "bin", "hostsim")) {
+	if _, skip, err := LocateHostsim(wd, true); err == nil || skip != "" || !strings.Contains(err.Error(), filepath.Join(root, "bin", "hostsim")) {
 		t.Errorf("in CI: skip %q, err %v; want a failure naming the missing binary", skip, err)
 	}
 	bin := filepath.Join(root, "bin", "hostsim")
 	os.MkdirAll(filepath.Dir(bin), 0o755)
 	os.WriteFile(bin, nil, 0o755)
-	if got, _, err := locateHostsim(wd, true); err != nil || got != bin {
+	if got, _, err := LocateHostsim(wd, true); err != nil || got != bin {
 		t.Errorf("with the binary present: %q, %v", got, err)
 	}
 }

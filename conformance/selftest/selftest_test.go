@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -39,7 +38,7 @@ func hostsimBinary(t *testing.T) string {
 	t.Helper()
 	wd, _ := os.Getwd()
 	ci, _ := strconv.ParseBool(os.Getenv("CI"))
-	bin, skip, err := locateHostsim(wd, ci)
+	bin, skip, err := LocateHostsim(wd, ci)
 	switch {
 	case err != nil:
 		t.Fatal(err)
@@ -47,26 +46,6 @@ func hostsimBinary(t *testing.T) string {
 		t.Skip(skip)
 	}
 	return bin
-}
-
-// locateHostsim looks for bin/hostsim beside the go.work above wd. It returns the
-// binary, or why the test skips (outside CI), or why it fails (in CI).
-func locateHostsim(wd string, ci bool) (bin, skip string, err error) {
-	why := "no go.work above " + wd + ", so no bin/hostsim to run the self-test with"
-	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			bin = filepath.Join(d, "bin", "hostsim")
-			if _, err := os.Stat(bin); err == nil {
-				return bin, "", nil
-			}
-			why = fmt.Sprintf("no hostsim binary at %s: build it with `go tool mage build` (or go build -o bin/hostsim ./hostsim/cmd/hostsim) to run the self-test", bin)
-			break
-		}
-	}
-	if ci {
-		return "", "", fmt.Errorf("CI=true and %s; CI must build it before the tests (`go tool mage test` does)", why)
-	}
-	return "", why, nil
 }
 
 // TestSelftest runs the positive suite against hostsim full and every negative.

@@ -208,10 +208,10 @@ func tfJSON(v tftypes.Value) any {
 
 // benchConfigureServer configures srv as the plan process of `tofu plan` does.
 func benchConfigureServer(tb testing.TB, srv tfprotov6.ProviderServer, url string) {
-	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"endpoint": tftypes.String, "space": tftypes.String, "token": tftypes.String}}
+	typ := providerConfigType()
 	cfg, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, map[string]tftypes.Value{
 		"endpoint": tftypes.NewValue(tftypes.String, url), "space": tftypes.NewValue(tftypes.String, "dev"),
-		"token": tftypes.NewValue(tftypes.String, "sim-primary")}))
+		"token": tftypes.NewValue(tftypes.String, "sim-primary"), "require_support_surface": tftypes.NewValue(tftypes.Bool, nil)}))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
@@ -24,7 +25,7 @@ import (
 func alteredCatalog(t *testing.T, dir string) *catalog.Catalog {
 	t.Helper()
 	tmp := t.TempDir()
-	if err := os.CopyFS(tmp, os.DirFS(filepath.Join(repoRoot(t), "catalog", "data"))); err != nil {
+	if err := os.CopyFS(tmp, os.DirFS(filepath.Join(repoRoot(t), "catalog", catalog.EmbeddedDir(wire.DefaultLane)))); err != nil {
 		t.Fatal(err)
 	}
 	pkg := filepath.Join(tmp, dir)
@@ -76,7 +77,7 @@ func alteredCatalog(t *testing.T, dir string) *catalog.Catalog {
 }
 
 func TestCapabilityFormDigestDisagreementIsARefusal(t *testing.T) {
-	cat := alteredCatalog(t, "forms/edge-v1alpha1/edge-kv-namespace/0.1.0")
+	cat := alteredCatalog(t, "forms/edge-v1beta1/edge-kv-namespace/0.1.0")
 	p, err := newProvider("test", cat)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ const codePrefix = "takoform.provider/"
 const (
 	codeNotConfigured              = codePrefix + "not-configured"
 	codeDiscoveryFailed            = codePrefix + "discovery-failed"
+	codeLaneMismatch               = codePrefix + "lane-mismatch"
+	codeHostUnreachable            = codePrefix + "host-unreachable"
 	codeSpaceMissing               = codePrefix + "space-missing"
 	codeStateRefMissing            = codePrefix + "state-form-ref-missing"
 	codeStateRefUnsupported        = codePrefix + "state-form-ref-unsupported"
@@ -44,7 +46,7 @@ const (
 
 // ProviderCodes is the closed list, in the order of docs/provider-design.md#diagnostics.
 var ProviderCodes = []string{
-	codeNotConfigured, codeDiscoveryFailed, codeSpaceMissing, codeStateRefMissing, codeStateRefUnsupported,
+	codeNotConfigured, codeDiscoveryFailed, codeLaneMismatch, codeHostUnreachable, codeSpaceMissing, codeStateRefMissing, codeStateRefUnsupported,
 	codeVersionChangeNeedsTrans, codeFieldNotInDefinition, codeDesiredInvalid, codeEnvNameDuplicate,
 	codeWeightSumInvalid, codeRevisionOwnerMissing, codeRevisionOwnerConflict, codeRevisionNameUnresolved,
 	codeImmutableRevisionSameName, codeBundleConflict, codeBundleUploadFailed, codeImportIDInvalid,

@@ -189,8 +189,8 @@ func (r *Resource) createFailed(ctx context.Context, c *createCall, err error, r
 		r.writeUnfinished(ctx, c.plan, c.form, nil, err, resp)
 		return
 	}
-	rep := c.failure("The host refused the create; nothing was written to state.").withErr(err)
-	if ae != nil && ae.stage == stageDiscovery {
+	rep := c.failure(refusedOr(err, "create", "nothing was written to state.")).withErr(err)
+	if ae != nil && ae.stage == stageDiscovery && rep.unreachable == "" {
 		rep.summary = "Host discovery failed"
 	}
 	taken := ae != nil && ((ae.stage == stagePrepare && client.IsCode(err, wire.CodeInvalidArgument)) ||

@@ -77,6 +77,6 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 	if err == nil || client.IsCode(err, wire.CodeResourceNotFound) {
 		return // done, or already gone
 	}
-	rep.what = "The host refused the delete; the resource stays in state."
+	rep.what = refusedOr(err, "delete", "the resource stays in state.")
 	rep.withErr(err).add(&resp.Diagnostics)
 }

@@ -24,6 +24,7 @@ type report struct {
 	name     string
 	ref      *wire.FormRef
 	pointer  string
+	route    string      // the request a failure stopped at, "GET /path", when it says more than the summary
 	fences   [][2]string // ordered label/value pairs: Expected UID, Current UID, ...
 	opID     string
 	reqID    string
@@ -32,6 +33,9 @@ type report struct {
 	retry    bool
 	repair   string
 	attr     *path.Path
+	// unreachable is "host unreachable at <origin>" when no host answered; add appends
+	// it to the summary, whoever set the summary and whenever
+	unreachable string
 }
 
 func (r *report) fence(label, value string) *report {
@@ -82,6 +86,9 @@ func (r *report) detail() string {
 	if r.pointer != "" {
 		lines = append(lines, "Pointer: "+r.pointer)
 	}
+	if r.route != "" {
+		lines = append(lines, "Route: "+r.route)
+	}
 	for _, f := range r.fences {
 		lines = append(lines, f[0]+": "+f[1])
 	}
@@ -108,17 +115,35 @@ func (r *report) detail() string {
 }
 
 func (r *report) add(d *diag.Diagnostics) {
-	det := r.detail()
+	det, sum := r.detail(), r.summary
+	if r.unreachable != "" && !strings.Contains(sum, r.unreachable) {
+		sum += ": " + r.unreachable
+	}
 	switch {
 	case r.attr != nil && r.warning:
-		d.AddAttributeWarning(*r.attr, r.summary, det)
+		d.AddAttributeWarning(*r.attr, sum, det)
 	case r.attr != nil:
-		d.AddAttributeError(*r.attr, r.summary, det)
+		d.AddAttributeError(*r.attr, sum, det)
 	case r.warning:
-		d.AddWarning(r.summary, det)
+		d.AddWarning(sum, det)
 	default:
-		d.AddError(r.summary, det)
+		d.AddError(sum, det)
 	}
+}
+
+// refusedOr is the what-line of a failed host call: the host refused the action, or,
+// when no host answered, that none did — never "refused" then.
+func refusedOr(err error, action, kept string) string {
+	if u, ok := client.AsUnreachable(err); ok {
+		return "No host answered the " + action + " (" + u.Headline() + "); " + kept
+	}
+	return "The host refused the " + action + "; " + kept
+}
+
+// unreachableRepair is the one repair of every diagnostic where no host answered.
+func unreachableRepair(u *client.Unreachable) string {
+	return "No host answered at " + u.Origin + ". Check the endpoint (endpoint or TAKOFORM_ENDPOINT), that the host is running " +
+		"and that this machine can reach it, then run the command again."
 }
 
 // withLocalCode fills the lines of err like withErr, under the provider code own: a host
@@ -142,11 +167,21 @@ func (r *report) withErr(err error) *report {
 	var v *client.VerifyError
 	var de *client.DiscoveryError
 	var un *client.UnavailableError
+	if u, ok := client.AsUnreachable(err); ok {
+		r.unreachable = u.Headline()
+		r.cause = u.Headline() + ": " + u.Reason + " (" + u.Method + " " + u.Path + ")"
+		r.code, r.retry, r.repair = codeHostUnreachable, true, unreachableRepair(u)
+		return r
+	}
 	switch {
 	case errors.As(err, &de):
 		r.cause = de.Rule
 		r.code = codeDiscoveryFailed
-		r.repair = "Check that endpoint names a Takoform v1alpha3 host and that its discovery document follows the lane (the rule above is the one broken)."
+		r.repair = "Check that endpoint names a Takoform host of this provider's lane and that its discovery document follows the lane (the rule above is the one broken)."
+		if de.HostLane != nil {
+			r.code = codeLaneMismatch
+			r.repair = "Point endpoint at a host of this provider's lane, or use a provider built over a catalog of the host's lane (go tool mage provider:family DIR; docs/guides/custom-family.md)."
+		}
 		if errors.As(err, &h) {
 			r.hostMsg, r.reqID, r.hostCode = h.Env.Message, h.Env.RequestID, h.Env.HostCode
 			r.code = fmt.Sprintf("%s (host, HTTP %d)", h.Env.Code, h.Status)
@@ -187,7 +222,7 @@ func (r *report) withErr(err error) *report {
 	default:
 		r.cause = err.Error()
 		if client.IsTransport(err) {
-			r.repair = "The host could not be reached or the connection broke. Check the endpoint and network, then apply again."
+			r.repair = "The connection to the host broke before a complete answer came. Check the endpoint and network, then apply again."
 		}
 	}
 	return r

@@ -17,7 +17,7 @@ func removeOutOfBand(t *testing.T, h *harness, st values) {
 	t.Helper()
 	ref, _ := refOf(st)
 	key, _ := client.IdempotencyKey("delete", ref, st.str(aSpace), st.str(aName), st.str(aUID), st.str(aGeneration), nil)
-	u := h.sim.URL + "/apis/forms.takoform.com/v1alpha3" + client.ResourcePath("", ref, st.str(aName)) + "?" + wire.ExactQuery(st.str(aSpace), ref).Encode()
+	u := h.sim.URL + wire.DefaultLane.APIRoot + client.ResourcePath("", ref, st.str(aName)) + "?" + wire.ExactQuery(st.str(aSpace), ref).Encode()
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodDelete, u, nil)
 	req.Header.Set("Authorization", "Bearer sim-primary")
 	req.Header.Set("Idempotency-Key", key)

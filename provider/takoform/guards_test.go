@@ -2,13 +2,14 @@ package takoform
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -174,30 +175,29 @@ func TestRepairTableCoversExactlyTheCodes(t *testing.T) {
 	if len(repairs) != len(codes) {
 		t.Errorf("repair table has %d entries for %d codes", len(repairs), len(codes))
 	}
-	dir := referenceDir(t)
-	if dir == "" {
-		return
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "operations-v1alpha3.json"))
-	if err != nil {
-		t.Skipf("reference operations document not readable: %v", err)
-	}
-	v, err := decodeJSON(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	published := findCodes(v)
-	if len(published) == 0 {
-		t.Fatalf("no errorEnvelope.codes found in %s", dir)
-	}
-	var ours []string
-	for _, c := range codes {
-		ours = append(ours, string(c))
-	}
-	sort.Strings(ours)
-	sort.Strings(published)
-	if !slices.Equal(ours, published) {
-		t.Errorf("published codes %v differ from the wire table %v", published, ours)
+	for _, lane := range wire.Lanes() {
+		file := reftest.File(t, lane, "operations-"+lane.Name+".json")
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := decodeJSON(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		published := findCodes(v)
+		if len(published) == 0 {
+			t.Fatalf("no errorEnvelope.codes found in %s", file)
+		}
+		var ours []string
+		for _, c := range codes {
+			ours = append(ours, string(c))
+		}
+		sort.Strings(ours)
+		sort.Strings(published)
+		if !slices.Equal(ours, published) {
+			t.Errorf("the codes published for %s %v differ from the wire table %v", lane.Name, published, ours)
+		}
 	}
 }
 
@@ -236,30 +236,8 @@ func findCodes(v any) []string {
 	return nil
 }
 
-// referenceDir finds the published reference documents, or skips naming the path.
-func referenceDir(t *testing.T) string {
-	if d := os.Getenv("TAKOKIT_REFERENCE_DIR"); d != "" {
-		return d
-	}
-	wd, _ := os.Getwd()
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			ref := filepath.Join(dir, "..", "shared", "reference", "takoform-v1alpha3")
-			if _, err := os.Stat(ref); err == nil {
-				return ref
-			}
-			t.Logf("reference directory %s is absent; skipping the published-code cross-check", ref)
-			return ""
-		}
-		if filepath.Dir(dir) == dir {
-			t.Logf("no go.work above %s; skipping the published-code cross-check", wd)
-			return ""
-		}
-	}
-}
-
 func TestProviderCodeListIsClosed(t *testing.T) {
-	want := []string{"not-configured", "discovery-failed", "space-missing", "state-form-ref-missing",
+	want := []string{"not-configured", "discovery-failed", "lane-mismatch", "host-unreachable", "space-missing", "state-form-ref-missing",
 		"state-form-ref-unsupported", "definition-version-change-needs-transition", "field-not-in-recorded-definition",
 		"desired-invalid", "environment-name-duplicate", "weight-sum-invalid", "revision-owner-missing",
 		"revision-owner-conflict", "revision-name-unresolved", "immutable-revision-same-name", "bundle-conflict",

@@ -41,15 +41,21 @@ func newHarness(t *testing.T, cfg hostsim.Config) *harness {
 	return h
 }
 
+// configure sends the provider block cfg (attributes left out are null; the boolean
+// require_support_surface is written "true" or "false").
 func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {
 	h.t.Helper()
-	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"endpoint": tftypes.String, "space": tftypes.String, "token": tftypes.String}}
+	typ := providerConfigType()
 	vals := map[string]tftypes.Value{}
-	for _, k := range []string{"endpoint", "space", "token"} {
-		if v, ok := cfg[k]; ok {
+	for k, at := range typ.AttributeTypes {
+		v, ok := cfg[k]
+		switch {
+		case !ok:
+			vals[k] = tftypes.NewValue(at, nil)
+		case at.Is(tftypes.Bool):
+			vals[k] = tftypes.NewValue(tftypes.Bool, v == "true")
+		default:
 			vals[k] = tftypes.NewValue(tftypes.String, v)
-		} else {
-			vals[k] = tftypes.NewValue(tftypes.String, nil)
 		}
 	}
 	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
@@ -64,6 +70,12 @@ func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {
 		h.t.Fatal(err)
 	}
 	return resp.Diagnostics
+}
+
+// providerConfigType is the provider block's object type.
+func providerConfigType() tftypes.Object {
+	return tftypes.Object{AttributeTypes: map[string]tftypes.Type{"endpoint": tftypes.String, "space": tftypes.String,
+		"token": tftypes.String, "require_support_surface": tftypes.Bool}}
 }
 
 func (h *harness) kind(typeName string) *kindType { return kindByType(h.t, h.p, typeName) }

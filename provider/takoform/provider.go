@@ -5,12 +5,15 @@ package takoform
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
 	"github.com/takokit/takokit/catalog/model"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // TypeName is the provider type name.
@@ -19,10 +22,13 @@ const TypeName = "takoform"
 // Provider is the takoform provider over one catalog.
 type Provider struct {
 	version string
+	lane    *wire.Lane // the lane of the catalog: the lane every request speaks
 	kinds   []*kindType
 	// data is the provider block's configuration once Configure has run; every
 	// Resource the framework makes afterwards carries it.
 	data atomic.Pointer[providerData]
+	// httpClient replaces the client's transport (tests: a short timeout); nil in a build
+	httpClient *http.Client
 }
 
 // New builds the provider factory over cat: a catalog loaded by package catalog
@@ -35,14 +41,14 @@ func New(version string, cat *model.Catalog) (func() provider.Provider, error) {
 		return nil, err
 	}
 	// one Provider per server: each holds its own configuration, the kinds are shared
-	return func() provider.Provider { return &Provider{version: p.version, kinds: p.kinds} }, nil
+	return func() provider.Provider { return &Provider{version: p.version, lane: p.lane, kinds: p.kinds} }, nil
 }
 
 func newProvider(version string, cat *model.Catalog) (*Provider, error) {
 	if cat == nil {
 		return nil, fmt.Errorf("takoform provider: no catalog")
 	}
-	p := &Provider{version: version}
+	p := &Provider{version: version, lane: cat.Lane()}
 	seen := map[string]string{}
 	for _, k := range cat.Kinds() {
 		kt, err := newKindType(cat, k)
@@ -65,11 +71,11 @@ func (p *Provider) Metadata(_ context.Context, _ provider.MetadataRequest, resp 
 }
 
 func (p *Provider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	resp.Schema = providerSchema()
+	resp.Schema = providerSchema(p.lane)
 }
 
 func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	pd := configure(ctx, p.version, req, resp)
+	pd := configure(ctx, p.version, p.lane, p.httpClient, req, resp)
 	if pd == nil {
 		return
 	}

@@ -20,7 +20,8 @@ import (
 
 // Plan-time host capability (docs/provider-design.md#plan-time-support, decision 0031). It reads support
 // profiles (GET only), never changes a planned value, and either refuses the plan
-// or lets it proceed; a host it cannot ask only gets a warning.
+// or lets it proceed; a host it cannot ask only gets a warning (an error when the
+// provider requires the support surface: unreadable.go).
 
 type supportCheck struct {
 	r    *Resource
@@ -49,18 +50,6 @@ type bindingRead struct {
 func (c *supportCheck) base() report {
 	m := c.r.kind.model
 	return report{typeName: m.typeName, space: c.plan.str(aSpace), name: c.plan.str(aName), ref: &c.form.Ref}
-}
-
-func (c *supportCheck) undecided(subject string, err error) {
-	rep := c.base()
-	rep.warning = true
-	rep.summary = "Could not check host support for " + subject
-	rep.what = "Nothing was decided at plan time; apply still checks."
-	rep.withErr(err)
-	rep.code = codeHostSupportUnreadable
-	rep.retry = false
-	rep.repair = "Make the host's support routes reachable; nothing to do if apply succeeds."
-	rep.add(c.d)
 }
 
 // sameConfigElsewhere closes every refusal's prose: the refusal is about the host.

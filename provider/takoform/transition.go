@@ -70,11 +70,9 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 		disc, err := r.configured.client.Discover(ctx)
 		switch {
 		case err != nil:
-			rep := &report{warning: true, summary: "Could not check whether the host offers Form transitions", typeName: m.typeName,
-				space: prior.str(aSpace), name: name, ref: &from.Ref, attr: &p,
-				what: "The transition is planned; nothing was decided at plan time and apply checks again."}
-			rep.withErr(err)
-			rep.code, rep.repair = codeHostSupportUnreadable, "Make the host's discovery reachable; nothing to do if apply succeeds."
+			rep := &report{summary: "Could not check whether the host offers Form transitions", typeName: m.typeName,
+				space: prior.str(aSpace), name: name, ref: &from.Ref, attr: &p}
+			unreadable(r.configured, rep, err, "The transition is planned; nothing was decided at plan time and apply checks again.")
 			rep.add(d)
 		case !disc.Features["resource_form_transition"]:
 			(&report{summary: "Host does not offer Form transitions", typeName: m.typeName, name: name, ref: &from.Ref, attr: &p,

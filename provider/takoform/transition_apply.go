@@ -160,14 +160,21 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, txr.Body)...)
 		r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 		rep.summary = fmt.Sprintf("Outcome of the Form transition of %s %s is not known yet", m.kind.Kind, name)
-		rep.what = "The state keeps " + from.Ref.DefinitionVersion + " and records the operation; running apply again reconciles it (readback " + readback + ")."
+		rep.what = "The state keeps " + from.Ref.DefinitionVersion + " and records the operation; running apply again reconciles it"
+		if readback != "" {
+			rep.what += " (readback " + readback + ")"
+		}
+		rep.what += "."
 		rep.withErr(err)
-		rep.code = codeFormTransitionIndeterminat
-		rep.repair = "Run tofu apply again with the same configuration."
+		rep.code, rep.repair = codeFormTransitionIndeterminat, "Run tofu apply again with the same configuration."
+		if u, ok := client.AsUnreachable(err); ok {
+			rep.code += " (" + codeHostUnreachable + ")"
+			rep.repair = unreachableRepair(u) + " The same configuration reconciles the transition."
+		}
 		rep.add(&resp.Diagnostics)
 	default:
 		rep.summary = fmt.Sprintf("Failed to update %s %s", m.kind.Kind, name)
-		rep.what = "The host refused the Form transition; the resource stays on " + from.Ref.DefinitionVersion + "."
+		rep.what = refusedOr(err, "Form transition", "the resource stays on "+from.Ref.DefinitionVersion+".")
 		rep.withErr(err).add(&resp.Diagnostics)
 	}
 }

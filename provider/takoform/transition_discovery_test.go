@@ -63,7 +63,7 @@ func TestTransitionPlannedAgainstAnUnreachableHostIsAWarning(t *testing.T) {
 	pr := h.plan(queueType, cfg, st)
 	mustNoError(t, "plan", pr.diags)
 	d := diagWith(pr.diags, "Could not check whether the host offers Form transitions", "The transition is planned; nothing was decided at plan time",
-		"connection refused", "Resource: takoform_at_least_once_queue (dev/orders)", codeHostSupportUnreadable, "nothing to do if apply succeeds.")
+		"host unreachable at http://127.0.0.1:1", "connection refused", "Resource: takoform_at_least_once_queue (dev/orders)", codeHostSupportUnreadable, "Nothing to do if apply succeeds")
 	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityWarning || d.Attribute == nil || d.Attribute.String() != `AttributeName("form_transition")` {
 		t.Fatalf("want the warning:\n%s", dump(pr.diags))
 	}

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -19,10 +21,10 @@ import (
 func repackagedCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join(repoRoot(t), "catalog", "data"))); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(repoRoot(t), "catalog", catalog.EmbeddedDir(wire.DefaultLane)))); err != nil {
 		t.Fatal(err)
 	}
-	pkg := filepath.Join(dir, "forms", "edge-v1alpha1", "at-least-once-queue", "0.2.0")
+	pkg := filepath.Join(dir, "forms", "edge-v1beta1", "at-least-once-queue", "0.2.0")
 	fixture := filepath.Join(pkg, "fixtures", "desired.json")
 	raw, err := os.ReadFile(fixture)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 func mustBeIndeterminate(t *testing.T, up values, d []*tfprotov6.Diagnostic, cause string) {
 	t.Helper()
 	dg := diagWith(d, "Outcome of the Form transition of AtLeastOnceQueue orders is not known yet", codeFormTransitionIndeterminat,
-		"The state keeps 0.1.0 and records the operation", "(readback http", "/apis/forms.takoform.com/v1alpha3/resources/edge.forms.takokit.dev/v1alpha1/AtLeastOnceQueue/orders/form-transitions/formtx_",
+		"The state keeps 0.1.0 and records the operation", "(readback http", "/apis/forms.takoform.com/v1beta1/resources/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/orders/form-transitions/formtx_",
 		"Run tofu apply again with the same configuration.", cause)
 	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
 		t.Fatalf("want the indeterminate error (cause %q):\n%s", cause, dump(d))

@@ -135,7 +135,7 @@ func (u *updateCall) updateOnHost(ctx context.Context, spec map[string]any, resp
 	defer cancel()
 	out, err := r.putSpec(ctx, form, u.name, u.space, spec, fences{uid: u.prior.str(aUID), generation: u.prior.str(aGeneration)}, probeOp)
 	if err != nil {
-		u.failure("The host refused the update; the state keeps the prior values.").withErr(err).add(&resp.Diagnostics)
+		u.failure(refusedOr(err, "update", "the state keeps the prior values.")).withErr(err).add(&resp.Diagnostics)
 		return nil, false
 	}
 	if out.Operation == nil {

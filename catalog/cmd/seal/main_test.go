@@ -10,10 +10,10 @@ import (
 
 func TestCheckOnCommittedCatalogSucceeds(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"-check", "../../data"}, &out, &errb); code != 0 {
+	if code := run([]string{"-check", "../../data/v1beta1", "../../data/v1alpha3"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
 	}
-	if out.Len() != 0 || !strings.Contains(errb.String(), "is sealed") {
+	if out.Len() != 0 || strings.Count(errb.String(), "is sealed") != 2 {
 		t.Errorf("stdout %q stderr %q", out.String(), errb.String())
 	}
 }
@@ -48,7 +48,16 @@ func TestCheckReportsUnsealedFileAndWritesNothing(t *testing.T) {
 
 func TestBadUsageExitsTwo(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"a", "b"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage: seal") {
+	if code := run([]string{"-no-such-flag"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "usage: seal") {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// Without a root, seal checks every lane root of the data directory.
+func TestDefaultRootsAreTheLaneRoots(t *testing.T) {
+	t.Chdir("../..")
+	got := defaultRoots()
+	if strings.Join(got, ",") != "data/v1alpha3,data/v1beta1" {
+		t.Errorf("default roots %v, want data/v1alpha3 and data/v1beta1", got)
 	}
 }

@@ -18,12 +18,15 @@ import (
 	"github.com/takokit/takokit/catalog/model"
 )
 
-// Generate returns the Go source of package pkg declaring the variables forms,
-// interfaces, bindings and transitions: cat's parts, in cat's order, with every
-// exported field of every value (what model.NewCatalog assembles the catalog from).
+// Generate returns the Go source of package pkg declaring the variables laneName,
+// laneSource, forms, interfaces, bindings and transitions: cat's lane and parts, in cat's
+// order, with every exported field of every value (what model.NewCatalog assembles the
+// catalog from).
 func Generate(cat *model.Catalog, pkg string) ([]byte, error) {
 	g := &gen{ints: map[int64]bool{}}
 	var body bytes.Buffer
+	lane := cat.LaneChoice()
+	fmt.Fprintf(&body, "// the lane the catalog speaks and what chose it (docs/catalog-rules.md#lanes)\nvar laneName, laneSource = %q, %q\n\n", lane.Lane.Name, lane.Source)
 	for _, part := range []struct {
 		name string
 		v    any
@@ -72,7 +75,7 @@ var fieldKinds = map[model.FieldKind]string{
 	model.FieldString: "model.FieldString", model.FieldStringEnum: "model.FieldStringEnum",
 	model.FieldInteger: "model.FieldInteger", model.FieldBoolean: "model.FieldBoolean",
 	model.FieldStringSet: "model.FieldStringSet", model.FieldStringList: "model.FieldStringList",
-	model.FieldJSONMap: "model.FieldJSONMap", model.FieldReference: "model.FieldReference",
+	model.FieldJSONMap: "model.FieldJSONMap", model.FieldObject: "model.FieldObject", model.FieldReference: "model.FieldReference",
 	model.FieldBindingList: "model.FieldBindingList", model.FieldObjectList: "model.FieldObjectList",
 }
 

@@ -1,8 +1,9 @@
 // Package seal recomputes every digest of a catalog root (docs/catalog-rules.md#digests): Interface,
 // Binding and Form schema digests in dependency order, the digest strings of every
-// exact ref that names them, the package indexes, and the FormRefs of
-// transitions.json. It rewrites only digest strings inside exact refs and the package
-// indexes; every other byte of a definition stays as authored.
+// exact ref that names them, the package indexes, the FormRefs of transitions.json,
+// and the digests candidate-set.json listings carry. It rewrites only digest strings
+// inside exact refs and listings, and the package indexes; every other byte of a
+// definition stays as authored.
 package seal
 
 import (
@@ -60,6 +61,9 @@ func run(dir string, write bool) ([]string, error) {
 	}
 	if len(probs) == 0 {
 		probs = sealTransitions(files, docs)
+	}
+	if len(probs) == 0 {
+		probs = sealCandidateSets(files, docs)
 	}
 	if len(probs) > 0 {
 		sort.Strings(probs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/conformance"
 	"github.com/takokit/takokit/conformance/selftest"
 )
@@ -23,10 +25,11 @@ func splitList(s string) []string {
 	return out
 }
 
-// loadCatalog returns the embedded catalog, or the one in dir.
+// loadCatalog returns the catalog in dir, or nil without one: a run then probes the
+// host with the project's catalog of the host's lane (docs/protocol.md#lanes).
 func loadCatalog(dir string) (*catalog.Catalog, error) {
 	if dir == "" {
-		return catalog.Embedded()
+		return nil, nil
 	}
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
@@ -63,7 +66,7 @@ func token(getenv func(string) string, flagName, env string, required bool) (str
 	return v, nil
 }
 
-func cmdRun(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) error {
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	fs := newFlags("run")
 	endpoint := fs.String("endpoint", "", "host origin")
 	tokenEnv := fs.String("token-env", "", "variable holding the primary token")
@@ -111,14 +114,18 @@ func cmdRun(ctx context.Context, args []string, stdout io.Writer, getenv func(st
 		}
 	}
 	if *format == "text" && *outPath == "" {
-		cfg.Progress = func(r conformance.Result) { fmt.Fprintln(stdout, r.Line()) }
+		cfg.Started = func(host string, lane *wire.Lane) { fmt.Fprintln(stdout, conformance.LaneLine(host, lane.Name)) }
+		cfg.Progress = func(r conformance.Result) { fmt.Fprintln(stdout, r.Text()) }
 	}
 	rep, err := conformance.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if err := writeReport(rep, *format, *outPath, stdout); err != nil {
+	if err := writeReport(rep, *format, *outPath, stdout, stderr); err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted (%v): the report is incomplete, the checks after the signal errored without running", context.Cause(ctx))
 	}
 	if !rep.OK() {
 		return exitFail
@@ -126,26 +133,43 @@ func cmdRun(ctx context.Context, args []string, stdout io.Writer, getenv func(st
 	return nil
 }
 
-func writeReport(rep *conformance.Report, format, path string, stdout io.Writer) error {
-	w := stdout
-	if path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("writing the report: %w", err)
-		}
-		defer f.Close()
-		w = f
-	}
+// writeReport writes the report in format to path (stdout when ""), and the
+// summary line to stdout: always, so a run with --out still says how it went.
+// Only when stdout itself carries a JSON or JUnit document does the summary go to
+// stderr, keeping that document parseable.
+func writeReport(rep *conformance.Report, format, path string, stdout, stderr io.Writer) error {
+	summary := stdout
+	var failed error
 	switch {
-	case format == "json":
-		return rep.WriteJSON(w)
-	case format == "junit":
-		return rep.WriteJUnit(w)
 	case path != "":
-		return rep.WriteText(w)
+		var buf bytes.Buffer
+		failed = render(rep, format, &buf)
+		if failed == nil {
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				failed = fmt.Errorf("writing the report to --out %s: %w", path, err)
+			}
+		}
+	case format == "text":
+		// The checks were printed as they ran; the causes follow them.
+		failed = rep.WriteCauses(stdout)
+	default:
+		failed = render(rep, format, stdout)
+		summary = stderr
 	}
-	_, err := fmt.Fprintln(w, rep.Summary.Line())
-	return err
+	if _, err := fmt.Fprintln(summary, rep.Summary.Line()); err != nil && failed == nil {
+		failed = err
+	}
+	return failed
+}
+
+func render(rep *conformance.Report, format string, w io.Writer) error {
+	switch format {
+	case "json":
+		return rep.WriteJSON(w)
+	case "junit":
+		return rep.WriteJUnit(w)
+	}
+	return rep.WriteText(w)
 }
 
 func cmdList(args []string, stdout io.Writer) error {
@@ -181,6 +205,11 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 	cat, err := loadCatalog(*catDir)
 	if err != nil {
 		return err
+	}
+	if cat == nil {
+		if cat, err = catalog.Embedded(); err != nil {
+			return err
+		}
 	}
 	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, CatalogDir: *catDir, Out: stdout, Only: splitList(*only)})
 	if err != nil {

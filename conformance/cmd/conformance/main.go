@@ -1,4 +1,4 @@
-// Command conformance measures a Takoform host against the v1alpha3 lane
+// Command conformance measures a Takoform host against the lane its discovery names
 // (docs/guides/conformance.md): `run` against any host, `list` the checks, `selftest` the
 // runner against hostsim run as a process.
 package main
@@ -22,6 +22,7 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
 
 // exitFail is a completed command whose verdict is negative: exit status 1.
+// Every other error means the command could not do its work: exit status 2.
 var exitFail = errors.New("not conformant")
 
 const usage = `usage:
@@ -32,7 +33,14 @@ const usage = `usage:
   conformance selftest [--hostsim PATH] [--catalog DIR] [--only ID,...]
   conformance version              (also -version) print the stamped build version
 
-Exit status: 0 nothing failed or errored, 1 a check failed or errored, 2 bad usage.
+Exit status (docs/guides/conformance.md):
+  0  the run completed and no check failed or errored (not-applicable and skipped
+     checks do not count, unless --strict)
+  1  the run completed and a check failed, or errored because a step it needs
+     failed on the host (the report groups those under their cause)
+  2  the run could not happen or complete: bad usage, the host's discovery or
+     support surface unreadable, a catalog that does not load, a report that
+     cannot be written, an interrupted run; selftest: hostsim would not start
 `
 
 // version is stamped by `go tool mage build` (-ldflags "-X main.version=…").
@@ -56,8 +64,8 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, exitFail):
 		return 1
 	default:
-		fmt.Fprintf(stderr, "conformance: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "conformance: could not run: %v\n", err)
+		return 2
 	}
 }
 
@@ -67,7 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	switch args[0] {
 	case "run":
-		return cmdRun(ctx, args[1:], stdout, getenv)
+		return cmdRun(ctx, args[1:], stdout, stderr, getenv)
 	case "list":
 		return cmdList(args[1:], stdout)
 	case "selftest":

@@ -54,10 +54,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 }
 
-func TestRunUnreachableHostExits1(t *testing.T) {
-	code, _, stderr := runCLI(t, env(map[string]string{"TOK": "t"}), "run", "--endpoint", "http://127.0.0.1:1", "--token-env", "TOK")
-	if code != 1 || !strings.Contains(stderr, "127.0.0.1:1") {
-		t.Fatalf("exit %d stderr %q; want 1 naming the endpoint", code, stderr)
+func TestRunUnreachableHostExits2(t *testing.T) {
+	code, stdout, stderr := runCLI(t, env(map[string]string{"TOK": "t"}), "run", "--endpoint", "http://127.0.0.1:1", "--token-env", "TOK")
+	if code != 2 || !strings.Contains(stderr, "could not run") || !strings.Contains(stderr, "127.0.0.1:1") || stdout != "" {
+		t.Fatalf("exit %d stdout %q stderr %q; want 2, nothing on stdout, stderr naming the endpoint", code, stdout, stderr)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -50,12 +51,23 @@ func profileShow(args []string, w io.Writer) error {
 
 // loadCatalog reads --catalog DIR by the rule every family root is held to
 // (catalog.LoadRoot, which `go tool mage provider:family` applies too), or the
-// built-in catalog.
-func loadCatalog(dir string) (*catalog.Catalog, error) {
+// built-in catalog of --lane; held to --lane when both are given
+// (docs/protocol.md#lanes).
+func loadCatalog(dir, laneName string) (*catalog.Catalog, error) {
+	var lane *wire.Lane
+	if laneName != "" {
+		var err error
+		if lane, err = wire.LaneNamed(laneName); err != nil {
+			return nil, badUsage("--lane: %v", err)
+		}
+	}
 	if dir == "" {
-		c, err := catalog.Embedded()
+		if lane == nil {
+			lane = wire.DefaultLane
+		}
+		c, err := catalog.EmbeddedLane(lane)
 		if err != nil {
-			return nil, fmt.Errorf("the built-in catalog does not load: %w", err)
+			return nil, fmt.Errorf("the built-in catalog of lane %s does not load: %w", lane.Name, err)
 		}
 		return c, nil
 	}
@@ -66,6 +78,11 @@ func loadCatalog(dir string) (*catalog.Catalog, error) {
 	}
 	if err != nil {
 		return nil, badUsage("--catalog %s: %v", dir, err)
+	}
+	if lane != nil {
+		if c, err = catalog.ForLane(c, lane); err != nil {
+			return nil, badUsage("--catalog %s with --lane %s: %v", dir, lane.Name, err)
+		}
 	}
 	return c, nil
 }
@@ -86,7 +103,7 @@ func catalogCmd(args []string, env func(string) string, w io.Writer) error {
 	if len(cfg.Args) > 0 {
 		return badUsage("takes no arguments (got %q); name the directory with --catalog DIR", cfg.Args)
 	}
-	cat, err := loadCatalog(cfg.Catalog)
+	cat, err := loadCatalog(cfg.Catalog, cfg.Lane)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Config is everything `hostsim serve` or `hostsim catalog` is told, from
@@ -16,6 +18,7 @@ type Config struct {
 	Addr              string
 	Profile           string
 	Catalog           string
+	Lane              string // "" = the catalog's lane (the default lane for the built-in catalog)
 	DB                string
 	Tokens            string
 	AdminToken        string
@@ -47,6 +50,9 @@ func EnvName(flagName string) string {
 	return "HOSTSIM_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
+// laneUsage is --lane's help.
+const laneUsage = "`lane` to speak: v1beta1 (default) or v1alpha3 (withdrawn upstream); default: the catalog's"
+
 // flagSet declares the flags cmd takes, bound to c: a command lists and
 // accepts only its own.
 func flagSet(cmd string, c *Config) *flag.FlagSet {
@@ -57,6 +63,7 @@ func flagSet(cmd string, c *Config) *flag.FlagSet {
 		fs.StringVar(&c.Addr, "addr", "127.0.0.1:8484", "listen `address` (loopback unless told otherwise)")
 		fs.StringVar(&c.Profile, "profile", "full", "built-in profile `name` or profile file (hostsim profiles lists the names)")
 		fs.StringVar(&c.Catalog, "catalog", "", "Form family root `dir`ectory in the published layout (default: the built-in catalog)")
+		fs.StringVar(&c.Lane, "lane", "", laneUsage)
 		fs.StringVar(&c.DB, "db", "", "database `file` (default: a private in-memory database)")
 		fs.StringVar(&c.Tokens, "tokens", "", "JSON `file` listing {token, tenant, principal} (default: sim-primary, sim-alternate, sim-other-tenant)")
 		fs.StringVar(&c.AdminToken, "admin-token", "", "bearer `token` the admin API and dashboard require (default: none, loopback only)")
@@ -67,6 +74,7 @@ func flagSet(cmd string, c *Config) *flag.FlagSet {
 		fs.StringVar(&c.LogFormat, "log-format", "text", "log `format`: text or json")
 	case "catalog":
 		fs.StringVar(&c.Catalog, "catalog", "", "Form family root `dir`ectory in the published layout (default: the built-in catalog)")
+		fs.StringVar(&c.Lane, "lane", "", laneUsage)
 		fs.StringVar(&c.Format, "format", "text", "output `format`: text or json")
 	}
 	return fs
@@ -103,6 +111,11 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 		return c, envErr
 	}
 	c.Args = fs.Args()
+	if c.Lane != "" {
+		if _, err := wire.LaneNamed(c.Lane); err != nil {
+			return c, badUsage("--lane: %v", err)
+		}
+	}
 	for _, name := range []string{"log-format", "format"} {
 		if f := fs.Lookup(name); f != nil && f.Value.String() != "text" && f.Value.String() != "json" {
 			return c, badUsage("--%s %q is not text or json", name, f.Value.String())

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // filesIn lists the files in dir.
@@ -59,7 +61,7 @@ func TestNothingOutlivesTheHost(t *testing.T) {
 	t.Setenv("TMPDIR", tmp) // the host's temp dir is this test's
 	serve := func() *simProcess {
 		p := startSim(t, bin, dir)
-		code, body, err := p.do(t, "GET", "/apis/forms.takoform.com/v1alpha3/support/forms", nil, nil)
+		code, body, err := p.do(t, "GET", wire.DefaultLane.APIRoot+"/support/forms", nil, nil)
 		if err != nil || code != 200 {
 			t.Fatalf("support forms: %d %v %s", code, err, body)
 		}

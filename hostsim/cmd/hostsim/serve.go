@@ -84,7 +84,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 // hostConfig turns the command line into a hostsim.Config; every failure is bad input.
 func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 	var hc hostsim.Config
-	cat, err := loadCatalog(cfg.Catalog)
+	cat, err := loadCatalog(cfg.Catalog, cfg.Lane)
 	if err != nil {
 		return hc, err
 	}

@@ -16,20 +16,12 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/reftest"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
-func referenceDir(t *testing.T) string {
-	if d := os.Getenv("TAKOKIT_REFERENCE_DIR"); d != "" {
-		return d
-	}
-	wd, _ := os.Getwd()
-	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			return filepath.Join(d, "..", "shared", "reference", "takoform-v1alpha3")
-		}
-	}
-	return ""
-}
+// referenceDir is the published folder of the default lane (reftest.Lane).
+func referenceDir(t *testing.T) string { return reftest.Lane(t, wire.DefaultLane) }
 
 // TestServeProcessReadyFileAndSIGINT runs `hostsim serve` as a process the way
 // scripts do: wait on the ready file, talk to it, stop it with SIGINT (exit 0).
@@ -43,11 +35,7 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--profile", "kv-only"}
-	if ref := referenceDir(t); ref != "" {
-		if _, err := os.Stat(ref); err == nil {
-			args = append(args, "--catalog", ref)
-		}
-	}
+	args = append(args, "--catalog", referenceDir(t))
 	ready := filepath.Join(dir, "ready.json")
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "HOSTSIM_READY_FILE="+ready)
@@ -73,7 +61,7 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 	if info.PID != cmd.Process.Pid || info.Admin != info.URL+"/_sim" || info.UI != info.URL+"/_sim/ui/" || !strings.HasPrefix(info.URL, "http://127.0.0.1:") || strings.HasSuffix(info.URL, "/") {
 		t.Fatalf("ready file: %+v", info)
 	}
-	req, _ := http.NewRequest("GET", info.URL+"/.well-known/takoform/v1alpha3", nil)
+	req, _ := http.NewRequest("GET", info.URL+wire.DefaultLane.DiscoveryPath, nil)
 	req.Header.Set("Authorization", "Bearer sim-primary")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil || resp.StatusCode != 200 {
@@ -165,7 +153,7 @@ func TestStartupLineSaysWhatTheHostServes(t *testing.T) {
 			kvKinds[f.Ref.Kind] = true
 		}
 	}
-	lane := regexp.QuoteMeta(", lane forms.takoform.com/v1alpha3\n")
+	lane := regexp.QuoteMeta(", lane " + wire.DefaultLane.APIVersion + "\n")
 	for _, tc := range []struct {
 		profile, want string
 	}{

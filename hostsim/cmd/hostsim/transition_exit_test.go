@@ -101,13 +101,13 @@ func TestTransitionExitRestart(t *testing.T) {
 	db := filepath.Join(dir, "sim.db")
 	p := startSim(t, bin, dir, "--db", db)
 
-	path := "/apis/forms.takoform.com/v1alpha3/resources/" + from.Ref.APIVersion + "/" + from.Ref.Kind + "/orders"
+	path := wire.DefaultLane.APIRoot + "/resources/" + from.Ref.APIVersion + "/" + from.Ref.Kind + "/orders"
 	var spec map[string]any
 	_ = json.Unmarshal(from.Fixtures[0].Desired, &spec)
 	doc := map[string]any{"apiVersion": from.Ref.APIVersion, "kind": from.Ref.Kind, "form": map[string]any{"formRef": from.Ref},
 		"metadata": map[string]any{"name": "orders", "space": "prod"}, "spec": spec}
 	b, _ := json.Marshal(doc)
-	st, body, err := p.do(t, "POST", "/apis/forms.takoform.com/v1alpha3/resources/prepare", nil, b)
+	st, body, err := p.do(t, "POST", wire.DefaultLane.APIRoot+"/resources/prepare", nil, b)
 	if err != nil || st != 200 {
 		t.Fatalf("prepare: %d %s %v", st, body, err)
 	}

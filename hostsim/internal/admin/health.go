@@ -7,7 +7,7 @@ import (
 
 // Health is what GET /_sim/health reports about the host beside its profile.
 type Health struct {
-	Lane    string    // the lane the host speaks (lane.Server.Lane)
+	Lane    string    // the lane the host speaks: its catalog's wire.Lane, as group/version
 	Version string    // the stamped build version
 	Started time.Time // when the host was built; uptime counts from here
 }

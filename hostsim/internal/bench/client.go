@@ -13,7 +13,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-const api = "/apis/forms.takoform.com/v1alpha3"
+// api is the root of the lane the benchmarked hosts speak: bin/hostsim serve speaks the default lane.
+var api = wire.DefaultLane.APIRoot
 
 // client runs lifecycles over one keep-alive transport. strict checks every
 // status hostsim must answer; the null server answers 200 to everything.

@@ -20,6 +20,9 @@ func TestRequestEventsReadBackAsTheirJSON(t *testing.T) {
 		{Method: "GET", Path: "/apis/forms.takoform.com/v1alpha3", Route: "unrouted", Status: 404, Tenant: "t"},
 		{Method: "GET", Path: "/apis/forms.takoform.com/v1alpha3x", Route: "unrouted", Status: 404, Tenant: "t"},
 		{Method: "GET", Path: "/x/apis/forms.takoform.com/v1alpha3", Route: "unrouted", Status: 404, Tenant: "t"},
+		// every lane's root is packed and read back as itself
+		{Method: "PUT", Path: "/apis/forms.takoform.com/v1beta1/resources/edge.forms.takokit.dev/v1beta1/EdgeKVNamespace/r-1", Route: "apply", Status: 599, Tenant: "tenant-a"},
+		{Method: "GET", Path: "/apis/forms.takoform.com/v1beta1", Route: "unrouted", Status: 404, Tenant: "t"},
 	}
 	for _, c := range cases {
 		j.Request(c.Tenant, c.Method, c.Route, c.Path, c.IdempotencyKey, c.Status, false)

@@ -41,7 +41,7 @@ func (c *call) serve() *wire.Error {
 	if err := readProbe(c); err != nil {
 		return err
 	}
-	rt, params, err := match(c.s.table, c.r.Method, escapedPath(c))
+	rt, params, err := match(c.s.Host.Cat.Lane(), c.s.table, c.r.Method, escapedPath(c))
 	if err != nil {
 		return err
 	}

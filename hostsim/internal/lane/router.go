@@ -11,19 +11,6 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/surface"
 )
 
-// APIRoot is the lane's API root path.
-const APIRoot = "/apis/forms.takoform.com/v1alpha3"
-
-// DiscoveryPath is the lane's discovery document.
-const DiscoveryPath = "/.well-known/takoform/v1alpha3"
-
-// Lane names the lane this server speaks, as group/version. It is the one
-// place `hostsim serve`'s startup line and GET /_sim/health read the lane from
-// (docs/protocol.md#admin). LANE DESCRIPTOR: today hostsim speaks one lane,
-// spelled by APIRoot; when the lane descriptor of catalog/wire lands, this
-// answers the descriptor the server was built with.
-func (s *Server) Lane() string { return strings.TrimPrefix(APIRoot, "/apis/") }
-
 // queryRule says what a route's query string may hold.
 type queryRule int
 
@@ -47,12 +34,12 @@ type route struct {
 
 func pat(s string) []string { return strings.Split(strings.TrimPrefix(s, "/"), "/") }
 
-// routes is the table; each handler is a function of the call.
-func routes() []route {
-	api := APIRoot
+// routes is the table of lane; each handler is a function of the call.
+func routes(lane *wire.Lane) []route {
+	api := lane.APIRoot
 	res := api + "/resources/{group}/{version}/{kind}/{name}"
 	return []route{
-		{name: "discovery", method: "GET", pattern: pat(DiscoveryPath), handle: surfaceRoute((*surface.Surface).ServeDiscovery)},
+		{name: "discovery", method: "GET", pattern: pat(lane.DiscoveryPath), handle: surfaceRoute((*surface.Surface).ServeDiscovery)},
 		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeForms)},
 		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeFormDefinition)},
 		{name: "validate", method: "POST", pattern: pat(api + "/resources/validate"), handle: validate},
@@ -98,7 +85,7 @@ func fits(pattern, segs []string) bool {
 
 // match finds the route for an escaped path. Segments decode one by one: a bad
 // escape is invalid_argument, a segment decoding to "/" names no route.
-func match(table []route, method, escaped string) (*route, map[string]string, *wire.Error) {
+func match(lane *wire.Lane, table []route, method, escaped string) (*route, map[string]string, *wire.Error) {
 	if !strings.HasPrefix(escaped, "/") {
 		return nil, nil, core.NotFound("no route %s %q", method, escaped)
 	}
@@ -127,5 +114,5 @@ func match(table []route, method, escaped string) (*route, map[string]string, *w
 		}
 		return rt, params, nil
 	}
-	return nil, nil, core.NotFound("no route %s %s in the forms.takoform.com/v1alpha3 lane (docs/protocol.md#routes)", method, escaped)
+	return nil, nil, core.NotFound("no route %s %s in the %s lane (docs/protocol.md#routes)", method, escaped, lane.APIVersion)
 }

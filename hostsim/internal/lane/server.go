@@ -1,4 +1,4 @@
-// Package lane serves the forms.takoform.com/v1alpha3 lane over hostsim's
+// Package lane serves the lane of its catalog (docs/protocol.md#lanes) over hostsim's
 // store, profile and faults (docs/protocol.md). A handler is thin: it parses
 // the request, loads what a decision needs, asks the decision (internal/core,
 // internal/gauntlet), stores the outcome and renders the answer
@@ -75,7 +75,7 @@ func New(o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{Options: o, tokens: map[string]Principal{}, table: routes()}
+	s := &Server{Options: o, tokens: map[string]Principal{}, table: routes(o.Host.Cat.Lane())}
 	for _, t := range o.Tokens {
 		s.tokens[t.Token] = t
 	}

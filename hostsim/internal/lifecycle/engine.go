@@ -41,11 +41,8 @@ func (en *Engine) Installed(ref wire.FormRef, fs *fault.Set) (*catalog.Form, *wi
 		return f, nil
 	}
 	return nil, core.Refuse(wire.CodeFormUnknown, "Form %s is not installed on this host (profile %q); read GET %s/support/forms for what it serves",
-		ref, en.Host.P.Name, APIRoot)
+		ref, en.Host.P.Name, en.Host.Cat.Lane().APIRoot)
 }
-
-// APIRoot is the lane's API root path.
-const APIRoot = "/apis/forms.takoform.com/v1alpha3"
 
 // looseForm resolves an uninstalled FormRef by group and kind alone (fault
 // formref.loose): the first installed version of the kind answers.

@@ -11,22 +11,9 @@ import (
 )
 
 func testCatalog(t *testing.T) *catalog.Catalog {
-	if c, err := catalog.Embedded(); err == nil && len(c.Forms()) > 0 {
-		return c
-	}
-	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
-	if dir == "" {
-		wd, _ := os.Getwd()
-		for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-				dir = filepath.Join(d, "..", "shared", "reference", "takoform-v1alpha3")
-				break
-			}
-		}
-	}
-	c, err := catalog.Load(os.DirFS(dir))
+	c, err := catalog.Embedded()
 	if err != nil {
-		t.Skipf("no catalog: the built-in one is empty and %q does not load: %v", dir, err)
+		t.Fatalf("the built-in catalog does not load: %v", err)
 	}
 	return c
 }

@@ -3,38 +3,14 @@ package rules
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/catalog/wire"
 )
-
-// referenceDir finds the published reference directory (TAKOKIT_REFERENCE_DIR, docs/guides/conformance.md): the env
-// TAKOKIT_REFERENCE_DIR, else ../shared/reference/takoform-v1alpha3 next to the first
-// directory above the working directory holding go.work; skips naming the path if absent.
-func referenceDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
-	if dir == "" {
-		wd, _ := os.Getwd()
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-				dir = filepath.Join(d, "..", "shared", "reference", "takoform-v1alpha3")
-				break
-			}
-			if filepath.Dir(d) == d {
-				t.Skipf("reference directory not found: no go.work above %s and TAKOKIT_REFERENCE_DIR is not set", wd)
-			}
-		}
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Skipf("reference directory %s is absent; set TAKOKIT_REFERENCE_DIR to run this test", dir)
-	}
-	return dir
-}
 
 // targetFor resolves a reference the way a host would for a freshly created target:
 // the target's recorded FormRef is the relation's first listed ref, or the kind's
@@ -103,19 +79,25 @@ func exerciseCatalog(t *testing.T, c *catalog.Catalog) {
 }
 
 func TestEmbeddedCatalogRelations(t *testing.T) {
-	c, err := catalog.Embedded()
-	if err != nil {
-		t.Fatalf("embedded catalog does not load: %v", err)
+	for _, lane := range wire.Lanes() {
+		c, err := catalog.EmbeddedLane(lane)
+		if err != nil {
+			t.Fatalf("embedded catalog of %s does not load: %v", lane.Name, err)
+		}
+		exerciseCatalog(t, c)
 	}
-	exerciseCatalog(t, c)
 }
 
 func TestReferenceCatalogRelations(t *testing.T) {
-	c, err := catalog.Load(os.DirFS(referenceDir(t)))
-	if err != nil {
-		t.Fatalf("reference catalog does not load: %v", err)
+	for _, lane := range wire.Lanes() {
+		t.Run(lane.Name, func(t *testing.T) {
+			c, err := catalog.Load(os.DirFS(reftest.Lane(t, lane)))
+			if err != nil {
+				t.Fatalf("reference catalog does not load: %v", err)
+			}
+			exerciseCatalog(t, c)
+		})
 	}
-	exerciseCatalog(t, c)
 }
 
 func TestHostContracts(t *testing.T) {

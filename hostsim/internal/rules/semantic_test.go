@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/rules/cron"
 )
@@ -80,18 +81,20 @@ func TestCatalogSemanticFields(t *testing.T) {
 		}
 		t.Logf("semantic fields: %v", found)
 	}
-	t.Run("embedded", func(t *testing.T) {
-		c, err := catalog.Embedded()
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, c)
-	})
-	t.Run("reference", func(t *testing.T) {
-		c, err := catalog.Load(os.DirFS(referenceDir(t)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, c)
-	})
+	for _, lane := range wire.Lanes() {
+		t.Run("embedded "+lane.Name, func(t *testing.T) {
+			c, err := catalog.EmbeddedLane(lane)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, c)
+		})
+		t.Run("reference "+lane.Name, func(t *testing.T) {
+			c, err := catalog.Load(os.DirFS(reftest.Lane(t, lane)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, c)
+		})
+	}
 }

@@ -27,7 +27,7 @@ type Call interface {
 	Send(status int, body []byte, etag string)
 }
 
-// ServeDiscovery answers GET /.well-known/takoform/v1alpha3 (docs/protocol.md#discovery).
+// ServeDiscovery answers GET the lane's discovery path (docs/protocol.md#discovery).
 func (s *Surface) ServeDiscovery(c Call) *wire.Error {
 	c.Send(http.StatusOK, s.Discovery(c.Origin(), c.Faults()), "")
 	return nil

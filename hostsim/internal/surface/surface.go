@@ -18,9 +18,6 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/profile"
 )
 
-// APIRoot is the lane's API root path.
-const APIRoot = "/apis/forms.takoform.com/v1alpha3"
-
 // Surface answers for one host profile.
 type Surface struct {
 	Host *profile.Host
@@ -33,7 +30,8 @@ func marshal(v any) []byte {
 
 // Discovery is the discovery document for the public origin (scheme and host).
 func (s *Surface) Discovery(origin string, fs *fault.Set) []byte {
-	api := origin + APIRoot
+	lane := s.Host.Cat.Lane()
+	api := origin + lane.APIRoot
 	features := map[string]bool{"service_forms": true, "exact_form_ref": true, "optimistic_concurrency": true,
 		"idempotent_lifecycle": true, "operations": true, "artifact_upload": true, "support_profiles": true,
 		"resource_form_transition": true}
@@ -41,7 +39,7 @@ func (s *Surface) Discovery(origin string, fs *fault.Set) []byte {
 		delete(features, cmp.Or(v, "exact_form_ref"))
 	}
 	return marshal(map[string]any{
-		"api_versions": []string{"forms.takoform.com/v1alpha3"},
+		"api_versions": []string{lane.APIVersion},
 		"features":     features,
 		"endpoints": map[string]string{"api": api, "artifacts": api + "/artifacts", "operations": api + "/operations",
 			"support": api + "/support"},

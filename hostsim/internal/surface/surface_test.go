@@ -66,7 +66,7 @@ func roundTrip(t *testing.T, v any) any {
 func TestDiscovery(t *testing.T) {
 	s := surfaceOf(t, "full")
 	d := doc(t, s.Discovery("http://127.0.0.1:9", nil), nil)
-	api := "http://127.0.0.1:9" + APIRoot
+	api := "http://127.0.0.1:9" + wire.DefaultLane.APIRoot
 	want := map[string]any{"api": api, "artifacts": api + "/artifacts", "operations": api + "/operations", "support": api + "/support"}
 	if !reflect.DeepEqual(d["endpoints"], want) {
 		t.Fatalf("endpoints %v, want %v", d["endpoints"], want)

@@ -180,7 +180,7 @@ func TestReRenderActsOnlyOnAReplayedAnswer(t *testing.T) {
 	must(t, e, err)
 	w.dispatched(row)
 	waiting := w.send(a, c, p)
-	want := pending(w.row(row.OperationID), "indeterminate")
+	want := w.s.pending(w.row(row.OperationID), "indeterminate")
 	if waiting.err != nil || waiting.status != 202 || bytes.Equal(waiting.body, want.body) || !sameJSON(t, waiting.body, want.body) || fired() != 2 {
 		t.Fatalf("a replay of a dispatched operation under transition.re-render: %d %v, fired %d, body\n%s", waiting.status, waiting.err, fired(), waiting.body)
 	}

@@ -68,7 +68,7 @@ func (s *Service) post(c *Call, p *parsed) answer {
 			return answer{crash: cr}
 		}
 		if row.Status == statusPrepared && !row.DispatchAttempted && c.Probe == "transition-hold" {
-			return pending(row, statusPrepared)
+			return s.pending(row, statusPrepared)
 		}
 	}
 	if row.RequestDigest != p.requestDigest {
@@ -133,7 +133,7 @@ func (s *Service) claim(c *Call, p *parsed) (row *opRow, cr *crash, e *wire.Erro
 		}
 		cur.Revision++
 		cur.ClaimOp, cur.ClaimSince = row.OperationID, now.UTC().Truncate(time.Second).Format(time.RFC3339)
-		cur.ClaimPath = ReadbackPath(row.APIVersion, row.Kind, row.Name, row.Space, row.OperationID)
+		cur.ClaimPath = s.readbackPath(row)
 		if err := store.UpdateResource(q, cur); err != nil {
 			return err
 		}

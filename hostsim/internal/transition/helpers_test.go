@@ -16,7 +16,8 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
-const api = "/apis/forms.takoform.com/v1alpha3"
+// api is the root of the default lane, which the built-in catalog speaks.
+var api = wire.DefaultLane.APIRoot
 
 // clock is a settable test clock (the ack deadline is measured on it).
 type clock struct {

@@ -39,14 +39,16 @@ func NewRequest(t *catalog.Transition, from, to *catalog.Form, space, name, uid 
 	return r, err
 }
 
-// ReadbackPath is the GET route of an operation with its space query (the
+// ReadbackPath is the GET route of an operation with its space query on lane (the
 // operation object's reconcilePath, docs/protocol.md#transitions).
-func ReadbackPath(apiVersion, kind, name, space, operationID string) string {
-	return apiRoot + "/resources/" + apiVersion + "/" + kind + "/" + name + "/form-transitions/" + operationID +
+func ReadbackPath(lane *wire.Lane, apiVersion, kind, name, space, operationID string) string {
+	return lane.ResourcePath(apiVersion, kind, name) + "/form-transitions/" + operationID +
 		"?space=" + strings.ReplaceAll(url.QueryEscape(space), "+", "%20")
 }
 
-// apiRoot is the lane's API root path.
-const apiRoot = "/apis/forms.takoform.com/v1alpha3"
+// readbackPath is row's reconcilePath on the lane the host speaks.
+func (s *Service) readbackPath(row *opRow) string {
+	return ReadbackPath(s.Host.Cat.Lane(), row.APIVersion, row.Kind, row.Name, row.Space, row.OperationID)
+}
 
 func itoa(n int64) string { return wire.FormatDecimal(n) }

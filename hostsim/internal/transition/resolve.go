@@ -55,7 +55,7 @@ func (s *Service) resolve(c *Call, tenant, op string, deadline bool) answer {
 		case row.Status == statusProven:
 			cr, err = s.advance(c, row)
 		case !row.DispatchAttempted:
-			return pending(row, statusPrepared)
+			return s.pending(row, statusPrepared)
 		default:
 			var ev *backend.Evidence
 			if ev, err = s.evidence(c, op); err != nil {
@@ -69,7 +69,7 @@ func (s *Service) resolve(c *Call, tenant, op string, deadline bool) answer {
 			case deadline && time.Duration(s.Now().UnixNano()-row.DispatchedAt) >= s.ack:
 				err = s.reject(c, row, "dispatch_not_observed", true)
 			default:
-				return pending(row, "indeterminate")
+				return s.pending(row, "indeterminate")
 			}
 		}
 		if err != nil {
@@ -190,7 +190,7 @@ func (s *Service) advance(c *Call, row *opRow) (cr *crash, err error) {
 			return err
 		}
 		r.DispatchAttempted = true
-		body, err := json.Marshal(receipt{Operation: view(r, statusCommitted), Resource: rep.JSON(), TransitionProof: r.Proof})
+		body, err := json.Marshal(receipt{Operation: s.view(r, statusCommitted), Resource: rep.JSON(), TransitionProof: r.Proof})
 		if err != nil {
 			return err
 		}

@@ -171,14 +171,14 @@ type opView struct {
 	ReconcilePath     string `json:"reconcilePath"`
 }
 
-func view(r *opRow, status string) opView {
+func (s *Service) view(r *opRow, status string) opView {
 	return opView{OperationID: r.OperationID, Status: status, DispatchAttempted: r.DispatchAttempted,
-		RequestDigest: r.RequestDigest, ReconcilePath: ReadbackPath(r.APIVersion, r.Kind, r.Name, r.Space, r.OperationID)}
+		RequestDigest: r.RequestDigest, ReconcilePath: s.readbackPath(r)}
 }
 
 // pending is the 202 of an unresolved operation (prepared or indeterminate).
-func pending(r *opRow, status string) answer {
-	b, _ := json.Marshal(map[string]opView{"operation": view(r, status)})
+func (s *Service) pending(r *opRow, status string) answer {
+	b, _ := json.Marshal(map[string]opView{"operation": s.view(r, status)})
 	return answer{status: 202, body: b}
 }
 

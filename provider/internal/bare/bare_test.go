@@ -39,6 +39,9 @@ func TestBareServesTheSameSchemas(t *testing.T) {
 	if len(again.Resources) != len(f.Resources) || len(again.Resources) == 0 {
 		t.Fatalf("bare serves %d resource types, takoform %d", len(again.Resources), len(f.Resources))
 	}
+	if got, want := mustJSON(again.Provider), mustJSON(f.Provider); got != want || len(f.Provider) == 0 {
+		t.Errorf("bare provider block differs:\n got %s\nwant %s", got, want)
+	}
 	for name, attrs := range f.Resources {
 		got, _ := json.Marshal(again.Resources[name])
 		want, _ := json.Marshal(attrs)
@@ -67,4 +70,9 @@ func TestBareServesTheSameSchemas(t *testing.T) {
 	if err := filled.As(&elems); err != nil || len(elems) != 1 || !filled.IsFullyKnown() {
 		t.Errorf("an unknown list of objects fills to %v, want one known element", filled)
 	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

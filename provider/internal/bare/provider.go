@@ -228,10 +228,14 @@ func providerAttrs(in []Attr) (map[string]pschema.Attribute, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !t.Is(tftypes.String) {
-			return nil, fmt.Errorf("attribute %s: only string provider attributes are supported", a.Name)
+		switch {
+		case t.Is(tftypes.String):
+			out[a.Name] = pschema.StringAttribute{Required: a.Required, Optional: a.Optional, Sensitive: a.Sensitive, MarkdownDescription: a.Description}
+		case t.Is(tftypes.Bool):
+			out[a.Name] = pschema.BoolAttribute{Required: a.Required, Optional: a.Optional, Sensitive: a.Sensitive, MarkdownDescription: a.Description}
+		default:
+			return nil, fmt.Errorf("attribute %s: only string and bool provider attributes are supported", a.Name)
 		}
-		out[a.Name] = pschema.StringAttribute{Required: a.Required, Optional: a.Optional, Sensitive: a.Sensitive, MarkdownDescription: a.Description}
 	}
 	return out, nil
 }

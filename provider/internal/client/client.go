@@ -1,4 +1,4 @@
-// Package client speaks the forms.takoform.com/v1alpha3 lane for the provider:
+// Package client speaks the lane of the provider's catalog (docs/protocol.md#lanes) for the provider:
 // strict discovery, fenced and keyed mutations, 202 polling, bounded retries and
 // the single byte-identical resend after a transport failure (docs/provider-design.md#configuration).
 package client
@@ -26,10 +26,6 @@ const (
 	MaxRequest = 12 * time.Minute
 	// DiscoveryTimeout bounds one discovery attempt.
 	DiscoveryTimeout = 15 * time.Second
-	// APIPath is the only escaped path endpoints.api may carry.
-	APIPath = "/apis/forms.takoform.com/v1alpha3"
-	// WellKnown is the discovery route below the configured origin.
-	WellKnown = "/.well-known/takoform/v1alpha3"
 )
 
 // Config is what one provider configuration hands the client.
@@ -37,12 +33,16 @@ type Config struct {
 	Endpoint string
 	Token    string
 	Version  string
+	// Lane is the lane the client speaks: its discovery path and API root (nil = the
+	// default lane). A provider passes its catalog's lane.
+	Lane *wire.Lane
 	// HTTP overrides the transport (tests); redirects are refused either way.
 	HTTP *http.Client
 }
 
 // Client is per provider configuration: discovery is cached in it.
 type Client struct {
+	lane   *wire.Lane
 	origin *url.URL
 	token  string
 	agent  string
@@ -89,7 +89,11 @@ func New(cfg Config) (*Client, error) {
 	if version == "" {
 		version = "dev"
 	}
-	return &Client{origin: origin, token: cfg.Token, agent: "terraform-provider-takoform/" + version,
+	lane := cfg.Lane
+	if lane == nil {
+		lane = wire.DefaultLane
+	}
+	return &Client{lane: lane, origin: origin, token: cfg.Token, agent: "terraform-provider-takoform/" + version,
 		hc: hc, mut: &mut, backoff: jitterBackoff}, nil
 }
 
@@ -126,6 +130,9 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// Lane is the lane the client speaks.
+func (c *Client) Lane() *wire.Lane { return c.lane }
+
 // Origin is the configured origin (scheme://host[:port]).
 func (c *Client) Origin() string { return c.origin.String() }
 
@@ -146,8 +153,8 @@ type Response struct {
 	Body   []byte
 }
 
-// do performs exactly one exchange. A failure to obtain a complete answer is a
-// *TransportError; a 3xx is a *ProtocolError (redirects would carry the bearer elsewhere).
+// do performs exactly one exchange and logs it (log.go). A failure to obtain a complete
+// answer is a *TransportError; a 3xx is a *ProtocolError (redirects would carry the bearer elsewhere).
 func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, MaxRequest)
 	defer cancel()
@@ -177,12 +184,15 @@ func (c *Client) do(ctx context.Context, r Request) (*Response, error) {
 		hc = c.mut
 		req.GetBody = nil
 	}
+	start := time.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
+		c.logRequest(ctx, req, nil, nil, err, time.Since(start))
 		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
+	c.logRequest(ctx, req, resp, data, err, time.Since(start))
 	if err != nil {
 		return nil, &TransportError{Method: r.Method, URL: r.URL, Err: err}
 	}

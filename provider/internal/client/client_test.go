@@ -37,10 +37,10 @@ func TestParseEndpointRules(t *testing.T) {
 	}
 }
 
-const goodDiscovery = `{"api_versions":["forms.takoform.com/v1alpha3"],
+const goodDiscovery = `{"api_versions":["forms.takoform.com/v1beta1"],
 "features":{"service_forms":true,"exact_form_ref":true,"optimistic_concurrency":true,"idempotent_lifecycle":true,
 "operations":true,"artifact_upload":true,"support_profiles":true,"resource_form_transition":true},
-"endpoints":{"api":"ORIGIN/apis/forms.takoform.com/v1alpha3","operations":"ORIGIN/apis/forms.takoform.com/v1alpha3/operations"}}`
+"endpoints":{"api":"ORIGIN/apis/forms.takoform.com/v1beta1","operations":"ORIGIN/apis/forms.takoform.com/v1beta1/operations"}}`
 
 func TestDiscoveryRules(t *testing.T) {
 	c, err := New(Config{Endpoint: "https://Host.Example", Token: "t"})
@@ -52,21 +52,21 @@ func TestDiscoveryRules(t *testing.T) {
 	if err != nil {
 		t.Fatalf("good document refused: %v", err)
 	}
-	if d.API != "https://host.example:443/apis/forms.takoform.com/v1alpha3" || !d.Features["resource_form_transition"] {
+	if d.API != "https://host.example:443/apis/forms.takoform.com/v1beta1" || !d.Features["resource_form_transition"] {
 		t.Errorf("discovery = %+v", d)
 	}
 	cases := map[string]string{
 		strings.Replace(doc("https://host.example"), `"operations":true,`, "", 1):                                              "features.operations must be true",
-		strings.Replace(doc("https://host.example"), `v1alpha3"],`, `v1alpha3","x"],`, 1):                                      "api_versions",
+		strings.Replace(doc("https://host.example"), `v1beta1"],`, `v1beta1","x"],`, 1):                                        "api_versions",
 		strings.Replace(doc("https://host.example"), `"resource_form_transition":true`, `"resource_form_transition":"yes"`, 1): "not strict",
 		doc("https://other.example"):     "not on the configured origin",
 		doc("http://host.example"):       "not on the configured origin",
 		doc("https://host.example:8443"): "not on the configured origin",
-		strings.Replace(doc("https://host.example"), "v1alpha3/operations", "v1alpha3/ops", 1):                                                    "must have the path",
-		strings.Replace(doc("https://host.example"), "/apis/forms.takoform.com/v1alpha3\",\"op", "/apis/forms.takoform.com%2Fv1alpha3\",\"op", 1): "percent-escape",
-		strings.Replace(doc("https://host.example"), `}}`, `,"extra":"x"}}`, 1):                                                                   "not strict",
+		strings.Replace(doc("https://host.example"), "v1beta1/operations", "v1beta1/ops", 1):                                                    "must have the path",
+		strings.Replace(doc("https://host.example"), "/apis/forms.takoform.com/v1beta1\",\"op", "/apis/forms.takoform.com%2Fv1beta1\",\"op", 1): "percent-escape",
+		strings.Replace(doc("https://host.example"), `}}`, `,"extra":"x"}}`, 1):                                                                 "not strict",
 		doc("https://host.example") + " {}": "not strict",
-		strings.Replace(doc("https://host.example"), `"api":"https://host.example/apis/forms.takoform.com/v1alpha3",`, "", 1): "endpoints.api is required",
+		strings.Replace(doc("https://host.example"), `"api":"https://host.example/apis/forms.takoform.com/v1beta1",`, "", 1): "endpoints.api is required",
 	}
 	for body, want := range cases {
 		_, err := c.parseDiscovery([]byte(body))

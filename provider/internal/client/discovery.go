@@ -2,7 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -22,6 +25,9 @@ type Discovery struct {
 type DiscoveryError struct {
 	Rule string
 	Err  error // the underlying host/transport error, when any
+	// HostLane is the lane the host speaks when it is not the client's (the host
+	// answered another lane's discovery path); nil otherwise.
+	HostLane *wire.Lane
 }
 
 func (e *DiscoveryError) Error() string { return "host discovery failed: " + e.Rule }
@@ -86,15 +92,43 @@ type discoveryDoc struct {
 }
 
 func (c *Client) discover(ctx context.Context) (*Discovery, error) {
-	u := c.origin.String() + WellKnown
-	resp, err := c.get(ctx, u)
+	wellKnown := c.lane.DiscoveryPath
+	resp, err := c.get(ctx, c.origin.String()+wellKnown)
+	var he *HostError
+	if (err == nil && resp.Status != 200) || (errors.As(err, &he) && he.Status == http.StatusNotFound) {
+		// the host answered, but not on this lane's path: it may speak another lane
+		if other := c.otherLane(ctx); other != nil {
+			return nil, &DiscoveryError{Rule: fmt.Sprintf("GET %s found no discovery document: the host speaks %s, but this provider speaks %s",
+				wellKnown, other.Describe(), c.lane.Describe()), HostLane: other, Err: err}
+		}
+	}
 	if err != nil {
-		return nil, &DiscoveryError{Rule: "GET " + WellKnown + " did not answer 200: " + err.Error(), Err: err}
+		return nil, &DiscoveryError{Rule: "GET " + wellKnown + " did not answer 200: " + err.Error(), Err: err}
 	}
 	if resp.Status != 200 {
-		return nil, &DiscoveryError{Rule: fmt.Sprintf("GET %s answered HTTP %d, not 200", WellKnown, resp.Status)}
+		return nil, &DiscoveryError{Rule: fmt.Sprintf("GET %s answered HTTP %d, not 200", wellKnown, resp.Status)}
 	}
 	return c.parseDiscovery(resp.Body)
+}
+
+// otherLane asks the discovery path of every other known lane and returns the lane
+// whose document the host serves there, or nil: what turns a plain 404 into "the
+// host speaks another lane" (docs/protocol.md#lanes).
+func (c *Client) otherLane(ctx context.Context) *wire.Lane {
+	for _, l := range wire.Lanes() {
+		if l == c.lane {
+			continue
+		}
+		resp, err := c.get(ctx, c.origin.String()+l.DiscoveryPath)
+		if err != nil || resp.Status != 200 {
+			continue
+		}
+		var doc discoveryDoc
+		if json.Unmarshal(resp.Body, &doc) == nil && len(doc.APIVersions) == 1 && doc.APIVersions[0] == l.APIVersion {
+			return l
+		}
+	}
+	return nil
 }
 
 // parseDiscovery validates a discovery document against docs/provider-design.md#configuration.
@@ -103,8 +137,8 @@ func (c *Client) parseDiscovery(body []byte) (*Discovery, error) {
 	if err := wire.DecodeStrict(body, &doc); err != nil {
 		return nil, &DiscoveryError{Rule: "the discovery document is not strict I-JSON with only api_versions, features and endpoints: " + err.Error()}
 	}
-	if len(doc.APIVersions) != 1 || doc.APIVersions[0] != "forms.takoform.com/v1alpha3" {
-		return nil, &DiscoveryError{Rule: `api_versions must be exactly ["forms.takoform.com/v1alpha3"]`}
+	if len(doc.APIVersions) != 1 || doc.APIVersions[0] != c.lane.APIVersion {
+		return nil, &DiscoveryError{Rule: fmt.Sprintf("api_versions must be exactly [%q]", c.lane.APIVersion)}
 	}
 	for _, f := range RequiredFeatures {
 		if !doc.Features[f] {
@@ -116,7 +150,7 @@ func (c *Client) parseDiscovery(body []byte) (*Discovery, error) {
 	}
 	d := &Discovery{Features: doc.Features}
 	api := *doc.Endpoints.API
-	if err := c.checkEndpoint("api", api, APIPath); err != nil {
+	if err := c.checkEndpoint("api", api, c.lane.APIRoot); err != nil {
 		return nil, err
 	}
 	d.API = api
@@ -130,7 +164,7 @@ func (c *Client) parseDiscovery(body []byte) (*Discovery, error) {
 		if o.v == nil {
 			continue
 		}
-		if err := c.checkEndpoint(o.name, *o.v, APIPath+"/"+o.name); err != nil {
+		if err := c.checkEndpoint(o.name, *o.v, c.lane.APIRoot+"/"+o.name); err != nil {
 			return nil, err
 		}
 		*o.dst = *o.v

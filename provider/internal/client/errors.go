@@ -47,9 +47,22 @@ type TransportError struct {
 }
 
 func (e *TransportError) Error() string {
+	if u, ok := AsUnreachable(e); ok {
+		return fmt.Sprintf("%s %s: %s: %s", e.Method, u.Path, u.Headline(), u.Reason)
+	}
 	return fmt.Sprintf("%s %s: no complete answer from the host: %v", e.Method, e.URL, e.Err)
 }
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// SupportReadError is a support route that could not be read: the request it stopped
+// at (discovery or the route, "GET /path") and why.
+type SupportReadError struct {
+	Route string
+	Err   error
+}
+
+func (e *SupportReadError) Error() string { return e.Route + ": " + e.Err.Error() }
+func (e *SupportReadError) Unwrap() error { return e.Err }
 
 // AsHost returns the host error in err's chain, if any.
 func AsHost(err error) (*HostError, bool) {

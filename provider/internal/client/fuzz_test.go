@@ -135,7 +135,7 @@ func FuzzErrorEnvelope(f *testing.F) {
 }
 
 func FuzzTransitionAnswer(f *testing.F) {
-	op := `{"operationId":"formtx_1","status":"committed","dispatchAttempted":true,"requestDigest":"sha256:` + zeros64 + `","reconcilePath":"/apis/forms.takoform.com/v1alpha3/resources/x"}`
+	op := `{"operationId":"formtx_1","status":"committed","dispatchAttempted":true,"requestDigest":"sha256:` + zeros64 + `","reconcilePath":"/apis/forms.takoform.com/v1beta1/resources/x"}`
 	for _, s := range []string{
 		`{"operation":` + op + `}`,
 		`{"operation":` + strings.Replace(op, "committed", "prepared", 1) + `}`,
@@ -149,7 +149,7 @@ func FuzzTransitionAnswer(f *testing.F) {
 		if status < 200 || status > 599 {
 			return
 		}
-		a, err := txAnswer(&Response{Status: status, Header: http.Header{}, Body: b})
+		a, err := (&Client{lane: wire.DefaultLane}).txAnswer(&Response{Status: status, Header: http.Header{}, Body: b})
 		if err != nil {
 			return
 		}

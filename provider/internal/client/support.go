@@ -3,15 +3,17 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/takokit/takokit/provider/internal/lazyre"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 )
 
 // SupportProfile is a validated support profile (docs/provider-design.md#plan-time-support).
@@ -162,7 +164,7 @@ func (c *Client) supportBase(ctx context.Context) (string, error) {
 // support reads one route through the cache; answers (profiles and refusals) are
 // cached, failures are not. A failure is retried once inside the caller's budget.
 func (c *Client) support(ctx context.Context, route string, check func(*SupportProfile) error) (*SupportAnswer, error) {
-	return c.cached(ctx, route, func(ctx context.Context) (*SupportAnswer, error) {
+	ans, err := c.cached(ctx, route, func(ctx context.Context) (*SupportAnswer, error) {
 		ans, err := c.readSupport(ctx, route, check)
 		if err == nil {
 			return ans, nil
@@ -179,6 +181,29 @@ func (c *Client) support(ctx context.Context, route string, check func(*SupportP
 		}
 		return c.readSupport(ctx, route, check)
 	})
+	if err != nil {
+		return nil, &SupportReadError{Route: c.supportRoute(route, err), Err: err}
+	}
+	return ans, nil
+}
+
+// supportRoute is the request a failed support read stopped at: discovery, or the route.
+func (c *Client) supportRoute(route string, err error) string {
+	var de *DiscoveryError
+	c.mu.Lock()
+	d := c.disc
+	c.mu.Unlock()
+	if errors.As(err, &de) || d == nil {
+		return "GET " + c.lane.DiscoveryPath
+	}
+	base := d.API + "/support"
+	if d.Support != "" {
+		base = d.Support
+	}
+	if u, perr := url.Parse(base + route); perr == nil {
+		return "GET " + u.EscapedPath()
+	}
+	return "GET " + base + route
 }
 
 func (c *Client) readSupport(ctx context.Context, route string, check func(*SupportProfile) error) (*SupportAnswer, error) {

@@ -178,7 +178,7 @@ func (c *Client) TransitionReadback(ctx context.Context, req *TxRequest) (*TxAns
 	if err != nil {
 		return nil, err
 	}
-	return txAnswer(resp)
+	return c.txAnswer(resp)
 }
 
 // TransitionPost sends the request exactly once: no retry, no resend.
@@ -196,10 +196,10 @@ func (c *Client) TransitionPost(ctx context.Context, req *TxRequest) (*TxAnswer,
 	if err != nil {
 		return nil, err
 	}
-	return txAnswer(resp)
+	return c.txAnswer(resp)
 }
 
-func txAnswer(resp *Response) (*TxAnswer, error) {
+func (c *Client) txAnswer(resp *Response) (*TxAnswer, error) {
 	switch resp.Status {
 	case http.StatusOK, http.StatusAccepted:
 	default:
@@ -217,7 +217,7 @@ func txAnswer(resp *Response) (*TxAnswer, error) {
 		return nil, &ProtocolError{Status: resp.Status, Reason: fmt.Sprintf("transition answer: %v", err)}
 	}
 	a := &TxAnswer{Status: resp.Status, Operation: *doc.Operation, Proof: doc.Proof, ETag: resp.Header.Values(wire.HeaderETag)}
-	if !strings.HasPrefix(a.Operation.ReconcilePath, "/apis/forms.takoform.com/v1alpha3/resources/") {
+	if !strings.HasPrefix(a.Operation.ReconcilePath, c.lane.APIRoot+"/resources/") {
 		return nil, &ProtocolError{Status: resp.Status, Reason: "reconcilePath is not a readback path of the lane"}
 	}
 	if resp.Status == http.StatusAccepted {

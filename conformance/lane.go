@@ -1,0 +1,85 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Checks name the lane's paths by two placeholders, the notation of
+// docs/protocol.md#routes, and the client sends them on the lane the run learned from
+// the host's discovery (docs/protocol.md#lanes): no check spells a lane of its own.
+const (
+	// API stands for the API root of the host's lane in a request target.
+	API = "{api}"
+	// DiscoveryPath stands for the discovery path of the host's lane.
+	DiscoveryPath = "{discovery}"
+)
+
+// expand puts the lane's paths in for the placeholders a target starts with.
+func expand(lane *wire.Lane, target string) string {
+	if lane == nil {
+		lane = wire.DefaultLane
+	}
+	if rest, ok := strings.CutPrefix(target, API); ok {
+		return lane.APIRoot + rest
+	}
+	if rest, ok := strings.CutPrefix(target, DiscoveryPath); ok {
+		return lane.DiscoveryPath + rest
+	}
+	return target
+}
+
+// hostLane asks the discovery path of every known lane (prefer first) and returns the
+// lane whose document the host serves there.
+func hostLane(ctx context.Context, c *Client, prefer *wire.Lane) (*wire.Lane, error) {
+	order := []*wire.Lane{}
+	if prefer != nil {
+		order = append(order, prefer)
+	}
+	for _, l := range wire.Lanes() {
+		if l != prefer {
+			order = append(order, l)
+		}
+	}
+	var tried []string
+	for _, l := range order {
+		r, err := c.Do(ctx, Req{Method: http.MethodGet, Target: l.DiscoveryPath})
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == http.StatusOK {
+			var d struct {
+				APIVersions []string `json:"api_versions"`
+			}
+			if json.Unmarshal(r.Body, &d) == nil && len(d.APIVersions) == 1 && d.APIVersions[0] == l.APIVersion {
+				return l, nil
+			}
+		}
+		tried = append(tried, fmt.Sprintf("%s answered %s", l.DiscoveryPath, r.Got()))
+	}
+	return nil, fmt.Errorf("the host speaks none of the known lanes (%s): %s; check --endpoint and the token variable",
+		wire.KnownLanes(), strings.Join(tried, "; "))
+}
+
+// runCatalog is the catalog a run probes the host with: the given one, which must
+// speak the host's lane, or else the project's catalog of that lane.
+func runCatalog(cat *catalog.Catalog, lane *wire.Lane, endpoint string) (*catalog.Catalog, error) {
+	if cat == nil {
+		c, err := catalog.EmbeddedLane(lane)
+		if err != nil {
+			return nil, fmt.Errorf("the host at %s speaks %s, and the runner carries no catalog of that lane: %w", endpoint, lane.Describe(), err)
+		}
+		return c, nil
+	}
+	if cat.Lane() != lane {
+		return nil, fmt.Errorf("the host at %s speaks %s, but the runner's catalog speaks %s (chosen by %s); pass a --catalog of the host's lane, or none to use the runner's own",
+			endpoint, lane.Describe(), cat.Lane().Describe(), cat.LaneChoice().Source)
+	}
+	return cat, nil
+}

@@ -1,0 +1,124 @@
+package client
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// closedPort is a loopback origin nothing listens on: a port just released.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr
+}
+
+// silentHost is a loopback origin that accepts connections and never answers.
+func silentHost(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				close(done)
+				return
+			}
+			conns = append(conns, c) // held open, never read or answered
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + l.Addr().String()
+}
+
+// TestUnreachableHostsAreNamedSo: connection refused, a name that does not resolve and a
+// host that never answers are each "host unreachable at <origin>", with the reason; the
+// path is named without its query.
+func TestUnreachableHostsAreNamedSo(t *testing.T) {
+	cases := []struct {
+		name, origin, reason string
+		timeout              time.Duration
+	}{
+		{"connection refused", closedPort(t), "connection refused", 0},
+		{"DNS failure", "https://takoform-test.invalid", "the host name takoform-test.invalid does not resolve (DNS)", 0},
+		{"timeout", silentHost(t), "no answer in time (timeout)", 200 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := New(Config{Endpoint: tc.origin, Token: "t", HTTP: &http.Client{Timeout: tc.timeout}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			_, err = c.get(ctx, tc.origin+"/apis/x?space=dev")
+			if time.Since(start) > 5*time.Second {
+				t.Errorf("took %s; the failure must come quickly", time.Since(start))
+			}
+			u, ok := AsUnreachable(err)
+			if !ok {
+				t.Fatalf("%v is not classified unreachable", err)
+			}
+			if u.Origin != tc.origin || u.Method != "GET" || u.Path != "/apis/x" || !strings.Contains(u.Reason, tc.reason) {
+				t.Errorf("unreachable = %+v, want origin %s, GET /apis/x and a reason with %q", u, tc.origin, tc.reason)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, "host unreachable at "+tc.origin) || strings.Contains(msg, "refused with") || strings.Contains(msg, "space=dev") {
+				t.Errorf("message %q must say host unreachable at %s, without the query", msg, tc.origin)
+			}
+		})
+	}
+}
+
+// TestAnsweredFailuresAreNotUnreachable: a host that answers with an error, or accepts a
+// connection and closes it without an answer, is not "unreachable".
+func TestAnsweredFailuresAreNotUnreachable(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hangup" {
+			conn, _, _ := http.NewResponseController(w).Hijack()
+			conn.Close()
+			return
+		}
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"error":{"code":"unauthenticated","message":"no","requestId":"req_1","retryable":false}}`))
+	}))
+	defer hs.Close()
+	srv := hs.URL
+	c, err := New(Config{Endpoint: srv, Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/refused", "/hangup"} {
+		_, err := c.get(context.Background(), srv+p)
+		if err == nil {
+			t.Fatalf("%s: want an error", p)
+		}
+		if u, ok := AsUnreachable(err); ok {
+			t.Errorf("%s: %v classified unreachable (%+v)", p, err, u)
+		}
+		if strings.Contains(err.Error(), "unreachable") {
+			t.Errorf("%s: %q says unreachable", p, err)
+		}
+	}
+}
