@@ -54,7 +54,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func markdown(kt *kindType, example string) string {
 	m := kt.model
 	var b strings.Builder
-	desc := oneLine(kt.schema.MarkdownDescription)
+	desc := oneLine(kt.schema.Description) // the MarkdownDescription goes on to the version and output tables
 	fmt.Fprintf(&b, "---\npage_title: %q\ndescription: |-\n  %s\n---\n\n", m.typeName+" Resource - takoform", desc)
 	fmt.Fprintf(&b, "# %s (Resource)\n\n%s\n\n", m.typeName, desc)
 	b.WriteString("<!-- Generated from the Form catalog by `go tool mage docs`; do not edit. -->\n\n")
