@@ -26,7 +26,7 @@ func Tofu() error {
 // Test runs every module's tests (scenarios through real OpenTofu included) and the conformance self-test.
 func Test() error {
 	return runAllTests(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu},
-		step{"mage releaseTools", func() error { return buildReleaseTools(tfplugindocsTool) }})
+		step{"mage releaseTools", func() error { return buildReleaseTools(tfplugindocsTool, goreleaserTool) }})
 }
 
 // Unit runs every module's Go tests except those that need bin/: the OpenTofu scenarios, the browser test, the docs and release checks (fast contributor loop).
@@ -65,6 +65,16 @@ func Docs() error {
 func ProviderDocs() error {
 	mg.Deps(Build)
 	return providerDocs()
+}
+
+// ReleaseTools builds bin/tfplugindocs and bin/goreleaser from the tools/release module (outside go.work).
+func ReleaseTools() error {
+	return buildReleaseTools(tfplugindocsTool, goreleaserTool)
+}
+
+// Release builds a snapshot release into dist/ with goreleaser (provider zips per platform, SHA256SUMS, registry manifest, hostsim and conformance archives); nothing is published or signed.
+func Release() error {
+	return snapshotRelease()
 }
 
 // Sim starts several partial hosts side by side on free loopback ports until interrupted.
