@@ -2,6 +2,7 @@ package release
 
 import (
 	"archive/zip"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +27,8 @@ var hostTarget = Target{runtime.GOOS, runtime.GOARCH}
 // TestReleaseSnapshot runs the real goreleaser over the real configuration, cut to this
 // machine's platform (Narrow), and holds dist to the registry's names: the provider zip
 // with its v-prefixed binary alone, the tool archives, the SHA256SUMS over them and the
-// manifest, protocol 6.0. The binary it unpacks reports the version the names carry. The
+// manifest, protocol 6.0. The binary it unpacks reports the version the names carry, and
+// OpenTofu installs the zip from a filesystem mirror and runs it. The
 // full six-platform matrix is `go tool mage release`'s; TestReleaseMatrix pins it.
 func TestReleaseSnapshot(t *testing.T) {
 	root := repoRoot(t)
@@ -73,10 +75,59 @@ func TestReleaseSnapshot(t *testing.T) {
 	if md.Commit != strings.TrimSpace(string(head)) || !strings.Contains(md.Version, md.Commit[:7]) {
 		t.Errorf("the snapshot is of commit %q, version %q; want HEAD %s in both", md.Commit, md.Version, strings.TrimSpace(string(head)))
 	}
-	bin := unzipOne(t, filepath.Join(dist, ProviderZip(md.Version, hostTarget)), dir)
+	zipPath := filepath.Join(dist, ProviderZip(md.Version, hostTarget))
+	bin := unzipOne(t, zipPath, dir)
 	out, err := exec.Command(bin, "-version").Output()
 	if want := ProjectName + " " + md.Version; err != nil || strings.TrimSpace(string(out)) != want {
 		t.Errorf("%s -version printed %q (%v), want %q", filepath.Base(bin), out, err, want)
+	}
+	installFromMirror(t, filepath.Join(root, "bin", "tofu"), zipPath, md.Version)
+}
+
+// installFromMirror has OpenTofu install the provider zip the way it installs a registry's:
+// from a packed filesystem mirror, which names and reads zips as a registry serves them, then
+// asks the installed provider for its schema. Nothing reaches the network.
+func installFromMirror(t *testing.T, tofu, zipPath, version string) {
+	t.Helper()
+	if _, err := os.Stat(tofu); err != nil {
+		t.Fatalf("%s is missing: run `go tool mage tofu` (or `go tool mage test`) first", tofu)
+	}
+	dir := t.TempDir()
+	mirror := filepath.Join(dir, "mirror", "registry.opentofu.org", "takokit", "takoform")
+	work := filepath.Join(dir, "work")
+	for _, d := range []string{mirror, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := os.ReadFile(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		filepath.Join(mirror, filepath.Base(zipPath)): string(raw),
+		filepath.Join(dir, "tofurc"): fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n"+
+			"    include = [\"registry.opentofu.org/takokit/takoform\"]\n  }\n}\n", filepath.Join(dir, "mirror")),
+		filepath.Join(work, "main.tf"): fmt.Sprintf("terraform {\n  required_providers {\n    takoform = {\n"+
+			"      source  = \"takokit/takoform\"\n      version = %q\n    }\n  }\n}\n", version),
+	}
+	for p, b := range files {
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + filepath.Join(dir, "tofurc"),
+		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}
+	for _, args := range [][]string{{"init", "-no-color", "-input=false"}, {"providers", "schema", "-json"}} {
+		cmd := exec.Command(tofu, args...)
+		cmd.Dir, cmd.Env = work, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("tofu %s with the release zip in a filesystem mirror: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if args[0] == "providers" && !strings.Contains(string(out), `"registry.opentofu.org/takokit/takoform":{"provider"`) {
+			t.Fatalf("the provider OpenTofu installed from the zip serves no schema:\n%.400s", out)
+		}
 	}
 }
 
