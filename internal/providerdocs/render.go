@@ -65,11 +65,17 @@ func Render(root string, tools Tools) (map[string][]byte, error) {
 	if err := os.WriteFile(schemaFile, raw, 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(tools.Tfplugindocs, "generate", "--provider-dir", stage, "--provider-name", ProviderName,
-		"--rendered-provider-name", ProviderName, "--providers-schema", schemaFile)
-	cmd.Env = cleanEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("tfplugindocs generate failed (%v); its output:\n%s", err, out)
+	// generate, then tfplugindocs' own check of what it wrote (front matter, layout, one page
+	// per resource type)
+	for _, args := range [][]string{
+		{"generate", "--provider-dir", stage, "--provider-name", ProviderName, "--rendered-provider-name", ProviderName, "--providers-schema", schemaFile},
+		{"validate", "--provider-dir", stage, "--provider-name", ProviderName, "--providers-schema", schemaFile},
+	} {
+		cmd := exec.Command(tools.Tfplugindocs, args...)
+		cmd.Env = cleanEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("tfplugindocs %s failed (%v); its output:\n%s", args[0], err, out)
+		}
 	}
 	pages := map[string][]byte{}
 	err = filepath.WalkDir(filepath.Join(stage, "docs"), func(p string, d fs.DirEntry, err error) error {
