@@ -6,6 +6,7 @@ require (
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/takokit/takokit/catalog v0.0.0
+	golang.org/x/net v0.56.0
 	modernc.org/sqlite v1.62.0
 )
 
@@ -21,7 +22,6 @@ require (
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/valyala/fasttemplate v1.2.2 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
-	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	modernc.org/libc v1.80.1 // indirect

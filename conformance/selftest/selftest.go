@@ -208,6 +208,9 @@ func testCatalog(name, dir string) (*catalog.Catalog, error) {
 	case conformance.CatalogTwoGroups:
 		cat, _, err := catalogtest.TwoGroups(dir)
 		return cat, err
+	case conformance.CatalogSecondDefinitions:
+		cat, _, err := catalogtest.SecondDefinitions(dir)
+		return cat, err
 	}
 	return nil, fmt.Errorf("the self-test knows no test catalog %q", name)
 }
