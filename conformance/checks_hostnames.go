@@ -39,7 +39,7 @@ func (p *Probe) hostnameField() (*catalog.Form, catalog.Field, error) {
 }
 
 // freshHost is a fresh canonical DNS name for this run.
-func (p *Probe) freshHost() string { return "h" + p.run + randomHex(4) + ".example.com" }
+func (p *Probe) freshHost() string { return p.Name("h") + ".example.com" }
 
 // shouted is a spelling of the canonical name h in upper case with a root dot.
 func shouted(h string) string { return strings.ToUpper(h) + "." }
