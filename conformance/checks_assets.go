@@ -82,7 +82,7 @@ func (p *Probe) siteBundle(ctx context.Context, a *assetsShape, tag string, path
 	for _, path := range paths {
 		files = append(files, module{Name: path, MediaType: "text/html", Bytes: []byte(fmt.Sprintf("<!-- conformance %s %s %s -->\n", p.run, tag, path))})
 	}
-	digest, err := p.upload(ctx, p.P, filesManifestOf(a.bundleKind, files...), files...)
+	digest, err := p.upload(ctx, p.P, filesManifestOf(a.bundleKind.Kind, files...), files...)
 	if err != nil {
 		return "", setup("uploading the "+a.bundle.Ref.Kind+" manifest", err)
 	}

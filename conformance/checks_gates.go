@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"slices"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -30,18 +29,8 @@ func (p *Probe) revisionEnum() (values []string, narrowed bool) {
 }
 
 func checkHandlerGatedAttachments(ctx context.Context, p *Probe) error {
-	dep, err := p.deploymentForm()
-	if err != nil {
+	if _, err := p.deploymentForm(); err != nil {
 		return err
-	}
-	// The kind a deployment deploys (its one top-level relation) is what an
-	// attachment's events invoke; an attachment to anything else (a migration
-	// application attaches to a database) invokes no handler.
-	var workers []string
-	for _, rel := range dep.Relations {
-		if len(splitPointer(rel.Pointer)) == 1 {
-			workers = append(workers, rel.TargetAPIVersion+"/"+rel.TargetKind)
-		}
 	}
 	values, narrowed := p.revisionEnum()
 	if len(values) < 2 {
@@ -49,9 +38,7 @@ func checkHandlerGatedAttachments(ctx context.Context, p *Probe) error {
 	}
 	measured := 0
 	for _, f := range p.S.Forms {
-		if f.Role != "attachment" || len(f.Fixtures) == 0 || !p.S.Offers(f, "create") || !slices.ContainsFunc(f.Relations, func(rel catalog.Relation) bool {
-			return slices.Contains(workers, rel.TargetAPIVersion+"/"+rel.TargetKind)
-		}) {
+		if !p.workerAttachment(f) || len(f.Fixtures) == 0 || !p.S.Offers(f, "create") {
 			continue
 		}
 		var served, refused []string
@@ -87,7 +74,7 @@ func checkHandlerGatedAttachments(ctx context.Context, p *Probe) error {
 }
 
 func checkDeploymentChangePreservesDependents(ctx context.Context, p *Probe) error {
-	a, err := p.build(ctx, "of the attachment role", func(f *catalog.Form) bool { return f.Role == "attachment" })
+	a, err := p.build(ctx, "an attachment of a worker", p.workerAttachment)
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,8 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 	if err := json.Unmarshal(f.Fixtures[0].Desired, &spec); err != nil {
 		return nil, fmt.Errorf("fixture %s of %s: %v", f.Fixtures[0].Name, f.Ref, err)
 	}
-	// Keep the world small: optional references and binding lists are dropped.
+	// Keep the world small: optional references, binding lists and objects holding
+	// a reference are dropped.
 	for _, fl := range f.Fields {
 		if fl.Required {
 			continue
@@ -56,6 +57,10 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 		switch fl.Kind {
 		case catalog.FieldReference, catalog.FieldBindingList:
 			delete(spec, fl.Wire)
+		case catalog.FieldObject:
+			if slices.ContainsFunc(fl.Members, func(m catalog.Field) bool { return m.Kind == catalog.FieldReference }) {
+				delete(spec, fl.Wire)
+			}
 		case catalog.FieldStringSet, catalog.FieldStringList:
 			if fl.Default != nil {
 				delete(spec, fl.Wire)

@@ -102,6 +102,6 @@ var scriptConditions = []struct {
 	name, summary string
 	holds         func() bool
 }{
-	{"reference", "the published reference directory is present (TAKOKIT_REFERENCE_DIR, else ../shared/reference/takoform-v1alpha3 next to the workspace root)",
-		func() bool { _, ok := referenceDir(); return ok }},
+	{"reference", "the published reference directory is present (TAKOKIT_REFERENCE_DIR, the folder holding takoform-v1beta1 and takoform-v1alpha3, else ../shared/reference next to the workspace root)",
+		func() bool { _, ok := referenceRoot(); return ok }},
 }

@@ -24,29 +24,67 @@ const Prefix = "/_sim"
 
 // API is the admin handler.
 type API struct {
-	State *state.Source
-	Token string // when set, the bearer the admin API requires
+	State  *state.Source
+	Token  string // when set, the bearer the admin API requires
+	Health Health // what GET /_sim/health says besides the profile
+	// OpenAPI returns the host's OpenAPI document (GET /_sim/openapi.json).
+	OpenAPI func() ([]byte, error)
 }
 
 type handler func(a *API, w http.ResponseWriter, r *http.Request, arg string) error
 
 type route struct {
-	method, path string // path below /_sim; a trailing "/*" captures one segment
+	method, path string // path below /_sim; a "*" captures one segment
 	h            handler
+	open         bool   // answers without the admin token (still loopback only)
+	summary      string // what it answers, for the OpenAPI document
 }
 
 var table = []route{
-	{"GET", "/state", (*API).state},
-	{"GET", "/events", (*API).events},
-	{"GET", "/counters", (*API).counters},
-	{"GET", "/faults", (*API).faults},
-	{"POST", "/faults", (*API).armFault},
-	{"DELETE", "/faults", (*API).disarm},
-	{"POST", "/operations/*/complete", (*API).complete},
-	{"POST", "/reset", (*API).reset},
-	{"GET", "/profile", (*API).profile},
-	{"GET", "/refusals", (*API).refusals},
-	{"GET", "/assets/*", (*API).assets},
+	{"GET", "/health", (*API).health, true, "The host is up: lane, profile, version, uptime."},
+	{"GET", "/openapi.json", (*API).openapi, true, "This OpenAPI document."},
+	{"GET", "/state", (*API).state, false, "Everything the host holds, as the dashboard shows it."},
+	{"GET", "/events", (*API).events, false, "The journal after a sequence number."},
+	{"GET", "/counters", (*API).counters, false, "Requests, mutations, uploads, support reads, dispatches and fault firings."},
+	{"GET", "/faults", (*API).faults, false, "The armed faults with their firings."},
+	{"POST", "/faults", (*API).armFault, false, "Arm a fault."},
+	{"DELETE", "/faults", (*API).disarm, false, "Disarm faults."},
+	{"POST", "/operations/*/complete", (*API).complete, false, "Settle a pending operation."},
+	{"POST", "/reset", (*API).reset, false, "Forget every resource."},
+	{"GET", "/profile", (*API).profile, false, "The merged profile in force."},
+	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full."},
+	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more)."},
+}
+
+// Route is one route of the admin API, for the OpenAPI document.
+type Route struct {
+	Method, Path, Summary string
+	Open                  bool
+}
+
+// Routes lists the admin API's routes in table order.
+func Routes() []Route {
+	out := make([]Route, len(table))
+	for i, r := range table {
+		out[i] = Route{Method: r.method, Path: r.path, Summary: r.summary, Open: r.open}
+	}
+	return out
+}
+
+// openapi answers the host's OpenAPI document (docs/protocol.md#openapi): no admin token,
+// loopback only, like health.
+func (a *API) openapi(w http.ResponseWriter, _ *http.Request, _ string) error {
+	if a.OpenAPI == nil {
+		return core.NotFound("this host was built without an OpenAPI document")
+	}
+	b, err := a.OpenAPI()
+	if err != nil {
+		return err
+	}
+	w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(b)
+	return err
 }
 
 // ServeHTTP routes an admin request.
@@ -55,23 +93,27 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, core.Refuse(wire.CodePermissionDenied, "the hostsim admin API answers only on loopback"))
 		return
 	}
-	if a.Token != "" && r.Header.Get(wire.HeaderAuthorization) != "Bearer "+a.Token {
+	path := strings.TrimPrefix(r.URL.Path, Prefix)
+	var hit *route
+	var arg string
+	for i := range table {
+		if a, ok := matchPath(table[i].path, path); ok && table[i].method == r.Method {
+			hit, arg = &table[i], a
+			break
+		}
+	}
+	if a.Token != "" && (hit == nil || !hit.open) && r.Header.Get(wire.HeaderAuthorization) != "Bearer "+a.Token {
 		w.Header().Set(wire.HeaderWWWAuthenticate, "Bearer")
 		writeErr(w, core.Refuse(wire.CodeUnauthenticated, "the hostsim admin API needs Authorization: Bearer <admin token>"))
 		return
 	}
-	path := strings.TrimPrefix(r.URL.Path, Prefix)
-	for _, rt := range table {
-		arg, ok := matchPath(rt.path, path)
-		if !ok || rt.method != r.Method {
-			continue
-		}
-		if err := rt.h(a, w, r, arg); err != nil {
-			writeErr(w, err)
-		}
+	if hit == nil {
+		writeErr(w, core.NotFound("no admin route %s %s", r.Method, r.URL.Path))
 		return
 	}
-	writeErr(w, core.NotFound("no admin route %s %s", r.Method, r.URL.Path))
+	if err := hit.h(a, w, r, arg); err != nil {
+		writeErr(w, err)
+	}
 }
 
 func matchPath(pattern, path string) (string, bool) {
