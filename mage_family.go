@@ -38,68 +38,13 @@ var laneMarkerRe = regexp.MustCompile(`^(lane\.json|operations-[a-z0-9]+\.json)$
 // family copied beside it and embedded, then the binary's own -check runs the checking
 // load over the embedded copy. The family is checked with catalog.LoadRoot first.
 func buildFamily(dir string) error {
-	src, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	// the rule hostsim --catalog applies too: a forms/ directory, a checking load
-	// that passes, at least one Form — refused here before anything is built
-	if _, err := catalog.LoadRoot(src); err != nil {
-		return err
-	}
-	root, err := filepath.Abs(".")
-	if err != nil {
-		return err
-	}
-	mainGo, err := familyMain(filepath.Join(root, familyGuide))
-	if err != nil {
-		return err
-	}
-	outDir := filepath.Join(root, "bin", "family")
+	outDir := filepath.Join("bin", "family")
 	if d := os.Getenv(familyOutEnv); d != "" {
-		if outDir, err = filepath.Abs(d); err != nil {
-			return err
-		}
+		outDir = d
 	}
-	work := filepath.Join(outDir, "src")
-	if err := os.RemoveAll(work); err != nil {
-		return err
-	}
-	parts := append([]string(nil), familyParts...)
-	rootFiles, err := os.ReadDir(src)
+	out, src, err := buildFamilyTo(dir, outDir)
 	if err != nil {
 		return err
-	}
-	for _, e := range rootFiles {
-		if e.Type().IsRegular() && laneMarkerRe.MatchString(e.Name()) {
-			parts = append(parts, e.Name())
-		}
-	}
-	for _, part := range parts {
-		if err := copyTree(filepath.Join(src, part), filepath.Join(work, "family", part)); err != nil {
-			return err
-		}
-	}
-	sum, err := mergedSums(filepath.Join(root, "provider", "go.sum"), filepath.Join(root, "catalog", "go.sum"))
-	if err != nil {
-		return err
-	}
-	files := map[string]string{"main.go": mainGo, "go.sum": sum, "go.mod": familyGoMod(root)}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
-			return err
-		}
-	}
-	v, err := stampVersion()
-	if err != nil {
-		return err
-	}
-	out := filepath.Join(outDir, "terraform-provider-takoform")
-	if err := run(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-ldflags", "-X main.version="+v, "-o", out, "."); err != nil {
-		return fmt.Errorf("build %s: %w", out, err)
-	}
-	if err := run(".", nil, out, "-check"); err != nil {
-		return fmt.Errorf("the family at %s does not pass the checking load: %w", src, err)
 	}
 	bin := filepath.Dir(out)
 	fmt.Printf(`
@@ -115,6 +60,75 @@ provider_installation {
 }
 `, out, src, bin, bin)
 	return nil
+}
+
+// buildFamilyTo builds the provider over the family at dir into outDir and returns
+// the binary and the family's absolute path.
+func buildFamilyTo(dir, outDir string) (out, src string, err error) {
+	src, err = filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if err != nil {
+		return "", "", err
+	}
+	// the rule hostsim --catalog applies too: a forms/ directory, a checking load
+	// that passes, at least one Form — refused here before anything is built
+	if _, err := catalog.LoadRoot(src); err != nil {
+		return "", "", err
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		return "", "", err
+	}
+	mainGo, err := familyMain(filepath.Join(root, familyGuide))
+	if err != nil {
+		return "", "", err
+	}
+	if outDir, err = filepath.Abs(outDir); err != nil {
+		return "", "", err
+	}
+	work := filepath.Join(outDir, "src")
+	if err := os.RemoveAll(work); err != nil {
+		return "", "", err
+	}
+	parts := append([]string(nil), familyParts...)
+	rootFiles, err := os.ReadDir(src)
+	if err != nil {
+		return "", "", err
+	}
+	for _, e := range rootFiles {
+		if e.Type().IsRegular() && laneMarkerRe.MatchString(e.Name()) {
+			parts = append(parts, e.Name())
+		}
+	}
+	for _, part := range parts {
+		if err := copyTree(filepath.Join(src, part), filepath.Join(work, "family", part)); err != nil {
+			return "", "", err
+		}
+	}
+	sum, err := mergedSums(filepath.Join(root, "provider", "go.sum"), filepath.Join(root, "catalog", "go.sum"))
+	if err != nil {
+		return "", "", err
+	}
+	files := map[string]string{"main.go": mainGo, "go.sum": sum, "go.mod": familyGoMod(root)}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
+			return "", "", err
+		}
+	}
+	v, err := stampVersion()
+	if err != nil {
+		return "", "", err
+	}
+	out = filepath.Join(outDir, "terraform-provider-takoform")
+	if err := run(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-ldflags", "-X main.version="+v, "-o", out, "."); err != nil {
+		return "", "", fmt.Errorf("build %s: %w", out, err)
+	}
+	if err := run(".", nil, out, "-check"); err != nil {
+		return "", "", fmt.Errorf("the family at %s does not pass the checking load: %w", src, err)
+	}
+	return out, src, nil
 }
 
 // familyMain extracts the one ```go block of the guide.

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -39,7 +40,12 @@ func (p *Probe) hostnameField() (*catalog.Form, catalog.Field, error) {
 }
 
 // freshHost is a fresh canonical DNS name for this run.
-func (p *Probe) freshHost() string { return p.Name("h") + ".example.com" }
+func (p *Probe) freshHost() string {
+	p.seq++
+	// a hostname is claimed tenant-wide, across spaces: the check's place keeps two
+	// checks of one run apart, the run two runs
+	return fmt.Sprintf("h-%s-%d-%d.example.com", p.run, p.check, p.seq)
+}
 
 // shouted is a spelling of the canonical name h in upper case with a root dot.
 func shouted(h string) string { return strings.ToUpper(h) + "." }

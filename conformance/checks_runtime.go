@@ -100,13 +100,24 @@ func checkRuntimeContractAdvertised(ctx context.Context, p *Probe) error {
 	if prof == nil {
 		return failf("GET %s: the support listing is unreadable, so the %s enum is not advertised", target, rt.handlers.Wire)
 	}
-	got := slices.Clone(prof.SupportedEnums[rt.handlers.Wire])
+	got, stated := prof.SupportedEnums[rt.handlers.Wire]
 	want := slices.Clone(rt.handlers.Enum)
-	sort.Strings(got)
 	sort.Strings(want)
-	if !slices.Equal(got, want) {
-		return failf("GET %s: supportedEnums.%s must be exactly the handler vocabulary of %s@%s %q; got %q", target, rt.handlers.Wire, rt.contract.Name, rt.contract.Version, want, got)
+	switch {
+	case !stated:
+		// an omitted member is no statement (docs/protocol.md#support): a partial host
+		// that states no handler enum is judged on nothing here
+		return notApplicable("GET %s states no supportedEnums.%s; the host makes no statement about the handler vocabulary", target, rt.handlers.Wire)
+	case len(got) == 0:
+		return failf("GET %s: supportedEnums.%s is empty; a host that installs %s runs some of %q", target, rt.handlers.Wire, rt.version.Ref.Kind, want)
 	}
+	for _, h := range got {
+		if !slices.Contains(want, h) {
+			return failf("GET %s: supportedEnums.%s lists %q, which the handler vocabulary of %s@%s %q does not define", target, rt.handlers.Wire, h, rt.contract.Name, rt.contract.Version, want)
+		}
+	}
+	// a profile that narrows the vocabulary (a partial host) states a subset of it and
+	// is judged by that statement (docs/guides/conformance.md, partial hosts)
 	for _, f := range p.S.Forms {
 		if pf := p.profile(f); pf != nil {
 			if _, ok := pf.SupportedRanges["compatibilityDate"]; ok {

@@ -198,7 +198,7 @@ func Table() []Check {
 			Requirement: "Every Interface an installed Form provides MUST be advertised by its support route at exactly the schemaDigest the Form's Definition pins.",
 			Run:         checkEdgeInterfacesAdvertised},
 		{ID: "module-worker-runtime-contract-advertised", Area: AreaSupport, Title: "The worker runtime contract is advertised exactly", Needs: []Need{NeedSupport},
-			Requirement: "A host installing the worker MUST advertise its runtime contract at the pinned schemaDigest and the version's handler enum as exactly that contract's vocabulary, and MUST NOT advertise a compatibilityDate range or compatibilityFlags enum.",
+			Requirement: "A host installing the worker MUST advertise its runtime contract at the pinned schemaDigest and the version's handler enum within that contract's vocabulary (exactly it unless the host's profile narrows it), and MUST NOT advertise a compatibilityDate range or compatibilityFlags enum.",
 			Run:         checkRuntimeContractAdvertised},
 
 		// errors & JSON

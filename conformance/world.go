@@ -274,7 +274,8 @@ func (p *Probe) freshStrings(f *catalog.Form, spec map[string]any) {
 		if !ok || fl.Kind != catalog.FieldString || len(fl.Enum) > 0 || strings.HasPrefix(s, "sha256:") {
 			continue
 		}
-		spec[fl.Wire] = "c" + p.run + randomHex(4) + "." + s
+		p.seq++
+		spec[fl.Wire] = fmt.Sprintf("c%s-%d-%d.%s", p.run, p.check, p.seq, s)
 		if f.ValidateDesired(f.Materialize(spec)) != nil {
 			spec[fl.Wire] = s
 		}
