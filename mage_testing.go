@@ -72,9 +72,9 @@ func finish(total testtally.Tally) error {
 
 // binTests are the root module's tests that need bin/: the scenario runner (scripts/), the
 // dashboard's browser test (browser/), the tfplugindocs pages and examples
-// (internal/providerdocs) and the goreleaser snapshot (internal/release). `mage unit` skips
-// them by name; `mage test` builds bin/ first and runs them.
-const binTests = "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot"
+// (internal/providerdocs), the goreleaser snapshot (internal/release) and the guides' commands
+// (internal/guides). `mage unit` skips them by name; `mage test` builds bin/ first and runs them.
+const binTests = "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuides"
 
 // runModuleTestsInto runs `go test ./...` in every module; without scenarios the root
 // module's binTests are skipped by -skip.
