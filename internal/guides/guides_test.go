@@ -54,7 +54,7 @@ func TestGuides(t *testing.T) {
 				ref = reference
 			}
 			dir := t.TempDir()
-			root, err := Workdir(repo, dir, ref)
+			root, copied, err := Workdir(repo, dir, ref)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,6 +75,13 @@ func TestGuides(t *testing.T) {
 			rep, err := r.Run(name, blocks)
 			if err != nil {
 				t.Fatal(err)
+			}
+			left, err := Unignored(repo, root, copied)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(left) > 0 {
+				t.Errorf("%s leaves files in the checkout that git would offer to commit (ignore them in the folder's .gitignore): %s", name, strings.Join(left, ", "))
 			}
 			t.Logf("%s: %s", name, rep)
 		})
