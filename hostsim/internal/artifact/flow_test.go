@@ -346,3 +346,25 @@ func TestStoreErrorsPropagate(t *testing.T) {
 		t.Fatal("a store error is not a refusal")
 	}
 }
+
+// ResolveManifest resolves for the manifest kind a Form commits to.
+func TestResolveManifestOfAKind(t *testing.T) {
+	forEachStore(t, func(t *testing.T, st testStore) {
+		s := start(t, st, alice, doc(t, filesDoc("MigrationBundle")))
+		put(t, st, alice, s.UploadID, []byte("abc"))
+		migration, _, err := artifact.Commit(st, alice, s.UploadID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := artifact.ResolveManifest(st, alice.Tenant, "/manifestDigest", migration, wire.MigrationBundleManifest, 0)
+		if err != nil || m.Kind != "MigrationBundle" || len(m.Files) != 1 || m.Files[0].Path != "db/0001.sql" {
+			t.Fatalf("a MigrationBundle resolved as %+v, %v", m, err)
+		}
+		_, err = artifact.ResolveManifest(st, alice.Tenant, "/manifestDigest", migration, wire.StaticAssetBundleManifest, 0)
+		wantCode(t, err, wire.CodeArtifactInvalid, "is a MigrationBundle manifest; this reference needs a StaticAssetBundle manifest")
+		_, err = artifact.ResolveManifest(st, "tenant-b", "/manifestDigest", migration, wire.MigrationBundleManifest, 0)
+		wantCode(t, err, wire.CodeArtifactMissing, "not held by this tenant")
+		_, err = artifact.ResolveManifest(st, alice.Tenant, "/manifestDigest", migration, wire.MigrationBundleManifest, 2)
+		wantCode(t, err, wire.CodeArtifactInvalid, "maximumBundleBytes")
+	})
+}

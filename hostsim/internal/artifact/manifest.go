@@ -258,6 +258,9 @@ func checkRules(m *Manifest, maxBundleBytes int64, c Caller) *rules.Refusal {
 			}
 		}
 	}
+	if r := checkFilePolicy(m); r != nil {
+		return r
+	}
 	if total := m.TotalSize(); total > maxBundleBytes {
 		what := "file"
 		if m.Kind == KindWorkerBundle {

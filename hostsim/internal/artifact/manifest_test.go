@@ -143,6 +143,10 @@ func TestParseManifestRefuses(t *testing.T) {
 			filesDoc("StaticAssetBundle")(m)
 			m["files"].([]any)[0].(map[string]any)["mediaType"] = "Text/HTML"
 		}), 0, "/manifest/files/0/mediaType", "lowercase type/subtype"},
+		{"migration file of another media type", doc(t, func(m map[string]any) {
+			filesDoc("MigrationBundle")(m)
+			m["files"].([]any)[0].(map[string]any)["mediaType"] = "text/plain"
+		}), 0, "/manifest/files/0/mediaType", "accepted: exactly application/sql"},
 		{"duplicate file path", doc(t, func(m map[string]any) {
 			filesDoc("StaticAssetBundle")(m)
 			f := m["files"].([]any)[0]
