@@ -27,6 +27,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/sqldb"
 	"github.com/takokit/takokit/hostsim/internal/state"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/surface"
@@ -54,7 +55,7 @@ type Config struct {
 	// Lane is the lane to speak; nil = the catalog's (the default lane for the
 	// built-in catalog). A catalog whose own documents chose another lane is refused.
 	Lane              *wire.Lane
-	DBPath            string           // "" = private in-memory database
+	DBPath            string           // "" = private in-memory database; else also FILE.databases/ (docs/protocol.md#migrations)
 	ConformanceProbes bool             // honour Takoform-Conformance-Probe
 	AckDeadline       time.Duration    // backend acknowledgement deadline of Form transitions (0 = none)
 	Tokens            []Token          // nil = DefaultTokens
@@ -137,6 +138,11 @@ func New(cfg Config) (*Host, error) {
 	}
 	host := profile.Resolve(prof, cat)
 	g := gauntlet.New(host)
+	g.Databases = sqldb.NewRegistry(cfg.DBPath)
+	if err := g.Databases.Sweep(func(uid string) (bool, error) { return store.UIDLive(st.DB(), uid) }); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("read the databases of %s: %w", g.Databases.Location(), err)
+	}
 	rd := &render.Renderer{Host: host, G: g, Now: clock}
 	tr, err := transition.New(transition.Options{Store: st, Host: host, Renderer: rd, Relations: g, Now: clock,
 		AckDeadline: cfg.AckDeadline, Exit: exit})
@@ -152,7 +158,8 @@ func New(cfg Config) (*Host, error) {
 	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Gauntlet: g, Renderer: rd,
 		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
 		RetryAfter: retry, Now: clock})
-	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock}
+	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock,
+		DBs: g.Databases}
 	ui, err := dashboard.New(src, cfg.AdminToken)
 	if err != nil {
 		st.Close()
@@ -248,7 +255,7 @@ func (h *Host) EndStreams() { h.ui.End() }
 func (h *Host) Close() error {
 	h.ui.End()
 	h.journal.Close()
-	return errors.Join(h.st.Close())
+	return errors.Join(h.state.DBs.Close(), h.st.Close())
 }
 
 // ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,route=R][,count=N].

@@ -46,6 +46,8 @@ var table = []route{
 	{"POST", "/reset", (*API).reset},
 	{"GET", "/profile", (*API).profile},
 	{"GET", "/refusals", (*API).refusals},
+	{"GET", "/databases", (*API).databases},
+	{"GET", "/databases/*", (*API).database},
 }
 
 // ServeHTTP routes an admin request.

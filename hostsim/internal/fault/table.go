@@ -111,6 +111,9 @@ var Table = []*Rule{
 	TransitionProofWrong,
 	IdentityKindOnly,
 	MutationExclusive,
+	// SQLite migration history
+	MigrationsFailMidSuffix,
+	MigrationsDivergedLedgerAccepted,
 }
 
 // Core faults.
@@ -250,4 +253,11 @@ var (
 	TransitionProofWrong       = &Rule{Name: "transition.proof-wrong", Stage: StageRules, Effect: "a committed Form transition's transitionProof carries one wrong member while the transition commits (value: observedSpecDigest (default), uid, generation, nativeIdentityDigest or transitionEvidenceDigest)", Value: proofMember}
 	IdentityKindOnly           = &Rule{Name: "identity.kind-only", Stage: StageRules, Effect: "apply and import find the resource by kind and name alone: a kind of the same name in another group holds the name"}
 	MutationExclusive          = &Rule{Name: "mutation.exclusive", Stage: StageRules, Effect: "mutations do not run concurrently: each holds the host for 500ms and one arriving meanwhile answers resource_busy"}
+)
+
+// SQLite migration history (docs/protocol.md#migrations), acted on where a
+// migration application proves its ledger prefix and runs its suffix.
+var (
+	MigrationsFailMidSuffix          = &Rule{Name: "migrations.fail-mid-suffix", Stage: StageMutation, Effect: "the second unapplied file of a migration application fails as if its SQL errored: it rolls back alone, the files before it stay applied, and the application is refused naming the file"}
+	MigrationsDivergedLedgerAccepted = &Rule{Name: "migrations.diverged-ledger-accepted", Stage: StageRules, Effect: "a migration application skips the ledger prefix proof: a set that drops, moves or rewrites an applied file is accepted (no migration_required) and its files past the ledger's length run"}
 )

@@ -23,7 +23,11 @@ func (g *G) bundleRules(q store.Q, m *core.Mutation, gd *core.Gated, fs *fault.S
 		return nil
 	}
 	digest, _ := valueAt(gd.Spec, br.ManifestDigest).(string)
-	if _, err := artifact.ResolveBundle(ArtifactStore(q, fs), m.Tenant, br.ManifestDigest, digest, g.MaxBundleBytes(br.LimitKind)); err != nil {
+	want, ok := wire.ManifestKindOf(m.Ref.Kind)
+	if !ok {
+		want = wire.WorkerBundleManifest
+	}
+	if _, err := artifact.ResolveManifest(ArtifactStore(q, fs), m.Tenant, br.ManifestDigest, digest, want, g.MaxBundleBytes(br.LimitKind)); err != nil {
 		return prefixed(m.What(), Refusal(err))
 	}
 	return nil

@@ -87,6 +87,9 @@ func (d *Database) close() error {
 	return errors.Join(append(errs, d.db.Close())...)
 }
 
+// ErrDropped is a session on a database dropped meanwhile (its resource was deleted).
+var ErrDropped = errors.New("the database was dropped")
+
 // Entry is one ledger row: the Seq-th file applied to the database.
 type Entry struct {
 	Seq            int64  `json:"seq"`
@@ -108,7 +111,7 @@ func (d *Database) Exclusive(ctx context.Context, fn func(s *Session) error) err
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.conn == nil {
-		return fmt.Errorf("the database of SQLiteDatabase uid %s was dropped", d.UID)
+		return fmt.Errorf("the database of SQLiteDatabase uid %s: %w", d.UID, ErrDropped)
 	}
 	return fn(&Session{d: d, ctx: ctx})
 }
