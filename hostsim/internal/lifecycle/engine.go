@@ -30,8 +30,8 @@ type Engine struct {
 	Mint        func(prefix string) string // uids and operation ids
 	// MigrationTimeout bounds one migration file's SQL (0 = DefaultMigrationTimeout).
 	MigrationTimeout time.Duration
-	gone        lastGone                   // the last deleted uid, for the fault uid.reuse
-	passed      core.GateMemo              // specs that passed the gate, per Form
+	gone             lastGone      // the last deleted uid, for the fault uid.reuse
+	passed           core.GateMemo // specs that passed the gate, per Form
 }
 
 // Installed resolves an exact FormRef among the Forms the host installs.
