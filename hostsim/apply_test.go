@@ -194,10 +194,7 @@ func TestCapabilityRulesOnExistingResources(t *testing.T) {
 	}
 	for _, g := range cat.Forms() {
 		if g.Role == "revision" && len(g.Relations) == 0 && len(g.Fixtures) > 0 {
-			spec := fixture(t, g)
-			if g.Ref.Kind == kBundle { // the manifest must be committed first (docs/protocol.md#artifacts)
-				spec = map[string]any{"manifestDigest": c.upload(allHandlers)}
-			}
+			spec := c.committed(g, fixture(t, g))
 			c.create(g, "rev", "prod", spec).status(201)
 			c.update(g, "rev", "prod", spec, 1).refused("invalid_argument", 400)
 			break

@@ -155,10 +155,7 @@ func TestMutationRuleFaults(t *testing.T) {
 	rev := pickForm(t, cat, "revision-role Form without relations", func(g *catalog.Form) bool {
 		return g.Role == "revision" && len(g.Relations) == 0
 	})
-	rspec := fixture(t, rev)
-	if rev.Ref.Kind == kBundle { // the manifest must be committed first (docs/protocol.md#artifacts)
-		rspec = map[string]any{"manifestDigest": c.upload(allHandlers)}
-	}
+	rspec := c.committed(rev, fixture(t, rev))
 	c.create(rev, "rv", "prod", rspec).status(201)
 	broken(t, sim, "capability.ignore",
 		func() { c.update(rev, "rv", "prod", rspec, 1).refused("invalid_argument", 400) },
