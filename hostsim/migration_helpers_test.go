@@ -195,7 +195,7 @@ func (w *migrationWorld) mutations() int64 {
 // The files of the tests: each CREATE TABLE fails when it runs twice, so a
 // file that ran again would be seen.
 var (
-	m1    = sqlFile{"migrations/0001_users.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL);\nINSERT INTO users (name) VALUES ('ada');"}
+	m1    = sqlFile{"migrations/0001_users.sql", "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL);\nINSERT INTO users (name) VALUES ('ada-lovelace-row-value');"}
 	m2    = sqlFile{"migrations/0002_posts.sql", "-- posts belong to users\nCREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER REFERENCES users(id), body TEXT);"}
 	m3    = sqlFile{"migrations/0003_index.sql", "CREATE INDEX posts_by_user ON posts(user_id);\nINSERT INTO posts (user_id, body) VALUES (1, 'hello');"}
 	m4    = sqlFile{"migrations/0004_tags.sql", "CREATE TABLE tags (name TEXT PRIMARY KEY);"}

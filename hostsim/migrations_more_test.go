@@ -190,3 +190,26 @@ func TestMigrationsSurviveARestartOnADatabaseFile(t *testing.T) {
 		t.Fatalf("after the fourth file: %s", d.ledger())
 	}
 }
+
+// The dashboard's page of a database shows its ledger and its tables' shape
+// (never their rows), and its feed the files applied and the one that failed.
+func TestDashboardShowsADatabasesLedgerAndTables(t *testing.T) {
+	w := newMigrationWorld(t, hostsim.Config{})
+	w.create(kSQLite, "db", map[string]any{}).status(201)
+	b := newBrowser(t, w.sim)
+	page := "/resources/tenant-a/prod/" + w.f(kSQLite).Ref.APIVersion + "/" + kSQLite + "/db"
+	b.get(page).status(200).has("<h2>Database", "in the host's memory", "No migration has run on this database yet")
+	w.set("v1", m1, m2)
+	w.apply("app", "db", "v1").status(201)
+	w.set("broken", m1, m2, sqlFile{"migrations/0003_broken.sql", "CREATE TABLE nope (;"})
+	w.apply("app2", "db", "broken").refused("invalid_argument", 400)
+	d := w.database("db")
+	p := b.get(page).status(200).has("Migration ledger", m1.path, m2.path, d.Ledger[0].Digest,
+		`<td class="mono">users</td><td>table</td><td class="num">1</td>`, "id INTEGER <b>pk</b>", "name TEXT not null",
+		`<td class="mono">posts</td>`,
+		`migration file 1 of 2 &#34;`+m1.path+`&#34; applied to SQLiteDatabase db in tenant-a/prod by SQLiteMigrationApplication app (ledger entry 1)`,
+		`migration file 3 of 3 &#34;migrations/0003_broken.sql&#34; failed on SQLiteDatabase db in tenant-a/prod for SQLiteMigrationApplication app2`)
+	p.lacks("ada-lovelace-row-value", "No migration has run") // a row's value never shows
+	// Other kinds have no database section.
+	b.get("/resources/tenant-a/prod/" + w.f(kApp).Ref.APIVersion + "/" + kApp + "/app").status(200).lacks("<h2>Database")
+}
