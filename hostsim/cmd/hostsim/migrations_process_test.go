@@ -69,7 +69,9 @@ func (p *simProcess) create(t *testing.T, cat *catalog.Catalog, kind, name strin
 	doc := map[string]any{"apiVersion": f.Ref.APIVersion, "kind": f.Ref.Kind, "form": map[string]any{"formRef": f.Ref},
 		"metadata": map[string]any{"name": name, "space": "prod"}, "spec": spec}
 	b, _ := json.Marshal(doc)
-	var prep struct{ Review struct{ PrepareDigest string } }
+	var prep struct {
+		Review struct{ PrepareDigest string }
+	}
 	_ = json.Unmarshal(p.must(t, 200, "POST", wire.DefaultLane.APIRoot+"/resources/prepare", nil, b), &prep)
 	doc["review"] = map[string]any{"prepareDigest": prep.Review.PrepareDigest}
 	b, _ = json.Marshal(doc)
