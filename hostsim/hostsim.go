@@ -64,6 +64,9 @@ type Config struct {
 	RetryAfter        int              // seconds on pending polls; 0 = 1
 	Clock             func() time.Time // nil = time.Now (tests move time to expire prepares)
 	Seed              int64            // non-zero: reproducible uids and operation ids
+	// MigrationTimeout bounds one SQLite migration file's SQL (0 = 10s,
+	// docs/protocol.md#migrations).
+	MigrationTimeout time.Duration
 	// StreamWriteTimeout bounds one write to a dashboard live stream: a browser
 	// that stops reading is dropped after it (0 = 10s). It never blocks the host.
 	StreamWriteTimeout time.Duration
@@ -153,8 +156,8 @@ func New(cfg Config) (*Host, error) {
 	j := journal.New(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
 	en := &lifecycle.Engine{Host: host, Gauntlet: g, Renderer: rd, Now: clock, PrepareLife: 15 * time.Minute,
-		RecordLife: 24 * time.Hour,
-		Mint:       lifecycle.NewMinter(cfg.Seed)}
+		RecordLife: 24 * time.Hour, MigrationTimeout: cfg.MigrationTimeout,
+		Mint: lifecycle.NewMinter(cfg.Seed)}
 	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Gauntlet: g, Renderer: rd,
 		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
 		RetryAfter: retry, Now: clock})

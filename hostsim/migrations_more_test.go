@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
@@ -212,4 +213,21 @@ func TestDashboardShowsADatabasesLedgerAndTables(t *testing.T) {
 	p.lacks("ada-lovelace-row-value", "No migration has run") // a row's value never shows
 	// Other kinds have no database section.
 	b.get("/resources/tenant-a/prod/" + w.f(kApp).Ref.APIVersion + "/" + kApp + "/app").status(200).lacks("<h2>Database")
+}
+
+// A file that runs too long is interrupted and rolled back alone:
+// deadline_exceeded, answered not retryable, naming the file.
+func TestAFileThatRunsTooLongIsInterrupted(t *testing.T) {
+	w := newMigrationWorld(t, hostsim.Config{MigrationTimeout: 200 * time.Millisecond})
+	w.create(kSQLite, "db", map[string]any{}).status(201)
+	endless := sqlFile{"migrations/0002_endless.sql", "CREATE TABLE n (x);\nWITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c) INSERT INTO n SELECT i FROM c;"}
+	w.set("slow", m1, endless)
+	r := w.apply("app", "db", "slow").refused("deadline_exceeded", 504)
+	if !contains(r.body, "0002_endless.sql") || !contains(r.body, `"hostCode":"migration_file_timeout"`) || !contains(r.body, `"retryable":false`) ||
+		!contains(r.body, "interrupted") {
+		t.Fatalf("the timeout: %s", r.body)
+	}
+	if d := w.database("db"); d.ledger() != m1.path || d.tables() != "users:1" {
+		t.Fatalf("after the timeout: ledger %s, tables %s", d.ledger(), d.tables())
+	}
 }
