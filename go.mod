@@ -6,15 +6,22 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/magefile/mage v1.17.2
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/takokit/takokit/catalog v0.0.0
+	go.yaml.in/yaml/v3 v3.0.5
+	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0
 )
 
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	golang.org/x/mod v0.42.0 // indirect
+	github.com/gowebpki/jcs v1.0.2 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )
 
 tool github.com/magefile/mage
+
+replace github.com/takokit/takokit/catalog => ./catalog

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/takokit/takokit/catalog"
 )
 
 // familyGuide holds the main.go that provider:family builds: the guide and the build
@@ -23,14 +25,16 @@ var familyParts = []string{"forms", "interfaces", "bindings", "transitions.json"
 // buildFamily builds bin/family/terraform-provider-takoform over the family at dir: the
 // guide's main.go in its own module (GOWORK=off, the workspace modules by replace), the
 // family copied beside it and embedded, then the binary's own -check runs the checking
-// load over the embedded copy.
+// load over the embedded copy. The family is checked with catalog.LoadRoot first.
 func buildFamily(dir string) error {
 	src, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
-	if st, err := os.Stat(filepath.Join(src, "forms")); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s is not a Form family root: it has no forms/ directory (the published layout is forms/, interfaces/, bindings/, transitions.json)", src)
+	// the rule hostsim --catalog applies too: a forms/ directory, a checking load
+	// that passes, at least one Form — refused here before anything is built
+	if _, err := catalog.LoadRoot(src); err != nil {
+		return err
 	}
 	root, err := filepath.Abs(".")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -17,9 +18,17 @@ import (
 // simProfiles are the partial hosts `mage sim` and `mage demo` start side by side.
 var simProfiles = []string{"full", "kv-only", "no-endpoints", "tight-limits"}
 
+// The environment that shapes the hosts `mage sim` and `mage demo` start
+// (docs/guides/partial-hosts.md): fixed ports for bookmarks, and the lane.
+const (
+	envSimPort = "TAKOKIT_SIM_PORT" // first port; the hosts listen on it and the ones after it
+	envSimLane = "TAKOKIT_SIM_LANE" // the lane the hosts speak (default: hostsim's, v1beta1)
+)
+
 // simHost is one hostsim process started with a ready file.
 type simHost struct {
 	Profile string
+	Lane    string // the lane the host says it speaks (GET /_sim/health)
 	URL     string
 	UI      string // the host's dashboard
 	Refuses []string
@@ -30,8 +39,20 @@ type simHost struct {
 // file (never on a sleep). On any failure, hosts already started are stopped.
 func startHosts(dir string, profiles []string) ([]*simHost, error) {
 	var hosts []*simHost
-	for _, p := range profiles {
-		h, err := startHost(dir, p)
+	base := 0
+	if v := os.Getenv(envSimPort); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1024 || n+len(profiles) > 65535 {
+			return nil, fmt.Errorf("%s=%q: give the first of %d free ports, from 1024 up", envSimPort, v, len(profiles))
+		}
+		base = n
+	}
+	for i, p := range profiles {
+		addr := "127.0.0.1:0"
+		if base != 0 {
+			addr = fmt.Sprintf("127.0.0.1:%d", base+i)
+		}
+		h, err := startHost(dir, p, addr)
 		if err != nil {
 			stopHosts(hosts)
 			return nil, err
@@ -41,14 +62,18 @@ func startHosts(dir string, profiles []string) ([]*simHost, error) {
 	return hosts, nil
 }
 
-func startHost(dir, profile string) (*simHost, error) {
+func startHost(dir, profile, addr string) (*simHost, error) {
 	ready := filepath.Join(dir, profile+".ready.json")
 	_ = os.Remove(ready)
 	logf, err := os.Create(filepath.Join(dir, profile+".log"))
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("bin/hostsim", "serve", "--addr", "127.0.0.1:0", "--profile", profile, "--ready-file", ready)
+	args := []string{"serve", "--addr", addr, "--profile", profile, "--ready-file", ready}
+	if lane := os.Getenv(envSimLane); lane != "" {
+		args = append(args, "--lane", lane)
+	}
+	cmd := exec.Command("bin/hostsim", args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start hostsim --profile %s: %w", profile, err)
@@ -63,10 +88,17 @@ func startHost(dir, profile string) (*simHost, error) {
 		}
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
-			return nil, fmt.Errorf("hostsim --profile %s wrote no ready file within 20s; see %s", profile, logf.Name())
+			log, _ := os.ReadFile(logf.Name())
+			return nil, fmt.Errorf("hostsim --profile %s on %s wrote no ready file within 20s:\n%s", profile, addr, log)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	health, err := getJSON(h.URL + "/_sim/health")
+	if err != nil {
+		stopHosts([]*simHost{h})
+		return nil, fmt.Errorf("read the health of %s: %w", profile, err)
+	}
+	h.Lane = fmt.Sprint(health["lane"])
 	// what the host refuses compared with full: the host computes it (GET
 	// /_sim/refusals), the same clauses its dashboard's Host page shows
 	doc, err := getJSON(h.URL + "/_sim/refusals")

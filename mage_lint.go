@@ -36,29 +36,3 @@ func lint() error {
 	fmt.Println("lint: gofmt and go vet are clean, every go.mod is tidy")
 	return nil
 }
-
-// generateDocs regenerates every generated document; staleness tests compare against these.
-func generateDocs() error {
-	steps := [][]string{
-		{"go", "run", "./provider/cmd/docgen"},
-		{"go", "run", "./conformance/cmd/conformance", "list", "--format", "markdown", "--out", "docs/conformance.md"},
-		{"go", "test", "./scripts", "-run", "TestCommandsREADME", "-update-readme"},
-	}
-	for _, s := range steps {
-		if err := run(".", nil, s[0], s[1:]...); err != nil {
-			return err
-		}
-	}
-	return dashboardShots()
-}
-
-// dashboardShots refreshes the screenshots of docs/guides/dashboard.md: the browser test writes
-// them (CI=true: a missing Chromium fails instead of skipping, so nothing stays stale silently).
-func dashboardShots() error {
-	dir, err := filepath.Abs("docs/guides/dashboard")
-	if err != nil {
-		return err
-	}
-	return run(".", []string{"TAKOKIT_DASHBOARD_SHOTS=" + dir, "CI=true"},
-		"go", "test", "-count=1", "-v", "-run", "TestDashboardInBrowser", "./browser")
-}

@@ -26,6 +26,7 @@ func runSim() error {
 	printHostTable(hosts)
 	fmt.Println("\nTokens: sim-primary (tenant-a/alice), sim-alternate (tenant-a/bob), sim-other-tenant (tenant-b/carol).")
 	fmt.Println("Point the provider at one with TAKOFORM_ENDPOINT=<url> TAKOFORM_TOKEN=sim-primary; watch it think on its dashboard.")
+	fmt.Printf("Bookmarkable ports: %s=8484 go tool mage sim; the withdrawn lane: %s=v1alpha3.\n", envSimPort, envSimLane)
 	fmt.Println("Ctrl-C stops them all.")
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -38,13 +39,13 @@ func runSim() error {
 // it refuses compared with full.
 func printHostTable(hosts []*simHost) {
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "PROFILE\tURL\tDASHBOARD\tREFUSES")
+	fmt.Fprintln(w, "PROFILE\tLANE\tURL\tDASHBOARD\tREFUSES")
 	for _, h := range hosts {
 		refuses := "nothing (the whole catalog)"
 		if len(h.Refuses) > 0 {
 			refuses = strings.Join(h.Refuses, "; ")
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", h.Profile, h.URL, h.UI, refuses)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", h.Profile, h.Lane, h.URL, h.UI, refuses)
 	}
 	_ = w.Flush()
 }

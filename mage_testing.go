@@ -70,9 +70,14 @@ func finish(total testtally.Tally) error {
 	return nil
 }
 
-// runModuleTestsInto runs `go test ./...` in every module. The root module holds the scenario
-// runner (scripts/) and the dashboard's browser test (browser/), which need bin/; without
-// scenarios both are skipped by -skip.
+// binTests are the root module's tests that need bin/: the scenario runner (scripts/), the
+// dashboard's browser test (browser/), the tfplugindocs pages and examples
+// (internal/providerdocs) and the goreleaser snapshot (internal/release). `mage unit` skips
+// them by name; `mage test` builds bin/ first and runs them.
+const binTests = "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot"
+
+// runModuleTestsInto runs `go test ./...` in every module; without scenarios the root
+// module's binTests are skipped by -skip.
 func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
 	env, err := binDirEnv()
 	if err != nil {
@@ -82,8 +87,8 @@ func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
 	}
 	for _, m := range modules {
 		args := []string{"./..."}
-		if m == "." && !withScenarios { // both need bin/ (and the browser test Chromium)
-			args = append([]string{"-skip", "TestScenarios|TestDashboardInBrowser"}, args...)
+		if m == "." && !withScenarios { // they need bin/ (and the browser test Chromium)
+			args = append([]string{"-skip", binTests}, args...)
 		}
 		goTestJSON(m, env, total, args...)
 	}

@@ -25,10 +25,11 @@ func Tofu() error {
 
 // Test runs every module's tests (scenarios through real OpenTofu included) and the conformance self-test.
 func Test() error {
-	return runAllTests(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu})
+	return runAllTests(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu},
+		step{"mage releaseTools", func() error { return buildReleaseTools(tfplugindocsTool, goreleaserTool) }})
 }
 
-// Unit runs every module's Go tests except the OpenTofu scenarios (fast contributor loop).
+// Unit runs every module's Go tests except those that need bin/: the OpenTofu scenarios, the browser test, the docs and release checks (fast contributor loop).
 func Unit() error {
 	return runModuleTests(false)
 }
@@ -54,10 +55,26 @@ func Lint() error {
 	return lint()
 }
 
-// Docs regenerates docs/resources, examples/resources, docs/conformance.md, scripts/testdata/README.md and the dashboard screenshots.
+// Docs regenerates examples/resources, docs/index.md and docs/resources (tfplugindocs), docs/conformance.md, scripts/testdata/README.md and the dashboard screenshots.
 func Docs() error {
 	mg.SerialDeps(Build, Tofu) // the dashboard screenshots come from the browser test, which runs bin/
 	return generateDocs()
+}
+
+// ProviderDocs regenerates only the provider's examples and tfplugindocs pages (docs/index.md, docs/resources); bin/tofu must be built.
+func ProviderDocs() error {
+	mg.Deps(Build)
+	return providerDocs()
+}
+
+// ReleaseTools builds bin/tfplugindocs and bin/goreleaser from the tools/release module (outside go.work).
+func ReleaseTools() error {
+	return buildReleaseTools(tfplugindocsTool, goreleaserTool)
+}
+
+// Release builds a snapshot release into dist/ with goreleaser (provider zips per platform, SHA256SUMS, registry manifest, hostsim and conformance archives); nothing is published or signed.
+func Release() error {
+	return snapshotRelease()
 }
 
 // Sim starts several partial hosts side by side on free loopback ports until interrupted.

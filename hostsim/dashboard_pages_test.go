@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,8 +33,19 @@ func TestDashboardHostPage(t *testing.T) {
 	for _, r := range refuses {
 		p.has("<code>" + html.EscapeString(r) + "</code>")
 	}
+	p.has(fmt.Sprintf("It installs %d of the catalog's %d Forms.", sim.Host.State().Installed().Forms, len(cat.Forms())))
 	full := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
-	newBrowser(t, full).get("/").status(200).has("Nothing: this host carries the whole catalog.", "No events yet.")
+	kinds := map[string]bool{}
+	for _, f := range cat.Forms() {
+		kinds[f.Ref.APIVersion+"/"+f.Ref.Kind] = true
+	}
+	newBrowser(t, full).get("/").status(200).has(fmt.Sprintf("Nothing: this host carries the whole catalog, %d Forms of %d kinds.", len(cat.Forms()), len(kinds)), "No events yet.")
+	// a profile that includes only some kinds refuses the rest; it does not
+	// claim the whole catalog
+	include := filepath.Join(t.TempDir(), "include.json")
+	os.WriteFile(include, []byte(`{"name": "include", "extends": "full", "forms": {"include": ["WorkerBundle"]}}`), 0o644)
+	some := hostsimtest.Start(t, hostsim.Config{Catalog: cat, Profile: include})
+	newBrowser(t, some).get("/").status(200).has("<code>forms included only: WorkerBundle</code>").lacks("whole catalog")
 }
 
 // The Resources page lists each resource with identity, Ready and typed

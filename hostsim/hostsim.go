@@ -73,6 +73,8 @@ type Config struct {
 	// Exit ends the process at a transition.exit fault point (cmd/hostsim:
 	// os.Exit). nil, or no DBPath, makes transition.exit act as transition.crash.
 	Exit func(code int)
+	// Version is the build version GET /_sim/health reports; "" = "dev".
+	Version string
 }
 
 // Host is one running simulator.
@@ -171,8 +173,13 @@ func New(cfg Config) (*Host, error) {
 	if cfg.StreamWriteTimeout > 0 {
 		ui.WriteTimeout = cfg.StreamWriteTimeout
 	}
+	version := cfg.Version
+	if version == "" {
+		version = "dev"
+	}
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof, ui: ui,
-		admin: &admin.API{State: src, Token: cfg.AdminToken}}
+		admin: &admin.API{State: src, Token: cfg.AdminToken,
+			Health: admin.Health{Lane: cat.Lane().String(), Version: version, Started: time.Now()}}}
 	h.echo = h.newEcho()
 	return h, nil
 }
@@ -238,6 +245,9 @@ func (h *Host) Handler() http.Handler { return h.echo }
 
 // Profile returns the merged profile in force.
 func (h *Host) Profile() *Profile { return h.profile }
+
+// Forms lists the Forms the host installs: the catalog's, through the profile.
+func (h *Host) Forms() []*catalog.Form { return h.lane.Host.Forms() }
 
 // State is the host's admin state as typed values (what /_sim serves as JSON).
 func (h *Host) State() *State { return h.state }

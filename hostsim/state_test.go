@@ -2,12 +2,16 @@ package hostsim_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
+	"github.com/takokit/takokit/hostsim/internal/profile"
 )
 
 // The admin state as typed values: what the admin JSON shows and more (the
@@ -89,5 +93,46 @@ func TestStateRefusalsAndOperations(t *testing.T) {
 	}
 	if _, err := st.Complete(context.Background(), "op_unknown", ""); err == nil {
 		t.Fatal("completing an unknown operation succeeded")
+	}
+}
+
+// "Nothing refused" is said only when the host installs the whole catalog:
+// for every built-in profile, and for file profiles that include only some
+// kinds or no interface (statements the refusals once did not make).
+func TestRefusalsAreEmptyOnlyWhenTheWholeCatalogIsInstalled(t *testing.T) {
+	cat := testCatalog(t)
+	dir := t.TempDir()
+	include := filepath.Join(dir, "include.json")
+	os.WriteFile(include, []byte(`{"name": "include", "extends": "full", "forms": {"include": ["WorkerBundle"]}}`), 0o644)
+	none := filepath.Join(dir, "none.json")
+	os.WriteFile(none, []byte(`{"name": "none", "extends": "full", "interfaces": {"include": []}}`), 0o644)
+	for _, name := range append(profile.BuiltinNames, include, none) {
+		h, err := hostsim.New(hostsim.Config{Catalog: cat, Profile: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := h.State().Refusals()
+		in := h.State().Installed()
+		h.Close()
+		if err != nil || (len(r) == 0 && !in.Whole) {
+			t.Errorf("profile %s: refuses nothing (%v) but installs %+v, not the whole catalog", name, err, in)
+		}
+		if in.CatalogForms != len(cat.Forms()) || in.Forms > in.CatalogForms || (in.Whole && in.Forms != in.CatalogForms) {
+			t.Errorf("profile %s: installed %+v of %d Forms", name, in, len(cat.Forms()))
+		}
+		switch name {
+		case include:
+			if !slices.Contains(r, "forms included only: WorkerBundle") || in.Forms == 0 || in.Kinds != 1 {
+				t.Errorf("include: refuses %q, installs %+v", r, in)
+			}
+		case none:
+			if !slices.Contains(r, "interfaces included only: none") {
+				t.Errorf("none: refuses %q", r)
+			}
+		case "no-endpoints":
+			if !slices.Contains(r, "no endpoint assignment (WorkerEndpoint not installed: host-assigned outputs)") {
+				t.Errorf("no-endpoints: refuses %q", r)
+			}
+		}
 	}
 }

@@ -39,7 +39,7 @@ func buildSchema(m *kindModel) (schema.Schema, error) {
 	return schema.Schema{
 		Version:             SchemaVersion,
 		Description:         resourceDescription(m),
-		MarkdownDescription: resourceDescription(m),
+		MarkdownDescription: resourceMarkdown(m),
 		Attributes:          attrs,
 	}, nil
 }

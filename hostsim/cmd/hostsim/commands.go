@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 
@@ -34,9 +34,12 @@ func profiles(w io.Writer) error {
 	return nil
 }
 
-func profileShow(args []string, env func(string) string, w io.Writer) error {
+func profileShow(args []string, w io.Writer) error {
+	if wantsHelp(args) {
+		return &helpRequest{help("profile show")}
+	}
 	if len(args) != 1 {
-		return badUsage("usage: hostsim profile show NAME|FILE")
+		return badUsage("give one built-in profile name or profile file (got %d arguments): hostsim profile show NAME|FILE", len(args))
 	}
 	p, err := hostsim.LoadProfile(args[0])
 	if err != nil {
@@ -46,8 +49,10 @@ func profileShow(args []string, env func(string) string, w io.Writer) error {
 	return err
 }
 
-// loadCatalog reads --catalog DIR, or the built-in catalog of --lane, held to
-// --lane when both are given (docs/protocol.md#lanes).
+// loadCatalog reads --catalog DIR by the rule every family root is held to
+// (catalog.LoadRoot, which `go tool mage provider:family` applies too), or the
+// built-in catalog of --lane; held to --lane when both are given
+// (docs/protocol.md#lanes).
 func loadCatalog(dir, laneName string) (*catalog.Catalog, error) {
 	var lane *wire.Lane
 	if laneName != "" {
@@ -66,12 +71,13 @@ func loadCatalog(dir, laneName string) (*catalog.Catalog, error) {
 		}
 		return c, nil
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, badUsage("--catalog %s is not a directory", dir)
+	c, err := catalog.LoadRoot(dir)
+	var re *catalog.RootError
+	if errors.As(err, &re) {
+		return nil, badUsage("--catalog %s: %s", dir, re.Reason)
 	}
-	c, err := catalog.Load(os.DirFS(dir))
 	if err != nil {
-		return nil, badUsage("--catalog %s does not load:\n%v", dir, err)
+		return nil, badUsage("--catalog %s: %v", dir, err)
 	}
 	if lane != nil {
 		if c, err = catalog.ForLane(c, lane); err != nil {
@@ -93,6 +99,9 @@ func catalogCmd(args []string, env func(string) string, w io.Writer) error {
 	cfg, err := Load("catalog", args, env)
 	if err != nil {
 		return err
+	}
+	if len(cfg.Args) > 0 {
+		return badUsage("takes no arguments (got %q); name the directory with --catalog DIR", cfg.Args)
 	}
 	cat, err := loadCatalog(cfg.Catalog, cfg.Lane)
 	if err != nil {

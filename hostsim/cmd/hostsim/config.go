@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,9 +11,9 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Config is everything `hostsim serve` is told, from flags, then the
-// environment (HOSTSIM_ + the flag name upper-cased, hyphens as underscores),
-// then defaults. Load is pure: it starts nothing and reads no file.
+// Config is everything `hostsim serve` or `hostsim catalog` is told, from
+// flags, then the environment (HOSTSIM_ + the flag name upper-cased, hyphens
+// as underscores), then defaults. Load is pure: it starts nothing and reads no file.
 type Config struct {
 	Addr              string
 	Profile           string
@@ -28,7 +29,7 @@ type Config struct {
 	LogFormat         string
 	Format            string // catalog --format
 	Args              []string
-	// Sources names where each value came from (flag, env, default), for `profile show`.
+	// Sources names where each value came from (flag, env, default).
 	Sources map[string]string
 }
 
@@ -39,31 +40,56 @@ func (e *usageError) Error() string { return e.msg }
 
 func badUsage(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// helpRequest is -h or --help: the text goes to stdout and the exit status is 0.
+type helpRequest struct{ text string }
+
+func (e *helpRequest) Error() string { return e.text }
+
 // EnvName is the environment fallback of a flag.
 func EnvName(flagName string) string {
 	return "HOSTSIM_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-// Load parses args (after the command name) with env fallbacks.
-func Load(cmd string, args []string, env func(string) string) (Config, error) {
-	c := Config{Sources: map[string]string{}}
+// laneUsage is --lane's help.
+const laneUsage = "`lane` to speak: v1beta1 (default) or v1alpha3 (withdrawn upstream); default: the catalog's"
+
+// flagSet declares the flags cmd takes, bound to c: a command lists and
+// accepts only its own.
+func flagSet(cmd string, c *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("hostsim "+cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8484", "listen address (loopback unless told otherwise)")
-	fs.StringVar(&c.Profile, "profile", "full", "built-in profile name or profile file")
-	fs.StringVar(&c.Catalog, "catalog", "", "catalog directory in the published package layout (default: built-in)")
-	fs.StringVar(&c.Lane, "lane", "", "lane to speak: v1beta1 (default) or v1alpha3 (withdrawn upstream); default: the catalog's")
-	fs.StringVar(&c.DB, "db", "", "database file (default: a private in-memory database)")
-	fs.StringVar(&c.Tokens, "tokens", "", "JSON file listing {token, tenant, principal}")
-	fs.StringVar(&c.AdminToken, "admin-token", "", "bearer token the admin API requires")
-	fs.BoolVar(&c.ConformanceProbes, "conformance-probes", false, "honour Takoform-Conformance-Probe")
-	fs.DurationVar(&c.AckDeadline, "ack-deadline", 10*time.Second, "backend acknowledgement deadline (Form transitions)")
-	fs.Int64Var(&c.Seed, "seed", 0, "seed for reproducible runs")
-	fs.StringVar(&c.ReadyFile, "ready-file", "", "write {url, admin, ui, pid} here once accepting connections")
-	fs.StringVar(&c.LogFormat, "log-format", "text", "log format: text or json")
-	fs.StringVar(&c.Format, "format", "text", "catalog output format: text or json")
+	switch cmd {
+	case "serve":
+		fs.StringVar(&c.Addr, "addr", "127.0.0.1:8484", "listen `address` (loopback unless told otherwise)")
+		fs.StringVar(&c.Profile, "profile", "full", "built-in profile `name` or profile file (hostsim profiles lists the names)")
+		fs.StringVar(&c.Catalog, "catalog", "", "Form family root `dir`ectory in the published layout (default: the built-in catalog)")
+		fs.StringVar(&c.Lane, "lane", "", laneUsage)
+		fs.StringVar(&c.DB, "db", "", "database `file` (default: a private in-memory database)")
+		fs.StringVar(&c.Tokens, "tokens", "", "JSON `file` listing {token, tenant, principal} (default: sim-primary, sim-alternate, sim-other-tenant)")
+		fs.StringVar(&c.AdminToken, "admin-token", "", "bearer `token` the admin API and dashboard require (default: none, loopback only)")
+		fs.BoolVar(&c.ConformanceProbes, "conformance-probes", false, "honour the Takoform-Conformance-Probe header")
+		fs.DurationVar(&c.AckDeadline, "ack-deadline", 10*time.Second, "backend acknowledgement `duration` of Form transitions")
+		fs.Int64Var(&c.Seed, "seed", 0, "non-zero `n`: reproducible uids and operation ids")
+		fs.StringVar(&c.ReadyFile, "ready-file", "", "write {url, admin, ui, pid} to this `file` once accepting connections")
+		fs.StringVar(&c.LogFormat, "log-format", "text", "log `format`: text or json")
+	case "catalog":
+		fs.StringVar(&c.Catalog, "catalog", "", "Form family root `dir`ectory in the published layout (default: the built-in catalog)")
+		fs.StringVar(&c.Lane, "lane", "", laneUsage)
+		fs.StringVar(&c.Format, "format", "text", "output `format`: text or json")
+	}
+	return fs
+}
+
+// Load parses args (after the command name) with env fallbacks. Its errors do
+// not name the command: run puts "hostsim CMD: " before every error.
+func Load(cmd string, args []string, env func(string) string) (Config, error) {
+	c := Config{Sources: map[string]string{}}
+	fs := flagSet(cmd, &c)
 	if err := fs.Parse(args); err != nil {
-		return c, badUsage("hostsim %s: %v (run hostsim help)", cmd, err)
+		if errors.Is(err, flag.ErrHelp) {
+			return c, &helpRequest{help(cmd)}
+		}
+		return c, badUsage("%v (hostsim %s --help lists the flags)", err, cmd)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -74,7 +100,7 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 			c.Sources[f.Name] = "flag --" + f.Name
 		case env(EnvName(f.Name)) != "":
 			if err := f.Value.Set(env(EnvName(f.Name))); err != nil && envErr == nil {
-				envErr = badUsage("hostsim %s: %s=%q: %v", cmd, EnvName(f.Name), env(EnvName(f.Name)), err)
+				envErr = badUsage("%s=%q: %v", EnvName(f.Name), env(EnvName(f.Name)), err)
 			}
 			c.Sources[f.Name] = "env " + EnvName(f.Name)
 		default:
@@ -85,16 +111,35 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 		return c, envErr
 	}
 	c.Args = fs.Args()
-	if c.LogFormat != "text" && c.LogFormat != "json" {
-		return c, badUsage("hostsim %s: --log-format %q is not text or json", cmd, c.LogFormat)
-	}
 	if c.Lane != "" {
 		if _, err := wire.LaneNamed(c.Lane); err != nil {
-			return c, badUsage("hostsim %s: --lane: %v", cmd, err)
+			return c, badUsage("--lane: %v", err)
 		}
 	}
-	if c.Format != "text" && c.Format != "json" {
-		return c, badUsage("hostsim %s: --format %q is not text or json", cmd, c.Format)
+	for _, name := range []string{"log-format", "format"} {
+		if f := fs.Lookup(name); f != nil && f.Value.String() != "text" && f.Value.String() != "json" {
+			return c, badUsage("--%s %q is not text or json", name, f.Value.String())
+		}
 	}
 	return c, nil
+}
+
+// flagHelp lists cmd's flags, each with its environment fallback and default.
+func flagHelp(cmd string) string {
+	var b strings.Builder
+	fs := flagSet(cmd, &Config{})
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		if arg == "" {
+			fmt.Fprintf(&b, "  --%s\n", f.Name)
+		} else {
+			fmt.Fprintf(&b, "  --%s %s\n", f.Name, arg)
+		}
+		def := ""
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && !strings.Contains(usage, "(default") {
+			def = ", default " + f.DefValue
+		}
+		fmt.Fprintf(&b, "        %s [%s%s]\n", usage, EnvName(f.Name), def)
+	})
+	return b.String()
 }

@@ -12,11 +12,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/internal/jsonfile"
 	"github.com/takokit/takokit/hostsim/internal/logbatch"
 )
 
@@ -27,7 +30,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 		return err
 	}
 	if len(cfg.Args) > 0 {
-		return badUsage("hostsim serve takes no arguments (got %q)", cfg.Args)
+		return badUsage("takes no arguments (got %q); every setting is a flag (hostsim serve --help)", cfg.Args)
 	}
 	logs := logbatch.New(stderr)
 	defer logs.Flush()
@@ -38,23 +41,27 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	hostsim.TuneGC(os.Getenv("GOGC"))
 	h, err := hostsim.New(hc)
 	if err != nil { // a database that cannot be opened, faults that cannot be armed: nothing started
-		return badUsage("hostsim serve: %v", err)
+		return badUsage("%v", err)
 	}
 	defer h.Close()
+	if len(h.Forms()) == 0 {
+		return badUsage("--profile %s installs none of the catalog's %d Forms (its forms selection, or endpoints.assign false "+
+			"over Forms that all have outputs, leaves none): the host would serve nothing", cfg.Profile, len(hc.Catalog.Forms()))
+	}
 	l, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return badUsage("hostsim serve: cannot listen on %s: %v", cfg.Addr, err)
+		return badUsage("cannot listen on --addr %s: %v", cfg.Addr, err)
 	}
 	url := "http://" + l.Addr().String()
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(h.EndStreams) // a dashboard's live stream never goes idle by itself
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
-	fmt.Fprintf(stdout, "hostsim %s listening on %s (dashboard %s)\n", h.Profile().Name, url, dashboardURL(url))
+	fmt.Fprintf(stdout, "hostsim %s listening on %s (dashboard %s): %s\n", h.Profile().Name, url, dashboardURL(url), summary(h, hc.Catalog))
 	if cfg.ReadyFile != "" {
 		if err := writeReady(cfg.ReadyFile, url); err != nil {
 			srv.Close()
-			return fmt.Errorf("hostsim serve: write the ready file: %w", err)
+			return fmt.Errorf("write the --ready-file: %w", err)
 		}
 	}
 	sig := make(chan os.Signal, 1)
@@ -64,7 +71,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	case <-sig:
 	case <-stop:
 	case err := <-done:
-		return fmt.Errorf("hostsim serve: %w", err)
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -83,19 +90,19 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 	}
 	prof, err := hostsim.LoadProfile(cfg.Profile)
 	if err != nil {
-		return hc, badUsage("hostsim serve: %v", err)
+		return hc, badUsage("%v", err)
 	}
 	var handler slog.Handler = slog.NewTextHandler(logs, nil)
 	if cfg.LogFormat == "json" {
 		handler = slog.NewJSONHandler(logs, nil)
 	}
 	hc = hostsim.Config{ProfileDoc: prof, Catalog: cat, DBPath: cfg.DB, ConformanceProbes: cfg.ConformanceProbes,
-		AckDeadline: cfg.AckDeadline, Seed: cfg.Seed, AdminToken: cfg.AdminToken, Logger: slog.New(handler),
+		AckDeadline: cfg.AckDeadline, Seed: cfg.Seed, AdminToken: cfg.AdminToken, Logger: slog.New(handler), Version: buildVersion(),
 		Exit: func(code int) { _ = logs.Flush(); os.Exit(code) }} // transition.exit ends the process (only with --db)
 	if cfg.Tokens != "" {
 		b, err := os.ReadFile(cfg.Tokens)
 		if err != nil {
-			return hc, badUsage("hostsim serve: --tokens: %v", err)
+			return hc, badUsage("--tokens: %v", err)
 		}
 		var toks []struct {
 			Token     string `json:"token,required"`
@@ -103,16 +110,33 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 			Principal string `json:"principal,required"`
 		}
 		if err := wire.DecodeStrict(b, &toks); err != nil {
-			return hc, badUsage("hostsim serve: --tokens %s: %v (expected a JSON list of {token, tenant, principal})", cfg.Tokens, err)
+			return hc, badUsage("--tokens %s does not parse (expected a JSON list of {token, tenant, principal}): %s",
+				cfg.Tokens, jsonfile.Join(jsonfile.Problems(cfg.Tokens, b, err)))
 		}
 		for i, t := range toks {
 			if t.Token == "" || t.Tenant == "" || t.Principal == "" {
-				return hc, badUsage("hostsim serve: --tokens %s: /%d: token, tenant and principal must be non-empty", cfg.Tokens, i)
+				return hc, badUsage("--tokens %s:%d: /%d: token, tenant and principal must be non-empty", cfg.Tokens,
+					jsonfile.Line(b, []string{strconv.Itoa(i)}), i)
 			}
 			hc.Tokens = append(hc.Tokens, hostsim.Token{Token: t.Token, Tenant: t.Tenant, Principal: t.Principal})
 		}
 	}
 	return hc, nil
+}
+
+// summary is what the host serves: "N Forms of K kinds, lane L", saying how
+// many the catalog holds when the profile installs fewer.
+func summary(h *hostsim.Host, cat *catalog.Catalog) string {
+	forms := h.Forms()
+	kinds := map[[2]string]bool{}
+	for _, f := range forms {
+		kinds[[2]string{f.Ref.APIVersion, f.Ref.Kind}] = true
+	}
+	of := ""
+	if n := len(cat.Forms()); n != len(forms) {
+		of = fmt.Sprintf(" (of the catalog's %d)", n)
+	}
+	return fmt.Sprintf("%d Forms of %d kinds%s, lane %s", len(forms), len(kinds), of, h.Lane())
 }
 
 // dashboardURL is the dashboard of the host at url (docs/guides/dashboard.md).

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -68,6 +73,15 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 		t.Fatalf("admin profile: %v", err)
 	}
 	resp.Body.Close()
+	resp, err = http.Get(info.Admin + "/health") // what a readiness probe asks, without any token
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("admin health: %v %v", err, resp)
+	}
+	var health struct{ Status, Profile, Version string }
+	if err := json.NewDecoder(resp.Body).Decode(&health); err != nil || health.Status != "ok" || health.Profile != "kv-only" || health.Version == "" {
+		t.Fatalf("admin health: %v %+v", err, health)
+	}
+	resp.Body.Close()
 	// an open dashboard stream does not hold up the shutdown (it would wait
 	// out the 5s shutdown timeout)
 	resp, err = http.Get(info.UI + "events")
@@ -88,4 +102,88 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 	if !strings.Contains(stdout.String(), "hostsim kv-only listening on "+info.URL+" (dashboard "+info.UI+")") {
 		t.Fatalf("stdout: %q", stdout.String())
 	}
+}
+
+// serveInProcess runs `hostsim serve args` until the test ends and returns its
+// stdout once the ready file is written.
+func serveInProcess(t *testing.T, args ...string) string {
+	t.Helper()
+	ready := filepath.Join(t.TempDir(), "ready.json")
+	stop := make(chan struct{})
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(append([]string{"--addr", "127.0.0.1:0", "--ready-file", ready}, args...), envOf(nil), &stdout, &stderr, stop)
+	}()
+	t.Cleanup(func() {
+		close(stop)
+		if err := <-done; err != nil {
+			t.Errorf("serve %v: %v", args, err)
+		}
+	})
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if _, err := os.Stat(ready); err == nil {
+			return stdout.String()
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve %v ended: %v\n%s", args, err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the ready file never appeared")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// The startup line says how many Forms of how many kinds the host serves, out
+// of how many the catalog holds when the profile leaves some out, and the lane.
+func TestStartupLineSaysWhatTheHostServes(t *testing.T) {
+	cat, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kvOnlyLeavesOut := map[string]bool{"ObjectBucket": true, "SQLiteDatabase": true, "AtLeastOnceQueue": true, "QueueConsumer": true}
+	kinds, kvForms, kvKinds := map[string]bool{}, 0, map[string]bool{}
+	for _, f := range cat.Forms() {
+		kinds[f.Ref.APIVersion+"/"+f.Ref.Kind] = true
+		if !kvOnlyLeavesOut[f.Ref.Kind] {
+			kvForms++
+			kvKinds[f.Ref.Kind] = true
+		}
+	}
+	lane := regexp.QuoteMeta(", lane " + wire.DefaultLane.APIVersion + "\n")
+	for _, tc := range []struct {
+		profile, want string
+	}{
+		{"full", fmt.Sprintf(`^hostsim full listening on http://127\.0\.0\.1:\d+ \(dashboard http://127\.0\.0\.1:\d+/_sim/ui/\): %d Forms of %d kinds`,
+			len(cat.Forms()), len(kinds)) + lane + "$"},
+		{"kv-only", fmt.Sprintf(`^hostsim kv-only listening on .*: %d Forms of %d kinds \(of the catalog's %d\)`, kvForms, len(kvKinds), len(cat.Forms())) + lane + "$"},
+	} {
+		if out := serveInProcess(t, "--profile", tc.profile); !regexp.MustCompile(tc.want).MatchString(out) {
+			t.Errorf("--profile %s: the startup line %q does not match %s", tc.profile, out, tc.want)
+		}
+	}
+	if kvForms == len(cat.Forms()) || kvForms == 0 {
+		t.Fatalf("kv-only should leave some Forms out of the built-in catalog and keep some: %d of %d", kvForms, len(cat.Forms()))
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

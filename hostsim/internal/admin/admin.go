@@ -24,8 +24,9 @@ const Prefix = "/_sim"
 
 // API is the admin handler.
 type API struct {
-	State *state.Source
-	Token string // when set, the bearer the admin API requires
+	State  *state.Source
+	Token  string // when set, the bearer the admin API requires
+	Health Health // what GET /_sim/health says besides the profile
 }
 
 type handler func(a *API, w http.ResponseWriter, r *http.Request, arg string) error
@@ -33,21 +34,23 @@ type handler func(a *API, w http.ResponseWriter, r *http.Request, arg string) er
 type route struct {
 	method, path string // path below /_sim; a trailing "/*" captures one segment
 	h            handler
+	open         bool // answers without the admin token (still loopback only)
 }
 
 var table = []route{
-	{"GET", "/state", (*API).state},
-	{"GET", "/events", (*API).events},
-	{"GET", "/counters", (*API).counters},
-	{"GET", "/faults", (*API).faults},
-	{"POST", "/faults", (*API).armFault},
-	{"DELETE", "/faults", (*API).disarm},
-	{"POST", "/operations/*/complete", (*API).complete},
-	{"POST", "/reset", (*API).reset},
-	{"GET", "/profile", (*API).profile},
-	{"GET", "/refusals", (*API).refusals},
-	{"GET", "/databases", (*API).databases},
-	{"GET", "/databases/*", (*API).database},
+	{"GET", "/health", (*API).health, true},
+	{"GET", "/state", (*API).state, false},
+	{"GET", "/events", (*API).events, false},
+	{"GET", "/counters", (*API).counters, false},
+	{"GET", "/faults", (*API).faults, false},
+	{"POST", "/faults", (*API).armFault, false},
+	{"DELETE", "/faults", (*API).disarm, false},
+	{"POST", "/operations/*/complete", (*API).complete, false},
+	{"POST", "/reset", (*API).reset, false},
+	{"GET", "/profile", (*API).profile, false},
+	{"GET", "/refusals", (*API).refusals, false},
+	{"GET", "/databases", (*API).databases, false},
+	{"GET", "/databases/*", (*API).database, false},
 }
 
 // ServeHTTP routes an admin request.
@@ -56,23 +59,27 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, core.Refuse(wire.CodePermissionDenied, "the hostsim admin API answers only on loopback"))
 		return
 	}
-	if a.Token != "" && r.Header.Get(wire.HeaderAuthorization) != "Bearer "+a.Token {
+	path := strings.TrimPrefix(r.URL.Path, Prefix)
+	var hit *route
+	var arg string
+	for i := range table {
+		if a, ok := matchPath(table[i].path, path); ok && table[i].method == r.Method {
+			hit, arg = &table[i], a
+			break
+		}
+	}
+	if a.Token != "" && (hit == nil || !hit.open) && r.Header.Get(wire.HeaderAuthorization) != "Bearer "+a.Token {
 		w.Header().Set(wire.HeaderWWWAuthenticate, "Bearer")
 		writeErr(w, core.Refuse(wire.CodeUnauthenticated, "the hostsim admin API needs Authorization: Bearer <admin token>"))
 		return
 	}
-	path := strings.TrimPrefix(r.URL.Path, Prefix)
-	for _, rt := range table {
-		arg, ok := matchPath(rt.path, path)
-		if !ok || rt.method != r.Method {
-			continue
-		}
-		if err := rt.h(a, w, r, arg); err != nil {
-			writeErr(w, err)
-		}
+	if hit == nil {
+		writeErr(w, core.NotFound("no admin route %s %s", r.Method, r.URL.Path))
 		return
 	}
-	writeErr(w, core.NotFound("no admin route %s %s", r.Method, r.URL.Path))
+	if err := hit.h(a, w, r, arg); err != nil {
+		writeErr(w, err)
+	}
 }
 
 func matchPath(pattern, path string) (string, bool) {

@@ -15,6 +15,7 @@ type hostData struct {
 	Description       string
 	LaneURL, AdminURL string
 	Refuses           []string
+	Installed         state.Installed
 	Counters          *state.Counters
 	Dispatch          []dispatch
 	Resources         int
@@ -56,7 +57,7 @@ func (u *UI) hostPage(w http.ResponseWriter, r *http.Request, s *session, _ []st
 		return err
 	}
 	d := &hostData{Description: u.State.Profile().Description, LaneURL: "http://" + r.Host, AdminURL: "http://" + r.Host + "/_sim",
-		Refuses: refuses, Counters: c, Resources: len(res), Armed: len(armed),
+		Refuses: refuses, Installed: u.State.Installed(), Counters: c, Resources: len(res), Armed: len(armed),
 		Events: reverse(u.State.RecentEvents(p.After, feedSize, nil))}
 	for i := range res {
 		if res[i].Ready().Status != "True" {

@@ -20,7 +20,8 @@ const (
 	queryOwn                    // the handler checks its own query (Form transitions: space only)
 )
 
-// route is one row of the route table (docs/protocol.md#routes).
+// route is one row of the route table (docs/protocol.md#routes): a row of wire.Routes
+// with hostsim's handler bound to it.
 type route struct {
 	name    string
 	method  string
@@ -34,38 +35,53 @@ type route struct {
 
 func pat(s string) []string { return strings.Split(strings.TrimPrefix(s, "/"), "/") }
 
-// routes is the table of lane; each handler is a function of the call.
+// handler is what hostsim runs for one route of the table.
+type handler struct {
+	handle func(*call) *wire.Error
+	raw    bool
+}
+
+// handlers binds each route of wire.Routes, by name, to its handler.
+var handlers = map[string]handler{
+	"discovery":                {handle: surfaceRoute((*surface.Surface).ServeDiscovery)},
+	"forms":                    {handle: surfaceRoute((*surface.Surface).ServeForms)},
+	"form-definition":          {handle: surfaceRoute((*surface.Surface).ServeFormDefinition)},
+	"validate":                 {handle: validate},
+	"prepare":                  {handle: prepare},
+	"apply":                    {handle: apply},
+	"read":                     {handle: read},
+	"import":                   {handle: importResource},
+	"observe":                  {handle: observe},
+	"delete":                   {handle: del},
+	"form-transition":          {handle: formTransition},
+	"form-transition-readback": {handle: formTransitionReadback},
+	"operation":                {handle: operationRoute(operationroute.Poll)},
+	"operation-cancel":         {handle: operationRoute(operationroute.Cancel)},
+	"artifact-upload-start":    {handle: artifactRoute(artifactroute.Start)},
+	"artifact-blob-upload":     {handle: artifactRoute(artifactroute.PutBlob), raw: true},
+	"artifact-commit":          {handle: artifactRoute(artifactroute.Commit)},
+	"artifact-manifest-read":   {handle: artifactRoute(artifactroute.ReadManifest)},
+	"artifact-blob-head":       {handle: artifactRoute(artifactroute.HeadBlob)},
+	"artifact-upload-abandon":  {handle: artifactRoute(artifactroute.Abandon)},
+	"support-forms":            {handle: surfaceRoute((*surface.Surface).ServeSupportForms)},
+	"support-form":             {handle: surfaceRoute((*surface.Surface).ServeSupportForm)},
+	"support-interface":        {handle: surfaceRoute((*surface.Surface).ServeSupportInterface)},
+	"support-binding":          {handle: surfaceRoute((*surface.Surface).ServeSupportBinding)},
+}
+
+// routes is the table of lane: every row of wire.Routes on lane's paths, with its handler.
 func routes(lane *wire.Lane) []route {
-	api := lane.APIRoot
-	res := api + "/resources/{group}/{version}/{kind}/{name}"
-	return []route{
-		{name: "discovery", method: "GET", pattern: pat(lane.DiscoveryPath), handle: surfaceRoute((*surface.Surface).ServeDiscovery)},
-		{name: "forms", method: "GET", pattern: pat(api + "/forms"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeForms)},
-		{name: "form-definition", method: "GET", pattern: pat(api + "/form-definitions/{group}/{version}/{kind}"), query: queryExact, handle: surfaceRoute((*surface.Surface).ServeFormDefinition)},
-		{name: "validate", method: "POST", pattern: pat(api + "/resources/validate"), handle: validate},
-		{name: "prepare", method: "POST", pattern: pat(api + "/resources/prepare"), handle: prepare},
-		{name: "apply", method: "PUT", pattern: pat(res), keyed: true, handle: apply},
-		{name: "read", method: "GET", pattern: pat(res), query: queryExact, handle: read},
-		{name: "import", method: "POST", pattern: pat(res + "/import"), keyed: true, handle: importResource},
-		{name: "observe", method: "POST", pattern: pat(res + "/observe"), query: queryExact, keyed: true, handle: observe},
-		{name: "delete", method: "DELETE", pattern: pat(res), query: queryExact, keyed: true, handle: del},
-		// Form transitions (docs/protocol.md#transitions), served by internal/transition.
-		{name: "form-transition", method: "POST", pattern: pat(res + "/form-transitions"), query: queryOwn, keyed: true, handle: formTransition},
-		{name: "form-transition-readback", method: "GET", pattern: pat(res + "/form-transitions/{txid}"), query: queryOwn, handle: formTransitionReadback},
-		{name: "operation", method: "GET", pattern: pat(api + "/operations/{id}"), handle: operationRoute(operationroute.Poll)},
-		{name: "operation-cancel", method: "POST", pattern: pat(api + "/operations/{id}/cancel"), keyed: true, handle: operationRoute(operationroute.Cancel)},
-		// Artifacts (docs/protocol.md#artifacts), served by internal/artifactroute.
-		{name: "artifact-upload-start", method: "POST", pattern: pat(api + "/artifacts/uploads"), keyed: true, handle: artifactRoute(artifactroute.Start)},
-		{name: "artifact-blob-upload", method: "PUT", pattern: pat(api + "/artifacts/uploads/{uploadId}/blobs/{sha256}"), raw: true, handle: artifactRoute(artifactroute.PutBlob)},
-		{name: "artifact-commit", method: "POST", pattern: pat(api + "/artifacts/uploads/{uploadId}/commit"), keyed: true, handle: artifactRoute(artifactroute.Commit)},
-		{name: "artifact-manifest-read", method: "GET", pattern: pat(api + "/artifacts/{manifestDigest}"), handle: artifactRoute(artifactroute.ReadManifest)},
-		{name: "artifact-blob-head", method: "HEAD", pattern: pat(api + "/artifacts/blobs/{sha256}"), handle: artifactRoute(artifactroute.HeadBlob)},
-		{name: "artifact-upload-abandon", method: "DELETE", pattern: pat(api + "/artifacts/uploads/{uploadId}"), keyed: true, handle: artifactRoute(artifactroute.Abandon)},
-		{name: "support-forms", method: "GET", pattern: pat(api + "/support/forms"), handle: surfaceRoute((*surface.Surface).ServeSupportForms), support: true},
-		{name: "support-form", method: "GET", pattern: pat(api + "/support/forms/{group}/{version}/{kind}/{definitionVersion}"), handle: surfaceRoute((*surface.Surface).ServeSupportForm), support: true},
-		{name: "support-interface", method: "GET", pattern: pat(api + "/support/interfaces/{iname}/{iversion}"), handle: surfaceRoute((*surface.Surface).ServeSupportInterface), support: true},
-		{name: "support-binding", method: "GET", pattern: pat(api + "/support/bindings/{iname}/{iversion}"), handle: surfaceRoute((*surface.Surface).ServeSupportBinding), support: true},
+	out := make([]route, 0, len(wire.Routes))
+	for _, r := range wire.Routes {
+		h, ok := handlers[r.Name]
+		if !ok {
+			panic("hostsim: no handler for route " + r.Name)
+		}
+		q := map[wire.RouteQuery]queryRule{wire.QueryNone: queryNone, wire.QueryExact: queryExact, wire.QuerySpaceOnly: queryOwn}[r.Query]
+		out = append(out, route{name: r.Name, method: r.Method, pattern: pat(r.On(lane)), query: q, keyed: r.Keyed,
+			handle: h.handle, support: r.Support, raw: h.raw})
 	}
+	return out
 }
 
 // fits reports whether segs match pattern: each literal equal, each {param}

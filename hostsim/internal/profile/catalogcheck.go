@@ -1,13 +1,12 @@
 package profile
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/hostsim/internal/jsonfile"
 )
 
 // CheckCatalog holds every profile file merged into p to the catalog the host
@@ -37,7 +36,7 @@ type checker struct {
 }
 
 func (c *checker) bad(ptr []string, format string, args ...any) {
-	c.problems = append(c.problems, fmt.Sprintf("%s:%d: %s: %s", c.f.path, lineOf(c.f.data, ptr), pointer(ptr), fmt.Sprintf(format, args...)))
+	c.problems = append(c.problems, fmt.Sprintf("%s:%d: %s: %s", c.f.path, jsonfile.Line(c.f.data, ptr), pointer(ptr), fmt.Sprintf(format, args...)))
 }
 
 func (c *checker) doc() {
@@ -351,57 +350,4 @@ func pointer(tokens []string) string {
 		b.WriteString("/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
 	}
 	return b.String()
-}
-
-// lineOf is the 1-based line of the member (or element) at ptr in data: the
-// line of its name. 1 when it cannot be found.
-func lineOf(data []byte, ptr []string) int {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	at := func(off int64) int {
-		n := 1 + bytes.Count(data[:off], []byte("\n"))
-		for _, b := range data[off:] { // the separators and white space before the token
-			switch b {
-			case '\n':
-				n++
-			case ' ', '\t', '\r', ',', ':':
-			default:
-				return n
-			}
-		}
-		return n
-	}
-	var walk func(path []string) (int, bool)
-	walk = func(path []string) (int, bool) {
-		tok, err := dec.Token()
-		if err != nil {
-			return 0, false
-		}
-		d, isDelim := tok.(json.Delim)
-		if !isDelim {
-			return 0, false
-		}
-		for i := 0; dec.More(); i++ {
-			off := dec.InputOffset()
-			p := append(slices.Clone(path), fmt.Sprint(i))
-			if d == '{' {
-				k, err := dec.Token()
-				if err != nil {
-					return 0, false
-				}
-				p[len(p)-1], _ = k.(string)
-			}
-			if slices.Equal(p, ptr) {
-				return at(off), true
-			}
-			if n, ok := walk(p); ok {
-				return n, true
-			}
-		}
-		_, _ = dec.Token() // the closing delimiter
-		return 0, false
-	}
-	if n, ok := walk(nil); ok {
-		return n
-	}
-	return 1
 }

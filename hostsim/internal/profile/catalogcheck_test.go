@@ -100,12 +100,3 @@ func TestProfileTyposNameFileLineAndPointer(t *testing.T) {
 		t.Fatalf("a typo in the parent file: %v", err)
 	}
 }
-
-func TestLineOf(t *testing.T) {
-	data := []byte("{\"a\": 1,\n \"b\": {\n  \"c\": [\n   1,\n   {\"d\": true}]},\n \"e\": \"x\"}")
-	for ptr, want := range map[string]int{"a": 1, "b": 2, "b/c": 3, "b/c/0": 4, "b/c/1": 5, "b/c/1/d": 5, "e": 6, "nope": 1} {
-		if got := lineOf(data, strings.Split(ptr, "/")); got != want {
-			t.Errorf("lineOf(%s) = %d, want %d", ptr, got, want)
-		}
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/jsonfile"
 )
 
 //go:embed builtin/*.json
@@ -41,9 +42,15 @@ func Parse(source string, data []byte) (*Profile, error) {
 }
 
 // load reads a built-in or a file; a relative file named by a file's extends
-// is found next to that file (base).
+// is found next to that file (base). A ref that is no built-in name and does
+// not look like a path (no /, \ or .) is an unknown name, wherever it is written.
 func load(ref, base string, seen map[string]bool) (*Profile, error) {
-	if !IsBuiltin(ref) && base != "" && !filepath.IsAbs(ref) {
+	builtin := IsBuiltin(ref)
+	if !builtin && !strings.ContainsAny(ref, "/\\.") {
+		return nil, fmt.Errorf("unknown profile %q%s; built-in profiles are: %s (or give a path to a profile file)",
+			ref, suggest(ref, BuiltinNames), strings.Join(BuiltinNames, ", "))
+	}
+	if !builtin && base != "" && !filepath.IsAbs(ref) {
 		ref = filepath.Join(base, ref)
 	}
 	if seen[ref] {
@@ -53,28 +60,20 @@ func load(ref, base string, seen map[string]bool) (*Profile, error) {
 	var data []byte
 	var err error
 	source := ref
-	if IsBuiltin(ref) {
+	if builtin {
 		data, err = builtinFS.ReadFile("builtin/" + ref + ".json")
 		source = "built-in profile " + ref
-	} else if strings.ContainsAny(ref, "/\\.") {
+	} else {
 		data, err = os.ReadFile(ref)
 		source = "profile file " + ref
-	} else {
-		return nil, fmt.Errorf("unknown profile %q; built-in profiles are: %s (or give a path to a profile file)",
-			ref, strings.Join(BuiltinNames, ", "))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", source, err)
 	}
-	dir := ""
-	if !IsBuiltin(ref) {
-		dir = filepath.Dir(ref)
+	if builtin {
+		return parse(source, "", "", data, seen)
 	}
-	path := ""
-	if !IsBuiltin(ref) {
-		path = ref
-	}
-	return parse(source, dir, path, data, seen)
+	return parse(source, filepath.Dir(ref), ref, data, seen)
 }
 
 // parse merges one document over its parent; path names a profile file ("" for
@@ -82,13 +81,21 @@ func load(ref, base string, seen map[string]bool) (*Profile, error) {
 func parse(source, dir, path string, data []byte, seen map[string]bool) (*Profile, error) {
 	child, own, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s does not parse: %v (a profile is a JSON object with the members of docs/guides/partial-hosts.md)", source, err)
+		name := path
+		if name == "" {
+			name = source
+		}
+		return nil, fmt.Errorf("%s does not parse (a profile is a JSON object with the members of docs/guides/partial-hosts.md): %s",
+			source, jsonfile.Join(jsonfile.Problems(name, data, err)))
 	}
 	merged := own
 	var files []file
 	if child.Extends != "" {
 		parent, err := load(child.Extends, dir, seen)
 		if err != nil {
+			if path != "" {
+				return nil, fmt.Errorf("%s:%d: /extends: %v", path, jsonfile.Line(data, []string{"extends"}), err)
+			}
 			return nil, fmt.Errorf("%s: /extends: %v", source, err)
 		}
 		merged = Merge(parent.Doc, own)

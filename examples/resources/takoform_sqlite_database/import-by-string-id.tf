@@ -1,0 +1,4 @@
+import {
+  to = takoform_sqlite_database.example
+  id = "prod/example-sqlite-database"
+}
