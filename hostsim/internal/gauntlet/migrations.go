@@ -29,6 +29,7 @@ type MigrationPlan struct {
 	Files          []rules.MigrationFile
 	DatabaseDesc   string // `SQLiteDatabase "db" (uid u-…)`, for messages
 	SetDesc        string // `SQLiteMigrationSet "s" (manifest sha256:…)`
+	entries        []artifact.Entry
 	maxBundleBytes int64
 }
 
@@ -49,8 +50,7 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 		return nil, core.Internal(err)
 	}
 	br := roles.bundle(sp.TargetKind)
-	want, ok := wire.ManifestKindOf(sp.TargetKind)
-	if set == nil || br == nil || !ok {
+	if set == nil || br == nil {
 		return nil, nil
 	}
 	var spec map[string]any
@@ -58,17 +58,37 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 		return nil, core.Internal(err)
 	}
 	digest, _ := valueAt(spec, br.ManifestDigest).(string)
-	p := &MigrationPlan{Database: dp, Set: sp, Pointer: mr.MigrationSet, maxBundleBytes: g.MaxBundleBytes(br.LimitKind),
+	p := &MigrationPlan{Database: dp, Set: sp, Pointer: mr.MigrationSet,
 		DatabaseDesc: fmt.Sprintf("%s %q (uid %s)", dp.TargetKind, dp.TargetName, dp.TargetUID)}
-	man, err := artifact.ResolveManifest(ArtifactStore(q, fs), tenant, mr.MigrationSet, digest, want, p.maxBundleBytes)
+	man, files, max, err := g.resolveSet(q, tenant, set, br, mr.MigrationSet, digest, fs)
 	if err != nil {
 		return nil, Refusal(err)
 	}
-	p.Manifest, p.SetDesc = man, fmt.Sprintf("%s %q (manifest %s)", sp.TargetKind, sp.TargetName, man.Digest)
-	for _, f := range man.Files {
+	if man == nil {
+		return nil, nil
+	}
+	p.Manifest, p.entries, p.maxBundleBytes = man, files, max
+	p.SetDesc = fmt.Sprintf("%s %q (manifest %s)", sp.TargetKind, sp.TargetName, man.Digest)
+	for _, f := range files {
 		p.Files = append(p.Files, rules.MigrationFile{Path: f.Path, Digest: f.Digest})
 	}
 	return p, nil
+}
+
+// resolveSet resolves a set's manifest for tenant, of the kind the set's Form
+// commits to and under its ceilings, and returns its ordered files and the
+// most bytes one file may hold (nil: the set's kind commits to no manifest).
+func (g *G) resolveSet(q store.Q, tenant string, set *store.Resource, br *bundleRole, pointer, digest string, fs *fault.Set) (*artifact.Manifest, []artifact.Entry, int64, error) {
+	want, ok := wire.ManifestKindOf(set.Kind)
+	if !ok {
+		return nil, nil, 0, nil
+	}
+	max := g.MaxBundleBytes(br.LimitKind)
+	man, err := artifact.ResolveManifest(ArtifactStore(q, fs), tenant, pointer, digest, want, max)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return man, man.Files, max, nil
 }
 
 // Ledger reads a database's ledger; a database never created has an empty one.
@@ -129,7 +149,7 @@ func (g *G) migrationRules(q store.Q, m *core.Mutation, pins []store.Pin, fs *fa
 // must hash to the declared digest and fit the declared size and the set's
 // maximumBundleBytes, or nothing of it runs (artifact_invalid).
 func (g *G) MigrationSQL(q store.Q, p *MigrationPlan, i int, fs *fault.Set) ([]byte, *wire.Error) {
-	e := p.Manifest.Files[i]
+	e := p.entries[i]
 	data, ok, err := ArtifactStore(q, fs).BlobBytes(e.Digest)
 	if err != nil {
 		return nil, core.Internal(err)
