@@ -91,8 +91,8 @@ func (g *G) resolveSet(q store.Q, tenant string, set *store.Resource, br *bundle
 	return man, man.Files, max, nil
 }
 
-// Ledger reads a database's ledger; a database never created has an empty one.
-func (g *G) Ledger(uid string) ([]sqldb.Entry, error) {
+// ledger reads a database's ledger; a database never created has an empty one.
+func (g *G) ledger(uid string) ([]sqldb.Entry, error) {
 	d, err := g.Databases.Existing(uid)
 	if err != nil || d == nil {
 		return nil, err
@@ -104,8 +104,8 @@ func (g *G) Ledger(uid string) ([]sqldb.Entry, error) {
 	return l, err
 }
 
-// LedgerFiles is a ledger by file identity.
-func LedgerFiles(ledger []sqldb.Entry) []rules.MigrationFile {
+// ledgerFiles is a ledger by file identity.
+func ledgerFiles(ledger []sqldb.Entry) []rules.MigrationFile {
 	out := make([]rules.MigrationFile, len(ledger))
 	for i, e := range ledger {
 		out[i] = rules.MigrationFile{Path: e.Path, Digest: e.Digest}
@@ -118,7 +118,7 @@ func LedgerFiles(ledger []sqldb.Entry) []rules.MigrationFile {
 // migration_required, unless the fault migrations.diverged-ledger-accepted
 // lets the set through (the files past the ledger's length then run).
 func (g *G) ProvePrefix(p *MigrationPlan, ledger []sqldb.Entry, fs *fault.Set) (int, *wire.Error) {
-	n, r := rules.LedgerPrefix(p.Pointer, LedgerFiles(ledger), p.Files, p.DatabaseDesc, p.SetDesc)
+	n, r := rules.LedgerPrefix(p.Pointer, ledgerFiles(ledger), p.Files, p.DatabaseDesc, p.SetDesc)
 	if r == nil {
 		return n, nil
 	}
@@ -135,7 +135,7 @@ func (g *G) migrationRules(q store.Q, m *core.Mutation, pins []store.Pin, fs *fa
 	if e != nil || p == nil {
 		return prefixedOrNil(m.What(), e)
 	}
-	ledger, err := g.Ledger(p.Database.TargetUID)
+	ledger, err := g.ledger(p.Database.TargetUID)
 	if err != nil {
 		return core.Internal(err)
 	}
@@ -174,11 +174,11 @@ func (g *G) ledgerReadiness(q store.Q, r *store.Resource, pins []store.Pin, fs *
 	if p == nil {
 		return nil, nil
 	}
-	ledger, err := g.Ledger(p.Database.TargetUID)
+	ledger, err := g.ledger(p.Database.TargetUID)
 	if err != nil {
 		return nil, err
 	}
-	rd := rules.LedgerReadiness(LedgerFiles(ledger), p.Files, p.DatabaseDesc, p.SetDesc)
+	rd := rules.LedgerReadiness(ledgerFiles(ledger), p.Files, p.DatabaseDesc, p.SetDesc)
 	st := wire.StatusFalse
 	if rd.Ready {
 		st = wire.StatusTrue

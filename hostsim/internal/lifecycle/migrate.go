@@ -124,7 +124,11 @@ func (r *migrationRun) fileFailed(i int, fe *sqldb.FileError) *wire.Error {
 		code, hostCode = wire.CodeDeadlineExceeded, "migration_file_timeout"
 	}
 	var ran []string
-	for _, a := range r.applied {
+	for i, a := range r.applied {
+		if i == 5 {
+			ran = append(ran, fmt.Sprintf("and %d more", len(r.applied)-i))
+			break
+		}
 		ran = append(ran, fmt.Sprintf("%q", a.Path))
 	}
 	thisRun := "this request applied none before it"
