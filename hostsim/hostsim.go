@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -25,6 +26,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lane"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/openapi"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
@@ -179,10 +181,24 @@ func New(cfg Config) (*Host, error) {
 	}
 	h := &Host{cfg: cfg, st: st, lane: ln, journal: j, state: src, profile: prof, ui: ui,
 		admin: &admin.API{State: src, Token: cfg.AdminToken,
-			Health: admin.Health{Lane: cat.Lane().String(), Version: version, Started: time.Now()}}}
+			Health:  admin.Health{Lane: cat.Lane().String(), Version: version, Started: time.Now()},
+			OpenAPI: sync.OnceValues(func() ([]byte, error) { return openAPI(cat.Lane(), host) })}}
 	h.echo = h.newEcho()
 	return h, nil
 }
+
+// openAPI is the host's OpenAPI document (docs/protocol.md#openapi): its lane, the Forms
+// its profile installs and the admin API.
+func openAPI(lane *wire.Lane, host *profile.Host) ([]byte, error) {
+	var routes []openapi.AdminRoute
+	for _, r := range admin.Routes() {
+		routes = append(routes, openapi.AdminRoute{Method: r.Method, Path: r.Path, Open: r.Open, Summary: r.Summary})
+	}
+	return openapi.Document(lane, host.Forms(), admin.Prefix, routes)
+}
+
+// OpenAPI is the host's OpenAPI document, as GET /_sim/openapi.json answers it.
+func (h *Host) OpenAPI() ([]byte, error) { return h.admin.OpenAPI() }
 
 // hostCatalog is the catalog a host serves: cat, or the built-in catalog of lane (the
 // default lane when nil), held to lane when both are given (docs/protocol.md#lanes).

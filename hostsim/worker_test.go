@@ -79,7 +79,12 @@ func (w *world) wholeVersion() map[string]any {
 // cron trigger, queue consumer — then tears it down in dependency order.
 func wholeWorker(t *testing.T, cat *catalog.Catalog) {
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
-	w := &world{t: t, c: newClient(t, sim.URL, "sim-primary").speak(cat.Lane()), cat: cat, space: "prod"}
+	wholeWorkerWith(t, sim, newClient(t, sim.URL, "sim-primary").speak(cat.Lane()), cat)
+}
+
+// wholeWorkerWith is wholeWorker over the client c of sim.
+func wholeWorkerWith(t *testing.T, sim *hostsimtest.Sim, c *client, cat *catalog.Catalog) {
+	w := &world{t: t, c: c, cat: cat, space: "prod"}
 	w.create(kWorker, "api", map[string]any{}).status(201)
 	if r := readyIn(t, w.read(kWorker, "api")); r.Status != "False" || r.HostReason != "no-active-deployment" || r.Revision != "1" {
 		t.Fatalf("a worker without deployment: %+v", r)

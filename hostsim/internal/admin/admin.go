@@ -27,30 +27,65 @@ type API struct {
 	State  *state.Source
 	Token  string // when set, the bearer the admin API requires
 	Health Health // what GET /_sim/health says besides the profile
+	// OpenAPI returns the host's OpenAPI document (GET /_sim/openapi.json).
+	OpenAPI func() ([]byte, error)
 }
 
 type handler func(a *API, w http.ResponseWriter, r *http.Request, arg string) error
 
 type route struct {
-	method, path string // path below /_sim; a trailing "/*" captures one segment
+	method, path string // path below /_sim; a "*" captures one segment
 	h            handler
-	open         bool // answers without the admin token (still loopback only)
+	open         bool   // answers without the admin token (still loopback only)
+	summary      string // what it answers, for the OpenAPI document
 }
 
 var table = []route{
-	{"GET", "/health", (*API).health, true},
-	{"GET", "/state", (*API).state, false},
-	{"GET", "/events", (*API).events, false},
-	{"GET", "/counters", (*API).counters, false},
-	{"GET", "/faults", (*API).faults, false},
-	{"POST", "/faults", (*API).armFault, false},
-	{"DELETE", "/faults", (*API).disarm, false},
-	{"POST", "/operations/*/complete", (*API).complete, false},
-	{"POST", "/reset", (*API).reset, false},
-	{"GET", "/profile", (*API).profile, false},
-	{"GET", "/refusals", (*API).refusals, false},
-	{"GET", "/databases", (*API).databases, false},
-	{"GET", "/databases/*", (*API).database, false},
+	{"GET", "/health", (*API).health, true, "The host is up: lane, profile, version, uptime."},
+	{"GET", "/openapi.json", (*API).openapi, true, "This OpenAPI document."},
+	{"GET", "/state", (*API).state, false, "Everything the host holds, as the dashboard shows it."},
+	{"GET", "/events", (*API).events, false, "The journal after a sequence number."},
+	{"GET", "/counters", (*API).counters, false, "Requests, mutations, uploads, support reads, dispatches and fault firings."},
+	{"GET", "/faults", (*API).faults, false, "The armed faults with their firings."},
+	{"POST", "/faults", (*API).armFault, false, "Arm a fault."},
+	{"DELETE", "/faults", (*API).disarm, false, "Disarm faults."},
+	{"POST", "/operations/*/complete", (*API).complete, false, "Settle a pending operation."},
+	{"POST", "/reset", (*API).reset, false, "Forget every resource."},
+	{"GET", "/profile", (*API).profile, false, "The merged profile in force."},
+	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full."},
+	{"GET", "/databases", (*API).databases, false, "Each SQLiteDatabase's real database: its migration ledger and its tables' shape."},
+	{"GET", "/databases/*", (*API).database, false, "One SQLiteDatabase's real database, by the resource's uid."},
+}
+
+// Route is one route of the admin API, for the OpenAPI document.
+type Route struct {
+	Method, Path, Summary string
+	Open                  bool
+}
+
+// Routes lists the admin API's routes in table order.
+func Routes() []Route {
+	out := make([]Route, len(table))
+	for i, r := range table {
+		out[i] = Route{Method: r.method, Path: r.path, Summary: r.summary, Open: r.open}
+	}
+	return out
+}
+
+// openapi answers the host's OpenAPI document (docs/protocol.md#openapi): no admin token,
+// loopback only, like health.
+func (a *API) openapi(w http.ResponseWriter, _ *http.Request, _ string) error {
+	if a.OpenAPI == nil {
+		return core.NotFound("this host was built without an OpenAPI document")
+	}
+	b, err := a.OpenAPI()
+	if err != nil {
+		return err
+	}
+	w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(b)
+	return err
 }
 
 // ServeHTTP routes an admin request.
