@@ -84,6 +84,12 @@ func TestDeletingAnApplicationKeepsTheLedger(t *testing.T) {
 		t.Fatalf("the set's delete: %s", r.body)
 	}
 	dbUID := w.uid(kSQLite, "db")
+	admin := newClient(t, w.sim.URL, "")
+	one := admin.do("GET", "/_sim/databases/"+dbUID, nil, nil).status(200).json()
+	if one["uid"] != dbUID || one["name"] != "db" || len(one["ledger"].([]any)) != 2 || len(one["tables"].([]any)) != 2 {
+		t.Fatalf("GET /_sim/databases/{uid}: %v", one)
+	}
+	admin.do("GET", "/_sim/databases/"+w.uid(kSet, "v1"), nil, nil).refused("resource_not_found", 404)
 	w.del(kApp, "app", 1).status(204)
 	if d := w.database("db"); d.ledger() != m1.path+","+m2.path || d.tables() != "posts:0,users:1" {
 		t.Fatalf("after the application's delete: ledger %s, tables %s", d.ledger(), d.tables())
@@ -100,6 +106,7 @@ func TestDeletingAnApplicationKeepsTheLedger(t *testing.T) {
 	if err != nil || contains(raw, dbUID) {
 		t.Fatalf("a deleted database is still listed: %v %s", err, raw)
 	}
+	admin.do("GET", "/_sim/databases/"+dbUID, nil, nil).refused("resource_not_found", 404)
 	if got := w.sim.Host.State().DBs; got == nil {
 		t.Fatal("the host has no databases")
 	} else if d, _ := got.Existing(dbUID); d != nil {

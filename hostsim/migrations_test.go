@@ -51,6 +51,14 @@ func TestMigrationSetsApplyTheUnappliedSuffix(t *testing.T) {
 	if ev := w.migrationEvents(); ev[m4.path] != 1 {
 		t.Fatalf("an application of an applied set ran files again: %v", ev)
 	}
+	// A reset forgets every resource and drops every database with them.
+	uid := w.uid(kSQLite, "db")
+	if err := w.sim.Admin.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := w.sim.Host.State().DBs.Existing(uid); d != nil {
+		t.Fatal("a reset kept a database")
+	}
 }
 
 // A set that rewrites, moves or drops an applied file is migration_required
