@@ -38,6 +38,22 @@ func buildBinaries() error {
 			return fmt.Errorf("build %s: %w", b.out, err)
 		}
 	}
+	return buildLaneProviders()
+}
+
+// otherLaneProviders are the providers `go tool mage build` writes beside the default
+// one, bin/<lane>/terraform-provider-takoform: the project's catalog of each other lane
+// built as a family (docs/protocol.md#lanes), for configurations and scenarios that talk
+// to a host of that lane.
+var otherLaneProviders = []string{"v1alpha3"}
+
+func buildLaneProviders() error {
+	for _, lane := range otherLaneProviders {
+		fmt.Printf("+ the %s provider: the family catalog/data/%s into bin/%s (as go tool mage provider:family builds it)\n", lane, lane, lane)
+		if _, _, err := buildFamilyTo(filepath.Join("catalog", "data", lane), filepath.Join("bin", lane)); err != nil {
+			return fmt.Errorf("build the %s provider: %w", lane, err)
+		}
+	}
 	return nil
 }
 

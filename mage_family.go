@@ -19,60 +19,32 @@ import (
 // are one text.
 const familyGuide = "docs/guides/custom-family.md"
 
+// familyOutEnv names another directory than bin/family for the build and the binary: the
+// scenarios give each family build its own, so two can run side by side.
+const familyOutEnv = "TAKOKIT_FAMILY_OUT"
+
 // familyParts are what the catalog loader reads from a family root.
 var familyParts = []string{"forms", "interfaces", "bindings", "transitions.json"}
 
-// buildFamily builds bin/family/terraform-provider-takoform over the family at dir: the
+// laneMarkerRe names the files at a family root that choose the lane its catalog speaks
+// (docs/catalog-rules.md#lanes): the project's lane.json and a published lane folder's
+// operation table. Without them the built provider would speak the lane its families
+// imply, or the default one.
+var laneMarkerRe = regexp.MustCompile(`^(lane\.json|operations-[a-z0-9]+\.json)$`)
+
+// buildFamily builds bin/family/terraform-provider-takoform (or the one in
+// $TAKOKIT_FAMILY_OUT) over the family at dir: the
 // guide's main.go in its own module (GOWORK=off, the workspace modules by replace), the
 // family copied beside it and embedded, then the binary's own -check runs the checking
 // load over the embedded copy. The family is checked with catalog.LoadRoot first.
 func buildFamily(dir string) error {
-	src, err := filepath.Abs(dir)
+	outDir := filepath.Join("bin", "family")
+	if d := os.Getenv(familyOutEnv); d != "" {
+		outDir = d
+	}
+	out, src, err := buildFamilyTo(dir, outDir)
 	if err != nil {
 		return err
-	}
-	// the rule hostsim --catalog applies too: a forms/ directory, a checking load
-	// that passes, at least one Form — refused here before anything is built
-	if _, err := catalog.LoadRoot(src); err != nil {
-		return err
-	}
-	root, err := filepath.Abs(".")
-	if err != nil {
-		return err
-	}
-	mainGo, err := familyMain(filepath.Join(root, familyGuide))
-	if err != nil {
-		return err
-	}
-	work := filepath.Join(root, "bin", "family", "src")
-	if err := os.RemoveAll(work); err != nil {
-		return err
-	}
-	for _, part := range familyParts {
-		if err := copyTree(filepath.Join(src, part), filepath.Join(work, "family", part)); err != nil {
-			return err
-		}
-	}
-	sum, err := mergedSums(filepath.Join(root, "provider", "go.sum"), filepath.Join(root, "catalog", "go.sum"))
-	if err != nil {
-		return err
-	}
-	files := map[string]string{"main.go": mainGo, "go.sum": sum, "go.mod": familyGoMod(root)}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
-			return err
-		}
-	}
-	v, err := stampVersion()
-	if err != nil {
-		return err
-	}
-	out := filepath.Join(root, "bin", "family", "terraform-provider-takoform")
-	if err := run(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-ldflags", "-X main.version="+v, "-o", out, "."); err != nil {
-		return fmt.Errorf("build %s: %w", out, err)
-	}
-	if err := run(".", nil, out, "-check"); err != nil {
-		return fmt.Errorf("the family at %s does not pass the checking load: %w", src, err)
 	}
 	bin := filepath.Dir(out)
 	fmt.Printf(`
@@ -88,6 +60,75 @@ provider_installation {
 }
 `, out, src, bin, bin)
 	return nil
+}
+
+// buildFamilyTo builds the provider over the family at dir into outDir and returns
+// the binary and the family's absolute path.
+func buildFamilyTo(dir, outDir string) (out, src string, err error) {
+	src, err = filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if err != nil {
+		return "", "", err
+	}
+	// the rule hostsim --catalog applies too: a forms/ directory, a checking load
+	// that passes, at least one Form — refused here before anything is built
+	if _, err := catalog.LoadRoot(src); err != nil {
+		return "", "", err
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		return "", "", err
+	}
+	mainGo, err := familyMain(filepath.Join(root, familyGuide))
+	if err != nil {
+		return "", "", err
+	}
+	if outDir, err = filepath.Abs(outDir); err != nil {
+		return "", "", err
+	}
+	work := filepath.Join(outDir, "src")
+	if err := os.RemoveAll(work); err != nil {
+		return "", "", err
+	}
+	parts := append([]string(nil), familyParts...)
+	rootFiles, err := os.ReadDir(src)
+	if err != nil {
+		return "", "", err
+	}
+	for _, e := range rootFiles {
+		if e.Type().IsRegular() && laneMarkerRe.MatchString(e.Name()) {
+			parts = append(parts, e.Name())
+		}
+	}
+	for _, part := range parts {
+		if err := copyTree(filepath.Join(src, part), filepath.Join(work, "family", part)); err != nil {
+			return "", "", err
+		}
+	}
+	sum, err := mergedSums(filepath.Join(root, "provider", "go.sum"), filepath.Join(root, "catalog", "go.sum"))
+	if err != nil {
+		return "", "", err
+	}
+	files := map[string]string{"main.go": mainGo, "go.sum": sum, "go.mod": familyGoMod(root)}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
+			return "", "", err
+		}
+	}
+	v, err := stampVersion()
+	if err != nil {
+		return "", "", err
+	}
+	out = filepath.Join(outDir, "terraform-provider-takoform")
+	if err := run(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-ldflags", "-X main.version="+v, "-o", out, "."); err != nil {
+		return "", "", fmt.Errorf("build %s: %w", out, err)
+	}
+	if err := run(".", nil, out, "-check"); err != nil {
+		return "", "", fmt.Errorf("the family at %s does not pass the checking load: %w", src, err)
+	}
+	return out, src, nil
 }
 
 // familyMain extracts the one ```go block of the guide.
@@ -145,8 +186,8 @@ func mergedSums(paths ...string) (string, error) {
 	return strings.Join(lines, "\n") + "\n", nil
 }
 
-// copyTree copies a file or directory; an absent source is skipped (bindings/ and
-// transitions.json are optional).
+// copyTree copies a file or directory; an absent source is skipped (bindings/,
+// transitions.json and the lane markers are optional).
 func copyTree(src, dst string) error {
 	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 		return nil

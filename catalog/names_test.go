@@ -35,13 +35,13 @@ func TestTypeName(t *testing.T) {
 func TestReservedAttributes(t *testing.T) {
 	r := ReservedAttributes()
 	for name, group := range map[string]string{"name": ReservedEveryResource, "outputs_json": ReservedEveryResource,
-		"update_timeout": ReservedUpdate, "revision_owner": ReservedRevision, "modules": ReservedArtifact,
+		"update_timeout": ReservedUpdate, "revision_owner": ReservedRevision, "modules": ReservedArtifact, "files": ReservedArtifact,
 		"timeouts": ReservedProvider, "depends_on": ReservedMetaArgument, "connection": ReservedMetaArgument} {
 		if r[name] != group {
 			t.Errorf("reserved %q group %q, want %q", name, r[name], group)
 		}
 	}
-	if len(r) != 18+1+1+2+2+7 {
+	if len(r) != 18+1+1+3+2+7 {
 		t.Errorf("reserved list has %d names", len(r))
 	}
 	r["x"] = "y"

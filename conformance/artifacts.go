@@ -138,19 +138,74 @@ func (p *Probe) mainModule(f *catalog.Form, tag string) module {
 	return module{Name: "index.js", MediaType: "application/javascript+module", Bytes: []byte(src)}
 }
 
-// uploadBundle uploads and commits a one-module manifest of f's kind whose main
-// module exports every handler, and returns its manifestDigest.
+// uploadBundle uploads and commits a one-entry manifest of the kind f commits to
+// (catalog/wire's manifest table) and returns its manifestDigest: for a module
+// bundle, a main module exporting every handler; for a files bundle, one file of
+// the first media type the kind admits.
 func (p *Probe) uploadBundle(ctx context.Context, f *catalog.Form) (string, error) {
-	m := p.mainModule(f, p.run)
-	return p.upload(ctx, p.P, manifestOf(f.Ref.Kind, m.Name, m), m)
+	mk := manifestKind(f)
+	if mk.Member == wire.WorkerBundleManifest.Member {
+		m := p.mainModule(f, p.run)
+		return p.upload(ctx, p.P, manifestOf(mk.Kind, m.Name, m), m)
+	}
+	m := p.bundleFile(mk, p.run)
+	return p.upload(ctx, p.P, filesManifestOf(mk.Kind, m), m)
 }
 
-// artifactForm picks the installed artifact-addressed Form.
+// manifestKind is the manifest kind the artifact-addressed Form f commits to; a Form
+// kind the wire table does not list commits to the manifest kind of its own name,
+// else to a module bundle.
+func manifestKind(f *catalog.Form) *wire.ManifestKind {
+	if mk, ok := wire.ManifestKindOf(f.Ref.Kind); ok {
+		return mk
+	}
+	if mk, ok := wire.ManifestKindNamed(f.Ref.Kind); ok {
+		return mk
+	}
+	return wire.WorkerBundleManifest
+}
+
+// bundleFile is the one file of a files bundle: an ordered (history) kind gets a
+// statement file, any other kind a page at the root; tag keeps its digest fresh.
+func (p *Probe) bundleFile(mk *wire.ManifestKind, tag string) module {
+	media := "text/html"
+	if len(mk.MediaTypes) > 0 {
+		media = mk.MediaTypes[0]
+	}
+	if mk.Ordered {
+		src := "-- conformance " + tag + "\nCREATE TABLE conformance_" + strings.ReplaceAll(tag, "-", "_") + " (id INTEGER PRIMARY KEY);\n"
+		return module{Name: "0001_conformance.sql", MediaType: media, Bytes: []byte(src)}
+	}
+	return module{Name: "index.html", MediaType: media, Bytes: []byte("<!-- conformance " + tag + " -->\n<p>conformance</p>\n")}
+}
+
+// filesManifestOf builds a files manifest of kind.
+func filesManifestOf(kind string, files ...module) map[string]any {
+	entries := make([]any, len(files))
+	for i, m := range files {
+		entries[i] = map[string]any{"path": m.Name, "mediaType": m.MediaType, "size": len(m.Bytes), "digest": wire.RawDigest(m.Bytes)}
+	}
+	return map[string]any{"apiVersion": ArtifactAPIVersion, "kind": kind, "files": entries}
+}
+
+// artifactForm picks the installed artifact-addressed Form the artifact checks
+// upload modules for: the first whose manifest kind carries loadable modules, else
+// the first.
 func (p *Probe) artifactForm() (*catalog.Form, error) {
+	var first *catalog.Form
 	for _, f := range p.S.Forms {
-		if artifactAddressed(f) {
+		if !artifactAddressed(f) {
+			continue
+		}
+		if len(manifestKind(f).Loadable) > 0 {
 			return f, nil
 		}
+		if first == nil {
+			first = f
+		}
+	}
+	if first != nil {
+		return first, nil
 	}
 	return nil, notApplicable("the host installs no artifact-addressed Form%s", p.S.foreignNote())
 }

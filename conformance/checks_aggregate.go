@@ -141,7 +141,7 @@ func checkBindingNameCollision(ctx context.Context, p *Probe) error {
 }
 
 func checkDeploymentDeleteBlocked(ctx context.Context, p *Probe) error {
-	a, err := p.build(ctx, "of the attachment role", func(f *catalog.Form) bool { return f.Role == "attachment" })
+	a, err := p.build(ctx, "an attachment of a worker", p.workerAttachment)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func checkHandlerNotExported(ctx context.Context, p *Probe) error {
 	}
 	src := []byte("// conformance " + p.run + " exports one handler\nexport default { async " + handlers[0] + "() { return undefined; } };\n")
 	m := module{Name: "index.js", MediaType: "application/javascript+module", Bytes: src}
-	digest, err := p.upload(ctx, p.P, manifestOf(af.Ref.Kind, m.Name, m), m)
+	digest, err := p.upload(ctx, p.P, manifestOf(manifestKind(af).Kind, m.Name, m), m)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func (p *Probe) freshBundle(tag string) (map[string]any, module, error) {
 		return nil, module{}, err
 	}
 	m := p.mainModule(f, p.run+"-"+tag+"-"+randomHex(4))
-	return manifestOf(f.Ref.Kind, m.Name, m), m, nil
+	return manifestOf(manifestKind(f).Kind, m.Name, m), m, nil
 }
 
 func checkArtifactMissingBlob(ctx context.Context, p *Probe) error {

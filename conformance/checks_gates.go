@@ -38,7 +38,7 @@ func checkHandlerGatedAttachments(ctx context.Context, p *Probe) error {
 	}
 	measured := 0
 	for _, f := range p.S.Forms {
-		if f.Role != "attachment" || len(f.Fixtures) == 0 || !p.S.Offers(f, "create") {
+		if !p.workerAttachment(f) || len(f.Fixtures) == 0 || !p.S.Offers(f, "create") {
 			continue
 		}
 		var served, refused []string
@@ -74,7 +74,7 @@ func checkHandlerGatedAttachments(ctx context.Context, p *Probe) error {
 }
 
 func checkDeploymentChangePreservesDependents(ctx context.Context, p *Probe) error {
-	a, err := p.build(ctx, "of the attachment role", func(f *catalog.Form) bool { return f.Role == "attachment" })
+	a, err := p.build(ctx, "an attachment of a worker", p.workerAttachment)
 	if err != nil {
 		return err
 	}

@@ -265,7 +265,7 @@ func checkAttachmentRequiresDeployment(ctx context.Context, p *Probe) error {
 	if _, err := p.deploymentForm(); err != nil {
 		return err
 	}
-	f, err := p.pickForm("of the attachment role", func(f *catalog.Form) bool { return f.Role == "attachment" })
+	f, err := p.pickForm("an attachment of a worker", p.workerAttachment)
 	if err != nil {
 		return err
 	}

@@ -10,12 +10,14 @@ import (
 )
 
 type validateAnswer struct {
-	Valid       bool `json:"valid,required"`
-	Diagnostics []struct {
-		Severity string `json:"severity,required"`
-		Field    string `json:"field,omitempty"`
-		Message  string `json:"message,required"`
-	} `json:"diagnostics,required"`
+	Valid       bool                 `json:"valid,required"`
+	Diagnostics []validateDiagnostic `json:"diagnostics,required"`
+}
+
+type validateDiagnostic struct {
+	Severity string `json:"severity,required"`
+	Field    string `json:"field,omitempty"`
+	Message  string `json:"message,required"`
 }
 
 func (p *Probe) validate(ctx context.Context, f *catalog.Form, spec json.RawMessage) (*Resp, *validateAnswer, error) {

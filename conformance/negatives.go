@@ -29,6 +29,11 @@ type Negative struct {
 // (catalog/catalogtest.TwoGroups).
 const CatalogTwoGroups = "two-groups"
 
+// CatalogSecondDefinitions is the test catalog installing two more definition
+// versions of the worker: one no reference lists by FormRef, one withholding its
+// Interfaces (catalog/catalogtest.SecondDefinitions).
+const CatalogSecondDefinitions = "second-definitions"
+
 // targeted is a negative by one hostsim fault that breaks exactly the rule the
 // check measures.
 func targeted(fault, fragment string) Negative {
@@ -174,5 +179,22 @@ func Negatives() map[string]Negative {
 		"form-transition-digest-mismatch-refused":  targeted("transition.unverified", "expected 400 invalid_argument"),
 		"form-transition-request-mismatch-refused": {Profile: "full", Faults: []string{"transition.request-unchecked", "transition.unverified"}, Fragment: "must be refused"},
 		"form-transition-rejection-keeps-resource": targeted("transition.reject-advances", "after the rejection expected the same ref"),
+
+		// The checks of the v1beta1 corpus's worker, hostname, runtime and import
+		// rules (docs/protocol.md#aggregate, #import, #relations, #support).
+		"cron-grammar-enforced":                            targeted("cron.pattern-only", "must be answered valid false"),
+		"custom-domain-hostname-canonicalized":             targeted("hostname.as-sent", "must echo the canonical"),
+		"custom-domain-hostname-claim-unique":              targeted("hostname.space-scoped", "(a claim from another space of the tenant"),
+		"custom-domain-hostname-claim-stops-at-the-tenant": targeted("hostname.host-wide", "a hostname only another tenant serves must be claimable"),
+		"custom-domain-u-label-refused":                    targeted("hostname.idna-map", "written as the U-label"),
+		"dead-letter-cycle-rejected":                       targeted("deadletter.one-hop", "(a dead-letter destination closing the three-queue cycle"),
+		"queue-single-consumer-enforced":                   targeted("attachment.many-per-target", "expected 400 invalid_argument"),
+		"edge-interface-contracts-advertised":              targeted("support.interface-digest=edge.kv", "at exactly schemaDigest"),
+		"module-worker-runtime-contract-advertised":        targeted("support.interface-digest=worker.runtime", "provides the runtime contract"),
+		"undeclared-runtime-handler-rejected":              targeted("handlers.open-vocabulary", "the runtime contract does not define must be answered valid false"),
+		"import-records-its-native-identity":               targeted("import.first-claim-unrecorded", "adopting the identity the first import recorded"),
+		"worker-endpoint-follows-the-active-deployment":    targeted("gate.stored-versions", "admitted against a stored version"),
+		"relation-target-form-ref-verified":                {Profile: "full", Catalog: CatalogSecondDefinitions, Faults: []string{"relations.unlisted-formref"}, Fragment: "a FormRef the reference does not list)"},
+		"relation-target-interface-verified":               {Profile: "full", Catalog: CatalogSecondDefinitions, Faults: []string{"relations.interface-unverified"}, Fragment: "a Definition not providing"},
 	}
 }

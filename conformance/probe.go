@@ -20,6 +20,7 @@ type Probe struct {
 	Cat   *catalog.Catalog
 	S     *Surface
 	run   string
+	check int // the check's place in the run: what keeps tenant-wide values apart between checks
 	seq   int
 	world *world
 }

@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		default:
 			rec := &recorder{}
 			p := &Probe{P: primary.recording(rec), Space: fmt.Sprintf("%s-%s-%d", cfg.Space, runID, i+1),
-				Cat: cfg.Catalog, S: surface, run: runID}
+				Cat: cfg.Catalog, S: surface, run: runID, check: i + 1}
 			if cfg.Alternate != "" {
 				p.Alt = cfg.client("alternate", cfg.Alternate).recording(rec)
 			}

@@ -76,7 +76,7 @@ func TestNegatives(t *testing.T) {
 		if n.Missing || n.Wanted != "" {
 			t.Errorf("check %q: its negative is not isolated (wanted %s); every check fails at its own rule by a narrow fault", c.ID, n.Wanted)
 		}
-		if n.Catalog != "" && n.Catalog != CatalogTwoGroups {
+		if n.Catalog != "" && n.Catalog != CatalogTwoGroups && n.Catalog != CatalogSecondDefinitions {
 			t.Errorf("check %q: its negative names the unknown test catalog %q", c.ID, n.Catalog)
 		}
 	}
@@ -105,18 +105,50 @@ func publishedCorpus(t *testing.T, lane *wire.Lane) []string {
 	return doc.Required
 }
 
+// notYetInTable are the published ids the table lacks, each waiting on hostsim
+// behaviour being built (static assets and SQLite migration history). Adding a
+// check removes its id here; TestPublishedIDs requires the list to be exactly
+// what is missing, so it shrinks to empty and cannot hide a new gap.
+var notYetInTable = map[string]string{
+	"static-asset-spa-paths":            "v1beta1: needs hostsim's static-asset rules",
+	"sqlite-migration-ledger-readiness": "v1beta1: needs hostsim's SQLite migration history",
+}
+
+// TestPublishedIDs holds the table to both lanes' published corpora: every
+// published id is a check not marked project-only (†), and every check not marked
+// † is published on some lane.
 func TestPublishedIDs(t *testing.T) {
-	required := map[string]bool{}
+	published := map[string]bool{}
+	inTable := map[string]bool{}
+	for _, c := range Table() {
+		inTable[c.ID] = true
+	}
+	missing := map[string]bool{}
 	for _, lane := range wire.Lanes() {
-		for _, id := range publishedCorpus(t, lane) {
-			required[id] = true
+		ids := publishedCorpus(t, lane)
+		if len(ids) == 0 {
+			t.Fatalf("lane %s: the published corpus lists no required checks", lane.Name)
+		}
+		for _, id := range ids {
+			published[id] = true
+			if !inTable[id] {
+				missing[id] = true
+				if _, known := notYetInTable[id]; !known {
+					t.Errorf("lane %s publishes %q, which the table lacks", lane.Name, id)
+				}
+			}
+		}
+	}
+	for id, why := range notYetInTable {
+		if !missing[id] {
+			t.Errorf("%q is listed as not yet in the table (%s) but the table has it or no corpus publishes it: remove it from notYetInTable", id, why)
 		}
 	}
 	for _, c := range Table() {
-		if c.Project && required[c.ID] {
+		if c.Project && published[c.ID] {
 			t.Errorf("check %q is marked project-only but is a published id", c.ID)
 		}
-		if !c.Project && !required[c.ID] {
+		if !c.Project && !published[c.ID] {
 			t.Errorf("check %q is not a published id; mark it Project (†) or use the published id", c.ID)
 		}
 	}

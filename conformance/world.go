@@ -48,7 +48,8 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 	if err := json.Unmarshal(f.Fixtures[0].Desired, &spec); err != nil {
 		return nil, fmt.Errorf("fixture %s of %s: %v", f.Fixtures[0].Name, f.Ref, err)
 	}
-	// Keep the world small: optional references and binding lists are dropped.
+	// Keep the world small: optional references, binding lists and objects holding
+	// a reference are dropped.
 	for _, fl := range f.Fields {
 		if fl.Required {
 			continue
@@ -56,6 +57,10 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 		switch fl.Kind {
 		case catalog.FieldReference, catalog.FieldBindingList:
 			delete(spec, fl.Wire)
+		case catalog.FieldObject:
+			if slices.ContainsFunc(fl.Members, func(m catalog.Field) bool { return m.Kind == catalog.FieldReference }) {
+				delete(spec, fl.Wire)
+			}
 		case catalog.FieldStringSet, catalog.FieldStringList:
 			if fl.Default != nil {
 				delete(spec, fl.Wire)
@@ -269,7 +274,8 @@ func (p *Probe) freshStrings(f *catalog.Form, spec map[string]any) {
 		if !ok || fl.Kind != catalog.FieldString || len(fl.Enum) > 0 || strings.HasPrefix(s, "sha256:") {
 			continue
 		}
-		spec[fl.Wire] = "c" + p.run + randomHex(4) + "." + s
+		p.seq++
+		spec[fl.Wire] = fmt.Sprintf("c%s-%d-%d.%s", p.run, p.check, p.seq, s)
 		if f.ValidateDesired(f.Materialize(spec)) != nil {
 			spec[fl.Wire] = s
 		}

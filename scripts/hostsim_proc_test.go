@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,6 +59,9 @@ func cmdHostsimStart(ts *testscript.TestScript, args []string) error {
 		return usageError(fmt.Sprintf("hostsim %q already started", name))
 	}
 	p := &simProc{name: name, args: append([]string{"--profile", args[1]}, args[2:]...), addr: "127.0.0.1:0"}
+	if lane := ts.Getenv(laneEnv); lane != "" && !slices.Contains(args, "--lane") && !slices.Contains(args, "--catalog") {
+		p.args = append(p.args, "--lane", lane)
+	}
 	if err := p.start(ts); err != nil {
 		return err
 	}
@@ -68,6 +72,12 @@ func cmdHostsimStart(ts *testscript.TestScript, args []string) error {
 	}
 	procs[ts][name] = p
 	procsMu.Unlock()
+	if lane := ts.Getenv(laneEnv); lane != "" && !slices.Contains(args, "--catalog") {
+		got, err := simLane(p)
+		if err != nil || got.Name != lane {
+			return fmt.Errorf("hostsim %s should speak %s on this run: %v %v", name, lane, got, err)
+		}
+	}
 	ts.Setenv(name+"_URL", p.url)
 	ts.Setenv(name+"_ADMIN", p.admin)
 	return nil

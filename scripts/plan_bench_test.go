@@ -303,7 +303,7 @@ func benchTakoformConfig(n int) string {
 	kinds := []struct{ typ, extra string }{
 		{"takoform_at_least_once_queue", "  message_retention_seconds = 3600\n"},
 		{"takoform_edge_kv_namespace", ""},
-		{"takoform_object_bucket", ""},
+		{"takoform_edge_object_bucket", ""},
 		{"takoform_sqlite_database", ""},
 		{"takoform_module_worker", ""},
 	}

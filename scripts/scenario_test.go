@@ -6,14 +6,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // binaries the scenarios run; `go tool mage build` and `go tool mage tofu` write them to bin/.
-var requiredBinaries = []string{"tofu", "hostsim", "conformance", "terraform-provider-takoform"}
+var requiredBinaries = []string{"tofu", "hostsim", "conformance", "terraform-provider-takoform", "v1alpha3/terraform-provider-takoform"}
 
 // TestScenarios runs every scripts/testdata/*.txtar. It needs the binaries in ../bin; when they are
 // missing it fails with the command that builds them rather than skipping silently.
@@ -41,6 +44,56 @@ func TestScenarios(t *testing.T) {
 		Cmds:                commandFuncs(),
 		Condition:           condition,
 	})
+	// the scenarios that name other lanes run again on each of them
+	for lane, files := range otherLaneScenarios(t) {
+		t.Run(lane, func(t *testing.T) {
+			testscript.Run(t, testscript.Params{
+				Files:               files,
+				RequireExplicitExec: true,
+				Setup: func(e *testscript.Env) error {
+					e.Vars = append(e.Vars, laneEnv+"="+lane)
+					return setupEnv(e, bin)
+				},
+				Cmds:      commandFuncs(),
+				Condition: condition,
+			})
+		})
+	}
+}
+
+// laneEnv is the lane a scenario runs on when it runs again on another lane than the
+// default: hostsim-start starts its hosts on it, and tofu-env points dev_overrides at
+// that lane's provider.
+const laneEnv = "TAKOKIT_SCENARIO_LANE"
+
+// lanesLine is how a scenario names the other lanes it also runs on: a line
+// "# lanes: v1alpha3" among its comments, optionally followed by a parenthesized note.
+var lanesLine = regexp.MustCompile(`(?m)^# lanes: ([a-z0-9 ]+?)(?: \(.*\))?$`)
+
+// otherLaneScenarios maps each other lane to the scenarios that name it.
+func otherLaneScenarios(t *testing.T) map[string][]string {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := lanesLine.FindSubmatch(b)
+		if m == nil {
+			continue
+		}
+		for _, lane := range strings.Fields(string(m[1])) {
+			if _, err := wire.LaneNamed(lane); err != nil || lane == wire.DefaultLane.Name {
+				t.Fatalf("%s: # lanes: %q is no other lane (%v); name lanes other than the default %s", f, lane, err, wire.DefaultLane.Name)
+			}
+			out[lane] = append(out[lane], f)
+		}
+	}
+	return out
 }
 
 // setupEnv sanitizes the environment (no TF_*, TOFU_*, TAKOFORM_* from the caller), puts bin/ first
@@ -102,6 +155,6 @@ var scriptConditions = []struct {
 	name, summary string
 	holds         func() bool
 }{
-	{"reference", "the published reference directory is present (TAKOKIT_REFERENCE_DIR, else ../shared/reference/takoform-v1alpha3 next to the workspace root)",
-		func() bool { _, ok := referenceDir(); return ok }},
+	{"reference", "the published reference directory is present (TAKOKIT_REFERENCE_DIR, the folder holding takoform-v1beta1 and takoform-v1alpha3, else ../shared/reference next to the workspace root)",
+		func() bool { _, ok := referenceRoot(); return ok }},
 }

@@ -3,10 +3,14 @@ package scripts
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 func cmdTofuEnv(ts *testscript.TestScript, args []string) error {
@@ -27,7 +31,16 @@ func cmdTofuEnv(ts *testscript.TestScript, args []string) error {
 	rc := ts.MkAbs(".tofurc")
 	providers := ts.Getenv("TAKOKIT_PROVIDER_DIR") // set by family-provider
 	if providers == "" {
+		// the provider of the host's lane: bin/ for the default lane, bin/<lane>/ for
+		// another (go tool mage build writes both; docs/protocol.md#lanes)
+		lane, err := simLane(p)
+		if err != nil {
+			return err
+		}
 		providers = ts.Getenv("TAKOKIT_BIN")
+		if lane != wire.DefaultLane {
+			providers = filepath.Join(providers, lane.Name)
+		}
 	}
 	if err := os.WriteFile(rc, []byte(cliConfig(providers)), 0o644); err != nil {
 		return err
@@ -37,6 +50,22 @@ func cmdTofuEnv(ts *testscript.TestScript, args []string) error {
 	ts.Setenv("TAKOFORM_TOKEN", token)
 	ts.Setenv("TAKOFORM_SPACE", space)
 	return nil
+}
+
+// simLane is the lane a running hostsim says it speaks (GET /_sim/health).
+func simLane(p *simProc) (*wire.Lane, error) {
+	resp, err := http.Get(p.admin + "/health")
+	if err != nil {
+		return nil, fmt.Errorf("hostsim %s: reading its lane: %v", p.name, err)
+	}
+	defer resp.Body.Close()
+	var h struct {
+		Lane string `json:"lane"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		return nil, fmt.Errorf("hostsim %s: /_sim/health: %v", p.name, err)
+	}
+	return wire.LaneNamed(h.Lane)
 }
 
 // cmdJSONGet reads one value out of a JSON capture by JSON Pointer.

@@ -51,7 +51,7 @@ var reservedTable = []struct {
 		"create_timeout", "delete_timeout"}},
 	{ReservedUpdate, []string{"update_timeout"}},
 	{ReservedRevision, []string{"revision_owner"}},
-	{ReservedArtifact, []string{"main_module", "modules"}},
+	{ReservedArtifact, []string{"main_module", "modules", "files"}},
 	{ReservedProvider, []string{"id", "timeouts"}},
 	{ReservedMetaArgument, []string{"count", "for_each", "depends_on", "provider", "lifecycle", "provisioner", "connection"}},
 }

@@ -25,9 +25,10 @@ type recorder struct {
 	reqs []string
 }
 
-// random masks what a run draws at random: hex runs (run ids, fresh name suffixes,
+// random masks what a run draws at random: hex runs in either case (run ids, fresh
+// name suffixes, the upper-cased hostnames of the canonical-form check,
 // operation ids, digests) and idempotency keys.
-var random = regexp.MustCompile(`[0-9a-z]{16,}|[0-9a-f]{6,}`)
+var random = regexp.MustCompile(`[0-9a-z]{16,}|[0-9a-f]{6,}|[0-9A-F]{6,}`)
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte

@@ -88,9 +88,9 @@ func TestChecksOnPartialHosts(t *testing.T) {
 		{profile: "tight-limits", mustPass: []string{"support-profile-enforced-at-apply"}},
 		{profile: "silent-support"},
 		{profile: "unreadable-support", mustPass: []string{"support-profile-enforced-at-apply"},
-			mayFail: []string{"support-profiles-present", "support-form-refusal-is-form-unknown", "support-contract-refusal-is-resource-not-found", "support-profile-carries-no-commercial-data"}},
+			mayFail: []string{"support-profiles-present", "support-form-refusal-is-form-unknown", "support-contract-refusal-is-resource-not-found", "support-profile-carries-no-commercial-data",
+				"edge-interface-contracts-advertised", "module-worker-runtime-contract-advertised"}},
 		{profile: noUpdate, mustPass: []string{"support-profile-enforced-at-apply"}},
-		{profile: file("no-forms.json"), mustPass: []string{"support-profile-enforced-at-apply"}},
 	}
 	for _, h := range hosts {
 		t.Run(filepath.Base(h.profile), func(t *testing.T) {

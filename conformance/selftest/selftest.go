@@ -12,6 +12,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/catalogtest"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -24,6 +25,10 @@ type Options struct {
 	CatalogDir string
 	Out        io.Writer // where the positive run and the matrix are printed
 	Only       []string  // restrict the positive run and the negative matrix to these ids (all when empty)
+	// OtherLanes are lanes (wire.Lane names) the positive suite also runs on, against
+	// hostsim full --lane NAME with the project's catalog of that lane; the negative
+	// matrix runs on the lane of Catalog only (docs/guides/conformance.md).
+	OtherLanes []string
 }
 
 // NegativeResult is one row of the negative matrix.
@@ -39,6 +44,7 @@ type NegativeResult struct {
 // Outcome is the whole self-test.
 type Outcome struct {
 	Positive  *conformance.Report
+	Lanes     map[string]*conformance.Report // the positive run on each of Options.OtherLanes
 	Negatives []NegativeResult
 	Elapsed   time.Duration
 }
@@ -47,6 +53,11 @@ type Outcome struct {
 func (o *Outcome) OK() bool {
 	if o.Positive == nil || !o.Positive.OK() {
 		return false
+	}
+	for _, r := range o.Lanes {
+		if !r.OK() {
+			return false
+		}
 	}
 	for _, n := range o.Negatives {
 		if !n.Caught && !n.Moot {
@@ -79,6 +90,14 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	fmt.Fprintln(o.Out, out.Positive.Summary.Line())
+	for _, lane := range o.OtherLanes {
+		if out.Lanes == nil {
+			out.Lanes = map[string]*conformance.Report{}
+		}
+		if out.Lanes[lane], err = runLane(ctx, o, lane); err != nil {
+			return nil, err
+		}
+	}
 	fmt.Fprintln(o.Out, "== negative matrix: every check against the host that must fail it")
 	if err := runNegatives(ctx, o, out); err != nil {
 		return nil, err
@@ -98,6 +117,34 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	out.Elapsed = time.Since(start)
 	fmt.Fprintf(o.Out, "%d of %d negatives caught at their rule (%d of them not isolated), %d not measurable (%s)\n", caught, len(out.Negatives)-moot, notIsolated, moot, out.Elapsed.Round(time.Millisecond))
 	return out, nil
+}
+
+// runLane runs the positive suite against hostsim full speaking lane, with the
+// project's catalog of that lane.
+func runLane(ctx context.Context, o Options, lane string) (*conformance.Report, error) {
+	l, err := wire.LaneNamed(lane)
+	if err != nil {
+		return nil, fmt.Errorf("self-test: %w", err)
+	}
+	cat, err := catalog.EmbeddedLane(l)
+	if err != nil {
+		return nil, err
+	}
+	sim, err := Start(ctx, o.Hostsim, "full", "--lane", lane)
+	if err != nil {
+		return nil, err
+	}
+	defer sim.Stop()
+	fmt.Fprintf(o.Out, "== positive run on lane %s: every check against hostsim full --lane %s (%s)\n", lane, lane, sim.URL)
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat, Space: "selftest-" + lane, Only: o.Only,
+		Progress: func(r conformance.Result) { fmt.Fprintln(o.Out, r.Line()) }}
+	tokens(&cfg)
+	rep, err := conformance.Run(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(o.Out, "lane %s: %s\n", lane, rep.Summary.Line())
+	return rep, nil
 }
 
 func runNegatives(ctx context.Context, o Options, out *Outcome) error {
@@ -207,6 +254,9 @@ func testCatalog(name, dir string) (*catalog.Catalog, error) {
 	switch name {
 	case conformance.CatalogTwoGroups:
 		cat, _, err := catalogtest.TwoGroups(dir)
+		return cat, err
+	case conformance.CatalogSecondDefinitions:
+		cat, _, err := catalogtest.SecondDefinitions(dir)
 		return cat, err
 	}
 	return nil, fmt.Errorf("the self-test knows no test catalog %q", name)

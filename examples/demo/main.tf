@@ -18,7 +18,7 @@ resource "takoform_edge_kv_namespace" "sessions" {
   name = "sessions"
 }
 
-resource "takoform_object_bucket" "uploads" {
+resource "takoform_edge_object_bucket" "uploads" {
   name = "uploads"
 }
 
@@ -51,7 +51,7 @@ resource "takoform_worker_version" "api" {
   }]
   bucket_bindings = [{
     name        = "UPLOADS"
-    target_name = takoform_object_bucket.uploads.name
+    target_name = takoform_edge_object_bucket.uploads.name
   }]
   queue_producer_bindings = [{
     name        = "EVENTS"

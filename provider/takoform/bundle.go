@@ -1,11 +1,11 @@
 package takoform
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
+	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,27 +15,33 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Local bundle authoring of artifact-addressed WorkerBundle Forms (docs/provider-design.md#bundles).
+// Planning local bundle files (docs/provider-design.md#bundles): read each file's size
+// and digest, build the manifest of the kind's manifest kind, plan its digest.
 
-const (
-	artifactManifestAPIVersion = "artifacts.takoform.com/v1alpha1"
-	maxModuleBytes             = 268435456
-	sourceMapType              = "application/source-map+json"
-)
-
-type localModule struct {
-	name, mediaType, file string
-	size                  int64
-	digest                string
+// localEntry is one configured module or file.
+type localEntry struct {
+	key, mediaType, file string
+	size                 int64
+	digest               string
 }
 
-// bundleManifest is the manifest the modules describe.
-func bundleManifest(main string, mods []localModule) map[string]any {
-	list := make([]any, len(mods))
-	for i, m := range mods {
-		list[i] = map[string]any{"name": m.name, "mediaType": m.mediaType, "size": m.size, "digest": m.digest}
+// manifestOf is the manifest the entries describe: the kind's entry member only
+// (per-kind exclusivity), in configured order when the order is meaning, else sorted
+// by name, so reordering an inventory in the configuration is not a new bundle.
+func (a *authoring) manifestOf(main string, entries []localEntry) map[string]any {
+	sorted := append([]localEntry(nil), entries...)
+	if !a.manifest.Ordered {
+		sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].key < sorted[j].key })
 	}
-	return map[string]any{"apiVersion": artifactManifestAPIVersion, "kind": artifactManifestKind, "mainModule": main, "modules": list}
+	list := make([]any, len(sorted))
+	for i, e := range sorted {
+		list[i] = map[string]any{a.key: e.key, "mediaType": e.mediaType, "size": e.size, "digest": e.digest}
+	}
+	doc := map[string]any{"apiVersion": wire.ArtifactAPIVersion, "kind": a.manifest.Kind, a.list: list}
+	if a.main {
+		doc["mainModule"] = main
+	}
+	return doc
 }
 
 func hashFile(p string) (int64, string, []byte, error) {
@@ -47,12 +53,13 @@ func hashFile(p string) (int64, string, []byte, error) {
 	return int64(len(b)), "sha256:" + hex.EncodeToString(s[:]), b, nil
 }
 
-func moduleObjectType(kt *kindType) types.ObjectType {
-	return kt.objectType.AttrTypes[aModules].(types.ListType).ElemType.(types.ObjectType)
+// entryObjectType is the object type of one element of the kind's entries list.
+func entryObjectType(kt *kindType) types.ObjectType {
+	return kt.objectType.AttrTypes[kt.model.bundle.list].(types.ListType).ElemType.(types.ObjectType)
 }
 
-// readModules reads the configured modules; ok=false while any is unknown.
-func readModules(v attr.Value) (mods []localModule, ok bool) {
+// readEntries reads the configured entries; ok=false while any is unknown.
+func (a *authoring) readEntries(v attr.Value) (entries []localEntry, ok bool) {
 	l, isList := v.(types.List)
 	if !isList || l.IsUnknown() {
 		return nil, false
@@ -62,149 +69,153 @@ func readModules(v attr.Value) (mods []localModule, ok bool) {
 		if !isObj || o.IsUnknown() {
 			return nil, false
 		}
-		a := o.Attributes()
-		var m localModule
-		for key, dst := range map[string]*string{"name": &m.name, "content_type": &m.mediaType, "content_file": &m.file} {
-			s, isStr := a[key].(types.String)
+		at := o.Attributes()
+		var le localEntry
+		for key, dst := range map[string]*string{a.key: &le.key, "content_type": &le.mediaType, "content_file": &le.file} {
+			s, isStr := at[key].(types.String)
 			if !isStr || s.IsUnknown() {
 				return nil, false
 			}
 			*dst = s.ValueString()
 		}
-		mods = append(mods, m)
+		entries = append(entries, le)
 	}
-	return mods, true
+	return entries, true
 }
 
-// planBundle plans manifest_digest and the module sizes and digests from local files.
+// planBundle plans manifest_digest and the entry sizes and digests from local files.
 func (r *Resource) planBundle(plan, config values, form *model.Form, d *diag.Diagnostics) {
 	m := r.kind.model
-	if !m.bundle || !artifactAddressed(form) {
+	a := m.bundle
+	if a == nil || !artifactAddressed(form) {
 		return
 	}
 	digestAttr := form.Fields[0].Attr
 	name := plan.str(aName)
+	repair := fmt.Sprintf("Set %s to a committed manifest, or %s to local files (or both, agreeing).", digestAttr, a.localAttrs())
 	conflict := func(p path.Path, summary, what string) {
 		(&report{summary: summary, typeName: m.typeName, name: name, ref: &form.Ref, attr: &p, code: codeBundleConflict,
-			pointer: "/spec/" + form.Fields[0].Wire, what: what,
-			repair: "Set manifest_digest to a committed manifest, or main_module and modules to local files (or both, agreeing)."}).add(d)
+			pointer: "/spec/" + form.Fields[0].Wire, what: what, repair: repair}).add(d)
 	}
-	hasMain, hasMods := !isNullVal(config, aMainModule), !isNullVal(config, aModules)
+	either := "Set " + digestAttr + ", or " + a.localAttrs()
+	hasMain, hasList := a.main && !isNullVal(config, aMainModule), !isNullVal(config, a.list)
 	hasDigest := !isNullVal(config, digestAttr)
-	if !hasMain && !hasMods {
+	if !hasMain && !hasList {
 		if !hasDigest {
-			conflict(path.Root(digestAttr), "Set manifest_digest, or main_module and modules", "The bundle names neither a committed manifest nor local module files.")
+			conflict(path.Root(digestAttr), either, "The bundle names neither a committed manifest nor local "+a.what()+" files.")
 		}
 		return
 	}
-	if hasMain != hasMods {
-		conflict(path.Root(aMainModule), "Set manifest_digest, or main_module and modules", "Local authoring needs both main_module and modules.")
+	if a.main && hasMain != hasList {
+		conflict(path.Root(aMainModule), either, "Local authoring needs both main_module and modules.")
 		return
 	}
-	mods, ok := readModules(config[aModules])
-	if !ok || !config.known(aMainModule) {
+	entries, ok := a.readEntries(config[a.list])
+	if !ok || (a.main && !config.known(aMainModule)) {
 		if !hasDigest {
 			plan[digestAttr] = types.StringUnknown()
 		}
 		return
 	}
 	main := config.str(aMainModule)
-	mainOK := false
-	ot := moduleObjectType(r.kind)
-	elems := make([]attr.Value, len(mods))
-	for i := range mods {
-		p := path.Root(aModules).AtListIndex(i).AtName("content_file")
-		size, digest, _, err := hashFile(mods[i].file)
-		if err != nil {
-			d.AddAttributeError(p, "Module file cannot be read", fmt.Sprintf("%s: %v. Relative paths resolve against OpenTofu's working directory; write \"${path.module}/…\".", mods[i].file, err))
-			return
-		}
-		if size > maxModuleBytes {
-			d.AddAttributeError(p, "Module file too large", fmt.Sprintf("%s has %d bytes; a module has at most %d.", mods[i].file, size, maxModuleBytes))
-			return
-		}
-		mods[i].size, mods[i].digest = size, digest
-		if mods[i].name == main && mods[i].mediaType != sourceMapType {
-			mainOK = true
-		}
-		elems[i] = types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{"name": s2(mods[i].name),
-			"content_type": s2(mods[i].mediaType), "content_file": s2(mods[i].file),
-			"size": types.Int64Value(size), "digest": s2(digest)})
-	}
-	if !mainOK {
-		conflict(path.Root(aMainModule), "main_module must name a loadable module", fmt.Sprintf("%q is not the name of a module with a loadable media type.", main))
+	elems, ok := r.hashEntries(entries, d)
+	if !ok {
 		return
 	}
-	plan[aModules] = types.ListValueMust(ot, elems)
-	digest, err := wire.DigestValue(bundleManifest(main, mods))
+	if a.main && !a.mainIsLoadable(main, entries) {
+		conflict(path.Root(aMainModule), "main_module must name a loadable module",
+			fmt.Sprintf("%q is not the name of a module with a loadable media type (%s).", main, quoteList(a.manifest.Loadable)))
+		return
+	}
+	plan[a.list] = types.ListValueMust(entryObjectType(r.kind), elems)
+	digest, err := wire.DigestValue(a.manifestOf(main, entries))
 	if err != nil {
 		d.AddError("Could not compute the manifest digest", err.Error())
 		return
 	}
 	if hasDigest && config.known(digestAttr) && config.str(digestAttr) != digest {
-		conflict(path.Root(digestAttr), "Bundle files do not match manifest_digest",
-			fmt.Sprintf("The local files describe manifest %s, but manifest_digest is %s.", digest, config.str(digestAttr)))
+		conflict(path.Root(digestAttr), "Bundle files do not match "+digestAttr,
+			fmt.Sprintf("The local files describe manifest %s, but %s is %s.", digest, digestAttr, config.str(digestAttr)))
 		return
 	}
 	plan[digestAttr] = types.StringValue(digest)
 }
 
-func s2(v string) attr.Value { return types.StringValue(v) }
-
-// uploadBundle uploads and commits the local files before the resource request.
-func (r *Resource) uploadBundle(ctx context.Context, plan values, form *model.Form) error {
-	mods, ok := readModules(plan[aModules])
-	if !ok {
-		return fmt.Errorf("the module list is not known at apply")
-	}
-	main := plan.str(aMainModule)
-	for i := range mods {
-		size, digest, _, err := hashFile(mods[i].file)
+// hashEntries checks every entry against the manifest kind's policy (media type,
+// unique names, size), reads its file, fills in size and digest, and returns the
+// planned list elements. Each problem names the entry's attribute path.
+func (r *Resource) hashEntries(entries []localEntry, d *diag.Diagnostics) ([]attr.Value, bool) {
+	a := r.kind.model.bundle
+	ot := entryObjectType(r.kind)
+	elems := make([]attr.Value, len(entries))
+	seen := map[string]int{}
+	for i := range entries {
+		e := &entries[i]
+		at := path.Root(a.list).AtListIndex(i)
+		if !a.manifest.Admits(e.mediaType) {
+			d.AddAttributeError(at.AtName("content_type"), "Media type not admitted by a "+a.manifest.Kind+" manifest",
+				fmt.Sprintf("%q is not %s. The host would refuse the manifest (artifact_invalid); nothing was uploaded.", e.mediaType, a.admitted()))
+			return nil, false
+		}
+		if j, dup := seen[e.key]; dup {
+			d.AddAttributeError(at.AtName(a.key), "Duplicate "+a.what()+" "+a.key,
+				fmt.Sprintf("%s[%d] and %s[%d] both name %q; every %s of a manifest has its own %s.", a.list, j, a.list, i, e.key, a.what(), a.key))
+			return nil, false
+		}
+		seen[e.key] = i
+		size, digest, _, err := hashFile(e.file)
 		if err != nil {
-			return err
+			d.AddAttributeError(at.AtName("content_file"), upperFirst(a.what())+" file cannot be read",
+				fmt.Sprintf("%s: %v. Relative paths resolve against OpenTofu's working directory; write \"${path.module}/…\".", e.file, err))
+			return nil, false
 		}
-		mods[i].size, mods[i].digest = size, digest
-	}
-	manifest := bundleManifest(main, mods)
-	want, err := wire.DigestValue(manifest)
-	if err != nil {
-		return err
-	}
-	if planned := plan.str(form.Fields[0].Attr); planned != want {
-		return fmt.Errorf("the module files changed since plan: they now describe %s, the plan has %s; plan again", want, planned)
-	}
-	c := r.configured.client
-	st, err := c.StartUpload(ctx, manifest)
-	if err != nil {
-		return err
-	}
-	for _, missing := range st.MissingBlobs {
-		var mod *localModule
-		for i := range mods {
-			if mods[i].digest == missing {
-				mod = &mods[i]
-			}
+		if size > maxEntryBytes {
+			d.AddAttributeError(at.AtName("content_file"), upperFirst(a.what())+" file too large",
+				fmt.Sprintf("%s has %d bytes; a %s has at most %d.", e.file, size, a.what(), maxEntryBytes))
+			return nil, false
 		}
-		if mod == nil {
-			return fmt.Errorf("the host asks for blob %s, which the manifest does not declare", missing)
-		}
-		_, digest, data, err := hashFile(mod.file)
-		if err != nil {
-			return err
-		}
-		if digest != missing {
-			return fmt.Errorf("%s changed during the upload", mod.file)
-		}
-		if err := c.PutBlob(ctx, st.UploadID, missing, data); err != nil {
-			return err
-		}
+		e.size, e.digest = size, digest
+		elems[i] = types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{a.key: s2(e.key),
+			"content_type": s2(e.mediaType), "content_file": s2(e.file),
+			"size": types.Int64Value(size), "digest": s2(digest)})
 	}
-	got, err := c.CommitUpload(ctx, st.UploadID, want)
-	if err != nil {
-		return err
-	}
-	if got != want {
-		return fmt.Errorf("the host committed manifest %s, not the computed %s", got, want)
-	}
-	return nil
+	return elems, true
 }
+
+// mainIsLoadable: main names an entry whose media type a runtime imports.
+func (a *authoring) mainIsLoadable(main string, entries []localEntry) bool {
+	for _, e := range entries {
+		if e.key == main && a.manifest.IsLoadable(e.mediaType) {
+			return true
+		}
+	}
+	return false
+}
+
+// admitted says which media types the manifest kind admits, for messages.
+func (a *authoring) admitted() string {
+	if len(a.manifest.MediaTypes) == 0 {
+		return "a lowercase type/subtype without parameters (at most 255 characters)"
+	}
+	return "one of " + quoteList(a.manifest.MediaTypes)
+}
+
+func quoteList(v []string) string {
+	out := ""
+	for i, s := range quoteAll(v) {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+func s2(v string) attr.Value { return types.StringValue(v) }

@@ -12,7 +12,7 @@ import (
 )
 
 func bundleConfig(t *testing.T, h *harness, file string) values {
-	ot := moduleObjectType(h.kind("takoform_worker_bundle"))
+	ot := entryObjectType(h.kind("takoform_worker_bundle"))
 	mod := types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{"name": s("index.js"),
 		"content_type": s("application/javascript+module"), "content_file": s(file),
 		"size": types.Int64Null(), "digest": types.StringNull()})

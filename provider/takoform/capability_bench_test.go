@@ -22,7 +22,7 @@ var benchKinds = []struct {
 }{
 	{queueType, values{"message_retention_seconds": i64(3600)}},
 	{"takoform_edge_kv_namespace", nil},
-	{"takoform_object_bucket", nil},
+	{"takoform_edge_object_bucket", nil},
 	{"takoform_sqlite_database", nil},
 	{"takoform_module_worker", nil},
 }

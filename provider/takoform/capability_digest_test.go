@@ -69,6 +69,7 @@ func alteredCatalog(t *testing.T, dir string) *catalog.Catalog {
 	if os.WriteFile(defPath, raw, 0o644) != nil || os.WriteFile(idxPath, buf.Bytes(), 0o644) != nil {
 		t.Fatal("write the altered package")
 	}
+	relist(t, tmp)
 	cat, err := catalog.Load(os.DirFS(tmp))
 	if err != nil {
 		t.Fatalf("the altered catalog does not load: %v", err)

@@ -45,13 +45,20 @@ func attrType(f *model.Field) attr.Type {
 	case model.FieldBindingList:
 		return types.ListType{ElemType: bindingItemType()}
 	case model.FieldObjectList:
-		at := map[string]attr.Type{}
-		for i := range f.Members {
-			at[f.Members[i].Attr] = memberType(&f.Members[i])
-		}
-		return types.ListType{ElemType: types.ObjectType{AttrTypes: at}}
+		return types.ListType{ElemType: membersType(f)}
+	case model.FieldObject:
+		return membersType(f)
 	}
 	return types.StringType
+}
+
+// membersType is the object type of an object field, or of an object-list item.
+func membersType(f *model.Field) types.ObjectType {
+	at := map[string]attr.Type{}
+	for i := range f.Members {
+		at[f.Members[i].Attr] = memberType(&f.Members[i])
+	}
+	return types.ObjectType{AttrTypes: at}
 }
 
 // encodeSpec builds the spec object of form from attribute values (null → omitted),
@@ -125,28 +132,39 @@ func encodeValue(f *model.Field, v attr.Value) (any, error) {
 	case model.FieldObjectList:
 		var out []any
 		for _, e := range v.(types.List).Elements() {
-			o := e.(types.Object).Attributes()
-			item := map[string]any{}
-			for i := range f.Members {
-				mf := &f.Members[i]
-				mv := o[mf.Attr]
-				if mv == nil || mv.IsNull() {
-					continue
-				}
-				if mv.IsUnknown() {
-					return nil, fmt.Errorf("member %s is unknown", mf.Attr)
-				}
-				j, err := encodeValue(mf, mv)
-				if err != nil {
-					return nil, err
-				}
-				item[mf.Wire] = j
+			item, err := encodeMembers(f, e.(types.Object))
+			if err != nil {
+				return nil, err
 			}
 			out = append(out, item)
 		}
 		return nonNilList(out), nil
+	case model.FieldObject:
+		return encodeMembers(f, v.(types.Object))
 	}
 	return nil, fmt.Errorf("field kind %q is not supported", f.Kind)
+}
+
+// encodeMembers encodes the members of an object value: null members are omitted.
+func encodeMembers(f *model.Field, o types.Object) (map[string]any, error) {
+	at := o.Attributes()
+	item := map[string]any{}
+	for i := range f.Members {
+		mf := &f.Members[i]
+		mv := at[mf.Attr]
+		if mv == nil || mv.IsNull() {
+			continue
+		}
+		if mv.IsUnknown() {
+			return nil, fmt.Errorf("member %s is unknown", mf.Attr)
+		}
+		j, err := encodeValue(mf, mv)
+		if err != nil {
+			return nil, err
+		}
+		item[mf.Wire] = j
+	}
+	return item, nil
 }
 
 // bindingRefTarget is the reference target of a binding item.
@@ -284,22 +302,18 @@ func decodeValue(f *model.Field, v any) (attr.Value, error) {
 			if !ok {
 				return bad()
 			}
-			vals := map[string]attr.Value{}
-			if f.Kind == model.FieldBindingList {
-				name, _ := o["name"].(string)
-				ref, _ := o[f.RefMember].(map[string]any)
-				target, _ := ref["name"].(string)
-				vals["name"], vals[bindingTargetAttr] = types.StringValue(name), types.StringValue(target)
-			} else {
-				for i := range f.Members {
-					mv, err := decodeValue(&f.Members[i], o[f.Members[i].Wire])
-					if err != nil {
-						return nil, err
-					}
-					vals[f.Members[i].Attr] = mv
+			if f.Kind == model.FieldObjectList {
+				ov, err := decodeMembers(f, o)
+				if err != nil {
+					return nil, err
 				}
+				elems = append(elems, ov)
+				continue
 			}
-			ov, d := types.ObjectValue(et.AttrTypes, vals)
+			name, _ := o["name"].(string)
+			ref, _ := o[f.RefMember].(map[string]any)
+			target, _ := ref["name"].(string)
+			ov, d := types.ObjectValue(et.AttrTypes, map[string]attr.Value{"name": types.StringValue(name), bindingTargetAttr: types.StringValue(target)})
 			if err := diagErr(d); err != nil {
 				return nil, err
 			}
@@ -307,8 +321,29 @@ func decodeValue(f *model.Field, v any) (attr.Value, error) {
 		}
 		lv, d := types.ListValue(et, elems)
 		return lv, diagErr(d)
+	case model.FieldObject:
+		o, ok := v.(map[string]any)
+		if !ok {
+			return bad()
+		}
+		return decodeMembers(f, o)
 	}
 	return nil, fmt.Errorf("field kind %q is not supported", f.Kind)
+}
+
+// decodeMembers decodes an object's members (absent → null) into an object value of
+// the field's members type.
+func decodeMembers(f *model.Field, o map[string]any) (attr.Value, error) {
+	vals := make(map[string]attr.Value, len(f.Members))
+	for i := range f.Members {
+		mv, err := decodeValue(&f.Members[i], o[f.Members[i].Wire])
+		if err != nil {
+			return nil, err
+		}
+		vals[f.Members[i].Attr] = mv
+	}
+	ov, d := types.ObjectValue(membersType(f).AttrTypes, vals)
+	return ov, diagErr(d)
 }
 
 // decodeDefault is the attribute value of a field's authored default (nil when none).

@@ -91,7 +91,7 @@ func (r *Resource) resolveCreate(plan values, d *diag.Diagnostics) (*createCall,
 // (docs/provider-design.md#bundles); other Forms have nothing to upload.
 func (r *Resource) uploadForCreate(ctx context.Context, c *createCall, d *diag.Diagnostics) bool {
 	m := r.kind.model
-	if !m.bundle || !c.plan.known(aModules) {
+	if m.bundle == nil || !c.plan.known(m.bundle.list) {
 		return true
 	}
 	err := r.uploadBundle(ctx, c.plan, c.form)
@@ -99,7 +99,7 @@ func (r *Resource) uploadForCreate(ctx context.Context, c *createCall, d *diag.D
 		return true
 	}
 	(&report{summary: fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, c.name),
-		what:     "The local module files could not be uploaded and committed; no resource was touched.",
+		what:     "The local " + m.bundle.what() + " files could not be uploaded and committed; no resource was touched.",
 		typeName: m.typeName, space: c.space, name: c.name, ref: &c.form.Ref, pointer: "/spec/manifestDigest",
 	}).withLocalCode(codeBundleUploadFailed, err).add(d)
 	return false

@@ -17,15 +17,6 @@ var conditionDescriptions = map[string]string{
 	"last_transition_time": "When the status last changed (RFC 3339).",
 }
 
-// moduleDescriptions describe the members of each modules element of a bundle.
-var moduleDescriptions = map[string]string{
-	"name":         "Module path inside the bundle, such as `index.js` or `lib/util.js`.",
-	"content_type": "Media type of the module: `application/javascript+module`, `text/plain`, `application/octet-stream`, `application/wasm` or `application/source-map+json`.",
-	"content_file": "Local file holding the module bytes; relative paths resolve against OpenTofu's working directory, so write `\"${path.module}/...\"`.",
-	"size":         "Size of content_file in bytes, read at plan.",
-	"digest":       "`sha256:` digest of content_file, read at plan; changed bytes plan a new manifest digest.",
-}
-
 // describeAll gives every attribute, nested ones included, a MarkdownDescription (the
 // generated docs and the language server show it). An attribute built without any
 // description is a provider bug and stops the provider from being built.
@@ -55,6 +46,12 @@ func describeAll(attrs map[string]schema.Attribute, where string) error {
 		case schema.ListNestedAttribute:
 			x.MarkdownDescription = d
 			if err := describeAll(x.NestedObject.Attributes, at+"[*]."); err != nil {
+				return err
+			}
+			attrs[name] = x
+		case schema.SingleNestedAttribute:
+			x.MarkdownDescription = d
+			if err := describeAll(x.Attributes, at+"."); err != nil {
 				return err
 			}
 			attrs[name] = x

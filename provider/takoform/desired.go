@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -21,7 +22,7 @@ type fieldMode struct{ required, optional, computed bool }
 
 func modeOf(m *kindModel, f *model.Field) fieldMode {
 	switch {
-	case m.bundle && f.Wire == "manifestDigest":
+	case m.bundle != nil && f.Wire == "manifestDigest":
 		return fieldMode{optional: true, computed: true}
 	case m.requiredEverywhere(f.Wire):
 		return fieldMode{required: true}
@@ -49,7 +50,7 @@ func fieldDescription(m *kindModel, f *model.Field) string {
 	if f.Default != nil {
 		d += fmt.Sprintf(" Omitting it means the default %s.", string(f.Default))
 	}
-	if m.alwaysReplace(f.Wire) {
+	if m.alwaysReplace(f.Pointer) {
 		d += " Changing it replaces the resource."
 	}
 	return d
@@ -129,6 +130,17 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 			a.Default = listdefault.StaticValue(def.(types.List))
 		}
 		return a, nil
+	case model.FieldObject:
+		members, err := objectMembers(m, f)
+		if err != nil {
+			return nil, err
+		}
+		a := schema.SingleNestedAttribute{Attributes: members, Required: mode.required, Optional: mode.optional,
+			Computed: mode.computed, Description: desc}
+		if def != nil {
+			a.Default = objectdefault.StaticValue(def.(types.Object))
+		}
+		return a, nil
 	}
 	return nil, fmt.Errorf("field kind %q has no attribute shape", f.Kind)
 }
@@ -158,29 +170,11 @@ func nestedObject(f *model.Field) (schema.NestedAttributeObject, error) {
 		if desc == "" {
 			desc = fmt.Sprintf("Member %s of each %s item.", mf.Wire, f.Wire)
 		}
-		switch mf.Kind {
-		case model.FieldInteger:
-			a := schema.Int64Attribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
-			if mf.Min != nil || mf.Max != nil {
-				a.Validators = []validator.Int64{rangeCheck(mf.Min, mf.Max)}
-			}
-			attrs[mf.Attr] = a
-		case model.FieldBoolean:
-			attrs[mf.Attr] = schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
-		case model.FieldReference:
-			attrs[mf.Attr] = schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
-				Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
-		default:
-			r, err := compileRules(mf)
-			if err != nil {
-				return schema.NestedAttributeObject{}, err
-			}
-			a := schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
-			if !r.empty() {
-				a.Validators = []validator.String{stringCheck(r)}
-			}
-			attrs[mf.Attr] = a
+		a, err := memberAttr(mf, desc)
+		if err != nil {
+			return schema.NestedAttributeObject{}, err
 		}
+		attrs[mf.Attr] = a
 	}
 	return schema.NestedAttributeObject{Attributes: attrs}, nil
 }
@@ -207,4 +201,54 @@ func maxProperties(m *kindModel, wireName string) *int64 {
 		return nil
 	}
 	return nil
+}
+
+// objectMembers are the attributes of an object field's members: each Required or
+// Optional as the object's schema says, with its own validators, and marked when a
+// change of it replaces the resource.
+func objectMembers(m *kindModel, f *model.Field) (map[string]schema.Attribute, error) {
+	attrs := map[string]schema.Attribute{}
+	for i := range f.Members {
+		mf := &f.Members[i]
+		desc := mf.Description
+		if desc == "" {
+			desc = fmt.Sprintf("Member %s of %s.", mf.Wire, f.Wire)
+		}
+		if m.alwaysReplace(mf.Pointer) && !m.alwaysReplace(f.Pointer) {
+			desc += " Changing it replaces the resource."
+		}
+		a, err := memberAttr(mf, desc)
+		if err != nil {
+			return nil, err
+		}
+		attrs[mf.Attr] = a
+	}
+	return attrs, nil
+}
+
+// memberAttr is the attribute of one scalar or reference member of an object or an
+// object-list item.
+func memberAttr(mf *model.Field, desc string) (schema.Attribute, error) {
+	switch mf.Kind {
+	case model.FieldInteger:
+		a := schema.Int64Attribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
+		if mf.Min != nil || mf.Max != nil {
+			a.Validators = []validator.Int64{rangeCheck(mf.Min, mf.Max)}
+		}
+		return a, nil
+	case model.FieldBoolean:
+		return schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}, nil
+	case model.FieldReference:
+		return schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
+			Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}, nil
+	}
+	r, err := compileRules(mf)
+	if err != nil {
+		return nil, err
+	}
+	a := schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
+	if !r.empty() {
+		a.Validators = []validator.String{stringCheck(r)}
+	}
+	return a, nil
 }

@@ -138,6 +138,18 @@ func exampleLine(f *model.Field, v any) (hclLine, bool) {
 			lines = append(lines, "  "+q+strings.Repeat(" ", width-len(q))+" = "+hclScalar(o[k]))
 		}
 		return hclLine{key: f.Attr, value: append(lines, "})")}, true
+	case model.FieldObject:
+		o, _ := v.(map[string]any)
+		var item []hclLine
+		for i := range f.Members {
+			if ml, ok := exampleLine(&f.Members[i], o[f.Members[i].Wire]); ok {
+				item = append(item, ml)
+			}
+		}
+		var sb strings.Builder
+		renderLines(&sb, item, "  ")
+		lines := append([]string{"{"}, strings.Split(strings.TrimRight(sb.String(), "\n"), "\n")...)
+		return hclLine{key: f.Attr, value: append(lines, "}")}, true
 	case model.FieldBindingList, model.FieldObjectList:
 		arr, _ := v.([]any)
 		if len(arr) == 0 {

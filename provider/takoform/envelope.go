@@ -27,6 +27,7 @@ const (
 	aRevisionOwner     = "revision_owner"
 	aMainModule        = "main_module"
 	aModules           = "modules"
+	aFiles             = "files"
 )
 
 // Condition element attribute names (docs/provider-design.md#attributes).
@@ -40,9 +41,3 @@ var namePatternRe = lazyre.New(namePattern)
 
 // revisionOwnerPattern bounds revision_owner (docs/provider-design.md#attributes).
 const revisionOwnerPattern = `^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$`
-
-// Module authoring of artifact-addressed WorkerBundle Forms (docs/provider-design.md#bundles).
-var moduleMediaTypes = []string{"application/javascript+module", "text/plain", "application/octet-stream",
-	"application/wasm", "application/source-map+json"}
-
-const modulePathPattern = `^[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*$`

@@ -47,7 +47,7 @@ func TestReservedListEqualsEnvelope(t *testing.T) {
 		variants["identity"] = variants["identity"] || kt.model.newest.Role == "identity"
 		variants["revision"] = variants["revision"] || kt.model.revision
 		variants["update"] = variants["update"] || kt.model.anyUpdate
-		variants["bundle"] = variants["bundle"] || kt.model.bundle
+		variants["bundle"] = variants["bundle"] || kt.model.bundle != nil
 		variants["outputs"] = variants["outputs"] || len(kt.model.outputs) > 0
 	}
 	for _, v := range []string{"identity", "revision", "update", "bundle", "outputs"} {
@@ -125,8 +125,8 @@ func TestAttributeCountsAreExact(t *testing.T) {
 		if kt.model.revision {
 			want++
 		}
-		if kt.model.bundle {
-			want += 2
+		if b := kt.model.bundle; b != nil {
+			want += len(b.attrs())
 		}
 		if got := len(kt.schema.Attributes); got != want {
 			t.Errorf("%s: %d attributes, want %d", kt.model.typeName, got, want)

@@ -16,8 +16,8 @@ func TestQueueCreateReadUpdateDelete(t *testing.T) {
 	if st.str(aUID) == "" || st.str(aGeneration) != "1" || st.str(aFormDefVersion) != "0.2.0" {
 		t.Fatalf("state after create: uid=%q gen=%q version=%q", st.str(aUID), st.str(aGeneration), st.str(aFormDefVersion))
 	}
-	if got := st["max_message_bytes"]; !got.Equal(types.Int64Value(131072)) {
-		t.Errorf("max_message_bytes = %v, want the default 131072", got)
+	if got := st["max_message_bytes"]; !got.Equal(types.Int64Value(127000)) {
+		t.Errorf("max_message_bytes = %v, want the default 127000 (edge.queue 0.2.0 in v1beta1)", got)
 	}
 	if st.str(aOutputsJSON) != "{}" || st.str(aSpace) != "dev" {
 		t.Errorf("outputs_json=%q space=%q", st.str(aOutputsJSON), st.str(aSpace))

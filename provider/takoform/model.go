@@ -2,13 +2,10 @@ package takoform
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/takokit/takokit/catalog/model"
 )
-
-// artifactManifestKind is the artifact manifest kind that carries modules
-// (docs/provider-design.md#bundles names it); only it gets local bundle authoring.
-const artifactManifestKind = "WorkerBundle"
 
 // kindModel is everything the resource type of one (apiVersion, kind) derives from
 // the catalog: the union of its versions' fields and outputs (docs/catalog-rules.md#loader-rules).
@@ -23,7 +20,7 @@ type kindModel struct {
 	// anyUpdate: some version declares update (the kind gets update_timeout).
 	anyUpdate bool
 	revision  bool
-	bundle    bool // artifact-addressed WorkerBundle with local authoring
+	bundle    *authoring // local authoring of an artifact-addressed Form; nil for any other
 	markers   []*model.Transition
 }
 
@@ -57,7 +54,7 @@ func newKindModel(cat *model.Catalog, k *model.Kind) (*kindModel, error) {
 		}
 	}
 	m.revision = m.newest.Role == "revision"
-	m.bundle = k.Kind == artifactManifestKind && artifactAddressed(m.newest)
+	m.bundle = newAuthoring(k, m.newest)
 	for _, t := range cat.Transitions() {
 		if t.From.APIVersion == k.APIVersion && t.From.Kind == k.Kind {
 			m.markers = append(m.markers, t)
@@ -105,21 +102,49 @@ func (m *kindModel) requiredEverywhere(wire string) bool {
 	return true
 }
 
-// alwaysReplace: in every version declaring the field, changing it needs replacement.
-func (m *kindModel) alwaysReplace(wire string) bool {
+// alwaysReplace: in every version declaring the desired value at ptr — a top-level
+// field ("/worker") or a member of an object field ("/assets/bundle") — changing it
+// needs replacement.
+func (m *kindModel) alwaysReplace(ptr string) bool {
 	for _, f := range m.kind.Versions {
-		if fl, ok := f.Field(wire); ok && f.DeclaresUpdate && !fl.Immutable && !f.Immutable["/"+wire] {
+		if declared, immutable := immutableAt(f, ptr); declared && f.DeclaresUpdate && !immutable {
 			return false
 		}
 	}
 	return true
 }
 
-// replaces reports whether a change of field wire under ref f needs replacement.
-func replaces(f *model.Form, wire string) bool {
+// replaces reports whether a change of the desired value at ptr under ref f needs
+// replacement: f cannot update, or the value (or the object holding it) is immutable.
+func replaces(f *model.Form, ptr string) bool {
 	if !f.DeclaresUpdate || f.Role == "revision" {
 		return true
 	}
-	fl, ok := f.Field(wire)
-	return ok && (fl.Immutable || f.Immutable["/"+wire])
+	_, immutable := immutableAt(f, ptr)
+	return immutable
+}
+
+// immutableAt reports whether f declares the desired value at ptr and whether it is
+// immutable there: by the field's or member's own mark, by immutableFields naming the
+// pointer, or, for a member, by its object being immutable as a whole.
+func immutableAt(f *model.Form, ptr string) (declared, immutable bool) {
+	top, _, isMember := strings.Cut(strings.TrimPrefix(ptr, "/"), "/")
+	var fl *model.Field
+	for i := range f.Fields {
+		if f.Fields[i].Pointer == "/"+top {
+			fl = &f.Fields[i]
+		}
+	}
+	if fl == nil {
+		return false, false
+	}
+	immutable = fl.Immutable || f.Immutable[fl.Pointer]
+	if !isMember {
+		return true, immutable
+	}
+	mem := f.ObjectMember(ptr)
+	if mem == nil {
+		return false, false
+	}
+	return true, immutable || mem.Immutable || f.Immutable[ptr]
 }

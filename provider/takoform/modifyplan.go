@@ -215,8 +215,20 @@ func (r *Resource) planReplace(plan, prior values, form *model.Form, resp *resou
 		if pv.Equal(sv) || (f.Kind == model.FieldJSONMap && sameJSON(pv, sv)) {
 			continue
 		}
-		if replaces(form, f.Wire) {
+		if replaces(form, f.Pointer) {
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root(f.Attr))
+			continue
+		}
+		if f.Kind != model.FieldObject {
+			continue
+		}
+		for j := range f.Members {
+			mf := &f.Members[j]
+			pm, decided := memberValue(pv, mf.Attr)
+			sm, _ := memberValue(sv, mf.Attr)
+			if decided && !sameOrBothMissing(pm, sm) && replaces(form, mf.Pointer) {
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root(f.Attr).AtName(mf.Attr))
+			}
 		}
 	}
 	if form.Role == "revision" && prior.known(aDrift) {
@@ -271,15 +283,20 @@ func specProblem(typeName string, form *model.Form, name string, p model.SchemaP
 }
 
 // pointerPath maps a spec instance pointer to the top-level attribute it falls in
-// (/labels/team → labels_json). What the whole-spec check finds lies in one attribute's
+// (/labels/team → labels_json), or to the member of an object attribute it names
+// (/assets/notFoundHandling → assets.not_found_handling). What the whole-spec check finds lies in one attribute's
 // own value (a JSON map's members, a collection as a whole): the catalog admits no
 // constraint inside list items that an attribute check does not already check, and
 // ValidateConfig runs those first.
 func pointerPath(form *model.Form, ptr string) path.Path {
-	name, _, _ := strings.Cut(strings.TrimPrefix(ptr, "/"), "/")
+	name, rest, _ := strings.Cut(strings.TrimPrefix(ptr, "/"), "/")
 	f, ok := form.Field(name)
 	if !ok {
 		return path.Empty()
+	}
+	member, _, _ := strings.Cut(rest, "/")
+	if mf := form.ObjectMember("/" + name + "/" + member); mf != nil {
+		return path.Root(f.Attr).AtName(mf.Attr)
 	}
 	return path.Root(f.Attr)
 }

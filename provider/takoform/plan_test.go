@@ -12,7 +12,7 @@ func TestOldVersionQueueShowsNewFieldAtDefault(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
 	st := h.create(queueType, cfg)
-	if st.str(aFormDefVersion) != "0.1.0" || !st["max_message_bytes"].Equal(types.Int64Value(131072)) {
+	if st.str(aFormDefVersion) != "0.1.0" || !st["max_message_bytes"].Equal(types.Int64Value(127000)) {
 		t.Fatalf("0.1.0 queue: version=%q max_message_bytes=%v (want the newest default)", st.str(aFormDefVersion), st["max_message_bytes"])
 	}
 	// the PUT went out under 0.1.0 without the 0.2.0-only member: a refresh shows no diff

@@ -63,25 +63,35 @@ func liftChecks(attrs map[string]schema.Attribute) []configCheck {
 			mine, rest := splitChecks(a.Validators)
 			a.Validators = rest
 			lift(name, "", mine)
-			nested := a.NestedObject.Attributes
-			for _, mn := range sortedAttrNames(nested) {
-				switch ma := nested[mn].(type) {
-				case schema.StringAttribute:
-					mine, rest := splitChecks(ma.Validators)
-					ma.Validators = rest
-					nested[mn] = ma
-					lift(name, mn, mine)
-				case schema.Int64Attribute:
-					mine, rest := splitChecks(ma.Validators)
-					ma.Validators = rest
-					nested[mn] = ma
-					lift(name, mn, mine)
-				}
-			}
+			liftMembers(a.NestedObject.Attributes, func(mn string, vs []check) { lift(name, mn, vs) })
+			attrs[name] = a
+		case schema.SingleNestedAttribute:
+			mine, rest := splitChecks(a.Validators)
+			a.Validators = rest
+			lift(name, "", mine)
+			liftMembers(a.Attributes, func(mn string, vs []check) { lift(name, mn, vs) })
 			attrs[name] = a
 		}
 	}
 	return out
+}
+
+// liftMembers takes our checks out of the members of one nested object.
+func liftMembers(nested map[string]schema.Attribute, lift func(member string, vs []check)) {
+	for _, mn := range sortedAttrNames(nested) {
+		switch ma := nested[mn].(type) {
+		case schema.StringAttribute:
+			mine, rest := splitChecks(ma.Validators)
+			ma.Validators = rest
+			nested[mn] = ma
+			lift(mn, mine)
+		case schema.Int64Attribute:
+			mine, rest := splitChecks(ma.Validators)
+			ma.Validators = rest
+			nested[mn] = ma
+			lift(mn, mine)
+		}
+	}
 }
 
 // splitChecks separates our checks from other validators (nil when none remain).
@@ -106,12 +116,19 @@ func sortedAttrNames(attrs map[string]schema.Attribute) []string {
 }
 
 // checkAttributes runs the lifted checks over a configuration, as the framework runs
-// attribute validators: on known, non-null values, nested members element by element.
+// attribute validators: on known, non-null values, nested members element by element
+// (or, in an object attribute, the member itself).
 func (r *Resource) checkAttributes(cfg values, d *diag.Diagnostics) {
 	for _, cc := range r.kind.checks {
 		v := cfg[cc.attr]
 		if cc.member == "" {
 			cc.c.run(path.Root(cc.attr), v, d)
+			continue
+		}
+		if o, ok := v.(types.Object); ok {
+			if !o.IsNull() && !o.IsUnknown() {
+				cc.c.run(path.Root(cc.attr).AtName(cc.member), o.Attributes()[cc.member], d)
+			}
 			continue
 		}
 		l, ok := v.(types.List)
@@ -139,8 +156,9 @@ type planRules struct {
 }
 
 type replaceRule struct {
-	attr string
-	json bool
+	attr   string
+	member string // a member of the object attribute attr; "" for attr as a whole
+	json   bool
 }
 
 // newPlanRules lists the kind's plan rules (docs/provider-design.md#recorded-ref): the host's
@@ -158,8 +176,18 @@ func newPlanRules(m *kindModel) planRules {
 		pr.replace = append(pr.replace, replaceRule{attr: aRevisionOwner})
 	}
 	for i := range m.fields {
-		if f := &m.fields[i]; m.alwaysReplace(f.Wire) {
+		f := &m.fields[i]
+		if m.alwaysReplace(f.Pointer) {
 			pr.replace = append(pr.replace, replaceRule{attr: f.Attr, json: f.Kind == model.FieldJSONMap})
+			continue
+		}
+		if f.Kind != model.FieldObject {
+			continue
+		}
+		for j := range f.Members {
+			if mf := &f.Members[j]; m.alwaysReplace(mf.Pointer) {
+				pr.replace = append(pr.replace, replaceRule{attr: f.Attr, member: mf.Attr})
+			}
 		}
 	}
 	return pr
@@ -178,12 +206,38 @@ func (r *Resource) applyPlanRules(plan, prior, config values, resp *resource.Mod
 	}
 	for _, rr := range rules.replace {
 		pv, sv := plan[rr.attr], prior[rr.attr]
+		at := path.Root(rr.attr)
+		if rr.member != "" {
+			var decided bool
+			if pv, decided = memberValue(pv, rr.member); !decided {
+				continue // an unknown object: its members are decided at apply
+			}
+			sv, _ = memberValue(sv, rr.member)
+			at = at.AtName(rr.member)
+		}
 		if sameOrBothMissing(pv, sv) || (rr.json && pv != nil && sv != nil && sameJSON(pv, sv)) {
 			continue
 		}
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(rr.attr))
+		resp.RequiresReplace = append(resp.RequiresReplace, at)
 	}
 	return changed
+}
+
+// memberValue is member of the object value v: nil when the object is null (no
+// member set), decided false while the object is unknown.
+func memberValue(v attr.Value, member string) (mv attr.Value, decided bool) {
+	o, ok := v.(types.Object)
+	switch {
+	case !ok || o.IsNull():
+		return nil, true
+	case o.IsUnknown():
+		return nil, false
+	}
+	mv = o.Attributes()[member]
+	if mv != nil && mv.IsNull() {
+		return nil, true
+	}
+	return mv, true
 }
 
 func sameOrBothMissing(a, b attr.Value) bool {

@@ -112,19 +112,10 @@ func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 			Description: "Derives the revision name from its content; set either name or revision_owner.",
 			Validators:  []validator.String{stringCheck(stringRules{pattern: lazyre.New(revisionOwnerPattern)})}}
 	}
-	if m.bundle {
-		attrs[aMainModule] = schema.StringAttribute{Optional: true, Description: "Name of the entry module (one of modules)."}
-		attrs[aModules] = schema.ListNestedAttribute{Optional: true, Description: "Local module files of the bundle.",
-			Validators: []validator.List{collectionCheck(ptr(1), nil, false, stringRules{})},
-			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"name": schema.StringAttribute{Required: true, Description: moduleDescriptions["name"], Validators: []validator.String{stringCheck(stringRules{
-					pattern: lazyre.New(modulePathPattern), maxLen: ptr(240)})}},
-				"content_type": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_type"],
-					Validators: []validator.String{oneOf("a module media type", moduleMediaTypes)}},
-				"content_file": schema.StringAttribute{Required: true, Description: moduleDescriptions["content_file"]},
-				"size":         schema.Int64Attribute{Computed: true, Description: moduleDescriptions["size"]},
-				"digest":       schema.StringAttribute{Computed: true, Description: moduleDescriptions["digest"]},
-			}}}
+	if m.bundle != nil {
+		for n, a := range m.bundle.attrs() {
+			attrs[n] = a
+		}
 	}
 	return attrs
 }

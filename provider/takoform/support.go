@@ -95,7 +95,7 @@ func (r *Resource) planSupport(ctx context.Context, plan values, form *model.For
 	c.interfaces()
 	c.bindings()
 	c.values(prof)
-	c.bundleSize(prof)
+	c.bundleLimits(prof)
 }
 
 func (c *supportCheck) formProfile() *client.SupportProfile {
@@ -291,6 +291,13 @@ func (c *supportCheck) checkValue(prof *client.SupportProfile, f *model.Field, k
 		}
 	case model.FieldInteger:
 		c.checkRange(prof, key, ptr, at, v.(types.Int64).ValueInt64())
+	case model.FieldObject:
+		// a member by its dotted key (assets.notFoundHandling), as hostsim's profiles name it
+		o := v.(types.Object)
+		for j := range f.Members {
+			mf := &f.Members[j]
+			c.checkValue(prof, mf, key+"."+mf.Wire, ptr+"/"+mf.Wire, at.AtName(mf.Attr), o.Attributes()[mf.Attr])
+		}
 	case model.FieldObjectList:
 		for i, e := range v.(types.List).Elements() {
 			o := e.(types.Object)
@@ -343,29 +350,6 @@ func intBound(raw json.RawMessage) *big.Int {
 		return nil
 	}
 	return n
-}
-
-// bundleSize sums the planned module sizes against maximumBundleBytes. Only a bundle
-// kind plans modules, all sizes known (read from the local files) or, while the files
-// are not known yet, none: nothing to sum then, so nothing is refused.
-func (c *supportCheck) bundleSize(prof *client.SupportProfile) {
-	max, err := prof.Limits["maximumBundleBytes"].Int64()
-	if err != nil {
-		return // the host states no bundle limit
-	}
-	l, _ := c.plan[aModules].(types.List)
-	var total int64
-	for _, e := range l.Elements() {
-		sz, _ := e.(types.Object).Attributes()["size"].(types.Int64)
-		total += sz.ValueInt64()
-	}
-	if total > max {
-		p := path.Root(aModules)
-		c.refuse(fmt.Sprintf("Bundle for %s %s is larger than the host accepts", c.form.Ref.Kind, c.plan.str(aName)),
-			codeHostLimitExceeded, "/spec/manifestDigest",
-			fmt.Sprintf("The modules add up to %d bytes; maximumBundleBytes = %d. Nothing was uploaded.", total, max),
-			"Shrink the bundle or use another host.", &p)
-	}
 }
 
 func countOf(v attr.Value) int {

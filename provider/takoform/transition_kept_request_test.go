@@ -42,6 +42,7 @@ func repackagedCatalog(t *testing.T) *catalog.Catalog {
 	if os.WriteFile(fixture, raw, 0o644) != nil || os.WriteFile(filepath.Join(pkg, "package-index.json"), indentJSON(t, idx), 0o644) != nil {
 		t.Fatal("write the repackaged queue")
 	}
+	relist(t, dir)
 	return loadCatalogDir(t, dir)
 }
 

@@ -51,7 +51,7 @@ func TestTransitionCommitsInPlace(t *testing.T) {
 	if up.str(aFormDefVersion) != "0.2.0" || up.str(aGeneration) != "2" || up.str(aUID) != st.str(aUID) || up.str(aPendingOp) != "" {
 		t.Fatalf("after commit: version=%q gen=%q uid=%q pending=%q", up.str(aFormDefVersion), up.str(aGeneration), up.str(aUID), up.str(aPendingOp))
 	}
-	if !up["max_message_bytes"].Equal(types.Int64Value(131072)) {
+	if !up["max_message_bytes"].Equal(types.Int64Value(127000)) {
 		t.Errorf("max_message_bytes = %v", up["max_message_bytes"])
 	}
 	rd, d := h.read(queueType, up)

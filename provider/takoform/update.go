@@ -12,7 +12,7 @@ import (
 )
 
 // configOnly are attributes whose change never needs a host call.
-var configOnly = []string{aCreateTimeout, aUpdateTimeout, aDeleteTimeout, aFormTransition, aMainModule, aModules}
+var configOnly = []string{aCreateTimeout, aUpdateTimeout, aDeleteTimeout, aFormTransition, aMainModule, aModules, aFiles}
 
 // Update runs docs/provider-design.md#update in named steps: a transition goes its own
 // way; a change confined to configuration-only attributes makes no request; otherwise

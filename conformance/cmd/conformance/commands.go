@@ -195,6 +195,7 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 	bin := fs.String("hostsim", "", "hostsim binary (default bin/hostsim, then hostsim on PATH)")
 	catDir := fs.String("catalog", "", "catalog directory (default: the built-in family)")
 	only := fs.String("only", "", "comma-separated check ids for the negative matrix")
+	lanes := fs.String("lanes", "", "comma-separated other lanes the positive suite also runs on (default: every lane but the catalog's; \"none\" for none)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -211,7 +212,18 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, CatalogDir: *catDir, Out: stdout, Only: splitList(*only)})
+	other := splitList(*lanes)
+	switch {
+	case *lanes == "none":
+		other = nil
+	case *lanes == "" && *catDir == "":
+		for _, l := range wire.Lanes() {
+			if l != cat.Lane() {
+				other = append(other, l.Name)
+			}
+		}
+	}
+	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, CatalogDir: *catDir, Out: stdout, Only: splitList(*only), OtherLanes: other})
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ const usage = `usage:
                    [--space NAME] [--only ID,...] [--skip ID,...] [--strict] [--format text|json|junit]
                    [--out FILE] [--catalog DIR]
   conformance list [--format text|markdown|json] [--out FILE]
-  conformance selftest [--hostsim PATH] [--catalog DIR] [--only ID,...]
+  conformance selftest [--hostsim PATH] [--catalog DIR] [--only ID,...] [--lanes NAME,...|none]
   conformance version              (also -version) print the stamped build version
 
 Exit status (docs/guides/conformance.md):

@@ -2,4 +2,4 @@
 tofu import takoform_worker_bundle.example prod/example-worker-bundle
 
 # or a JSON object naming the exact Form (all four Form members, or none):
-tofu import takoform_worker_bundle.example '{"space":"prod","name":"example-worker-bundle","apiVersion":"edge.forms.takokit.dev/v1alpha1","kind":"WorkerBundle","definitionVersion":"0.1.0","schemaDigest":"sha256:7d3a2cf208b09541c080e6a0138f9b07efe0b8235e384cba496b6da442797301"}'
+tofu import takoform_worker_bundle.example '{"space":"prod","name":"example-worker-bundle","apiVersion":"edge.forms.takokit.dev/v1beta1","kind":"WorkerBundle","definitionVersion":"0.1.0","schemaDigest":"sha256:e0c6b6c949c31d6fefdc001b5dac2306c9b90b0b4470c91768b8162b46d48fd9"}'

@@ -2,4 +2,4 @@
 tofu import takoform_worker_version.example prod/example-worker-version
 
 # or a JSON object naming the exact Form (all four Form members, or none):
-tofu import takoform_worker_version.example '{"space":"prod","name":"example-worker-version","apiVersion":"edge.forms.takokit.dev/v1alpha1","kind":"WorkerVersion","definitionVersion":"0.1.0","schemaDigest":"sha256:18a1b3466d6747132b68b225b609445aba3c408827bf378ef41e61593b7cc84c"}'
+tofu import takoform_worker_version.example '{"space":"prod","name":"example-worker-version","apiVersion":"edge.forms.takokit.dev/v1beta1","kind":"WorkerVersion","definitionVersion":"0.1.0","schemaDigest":"sha256:108cb747e167155011e938c32f5aa05a06f071accb5872416c82751e84673253"}'

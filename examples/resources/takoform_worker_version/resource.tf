@@ -1,6 +1,12 @@
 resource "takoform_worker_version" "example" {
   revision_owner = "team-a/worker-version"
 
+  assets = {
+    bundle             = "static-asset-bundle"
+    not_found_handling = "none"
+    run_worker_first   = false
+  }
+
   bucket_bindings = [
     {
       name        = "MEDIA"

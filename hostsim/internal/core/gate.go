@@ -6,6 +6,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
@@ -30,14 +31,15 @@ type Diagnostic struct {
 // recognized by their schema pattern, rules.FieldSemantic). A spec that fails
 // yields diagnostics, never an error; err is a hostsim failure.
 func Gate(f *catalog.Form, spec map[string]any) (*Gated, []Diagnostic, error) {
-	return (*GateMemo)(nil).Gate(f, spec)
+	return (*GateMemo)(nil).Gate(f, spec, nil)
 }
 
 // Gate is the spec gate (core.Gate) answered from the memo when f passed
 // this spec's canonical bytes before; a nil memo remembers nothing.
-func (gm *GateMemo) Gate(f *catalog.Form, spec map[string]any) (*Gated, []Diagnostic, error) {
+// A fault of the gate (fs) that lets a spec through keeps it out of the memo.
+func (gm *GateMemo) Gate(f *catalog.Form, spec map[string]any, fs *fault.Set) (*Gated, []Diagnostic, error) {
 	m := f.Materialize(spec)
-	rules.CanonicalizeSpec(f, m)
+	laxed := canonicalize(f, m, fs)
 	b, cerr := wire.CanonicalValue(m)
 	var digest string
 	if cerr == nil {
@@ -46,20 +48,30 @@ func (gm *GateMemo) Gate(f *catalog.Form, spec map[string]any) (*Gated, []Diagno
 			return &Gated{Form: f, Spec: m, JCS: b, Digest: digest}, nil, nil
 		}
 	}
-	if ds := check(f, m); ds != nil {
+	ds, lax := check(f, m, fs)
+	if ds != nil {
 		return nil, ds, nil
 	}
 	if cerr != nil {
 		return nil, nil, cerr
 	}
-	gm.pass(f, digest)
+	if !laxed && !lax {
+		gm.pass(f, digest)
+	}
 	return &Gated{Form: f, Spec: m, JCS: b, Digest: digest}, nil, nil
 }
 
 // check validates a materialized spec against f's desiredSchema, then its
-// semantic fields: the diagnostics of the first that fails, or nil.
-func check(f *catalog.Form, m map[string]any) []Diagnostic {
-	if err := f.ValidateDesired(m); err != nil {
+// semantic fields: the diagnostics of the first that fails, or nil; lax is set
+// when a fault let the spec through.
+func check(f *catalog.Form, m map[string]any, fs *fault.Set) (ds []Diagnostic, lax bool) {
+	schemaView := m
+	if open := withinVocabulary(f, m); open != nil {
+		if fs.On(fault.HandlersOpenVocabulary) {
+			schemaView, lax = open, true
+		}
+	}
+	if err := f.ValidateDesired(schemaView); err != nil {
 		var se *catalog.SchemaError
 		if errors.As(err, &se) {
 			var ds []Diagnostic
@@ -73,25 +85,25 @@ func check(f *catalog.Form, m map[string]any) []Diagnostic {
 			if len(ds) == 0 {
 				ds = append(ds, Diagnostic{Severity: "error", Message: clip(err.Error())})
 			}
-			return ds
+			return ds, lax
 		}
-		return []Diagnostic{{Severity: "error", Message: clip(err.Error())}}
+		return []Diagnostic{{Severity: "error", Message: clip(err.Error())}}, lax
 	}
-	if _, r := rules.CheckSemanticFields(f, m); r != nil {
-		return []Diagnostic{{Severity: "error", Field: r.Pointer, Message: clip(r.Message)}}
+	if _, r := rules.CheckSemanticFieldsLax(f, m, CronPatternOnly(fs, &lax)); r != nil {
+		return []Diagnostic{{Severity: "error", Field: r.Pointer, Message: clip(r.Message)}}, lax
 	}
-	return nil
+	return nil, lax
 }
 
 // GateOrRefuse is the gate of prepare, apply and import: the first
 // diagnostic becomes an invalid_argument naming its field.
 func GateOrRefuse(f *catalog.Form, spec map[string]any) (*Gated, *wire.Error) {
-	return (*GateMemo)(nil).GateOrRefuse(f, spec)
+	return (*GateMemo)(nil).GateOrRefuse(f, spec, nil)
 }
 
 // GateOrRefuse is core.GateOrRefuse answered from the memo when it can.
-func (gm *GateMemo) GateOrRefuse(f *catalog.Form, spec map[string]any) (*Gated, *wire.Error) {
-	g, ds, err := gm.Gate(f, spec)
+func (gm *GateMemo) GateOrRefuse(f *catalog.Form, spec map[string]any, fs *fault.Set) (*Gated, *wire.Error) {
+	g, ds, err := gm.Gate(f, spec, fs)
 	if err != nil {
 		return nil, Internal(err)
 	}

@@ -44,7 +44,7 @@ func TestGateMemoRemembersPassesOnly(t *testing.T) {
 		t.Fatalf("the fixture of %s does not pass the gate: %v %v", f.Ref, ds, err)
 	}
 	for i := range 2 {
-		got, ds, err := gm.Gate(f, specOf(t, f))
+		got, ds, err := gm.Gate(f, specOf(t, f), nil)
 		if err != nil || ds != nil {
 			t.Fatalf("call %d: %v %v", i, ds, err)
 		}
@@ -58,17 +58,17 @@ func TestGateMemoRemembersPassesOnly(t *testing.T) {
 	bad := specOf(t, f)
 	bad["notAMemberOfAnySchema"] = true
 	for i := range 2 {
-		if _, ds, err := gm.Gate(f, bad); err != nil || len(ds) == 0 {
+		if _, ds, err := gm.Gate(f, bad, nil); err != nil || len(ds) == 0 {
 			t.Fatalf("call %d: a spec with an unknown member passed (%v %v)", i, ds, err)
 		}
 	}
-	if _, err := gm.GateOrRefuse(f, bad); err == nil || err.Code != wire.CodeInvalidArgument {
+	if _, err := gm.GateOrRefuse(f, bad, nil); err == nil || err.Code != wire.CodeInvalidArgument {
 		t.Fatalf("GateOrRefuse of a bad spec = %v, want invalid_argument", err)
 	}
 	if len(gm.m) != 1 {
 		t.Fatalf("a refusal was remembered: %d entries", len(gm.m))
 	}
-	if _, ds, err := gm.Gate(g, specOf(t, g)); err != nil || ds != nil {
+	if _, ds, err := gm.Gate(g, specOf(t, g), nil); err != nil || ds != nil {
 		t.Fatalf("the fixture of %s: %v %v", g.Ref, ds, err)
 	}
 	if len(gm.m) != 2 {
@@ -89,11 +89,11 @@ func TestGateMemoAnswersFromWhatItRemembers(t *testing.T) {
 	}
 	var gm GateMemo
 	gm.pass(f, wire.RawDigest(b))
-	if _, ds, err := gm.Gate(f, bad); err != nil || ds != nil {
+	if _, ds, err := gm.Gate(f, bad, nil); err != nil || ds != nil {
 		t.Fatalf("a planted pass was checked again: %v %v", ds, err)
 	}
 	var nilMemo *GateMemo
-	if _, ds, _ := nilMemo.Gate(f, bad); len(ds) == 0 {
+	if _, ds, _ := nilMemo.Gate(f, bad, nil); len(ds) == 0 {
 		t.Fatal("a nil memo remembered something")
 	}
 }

@@ -111,6 +111,19 @@ var Table = []*Rule{
 	TransitionProofWrong,
 	IdentityKindOnly,
 	MutationExclusive,
+	// the v1beta1 corpus's worker, hostname, runtime and import rules
+	CronPatternOnly,
+	HostnameAsSent,
+	HostnameIDNAMap,
+	HostnameSpaceScoped,
+	HostnameHostWide,
+	HandlersOpenVocabulary,
+	DeadLetterOneHop,
+	AttachmentManyPerTarget,
+	GateStoredVersions,
+	ImportFirstClaimUnrecorded,
+	RelationsUnlistedFormRef,
+	RelationsInterfaceUnverified,
 	// SQLite migration history
 	MigrationsFailMidSuffix,
 	MigrationsDivergedLedgerAccepted,
@@ -253,6 +266,24 @@ var (
 	TransitionProofWrong       = &Rule{Name: "transition.proof-wrong", Stage: StageRules, Effect: "a committed Form transition's transitionProof carries one wrong member while the transition commits (value: observedSpecDigest (default), uid, generation, nativeIdentityDigest or transitionEvidenceDigest)", Value: proofMember}
 	IdentityKindOnly           = &Rule{Name: "identity.kind-only", Stage: StageRules, Effect: "apply and import find the resource by kind and name alone: a kind of the same name in another group holds the name"}
 	MutationExclusive          = &Rule{Name: "mutation.exclusive", Stage: StageRules, Effect: "mutations do not run concurrently: each holds the host for 500ms and one arriving meanwhile answers resource_busy"}
+)
+
+// Targeted faults of the v1beta1 corpus's worker, hostname, runtime and import rules
+// (docs/protocol.md#aggregate, #import, #relations): each switches off one rule a
+// conformance check measures.
+var (
+	CronPatternOnly              = &Rule{Name: "cron.pattern-only", Stage: StageRules, Effect: "a cron field is held to its schema pattern only: the grammar parse is skipped, so shapes naming no schedule (0 24 * * *) pass the spec gate"}
+	HostnameAsSent               = &Rule{Name: "hostname.as-sent", Stage: StageRules, Effect: "hostname fields are not canonicalized: upper case and the trailing root dot are stored, echoed and digested as sent (claims still compare canonically)"}
+	HostnameIDNAMap              = &Rule{Name: "hostname.idna-map", Stage: StageRules, Effect: "a hostname written as a U-label is mapped to its A-label before the spec gate instead of being refused"}
+	HostnameSpaceScoped          = &Rule{Name: "hostname.space-scoped", Stage: StageRules, Effect: "hostname claims are compared within the space only, so another space of the tenant may claim a served hostname"}
+	HostnameHostWide             = &Rule{Name: "hostname.host-wide", Stage: StageRules, Effect: "hostname claims are compared across every tenant: a hostname another tenant serves is refused, naming that tenant's holder"}
+	HandlersOpenVocabulary       = &Rule{Name: "handlers.open-vocabulary", Stage: StageRules, Effect: "the spec gate admits handler names outside the closed enum of a revision Form's handler set (the runtime contract's vocabulary)"}
+	DeadLetterOneHop             = &Rule{Name: "deadletter.one-hop", Stage: StageRules, Effect: "the dead-letter cycle scan follows one edge: only a destination that is the queue itself, or whose own consumer points straight back, is refused"}
+	AttachmentManyPerTarget      = &Rule{Name: "attachment.many-per-target", Stage: StageRules, Effect: "the one-per-target claims are skipped: a second endpoint of a worker or consumer of a queue is stored"}
+	GateStoredVersions           = &Rule{Name: "gate.stored-versions", Stage: StageRules, Effect: "the attachment gate also admits a handler that a stored version of the worker declares, though its active deployment does not weight it"}
+	ImportFirstClaimUnrecorded   = &Rule{Name: "import.first-claim-unrecorded", Stage: StageRules, Effect: "the first import onto a resource this host created records no nativeId claim (the claim is still checked)"}
+	RelationsUnlistedFormRef     = &Rule{Name: "relations.unlisted-formref", Stage: StageRules, Effect: "a reference's target recorded under a FormRef the reference does not list is pinned instead of refused"}
+	RelationsInterfaceUnverified = &Rule{Name: "relations.interface-unverified", Stage: StageRules, Effect: "a reference's target whose Definition does not provide the required Interface is pinned instead of refused"}
 )
 
 // SQLite migration history (docs/protocol.md#migrations), acted on where a

@@ -46,7 +46,7 @@ func (g *G) Semantic(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gate
 			return e
 		}
 	}
-	return g.hostnameClaims(q, f, m, gd, curUID)
+	return g.hostnameClaims(q, f, m, gd, curUID, fs)
 }
 
 // deploymentRules are the deployment rules and the reverse gate.
@@ -118,7 +118,9 @@ func (g *G) attachmentRules(q store.Q, m *core.Mutation, ar *attachmentRole, pin
 			}
 		}
 		if r := rules.AttachmentGate(ar.Worker, wp.TargetName, ar.Handler, active); r != nil {
-			return prefixed(m.What(), r.Wire())
+			if w == nil || !g.storedVersionServes(q, w, ar.Handler, fs) {
+				return prefixed(m.What(), r.Wire())
+			}
 		}
 	}
 	if p, ok := pinAt(pins, ar.OnePer); ar.OnePer != "" && ok {
@@ -128,6 +130,9 @@ func (g *G) attachmentRules(q store.Q, m *core.Mutation, ar *attachmentRole, pin
 		}
 		for _, h := range holders {
 			if h.Source.Kind == m.Ref.Kind && h.Pin.Relation == ar.OnePer && h.Source.UID != curUID {
+				if manyPerTarget(fs) {
+					break
+				}
 				r := rules.ClaimTaken(ar.OnePer, fmt.Sprintf("the one %s of %s %q (uid %s)", m.Ref.Kind, p.TargetKind, p.TargetName, p.TargetUID),
 					fmt.Sprintf("%s %q", h.Source.Kind, h.Source.Name))
 				return prefixed(m.What(), r.Wire())
@@ -135,12 +140,12 @@ func (g *G) attachmentRules(q store.Q, m *core.Mutation, ar *attachmentRole, pin
 		}
 	}
 	if dl := ar.DeadLetter; dl != nil {
-		return deadLetter(q, m, dl, pins, curUID)
+		return deadLetter(q, m, dl, pins, curUID, fs)
 	}
 	return nil
 }
 
-func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pin, curUID string) *wire.Error {
+func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	qp, ok1 := pinAt(pins, dl.Queue)
 	dp, ok2 := pinAt(pins, dl.DeadLetter)
 	if !ok1 || !ok2 {
@@ -167,7 +172,7 @@ func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pi
 			names[oq.TargetUID], names[od.TargetUID] = oq.TargetName, od.TargetName
 		}
 	}
-	if r := rules.CheckDeadLetter(dl.DeadLetter, live, rules.QueueEdge{Queue: qp.TargetUID, DeadLetter: dp.TargetUID}, names); r != nil {
+	if r := rules.CheckDeadLetter(dl.DeadLetter, oneHop(live, qp.TargetUID, dp.TargetUID, fs), rules.QueueEdge{Queue: qp.TargetUID, DeadLetter: dp.TargetUID}, names); r != nil {
 		return prefixed(m.What(), r.Wire())
 	}
 	return nil
@@ -175,8 +180,9 @@ func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pi
 
 // hostnameClaims is the tenant-wide custom-domain claim: no other live
 // resource of the tenant, in any space, holds the same canonical hostname.
-func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, curUID string) *wire.Error {
-	claims, r := rules.CheckSemanticFields(f, gd.Spec)
+func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, curUID string, fs *fault.Set) *wire.Error {
+	var lax bool
+	claims, r := rules.CheckSemanticFieldsLax(f, gd.Spec, core.CronPatternOnly(fs, &lax))
 	if r != nil {
 		return prefixed(m.What(), r.Wire())
 	}
@@ -188,13 +194,18 @@ func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *core.Mutation, gd *cor
 		if len(fields) == 0 {
 			continue
 		}
-		list, err := store.ListKind(q, m.Tenant, "", k.Kind, true)
+		list, err := claimScope(q, m.Tenant, k.Kind, fs)
 		if err != nil {
 			return core.Internal(err)
 		}
 		for _, o := range list {
 			if o.UID == curUID || o.APIVersion != k.APIVersion {
 				continue
+			}
+			if o.Space != m.Space {
+				if fs.On(fault.HostnameSpaceScoped) {
+					continue
+				}
 			}
 			var spec map[string]any
 			_ = json.Unmarshal(o.Spec, &spec)

@@ -49,7 +49,7 @@ func (g *G) Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[s
 			return nil, core.Internal(err)
 		}
 		if r := rules.VerifyReference(f, rf, t, g.contracts); r != nil {
-			if !lapsed(r, rf, fs) {
+			if !lapsed(r, rf, fs) && !contractLapsed(r, rf, t, fs) {
 				return nil, r.Wire()
 			}
 			if !t.Found {

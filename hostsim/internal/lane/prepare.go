@@ -33,7 +33,7 @@ func validate(c *call) *wire.Error {
 	if err := in.CheckGrammars(c.fs); err != nil {
 		return err
 	}
-	_, ds, gerr := c.s.Engine.GateDiagnostics(f, in.Spec)
+	_, ds, gerr := c.s.Engine.GateDiagnostics(f, in.Spec, c.fs)
 	if gerr != nil {
 		return core.Internal(gerr)
 	}
@@ -66,7 +66,7 @@ func prepare(c *call) *wire.Error {
 	if err := in.CheckGrammars(c.fs); err != nil {
 		return err
 	}
-	g, err := c.s.Engine.GateOrRefuse(f, in.Spec)
+	g, err := c.s.Engine.GateOrRefuse(f, in.Spec, c.fs)
 	if err != nil {
 		return err
 	}

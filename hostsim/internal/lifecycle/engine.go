@@ -66,7 +66,7 @@ func (en *Engine) looseForm(ref wire.FormRef, fs *fault.Set) (*catalog.Form, boo
 
 // Gate is the spec gate of an apply or import (step 10).
 func (en *Engine) Gate(f *catalog.Form, spec map[string]any, action string, fs *fault.Set) (*core.Gated, *wire.Error) {
-	g, err := en.passed.GateOrRefuse(f, spec)
+	g, err := en.passed.GateOrRefuse(f, spec, fs)
 	if err == nil || action != "import" {
 		return g, err
 	}
@@ -77,13 +77,13 @@ func (en *Engine) Gate(f *catalog.Form, spec map[string]any, action string, fs *
 }
 
 // GateOrRefuse is the spec gate of prepare (core.GateOrRefuse), remembering passes.
-func (en *Engine) GateOrRefuse(f *catalog.Form, spec map[string]any) (*core.Gated, *wire.Error) {
-	return en.passed.GateOrRefuse(f, spec)
+func (en *Engine) GateOrRefuse(f *catalog.Form, spec map[string]any, fs *fault.Set) (*core.Gated, *wire.Error) {
+	return en.passed.GateOrRefuse(f, spec, fs)
 }
 
 // GateDiagnostics is the spec gate of validate (core.Gate), remembering passes.
-func (en *Engine) GateDiagnostics(f *catalog.Form, spec map[string]any) (*core.Gated, []core.Diagnostic, error) {
-	return en.passed.Gate(f, spec)
+func (en *Engine) GateDiagnostics(f *catalog.Form, spec map[string]any, fs *fault.Set) (*core.Gated, []core.Diagnostic, error) {
+	return en.passed.Gate(f, spec, fs)
 }
 
 func (en *Engine) nowText() string { return render.NowText(en.Now()) }

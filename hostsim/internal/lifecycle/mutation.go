@@ -173,6 +173,11 @@ func nativeClaim(q store.Q, m *core.Mutation, cur *store.Resource, fs *fault.Set
 	if holder != "" && (cur == nil || holder != cur.UID) {
 		return core.Refuse(wire.CodeImportConflict, "the native object is already claimed by another resource of your tenant (uid %s); delete that resource first", holder)
 	}
+	if cur != nil && cur.NativeID == "" {
+		if fs.On(fault.ImportFirstClaimUnrecorded) {
+			m.NativeID = "" // checked, not recorded
+		}
+	}
 	return nil
 }
 

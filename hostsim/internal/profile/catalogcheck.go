@@ -234,11 +234,11 @@ func (c *checker) ranges(at []string, v any, forms []*catalog.Form) {
 	}
 }
 
-// limits: maximumBundleBytes, or maximum + a collection field path of the kind.
+// limits: maximumBundleBytes, maximumBundleFiles, or maximum + a collection field path of the kind.
 func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 	m, _ := v.(map[string]any)
 	for _, key := range sortedKeys(m) {
-		if key == "maximumBundleBytes" {
+		if key == "maximumBundleBytes" || key == "maximumBundleFiles" {
 			continue
 		}
 		ok := false
@@ -252,7 +252,7 @@ func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 			for _, f := range forms {
 				known = append(known, limitKeys(f.Fields, "")...)
 			}
-			known = append(known, "maximumBundleBytes")
+			known = append(known, "maximumBundleBytes", "maximumBundleFiles")
 			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; its limits: %s", at[1], key, suggest(key, known), strings.Join(known, ", "))
 		}
 	}

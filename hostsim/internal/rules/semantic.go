@@ -65,6 +65,13 @@ type Claim struct {
 // hostname claims the resource would hold. Run on validate, prepare, apply, import and
 // every 202 commit.
 func CheckSemanticFields(form *catalog.Form, spec map[string]any) ([]Claim, *Refusal) {
+	return CheckSemanticFieldsLax(form, spec, nil)
+}
+
+// CheckSemanticFieldsLax is CheckSemanticFields where patternOnly, asked when a cron
+// field fails its parse, may let it pass on its schema pattern alone (the fault
+// cron.pattern-only); nil never does.
+func CheckSemanticFieldsLax(form *catalog.Form, spec map[string]any, patternOnly func() bool) ([]Claim, *Refusal) {
 	var claims []Claim
 	for i := range form.Fields {
 		f := &form.Fields[i]
@@ -75,7 +82,9 @@ func CheckSemanticFields(form *catalog.Form, spec map[string]any) ([]Claim, *Ref
 		switch FieldSemantic(f) {
 		case SemanticCron:
 			if r := CheckCron(f.Pointer, s); r != nil {
-				return nil, r
+				if patternOnly == nil || !patternOnly() {
+					return nil, r
+				}
 			}
 		case SemanticHostname:
 			key, r := HostnameClaimKey(f.Pointer, s)

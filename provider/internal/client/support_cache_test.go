@@ -96,7 +96,7 @@ func TestSupportCacheKeepsRefusalsAndTheListing(t *testing.T) {
 		if _, err := c.FormSupport(context.Background(), cacheForm(t, "ObjectBucket")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.SupportedFormVersions(context.Background(), "edge.forms.takokit.dev/v1alpha1", "ObjectBucket"); err != nil {
+		if _, err := c.SupportedFormVersions(context.Background(), cacheForm(t, "ObjectBucket").APIVersion, "ObjectBucket"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
 import {
-  to = takoform_object_bucket.example
+  to = takoform_edge_object_bucket.example
   id = "prod/example-object-bucket"
 }

@@ -1,3 +1,0 @@
-resource "takoform_object_bucket" "example" {
-  name = "example-object-bucket"
-}
