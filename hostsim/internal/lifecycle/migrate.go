@@ -47,7 +47,7 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) *wire.Error {
 	if err != nil {
 		return core.Internal(err)
 	}
-	run := &migrationRun{en: en, q: q, p: p, fs: fs, app: n, what: what}
+	run := &migrationRun{en: en, q: q, p: p, fs: fs, app: n, what: what, created: o.Created}
 	if err := db.Exclusive(context.Background(), run.suffix); err != nil {
 		return core.Internal(err)
 	}
@@ -64,6 +64,7 @@ type migrationRun struct {
 	p       *gauntlet.MigrationPlan
 	fs      *fault.Set
 	app     *store.Resource
+	created bool // the application is new: a failure leaves nothing of it
 	what    string
 	ledger  int           // entries before the run
 	applied []sqldb.Entry // entries this run committed
@@ -135,11 +136,15 @@ func (r *migrationRun) fileFailed(i int, fe *sqldb.FileError) *wire.Error {
 	if len(ran) > 0 {
 		thisRun = "this request applied " + strings.Join(ran, ", ")
 	}
+	app := "the application was not created"
+	if !r.created {
+		app = "the application is as it was"
+	}
 	e := wire.NewError(code, fmt.Sprintf("%s: migration file %d of %d, %q (%s) of %s, failed on %s: %s. "+
-		"The file was rolled back alone: the database keeps the %d file(s) applied before it (%s), and this %s was not changed. "+
+		"The file was rolled back alone: the database keeps the %d file(s) applied before it (%s), and %s. "+
 		"Fix the file in a new migration set that keeps the applied files unchanged and in order, and apply again: "+
 		"the application resumes at this file", r.what, i+1, len(r.p.Files), f.Path, f.Digest, r.p.SetDesc, r.p.DatabaseDesc,
-		fe.Error(), r.ledger+len(r.applied), thisRun, r.app.Kind))
+		fe.Error(), r.ledger+len(r.applied), thisRun, app))
 	e.Retryable, e.HostCode = false, hostCode // the same set fails the same way again
 	return core.AtField(e, r.p.Pointer)
 }
