@@ -79,7 +79,9 @@ func (p *Probe) refusedMisfit(ctx context.Context, m misfit, what string) error 
 
 func checkTargetFormRefVerified(ctx context.Context, p *Probe) error {
 	ms := p.misfits(func(r catalog.Relation) bool { return len(r.TargetFormRefs) > 0 },
-		func(r catalog.Relation, t *catalog.Form) bool { return !slices.Contains(r.TargetFormRefs, t.Ref) })
+		func(r catalog.Relation, t *catalog.Form) bool {
+			return !slices.Contains(r.TargetFormRefs, t.Ref) && p.providesAsListed(r, t)
+		})
 	if len(ms) == 0 {
 		return notApplicable("the host installs no Definition of a referenced kind outside the FormRefs its reference lists (the self-test proves this check on a test catalog with a second worker definition)%s", p.S.foreignNote())
 	}
@@ -93,4 +95,23 @@ func checkTargetInterfaceVerified(ctx context.Context, p *Probe) error {
 		return notApplicable("the host installs no Definition of a referenced kind that withholds the Interface its reference requires (the self-test proves this check on a test catalog with a second worker definition)%s", p.S.foreignNote())
 	}
 	return p.refusedMisfit(ctx, ms[0], "a Definition not providing "+ms[0].rel.RequiredInterface.Name)
+}
+
+// providesAsListed reports whether t provides every Interface the Forms r lists
+// provide: a target that differs from a listed one only by not being listed, so
+// its refusal can be the listing's alone (a Definition that also withholds an
+// Interface — hostsim's synthetic ModuleWorker 0.2.0 — fails other rules first).
+func (p *Probe) providesAsListed(r catalog.Relation, t *catalog.Form) bool {
+	for _, ref := range r.TargetFormRefs {
+		lf, ok := p.Cat.Form(ref)
+		if !ok {
+			continue
+		}
+		for _, in := range lf.Provided {
+			if !t.Provides(in) {
+				return false
+			}
+		}
+	}
+	return true
 }

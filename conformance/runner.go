@@ -79,6 +79,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Started(cfg.Endpoint, lane)
 	}
 	surface, err := readSurface(ctx, primary, cfg.Catalog)
+	if err == nil {
+		cfg.Catalog, surface, err = withSynthetic(ctx, primary, cfg.Catalog, surface)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading what the host claims at %s: %w", cfg.Endpoint, err)
 	}

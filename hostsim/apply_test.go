@@ -194,7 +194,7 @@ func TestCapabilityRulesOnExistingResources(t *testing.T) {
 	}
 	for _, g := range cat.Forms() {
 		if g.Role == "revision" && len(g.Relations) == 0 && len(g.Fixtures) > 0 {
-			spec := c.committed(g, fixture(t, g))
+			spec := c.artifactSpec(g, fixture(t, g)) // a manifest is committed first (docs/protocol.md#artifacts)
 			c.create(g, "rev", "prod", spec).status(201)
 			c.update(g, "rev", "prod", spec, 1).refused("invalid_argument", 400)
 			break

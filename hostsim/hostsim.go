@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/synthetic"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/admin"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
@@ -56,9 +57,11 @@ type Config struct {
 	Catalog    *catalog.Catalog // nil = the built-in catalog of Lane
 	// Lane is the lane to speak; nil = the catalog's (the default lane for the
 	// built-in catalog). A catalog whose own documents chose another lane is refused.
-	Lane              *wire.Lane
-	DBPath            string           // "" = private in-memory database; else also FILE.databases/ (docs/protocol.md#migrations)
-	ConformanceProbes bool             // honour Takoform-Conformance-Probe
+	Lane   *wire.Lane
+	DBPath string // "" = private in-memory database; else also FILE.databases/ (docs/protocol.md#migrations)
+	// ConformanceProbes honours Takoform-Conformance-Probe and installs the synthetic
+	// definitions a conformance run asks for beside the catalog (catalog/synthetic).
+	ConformanceProbes bool
 	AckDeadline       time.Duration    // backend acknowledgement deadline of Form transitions (0 = none)
 	Tokens            []Token          // nil = DefaultTokens
 	AdminToken        string           // when set, the admin API requires this bearer
@@ -100,6 +103,11 @@ func New(cfg Config) (*Host, error) {
 	cat, err := hostCatalog(cfg.Catalog, cfg.Lane)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.ConformanceProbes {
+		if cat, err = synthetic.Extend(cat); err != nil {
+			return nil, fmt.Errorf("install the synthetic conformance definitions: %w", err)
+		}
 	}
 	prof := cfg.ProfileDoc
 	if prof == nil {

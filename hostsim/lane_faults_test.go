@@ -155,7 +155,7 @@ func TestMutationRuleFaults(t *testing.T) {
 	rev := pickForm(t, cat, "revision-role Form without relations", func(g *catalog.Form) bool {
 		return g.Role == "revision" && len(g.Relations) == 0
 	})
-	rspec := c.committed(rev, fixture(t, rev))
+	rspec := c.artifactSpec(rev, fixture(t, rev)) // a manifest is committed first (docs/protocol.md#artifacts)
 	c.create(rev, "rv", "prod", rspec).status(201)
 	broken(t, sim, "capability.ignore",
 		func() { c.update(rev, "rv", "prod", rspec, 1).refused("invalid_argument", 400) },

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
@@ -48,20 +47,6 @@ func (c *client) uploadMigrations(files ...sqlFile) string {
 	}
 	out := c.commit(id, newKey()).json()
 	return fmt.Sprint(out["manifestDigest"])
-}
-
-// committed is spec, or for a Form that commits to an artifact manifest, a spec
-// naming a committed manifest of its kind (the manifest must be committed
-// first, docs/protocol.md#artifacts).
-func (c *client) committed(f *catalog.Form, spec map[string]any) map[string]any {
-	c.t.Helper()
-	switch k, _ := wire.ManifestKindOf(f.Ref.Kind); k {
-	case wire.WorkerBundleManifest:
-		return map[string]any{"manifestDigest": c.upload(allHandlers)}
-	case wire.MigrationBundleManifest:
-		return map[string]any{"manifestDigest": c.uploadMigrations(m1)}
-	}
-	return spec
 }
 
 // migrationWorld is a host with one space to build databases, sets and applications in.

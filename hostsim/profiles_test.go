@@ -15,7 +15,9 @@ import (
 // fullDoc is docs/guides/partial-hosts.md's `full` document, description omitted.
 const fullDoc = `{"name": "full",
  "supportedEnums": {"WorkerVersion": {"handlers": ["fetch", "scheduled", "queue"]}},
- "limits": {"WorkerVersion": {"maximumBundleBytes": 10485760}, "WorkerBundle": {"maximumBundleBytes": 10485760}},
+ "limits": {"WorkerVersion": {"maximumBundleBytes": 10485760}, "WorkerBundle": {"maximumBundleBytes": 10485760, "maximumBundleFiles": 4096},
+            "StaticAssetBundle": {"maximumBundleBytes": 10485760, "maximumBundleFiles": 16384},
+            "SQLiteMigrationSet": {"maximumBundleBytes": 10485760, "maximumBundleFiles": 16384}},
  "endpoints": {"assign": true, "domain": "endpoints.sim.takokit.test"},
  "async": {"kinds": [], "completeAfterPolls": 2}, "support": "served", "faults": []}`
 
@@ -25,7 +27,7 @@ var merged = map[string]string{
 	"kv-only":            `{"forms": {"exclude": ["ObjectBucket", "SQLiteDatabase", "AtLeastOnceQueue", "QueueConsumer"]}, "interfaces": {"exclude": ["edge.objects@1.0.0", "edge.sql@1.0.0", "edge.queue@1.0.0"]}, "bindings": {"exclude": ["module-worker.object-bucket@1.0.0", "module-worker.sqlite@1.0.0", "module-worker.queue-producer@1.0.0"]}}`,
 	"no-endpoints":       `{"endpoints": {"assign": false}}`,
 	"no-secrets":         `{"limits": {"WorkerVersion": {"maximumRequiredSensitiveVars": 0}}}`,
-	"tight-limits":       `{"supportedEnums": {"WorkerVersion": {"handlers": ["fetch", "scheduled"]}}, "supportedRanges": {"AtLeastOnceQueue": {"messageRetentionSeconds": {"minimum": 60, "maximum": 86400}}}, "limits": {"WorkerVersion": {"maximumHandlers": 1, "maximumRequiredSensitiveVars": 2, "maximumBundleBytes": 1048576}, "WorkerBundle": {"maximumBundleBytes": 1048576}, "WorkerDeployment": {"maximumVersions": 2}}}`,
+	"tight-limits":       `{"supportedEnums": {"WorkerVersion": {"handlers": ["fetch", "scheduled"]}}, "supportedRanges": {"AtLeastOnceQueue": {"messageRetentionSeconds": {"minimum": 60, "maximum": 86400}}}, "limits": {"WorkerVersion": {"maximumHandlers": 1, "maximumRequiredSensitiveVars": 2, "maximumBundleBytes": 1048576}, "WorkerBundle": {"maximumBundleBytes": 1048576, "maximumBundleFiles": 16}, "StaticAssetBundle": {"maximumBundleBytes": 1048576, "maximumBundleFiles": 16}, "SQLiteMigrationSet": {"maximumBundleBytes": 1048576, "maximumBundleFiles": 16}, "WorkerDeployment": {"maximumVersions": 2}}}`,
 	"async":              `{"async": {"kinds": ["AtLeastOnceQueue", "WorkerEndpoint"], "completeAfterPolls": 2}}`,
 	"silent-support":     `{"support": "silent"}`,
 	"unreadable-support": `{"support": "unavailable"}`,

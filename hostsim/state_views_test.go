@@ -136,4 +136,12 @@ func TestAdminRefusals(t *testing.T) {
 	if b := newClient(t, full.URL, "").do("GET", "/_sim/refusals", nil, nil).status(200).body; string(b) != `{"profile":"full","refuses":[]}` {
 		t.Fatalf("full refuses %s", b)
 	}
+	// Tightened bundle ceilings are refusals compared with full's portable ones.
+	tight := hostsimtest.Start(t, hostsim.Config{Profile: "tight-limits"})
+	b := newClient(t, tight.URL, "").do("GET", "/_sim/refusals", nil, nil).status(200).body
+	for _, clause := range []string{"limits.StaticAssetBundle.maximumBundleFiles=16", "limits.SQLiteMigrationSet.maximumBundleBytes=1048576", "limits.WorkerBundle.maximumBundleFiles=16"} {
+		if !contains(b, clause) {
+			t.Fatalf("tight-limits refusals lack %s: %s", clause, b)
+		}
+	}
 }

@@ -86,7 +86,7 @@ func wholeWorker(t *testing.T, cat *catalog.Catalog) {
 func wholeWorkerWith(t *testing.T, sim *hostsimtest.Sim, c *client, cat *catalog.Catalog) {
 	w := &world{t: t, c: c, cat: cat, space: "prod"}
 	w.create(kWorker, "api", map[string]any{}).status(201)
-	if r := readyIn(t, w.read(kWorker, "api")); r.Status != "False" || r.HostReason != "no-active-deployment" || r.Revision != "1" {
+	if r := readyIn(t, w.read(kWorker, "api")); r.Status != "False" || r.HostReason != `no-active-deployment worker "api"` || r.Revision != "1" {
 		t.Fatalf("a worker without deployment: %+v", r)
 	}
 	w.served("auth")
@@ -138,7 +138,7 @@ func wholeWorkerWith(t *testing.T, sim *hostsimtest.Sim, c *client, cat *catalog
 		w.del(x[0], x[1], 1).status(204)
 	}
 	w.del(kDeployment, "d", 1).status(204)
-	if r := readyIn(t, w.read(kWorker, "api")); r.Status != "False" || r.HostReason != "no-active-deployment" || r.Generation != "1" || r.Revision != "3" {
+	if r := readyIn(t, w.read(kWorker, "api")); r.Status != "False" || r.HostReason != `no-active-deployment worker "api"` || r.Generation != "1" || r.Revision != "3" {
 		t.Fatalf("after the deployment went: %+v, want Provisioning at generation 1 revision 3", r)
 	}
 	w.del(kVersion, "v1", 1).status(204)

@@ -1,6 +1,9 @@
 package wire
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Artifact manifests (docs/protocol.md#artifacts): the manifest kinds, what each one's
 // entries are and may be, and which Form kind commits to which manifest kind. Client,
@@ -16,6 +19,8 @@ type ManifestKind struct {
 	// Member is the list holding the entries: "modules" (WorkerBundle) or "files";
 	// a manifest of one kind carries no other kind's member (per-kind exclusivity).
 	Member string
+	// PathMember is the member of an entry holding its path: "name" (a module) or "path".
+	PathMember string
 	// MediaTypes is the closed set of entry media types; empty means any normalized
 	// lowercase type/subtype without parameters (MediaTypeRe).
 	MediaTypes []string
@@ -32,12 +37,12 @@ type ManifestKind struct {
 
 // The manifest kinds.
 var (
-	WorkerBundleManifest = &ManifestKind{Kind: "WorkerBundle", Member: "modules",
+	WorkerBundleManifest = &ManifestKind{Kind: "WorkerBundle", Member: "modules", PathMember: "name",
 		MediaTypes: []string{"application/javascript+module", "text/plain", "application/octet-stream", "application/wasm", "application/source-map+json"},
 		Loadable:   []string{"application/javascript+module", "text/plain", "application/octet-stream", "application/wasm"},
 		MaxEntries: 4096}
-	StaticAssetBundleManifest = &ManifestKind{Kind: "StaticAssetBundle", Member: "files", MaxEntries: 16384}
-	MigrationBundleManifest   = &ManifestKind{Kind: "MigrationBundle", Member: "files", MediaTypes: []string{"application/sql"},
+	StaticAssetBundleManifest = &ManifestKind{Kind: "StaticAssetBundle", Member: "files", PathMember: "path", MaxEntries: 16384}
+	MigrationBundleManifest   = &ManifestKind{Kind: "MigrationBundle", Member: "files", PathMember: "path", MediaTypes: []string{"application/sql"},
 		MaxEntries: 16384, Ordered: true}
 )
 
@@ -47,6 +52,27 @@ var ManifestKinds = []*ManifestKind{WorkerBundleManifest, StaticAssetBundleManif
 // MaxBundleBytes is the portable ceiling on a manifest's summed entry sizes (a host's
 // maximumBundleBytes may be lower).
 const MaxBundleBytes int64 = 10 << 20
+
+// MaxArtifactPath is the longest module name or file path of a manifest.
+const MaxArtifactPath = 240
+
+// ArtifactPathRe is the grammar of a module name or file path: relative,
+// slash-separated segments that each start with a letter, digit or underscore.
+var ArtifactPathRe = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)*$`)
+
+// ValidArtifactPath reports whether p is a manifest path: 1..MaxArtifactPath
+// characters of ArtifactPathRe, without a "." or ".." segment.
+func ValidArtifactPath(p string) bool {
+	if len(p) == 0 || len(p) > MaxArtifactPath || !ArtifactPathRe.MatchString(p) {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
+}
 
 // MediaTypeRe is the grammar of an entry media type: normalized lowercase
 // type/subtype, no parameters.
@@ -65,6 +91,21 @@ var manifestOfForm = map[string]*ManifestKind{
 func ManifestKindOf(formKind string) (*ManifestKind, bool) {
 	m, ok := manifestOfForm[formKind]
 	return m, ok
+}
+
+// HasMainModule reports whether the kind names a main module beside its entries
+// (the kinds whose entries a runtime loads).
+func (m *ManifestKind) HasMainModule() bool { return len(m.Loadable) > 0 }
+
+// Auxiliary lists the media types the kind carries but never loads.
+func (m *ManifestKind) Auxiliary() []string {
+	var out []string
+	for _, t := range m.MediaTypes {
+		if !m.IsLoadable(t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // ManifestKindNamed returns the manifest kind whose kind member is kind.

@@ -43,3 +43,30 @@ func TestManifestKinds(t *testing.T) {
 		t.Error("the portable ceilings are 4096 modules, 16384 files and 10 MiB")
 	}
 }
+
+// The manifest path grammar, and the members each kind's entries use.
+func TestArtifactPaths(t *testing.T) {
+	for p, ok := range map[string]bool{"index.html": true, "assets/app.js": true, "_x/y-z.1": true, "": false, "/a": false, "a/": false,
+		"a//b": false, "a/./b": false, "a/../b": false, ".": false, "a b": false, "a\\b": false, "é": false,
+		string(make([]byte, 241)): false} {
+		if ValidArtifactPath(p) != ok {
+			t.Errorf("ValidArtifactPath(%q) = %v", p, !ok)
+		}
+	}
+	long := ""
+	for len(long) < MaxArtifactPath {
+		long += "a"
+	}
+	if !ValidArtifactPath(long) || ValidArtifactPath(long+"a") {
+		t.Error("240 characters are a path, 241 are not")
+	}
+	if WorkerBundleManifest.PathMember != "name" || StaticAssetBundleManifest.PathMember != "path" || MigrationBundleManifest.PathMember != "path" {
+		t.Error("modules are named, files have paths")
+	}
+	if !WorkerBundleManifest.HasMainModule() || StaticAssetBundleManifest.HasMainModule() || MigrationBundleManifest.HasMainModule() {
+		t.Error("only a WorkerBundle has a main module")
+	}
+	if a := WorkerBundleManifest.Auxiliary(); len(a) != 1 || a[0] != "application/source-map+json" {
+		t.Errorf("auxiliary module types %v", a)
+	}
+}

@@ -46,11 +46,31 @@ type document struct {
 	top  *node
 }
 
+// Files seals a catalog held in memory — paths relative to the root, slash-separated
+// — in place, and returns the paths it changed or created, sorted: what Seal does to
+// a directory, for a catalog a program builds at run time.
+func Files(files map[string][]byte) ([]string, error) { return sealFiles(files) }
+
 func run(dir string, write bool) ([]string, error) {
 	files, err := readTree(os.DirFS(dir))
 	if err != nil {
 		return nil, err
 	}
+	changed, err := sealFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	if write {
+		for _, p := range changed {
+			if err := writeFile(filepath.Join(dir, filepath.FromSlash(p)), files[p]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return changed, nil
+}
+
+func sealFiles(files map[string][]byte) ([]string, error) {
 	orig := make(map[string][]byte, len(files))
 	for p, b := range files {
 		orig[p] = b
@@ -76,13 +96,6 @@ func run(dir string, write bool) ([]string, error) {
 		}
 	}
 	sort.Strings(changed)
-	if write {
-		for _, p := range changed {
-			if err := writeFile(filepath.Join(dir, filepath.FromSlash(p)), files[p]); err != nil {
-				return nil, err
-			}
-		}
-	}
 	return changed, nil
 }
 

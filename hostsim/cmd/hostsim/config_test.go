@@ -176,7 +176,7 @@ func TestProfilesAndProfileShow(t *testing.T) {
 	}
 	out.Reset()
 	if run([]string{"profile", "show", "tight-limits"}, envOf(nil), &out, &out) != 0 || !strings.Contains(out.String(), `"maximumHandlers": 1`) ||
-		strings.Contains(out.String(), "extends") {
+		!strings.Contains(out.String(), `"maximumBundleFiles": 16`) || strings.Contains(out.String(), "extends") {
 		t.Fatalf("profile show: %s", out.String())
 	}
 }

@@ -53,6 +53,7 @@ var table = []route{
 	{"POST", "/reset", (*API).reset, false, "Forget every resource."},
 	{"GET", "/profile", (*API).profile, false, "The merged profile in force."},
 	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full."},
+	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more)."},
 	{"GET", "/databases", (*API).databases, false, "Each SQLiteDatabase's real database: its migration ledger and its tables' shape."},
 	{"GET", "/databases/*", (*API).database, false, "One SQLiteDatabase's real database, by the resource's uid."},
 }
@@ -284,4 +285,21 @@ func (a *API) refusals(w http.ResponseWriter, r *http.Request, _ string) error {
 		list = []string{}
 	}
 	return writeJSON(w, 200, map[string]any{"profile": a.State.Profile().Name, "refuses": list})
+}
+
+// assets answers what one request pathname does on a Worker Version: GET
+// /_sim/assets/{uid}?path=P, where P is the escaped pathname (with any query or
+// fragment) as a query value — escaped once more, so /a%2Fb travels as
+// path=%2Fa%252Fb (docs/protocol.md#static-assets).
+func (a *API) assets(w http.ResponseWriter, r *http.Request, uid string) error {
+	q := r.URL.Query()
+	p, ok := q["path"]
+	if !ok || len(p) != 1 || len(q) != 1 {
+		return core.Invalid("GET /_sim/assets/{uid} takes exactly one query key, path: the escaped request pathname, escaped again as a query value (/a%%2Fb is path=%%2Fa%%252Fb)")
+	}
+	ans, err := a.State.AssetLookup(r.Context(), uid, p[0])
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, 200, ans)
 }

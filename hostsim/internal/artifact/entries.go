@@ -12,14 +12,15 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
-// entries decodes and checks the modules or files list at ptr.
-func entries(v any, ptr, pathKey string, max int, modules bool) ([]Entry, *rules.Refusal) {
+// entries decodes and checks the modules or files list of a manifest of kind k.
+func entries(v any, k *wire.ManifestKind) ([]Entry, *rules.Refusal) {
+	ptr, pathKey := "/"+k.Member, k.PathMember
 	arr, ok := v.([]any)
 	if !ok {
 		return nil, bad(ptr, "must be an array of {%s, mediaType, size, digest}; got %s", pathKey, show(v))
 	}
-	if len(arr) < 1 || len(arr) > max {
-		return nil, bad(ptr, "has %d entries; accepted 1..%d", len(arr), max)
+	if len(arr) < 1 || int64(len(arr)) > k.MaxEntries {
+		return nil, bad(ptr, "has %d entries; accepted 1..%d", len(arr), k.MaxEntries)
 	}
 	members := []string{pathKey, "mediaType", "size", "digest"}
 	out := make([]Entry, 0, len(arr))
@@ -50,7 +51,7 @@ func entries(v any, ptr, pathKey string, max int, modules bool) ([]Entry, *rules
 		if e.MediaType, r = str(obj["mediaType"], ip+"/mediaType"); r != nil {
 			return nil, r
 		}
-		if r = checkMediaType(ip+"/mediaType", e.MediaType, modules); r != nil {
+		if r = checkMediaType(ip+"/mediaType", e.MediaType, k); r != nil {
 			return nil, r
 		}
 		if e.Size, r = size(obj["size"], ip+"/size"); r != nil {
@@ -71,28 +72,31 @@ func checkPath(ptr, p string) *rules.Refusal {
 	const accepted = "accepted: 1..240 characters of /-separated segments, each starting with a letter, digit or _ " +
 		"and holding only letters, digits, ., _ and -; no . or .. segment"
 	switch {
-	case len(p) == 0 || len(p) > MaxPathLength:
+	case len(p) == 0 || len(p) > wire.MaxArtifactPath:
 		return bad(ptr, "path %q is %d characters long; %s", p, len(p), accepted)
 	case slices.Contains(strings.Split(p, "/"), "."), slices.Contains(strings.Split(p, "/"), ".."):
 		return bad(ptr, "path %q has a . or .. segment; %s", p, accepted)
-	case !pathRe.MatchString(p):
+	case !wire.ValidArtifactPath(p):
 		return bad(ptr, "path %q is not a relative artifact path; %s", p, accepted)
 	}
 	return nil
 }
 
-func checkMediaType(ptr, mt string, module bool) *rules.Refusal {
-	if module {
-		if slices.Contains(LoadableMediaTypes, mt) || mt == SourceMapMediaType {
-			return nil
-		}
-		return bad(ptr, "module media type %q is not accepted; loadable: %s; auxiliary: %s",
-			mt, strings.Join(LoadableMediaTypes, ", "), SourceMapMediaType)
+// checkMediaType applies the kind's media-type policy (catalog/wire/artifact.go).
+func checkMediaType(ptr, mt string, k *wire.ManifestKind) *rules.Refusal {
+	if k.Admits(mt) {
+		return nil
 	}
-	if len(mt) > MaxMediaTypeLength || !mediaTypeRe.MatchString(mt) {
-		return bad(ptr, "file media type %q is not a lowercase type/subtype of at most %d characters", mt, MaxMediaTypeLength)
+	switch {
+	case k.HasMainModule():
+		return bad(ptr, "%s media type %q is not accepted in a %s manifest; loadable: %s; auxiliary: %s",
+			singular(k.Member), mt, k.Kind, strings.Join(k.Loadable, ", "), strings.Join(k.Auxiliary(), ", "))
+	case len(k.MediaTypes) > 0:
+		return bad(ptr, "%s media type %q is not accepted in a %s manifest; accepted: exactly %s",
+			singular(k.Member), mt, k.Kind, strings.Join(k.MediaTypes, ", "))
 	}
-	return nil
+	return bad(ptr, "%s media type %q is not a lowercase type/subtype without parameters of at most 255 characters",
+		singular(k.Member), mt)
 }
 
 func str(v any, ptr string) (string, *rules.Refusal) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/artifact/artifacttest"
 	"github.com/takokit/takokit/hostsim/internal/rules"
@@ -21,7 +22,7 @@ func Example() {
 		"size":%d,"digest":%q}]}`, len(js), sha(js)))
 
 	// POST /artifacts/uploads → 201 {uploadId, missingBlobs}
-	s, _ := artifact.Start(st, who, manifest, artifact.DefaultMaximumBundleBytes)
+	s, _ := artifact.Start(st, who, manifest, artifact.Portable)
 	fmt.Println("missing:", len(s.MissingBlobs))
 
 	// PUT /artifacts/uploads/{id}/blobs/{sha256} → 201 (created) or 204
@@ -29,11 +30,11 @@ func Example() {
 	fmt.Println("blob created:", created)
 
 	// POST /artifacts/uploads/{id}/commit → 201 (created) or 200 {manifestDigest}
-	digest, created, _ := artifact.Commit(st, who, s.UploadID, artifact.DefaultMaximumBundleBytes)
+	digest, created, _ := artifact.Commit(st, who, s.UploadID, artifact.Portable)
 	fmt.Println("committed:", created, digest == s.Manifest.Digest)
 
 	// apply of a bundle resource, then of a version naming handlers
-	m, _ := artifact.ResolveBundle(st, who.Tenant, "/manifestDigest", digest, artifact.DefaultMaximumBundleBytes)
+	m, _ := artifact.ResolveBundle(st, who, "/manifestDigest", digest, wire.WorkerBundleManifest, artifact.Portable)
 	handlers, main, _ := artifact.MainModuleExports(st, m)
 	fmt.Println("exports:", handlers)
 	r := rules.CheckHandlersExported("/handlers", []string{"fetch", "queue"}, handlers,

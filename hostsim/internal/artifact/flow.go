@@ -5,7 +5,6 @@ import (
 	"encoding/base32"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -45,11 +44,11 @@ type Started struct {
 }
 
 // Start opens an upload session for manifest (the request's manifest member exactly as
-// sent), docs/protocol.md#artifacts step 2: the manifest rules are applied (artifact_invalid)
-// and missingBlobs lists what the caller's tenant does not hold yet. Starting again
-// opens a new session.
-func Start(st Store, c Caller, manifest []byte, maxBundleBytes int64) (*Started, error) {
-	m, r := parseManifest(manifest, maxBundleBytes, c)
+// sent), docs/protocol.md#artifacts step 2: the manifest rules are applied, the
+// ceilings limits answers for its kind included (artifact_invalid), and missingBlobs
+// lists what the caller's tenant does not hold yet. Starting again opens a new session.
+func Start(st Store, c Caller, manifest []byte, limits Limits) (*Started, error) {
+	m, r := parseManifest(manifest, limits, c)
 	if r != nil {
 		return nil, r
 	}
@@ -87,7 +86,7 @@ func session(st Store, c Caller, id string) (Upload, *Manifest, error) {
 			return Upload{}, nil, unknown
 		}
 	}
-	m, r := parseManifest(u.Manifest, math.MaxInt64, c)
+	m, r := parseManifest(u.Manifest, unbounded, c)
 	if r != nil {
 		return Upload{}, nil, r
 	}
@@ -140,11 +139,11 @@ func PutBlob(st Store, c Caller, uploadID, digest string, body io.Reader) (creat
 }
 
 // Commit is docs/protocol.md#artifacts step 4: it re-validates every manifest rule (with the
-// maxBundleBytes in force now), requires every declared blob to be held by the tenant
+// ceilings in force now), requires every declared blob to be held by the tenant
 // (artifact_missing naming the missing digests), re-checks declared sizes and digests
 // against the stored bytes (artifact_invalid), then makes the tenant hold the manifest.
 // created is false when the session was already committed (200, same digest).
-func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest string, created bool, err error) {
+func Commit(st Store, c Caller, uploadID string, limits Limits) (digest string, created bool, err error) {
 	u, _, err := session(st, c, uploadID)
 	if err != nil {
 		return "", false, err
@@ -152,7 +151,7 @@ func Commit(st Store, c Caller, uploadID string, maxBundleBytes int64) (digest s
 	if u.State == UploadCommitted {
 		return u.ManifestDigest, false, nil
 	}
-	m, r := parseManifest(u.Manifest, maxBundleBytes, c)
+	m, r := parseManifest(u.Manifest, limits, c)
 	if r != nil {
 		return "", false, r
 	}
@@ -257,7 +256,7 @@ func keptDigests(st Store, tenant, except string) (map[string]bool, error) {
 		}
 	}
 	for _, raw := range raws {
-		if m, r := ParseManifest(raw, math.MaxInt64); r == nil {
+		if m, r := ParseManifest(raw, unbounded); r == nil {
 			for _, d := range m.Digests() {
 				keep[d] = true
 			}

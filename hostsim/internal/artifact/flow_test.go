@@ -32,7 +32,7 @@ func wantCode(t *testing.T, err error, code wire.Code, says string) {
 
 func start(t *testing.T, st artifact.Store, c artifact.Caller, raw []byte) *artifact.Started {
 	t.Helper()
-	s, err := artifact.Start(st, c, raw, 0)
+	s, err := artifact.Start(st, c, raw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,15 +67,15 @@ func TestUploadHappyPath(t *testing.T) {
 			t.Fatal("HEAD of an uploaded blob must be 200")
 		}
 		// Commit before every blob is held → artifact_missing naming the missing one.
-		_, _, err := artifact.Commit(st, alice, s.UploadID, 0)
+		_, _, err := artifact.Commit(st, alice, s.UploadID, nil)
 		wantCode(t, err, wire.CodeArtifactMissing, sha(indexMap))
 		put(t, st, alice, s.UploadID, indexMap)
-		digest, created, err := artifact.Commit(st, alice, s.UploadID, 0)
+		digest, created, err := artifact.Commit(st, alice, s.UploadID, nil)
 		want, _ := wire.Digest(raw)
 		if err != nil || !created || digest != want {
 			t.Fatalf("commit = %s %v %v, want %s created", digest, created, err, want)
 		}
-		d2, created, err := artifact.Commit(st, alice, s.UploadID, 0)
+		d2, created, err := artifact.Commit(st, alice, s.UploadID, nil)
 		if err != nil || created || d2 != digest {
 			t.Fatalf("second commit = %s %v %v, want the same digest, not created", d2, created, err)
 		}
@@ -88,7 +88,7 @@ func TestUploadHappyPath(t *testing.T) {
 			t.Fatalf("restart = %+v", s2)
 		}
 		// Bundle resolution and handler export.
-		m, err := artifact.ResolveBundle(st, alice.Tenant, "/manifestDigest", digest, 0)
+		m, err := artifact.ResolveBundle(st, alice, "/manifestDigest", digest, wire.WorkerBundleManifest, nil)
 		if err != nil || m.MainModule != "index.js" {
 			t.Fatalf("resolve = %+v %v", m, err)
 		}
@@ -105,7 +105,7 @@ func TestDigestIsNotACapability(t *testing.T) {
 		s := start(t, st, alice, raw)
 		put(t, st, alice, s.UploadID, indexJS)
 		put(t, st, alice, s.UploadID, indexMap)
-		digest, _, err := artifact.Commit(st, alice, s.UploadID, 0)
+		digest, _, err := artifact.Commit(st, alice, s.UploadID, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,20 +115,20 @@ func TestDigestIsNotACapability(t *testing.T) {
 		}
 		_, err = artifact.ReadManifest(st, carol.Tenant, digest)
 		wantCode(t, err, wire.CodeArtifactMissing, "not held by this tenant")
-		_, err = artifact.ResolveBundle(st, carol.Tenant, "/manifestDigest", digest, 0)
+		_, err = artifact.ResolveBundle(st, carol, "/manifestDigest", digest, wire.WorkerBundleManifest, nil)
 		wantCode(t, err, wire.CodeArtifactMissing, "/manifestDigest: ")
 		sc := start(t, st, carol, raw)
 		if len(sc.MissingBlobs) != 2 {
 			t.Fatalf("other tenant's missingBlobs = %v, want both (never \"some tenant stored these\")", sc.MissingBlobs)
 		}
 		// Committing without uploading is refused even though the bytes exist in storage.
-		_, _, err = artifact.Commit(st, carol, sc.UploadID, 0)
+		_, _, err = artifact.Commit(st, carol, sc.UploadID, nil)
 		wantCode(t, err, wire.CodeArtifactMissing, "never uploaded")
 		// Uploading gains the hold (201, storage shared), then commit works.
 		if !put(t, st, carol, sc.UploadID, indexJS) || !put(t, st, carol, sc.UploadID, indexMap) {
 			t.Fatal("the other tenant's first PUT is a new hold (201)")
 		}
-		if d, created, err := artifact.Commit(st, carol, sc.UploadID, 0); err != nil || !created || d != digest {
+		if d, created, err := artifact.Commit(st, carol, sc.UploadID, nil); err != nil || !created || d != digest {
 			t.Fatalf("carol commit = %s %v %v", d, created, err)
 		}
 	})
@@ -140,7 +140,7 @@ func TestSessionBoundToPrincipal(t *testing.T) {
 		for _, c := range []artifact.Caller{bob, carol} {
 			_, err := artifact.PutBlob(st, c, s.UploadID, sha(indexJS), bytes.NewReader(indexJS))
 			wantCode(t, err, wire.CodeArtifactMissing, "unknown, abandoned or was started by another principal")
-			_, _, err = artifact.Commit(st, c, s.UploadID, 0)
+			_, _, err = artifact.Commit(st, c, s.UploadID, nil)
 			wantCode(t, err, wire.CodeArtifactMissing, "unknown, abandoned")
 			wantCode(t, artifact.Abandon(st, c, s.UploadID), wire.CodeArtifactMissing, "unknown, abandoned")
 		}
@@ -214,11 +214,11 @@ func TestCommitRechecks(t *testing.T) {
 		put(t, st, alice, s.UploadID, indexJS)
 		put(t, st, alice, s.UploadID, indexMap)
 		// A narrower maximumBundleBytes at commit refuses the same manifest.
-		_, _, err := artifact.Commit(st, alice, s.UploadID, 10)
+		_, _, err := artifact.Commit(st, alice, s.UploadID, bytesAtMost(10))
 		wantCode(t, err, wire.CodeArtifactInvalid, "over maximumBundleBytes 10")
 		// Stored bytes that no longer match the declared size are refused.
 		st.CorruptBlob(sha(indexMap), []byte("short"))
-		_, _, err = artifact.Commit(st, alice, s.UploadID, 0)
+		_, _, err = artifact.Commit(st, alice, s.UploadID, nil)
 		wantCode(t, err, wire.CodeArtifactInvalid, "has 5 bytes")
 		if ok, _ := st.HoldsManifest(alice.Tenant, s.Manifest.Digest); ok {
 			t.Fatal("a refused commit must not hold the manifest")
@@ -228,9 +228,9 @@ func TestCommitRechecks(t *testing.T) {
 
 func TestStartRefusesInvalidManifest(t *testing.T) {
 	forEachStore(t, func(t *testing.T, st testStore) {
-		_, err := artifact.Start(st, alice, doc(t, func(m map[string]any) { m["mainModule"] = "nope.js" }), 0)
+		_, err := artifact.Start(st, alice, doc(t, func(m map[string]any) { m["mainModule"] = "nope.js" }), nil)
 		wantCode(t, err, wire.CodeArtifactInvalid, "names no declared module")
-		_, err = artifact.Start(st, alice, doc(t, nil), int64(len(indexJS)))
+		_, err = artifact.Start(st, alice, doc(t, nil), bytesAtMost(int64(len(indexJS))))
 		wantCode(t, err, wire.CodeArtifactInvalid, "maximumBundleBytes")
 		if open, _ := st.OpenUploads(alice.Tenant); len(open) != 0 {
 			t.Fatalf("refused starts opened sessions: %v", open)
@@ -247,7 +247,7 @@ func TestAbandonReleasesOnlyUnneededHolds(t *testing.T) {
 		})
 		s1 := start(t, st, alice, committed)
 		put(t, st, alice, s1.UploadID, shared)
-		if _, _, err := artifact.Commit(st, alice, s1.UploadID, 0); err != nil {
+		if _, _, err := artifact.Commit(st, alice, s1.UploadID, nil); err != nil {
 			t.Fatal(err)
 		}
 		sc := start(t, st, carol, committed)
@@ -302,7 +302,7 @@ func TestResolveBundle(t *testing.T) {
 			for _, b := range blobs {
 				put(t, st, alice, s.UploadID, b)
 			}
-			d, _, err := artifact.Commit(st, alice, s.UploadID, 0)
+			d, _, err := artifact.Commit(st, alice, s.UploadID, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,24 +310,35 @@ func TestResolveBundle(t *testing.T) {
 		}
 		sql := []byte("abc")
 		migration := commit(doc(t, filesDoc("MigrationBundle")), sql)
-		_, err := artifact.ResolveBundle(st, alice.Tenant, "/manifestDigest", migration, 0)
-		wantCode(t, err, wire.CodeArtifactInvalid, "is a MigrationBundle manifest")
+		_, err := artifact.ResolveBundle(st, alice, "/manifestDigest", migration, wire.WorkerBundleManifest, nil)
+		wantCode(t, err, wire.CodeArtifactInvalid, "is a MigrationBundle manifest; this reference needs a WorkerBundle manifest")
+		_, err = artifact.ResolveBundle(st, alice, "/manifestDigest", migration, wire.StaticAssetBundleManifest, nil)
+		wantCode(t, err, wire.CodeArtifactInvalid, "needs a StaticAssetBundle manifest")
+		if m, err := artifact.ResolveBundle(st, alice, "/manifestDigest", migration, wire.MigrationBundleManifest, nil); err != nil || !m.Has("db/0001.sql") {
+			t.Fatalf("a MigrationBundle resolves for a Form committing to one: %v", err)
+		}
+		// The ceilings of the Form in force at apply are applied again.
+		one := func(k *wire.ManifestKind) artifact.Ceilings {
+			return artifact.Ceilings{Files: 0, Bytes: 100, FilesFrom: "test", BytesFrom: "test"}
+		}
+		_, err = artifact.ResolveBundle(st, alice, "/manifestDigest", migration, wire.MigrationBundleManifest, one)
+		wantCode(t, err, wire.CodeArtifactInvalid, "over maximumBundleFiles 0")
 
 		bundle := commit(doc(t, nil), indexJS, indexMap)
-		_, err = artifact.ResolveBundle(st, alice.Tenant, "/manifestDigest", bundle, int64(len(indexJS)))
+		_, err = artifact.ResolveBundle(st, alice, "/manifestDigest", bundle, wire.WorkerBundleManifest, bytesAtMost(int64(len(indexJS))))
 		wantCode(t, err, wire.CodeArtifactInvalid, "maximumBundleBytes")
 
-		_, err = artifact.ResolveBundle(st, alice.Tenant, "/manifestDigest", "sha256:"+strings.Repeat("0", 64), 0)
+		_, err = artifact.ResolveBundle(st, alice, "/manifestDigest", "sha256:"+strings.Repeat("0", 64), wire.WorkerBundleManifest, nil)
 		wantCode(t, err, wire.CodeArtifactMissing, "never committed")
-		_, err = artifact.ResolveBundle(st, alice.Tenant, "/manifestDigest", "not-a-digest", 0)
+		_, err = artifact.ResolveBundle(st, alice, "/manifestDigest", "not-a-digest", wire.WorkerBundleManifest, nil)
 		wantCode(t, err, wire.CodeArtifactMissing, "not a manifest digest")
 
 		// Stored bytes that canonicalize to another digest, or do not decode.
 		st.CorruptManifest(bundle, doc(t, func(m map[string]any) { m["mainModule"] = "index.js"; mod(0)(m)["mediaType"] = "text/plain" }))
-		_, err = artifact.ResolveBundle(st, alice.Tenant, "/manifestDigest", bundle, 0)
+		_, err = artifact.ResolveBundle(st, alice, "/manifestDigest", bundle, wire.WorkerBundleManifest, nil)
 		wantCode(t, err, wire.CodeArtifactInvalid, "canonicalizes to")
 		st.CorruptManifest(bundle, []byte("{"))
-		_, err = artifact.ResolveBundle(st, alice.Tenant, "/manifestDigest", bundle, 0)
+		_, err = artifact.ResolveBundle(st, alice, "/manifestDigest", bundle, wire.WorkerBundleManifest, nil)
 		wantCode(t, err, wire.CodeArtifactInvalid, "breaks the manifest rules")
 	})
 }
@@ -336,7 +347,7 @@ func TestStoreErrorsPropagate(t *testing.T) {
 	st := artifacttest.NewMem()
 	boom := errors.New("disk on fire")
 	st.Fail = boom
-	if _, err := artifact.Start(st, alice, doc(t, nil), 0); !errors.Is(err, boom) {
+	if _, err := artifact.Start(st, alice, doc(t, nil), nil); !errors.Is(err, boom) {
 		t.Fatalf("Start = %v", err)
 	}
 	if _, err := artifact.PutBlob(st, alice, "up_x", sha(indexJS), bytes.NewReader(indexJS)); !errors.Is(err, boom) {
@@ -345,26 +356,4 @@ func TestStoreErrorsPropagate(t *testing.T) {
 	if _, ok := rules.AsRefusal(boom); ok {
 		t.Fatal("a store error is not a refusal")
 	}
-}
-
-// ResolveManifest resolves for the manifest kind a Form commits to.
-func TestResolveManifestOfAKind(t *testing.T) {
-	forEachStore(t, func(t *testing.T, st testStore) {
-		s := start(t, st, alice, doc(t, filesDoc("MigrationBundle")))
-		put(t, st, alice, s.UploadID, []byte("abc"))
-		migration, _, err := artifact.Commit(st, alice, s.UploadID, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := artifact.ResolveManifest(st, alice.Tenant, "/manifestDigest", migration, wire.MigrationBundleManifest, 0)
-		if err != nil || m.Kind != "MigrationBundle" || len(m.Files) != 1 || m.Files[0].Path != "db/0001.sql" {
-			t.Fatalf("a MigrationBundle resolved as %+v, %v", m, err)
-		}
-		_, err = artifact.ResolveManifest(st, alice.Tenant, "/manifestDigest", migration, wire.StaticAssetBundleManifest, 0)
-		wantCode(t, err, wire.CodeArtifactInvalid, "is a MigrationBundle manifest; this reference needs a StaticAssetBundle manifest")
-		_, err = artifact.ResolveManifest(st, "tenant-b", "/manifestDigest", migration, wire.MigrationBundleManifest, 0)
-		wantCode(t, err, wire.CodeArtifactMissing, "not held by this tenant")
-		_, err = artifact.ResolveManifest(st, alice.Tenant, "/manifestDigest", migration, wire.MigrationBundleManifest, 2)
-		wantCode(t, err, wire.CodeArtifactInvalid, "maximumBundleBytes")
-	})
 }

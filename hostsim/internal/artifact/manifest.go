@@ -18,35 +18,17 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
-// Manifest format facts (docs/protocol.md#artifacts).
+// Manifest facts hostsim adds to the shared table of catalog/wire/artifact.go
+// (the manifest kinds, their members, media-type policies and portable ceilings):
+// the per-entry size bound and the one auxiliary rule, a source map's target.
 const (
-	APIVersion                  = "artifacts.takoform.com/v1alpha1"
-	KindWorkerBundle            = "WorkerBundle"
-	KindStaticAssetBundle       = "StaticAssetBundle"
-	KindMigrationBundle         = "MigrationBundle"
-	MaxModules                  = 4096
-	MaxFiles                    = 16384
-	MaxEntrySize          int64 = 268435456
-	MaxPathLength               = 240
-	MaxMediaTypeLength          = 255
-	// DefaultMaximumBundleBytes is maximumBundleBytes unless a profile narrows it.
-	DefaultMaximumBundleBytes int64 = 10485760
-	SourceMapMediaType              = "application/source-map+json"
+	MaxEntrySize int64 = 268435456
+	// sourceMapMediaType is the auxiliary module type a source map carries; it names
+	// the module it maps (docs/protocol.md#artifacts).
+	sourceMapMediaType = "application/source-map+json"
 )
 
-// Kinds are the manifest kinds in schema order.
-var Kinds = []string{KindWorkerBundle, KindStaticAssetBundle, KindMigrationBundle}
-
-// LoadableMediaTypes are the module media types a runtime loads; SourceMapMediaType is
-// the one auxiliary type. Every other module media type (application/json included) is
-// refused.
-var LoadableMediaTypes = []string{"application/javascript+module", "text/plain", "application/octet-stream", "application/wasm"}
-
-var (
-	pathRe      = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)*$`)
-	mediaTypeRe = regexp.MustCompile(`^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$`)
-	digestRe    = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-)
+var digestRe = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // Entry is one module (Path is its name) or file of a manifest.
 type Entry struct {
@@ -59,26 +41,20 @@ type Entry struct {
 
 // Manifest is a decoded, validated manifest with the bytes it was uploaded as.
 type Manifest struct {
-	Kind       string
-	MainModule string  // WorkerBundle only
-	Modules    []Entry // WorkerBundle only
-	Files      []Entry // the other kinds
+	Kind       *wire.ManifestKind
+	MainModule string  // a kind with a main module (WorkerBundle) only
+	List       []Entry // the modules or files, in manifest order
 	Raw        []byte  // the manifest member exactly as uploaded
 	Digest     string  // RFC 8785 digest of Raw (docs/protocol.md#digests)
 }
 
 // Entries returns the modules of a WorkerBundle or the files of another kind.
-func (m *Manifest) Entries() []Entry {
-	if m.Kind == KindWorkerBundle {
-		return m.Modules
-	}
-	return m.Files
-}
+func (m *Manifest) Entries() []Entry { return m.List }
 
 // Digests returns the declared blob digests, unique and sorted.
 func (m *Manifest) Digests() []string {
 	var out []string
-	for _, e := range m.Entries() {
+	for _, e := range m.List {
 		out = append(out, e.Digest)
 	}
 	sort.Strings(out)
@@ -88,7 +64,7 @@ func (m *Manifest) Digests() []string {
 // DeclaredSize returns the size every entry with digest declares; ok is false when the
 // manifest does not declare digest.
 func (m *Manifest) DeclaredSize(digest string) (int64, bool) {
-	for _, e := range m.Entries() {
+	for _, e := range m.List {
 		if e.Digest == digest {
 			return e.Size, true
 		}
@@ -96,20 +72,26 @@ func (m *Manifest) DeclaredSize(digest string) (int64, bool) {
 	return 0, false
 }
 
-// Module returns the module named name.
-func (m *Manifest) Module(name string) (Entry, bool) {
-	for _, e := range m.Modules {
-		if e.Path == name {
+// Entry returns the module or file at path.
+func (m *Manifest) Entry(path string) (Entry, bool) {
+	for _, e := range m.List {
+		if e.Path == path {
 			return e, true
 		}
 	}
 	return Entry{}, false
 }
 
+// Has reports whether the manifest declares path (the asset lookup's question).
+func (m *Manifest) Has(path string) bool {
+	_, ok := m.Entry(path)
+	return ok
+}
+
 // TotalSize sums the declared entry sizes (the bound of maximumBundleBytes).
 func (m *Manifest) TotalSize() int64 {
 	var n int64
-	for _, e := range m.Entries() {
+	for _, e := range m.List {
 		n += e.Size
 	}
 	return n
@@ -126,19 +108,16 @@ func bad(ptr, format string, args ...any) *rules.Refusal {
 }
 
 // ParseManifest decodes the manifest member raw (as uploaded) and applies the schema and
-// every host rule of docs/protocol.md#artifacts, with maxBundleBytes the bound on the summed
-// declared sizes (DefaultMaximumBundleBytes unless a profile narrows it; <= 0 means the
-// default). Every refusal is artifact_invalid naming the manifest pointer, the value
-// and what is accepted.
-func ParseManifest(raw []byte, maxBundleBytes int64) (*Manifest, *rules.Refusal) {
-	return parseManifest(raw, maxBundleBytes, Caller{})
+// every host rule of docs/protocol.md#artifacts: per-kind exclusivity, the kind's
+// media-type policy, and the ceilings limits answers for its kind (nil: the portable
+// ones). Every refusal is artifact_invalid naming the manifest pointer, the value and
+// what is accepted.
+func ParseManifest(raw []byte, limits Limits) (*Manifest, *rules.Refusal) {
+	return parseManifest(raw, limits, Caller{})
 }
 
 // parseManifest is ParseManifest for a caller whose faults may switch one rule off.
-func parseManifest(raw []byte, maxBundleBytes int64, c Caller) (*Manifest, *rules.Refusal) {
-	if maxBundleBytes <= 0 {
-		maxBundleBytes = DefaultMaximumBundleBytes
-	}
+func parseManifest(raw []byte, limits Limits, c Caller) (*Manifest, *rules.Refusal) {
 	if err := wire.CheckIJSON(raw); err != nil {
 		return nil, bad("", "not strict JSON: %v", err)
 	}
@@ -160,7 +139,10 @@ func parseManifest(raw []byte, maxBundleBytes int64, c Caller) (*Manifest, *rule
 	if r := checkTop(obj, m, c); r != nil {
 		return nil, r
 	}
-	if r := checkRules(m, maxBundleBytes, c); r != nil {
+	if r := checkRules(m, c); r != nil {
+		return nil, r
+	}
+	if r := checkCeilings(m, limits.of(m.Kind), c); r != nil {
 		return nil, r
 	}
 	return m, nil
@@ -174,28 +156,24 @@ func checkTop(obj map[string]any, m *Manifest, c Caller) *rules.Refusal {
 			return bad("/"+wire.EscapePointerToken(k), "unknown member %q; a manifest has only %s", k, strings.Join(topMembers, ", "))
 		}
 	}
-	if v, _ := obj["apiVersion"].(string); v != APIVersion {
-		return bad("/apiVersion", "apiVersion is %s; it must be %q", show(obj["apiVersion"]), APIVersion)
+	if v, _ := obj["apiVersion"].(string); v != wire.ArtifactAPIVersion {
+		return bad("/apiVersion", "apiVersion is %s; it must be %q", show(obj["apiVersion"]), wire.ArtifactAPIVersion)
 	}
-	kind, _ := obj["kind"].(string)
-	if !slices.Contains(Kinds, kind) {
-		return bad("/kind", "kind is %s; accepted: %s", show(obj["kind"]), strings.Join(Kinds, ", "))
+	name, _ := obj["kind"].(string)
+	k, ok := wire.ManifestKindNamed(name)
+	if !ok {
+		return bad("/kind", "kind is %s; accepted: %s", show(obj["kind"]), strings.Join(kindNames(), ", "))
 	}
-	m.Kind = kind
-	_, hasMain := obj["mainModule"]
-	_, hasModules := obj["modules"]
-	_, hasFiles := obj["files"]
-	if kind == KindWorkerBundle {
-		if hasFiles {
-			if !c.Faults.On(fault.ArtifactsMixedKinds) {
-				return bad("/files", "a %s manifest carries mainModule and modules, never files", kind)
-			}
-		}
-		switch {
-		case !hasMain:
-			return bad("/mainModule", "a %s manifest requires mainModule (the path of its loadable entry module)", kind)
-		case !hasModules:
-			return bad("/modules", "a %s manifest requires modules (1..%d entries)", kind, MaxModules)
+	m.Kind = k
+	if r := checkExclusive(obj, k, c); r != nil {
+		return r
+	}
+	if _, has := obj[k.Member]; !has {
+		return bad("/"+k.Member, "a %s manifest requires %s (1..%d entries)", k.Kind, k.Member, k.MaxEntries)
+	}
+	if k.HasMainModule() {
+		if _, has := obj["mainModule"]; !has {
+			return bad("/mainModule", "a %s manifest requires mainModule (the path of its loadable entry module)", k.Kind)
 		}
 		main, ok := obj["mainModule"].(string)
 		if !ok {
@@ -205,28 +183,47 @@ func checkTop(obj map[string]any, m *Manifest, c Caller) *rules.Refusal {
 			return r
 		}
 		m.MainModule = main
-		var r *rules.Refusal
-		m.Modules, r = entries(obj["modules"], "/modules", "name", MaxModules, true)
-		return r
-	}
-	switch {
-	case hasMain:
-		return bad("/mainModule", "a %s manifest carries files only; mainModule belongs to WorkerBundle", kind)
-	case hasModules:
-		return bad("/modules", "a %s manifest carries files only; modules belong to WorkerBundle", kind)
-	case !hasFiles:
-		return bad("/files", "a %s manifest requires files (1..%d entries)", kind, MaxFiles)
 	}
 	var r *rules.Refusal
-	m.Files, r = entries(obj["files"], "/files", "path", MaxFiles, false)
+	m.List, r = entries(obj[k.Member], k)
 	return r
 }
 
+// checkExclusive is per-kind exclusivity: a manifest carries its own kind's members
+// and no other kind's; the fault artifacts.mixed-kinds lets another kind's member
+// through (it is then ignored).
+func checkExclusive(obj map[string]any, k *wire.ManifestKind, c Caller) *rules.Refusal {
+	own := []string{k.Member}
+	if k.HasMainModule() {
+		own = append(own, "mainModule")
+	}
+	for _, member := range []string{"mainModule", "modules", "files"} {
+		if _, has := obj[member]; !has || slices.Contains(own, member) {
+			continue
+		}
+		if c.Faults.On(fault.ArtifactsMixedKinds) {
+			continue // another kind's member rides along
+		}
+		return bad("/"+member, "a %s manifest carries %s only, never %s; %s belongs to another manifest kind",
+			k.Kind, strings.Join(own, " and "), member, member)
+	}
+	return nil
+}
+
+// kindNames are the manifest kinds of the shared table, in schema order.
+func kindNames() []string {
+	out := make([]string, len(wire.ManifestKinds))
+	for i, k := range wire.ManifestKinds {
+		out[i] = k.Kind
+	}
+	return out
+}
+
 // checkRules applies the host rules over the decoded entries.
-func checkRules(m *Manifest, maxBundleBytes int64, c Caller) *rules.Refusal {
+func checkRules(m *Manifest, c Caller) *rules.Refusal {
 	seen := map[string]string{}
 	sizes := map[string]Entry{}
-	for _, e := range m.Entries() {
+	for _, e := range m.List {
 		if first, dup := seen[e.Path]; dup {
 			if !c.Faults.On(fault.ArtifactsDuplicateNames) {
 				return bad(e.Pointer, "%q is declared twice (first at manifest%s); names and paths are unique", e.Path, first)
@@ -239,47 +236,38 @@ func checkRules(m *Manifest, maxBundleBytes int64, c Caller) *rules.Refusal {
 		}
 		sizes[e.Digest] = e
 	}
-	if m.Kind == KindWorkerBundle {
-		if r := checkMainModule(m); r != nil {
-			if !c.Faults.On(fault.ArtifactsAnyMainModule) {
-				return r
-			}
-		}
-		for _, e := range m.Modules {
-			if e.MediaType != SourceMapMediaType {
-				continue
-			}
-			target, ok := strings.CutSuffix(e.Path, ".map")
-			if !ok {
-				return bad(e.Pointer+"/name", "source map %q is not named <module>.map", e.Path)
-			}
-			if _, ok := m.Module(target); !ok {
-				return bad(e.Pointer+"/name", "source map %q maps module %q, which is not declared", e.Path, target)
-			}
+	if !m.Kind.HasMainModule() {
+		return nil
+	}
+	if r := checkMainModule(m); r != nil {
+		if !c.Faults.On(fault.ArtifactsAnyMainModule) {
+			return r
 		}
 	}
-	if r := checkFilePolicy(m); r != nil {
-		return r
-	}
-	if total := m.TotalSize(); total > maxBundleBytes {
-		what := "file"
-		if m.Kind == KindWorkerBundle {
-			what = "module"
+	for _, e := range m.List {
+		if e.MediaType != sourceMapMediaType {
+			continue
 		}
-		return bad("", "declared %s sizes sum to %d bytes, over maximumBundleBytes %d", what, total, maxBundleBytes)
+		target, ok := strings.CutSuffix(e.Path, ".map")
+		if !ok {
+			return bad(e.Pointer+"/"+m.Kind.PathMember, "source map %q is not named <module>.map", e.Path)
+		}
+		if !m.Has(target) {
+			return bad(e.Pointer+"/"+m.Kind.PathMember, "source map %q maps module %q, which is not declared", e.Path, target)
+		}
 	}
 	return nil
 }
 
 // checkMainModule requires mainModule to name a declared, loadable module.
 func checkMainModule(m *Manifest) *rules.Refusal {
-	main, ok := m.Module(m.MainModule)
+	main, ok := m.Entry(m.MainModule)
 	if !ok {
-		return bad("/mainModule", "mainModule %q names no declared module; declare it in modules", m.MainModule)
+		return bad("/mainModule", "mainModule %q names no declared module; declare it in %s", m.MainModule, m.Kind.Member)
 	}
-	if !slices.Contains(LoadableMediaTypes, main.MediaType) {
+	if !m.Kind.IsLoadable(main.MediaType) {
 		return bad("/mainModule", "mainModule %q has media type %q, which is not loadable; accepted: %s",
-			m.MainModule, main.MediaType, strings.Join(LoadableMediaTypes, ", "))
+			m.MainModule, main.MediaType, strings.Join(m.Kind.Loadable, ", "))
 	}
 	return nil
 }

@@ -45,6 +45,18 @@ func mod(i int) func(m map[string]any) map[string]any {
 	return func(m map[string]any) map[string]any { return m["modules"].([]any)[i].(map[string]any) }
 }
 
+// bytesAtMost holds every kind to its portable entry ceiling and max bytes (0: the
+// portable byte ceiling).
+func bytesAtMost(max int64) artifact.Limits {
+	return func(k *wire.ManifestKind) artifact.Ceilings {
+		c := artifact.Portable(k)
+		if max > 0 {
+			c.Bytes = max
+		}
+		return c
+	}
+}
+
 func filesDoc(kind string) func(m map[string]any) {
 	return func(m map[string]any) {
 		delete(m, "mainModule")
@@ -56,12 +68,12 @@ func filesDoc(kind string) func(m map[string]any) {
 
 func TestParseManifestAccepts(t *testing.T) {
 	raw := doc(t, nil)
-	m, r := artifact.ParseManifest(raw, 0)
+	m, r := artifact.ParseManifest(raw, nil)
 	if r != nil {
 		t.Fatal(r)
 	}
 	want, _ := wire.Digest(raw)
-	if m.Digest != want || m.Kind != "WorkerBundle" || m.MainModule != "index.js" || len(m.Modules) != 2 || string(m.Raw) != string(raw) {
+	if m.Digest != want || m.Kind != wire.WorkerBundleManifest || m.MainModule != "index.js" || len(m.List) != 2 || string(m.Raw) != string(raw) {
 		t.Fatalf("manifest = %+v", m)
 	}
 	if got := m.TotalSize(); got != int64(len(indexJS)+len(indexMap)) {
@@ -71,25 +83,25 @@ func TestParseManifestAccepts(t *testing.T) {
 	var generic map[string]any
 	_ = json.Unmarshal(raw, &generic)
 	pretty, _ := json.MarshalIndent(generic, "", "   ")
-	m2, r := artifact.ParseManifest(pretty, 0)
+	m2, r := artifact.ParseManifest(pretty, nil)
 	if r != nil || m2.Digest != m.Digest {
 		t.Fatalf("reformatted manifest digest %v differs (%v)", m2, r)
 	}
 	for _, kind := range []string{"StaticAssetBundle", "MigrationBundle"} {
-		m, r := artifact.ParseManifest(doc(t, filesDoc(kind)), 0)
-		if r != nil || len(m.Files) != 1 || m.Kind != kind || len(m.Entries()) != 1 {
+		m, r := artifact.ParseManifest(doc(t, filesDoc(kind)), nil)
+		if r != nil || len(m.List) != 1 || m.Kind.Kind != kind || len(m.Entries()) != 1 {
 			t.Fatalf("%s: %+v %v", kind, m, r)
 		}
 	}
 	// Every loadable media type may be the main module; sizes may be 0; size 2.0 is an integer.
-	for _, mt := range artifact.LoadableMediaTypes {
+	for _, mt := range wire.WorkerBundleManifest.Loadable {
 		raw := doc(t, func(m map[string]any) { mod(0)(m)["mediaType"] = mt })
-		if _, r := artifact.ParseManifest(raw, 0); r != nil {
+		if _, r := artifact.ParseManifest(raw, nil); r != nil {
 			t.Errorf("main module of media type %s refused: %v", mt, r)
 		}
 	}
 	raw = []byte(strings.Replace(string(doc(t, nil)), fmt.Sprintf(`"size":%d`, len(indexMap)), `"size":13.0`, 1))
-	if _, r := artifact.ParseManifest(raw, 0); r != nil {
+	if _, r := artifact.ParseManifest(raw, nil); r != nil {
 		t.Errorf("integral size written as 13.0 refused: %v", r)
 	}
 }
@@ -143,20 +155,25 @@ func TestParseManifestRefuses(t *testing.T) {
 			filesDoc("StaticAssetBundle")(m)
 			m["files"].([]any)[0].(map[string]any)["mediaType"] = "Text/HTML"
 		}), 0, "/manifest/files/0/mediaType", "lowercase type/subtype"},
-		{"migration file of another media type", doc(t, func(m map[string]any) {
-			filesDoc("MigrationBundle")(m)
-			m["files"].([]any)[0].(map[string]any)["mediaType"] = "text/plain"
-		}), 0, "/manifest/files/0/mediaType", "accepted: exactly application/sql"},
 		{"duplicate file path", doc(t, func(m map[string]any) {
 			filesDoc("StaticAssetBundle")(m)
 			f := m["files"].([]any)[0]
 			m["files"] = []any{f, f}
 		}), 0, "/manifest/files/1", "declared twice"},
 		{"file sizes over the bound", doc(t, filesDoc("MigrationBundle")), 2, "/manifest", "file sizes sum to 3"},
+		{"migration file of another media type", doc(t, func(m map[string]any) {
+			filesDoc("MigrationBundle")(m)
+			m["files"].([]any)[0].(map[string]any)["mediaType"] = "text/plain"
+		}), 0, "/manifest/files/0/mediaType", "accepted: exactly application/sql"},
+		{"static file type with parameters", doc(t, func(m map[string]any) {
+			filesDoc("StaticAssetBundle")(m)
+			m["files"].([]any)[0].(map[string]any)["mediaType"] = "text/html; charset=utf-8"
+		}), 0, "/manifest/files/0/mediaType", "without parameters"},
+		{"migration bundle with modules", doc(t, func(m map[string]any) { filesDoc("MigrationBundle")(m); m["modules"] = []any{} }), 0, "/manifest/modules", "never modules"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, r := artifact.ParseManifest(c.raw, c.max)
+			m, r := artifact.ParseManifest(c.raw, bytesAtMost(c.max))
 			if r == nil {
 				t.Fatalf("accepted: %+v", m)
 			}
@@ -173,13 +190,50 @@ func TestParseManifestRefuses(t *testing.T) {
 func TestParseManifestEntryCountBound(t *testing.T) {
 	raw := doc(t, func(m map[string]any) {
 		var mods []any
-		for i := 0; i < artifact.MaxModules+1; i++ {
+		for i := 0; i < int(wire.WorkerBundleManifest.MaxEntries)+1; i++ {
 			mods = append(mods, map[string]any{"name": fmt.Sprintf("m%d.js", i), "mediaType": "text/plain", "size": 0, "digest": sha(nil)})
 		}
 		m["modules"] = mods
 		m["mainModule"] = "m0.js"
 	})
-	if _, r := artifact.ParseManifest(raw, 0); r == nil || !strings.Contains(r.Message, "4097 entries") {
+	if _, r := artifact.ParseManifest(raw, nil); r == nil || !strings.Contains(r.Message, "4097 entries") {
 		t.Fatalf("4097 modules: %v", r)
+	}
+}
+
+// Each manifest kind's entries are held to its maximumBundleFiles: the portable
+// ceiling of the kind unless the host's profile publishes a lower one.
+func TestParseManifestFilesCeiling(t *testing.T) {
+	files := func(n int) func(m map[string]any) {
+		return func(m map[string]any) {
+			filesDoc("StaticAssetBundle")(m)
+			var fs []any
+			for i := 0; i < n; i++ {
+				fs = append(fs, map[string]any{"path": fmt.Sprintf("f%d.txt", i), "mediaType": "text/plain", "size": 0, "digest": sha(nil)})
+			}
+			m["files"] = fs
+		}
+	}
+	two := func(k *wire.ManifestKind) artifact.Ceilings {
+		c := artifact.Portable(k)
+		c.LowerFiles(2, artifact.ProfileLimits("small", "StaticAssetBundle"))
+		return c
+	}
+	if _, r := artifact.ParseManifest(doc(t, files(2)), two); r != nil {
+		t.Fatalf("two files under maximumBundleFiles 2 refused: %v", r)
+	}
+	_, r := artifact.ParseManifest(doc(t, files(3)), two)
+	if r == nil || r.Code != wire.CodeArtifactInvalid || r.Pointer != "/manifest/files" ||
+		!strings.Contains(r.Message, "declares 3 files, over maximumBundleFiles 2") || !strings.Contains(r.Message, `profile "small"`) {
+		t.Fatalf("three files under maximumBundleFiles 2: %+v", r)
+	}
+	// Without a profile statement each kind has its portable ceiling.
+	for _, k := range wire.ManifestKinds {
+		if c := artifact.Portable(k); c.Files != k.MaxEntries || c.Bytes != 10485760 {
+			t.Errorf("%s portable ceilings %+v", k.Kind, c)
+		}
+	}
+	if _, r := artifact.ParseManifest(doc(t, files(3)), nil); r != nil {
+		t.Fatalf("three files under the portable ceiling refused: %v", r)
 	}
 }

@@ -37,20 +37,21 @@ func HeadBlob(st Store, tenant, digest string) (bool, error) {
 	return st.HoldsBlob(tenant, digest)
 }
 
-// ResolveBundle resolves a bundle resource's manifestDigest (the value at pointer,
-// e.g. "/manifestDigest") on apply, import and commit (docs/protocol.md#artifacts): not held by
-// tenant → artifact_missing; stored bytes that do not canonicalize to the digest, cannot
-// be decoded, are not a WorkerBundle manifest or break a rule of docs/protocol.md#artifacts (maxBundleBytes
+// ResolveBundle resolves a manifestDigest (the value at pointer, e.g. "/manifestDigest")
+// on apply, import and commit (docs/protocol.md#artifacts) for a Form that commits to
+// manifest kind want: not held by the caller's tenant → artifact_missing; stored bytes
+// that do not canonicalize to the digest, cannot be decoded, are of another kind than
+// want or break a rule of docs/protocol.md#artifacts (the ceilings limits answers
 // included) → artifact_invalid.
-func ResolveBundle(st Store, tenant, pointer, digest string, maxBundleBytes int64) (*Manifest, error) {
-	raw, err := ReadManifest(st, tenant, digest)
+func ResolveBundle(st Store, c Caller, pointer, digest string, want *wire.ManifestKind, limits Limits) (*Manifest, error) {
+	raw, err := ReadManifest(st, c.Tenant, digest)
 	if err != nil {
 		if r, ok := rules.AsRefusal(err); ok {
 			return nil, &rules.Refusal{Code: r.Code, Pointer: pointer, Message: pointer + ": " + r.Message}
 		}
 		return nil, err
 	}
-	m, r := ParseManifest(raw, maxBundleBytes)
+	m, r := parseManifest(raw, limits, c)
 	if r != nil {
 		return nil, &rules.Refusal{Code: wire.CodeArtifactInvalid, Pointer: pointer,
 			Message: fmt.Sprintf("%s: stored manifest %s breaks the manifest rules: %s", pointer, digest, r.Message)}
@@ -59,9 +60,10 @@ func ResolveBundle(st Store, tenant, pointer, digest string, maxBundleBytes int6
 		return nil, &rules.Refusal{Code: wire.CodeArtifactInvalid, Pointer: pointer,
 			Message: fmt.Sprintf("%s: stored manifest %s canonicalizes to %s; the stored bytes are corrupt", pointer, digest, m.Digest)}
 	}
-	if m.Kind != KindWorkerBundle {
+	if m.Kind != want {
 		return nil, &rules.Refusal{Code: wire.CodeArtifactInvalid, Pointer: pointer,
-			Message: fmt.Sprintf("%s: manifest %s is a %s manifest; a worker bundle needs kind %s", pointer, digest, m.Kind, KindWorkerBundle)}
+			Message: fmt.Sprintf("%s: manifest %s is a %s manifest; this reference needs a %s manifest; upload one of that kind and reference its digest",
+				pointer, digest, m.Kind.Kind, want.Kind)}
 	}
 	return m, nil
 }
@@ -70,7 +72,7 @@ func ResolveBundle(st Store, tenant, pointer, digest string, maxBundleBytes int6
 // handlers it exports by the scanner of docs/protocol.md#artifacts, with the module entry for
 // messages. Missing bytes are artifact_missing.
 func MainModuleExports(st Store, m *Manifest) ([]string, Entry, error) {
-	main, ok := m.Module(m.MainModule)
+	main, ok := m.Entry(m.MainModule)
 	if !ok {
 		return nil, Entry{}, artifactInvalid("manifest %s: mainModule %q names no declared module", m.Digest, m.MainModule)
 	}

@@ -71,7 +71,7 @@ func TestSQLStoreInTransaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := artifact.Start(artifact.SQL{Q: tx}, alice, doc(t, nil), 0)
+	s, err := artifact.Start(artifact.SQL{Q: tx}, alice, doc(t, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,9 +32,9 @@ type Call interface {
 	Stream() io.Reader
 	// RequireEmptyBody refuses a body on a route that takes none.
 	RequireEmptyBody() *wire.Error
-	// BundleLimit is the profile's maximumBundleBytes for an upload, which
-	// names no Form (docs/decisions.md: bundle byte limits).
-	BundleLimit() int64
+	// BundleLimits are the ceilings an upload, which names no Form, is held to
+	// for its manifest kind (docs/protocol.md#support).
+	BundleLimits() artifact.Limits
 	// Read runs fn in a read transaction; an error comes back as a refusal.
 	Read(fn func(q store.Q) error) *wire.Error
 	// Write runs fn in one write transaction that also records the request's

@@ -26,10 +26,10 @@ type fakeCall struct {
 func (f *fakeCall) Caller() artifact.Caller {
 	return artifact.Caller{Tenant: "tenant-a", Principal: "alice"}
 }
-func (f *fakeCall) Param(string) string { return "" }
-func (f *fakeCall) Body() []byte        { return f.body }
-func (f *fakeCall) Stream() io.Reader   { return http.NoBody }
-func (f *fakeCall) BundleLimit() int64  { return artifact.DefaultMaximumBundleBytes }
+func (f *fakeCall) Param(string) string           { return "" }
+func (f *fakeCall) Body() []byte                  { return f.body }
+func (f *fakeCall) Stream() io.Reader             { return http.NoBody }
+func (f *fakeCall) BundleLimits() artifact.Limits { return artifact.Portable }
 
 func (f *fakeCall) RequireEmptyBody() *wire.Error {
 	if len(f.body) > 0 {

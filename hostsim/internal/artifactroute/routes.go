@@ -25,7 +25,7 @@ func Start(c Call) *wire.Error {
 		return err
 	}
 	return keyed(c, func(q store.Q) (Answer, error) {
-		s, err := artifact.Start(gauntlet.FlowStore(q, who.Faults), who, d.Manifest, c.BundleLimit())
+		s, err := artifact.Start(gauntlet.FlowStore(q, who.Faults), who, d.Manifest, c.BundleLimits())
 		if err != nil {
 			return Answer{}, err
 		}
@@ -69,7 +69,7 @@ func Commit(c Call) *wire.Error {
 	}
 	who := c.Caller()
 	return keyed(c, func(q store.Q) (Answer, error) {
-		digest, created, err := artifact.Commit(gauntlet.FlowStore(q, who.Faults), who, c.Param("uploadId"), c.BundleLimit())
+		digest, created, err := artifact.Commit(gauntlet.FlowStore(q, who.Faults), who, c.Param("uploadId"), c.BundleLimits())
 		if err != nil {
 			return Answer{}, err
 		}

@@ -124,6 +124,9 @@ var Table = []*Rule{
 	ImportFirstClaimUnrecorded,
 	RelationsUnlistedFormRef,
 	RelationsInterfaceUnverified,
+	// v1beta1 static assets and bundle ceilings (docs/protocol.md#static-assets, #artifacts)
+	AssetsSPAWithoutIndex,
+	ArtifactsOverLimits,
 	// SQLite migration history
 	MigrationsFailMidSuffix,
 	MigrationsDivergedLedgerAccepted,
@@ -250,7 +253,7 @@ var (
 	ArtifactsUnverified     = &Rule{Name: "artifacts.unverified", Stage: StageRules, Effect: "a blob PUT stores the bytes without checking them against the declared size and digest"}
 	ArtifactsTrustDeclared  = &Rule{Name: "artifacts.trust-declared", Stage: StageRules, Effect: "a commit does not compare declared sizes and digests with the stored bytes"}
 	ArtifactsDuplicateNames = &Rule{Name: "artifacts.duplicate-names", Stage: StageRules, Effect: "a manifest may declare one module name or file path twice"}
-	ArtifactsMixedKinds     = &Rule{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a WorkerBundle manifest may carry files beside its modules"}
+	ArtifactsMixedKinds     = &Rule{Name: "artifacts.mixed-kinds", Stage: StageRules, Effect: "a manifest may carry another kind's member (files beside a WorkerBundle's modules, modules or mainModule beside files); the extra member is ignored"}
 	ArtifactsAnyMainModule  = &Rule{Name: "artifacts.any-main-module", Stage: StageRules, Effect: "mainModule may name an undeclared or non-loadable module (a source map)"}
 
 	// Form transitions (docs/protocol.md#transitions)
@@ -284,6 +287,13 @@ var (
 	ImportFirstClaimUnrecorded   = &Rule{Name: "import.first-claim-unrecorded", Stage: StageRules, Effect: "the first import onto a resource this host created records no nativeId claim (the claim is still checked)"}
 	RelationsUnlistedFormRef     = &Rule{Name: "relations.unlisted-formref", Stage: StageRules, Effect: "a reference's target recorded under a FormRef the reference does not list is pinned instead of refused"}
 	RelationsInterfaceUnverified = &Rule{Name: "relations.interface-unverified", Stage: StageRules, Effect: "a reference's target whose Definition does not provide the required Interface is pinned instead of refused"}
+)
+
+// v1beta1 static assets and bundle ceilings (docs/protocol.md#static-assets,
+// #artifacts, #support).
+var (
+	AssetsSPAWithoutIndex = &Rule{Name: "assets.spa-without-index", Stage: StageRules, Effect: "a WorkerVersion whose assets.notFoundHandling is single_page_application is accepted although its StaticAssetBundle declares no index.html"}
+	ArtifactsOverLimits   = &Rule{Name: "artifacts.over-limits", Stage: StageRules, Effect: "a manifest over the published maximumBundleFiles or maximumBundleBytes is accepted at upload start, commit and apply"}
 )
 
 // SQLite migration history (docs/protocol.md#migrations), acted on where a

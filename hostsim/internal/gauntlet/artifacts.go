@@ -15,27 +15,60 @@ import (
 
 // Artifact rules of apply, import and commit (docs/protocol.md#artifacts).
 
-// bundleRules resolves a bundle resource's manifestDigest with the profile's
-// maximumBundleBytes of the bundle's limit kind.
-func (g *G) bundleRules(q store.Q, m *core.Mutation, gd *core.Gated, fs *fault.Set) *wire.Error {
+// bundleRules resolves a bundle resource's manifestDigest: the manifest kind its
+// Form commits to, under that Form's ceilings.
+func (g *G) bundleRules(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, fs *fault.Set) *wire.Error {
 	br := roles.bundle(m.Ref.Kind)
 	if br == nil {
 		return nil
 	}
+	mk, _ := wire.ManifestKindOf(m.Ref.Kind) // every bundle role has one (mustRoles)
 	digest, _ := valueAt(gd.Spec, br.ManifestDigest).(string)
-	want, ok := wire.ManifestKindOf(m.Ref.Kind)
-	if !ok {
-		want = wire.WorkerBundleManifest
-	}
-	if _, err := artifact.ResolveManifest(ArtifactStore(q, fs), m.Tenant, br.ManifestDigest, digest, want, g.MaxBundleBytes(br.LimitKind)); err != nil {
+	if _, err := artifact.ResolveBundle(ArtifactStore(q, fs), caller(m, fs), br.ManifestDigest, digest, mk, g.FormLimits(f)); err != nil {
 		return prefixed(m.What(), Refusal(err))
 	}
 	return nil
 }
 
+func caller(m *core.Mutation, fs *fault.Set) artifact.Caller {
+	return artifact.Caller{Tenant: m.Tenant, Faults: fs}
+}
+
+// pinned is a bundle a source pins: the stored resource and its resolved manifest.
+type pinned struct {
+	Resource *store.Resource
+	Manifest *artifact.Manifest
+}
+
+// pinnedBundle resolves the manifest of the bundle pin bp names, by uid, for the
+// source Form f (the ceilings of the bundle's Form and of f); nil when the pin
+// names no stored bundle.
+func (g *G) pinnedBundle(q store.Q, f *catalog.Form, m *core.Mutation, bp store.Pin, fs *fault.Set) (*pinned, *wire.Error) {
+	b, err := store.GetResourceByUID(q, bp.TargetUID)
+	if err != nil {
+		return nil, core.Internal(err)
+	}
+	br := roles.bundle(bp.TargetKind)
+	if b == nil || br == nil {
+		return nil, nil
+	}
+	var bspec map[string]any
+	if err := json.Unmarshal(b.Spec, &bspec); err != nil {
+		return nil, core.Internal(err)
+	}
+	mk, _ := wire.ManifestKindOf(b.Kind)
+	bf, _ := g.host.Form(core.Ref(b))
+	digest, _ := valueAt(bspec, br.ManifestDigest).(string)
+	man, err := artifact.ResolveBundle(ArtifactStore(q, fs), caller(m, fs), bp.Pointer, digest, mk, g.FormLimits(bf, f))
+	if err != nil {
+		return nil, prefixed(m.What(), Refusal(err))
+	}
+	return &pinned{Resource: b, Manifest: man}, nil
+}
+
 // versionExports: every handler a version declares is exported by its
 // bundle's main module.
-func (g *G) versionExports(q store.Q, m *core.Mutation, gd *core.Gated, pins []store.Pin, fs *fault.Set) *wire.Error {
+func (g *G) versionExports(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, pins []store.Pin, fs *fault.Set) *wire.Error {
 	vr := roles.version(m.Ref.Kind)
 	if vr == nil {
 		return nil
@@ -47,25 +80,12 @@ func (g *G) versionExports(q store.Q, m *core.Mutation, gd *core.Gated, pins []s
 	if fs.On(fault.ArtifactsNoExportScan) {
 		return nil
 	}
-	b, err := store.GetResourceByUID(q, bp.TargetUID)
-	if err != nil {
-		return core.Internal(err)
+	b, e := g.pinnedBundle(q, f, m, bp, fs)
+	if e != nil || b == nil {
+		return e
 	}
-	br := roles.bundle(bp.TargetKind)
-	if b == nil || br == nil {
-		return nil
-	}
-	var bspec map[string]any
-	if err := json.Unmarshal(b.Spec, &bspec); err != nil {
-		return core.Internal(err)
-	}
-	digest, _ := valueAt(bspec, br.ManifestDigest).(string)
 	st := ArtifactStore(q, fs)
-	man, err := artifact.ResolveBundle(st, m.Tenant, vr.Bundle, digest, g.MaxBundleBytes(vr.LimitKind))
-	if err != nil {
-		return prefixed(m.What(), Refusal(err))
-	}
-	exported, main, err := artifact.MainModuleExports(st, man)
+	exported, main, err := artifact.MainModuleExports(st, b.Manifest)
 	if err != nil {
 		return prefixed(m.What(), Refusal(err))
 	}
@@ -75,7 +95,7 @@ func (g *G) versionExports(q store.Q, m *core.Mutation, gd *core.Gated, pins []s
 			declared = append(declared, s)
 		}
 	}
-	desc := fmt.Sprintf("main module %q of %s %q (manifest %s)", main.Path, b.Kind, b.Name, man.Digest)
+	desc := fmt.Sprintf("main module %q of %s %q (manifest %s)", main.Path, b.Resource.Kind, b.Resource.Name, b.Manifest.Digest)
 	if r := rules.CheckHandlersExported(vr.Handlers, declared, exported, desc); r != nil {
 		return prefixed(m.What(), r.Wire())
 	}

@@ -85,7 +85,7 @@ func (g *G) readiness(q store.Q, w *store.Resource, fs *fault.Set) (rules.Readin
 	if err != nil {
 		return rules.Readiness{}, err
 	}
-	return rules.WorkerReadiness(active), nil
+	return rules.WorkerReadiness(w.Name, active), nil
 }
 
 // activeDeployment finds the worker's one live deployment (by its worker pin)

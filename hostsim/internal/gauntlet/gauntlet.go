@@ -11,7 +11,6 @@ import (
 	"fmt"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
@@ -36,20 +35,6 @@ func New(h *profile.Host) *G {
 		},
 		InterfaceImplemented: h.Implements,
 	}}
-}
-
-// BundleLimitKind is the profile limits key whose maximumBundleBytes bounds
-// an upload commit, which names no Form (docs/decisions.md: bundle byte limits).
-const BundleLimitKind = "WorkerBundle"
-
-// MaxBundleBytes is the profile's maximumBundleBytes for kind (default when silent).
-func (g *G) MaxBundleBytes(kind string) int64 {
-	if l, ok := g.host.P.Limits[kind]; ok {
-		if n, ok := l["maximumBundleBytes"]; ok {
-			return n
-		}
-	}
-	return artifact.DefaultMaximumBundleBytes
 }
 
 // Refusal turns a rules or artifact refusal into the wire refusal.

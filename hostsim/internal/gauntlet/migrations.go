@@ -60,7 +60,7 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 	digest, _ := valueAt(spec, br.ManifestDigest).(string)
 	p := &MigrationPlan{Database: dp, Set: sp, Pointer: mr.MigrationSet,
 		DatabaseDesc: fmt.Sprintf("%s %q (uid %s)", dp.TargetKind, dp.TargetName, dp.TargetUID)}
-	man, files, max, err := g.resolveSet(q, tenant, set, br, mr.MigrationSet, digest, fs)
+	man, files, max, err := g.resolveSet(q, tenant, set, mr.MigrationSet, digest, fs)
 	if err != nil {
 		return nil, Refusal(err)
 	}
@@ -78,17 +78,18 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 // resolveSet resolves a set's manifest for tenant, of the kind the set's Form
 // commits to and under its ceilings, and returns its ordered files and the
 // most bytes one file may hold (nil: the set's kind commits to no manifest).
-func (g *G) resolveSet(q store.Q, tenant string, set *store.Resource, br *bundleRole, pointer, digest string, fs *fault.Set) (*artifact.Manifest, []artifact.Entry, int64, error) {
+func (g *G) resolveSet(q store.Q, tenant string, set *store.Resource, pointer, digest string, fs *fault.Set) (*artifact.Manifest, []artifact.Entry, int64, error) {
 	want, ok := wire.ManifestKindOf(set.Kind)
 	if !ok {
 		return nil, nil, 0, nil
 	}
-	max := g.MaxBundleBytes(br.LimitKind)
-	man, err := artifact.ResolveManifest(ArtifactStore(q, fs), tenant, pointer, digest, want, max)
+	sf, _ := g.host.Form(core.Ref(set))
+	limits := g.FormLimits(sf)
+	man, err := artifact.ResolveBundle(ArtifactStore(q, fs), artifact.Caller{Tenant: tenant, Faults: fs}, pointer, digest, want, limits)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	return man, man.Files, max, nil
+	return man, man.Entries(), limits(want).Bytes, nil
 }
 
 // ledger reads a database's ledger; a database never created has an empty one.

@@ -2,8 +2,9 @@ package gauntlet
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // The worker roles table (worker_roles.json): which kinds are bundles, workers,
@@ -17,7 +18,17 @@ var rolesJSON []byte
 type bundleRole struct {
 	Kind           string `json:"kind"`
 	ManifestDigest string `json:"manifestDigest"`
-	LimitKind      string `json:"limitKind"`
+}
+
+// assetsRole locates a version's static assets (docs/protocol.md#static-assets):
+// the pinned bundle relation, the two settings, the notFoundHandling value that
+// falls back to a single-page application's index, and that index's path.
+type assetsRole struct {
+	Bundle           string `json:"bundle"`
+	NotFoundHandling string `json:"notFoundHandling"`
+	RunWorkerFirst   string `json:"runWorkerFirst"`
+	Fallback         string `json:"fallback"`
+	Index            string `json:"index"`
 }
 
 type workerRole struct {
@@ -36,8 +47,8 @@ type versionRole struct {
 	Bundle          string        `json:"bundle"`
 	Handlers        string        `json:"handlers"`
 	NamespaceFields []string      `json:"namespaceFields"`
-	LimitKind       string        `json:"limitKind"`
 	ServiceBindings []serviceRole `json:"serviceBindings"`
+	Assets          *assetsRole   `json:"assets"`
 }
 
 type deploymentRole struct {
@@ -88,8 +99,13 @@ var roles = mustRoles()
 
 func mustRoles() *roleTable {
 	var t roleTable
-	if err := json.Unmarshal(rolesJSON, &t); err != nil {
+	if err := wire.DecodeStrict(rolesJSON, &t); err != nil {
 		panic(fmt.Sprintf("worker_roles.json: %v", err))
+	}
+	for _, b := range t.Bundles {
+		if _, ok := wire.ManifestKindOf(b.Kind); !ok {
+			panic(fmt.Sprintf("worker_roles.json: bundle kind %s commits to no manifest kind of catalog/wire/artifact.go", b.Kind))
+		}
 	}
 	return &t
 }

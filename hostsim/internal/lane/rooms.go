@@ -11,7 +11,6 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/artifactroute"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/operationroute"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -56,8 +55,8 @@ func (a roomCall) Body() []byte                              { return a.c.body }
 func (a roomCall) RequireEmptyBody() *wire.Error             { return a.c.requireEmptyBody() }
 func (a roomCall) Send(status int, body []byte, etag string) { a.c.send(status, body, etag) }
 
-func (a roomCall) BundleLimit() int64 {
-	return a.c.s.Gauntlet.MaxBundleBytes(gauntlet.BundleLimitKind)
+func (a roomCall) BundleLimits() artifact.Limits {
+	return a.c.s.Gauntlet.UploadLimits()
 }
 
 // Stream is the raw request body, never nil.

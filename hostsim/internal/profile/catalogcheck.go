@@ -1,11 +1,13 @@
 package profile
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/jsonfile"
 )
 
@@ -234,11 +236,27 @@ func (c *checker) ranges(at []string, v any, forms []*catalog.Form) {
 	}
 }
 
-// limits: maximumBundleBytes, maximumBundleFiles, or maximum + a collection field path of the kind.
+// limits: maximumBundleBytes, maximumBundleFiles on an artifact-backed kind, or
+// maximum + a collection field path of the kind.
 func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 	m, _ := v.(map[string]any)
+	mk, artifactBacked := wire.ManifestKindOf(forms[0].Ref.Kind)
 	for _, key := range sortedKeys(m) {
-		if key == "maximumBundleBytes" || key == "maximumBundleFiles" {
+		n, _ := m[key].(json.Number).Int64()
+		if key == LimitBundleBytes {
+			if n > wire.MaxBundleBytes {
+				c.bad(append(slices.Clone(at), key), "%d is above the portable %s %d; a host profile can only tighten it", n, key, wire.MaxBundleBytes)
+			}
+			continue
+		}
+		if key == LimitBundleFiles {
+			switch {
+			case !artifactBacked:
+				c.bad(append(slices.Clone(at), key), "%s is not artifact-backed, so it has no limit %s; only a Form that commits to an artifact manifest (%s) publishes it",
+					at[1], key, strings.Join(c.artifactKinds(), ", "))
+			case n > mk.MaxEntries:
+				c.bad(append(slices.Clone(at), key), "%d is above the portable %s %d of a %s manifest; a host profile can only tighten it", n, key, mk.MaxEntries, mk.Kind)
+			}
 			continue
 		}
 		ok := false
@@ -252,10 +270,24 @@ func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 			for _, f := range forms {
 				known = append(known, limitKeys(f.Fields, "")...)
 			}
-			known = append(known, "maximumBundleBytes", "maximumBundleFiles")
+			known = append(known, LimitBundleBytes)
+			if artifactBacked {
+				known = append(known, LimitBundleFiles)
+			}
 			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; its limits: %s", at[1], key, suggest(key, known), strings.Join(known, ", "))
 		}
 	}
+}
+
+// artifactKinds are the Form kinds of the catalog that commit to a manifest kind.
+func (c *checker) artifactKinds() []string {
+	var out []string
+	for _, k := range c.kinds() {
+		if _, ok := wire.ManifestKindOf(k); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // limitKeys are the limits of the collection fields (docs/guides/partial-hosts.md).

@@ -166,7 +166,7 @@ func (h *Host) FormSupport(f *catalog.Form) map[string]any {
 	if r, ok := keyed(h.P.SupportedRanges, f); ok && len(r) > 0 {
 		doc["supportedRanges"] = r
 	}
-	if l, ok := keyed(h.P.Limits, f); ok && len(l) > 0 {
+	if l := h.PublishedLimits(f); len(l) > 0 {
 		doc["limits"] = l
 	}
 	var bindings []string

@@ -212,3 +212,48 @@ func TestRangeBound(t *testing.T) {
 		}
 	}
 }
+
+// Every artifact-backed Form publishes maximumBundleFiles and maximumBundleBytes:
+// the portable ceilings of its manifest kind unless the profile states lower
+// ones, and even when the profile is silent about them (docs/protocol.md#support).
+func TestArtifactBackedFormsPublishBundleCeilings(t *testing.T) {
+	want := map[string][2]int64{"WorkerBundle": {4096, 10485760}, "StaticAssetBundle": {16384, 10485760}, "SQLiteMigrationSet": {16384, 10485760}}
+	bare := inline(t, `{"name": "bare"}`)
+	for _, h := range []*Host{resolved(t, "full"), bare} {
+		for kind, w := range want {
+			l, _ := supportOf(t, h, kind)["limits"].(map[string]any)
+			if l[LimitBundleFiles] != float64(w[0]) || l[LimitBundleBytes] != float64(w[1]) {
+				t.Errorf("profile %s: %s limits %v, want maximumBundleFiles %d and maximumBundleBytes %d", h.P.Name, kind, l, w[0], w[1])
+			}
+		}
+		if _, ok := supportOf(t, h, "EdgeKVNamespace")["limits"]; ok {
+			t.Errorf("profile %s: a Form that commits to no manifest publishes bundle limits", h.P.Name)
+		}
+	}
+	tight := resolved(t, "tight-limits")
+	for kind := range want {
+		l, _ := supportOf(t, tight, kind)["limits"].(map[string]any)
+		if l[LimitBundleFiles] != float64(16) || l[LimitBundleBytes] != float64(1048576) {
+			t.Errorf("tight-limits %s limits %v, want 16 files and 1 MiB", kind, l)
+		}
+		f := installed(t, tight, kind)
+		if n, ok := tight.Limit(f, LimitBundleFiles); !ok || n != 16 {
+			t.Errorf("tight-limits Limit(%s, maximumBundleFiles) = %d, %v", kind, n, ok)
+		}
+	}
+	if _, ok := bare.Limit(installed(t, bare, "WorkerBundle"), LimitBundleFiles); ok {
+		t.Error("a silent profile states no limit")
+	}
+}
+
+// installed is the first installed Form of kind.
+func installed(t *testing.T, h *Host, kind string) *catalog.Form {
+	t.Helper()
+	for _, f := range h.Forms() {
+		if f.Ref.Kind == kind {
+			return f
+		}
+	}
+	t.Fatalf("%s is not installed", kind)
+	return nil
+}

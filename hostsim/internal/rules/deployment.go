@@ -197,24 +197,36 @@ func DeploymentDeleteGate(deploymentName, workerName string, dependents []Depend
 
 // Readiness is the derived Ready condition of a worker (docs/protocol.md#aggregate).
 type Readiness struct {
-	Ready      bool
-	Reason     string // Available | Provisioning | UnsupportedCapability
-	HostReason string // "" | no-active-deployment | deployment-lacks-fetch
+	Ready  bool
+	Reason string // Available | Provisioning | UnsupportedCapability
+	// HostReason is "" when ready, else no-active-deployment or deployment-lacks-fetch
+	// followed by the worker and what is missing: `no-active-deployment worker "api"`,
+	// `deployment-lacks-fetch worker "api" deployment "d" versions "v1"`.
+	HostReason string
 	Message    string
 }
+
+// Worker readiness codes (docs/protocol.md#aggregate).
+const (
+	HostReasonNoDeployment = "no-active-deployment"
+	HostReasonLacksHandler = "deployment-lacks-fetch"
+)
 
 // ReadyHandler is the handler a worker must serve to be ready.
 const ReadyHandler = "fetch"
 
-// WorkerReadiness renders docs/protocol.md#aggregate from the worker's active deployment (nil when none).
-func WorkerReadiness(active *ActiveDeployment) Readiness {
+// WorkerReadiness renders docs/protocol.md#aggregate for the worker named worker from its
+// active deployment (nil when none).
+func WorkerReadiness(worker string, active *ActiveDeployment) Readiness {
 	switch {
 	case active == nil:
-		return Readiness{false, "Provisioning", "no-active-deployment", "the worker has no active deployment"}
+		return Readiness{false, "Provisioning", ClipHostReason(fmt.Sprintf("%s worker %q", HostReasonNoDeployment, worker)),
+			fmt.Sprintf("worker %q has no active deployment, so nothing serves %q; create a deployment weighting a version that declares it", worker, ReadyHandler)}
 	case !active.Serves(ReadyHandler):
-		return Readiness{false, "UnsupportedCapability", "deployment-lacks-fetch",
-			fmt.Sprintf("deployment %q weights version(s) %s that do not declare %q", active.Name,
-				strings.Join(active.lacking(ReadyHandler), ", "), ReadyHandler)}
+		lacking := strings.Join(active.lacking(ReadyHandler), ", ")
+		return Readiness{false, "UnsupportedCapability",
+			ClipHostReason(fmt.Sprintf("%s worker %q deployment %q versions %s", HostReasonLacksHandler, worker, active.Name, lacking)),
+			fmt.Sprintf("deployment %q of worker %q weights version(s) %s that do not declare %q", active.Name, worker, lacking, ReadyHandler)}
 	}
 	return Readiness{true, "Available", "", fmt.Sprintf("deployment %q serves %q", active.Name, ReadyHandler)}
 }

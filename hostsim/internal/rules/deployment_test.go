@@ -90,15 +90,21 @@ func TestAttachmentGateAndReadiness(t *testing.T) {
 		t.Fatalf("one version lacks scheduled: %+v", r)
 	}
 
-	if got := WorkerReadiness(nil); got.Ready || got.Reason != "Provisioning" || got.HostReason != "no-active-deployment" {
+	// Both not-ready hostReasons name the worker and what is missing (docs/protocol.md#aggregate).
+	if got := WorkerReadiness("api", nil); got.Ready || got.Reason != "Provisioning" || got.HostReason != `no-active-deployment worker "api"` {
 		t.Errorf("no deployment: %+v", got)
 	}
-	if got := WorkerReadiness(active); !got.Ready || got.Reason != "Available" || got.HostReason != "" {
+	if got := WorkerReadiness("api", active); !got.Ready || got.Reason != "Available" || got.HostReason != "" {
 		t.Errorf("serving fetch: %+v", got)
 	}
 	lacks := &ActiveDeployment{Name: "main", Versions: []WeightedVersion{wv(0, "v1", "u-1", 10000, "queue")}}
-	if got := WorkerReadiness(lacks); got.Ready || got.Reason != "UnsupportedCapability" || got.HostReason != "deployment-lacks-fetch" || !strings.Contains(got.Message, `"v1"`) {
+	if got := WorkerReadiness("api", lacks); got.Ready || got.Reason != "UnsupportedCapability" ||
+		got.HostReason != `deployment-lacks-fetch worker "api" deployment "main" versions "v1"` || !strings.Contains(got.Message, `"v1"`) {
 		t.Errorf("lacking fetch: %+v", got)
+	}
+	long := strings.Repeat("w", 300)
+	if got := WorkerReadiness(long, nil); len(got.HostReason) != MaxHostReason || !strings.HasPrefix(got.HostReason, "no-active-deployment worker") {
+		t.Errorf("a hostReason is at most %d bytes: %d", MaxHostReason, len(got.HostReason))
 	}
 }
 

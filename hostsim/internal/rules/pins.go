@@ -46,9 +46,12 @@ const (
 const MaxMessage = 4096
 
 // Drift is the derived drift rendering of a source: Drifted false when every pin still
-// names the pinned uid under the pinned FormRef. Otherwise Reason/HostReason are
-// DependencyMissing/relation-target-missing when any target is gone (it wins), else
-// ExternalChange/relation-target-replaced, and Message lists every drifted reference.
+// names the pinned uid under the pinned FormRef. Otherwise Reason is DependencyMissing
+// when any target is gone (it wins), else ExternalChange; HostReason is
+// relation-target-missing or relation-target-replaced followed by the first such
+// relation's pointer and both uids ("relation-target-replaced /worker pinned u-1 now
+// u-2"; "now none" for a missing target), within the 256 characters a hostReason
+// has; and Message lists every drifted reference with both exact FormRefs.
 type Drift struct {
 	Drifted            bool
 	Reason, HostReason string
@@ -58,26 +61,50 @@ type Drift struct {
 // EvaluateDrift checks every pin of one source against what now holds its name.
 func EvaluateDrift(states []PinState) Drift {
 	var lines []string
-	missing, replaced := false, false
+	missing, replaced := "", ""
 	for _, s := range states {
 		p := s.Pin
 		pinned := fmt.Sprintf("relation %s: pinned %s %q uid %s (%s)", p.Pointer, p.TargetKind, p.TargetName, p.TargetUID, refText(p.TargetFormRef))
 		switch c := s.Current; {
 		case c == nil || !c.Found:
-			missing = true
+			if missing == "" {
+				missing = driftCode(HostReasonMissing, p, "none")
+			}
 			lines = append(lines, pinned+" no longer exists")
 		case c.UID != p.TargetUID || c.FormRef != p.TargetFormRef:
-			replaced = true
+			if replaced == "" {
+				replaced = driftCode(HostReasonReplaced, p, c.UID)
+			}
 			lines = append(lines, fmt.Sprintf("%s is now uid %s (%s)", pinned, c.UID, refText(c.FormRef)))
 		}
 	}
 	switch {
-	case missing:
-		return Drift{true, ReasonDependencyMissing, HostReasonMissing, clip(strings.Join(lines, "; "))}
-	case replaced:
-		return Drift{true, ReasonExternalChange, HostReasonReplaced, clip(strings.Join(lines, "; "))}
+	case missing != "":
+		return Drift{true, ReasonDependencyMissing, missing, clip(strings.Join(lines, "; "))}
+	case replaced != "":
+		return Drift{true, ReasonExternalChange, replaced, clip(strings.Join(lines, "; "))}
 	}
 	return Drift{}
+}
+
+// driftCode is a drift hostReason: the code, the relation pointer and both uids.
+func driftCode(code string, p Pin, now string) string {
+	return ClipHostReason(fmt.Sprintf("%s %s pinned %s now %s", code, p.Pointer, p.TargetUID, now))
+}
+
+// MaxHostReason is the longest hostReason (docs/protocol.md#status).
+const MaxHostReason = 256
+
+// ClipHostReason cuts a hostReason to MaxHostReason bytes at a character boundary.
+func ClipHostReason(s string) string {
+	if len(s) <= MaxHostReason {
+		return s
+	}
+	cut := MaxHostReason
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut]
 }
 
 // Holder is a resource whose stored pin names a target being deleted.

@@ -23,16 +23,16 @@ func TestEvaluateDrift(t *testing.T) {
 		t.Fatalf("no pins render drift: %+v", d)
 	}
 	d := EvaluateDrift([]PinState{{pinA, newUID(pinA)}, {pinB, same(pinB)}})
-	if !d.Drifted || d.Reason != "ExternalChange" || d.HostReason != "relation-target-replaced" ||
+	if !d.Drifted || d.Reason != "ExternalChange" || d.HostReason != "relation-target-replaced /owner pinned u-1 now u-9" ||
 		!strings.Contains(d.Message, `relation /owner: pinned Owner "api" uid u-1 (`+refText(ownerRef)+`) is now uid u-9`) {
 		t.Fatalf("replaced uid: %+v", d)
 	}
 	d = EvaluateDrift([]PinState{{pinA, newRef(pinA)}})
-	if d.Reason != ReasonExternalChange || !strings.Contains(d.Message, "0.2.0") {
+	if d.Reason != ReasonExternalChange || !strings.Contains(d.Message, "0.2.0") || d.HostReason != "relation-target-replaced /owner pinned u-1 now u-1" {
 		t.Fatalf("replaced FormRef: %+v", d)
 	}
 	d = EvaluateDrift([]PinState{{pinA, newUID(pinA)}, {pinB, nil}})
-	if d.Reason != "DependencyMissing" || d.HostReason != "relation-target-missing" ||
+	if d.Reason != "DependencyMissing" || d.HostReason != "relation-target-missing /stores/0/resource pinned u-2 now none" ||
 		!strings.Contains(d.Message, "relation /stores/0/resource: pinned Store \"cache\" uid u-2") ||
 		!strings.Contains(d.Message, "no longer exists") || !strings.Contains(d.Message, "is now uid u-9") {
 		t.Fatalf("missing wins and both are listed: %+v", d)
