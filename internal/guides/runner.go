@@ -11,6 +11,7 @@ import (
 type Report struct {
 	Ran, Background, Outputs, Files, Shown int
 	NotRun                                 []string // "line N: reason"
+	Skipped                                []string // "line N: reason": blocks this run could not run
 }
 
 func (r Report) String() string {
@@ -18,6 +19,9 @@ func (r Report) String() string {
 		r.Ran+r.Background, r.Background, r.Outputs, r.Files, r.Shown)
 	if len(r.NotRun) > 0 {
 		s += "; not run: " + strings.Join(r.NotRun, "; ")
+	}
+	if len(r.Skipped) > 0 {
+		s += "; SKIPPED here: " + strings.Join(r.Skipped, "; ")
 	}
 	return s
 }
@@ -28,6 +32,9 @@ type Runner struct {
 	Repo    string            // the repository itself, for same as
 	Rewrite *strings.Replacer // applied to every block before it is used (the guide's port)
 	Log     func(format string, args ...any)
+	// Skip says why a command block cannot run here ("" = it can), e.g. the published
+	// reference documents it reads are absent. The output blocks after it are skipped with it.
+	Skip func(Block) string
 }
 
 // Run runs the blocks in order and stops at the first that fails, naming its line, the
@@ -37,11 +44,23 @@ func (r *Runner) Run(guide string, blocks []Block) (Report, error) {
 	defer r.Session.Stop()
 	var last *Block    // the last command block run
 	var lastOut string // what it printed
+	skipping := false  // the last command block was skipped: so are its outputs
 	for i := range blocks {
 		b := blocks[i]
 		body := r.rewrite(b.Body)
 		where := fmt.Sprintf("%s:%d", guide, b.Line)
+		if b.IsCommand() && b.NotRun == "" {
+			skipping = false
+			if r.Skip != nil {
+				if why := r.Skip(b); why != "" {
+					rep.Skipped = append(rep.Skipped, fmt.Sprintf("line %d: %s", b.Line, why))
+					skipping = true
+					continue
+				}
+			}
+		}
 		switch {
+		case b.Output && skipping:
 		case b.IsCommand() && b.NotRun != "":
 			rep.NotRun = append(rep.NotRun, fmt.Sprintf("line %d: %s", b.Line, b.NotRun))
 		case b.IsCommand() && b.Background != "":

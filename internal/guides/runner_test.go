@@ -85,6 +85,33 @@ func TestBackgroundBlockRunsUntilTheNextOneOrTheEnd(t *testing.T) {
 	}
 }
 
+func TestRunnerSkipsWhatCannotRunHereWithItsOutputs(t *testing.T) {
+	blocks, err := Parse("g.md", "```sh\necho one\n```\n"+
+		"<!-- guide: needs reference -->\n```sh\nfalse\n```\n<!-- guide: output -->\n```\nnever printed\n```\n"+
+		"```sh\necho three\n```\n<!-- guide: output -->\n```\nthree\n```\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	s, err := NewSession(dir, dir, []string{"PATH=" + os.Getenv("PATH")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := func(b Block) string {
+		if b.Needs == "reference" {
+			return "absent"
+		}
+		return ""
+	}
+	rep, err := (&Runner{Session: s, Repo: dir, Skip: skip}).Run("g.md", blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Ran != 2 || rep.Outputs != 1 || len(rep.Skipped) != 1 || rep.Skipped[0] != "line 5: absent" {
+		t.Errorf("report %s", rep)
+	}
+}
+
 func TestRunnerStopsABlockThatDoesNotEnd(t *testing.T) {
 	blocks, err := Parse("g.md", "```sh\nsleep 30\n```\n")
 	if err != nil {
