@@ -52,22 +52,39 @@ func TestNegativeRowsNameTheirRule(t *testing.T) {
 	}
 }
 
-func TestMissingHostsimFailsInCI(t *testing.T) {
+// TestMissingHostsimFailsUnlessAskedToSkip: a missing bin/hostsim fails the tests
+// that need it, in CI and outside it; only TAKOKIT_NO_HOSTSIM=1 turns that into a skip,
+// and the skip names the variable.
+func TestMissingHostsimFailsUnlessAskedToSkip(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "go.work"), []byte("go 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	wd := filepath.Join(root, "conformance", "selftest")
-	if _, skip, err := LocateHostsim(wd, false); err != nil || !strings.Contains(skip, "go tool mage build") {
-		t.Errorf("outside CI: skip %q, err %v; want a skip saying how to build bin/hostsim", skip, err)
+	if _, skip, err := LocateHostsim(wd, false); err == nil || skip != "" ||
+		!strings.Contains(err.Error(), filepath.Join(root, "bin", "hostsim")) || !strings.Contains(err.Error(), "go tool mage build") ||
+		!strings.Contains(err.Error(), NoHostsimEnv+"=1") {
+		t.Errorf("without the opt-out: skip %q, err %v; want a failure naming the missing binary, how to build it and the opt-out", skip, err)
 	}
-	if _, skip, err := LocateHostsim(wd, true); err == nil || skip != "" || !strings.Contains(err.Error(), filepath.Join(root, "bin", "hostsim")) {
-		t.Errorf("in CI: skip %q, err %v; want a failure naming the missing binary", skip, err)
+	if _, skip, err := LocateHostsim(wd, true); err != nil || !strings.Contains(skip, "go tool mage build") || !strings.Contains(skip, NoHostsimEnv+"=1") {
+		t.Errorf("with the opt-out: skip %q, err %v; want a skip saying how to build bin/hostsim and naming %s", skip, err, NoHostsimEnv)
 	}
 	bin := filepath.Join(root, "bin", "hostsim")
 	os.MkdirAll(filepath.Dir(bin), 0o755)
 	os.WriteFile(bin, nil, 0o755)
-	if got, _, err := LocateHostsim(wd, true); err != nil || got != bin {
-		t.Errorf("with the binary present: %q, %v", got, err)
+	for _, optOut := range []bool{false, true} {
+		if got, skip, err := LocateHostsim(wd, optOut); err != nil || skip != "" || got != bin {
+			t.Errorf("with the binary present (opt-out %v): %q, skip %q, %v", optOut, got, skip, err)
+		}
+	}
+}
+
+// TestHostsimOptOutIsReadFromItsVariable: only a true value of TAKOKIT_NO_HOSTSIM opts out.
+func TestHostsimOptOutIsReadFromItsVariable(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, "false": false, "1": true, "true": true} {
+		t.Setenv(NoHostsimEnv, v)
+		if got := HostsimOptOut(); got != want {
+			t.Errorf("%s=%q: opt-out %v, want %v", NoHostsimEnv, v, got, want)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,14 +32,14 @@ func startSim(t *testing.T, bin, profile string, extra ...string) (context.Conte
 	return ctx, sim, cat
 }
 
-// hostsimBinary finds bin/hostsim at the workspace root. Outside CI a missing binary
-// skips with how to build it; in CI (CI=true) it fails: the self-test is what proves
-// every check can fail, and a run that silently skipped it would prove nothing.
+// hostsimBinary finds bin/hostsim at the workspace root. A missing binary fails the
+// test, in CI and outside it, unless TAKOKIT_NO_HOSTSIM=1 asks it to skip
+// (NoHostsimEnv): the self-test is what proves every check can fail, and a run that
+// silently skipped it would prove nothing.
 func hostsimBinary(t *testing.T) string {
 	t.Helper()
 	wd, _ := os.Getwd()
-	ci, _ := strconv.ParseBool(os.Getenv("CI"))
-	bin, skip, err := LocateHostsim(wd, ci)
+	bin, skip, err := LocateHostsim(wd, HostsimOptOut())
 	switch {
 	case err != nil:
 		t.Fatal(err)
