@@ -70,7 +70,7 @@ var commands = []command{
 		"point the takoform provider at NAME: write the CLI configuration (dev_overrides) and set TAKOFORM_ENDPOINT, TAKOFORM_TOKEN (default sim-primary) and TAKOFORM_SPACE (default scenarios)",
 		false, cmdTofuEnv},
 	{"family-provider", "LANE",
-		"build terraform-provider-takoform over the published reference family of LANE (v1beta1 or v1alpha3) with `go tool mage provider:family DIR` into the scenario's own .family directory (its output becomes stdout; the family's lane markers choose the provider's lane), make tofu-env point dev_overrides at it and export FAMILY_DIR; guard the scenario with `[!reference] skip`",
+		"build terraform-provider-takoform over the published reference family of LANE (v1beta1 or v1alpha3) with `go tool mage provider:family DIR` into bin/scenario-family/LANE, once per lane and run (its output becomes stdout of every scenario that asks; the family's lane markers choose the provider's lane), make tofu-env point dev_overrides at it and export FAMILY_DIR; guard the scenario with `[!reference] skip`",
 		false, cmdFamilyProvider},
 	{"json-env", "FILE POINTER VAR",
 		"set environment variable VAR to the string (or JSON text) at JSON POINTER of FILE",
