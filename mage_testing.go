@@ -3,33 +3,42 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
-	"time"
 
+	"github.com/takokit/takokit/internal/testrun"
 	"github.com/takokit/takokit/internal/testtally"
 )
 
 // runAllTests runs every module's tests (scenarios included) and the conformance self-test,
-// after the build steps given; a failed step counts as one failure and the run goes on, so
-// the report always closes with the tally line.
+// after the build steps given, side by side (testrun); a failed step counts as one failure
+// and the run goes on, so the report always closes with the tally line.
 func runAllTests(steps ...step) error {
 	var total testtally.Tally
 	runSteps(&total, steps)
-	runModuleTestsInto(&total, true)
-	if err := conformanceSelftest(); err != nil {
-		fmt.Printf("conformance self-test: %v\n", err)
-		total.Fail("conformance selftest")
+	jobs, err := moduleJobs(true)
+	if err != nil {
+		fmt.Println(err)
+		total.Fail(err.Error())
 	}
+	jobs = append(jobs, testrun.Job{Name: "conformance selftest", Dir: ".",
+		Command: []string{"bin/conformance", "selftest", "--hostsim", "bin/hostsim"}})
+	total.Add(testrun.Run(saveJSON(longestFirst(jobs)), testJobs(), os.Stdout))
 	return finish(total)
 }
 
 func runModuleTests(withScenarios bool) error {
 	var total testtally.Tally
-	runModuleTestsInto(&total, withScenarios)
+	jobs, err := moduleJobs(withScenarios)
+	if err != nil {
+		fmt.Println(err)
+		total.Fail(err.Error())
+	}
+	total.Add(testrun.Run(saveJSON(longestFirst(jobs)), testJobs(), os.Stdout))
 	return finish(total)
 }
 
@@ -40,7 +49,9 @@ func runScenarios(steps ...step) error {
 	if err != nil {
 		return err
 	}
-	goTestJSON(".", env, &total, "-run", "TestScenarios", "./scripts")
+	job := testrun.Job{Name: ". (scenarios)", Dir: ".", Env: env,
+		GoTest: []string{"-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts"}}
+	total.Add(testrun.Run(saveJSON([]testrun.Job{job}), 1, os.Stdout))
 	return finish(total)
 }
 
@@ -76,63 +87,130 @@ func finish(total testtally.Tally) error {
 // copied acceptance examples (internal/guidetest) and the guides' commands (internal/guides);
 // in the provider module its acceptance tests (provider/acctest: resource.Test through
 // bin/tofu). `mage unit` skips them by name; `mage test` builds bin/ first and runs them.
+// The conformance module's tests that run bin/hostsim are skipped by binEnv instead.
 var binTests = map[string]string{
 	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples|TestGuides",
 	"provider": "^TestAcc[A-Z]",
 }
 
-// runModuleTestsInto runs `go test ./...` in every module; without scenarios each
-// module's binTests are skipped by -skip.
-func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
+// binEnv is what `mage unit` adds to the environment so that the tests needing bin/hostsim
+// skip, naming the variable (conformance/selftest.NoHostsimEnv); without it a missing
+// bin/hostsim fails them.
+var binEnv = []string{"TAKOKIT_NO_HOSTSIM=1"}
+
+// scenariosJob names the job that runs the root module's scripts/ package: the scenarios,
+// OpenTofu processes that mostly wait, run more at a time than the cores
+// (scenarioParallel).
+const scenariosJob = ". (scripts)"
+
+// moduleJobs is one `go test ./...` job per module, the root module's scripts/ package in
+// a job of its own; without scenarios each module's binTests are skipped by -skip.
+func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	env, err := binDirEnv()
 	if err != nil {
-		fmt.Println("bin/ on PATH:", err)
-		total.Fail("bin/ on PATH")
-		return
+		return nil, fmt.Errorf("bin/ on PATH: %w", err)
 	}
+	if !withScenarios {
+		env = append(env, binEnv...)
+	}
+	var jobs []testrun.Job
 	for _, m := range modules {
-		args := []string{"./..."}
-		if skip := binTests[m]; skip != "" && !withScenarios { // they need bin/ (and the browser test Chromium)
-			args = append([]string{"-skip", skip}, args...)
+		var skip []string
+		if s := binTests[m]; s != "" && !withScenarios { // they need bin/ (and the browser test Chromium)
+			skip = []string{"-skip", s}
 		}
-		goTestJSON(m, env, total, args...)
+		if m != "." {
+			jobs = append(jobs, testrun.Job{Name: m, Dir: m, Env: env, GoTest: append(skip, "./...")})
+			continue
+		}
+		rest, err := rootPackagesBut("./scripts")
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs,
+			testrun.Job{Name: scenariosJob, Dir: ".", Env: env,
+				GoTest: append(skip, "-parallel", strconv.Itoa(scenarioParallel()), "./scripts")},
+			testrun.Job{Name: ". (other packages)", Dir: ".", Env: env, GoTest: append(skip, rest...)})
 	}
+	return jobs, nil
 }
 
-// goTestJSON runs go test -json in dir, prints the output of what failed and one line for the
-// module, and adds its counts to total. A go command that fails without a failed test or
-// package in its stream (the module did not load) counts as one failure, its error printed.
-func goTestJSON(dir string, env []string, total *testtally.Tally, args ...string) {
-	full := append([]string{"test", "-json", "-count=1", "-timeout", "75m"}, args...)
-	fmt.Printf("+ (cd %s && go %s)\n", dir, strings.Join(full, " "))
-	start := time.Now()
-	cmd := exec.Command("go", full...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
+// rootPackagesBut lists the root module's packages (relative, ./x) other than except.
+func rootPackagesBut(except string) ([]string, error) {
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "./...").Output()
 	if err != nil {
-		total.Fail("go test in " + dir + ": " + err.Error())
-		return
+		return nil, fmt.Errorf("go list ./... in the root module: %w", err)
 	}
-	if err := cmd.Start(); err != nil {
-		total.Fail("go test in " + dir + ": " + err.Error())
-		return
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
 	}
-	t := testtally.Consume(out, os.Stdout)
-	waitErr := cmd.Wait()
-	if stderr.Len() > 0 {
-		os.Stdout.Write(stderr.Bytes())
+	var pkgs []string
+	for _, dir := range strings.Fields(string(out)) {
+		rel := "." + strings.TrimPrefix(dir, wd)
+		if rel != except {
+			pkgs = append(pkgs, rel)
+		}
 	}
-	if waitErr != nil && t.Failed == 0 {
-		fmt.Printf("go test in %s: %v\n", dir, waitErr)
-		t.Fail("module " + dir + " (go test: " + waitErr.Error() + ")")
-	}
-	fmt.Println(testtally.ModuleLine(dir, t, time.Since(start)))
-	total.Add(t)
+	return pkgs, nil
 }
 
-func conformanceSelftest() error {
-	return run(".", nil, "bin/conformance", "selftest", "--hostsim", "bin/hostsim")
+// jobCost orders the jobs, longest first, so the longest never starts last: the
+// measured wall time of each on two cores (docs/decisions.md, "mage test runs its jobs
+// side by side"). A job not listed goes last.
+var jobCost = []string{scenariosJob, ". (other packages)", "hostsim", "conformance", "provider", "conformance selftest", "catalog"}
+
+func longestFirst(jobs []testrun.Job) []testrun.Job {
+	rank := func(name string) int {
+		for i, n := range jobCost {
+			if n == name {
+				return i
+			}
+		}
+		return len(jobCost)
+	}
+	out := append([]testrun.Job(nil), jobs...)
+	for i := 1; i < len(out); i++ {
+		for k := i; k > 0 && rank(out[k].Name) < rank(out[k-1].Name); k-- {
+			out[k], out[k-1] = out[k-1], out[k]
+		}
+	}
+	return out
+}
+
+// testJobs is how many test jobs run at once: TAKOKIT_TEST_JOBS, else 2.
+func testJobs() int {
+	return envInt("TAKOKIT_TEST_JOBS", 2)
+}
+
+// scenarioParallel is how many scenarios run at once: TAKOKIT_SCENARIO_PARALLEL, else 4.
+func scenarioParallel() int {
+	return envInt("TAKOKIT_SCENARIO_PARALLEL", 4)
+}
+
+// saveJSON keeps each go test job's -json stream in TAKOKIT_TEST_JSON_DIR when set, one
+// file per job, for finding what is slow (jq over the Elapsed of pass events).
+func saveJSON(jobs []testrun.Job) []testrun.Job {
+	dir := os.Getenv("TAKOKIT_TEST_JSON_DIR")
+	if dir == "" {
+		return jobs
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Println("TAKOKIT_TEST_JSON_DIR:", err)
+		return jobs
+	}
+	name := strings.NewReplacer(".", "root", " ", "-", "(", "", ")", "", "/", "-")
+	for i := range jobs {
+		if len(jobs[i].GoTest) > 0 {
+			jobs[i].SaveJSON = filepath.Join(dir, name.Replace(jobs[i].Name)+".json")
+		}
+	}
+	return jobs
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }

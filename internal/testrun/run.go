@@ -1,0 +1,162 @@
+// Package testrun runs the build's test jobs — `go test -json` in one module, or a
+// command whose exit status is its result — a bounded number at a time, and prints the
+// report of each job in one piece when it ends, so jobs that run side by side never
+// interleave their output. The counts go into one testtally.Tally; the caller prints
+// the closing line.
+//
+// Jobs run side by side because most of a test run waits: on OpenTofu and hostsim
+// processes, on servers, on timeouts. On two cores one module's tests leave a core idle
+// for much of their run (docs/decisions.md, "mage test runs its jobs side by side").
+package testrun
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/takokit/takokit/internal/testtally"
+)
+
+// Job is one unit of a test run.
+type Job struct {
+	Name string   // what the job's closing line names: a module, "." (scripts), a step
+	Dir  string   // where it runs
+	Env  []string // added to the caller's environment
+	// GoTest, when set, are the arguments of `go test -json -count=1 -timeout 75m`:
+	// the job's counts are the stream's (testtally.Consume).
+	GoTest []string
+	// Command, when GoTest is empty, runs as is: exit status 0 passes and prints its
+	// last line of output; anything else counts as one failure named Name and prints
+	// all of its output.
+	Command []string
+	// SaveJSON, when set, is a file that receives the go test -json stream as it came
+	// (per test and package timings, for finding what is slow).
+	SaveJSON string
+}
+
+// GoTestFlags come before a job's GoTest arguments.
+var GoTestFlags = []string{"test", "-json", "-count=1", "-timeout", "75m"}
+
+// Line is how a job is shown when it starts: the command, reproducible by hand.
+func (j Job) Line() string {
+	args := j.Command
+	if len(j.GoTest) > 0 {
+		args = append(append([]string{"go"}, GoTestFlags...), j.GoTest...)
+	}
+	env := ""
+	if len(j.Env) > 0 {
+		env = strings.Join(j.Env, " ") + " "
+	}
+	return fmt.Sprintf("+ (cd %s && %s%s)", j.Dir, env, strings.Join(args, " "))
+}
+
+// Run runs the jobs, at most n at a time (n < 1 counts as 1), starting them in the
+// order given: put the longest first. Each job's start line is written when it starts
+// and its report in one piece when it ends. It returns the sum of the jobs' counts.
+func Run(jobs []Job, n int, w io.Writer) testtally.Tally {
+	if n < 1 {
+		n = 1
+	}
+	var (
+		mu    sync.Mutex
+		total testtally.Tally
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, n)
+	)
+	for _, j := range jobs {
+		slots <- struct{}{}
+		mu.Lock()
+		fmt.Fprintln(w, j.Line())
+		mu.Unlock()
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			var report bytes.Buffer
+			t := j.run(&report)
+			mu.Lock()
+			defer mu.Unlock()
+			w.Write(report.Bytes())
+			total.Add(t)
+		}()
+	}
+	wg.Wait()
+	return total
+}
+
+// run runs one job, writing its report to w.
+func (j Job) run(w io.Writer) testtally.Tally {
+	start := time.Now()
+	if len(j.GoTest) == 0 {
+		return j.runCommand(w, start)
+	}
+	var t testtally.Tally
+	cmd := exec.Command("go", append(append([]string(nil), GoTestFlags...), j.GoTest...)...)
+	cmd.Dir = j.Dir
+	cmd.Env = append(os.Environ(), j.Env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		t.Fail("go test in " + j.Dir + ": " + err.Error())
+		fmt.Fprintln(w, testtally.ModuleLine(j.Name, t, time.Since(start)))
+		return t
+	}
+	var stream io.Reader = out
+	if j.SaveJSON != "" {
+		if f, err := os.Create(j.SaveJSON); err != nil {
+			fmt.Fprintf(w, "saving the go test stream: %v\n", err)
+		} else {
+			defer f.Close()
+			stream = io.TeeReader(out, f)
+		}
+	}
+	t = testtally.Consume(stream, w)
+	waitErr := cmd.Wait()
+	w.Write(stderr.Bytes())
+	if waitErr != nil && t.Failed == 0 {
+		fmt.Fprintf(w, "go test in %s: %v\n", j.Dir, waitErr)
+		t.Fail("module " + j.Name + " (go test: " + waitErr.Error() + ")")
+	}
+	fmt.Fprintln(w, testtally.ModuleLine(j.Name, t, time.Since(start)))
+	return t
+}
+
+func (j Job) runCommand(w io.Writer, start time.Time) testtally.Tally {
+	var t testtally.Tally
+	if len(j.Command) == 0 {
+		t.Fail(j.Name + " (a job with neither GoTest nor Command)")
+		return t
+	}
+	cmd := exec.Command(j.Command[0], j.Command[1:]...)
+	cmd.Dir = j.Dir
+	cmd.Env = append(os.Environ(), j.Env...)
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start).Round(100 * time.Millisecond)
+	if err != nil {
+		w.Write(out)
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s: failed: %v (%s)\n", j.Name, err, d)
+		t.Fail(j.Name)
+		return t
+	}
+	if last := lastLine(out); last != "" {
+		fmt.Fprintln(w, last)
+	}
+	fmt.Fprintf(w, "%s: ok (%s)\n", j.Name, d)
+	return t
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return lines[len(lines)-1]
+}
