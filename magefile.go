@@ -25,8 +25,8 @@ func Tofu() error {
 
 // Test runs every module's tests (scenarios through real OpenTofu included) and the conformance self-test.
 func Test() error {
-	return runAllTests(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu},
-		step{"mage releaseTools", func() error { return buildReleaseTools(tfplugindocsTool, goreleaserTool) }})
+	return runAllTests(step{"mage build", buildBinaries}, step{"mage tofu", tofuIfChanged},
+		step{"mage releaseTools", func() error { return releaseToolsIfChanged(tfplugindocsTool, goreleaserTool) }})
 }
 
 // Unit runs every module's Go tests except those that need bin/: the OpenTofu scenarios, the browser test, the docs and release checks (fast contributor loop).
@@ -36,7 +36,7 @@ func Unit() error {
 
 // Scenarios runs only the testscript scenarios under scripts/testdata (CI's regression suite).
 func Scenarios() error {
-	return runScenarios(step{"mage build", buildBinaries}, step{"mage tofu", buildTofu})
+	return runScenarios(step{"mage build", buildBinaries}, step{"mage tofu", tofuIfChanged})
 }
 
 // Mutate runs the mutation tester over the core of the three rules (not part of test; docs/mutation.md).
