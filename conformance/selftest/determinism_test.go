@@ -152,6 +152,7 @@ func at(s []string, i int) string {
 // requires the same requests in the same order and the same outcome (the first
 // failing sub-case included) both times.
 func TestRunsAreDeterministic(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	cat, err := catalog.Embedded()
 	if err != nil {

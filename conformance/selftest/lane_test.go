@@ -15,6 +15,7 @@ import (
 // catalog of that lane; a catalog of another lane is refused naming both lanes
 // (docs/protocol.md#lanes).
 func TestRunnerLearnsTheHostsLane(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -67,6 +67,7 @@ func rewriteJSON(t *testing.T, origin string, edit func(req *http.Request, doc m
 // host that omits it passes async-operation-flow; one whose target.uid names another
 // incarnation fails it.
 func TestAsyncFlowTargetIsOptional(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	ctx, sim, cat := startSim(t, bin, "full")
 	run := func(endpoint string) conformance.Result {

@@ -60,6 +60,7 @@ func runChecks(t *testing.T, ctx context.Context, endpoint string, cat *catalog.
 // outputs, support and transition checks pass or are not-applicable, never fail:
 // this is where the support checks' enforcement paths run against a correct host.
 func TestChecksOnPartialHosts(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	cat, err := catalog.Embedded()
 	if err != nil {
@@ -126,6 +127,7 @@ func TestChecksOnPartialHosts(t *testing.T) {
 // on a host that does not enforce them fail support-profile-enforced-at-apply at that
 // operation.
 func TestNarrowedOperationsAreEnforcedByTheCheck(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := checkBinary(t, conformance.AreaSupport, "support-profile-enforced-at-apply")
 	cat, err := catalog.Embedded()
 	if err != nil {
@@ -158,6 +160,7 @@ func TestNarrowedOperationsAreEnforcedByTheCheck(t *testing.T) {
 // installed kind fails support-profile-enforced-at-apply at the apply under a FormRef
 // it does not install.
 func TestSupportEnforcementTriesUnknownRefs(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := checkBinary(t, conformance.AreaSupport, "support-profile-enforced-at-apply")
 	ctx, sim, cat := startSim(t, bin, "full")
 	if err := sim.ArmFault(ctx, "formref.loose"); err != nil {
@@ -173,6 +176,7 @@ func TestSupportEnforcementTriesUnknownRefs(t *testing.T) {
 // a read and an observe. A proxy in front of hostsim breaks the outputs of only one
 // of those answers; the check must fail naming that one.
 func TestOutputsChecksReadEveryAnswer(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	if ids := idsOfAreas(t, conformance.AreaOutputs); len(ids) == 0 {
 		t.Skip("narrowed away by TAKOKIT_SELFTEST_AREAS")
@@ -235,6 +239,7 @@ func TestOutputsChecksReadEveryAnswer(t *testing.T) {
 // reaches its unimplemented-binding branch and passes: the host refuses the
 // binding unsupported_capability. Its negative arms bindings.unchecked there.
 func TestBindingContractOnAHostLackingOneBinding(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	ctx, sim, cat := startSim(t, bin, "no-bucket-binding")
 	got := runChecks(t, ctx, sim.URL, cat, []string{"binding-contract-verified"})

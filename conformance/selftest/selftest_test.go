@@ -53,6 +53,7 @@ func hostsimBinary(t *testing.T) string {
 // A check that fails against full, or whose negative does not make it fail, fails
 // the test with its line.
 func TestSelftest(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	cat, err := catalog.Embedded()
 	if err != nil {
@@ -137,6 +138,7 @@ func TestFaultObject(t *testing.T) {
 // TestPublishedFamily runs the whole suite against hostsim serving the published
 // reference family, with the runner probing through the same catalog.
 func TestPublishedFamily(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
 	for _, lane := range wire.Lanes() {
 		t.Run(lane.Name, func(t *testing.T) {

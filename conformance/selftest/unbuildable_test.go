@@ -71,6 +71,7 @@ func runLogged(t *testing.T, ctx context.Context, endpoint string, cat *catalog.
 // (AtLeastOnceQueue's range), passing on a host that enforces and failing at that
 // range on one that does not.
 func TestSupportEnforcementOverFormsItCannotBuild(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	const id = "support-profile-enforced-at-apply"
 	bin := checkBinary(t, conformance.AreaSupport, id)
 	dir := t.TempDir()
@@ -128,6 +129,7 @@ func TestSupportEnforcementOverFormsItCannotBuild(t *testing.T) {
 // FormRef before it reads the spec). ObjectBucket without fixtures on kv-only, which
 // does not install it: the apply is sent, refused 404, and the check passes.
 func TestSupportEnforcementAppliesUninstalledFormsWithoutFixtures(t *testing.T) {
+	t.Parallel() // its own hostsim processes
 	const id = "support-profile-enforced-at-apply"
 	bin := checkBinary(t, conformance.AreaSupport, id)
 	dir := t.TempDir()

@@ -75,6 +75,7 @@ func lastLine(s string) string {
 // checks could not run because a step they need failed on the host; the summary
 // is the last line of stdout each time.
 func TestExitStatus(t *testing.T) {
+	t.Parallel() // its own hostsim process
 	sim := startHostsim(t)
 	for _, c := range []struct {
 		name    string
@@ -128,6 +129,7 @@ func fakeHost(t *testing.T, status int, onDiscovery func(n int64)) *httptest.Ser
 // TestRunThatCouldNotRunExits2: a refused credential, a report that cannot be
 // written and an interrupted run are exit 2; the last two still print the summary.
 func TestRunThatCouldNotRunExits2(t *testing.T) {
+	t.Parallel() // its own fake hosts
 	tok := env(map[string]string{"TOK": "some-token"})
 	refusing := fakeHost(t, http.StatusUnauthorized, nil)
 	code, stdout, stderr := runCLI(t, tok, "run", "--endpoint", refusing.URL, "--token-env", "TOK")
@@ -160,6 +162,7 @@ func TestRunThatCouldNotRunExits2(t *testing.T) {
 // summary line; a JSON or JUnit document on stdout stays parseable, the summary
 // going to stderr.
 func TestSummaryAlwaysOnStdout(t *testing.T) {
+	t.Parallel() // its own hostsim process
 	sim := startHostsim(t)
 	arm(t, sim, "etag.weak")
 	only := []string{"--only", "revision-etag-exact,apply-create-uid-minted"}
@@ -214,6 +217,7 @@ func TestSummaryAlwaysOnStdout(t *testing.T) {
 // resource could not run and is errored under that one cause, not failed; the
 // JSON carries requirement, anchor and exchange.
 func TestOneBrokenRuleIsReportedOnce(t *testing.T) {
+	t.Parallel() // its own hostsim process
 	sim := startHostsim(t)
 	arm(t, sim, "etag.weak")
 	out := filepath.Join(t.TempDir(), "report.json")
