@@ -94,6 +94,7 @@ func runFakeScenario(t *testing.T, mode, script string) (bool, string) {
 }
 
 func TestHarnessFailsWhenTheHostDied(t *testing.T) {
+	t.Parallel() // its own fake hostsim
 	failed, log := runFakeScenario(t, "die", "hostsim-start SIM full\nexec sleep 0.6\n")
 	if !failed || !strings.Contains(log, "had already exited") || !strings.Contains(log, "lost the database") {
 		t.Fatalf("a host that died on its own must fail the scenario with its log; failed=%v\n%s", failed, log)
@@ -101,6 +102,7 @@ func TestHarnessFailsWhenTheHostDied(t *testing.T) {
 }
 
 func TestHarnessFailsWhenTheHostPanicked(t *testing.T) {
+	t.Parallel() // its own fake hostsim
 	failed, log := runFakeScenario(t, "panic", "hostsim-start SIM full\n")
 	if !failed || !strings.Contains(log, "logged a panic") || !strings.Contains(log, "goroutine 42 [running]") {
 		t.Fatalf("a host whose log shows a panic must fail the scenario; failed=%v\n%s", failed, log)
@@ -108,6 +110,7 @@ func TestHarnessFailsWhenTheHostPanicked(t *testing.T) {
 }
 
 func TestHarnessStopReportsAnEarlierDeath(t *testing.T) {
+	t.Parallel() // its own fake hostsim
 	failed, log := runFakeScenario(t, "die", "hostsim-start SIM full\nhostsim-wait SIM exited 5s\nhostsim-stop SIM\n")
 	if failed {
 		t.Fatalf("a death the scenario waited for is expected; the scenario failed:\n%s", log)
@@ -119,6 +122,7 @@ func TestHarnessStopReportsAnEarlierDeath(t *testing.T) {
 }
 
 func TestHarnessPassesACleanHost(t *testing.T) {
+	t.Parallel() // its own fake hostsim
 	failed, log := runFakeScenario(t, "clean", "hostsim-start SIM full\nhostsim-restart SIM\nhostsim-stop SIM\n")
 	if failed {
 		t.Fatalf("a host that starts, restarts and stops cleanly failed the scenario:\n%s", log)

@@ -21,6 +21,7 @@ var requiredBinaries = []string{"tofu", "hostsim", "conformance", "terraform-pro
 // TestScenarios runs every scripts/testdata/*.txtar. It needs the binaries in ../bin; when they are
 // missing it fails with the command that builds them rather than skipping silently.
 func TestScenarios(t *testing.T) {
+	t.Parallel() // beside the harness tests; each scenario has its own hosts and work directory
 	bin, err := filepath.Abs("../bin")
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ func TestGuides(t *testing.T) {
 	for _, g := range guides {
 		name := "docs/guides/" + filepath.Base(g)
 		t.Run(strings.TrimSuffix(filepath.Base(g), ".md"), func(t *testing.T) {
+			t.Parallel() // its own copy of the repository, home, session and port
 			text, err := os.ReadFile(g)
 			if err != nil {
 				t.Fatal(err)

@@ -28,6 +28,7 @@ func TestGuideAcceptanceExamples(t *testing.T) {
 		t.Skip(msg)
 	}
 	t.Run("testing-with-hostsim", func(t *testing.T) {
+		t.Parallel() // its own module, hosts and OpenTofu working directories
 		guide := filepath.Join(root, "docs", "guides", "testing-with-hostsim.md")
 		files, err := Files(guide)
 		if err != nil {
@@ -47,6 +48,7 @@ func TestGuideAcceptanceExamples(t *testing.T) {
 		runExample(t, root, tofu, files)
 	})
 	t.Run("custom-family", func(t *testing.T) {
+		t.Parallel() // its own module, family, hosts and OpenTofu working directories
 		guide := filepath.Join(root, "docs", "guides", "custom-family.md")
 		files, err := Files(guide)
 		if err != nil {

@@ -189,6 +189,7 @@ func TestProviderDocsExamplesValidate(t *testing.T) {
 	for _, dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
 		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
+			t.Parallel() // its own copy of the example
 			work := t.TempDir()
 			if err := copyTree(dir, work); err != nil {
 				t.Fatal(err)
