@@ -46,18 +46,21 @@ func FindHostsim(path string) (string, error) {
 	return "", fmt.Errorf("no hostsim binary: looked at %s and for hostsim on PATH; build it with `go tool mage build` or pass --hostsim PATH", filepath.Join(wd, "bin", "hostsim"))
 }
 
-// NoHostsimEnv opts out of the tests that run bin/hostsim: set to 1, a missing binary
-// skips them, the skip naming this variable (`go tool mage unit` sets it, as it builds
-// nothing). Unset, a missing binary fails them, in CI and outside it alike: the
-// self-test is what proves every check can fail, and a run that skipped it without
-// being asked would prove nothing.
+// NoHostsimEnv opts out of the tests that run bin/hostsim: set to 1, they skip, the
+// skip naming this variable (`go tool mage unit` and `mage quick` set it: they build
+// nothing and run only unit tests). Unset, a missing binary fails them, in CI and
+// outside it alike: the self-test is what proves every check can fail, and a run that
+// skipped it without being asked would prove nothing.
 const NoHostsimEnv = "TAKOKIT_NO_HOSTSIM"
 
 // LocateHostsim looks for bin/hostsim beside the go.work above wd. It returns the
 // binary, or why a test needing it skips (only when optOut, from NoHostsimEnv), or
-// why it fails (otherwise): the tests of this module that run hostsim as a process
-// all find it this way.
+// why it fails (a missing binary otherwise): the tests of this module that run hostsim
+// as a process all find it this way.
 func LocateHostsim(wd string, optOut bool) (bin, skip string, err error) {
+	if optOut {
+		return "", NoHostsimEnv + "=1 leaves out the tests that run bin/hostsim (go tool mage test runs them)", nil
+	}
 	why := "no go.work above " + wd + ", so no bin/hostsim to run the self-test with"
 	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
@@ -68,9 +71,6 @@ func LocateHostsim(wd string, optOut bool) (bin, skip string, err error) {
 			why = fmt.Sprintf("no hostsim binary at %s: build it with `go tool mage build` (or go build -o bin/hostsim ./hostsim/cmd/hostsim)", bin)
 			break
 		}
-	}
-	if optOut {
-		return "", why + "; skipped because " + NoHostsimEnv + "=1", nil
 	}
 	return "", "", fmt.Errorf("%s; the self-test tests need it (`go tool mage test` builds it first), or set %s=1 to skip them", why, NoHostsimEnv)
 }
