@@ -34,6 +34,11 @@ func Unit() error {
 	return runModuleTests(false)
 }
 
+// Quick runs, with -short, the unit tests of the packages changed since main (committed, uncommitted and untracked files; TAKOKIT_QUICK_BASE names another base): the loop while you edit.
+func Quick() error {
+	return runQuick()
+}
+
 // Scenarios runs only the testscript scenarios under scripts/testdata (CI's regression suite).
 func Scenarios() error {
 	return runScenarios(step{"mage build", buildBinaries}, step{"mage tofu", tofuIfChanged})

@@ -49,10 +49,35 @@ func (j Job) Line() string {
 		args = append(append([]string{"go"}, GoTestFlags...), j.GoTest...)
 	}
 	env := ""
-	if len(j.Env) > 0 {
-		env = strings.Join(j.Env, " ") + " "
+	for _, kv := range j.Env {
+		env += shortPath(kv) + " "
 	}
-	return fmt.Sprintf("+ (cd %s && %s%s)", j.Dir, env, strings.Join(args, " "))
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	return fmt.Sprintf("+ (cd %s && %s%s)", j.Dir, env, strings.Join(quoted, " "))
+}
+
+// shellQuote single-quotes an argument the shell would split or expand (a -skip
+// pattern's |), so the start line runs as printed.
+func shellQuote(a string) string {
+	if a != "" && !strings.ContainsAny(a, " \t|&;<>()$*?[]'\"\\`{}~#!") {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
+// shortPath writes a PATH that only puts directories before the caller's as
+// PATH=dir:$PATH.
+func shortPath(kv string) string {
+	path := os.Getenv("PATH")
+	if v, ok := strings.CutPrefix(kv, "PATH="); ok && path != "" {
+		if head, ok := strings.CutSuffix(v, string(os.PathListSeparator)+path); ok {
+			return "PATH=" + head + string(os.PathListSeparator) + "$PATH"
+		}
+	}
+	return kv
 }
 
 // Run runs the jobs, at most n at a time (n < 1 counts as 1), starting them in the

@@ -157,3 +157,11 @@ func indexOf(lines []string, s string) (int, bool) {
 	}
 	return -1, false
 }
+
+func TestStartLineRunsAsPrintedWithTheAddedPathShort(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin:/bin")
+	j := Job{Dir: "hostsim", Env: []string{"PATH=/w/bin:/usr/bin:/bin", "X=1"}, GoTest: []string{"-skip", "TestA|TestB", "./..."}}
+	if got, want := j.Line(), "+ (cd hostsim && PATH=/w/bin:$PATH X=1 go test -json -count=1 -timeout 75m -skip 'TestA|TestB' ./...)"; got != want {
+		t.Errorf("start line\n%s\nwant\n%s", got, want)
+	}
+}
