@@ -3,6 +3,7 @@ module github.com/takokit/takokit/provider
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
 	github.com/hashicorp/terraform-plugin-go v0.31.0
 	github.com/takokit/takokit/catalog v0.0.0
