@@ -3,7 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -15,11 +14,16 @@ func planQueue(h *harness, retention int64) planResult {
 // mustRefuseRetention asserts the plan-time range refusal of message_retention_seconds.
 func mustRefuseRetention(t *testing.T, pr planResult, value, accepted string) {
 	t.Helper()
-	d := diagWith(pr.diags, "Host does not accept message_retention_seconds = "+value, "This host accepts "+accepted+".",
-		codeHostNoValue, "Pointer: /spec/messageRetentionSeconds", "applies unchanged on a host that implements it")
-	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("message_retention_seconds")` {
-		t.Fatalf("want the range refusal of %s (accepted: %s) at message_retention_seconds:\n%s", value, accepted, dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Host does not accept message_retention_seconds = "+value,
+		"This host accepts "+accepted+". This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec/messageRetentionSeconds",
+		"Code: takoform.provider/host-does-not-support-value",
+		"Retryable: no",
+		"",
+		"Use a value in range.").at("message_retention_seconds"))
 	if pr.planned != nil {
 		t.Errorf("a refused plan must not be returned: %v", pr.planned)
 	}

@@ -143,7 +143,8 @@ func named(ds []*tfprotov6.Diagnostic, pairs ...string) []*tfprotov6.Diagnostic 
 	return out
 }
 
-// attrText writes p as a configuration does: versions[1].weight, labels["k"].
+// attrText writes p as a configuration does: versions[1].weight, labels["k"]; an
+// element of a set by its value: handlers{"queue"}.
 func attrText(p *tftypes.AttributePath) string {
 	var b strings.Builder
 	for _, step := range p.Steps() {
@@ -157,8 +158,13 @@ func attrText(p *tftypes.AttributePath) string {
 			b.WriteString("[" + strconv.FormatInt(int64(v), 10) + "]")
 		case tftypes.ElementKeyString:
 			b.WriteString("[" + strconv.Quote(string(v)) + "]")
-		default:
-			b.WriteString("[" + fmt.Sprint(step) + "]")
+		case tftypes.ElementKeyValue:
+			var s string
+			if tftypes.Value(v).As(&s) == nil {
+				b.WriteString("{" + strconv.Quote(s) + "}")
+			} else {
+				b.WriteString("{" + tftypes.Value(v).String() + "}")
+			}
 		}
 	}
 	return b.String()
