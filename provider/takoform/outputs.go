@@ -137,6 +137,8 @@ func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 	if !ok {
 		return nil, fmt.Sprintf("was declared string and the host sent %s", jsonKind(v, raw))
 	}
+	// lengths count characters (code points), as JSON Schema does, never bytes or UTF-16
+	// units (docs/provider-design.md#outputs); decoding made s valid UTF-8
 	n := int64(utf8.RuneCountInString(s))
 	switch {
 	case o.MinLength != nil && n < *o.MinLength:
