@@ -70,13 +70,18 @@ func finish(total testtally.Tally) error {
 	return nil
 }
 
-// binTests are the root module's tests that need bin/: the scenario runner (scripts/), the
-// dashboard's browser test (browser/), the tfplugindocs pages and examples
-// (internal/providerdocs) and the goreleaser snapshot (internal/release). `mage unit` skips
+// binTests are, per module, the tests that need bin/: in the root module the scenario
+// runner (scripts/), the dashboard's browser test (browser/), the tfplugindocs pages and
+// examples (internal/providerdocs), the goreleaser snapshot (internal/release) and the
+// guides' copied acceptance examples (internal/guidetest); in the provider module its
+// acceptance tests (provider/acctest: resource.Test through bin/tofu). `mage unit` skips
 // them by name; `mage test` builds bin/ first and runs them.
-const binTests = "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot"
+var binTests = map[string]string{
+	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples",
+	"provider": "^TestAcc[A-Z]",
+}
 
-// runModuleTestsInto runs `go test ./...` in every module; without scenarios the root
+// runModuleTestsInto runs `go test ./...` in every module; without scenarios each
 // module's binTests are skipped by -skip.
 func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
 	env, err := binDirEnv()
@@ -87,8 +92,8 @@ func runModuleTestsInto(total *testtally.Tally, withScenarios bool) {
 	}
 	for _, m := range modules {
 		args := []string{"./..."}
-		if m == "." && !withScenarios { // they need bin/ (and the browser test Chromium)
-			args = append([]string{"-skip", binTests}, args...)
+		if skip := binTests[m]; skip != "" && !withScenarios { // they need bin/ (and the browser test Chromium)
+			args = append([]string{"-skip", skip}, args...)
 		}
 		goTestJSON(m, env, total, args...)
 	}

@@ -167,6 +167,8 @@ func Negatives() map[string]Negative {
 		"bundle-main-module-is-loadable":                 targeted("artifacts.any-main-module", "expected 400 artifact_invalid"),
 		"bundle-ceilings-enforced":                       targeted("artifacts.over-limits", "expected 400 artifact_invalid"),
 		"static-asset-spa-paths":                         targeted("assets.spa-without-index", "expected 400 invalid_argument"),
+		"sqlite-migration-ledger-readiness":              targeted("migrations.diverged-ledger-accepted", "expected 409 migration_required"),
+		"sqlite-migration-suffix-resumes":                targeted("migrations.fail-mid-suffix", "expected 201, got 400 invalid_argument"),
 		"upload-session-bound-to-its-creating-principal": targeted("artifacts.session-shared", "expected 404 artifact_missing"),
 		"artifact-digest-is-not-a-capability":            targeted("artifacts.shared-holdings", "expected a bare 404"),
 		"manifest-reference-is-not-a-capability":         targeted("artifacts.shared-holdings", "expected 404 artifact_missing"),

@@ -30,6 +30,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/openapi"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/sqldb"
 	"github.com/takokit/takokit/hostsim/internal/state"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/surface"
@@ -57,7 +58,7 @@ type Config struct {
 	// Lane is the lane to speak; nil = the catalog's (the default lane for the
 	// built-in catalog). A catalog whose own documents chose another lane is refused.
 	Lane   *wire.Lane
-	DBPath string // "" = private in-memory database
+	DBPath string // "" = private in-memory database; else also FILE.databases/ (docs/protocol.md#migrations)
 	// ConformanceProbes honours Takoform-Conformance-Probe and installs the synthetic
 	// definitions a conformance run asks for beside the catalog (catalog/synthetic).
 	ConformanceProbes bool
@@ -68,6 +69,9 @@ type Config struct {
 	RetryAfter        int              // seconds on pending polls; 0 = 1
 	Clock             func() time.Time // nil = time.Now (tests move time to expire prepares)
 	Seed              int64            // non-zero: reproducible uids and operation ids
+	// MigrationTimeout bounds one SQLite migration file's SQL (0 = 10s,
+	// docs/protocol.md#migrations).
+	MigrationTimeout time.Duration
 	// StreamWriteTimeout bounds one write to a dashboard live stream: a browser
 	// that stops reading is dropped after it (0 = 10s). It never blocks the host.
 	StreamWriteTimeout time.Duration
@@ -149,6 +153,11 @@ func New(cfg Config) (*Host, error) {
 	}
 	host := profile.Resolve(prof, cat)
 	g := gauntlet.New(host)
+	g.Databases = sqldb.NewRegistry(cfg.DBPath)
+	if err := g.Databases.Sweep(func(uid string) (bool, error) { return store.UIDLive(st.DB(), uid) }); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("read the databases of %s: %w", g.Databases.Location(), err)
+	}
 	rd := &render.Renderer{Host: host, G: g, Now: clock}
 	tr, err := transition.New(transition.Options{Store: st, Host: host, Renderer: rd, Relations: g, Now: clock,
 		AckDeadline: cfg.AckDeadline, Exit: exit})
@@ -159,12 +168,13 @@ func New(cfg Config) (*Host, error) {
 	j := journal.New(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
 	en := &lifecycle.Engine{Host: host, Gauntlet: g, Renderer: rd, Now: clock, PrepareLife: 15 * time.Minute,
-		RecordLife: 24 * time.Hour,
-		Mint:       lifecycle.NewMinter(cfg.Seed)}
+		RecordLife: 24 * time.Hour, MigrationTimeout: cfg.MigrationTimeout,
+		Mint: lifecycle.NewMinter(cfg.Seed)}
 	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Gauntlet: g, Renderer: rd,
 		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
 		RetryAfter: retry, Now: clock})
-	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock}
+	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock,
+		DBs: g.Databases}
 	ui, err := dashboard.New(src, cfg.AdminToken)
 	if err != nil {
 		st.Close()
@@ -282,7 +292,7 @@ func (h *Host) EndStreams() { h.ui.End() }
 func (h *Host) Close() error {
 	h.ui.End()
 	h.journal.Close()
-	return errors.Join(h.st.Close())
+	return errors.Join(h.state.DBs.Close(), h.st.Close())
 }
 
 // ParseFault reads a fault's text form name[=value][,kind=K][,resource=N][,route=R][,count=N].

@@ -143,3 +143,11 @@ func (a *Admin) Events(since int64) (json.RawMessage, error) {
 
 // Reset empties every table and disarms run-time faults.
 func (a *Admin) Reset() error { return a.do("POST", "/reset", nil, nil) }
+
+// Databases returns GET /_sim/databases: each SQLiteDatabase's real database,
+// its migration ledger and its tables.
+func (a *Admin) Databases() (json.RawMessage, error) {
+	var doc json.RawMessage
+	err := a.do("GET", "/databases", nil, &doc)
+	return doc, err
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -57,6 +58,10 @@ func TestNothingOutlivesTheHost(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	cat, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the host's temp dir is this test's
 	serve := func() *simProcess {
@@ -64,6 +69,12 @@ func TestNothingOutlivesTheHost(t *testing.T) {
 		code, body, err := p.do(t, "GET", wire.DefaultLane.APIRoot+"/support/forms", nil, nil)
 		if err != nil || code != 200 {
 			t.Fatalf("support forms: %d %v %s", code, err, body)
+		}
+		// A migration gives the host a real database of its own, in memory too.
+		p.create(t, cat, "SQLiteDatabase", "db", map[string]any{})
+		p.migrate(t, cat, "db", "v1", "app", migrationFiles[:2]...)
+		if files := openFiles(t, p.cmd.Process.Pid); len(files) > 0 {
+			t.Fatalf("the in-memory host holds files open after a migration: %v", files)
 		}
 		if code, body, err := p.do(t, "POST", "/_sim/reset", nil, nil); err != nil || code != 200 {
 			t.Fatalf("reset (writes every table): %d %v %s", code, err, body)

@@ -54,6 +54,8 @@ var table = []route{
 	{"GET", "/profile", (*API).profile, false, "The merged profile in force."},
 	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full."},
 	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more)."},
+	{"GET", "/databases", (*API).databases, false, "Each SQLiteDatabase's real database: its migration ledger and its tables' shape."},
+	{"GET", "/databases/*", (*API).database, false, "One SQLiteDatabase's real database, by the resource's uid."},
 }
 
 // Route is one route of the admin API, for the OpenAPI document.

@@ -22,6 +22,8 @@ func summary(ev journal.Event) string {
 		Resource                                                string
 		OperationID                                             string `json:"operationId"`
 		Action                                                  string
+		File, Application, Error                                string
+		Seq, Index, Of                                          int64
 	}
 	_ = json.Unmarshal(ev.Data, &d)
 	sub := state.EventSubject(ev)
@@ -68,6 +70,10 @@ func summary(ev journal.Event) string {
 		return "operation " + d.ID + " settled: succeeded"
 	case "operation-cancelled":
 		return "operation " + d.ID + " cancelled"
+	case "migration":
+		return fmt.Sprintf("migration file %d of %d %q applied to %s%s by %s (ledger entry %d)", d.Index, d.Of, d.File, what, where, d.Application, d.Seq)
+	case "migration-failed":
+		return fmt.Sprintf("migration file %d of %d %q failed on %s%s for %s and was rolled back: %s", d.Index, d.Of, d.File, what, where, d.Application, d.Error)
 	}
 	return ev.Type + " " + compact(ev.Data)
 }

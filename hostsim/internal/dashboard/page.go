@@ -65,7 +65,7 @@ func notFound(format string, args ...any) *pageError {
 // newPage starts the data of a page.
 func (u *UI) newPage(r *http.Request, s *session, nav, title string) *page {
 	p := &page{Title: title, Nav: nav, Prefix: Prefix, CSRF: s.csrf, Profile: u.State.Profile().Name,
-		After: u.State.LastEvent(), Refresh: "mutation fault transition operation-accepted operation-settled operation-cancelled"}
+		After: u.State.LastEvent(), Refresh: "mutation fault transition operation-accepted operation-settled operation-cancelled migration migration-failed"}
 	p.Notice = notices[r.URL.Query().Get("notice")]
 	return p
 }

@@ -6,12 +6,15 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 type resourceData struct {
 	resourceRow
 	Pins   []pinView
 	Events []journal.Event
+	// Database is the real database of a SQLiteDatabase (nil for other kinds).
+	Database *state.Database
 }
 
 type pinView struct {
@@ -40,7 +43,8 @@ func shortRef(raw string) refView {
 }
 
 // resourcePage is one resource: its identity, Ready and every condition,
-// typed outputs, spec, relation pins and the journal events about it.
+// typed outputs, spec, relation pins, a database's ledger and tables, and the
+// journal events about it.
 // The path is resources/{tenant}/{space}/{apiVersion…}/{kind}/{name}.
 func (u *UI) resourcePage(w http.ResponseWriter, r *http.Request, s *session, args []string) error {
 	if len(args) < 5 {
@@ -62,6 +66,9 @@ func (u *UI) resourcePage(w http.ResponseWriter, r *http.Request, s *session, ar
 		d.Pins = append(d.Pins, pinView{Pointer: pin.Pointer, Relation: pin.Relation,
 			Target: pin.TargetKind + " " + pin.TargetName, TargetUID: pin.TargetUID, TargetRef: shortRef(pin.TargetRef), BindingRef: shortRef(pin.BindingRef),
 			Link: resourceURL(x.Tenant, x.Space, pin.TargetAPIVersion, pin.TargetKind, pin.TargetName)})
+	}
+	if d.Database, err = u.State.DatabaseOf(r.Context(), x); err != nil {
+		return err
 	}
 	d.Events = reverse(u.State.ResourceEvents(x, p.After, feedSize))
 	p.Data = d

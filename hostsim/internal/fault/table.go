@@ -127,6 +127,9 @@ var Table = []*Rule{
 	// v1beta1 static assets and bundle ceilings (docs/protocol.md#static-assets, #artifacts)
 	AssetsSPAWithoutIndex,
 	ArtifactsOverLimits,
+	// SQLite migration history
+	MigrationsFailMidSuffix,
+	MigrationsDivergedLedgerAccepted,
 }
 
 // Core faults.
@@ -291,4 +294,11 @@ var (
 var (
 	AssetsSPAWithoutIndex = &Rule{Name: "assets.spa-without-index", Stage: StageRules, Effect: "a WorkerVersion whose assets.notFoundHandling is single_page_application is accepted although its StaticAssetBundle declares no index.html"}
 	ArtifactsOverLimits   = &Rule{Name: "artifacts.over-limits", Stage: StageRules, Effect: "a manifest over the published maximumBundleFiles or maximumBundleBytes is accepted at upload start, commit and apply"}
+)
+
+// SQLite migration history (docs/protocol.md#migrations), acted on where a
+// migration application proves its ledger prefix and runs its suffix.
+var (
+	MigrationsFailMidSuffix          = &Rule{Name: "migrations.fail-mid-suffix", Stage: StageMutation, Effect: "the second unapplied file of a migration application fails as if its SQL errored: it rolls back alone, the files before it stay applied, and the application is refused naming the file"}
+	MigrationsDivergedLedgerAccepted = &Rule{Name: "migrations.diverged-ledger-accepted", Stage: StageRules, Effect: "a migration application skips the ledger prefix proof: a set that drops, moves or rewrites an applied file is accepted (no migration_required) and its files past the ledger's length run"}
 )

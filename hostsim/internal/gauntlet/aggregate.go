@@ -19,7 +19,8 @@ import (
 // every 202 commit. curUID is the incarnation being changed ("" on a create).
 
 // Semantic is the rest of step 15 of the order of checks after relations:
-// artifact resolution, handler export and a version's static assets, then the
+// artifact resolution, handler export and a version's static assets, the
+// migration ledger's prefix proof (docs/protocol.md#migrations), then the
 // aggregate and attachment rules.
 func (g *G) Semantic(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	if e := g.bundleRules(q, f, m, gd, fs); e != nil {
@@ -29,6 +30,9 @@ func (g *G) Semantic(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gate
 		return e
 	}
 	if e := g.versionAssets(q, f, m, gd, pins, fs); e != nil {
+		return e
+	}
+	if e := g.migrationRules(q, m, pins, fs); e != nil {
 		return e
 	}
 	if fs.On(fault.AggregateUnchecked) {

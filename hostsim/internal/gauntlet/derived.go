@@ -13,8 +13,9 @@ import (
 )
 
 // Derived rendering (docs/protocol.md#relations): the Ready condition of a
-// resource computed from other resources — relation drift, and a worker's
-// readiness from its active deployment. Drift wins over readiness.
+// resource computed from other resources — relation drift, a worker's
+// readiness from its active deployment, and a migration application's from
+// its database's ledger (docs/protocol.md#migrations). Drift wins over both.
 
 // Ready is one Ready condition's content.
 type Ready struct {
@@ -35,6 +36,9 @@ func (g *G) derived(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Se
 		if d, err := g.drift(q, r, pins, fs); d != nil || err != nil {
 			return d, err
 		}
+	}
+	if roles.migration(r.Kind) != nil {
+		return g.ledgerReadiness(q, r, pins, fs)
 	}
 	if roles.worker(r.Kind) != nil {
 		rd, err := g.readiness(q, r, fs)

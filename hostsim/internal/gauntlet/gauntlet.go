@@ -13,17 +13,21 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/rules"
+	"github.com/takokit/takokit/hostsim/internal/sqldb"
 )
 
 // G runs the gauntlet for one host profile.
 type G struct {
 	host      *profile.Host
 	contracts rules.HostContracts
+	// Databases are the real databases of the SQLiteDatabase resources
+	// (docs/protocol.md#migrations); New gives a private in-memory set.
+	Databases *sqldb.Registry
 }
 
 // New builds the gauntlet of a resolved host profile.
 func New(h *profile.Host) *G {
-	return &G{host: h, contracts: rules.HostContracts{
+	return &G{host: h, Databases: sqldb.NewRegistry(""), contracts: rules.HostContracts{
 		Catalog: h.Cat,
 		BindingImplemented: func(ref wire.BindingRef) bool {
 			b, ok := h.Binding(ref.Name, ref.Version)

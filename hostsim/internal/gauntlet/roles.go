@@ -71,6 +71,19 @@ type attachmentRole struct {
 	DeadLetter *deadLetterRole `json:"deadLetter"`
 }
 
+// databaseRole is a kind whose resource is a real database (docs/protocol.md#migrations).
+type databaseRole struct {
+	Kind string `json:"kind"`
+}
+
+// migrationRole is a kind that applies a migration set to a database: the
+// pointers of its two relations.
+type migrationRole struct {
+	Kind         string `json:"kind"`
+	Database     string `json:"database"`
+	MigrationSet string `json:"migrationSet"`
+}
+
 type roleTable struct {
 	Comment     string           `json:"comment"`
 	Bundles     []bundleRole     `json:"bundles"`
@@ -78,6 +91,8 @@ type roleTable struct {
 	Versions    []versionRole    `json:"versions"`
 	Deployments []deploymentRole `json:"deployments"`
 	Attachments []attachmentRole `json:"attachments"`
+	Databases   []databaseRole   `json:"databases"`
+	Migrations  []migrationRole  `json:"migrations"`
 }
 
 var roles = mustRoles()
@@ -120,6 +135,13 @@ func (t *roleTable) attachment(k string) *attachmentRole {
 	return find(t.Attachments, func(r *attachmentRole) string { return r.Kind }, k)
 }
 
+func (t *roleTable) database(k string) *databaseRole {
+	return find(t.Databases, func(r *databaseRole) string { return r.Kind }, k)
+}
+func (t *roleTable) migration(k string) *migrationRole {
+	return find(t.Migrations, func(r *migrationRole) string { return r.Kind }, k)
+}
+
 // workerKinds are the kinds whose readiness is derived rendering.
 func (t *roleTable) workerKinds() []string {
 	out := make([]string, len(t.Workers))
@@ -131,3 +153,6 @@ func (t *roleTable) workerKinds() []string {
 
 // IsWorker reports whether kind's Ready is derived from its active deployment.
 func IsWorker(kind string) bool { return roles.worker(kind) != nil }
+
+// IsDatabase reports whether kind's resources are real databases (docs/protocol.md#migrations).
+func IsDatabase(kind string) bool { return roles.database(kind) != nil }

@@ -25,7 +25,10 @@ type answer struct {
 // mutate runs the idempotency lookup, then decides and commits (or accepts)
 // an apply or import in one write transaction: parse, load, decide, store,
 // render. early is a refusal from the checks that need no stored state,
-// answered only when no record replays.
+// answered only when no record replays. A migration application runs its
+// files right before its commit; when one fails, what the run changed (the
+// journal, the re-rendering of the database's other applications) commits
+// without the resource and the failure is answered (docs/protocol.md#migrations).
 func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire.Error) *wire.Error {
 	release, busy := exclusive(c)
 	if busy {
@@ -33,6 +36,7 @@ func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire
 	}
 	defer release()
 	var a answer
+	var failed *wire.Error // a migration that failed after changing its database: committed, then answered
 	err := c.write(func(q store.Q) error {
 		if rec, e := c.lookupRecord(q, space); e != nil || rec != nil {
 			a = replayOf(rec)
@@ -57,6 +61,9 @@ func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire
 			a = answer{status: http.StatusAccepted, body: body}
 			return c.record(q, space, a, "", id)
 		}
+		if failed = c.s.Engine.Migrate(q, o, c.fs); failed != nil {
+			return nil
+		}
 		rep, err := c.s.Engine.Commit(q, o, c.fs)
 		if err != nil {
 			return err
@@ -73,6 +80,9 @@ func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire
 	})
 	if err != nil {
 		return asRefusal(err)
+	}
+	if failed != nil {
+		return failed
 	}
 	c.reply(a)
 	return nil

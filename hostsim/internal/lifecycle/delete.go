@@ -4,6 +4,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -48,6 +49,14 @@ func (en *Engine) DecideDelete(q store.Q, d *core.Deletion, atCommit bool, route
 func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) error {
 	if err := store.DeleteResource(q, cur); err != nil {
 		return err
+	}
+	if gauntlet.IsDatabase(cur.Kind) {
+		// The database's own delete drops its real database, once the delete
+		// committed (docs/protocol.md#migrations).
+		dbs, uid := en.Gauntlet.Databases, cur.UID
+		if err := store.AfterCommit(q, func() { _ = dbs.Drop(uid) }); err != nil {
+			return err
+		}
 	}
 	en.gone.set(cur.UID)
 	if err := store.AddCounter(q, "mutations", 1); err != nil {

@@ -28,8 +28,10 @@ type Engine struct {
 	PrepareLife time.Duration              // lifetime of a minted prepareDigest
 	RecordLife  time.Duration              // lifetime of idempotency records
 	Mint        func(prefix string) string // uids and operation ids
-	gone        lastGone                   // the last deleted uid, for the fault uid.reuse
-	passed      core.GateMemo              // specs that passed the gate, per Form
+	// MigrationTimeout bounds one migration file's SQL (0 = DefaultMigrationTimeout).
+	MigrationTimeout time.Duration
+	gone             lastGone      // the last deleted uid, for the fault uid.reuse
+	passed           core.GateMemo // specs that passed the gate, per Form
 }
 
 // Installed resolves an exact FormRef among the Forms the host installs.

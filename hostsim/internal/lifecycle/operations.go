@@ -86,6 +86,9 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		var m core.Mutation
 		_ = json.Unmarshal(op.Request, &m)
 		o, e := en.Decide(q, &m, nil, true, m.Action, fs)
+		if e == nil {
+			e = en.Migrate(q, o, fs)
+		}
 		if e != nil {
 			failure = e
 			break

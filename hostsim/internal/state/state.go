@@ -15,6 +15,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/sqldb"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 	"github.com/takokit/takokit/hostsim/internal/transition/backend"
@@ -30,6 +31,8 @@ type Source struct {
 	Engine   *lifecycle.Engine
 	Ledger   *transition.Service // nil: no Form transitions served
 	Now      func() time.Time
+	// DBs are the real databases of the SQLiteDatabase resources.
+	DBs *sqldb.Registry
 }
 
 // Counters are the host's counters since start or the last reset.
@@ -236,5 +239,5 @@ func (s *Source) Reset(ctx context.Context) error {
 		return err
 	}
 	s.Journal.Clear()
-	return nil
+	return s.DBs.DropAll()
 }

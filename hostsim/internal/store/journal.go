@@ -21,3 +21,15 @@ func AppendEvent(q Q, at int64, typ string, data []byte) error {
 	w.w.events = append(w.w.events, Pending{At: at, Type: typ, Data: data})
 	return nil
 }
+
+// AfterCommit runs fn once q's write transaction committed, and never when it
+// rolls back: for effects outside the database that must not happen for a
+// write that did not (dropping a deleted SQLiteDatabase's own database).
+func AfterCommit(q Q, fn func()) error {
+	w, ok := q.(writeQ)
+	if !ok {
+		return fmt.Errorf("an after-commit action outside a write transaction: it belongs to the write it follows")
+	}
+	w.w.after = append(w.w.after, fn)
+	return nil
+}

@@ -140,7 +140,7 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: mirror.NewOverlay[Resource, Pin](), memory: s.memory}
 	}
 	w := s.w
-	w.events, w.began, w.err = nil, false, nil
+	w.events, w.after, w.began, w.err = nil, nil, false, nil
 	w.ov.Clear()
 	err := fn(writeQ{w})
 	if err == nil {
@@ -166,6 +166,9 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 	s.m.Apply(w.ov)
 	if len(w.events) > 0 && s.events != nil {
 		s.events(w.events) // in commit order: the journal is fed under the writer lock
+	}
+	for _, fn := range w.after {
+		fn()
 	}
 	return nil
 }

@@ -173,3 +173,42 @@ func TestWriteFailsWhenItsBeginFails(t *testing.T) {
 		t.Fatalf("the next write: %v, %d commits, want one more than %d", err, s.Commits(), before)
 	}
 }
+
+// AfterCommit actions run once their write committed, never for a write that
+// rolled back, and only inside a write.
+func TestAfterCommitRunsOnlyForACommittedWrite(t *testing.T) {
+	s, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	ran := 0
+	_ = s.Write(ctx, func(q Q) error {
+		if err := AfterCommit(q, func() { ran++ }); err != nil {
+			t.Fatal(err)
+		}
+		_ = AddCounter(q, "mutations", 1)
+		return os.ErrInvalid
+	})
+	if ran != 0 {
+		t.Fatal("the action of a rolled-back write ran")
+	}
+	if err := s.Write(ctx, func(q Q) error {
+		if err := AfterCommit(q, func() { ran++ }); err != nil {
+			return err
+		}
+		return AddCounter(q, "mutations", 1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ran != 1 {
+		t.Fatalf("the action of a committed write ran %d times, want 1", ran)
+	}
+	if err := s.Write(ctx, func(Q) error { return nil }); err != nil || ran != 1 {
+		t.Fatalf("a later write ran an earlier write's action again (ran %d, %v)", ran, err)
+	}
+	if AfterCommit(s.DB(), func() {}) == nil {
+		t.Fatal("AfterCommit outside a write transaction was accepted")
+	}
+}

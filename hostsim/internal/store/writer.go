@@ -15,6 +15,7 @@ type writer struct {
 	conn   *sql.Conn
 	stmts  map[string]*sql.Stmt
 	events []Pending // journal events of the open transaction
+	after  []func()  // run once the open transaction committed (AfterCommit)
 	m      *rowMirror
 	ov     *overlay // the open transaction's changes to the mirror
 	memory bool     // the in-memory database: what only the mirror reads stays there

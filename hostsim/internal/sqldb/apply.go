@@ -1,0 +1,79 @@
+package sqldb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// File is one migration file to apply: its manifest entry and its bytes.
+type File struct {
+	Path, Digest string
+	SQL          []byte
+}
+
+// FileError is a migration file that did not apply. Its SQL and its ledger row
+// were rolled back together; what the database held before it is unchanged.
+type FileError struct {
+	Denied  string        // what the host refused in the file ("" = SQLite's own error)
+	Timeout time.Duration // > 0: the file was interrupted after running this long
+	Err     error         // SQLite's error
+}
+
+func (e *FileError) Error() string {
+	switch {
+	case e.Denied != "":
+		return "the host refused a statement: " + e.Denied
+	case e.Timeout > 0:
+		return fmt.Sprintf("it ran longer than the host's %s limit for one migration file and was interrupted", e.Timeout)
+	}
+	return strings.TrimSpace(e.Err.Error())
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Apply runs f's SQL and inserts its ledger row e in one SQLite transaction:
+// both commit, or neither does (a *FileError says why the file failed; any
+// other error is the host's). The file may run at most timeout.
+func (s *Session) Apply(f File, e Entry, timeout time.Duration) error {
+	if !utf8.Valid(f.SQL) {
+		return &FileError{Err: errors.New("the file is not UTF-8 text")}
+	}
+	conn := s.d.conn
+	if _, err := conn.ExecContext(s.ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("begin the transaction of migration file %q: %w", f.Path, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	s.d.g.enter()
+	_, err := conn.ExecContext(ctx, string(f.SQL))
+	denied := s.d.g.leave()
+	timedOut := ctx.Err() != nil
+	cancel()
+	if err != nil {
+		s.rollback()
+		fe := &FileError{Denied: denied, Err: err}
+		if timedOut && denied == "" {
+			fe.Timeout = timeout
+		}
+		return fe
+	}
+	if _, err := conn.ExecContext(s.ctx, `INSERT INTO `+LedgerTable+` (seq, path, digest, manifest_digest, applied_at) VALUES (?,?,?,?,?)`,
+		e.Seq, e.Path, e.Digest, e.ManifestDigest, e.AppliedAt); err != nil {
+		s.rollback()
+		return fmt.Errorf("record migration file %q in the ledger: %w", f.Path, err)
+	}
+	if _, err := conn.ExecContext(s.ctx, "COMMIT"); err != nil {
+		s.rollback()
+		return fmt.Errorf("commit migration file %q: %w", f.Path, err)
+	}
+	return nil
+}
+
+// rollback ends the open transaction; SQLite may have ended it already (an
+// interrupted statement rolls its transaction back), which is no error here.
+func (s *Session) rollback() {
+	_, _ = s.d.conn.ExecContext(context.Background(), "ROLLBACK")
+}
