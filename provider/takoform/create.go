@@ -158,7 +158,7 @@ func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model
 	}
 	st := m.unfinished(plan, form, uid, "", "", opID)
 	rep := &report{warning: true, summary: fmt.Sprintf("%s %s was accepted by the host but has not finished", m.kind.Kind, name),
-		what: "The host accepted the create but its outcome was not known before the create finished (" + errText(why) + "). " +
+		what: "The host accepted the create but its outcome was not known before the create finished (" + errText("create", why) + "). " +
 			"The state records the operation in pending_operation_id with every output null; the next plan or apply picks it up and finishes the resource in place.",
 		typeName: m.typeName, space: plan.str(aSpace), name: name, ref: &form.Ref, opID: opID,
 		code:   "accepted-without-representation (host)",
@@ -168,12 +168,12 @@ func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model
 	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 }
 
-func errText(err error) string {
+func errText(op string, err error) string {
 	switch {
 	case err == nil:
 		return "no result"
 	case errors.Is(err, context.DeadlineExceeded):
-		return "create_timeout ran out while polling"
+		return op + "_timeout ran out while polling"
 	case errors.Is(err, context.Canceled):
 		return "the run was interrupted while polling"
 	}

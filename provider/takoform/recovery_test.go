@@ -279,7 +279,7 @@ func TestPendingDeleteIsObservedByRefresh(t *testing.T) {
 		t.Fatalf("want the kept state with a marker: %v", kept)
 	}
 	wantDiags(t, named(d, "<uid>", st.str(aUID), "<pending>", kept.str(aPendingOp)), errorDiag("AtLeastOnceQueue orders was accepted for deletion but has not finished",
-		"The host accepted the delete but it did not finish in time (create_timeout ran out while polling). The state is kept with pending_operation_id so the next refresh observes the outcome.",
+		"The host accepted the delete but it did not finish in time (delete_timeout ran out while polling). The state is kept with pending_operation_id so the next refresh observes the outcome.",
 		"",
 		"Resource: takoform_at_least_once_queue (dev/orders)",
 		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
@@ -334,7 +334,7 @@ func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
 	mustNoError(t, "plan", pr.diags)
 	up, d := h.apply(queueType, cfg2, st, pr.planned)
 	wantDiags(t, named(d, "<uid>", st.str(aUID), "<pending>", up.str(aPendingOp)), errorDiag("AtLeastOnceQueue orders was accepted by the host but has not finished",
-		"The host accepted the update but its outcome was not known in time (create_timeout ran out while polling). The state keeps the prior values and records the operation; the next refresh observes the outcome.",
+		"The host accepted the update but its outcome was not known in time (update_timeout ran out while polling). The state keeps the prior values and records the operation; the next refresh observes the outcome.",
 		"",
 		"Resource: takoform_at_least_once_queue (dev/orders)",
 		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
