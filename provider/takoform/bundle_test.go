@@ -102,7 +102,7 @@ func TestBundleAuthoringModes(t *testing.T) {
 	cfg = bundleConfig(t, h, filepath.Join(dir, "missing.js"))
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
 	wantDiags(t, named(pr.diags, "<dir>", dir), errorDiag("Module file cannot be read",
-		`<dir>/missing.js: open <dir>/missing.js: no such file or directory. Relative paths resolve against OpenTofu's working directory; write "${path.module}/…".`).
+		`<dir>/missing.js cannot be read (no such file or directory), so nothing was planned. Relative paths resolve against OpenTofu's working directory; write "${path.module}/…".`).
 		at("modules[0].content_file"))
 }
 
@@ -127,13 +127,15 @@ func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
 	wantDiags(t, d, errorDiag("Bundle upload for WorkerBundle bundle-340de09ca4b1-14c2529eb449 failed",
 		"The local module files could not be uploaded and committed; no resource was touched.",
 		"",
-		"Cause: the module files changed since plan: they now describe <sha256-1>, the plan has <sha256-2>; plan again",
+		"Cause: the module files changed since plan: they now describe <sha256-1>, the plan has <sha256-2>",
 		"",
 		"Resource: takoform_worker_bundle (dev/bundle-340de09ca4b1-14c2529eb449)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-3>",
 		"Pointer: /spec/manifestDigest",
 		"Code: takoform.provider/bundle-upload-failed",
-		"Retryable: no"))
+		"Retryable: no",
+		"",
+		"Run the plan again so it describes the files as they are now, then apply that plan; keep the files unchanged between plan and apply."))
 	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
 		t.Errorf("a bundle that changed since plan reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
 	}

@@ -98,10 +98,18 @@ func (r *Resource) uploadForCreate(ctx context.Context, c *createCall, d *diag.D
 	if err == nil {
 		return true
 	}
-	(&report{summary: fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, c.name),
+	rep := (&report{summary: fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, c.name),
 		what:     "The local " + m.bundle.what() + " files could not be uploaded and committed; no resource was touched.",
 		typeName: m.typeName, space: c.space, name: c.name, ref: &c.form.Ref, pointer: "/spec/manifestDigest",
-	}).withLocalCode(codeBundleUploadFailed, err).add(d)
+	}).withLocalCode(codeBundleUploadFailed, err)
+	var changed *filesChanged
+	switch {
+	case errors.As(err, &changed):
+		rep.repair = "Run the plan again so it describes the files as they are now, then apply that plan; keep the files unchanged between plan and apply."
+	case rep.repair == "":
+		rep.repair = "Check that every file of the bundle is readable and unchanged since plan, then plan and apply again."
+	}
+	rep.add(d)
 	return false
 }
 
