@@ -272,7 +272,7 @@ func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
 	ver["required_sensitive_vars"] = capStrings(h, capVersionType, "required_sensitive_vars", "A", "B", "C")
 	pr := h.plan(capVersionType, ver, nil)
 	wantDiags(t, pr.diags, errorDiag("required_sensitive_vars has more entries than the host accepts",
-		"3 planned, maximumRequiredSensitiveVars = 2. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"3 entries planned; maximumRequiredSensitiveVars = 2. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_worker_version (dev/version-aa2d1780645c-14c2529eb449)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
@@ -280,13 +280,13 @@ func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
 		"Code: takoform.provider/host-limit-exceeded",
 		"Retryable: no",
 		"",
-		"Use at most 2 entries.").at("required_sensitive_vars"))
+		"Use at most 2 entries in required_sensitive_vars, or another host.").at("required_sensitive_vars"))
 	ver["required_sensitive_vars"] = capStrings(h, capVersionType, "required_sensitive_vars", "A", "B")
 	mustNoError(t, "at the ceiling", h.plan(capVersionType, ver, nil).diags)
 
 	pr = h.plan(capDeploymentType, capDeployment(t, h, 3000, 3000, 4000), nil)
 	wantDiags(t, pr.diags, errorDiag("versions has more entries than the host accepts",
-		"3 planned, maximumVersions = 2. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"3 entries planned; maximumVersions = 2. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_worker_deployment (dev/web)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerDeployment@0.1.0 schema=<sha256-1>",
@@ -294,7 +294,7 @@ func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
 		"Code: takoform.provider/host-limit-exceeded",
 		"Retryable: no",
 		"",
-		"Use at most 2 entries.").at("versions"))
+		"Use at most 2 entries in versions, or another host.").at("versions"))
 	mustNoError(t, "two versions", h.plan(capDeploymentType, capDeployment(t, h, 5000, 5000), nil).diags)
 
 	// no-secrets publishes a ceiling of zero: one slot is already too many
@@ -302,7 +302,7 @@ func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
 	ver = capVersion(ns, "fetch")
 	ver["required_sensitive_vars"] = capStrings(ns, capVersionType, "required_sensitive_vars", "API_KEY")
 	wantDiags(t, ns.plan(capVersionType, ver, nil).diags, errorDiag("required_sensitive_vars has more entries than the host accepts",
-		"1 planned, maximumRequiredSensitiveVars = 0. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"1 entry planned; maximumRequiredSensitiveVars = 0. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_worker_version (dev/version-94e469a6b8a4-14c2529eb449)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
@@ -310,7 +310,7 @@ func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
 		"Code: takoform.provider/host-limit-exceeded",
 		"Retryable: no",
 		"",
-		"Use at most 0 entries.").at("required_sensitive_vars"))
+		"This host accepts no entries in required_sensitive_vars: leave it empty, or use another host.").at("required_sensitive_vars"))
 	if c := capCounters(t, h); c.mutations != 0 {
 		t.Errorf("plan mutated %d times", c.mutations)
 	}

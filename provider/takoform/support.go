@@ -238,6 +238,29 @@ func (c *supportCheck) bindings() {
 	}
 }
 
+// count is n of noun in words: "1 entry", "3 entries", "2 modules".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %s", n, plural(noun))
+}
+
+func plural(noun string) string {
+	if base, ok := strings.CutSuffix(noun, "y"); ok {
+		return base + "ies"
+	}
+	return noun + "s"
+}
+
+// atMost is the repair of a ceiling of max nouns in where.
+func atMost(max int64, noun, where string) string {
+	if max == 0 {
+		return fmt.Sprintf("This host accepts no %s in %s: leave it empty, or use another host.", plural(noun), where)
+	}
+	return fmt.Sprintf("Use at most %s in %s, or another host.", count(max, noun), where)
+}
+
 // values checks enums, ranges (nested by dotted key) and collection ceilings.
 func (c *supportCheck) values(prof *client.SupportProfile) {
 	for i := range c.form.Fields {
@@ -254,7 +277,7 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 			if max, err := limit.Int64(); ok && err == nil && int64(n) > max {
 				p := path.Root(f.Attr)
 				c.refuse(fmt.Sprintf("%s has more entries than the host accepts", f.Attr), codeHostLimitExceeded, "/spec/"+f.Wire,
-					fmt.Sprintf("%d planned, %s = %d.", n, key, max), fmt.Sprintf("Use at most %d entries.", max), &p)
+					fmt.Sprintf("%s planned; %s = %d.", count(int64(n), "entry"), key, max), atMost(max, "entry", f.Attr), &p)
 			}
 		}
 	}

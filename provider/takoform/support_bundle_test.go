@@ -90,7 +90,7 @@ func TestSupportBundleFileCountIsRefusedAtPlan(t *testing.T) {
 		"Code: takoform.provider/host-limit-exceeded",
 		"Retryable: no",
 		"",
-		"Use at most 1 modules in the bundle, or another host.").at("modules"))
+		"Use at most 1 module in the bundle, or another host.").at("modules"))
 	if c := capCounters(t, h); c.uploads != 0 || c.mutations != 0 {
 		t.Errorf("plan uploaded %d / mutated %d", c.uploads, c.mutations)
 	}

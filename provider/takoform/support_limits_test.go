@@ -17,7 +17,7 @@ func TestSupportLimitCountsTheMembersOfAJSONMap(t *testing.T) {
 	ver["vars_json"] = s(`{"A":1,"B":"two","C":[3]}`)
 	pr := h.plan(capVersionType, ver, nil)
 	wantDiags(t, pr.diags, errorDiag("vars_json has more entries than the host accepts",
-		"3 planned, maximumVars = 2. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"3 entries planned; maximumVars = 2. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_worker_version (dev/version-f27c43730f79-14c2529eb449)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
@@ -25,7 +25,7 @@ func TestSupportLimitCountsTheMembersOfAJSONMap(t *testing.T) {
 		"Code: takoform.provider/host-limit-exceeded",
 		"Retryable: no",
 		"",
-		"Use at most 2 entries.").at("vars_json"))
+		"Use at most 2 entries in vars_json, or another host.").at("vars_json"))
 	ver["vars_json"] = s(`{"A":1,"B":"two"}`)
 	mustNoError(t, "at the ceiling", h.plan(capVersionType, ver, nil).diags)
 }
@@ -60,7 +60,7 @@ func TestSupportLimitCountsANullMapAsEmpty(t *testing.T) {
 	}
 	ver["vars_json"] = s(`{"A":1}`)
 	wantDiags(t, h.plan(capVersionType, ver, nil).diags, errorDiag("vars_json has more entries than the host accepts",
-		"1 planned, maximumVars = 0. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"1 entry planned; maximumVars = 0. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_worker_version (dev/version-7eca8e4a50e0-14c2529eb449)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
@@ -68,5 +68,5 @@ func TestSupportLimitCountsANullMapAsEmpty(t *testing.T) {
 		"Code: takoform.provider/host-limit-exceeded",
 		"Retryable: no",
 		"",
-		"Use at most 0 entries.").at("vars_json"))
+		"This host accepts no entries in vars_json: leave it empty, or use another host.").at("vars_json"))
 }

@@ -73,7 +73,7 @@ func TestPlanRefusesEnumRangeAndCeiling(t *testing.T) {
 		"",
 		"Use an accepted value, or another host.").at(`handlers{"queue"}`),
 		errorDiag("handlers has more entries than the host accepts",
-			"2 planned, maximumHandlers = 1. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+			"2 entries planned; maximumHandlers = 1. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 			"",
 			"Resource: takoform_worker_version (dev/version-90086e40da43-14c2529eb449)",
 			"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
@@ -81,7 +81,7 @@ func TestPlanRefusesEnumRangeAndCeiling(t *testing.T) {
 			"Code: takoform.provider/host-limit-exceeded",
 			"Retryable: no",
 			"",
-			"Use at most 1 entries.").at("handlers"))
+			"Use at most 1 entry in handlers, or another host.").at("handlers"))
 	pr = h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(345600)}, nil)
 	wantDiags(t, pr.diags, errorDiag("Host does not accept message_retention_seconds = 345600",
 		"This host accepts 60 to 86400. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
