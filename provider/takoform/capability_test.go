@@ -361,7 +361,7 @@ func TestCapabilityRunsForCreateAndUpdateOnly(t *testing.T) {
 	upd["message_retention_seconds"] = i64(345600)
 	pr := h.plan(queueType, upd, st)
 	wantDiags(t, pr.diags, errorDiag("Host does not accept message_retention_seconds = 345600",
-		"This host accepts 60 to 86400. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"The value is valid for the Form; this host accepts 60 to 86400. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_at_least_once_queue (dev/orders)",
 		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
@@ -369,7 +369,7 @@ func TestCapabilityRunsForCreateAndUpdateOnly(t *testing.T) {
 		"Code: takoform.provider/host-does-not-support-value",
 		"Retryable: no",
 		"",
-		"Use a value in range.").at("message_retention_seconds"))
+		"Use a value from 60 to 86400, or another host.").at("message_retention_seconds"))
 	if c := capCounters(t, h); c.support == before.support || c.mutations != 1 {
 		t.Errorf("update plan: support reads %d -> %d, mutations %d (want reads, and only the create's mutation)", before.support, c.support, c.mutations)
 	}

@@ -352,17 +352,20 @@ func (c *supportCheck) checkRange(prof *client.SupportProfile, key, ptr string, 
 	if (min == nil || x.Cmp(min) >= 0) && (max == nil || x.Cmp(max) <= 0) {
 		return
 	}
-	var accepted string
+	var accepted, use string
 	switch {
 	case min != nil && max != nil:
 		accepted = min.String() + " to " + max.String()
+		use = "a value from " + accepted
 	case min != nil:
 		accepted = min.String() + " or more"
+		use = accepted
 	default:
 		accepted = max.String() + " or less"
+		use = accepted
 	}
 	c.refuse(fmt.Sprintf("Host does not accept %s = %d", attrName(at), n), codeHostNoValue, ptr,
-		"This host accepts "+accepted+".", "Use a value in range.", &at)
+		"The value is valid for the Form; this host accepts "+accepted+".", "Use "+use+", or another host.", &at)
 }
 
 // intBound is an integer bound, or nil: absent, or a string bound (the client has

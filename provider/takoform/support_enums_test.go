@@ -50,7 +50,7 @@ func TestSupportSkipsNullAndUnknownValues(t *testing.T) {
 	}
 	cfg["size"] = i64(1)
 	wantDiags(t, h.plan(gadgetType, cfg, nil).diags, errorDiag("Host does not accept size = 1",
-		"This host accepts 2 or more. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"The value is valid for the Form; this host accepts 2 or more. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_gadget (dev/g)",
 		"Form: example.forms.takokit.dev/v1alpha1 Gadget@0.2.0 schema=<sha256-1>",
@@ -58,5 +58,5 @@ func TestSupportSkipsNullAndUnknownValues(t *testing.T) {
 		"Code: takoform.provider/host-does-not-support-value",
 		"Retryable: no",
 		"",
-		"Use a value in range.").at("size"))
+		"Use 2 or more, or another host.").at("size"))
 }

@@ -84,7 +84,7 @@ func TestPlanRefusesEnumRangeAndCeiling(t *testing.T) {
 			"Use at most 1 entry in handlers, or another host.").at("handlers"))
 	pr = h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(345600)}, nil)
 	wantDiags(t, pr.diags, errorDiag("Host does not accept message_retention_seconds = 345600",
-		"This host accepts 60 to 86400. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"The value is valid for the Form; this host accepts 60 to 86400. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_at_least_once_queue (dev/orders)",
 		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
@@ -92,7 +92,7 @@ func TestPlanRefusesEnumRangeAndCeiling(t *testing.T) {
 		"Code: takoform.provider/host-does-not-support-value",
 		"Retryable: no",
 		"",
-		"Use a value in range.").at("message_retention_seconds"))
+		"Use a value from 60 to 86400, or another host.").at("message_retention_seconds"))
 	pr = h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
 	mustNoError(t, "an in-range queue", pr.diags)
 }
@@ -111,7 +111,7 @@ func TestPlanRefusesNestedRangeByDottedKey(t *testing.T) {
 		map[string]attr.Value{"weight": i64(7000), "worker_version": s("v2")})
 	pr := h.plan("takoform_worker_deployment", cfg, nil)
 	wantDiags(t, pr.diags, errorDiag("Host does not accept versions[1].weight = 7000",
-		"This host accepts 6000 or less. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"The value is valid for the Form; this host accepts 6000 or less. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_worker_deployment (dev/web)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerDeployment@0.1.0 schema=<sha256-1>",
@@ -119,7 +119,7 @@ func TestPlanRefusesNestedRangeByDottedKey(t *testing.T) {
 		"Code: takoform.provider/host-does-not-support-value",
 		"Retryable: no",
 		"",
-		"Use a value in range.").at("versions[1].weight"))
+		"Use 6000 or less, or another host.").at("versions[1].weight"))
 }
 
 func TestPlanRefusesAFormTheHostLacksAndNamesItsVersions(t *testing.T) {

@@ -51,7 +51,7 @@ func TestSupportSkipsUnknownElementsAndChecksTheRest(t *testing.T) {
 	}
 	dep["versions"] = versions(7000)
 	wantDiags(t, h.plan(capDeploymentType, dep, nil).diags, errorDiag("Host does not accept versions[0].weight = 7000",
-		"This host accepts 6000 or less. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"The value is valid for the Form; this host accepts 6000 or less. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
 		"",
 		"Resource: takoform_worker_deployment (dev/web)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerDeployment@0.1.0 schema=<sha256-1>",
@@ -59,5 +59,5 @@ func TestSupportSkipsUnknownElementsAndChecksTheRest(t *testing.T) {
 		"Code: takoform.provider/host-does-not-support-value",
 		"Retryable: no",
 		"",
-		"Use a value in range.").at("versions[0].weight"))
+		"Use 6000 or less, or another host.").at("versions[0].weight"))
 }
