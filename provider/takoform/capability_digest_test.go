@@ -94,7 +94,7 @@ func TestCapabilityFormDigestDisagreementIsARefusal(t *testing.T) {
 	}
 	pr := h.plan(capKVType, values{aName: s("cache")}, nil)
 	wantDiags(t, named(pr.diags, "<ours>", ours.SchemaDigest, "<host's>", hostRef.SchemaDigest), errorDiag("Host does not offer EdgeKVNamespace 0.1.0",
-		"The host implements a different contract under the same name and version (schema <host's>). The host offers EdgeKVNamespace 0.1.0; form_definition_version selects one. This is a fact about this host; the same configuration works on a host that offers it.",
+		"The host implements EdgeKVNamespace 0.1.0 at <host's>, not at <ours> as the Form names it: a different contract under the same name and version. The host offers no other version of EdgeKVNamespace. This is a fact about this host; the same configuration works on a host that offers it.",
 		"",
 		"Resource: takoform_edge_kv_namespace (dev/cache)",
 		"Form: edge.forms.takokit.dev/v1beta1 EdgeKVNamespace@0.1.0 schema=<ours>",

@@ -106,20 +106,26 @@ func (c *supportCheck) formProfile() *client.SupportProfile {
 		c.undecided(subject, err)
 		return nil
 	}
-	why := ""
+	why, other := "", ""
 	switch {
 	case ans.Refusal != nil:
 		why = "The host's support surface refused this exact FormRef (" + string(ans.Refusal.Env.Code) + ")."
 	case ans.Profile.FormRef.SchemaDigest != ref.SchemaDigest:
-		why = "The host implements a different contract under the same name and version (schema " + ans.Profile.FormRef.SchemaDigest + ")."
+		// the host offers this version, under another contract: only another version can help
+		why = fmt.Sprintf("The host implements %s %s at %s, not at %s as the Form names it: a different contract under the same name and version.",
+			ref.Kind, ref.DefinitionVersion, ans.Profile.FormRef.SchemaDigest, ref.SchemaDigest)
+		other = " other"
 	default:
 		return ans.Profile
 	}
 	if vs, err := c.r.configured.client.SupportedFormVersions(c.ctx, ref.APIVersion, ref.Kind); err == nil {
+		if other != "" {
+			vs = slices.DeleteFunc(vs, func(v string) bool { return v == ref.DefinitionVersion })
+		}
 		if len(vs) > 0 {
-			why += " The host offers " + ref.Kind + " " + strings.Join(vs, ", ") + "; form_definition_version selects one."
+			why += " The host offers" + other + " " + ref.Kind + " " + strings.Join(vs, ", ") + "; form_definition_version selects one."
 		} else {
-			why += " The host offers no version of " + ref.Kind + "."
+			why += " The host offers no" + other + " version of " + ref.Kind + "."
 		}
 	}
 	rep := c.base()
