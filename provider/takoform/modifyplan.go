@@ -136,15 +136,17 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 			}
 		}
 		what := fmt.Sprintf("The resource is recorded under %s@%s; moving it to %s never happens by editing this attribute alone.", form.Ref.Kind, form.Ref.DefinitionVersion, v)
+		back := fmt.Sprintf("set form_definition_version back to %q (or remove it)", form.Ref.DefinitionVersion)
+		repair := "No Form transition moves this resource there: " + back + ", or replace the resource under a new name."
 		if len(markers) > 0 {
 			what += " Declared marker(s) for this change: " + strings.Join(markers, ", ") + "."
+			repair = fmt.Sprintf("Set form_transition = %q, or %s.", markers[0], back)
 		} else {
 			what += " No Form transition is declared for this pair."
 		}
 		(&report{summary: fmt.Sprintf("Changing the definition version of %s %s needs a Form transition", m.kind.Kind, prior.str(aName)),
 			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
-			code: codeVersionChangeNeedsTrans, what: what,
-			repair: "Set form_transition to the declared marker, or set form_definition_version back to the recorded version."}).add(d)
+			code: codeVersionChangeNeedsTrans, what: what, repair: repair}).add(d)
 		return nil
 	}
 	m.setRef(plan, form.Ref)

@@ -68,7 +68,7 @@ func TestVersionChangeWithoutADirectMarkerSaysNoneIsDeclared(t *testing.T) {
 		"Code: takoform.provider/definition-version-change-needs-transition",
 		"Retryable: no",
 		"",
-		"Set form_transition to the declared marker, or set form_definition_version back to the recorded version.").at("form_definition_version"))
+		`No Form transition moves this resource there: set form_definition_version back to "0.1.0" (or remove it), or replace the resource under a new name.`).at("form_definition_version"))
 }
 
 // TestFieldOfALaterVersionNamesTheMarkerThatBringsIt: a field the recorded version does

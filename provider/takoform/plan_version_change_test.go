@@ -15,12 +15,14 @@ func TestVersionChangeNeedsATransitionAndNamesTheMarker(t *testing.T) {
 	newer := h.create(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60)})
 	before := capCounters(t, h).requests
 	for _, c := range []struct {
-		st          values
-		name, to    string
-		from, about string
+		st                  values
+		name, to            string
+		from, about, repair string
 	}{
-		{old, "orders", "0.2.0", "0.1.0", "Declared marker(s) for this change: " + marker + "."},
-		{newer, "fresh", "0.1.0", "0.2.0", "No Form transition is declared for this pair."},
+		{old, "orders", "0.2.0", "0.1.0", "Declared marker(s) for this change: " + marker + ".",
+			`Set form_transition = "` + marker + `", or set form_definition_version back to "0.1.0" (or remove it).`},
+		{newer, "fresh", "0.1.0", "0.2.0", "No Form transition is declared for this pair.",
+			`No Form transition moves this resource there: set form_definition_version back to "0.2.0" (or remove it), or replace the resource under a new name.`},
 	} {
 		cfg := values{aName: s(c.name), "message_retention_seconds": c.st["message_retention_seconds"], aFormDefVersion: s(c.to)}
 		pr := h.plan(queueType, cfg, c.st)
@@ -32,7 +34,7 @@ func TestVersionChangeNeedsATransitionAndNamesTheMarker(t *testing.T) {
 			"Code: takoform.provider/definition-version-change-needs-transition",
 			"Retryable: no",
 			"",
-			"Set form_transition to the declared marker, or set form_definition_version back to the recorded version.").at("form_definition_version"))
+			c.repair).at("form_definition_version"))
 	}
 	if got := capCounters(t, h).requests - before; got != 0 {
 		t.Errorf("refused plans made %d requests", got)

@@ -254,7 +254,7 @@ func TestRenameIsPlannedUnderTheConfiguredRef(t *testing.T) {
 		"Code: takoform.provider/definition-version-change-needs-transition",
 		"Retryable: no",
 		"",
-		"Set form_transition to the declared marker, or set form_definition_version back to the recorded version.").at("form_definition_version"))
+		`Set form_transition = "at-least-once-queue-0.1-to-0.2", or set form_definition_version back to "0.1.0" (or remove it).`).at("form_definition_version"))
 }
 
 // TestUnresolvedTransitionReplansItsKeptValues: after a transition ended indeterminate
