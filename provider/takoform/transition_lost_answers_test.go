@@ -81,7 +81,7 @@ var transitionRejected = errorDiag("Host rejected the Form transition of AtLeast
 	"Code: takoform.provider/form-transition-rejected (form_identity_conflict (host, HTTP 409))",
 	"Retryable: no",
 	"",
-	"Apply again to try under a new operation id (the next refresh adopts the moved revision).")
+	"Apply again to try under a new operation id (the host's message above says why it rejected this one), or remove form_transition to stay on 0.1.0.")
 
 // mustBeIndeterminate asserts the apply ended with the transition's outcome unknown,
 // with exactly the error want (transitionIndeterminate); the state keeps the old ref
@@ -248,7 +248,7 @@ func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
 	lose = false
 	rd, d := h.read(queueType, up)
 	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), warningDiag("Form transition of AtLeastOnceQueue orders was rejected",
-		"Failure code backend_rejected; the resource is unchanged and operable.",
+		"The host rejected the transition with failure code backend_rejected; the resource is unchanged and operable on 0.1.0, and the state no longer records the operation.",
 		"",
 		rejectedByHost("<pending>"),
 		"",
@@ -257,7 +257,7 @@ func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
 		"Operation: <pending>",
 		"Request: <req-1>",
 		"Host reason: backend_rejected",
-		"Code: form_identity_conflict (host, HTTP 409)",
+		"Code: takoform.provider/form-transition-rejected (form_identity_conflict (host, HTTP 409))",
 		"Retryable: no",
 		"",
 		"The host rejected the Form transition; the resource is unchanged and operable. Apply again to try under a new operation id."))

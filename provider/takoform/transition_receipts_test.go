@@ -46,7 +46,9 @@ func TestTransitionReceiptThatDoesNotVerifyIsNeverAdopted(t *testing.T) {
 		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
 		"Operation: <pending>",
 		"Code: takoform.provider/host-response-invalid",
-		"Retryable: no"))
+		"Retryable: no",
+		"",
+		"The host's proof does not match the transition that was sent, so the provider adopts nothing. Report it to the host operator; once the host's readback verifies, the next refresh or apply adopts the commit."))
 	if rd != nil && (rd.str(aFormDefVersion) != "0.1.0" || rd.str(aPendingOp) != up.str(aPendingOp)) {
 		t.Fatalf("a receipt that does not verify moved the state: version=%q pending=%q", rd.str(aFormDefVersion), rd.str(aPendingOp))
 	}
