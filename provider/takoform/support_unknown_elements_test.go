@@ -30,7 +30,7 @@ func TestSupportSkipsUnknownElementsAndChecksTheRest(t *testing.T) {
 	wantDiags(t, h.plan(capVersionType, ver, nil).diags, errorDiag(`Host does not accept handlers = "queue"`,
 		`The value is valid for the Form; this host accepts exactly "fetch". This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.`,
 		"",
-		"Resource: takoform_worker_version (dev/)",
+		"Resource: takoform_worker_version (space dev, name known after apply)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
 		"Pointer: /spec/handlers",
 		"Code: takoform.provider/host-does-not-support-value",
