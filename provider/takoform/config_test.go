@@ -44,23 +44,51 @@ func TestProviderConfigurationErrors(t *testing.T) {
 	}
 }
 
+// TestWrongTokenReachesTheUserWithCodeAndRequest: a token the host does not know stops
+// a create and an update at discovery; each says it was not sent, names the request
+// that failed, the host's code and request id, and what to check.
 func TestWrongTokenReachesTheUserWithCodeAndRequest(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
-	mustNoError(t, "configure", h.configure(map[string]string{"endpoint": h.sim.URL, "token": "nobody", "space": "dev"}))
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60)}
-	pr := h.plan(queueType, cfg, nil)
-	_, d := h.apply(queueType, cfg, nil, pr.planned)
-	wantDiags(t, d, errorDiag("Host discovery failed",
-		"The host refused the create; nothing was written to state.",
+	st := h.create(queueType, cfg)
+	mustNoError(t, "configure", h.configure(map[string]string{"endpoint": h.sim.URL, "token": "nobody", "space": "dev"}))
+	fresh := values{aName: s("other"), "message_retention_seconds": i64(60)}
+	pr := h.plan(queueType, fresh, nil)
+	_, d := h.apply(queueType, fresh, nil, pr.planned)
+	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue other: host discovery failed",
+		"The host's discovery document could not be used, so the create was not sent; nothing was written to state.",
 		"",
 		"Host: the bearer token names no principal of this host; check the configured token",
 		"",
-		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Resource: takoform_at_least_once_queue (dev/other)",
 		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-		"Pointer: /spec",
+		"Route: GET /.well-known/takoform/v1beta1",
 		"Request: <req-1>",
 		"Code: unauthenticated (host, HTTP 401)",
 		"Retryable: no",
 		"",
 		"The token is missing or unknown to the host. Check token in the provider block or TAKOFORM_TOKEN."))
+	longer := cfg.clone()
+	longer["message_retention_seconds"] = i64(120)
+	pr = h.plan(queueType, longer, st)
+	_, d = h.apply(queueType, longer, st, pr.planned)
+	wantDiags(t, named(d, "<uid>", st.str(aUID)), errorDiag("Failed to update AtLeastOnceQueue orders: host discovery failed",
+		"The host's discovery document could not be used, so the update was not sent; the state keeps the prior values.",
+		"",
+		"Host: the bearer token names no principal of this host; check the configured token",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Route: GET /.well-known/takoform/v1beta1",
+		"Expected UID: <uid>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Request: <req-1>",
+		"Code: unauthenticated (host, HTTP 401)",
+		"Retryable: no",
+		"",
+		"The token is missing or unknown to the host. Check token in the provider block or TAKOFORM_TOKEN."))
+	if c, _ := h.sim.Admin.Counters(); c.Mutations != 1 {
+		t.Errorf("mutations = %d, want only the first create's", c.Mutations)
+	}
 }

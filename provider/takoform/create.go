@@ -198,9 +198,7 @@ func (r *Resource) createFailed(ctx context.Context, c *createCall, err error, r
 		return
 	}
 	rep := c.failure(refusedOr(err, "create", "nothing was written to state.")).withErr(err)
-	if ae != nil && ae.stage == stageDiscovery && rep.unreachable == "" {
-		rep.summary = "Host discovery failed"
-	}
+	r.stoppedAtDiscovery(rep, err, "create", "nothing was written to state.")
 	taken := ae != nil && ((ae.stage == stagePrepare && client.IsCode(err, wire.CodeInvalidArgument)) ||
 		(ae.stage == stagePut && client.IsCode(err, wire.CodeGenerationConflict)))
 	if taken {

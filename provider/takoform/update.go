@@ -135,7 +135,9 @@ func (u *updateCall) updateOnHost(ctx context.Context, spec map[string]any, resp
 	defer cancel()
 	out, err := r.putSpec(ctx, form, u.name, u.space, spec, fences{uid: u.prior.str(aUID), generation: u.prior.str(aGeneration)}, probeOp)
 	if err != nil {
-		u.failure(refusedOr(err, "update", "the state keeps the prior values.")).withErr(err).add(&resp.Diagnostics)
+		rep := u.failure(refusedOr(err, "update", "the state keeps the prior values.")).withErr(err)
+		r.stoppedAtDiscovery(rep, err, "update", "the state keeps the prior values.")
+		rep.add(&resp.Diagnostics)
 		return nil, false
 	}
 	if out.Operation == nil {
