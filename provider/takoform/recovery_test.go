@@ -250,7 +250,7 @@ func TestImportAdoptsTheHostSpec(t *testing.T) {
 	}
 	_, d := h.importID(endpointType, "dev/nothing-here")
 	wantDiags(t, d, errorDiag("WorkerEndpoint dev/nothing-here was not found under any definition version this provider carries",
-		"Probed: WorkerEndpoint@0.2.0 schema=<sha256-1>; WorkerEndpoint@0.1.0 schema=<sha256-2>.",
+		"The host has no resource of that name under any of those versions, so nothing was imported. Probed: WorkerEndpoint@0.2.0 schema=<sha256-1>; WorkerEndpoint@0.1.0 schema=<sha256-2>.",
 		"",
 		"Resource: takoform_worker_endpoint (dev/nothing-here)",
 		"Pointer: /metadata",

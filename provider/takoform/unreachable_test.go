@@ -103,8 +103,8 @@ func TestUnreachableHostIsNamedSoInEveryAnswer(t *testing.T) {
 					"No host answered the delete ("+head+"); the resource stays in state.", "", cause, "",
 					"Resource: takoform_at_least_once_queue (dev/orders)", queue01, "Pointer: /metadata",
 					"Expected UID: <uid>", "Expected generation: 1", code, "Retryable: yes", "", repair)},
-				{"import", func() []*tfprotov6.Diagnostic { _, d := h.importID(queueType, "dev/orders"); return d }, errorDiag("Failed to read AtLeastOnceQueue orders: "+head,
-					"The import probe could not read the host.", "", cause, "",
+				{"import", func() []*tfprotov6.Diagnostic { _, d := h.importID(queueType, "dev/orders"); return d }, errorDiag("Failed to import AtLeastOnceQueue orders: "+head,
+					"The import probe could not read the host; nothing was imported.", "", cause, "",
 					"Resource: takoform_at_least_once_queue (dev/orders)", "Pointer: /metadata", code, "Retryable: yes", "", repair)},
 				{"transition", func() []*tfprotov6.Diagnostic {
 					h.private[queueType+"/planned"] = transitionPrivate
