@@ -17,8 +17,7 @@ const (
 	// postLost is the cause of a POST whose answer a test host cut short
 	postLost = "Cause: POST " + transitionsURL + "?space=dev: no complete answer from the host: unexpected EOF"
 	// postDropped is the cause of a POST whose connection hostsim reset (a crash fault)
-	postDropped = "Cause: POST " + transitionsURL + "?space=dev: no complete answer from the host: Post \"" + transitionsURL +
-		"?space=dev\": read tcp 127.0.0.1:<port-2>->127.0.0.1:<port-1>: read: connection reset by peer"
+	postDropped = "Cause: POST " + transitionsURL + "?space=dev: no complete answer from the host: read tcp 127.0.0.1:<port-2>->127.0.0.1:<port-1>: read: connection reset by peer"
 )
 
 // transitionIndeterminate is the error of an apply of the queue orders' transition
