@@ -276,7 +276,8 @@ func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnost
 func specProblem(typeName string, form *model.Form, name string, p model.SchemaProblem) *report {
 	rep := &report{summary: fmt.Sprintf("Invalid desired spec for %s %s", form.Ref.Kind, name),
 		typeName: typeName, name: name, ref: &form.Ref, pointer: "/spec" + p.Pointer,
-		code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}
+		code: codeDesiredInvalid, repair: "Change the value so it satisfies the Form's desired schema.",
+		what: "The desired spec breaks the Form's desired schema at /spec" + p.Pointer + ": " + strings.TrimSuffix(p.Message, ".") + ". Nothing was sent."}
 	if ap := pointerPath(form, p.Pointer); len(ap.Steps()) > 0 {
 		rep.summary = fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, name)
 		rep.attr = &ap

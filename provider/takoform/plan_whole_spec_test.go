@@ -25,7 +25,7 @@ func TestDesiredSpecProblemsNameTheirAttribute(t *testing.T) {
 		want     diagnostic
 	}{
 		{gadgets, gadgetType, values{aName: s("g"), "holder": s("h"), "labels_json": s(`{"team":5}`)}, errorDiag("Invalid labels_json for Gadget g",
-			"got number, want string",
+			"The desired spec breaks the Form's desired schema at /spec/labels/team: got number, want string. Nothing was sent.",
 			"",
 			"Resource: takoform_gadget (g)",
 			"Form: example.forms.takokit.dev/v1alpha1 Gadget@0.2.0 schema=<sha256-1>",
@@ -35,7 +35,7 @@ func TestDesiredSpecProblemsNameTheirAttribute(t *testing.T) {
 			"",
 			"Change the value so it satisfies the Form's desired schema.").at("labels_json")},
 		{h, capVersionType, ver, errorDiag("Invalid vars_json for WorkerVersion version-9a4d96d232d3-14c2529eb449",
-			"got object, want boolean or null or number or string",
+			"The desired spec breaks the Form's desired schema at /spec/vars/A/b/c/d/e/f/g/h: got object, want boolean or null or number or string. Nothing was sent.",
 			"",
 			"Resource: takoform_worker_version (version-9a4d96d232d3-14c2529eb449)",
 			"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
