@@ -90,7 +90,7 @@ func TestRejectedTokenWarningSaysSoAndWhereTheTokenCameFrom(t *testing.T) {
 		{"403 from the support route", "sim-primary", "", "error=permission_denied,route=support-form", unreadableRead{": the host rejected the token",
 			"The host at <host> rejected the token (from the provider's token attribute): permission_denied (HTTP 403). ", deniedByFault,
 			queueRoute, true, "permission_denied (host, HTTP 403)", false,
-			"The host knows the token but does not let it read the support surface: put a token that may in the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
+			"The host knows the token but does not let it read the support surface: put a token that may read it in the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -142,7 +142,7 @@ func TestRequireSupportSurfaceTurnsEveryUnreadableReasonIntoAPlanError(t *testin
 		{"403", full, full.sim.URL, "sim-primary", "error=permission_denied,route=support-form", unreadableRead{": the host rejected the token",
 			"The host at <host> rejected the token (from the provider's token attribute): permission_denied (HTTP 403). ", deniedByFault,
 			queueRoute, true, "permission_denied (host, HTTP 403)", false,
-			"The host knows the token but does not let it read the support surface: put a token that may in the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
+			"The host knows the token but does not let it read the support surface: put a token that may read it in the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
 		{"5xx", unavailable, unavailable.sim.URL, "sim-primary", "", unreadableRead{"", "",
 			`Host: support profiles are unavailable on this host (profile "unreadable-support"); retry later`,
 			queueRoute, true, "backend_unavailable (host, HTTP 503)", true, readable}},
