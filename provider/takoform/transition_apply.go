@@ -114,8 +114,9 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 	rep.opID = txr.OperationID
 	disc, err := r.configured.client.Discover(ctx)
 	if err == nil && !disc.Features["resource_form_transition"] {
-		rep.summary, rep.code = "Host does not offer Form transitions", codeHostNoTransition
-		rep.what, rep.repair = "Discovery does not advertise resource_form_transition; nothing was sent.", "Use a host that does, or remove the marker."
+		rep.summary, rep.code = fmt.Sprintf("Host does not offer the Form transition of %s %s", m.kind.Kind, name), codeHostNoTransition
+		rep.what = "Discovery does not advertise resource_form_transition; nothing was sent."
+		rep.repair = "Use a host that offers Form transitions, or remove form_transition to stay on " + from.Ref.DefinitionVersion + "."
 		rep.add(&resp.Diagnostics)
 		return
 	}

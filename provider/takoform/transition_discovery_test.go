@@ -19,15 +19,15 @@ func TestTransitionOnAHostWithoutTransitionsIsRefusedAtPlan(t *testing.T) {
 	}
 	capReconfigure(t, h) // a new provider process reads discovery again
 	pr := h.plan(queueType, cfg, st)
-	wantDiags(t, pr.diags, errorDiag("Host does not offer Form transitions",
+	wantDiags(t, pr.diags, errorDiag("Host does not offer the Form transition of AtLeastOnceQueue orders",
 		"Discovery does not advertise resource_form_transition.",
 		"",
-		"Resource: takoform_at_least_once_queue (orders)",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
 		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
 		"Code: takoform.provider/host-does-not-support-transition",
 		"Retryable: no",
 		"",
-		"Use a host that does, or remove the marker.").at("form_transition"))
+		"Use a host that offers Form transitions, or remove form_transition to stay on 0.1.0.").at("form_transition"))
 }
 
 // TestTransitionOnAHostThatStoppedOfferingTransitionsSendsNothing: planned against a
@@ -43,7 +43,7 @@ func TestTransitionOnAHostThatStoppedOfferingTransitionsSendsNothing(t *testing.
 	}
 	seen := transitionHost(t, h, nil)
 	up, d := h.apply(queueType, cfg, st, pr.planned)
-	wantDiags(t, named(d, "<uid>", st.str(aUID)), errorDiag("Host does not offer Form transitions",
+	wantDiags(t, named(d, "<uid>", st.str(aUID)), errorDiag("Host does not offer the Form transition of AtLeastOnceQueue orders",
 		"Discovery does not advertise resource_form_transition; nothing was sent.",
 		"",
 		"Resource: takoform_at_least_once_queue (dev/orders)",
@@ -55,7 +55,7 @@ func TestTransitionOnAHostThatStoppedOfferingTransitionsSendsNothing(t *testing.
 		"Code: takoform.provider/host-does-not-support-transition",
 		"Retryable: no",
 		"",
-		"Use a host that does, or remove the marker."))
+		"Use a host that offers Form transitions, or remove form_transition to stay on 0.1.0."))
 	if seen("GET")+seen("POST") != 0 {
 		t.Errorf("%d transition requests were sent", seen("GET")+seen("POST"))
 	}
