@@ -88,7 +88,7 @@ func (m *kindModel) setOutputs(v values, form *model.Form, st *client.Status, sp
 		if problem != "" {
 			p := path.Root(o.Attr)
 			(&report{summary: fmt.Sprintf("%s %s: host returned an unusable output %q", form.Ref.Kind, name, o.Wire),
-				what: fmt.Sprintf("Output %q %s. A null here would read as \"not assigned yet\", so it is not written as a value. "+
+				what: fmt.Sprintf("Output %q %s. The attribute is written null and the write fails, so the null does not read as \"not assigned yet\". "+
 					"This is a fault of the host's answer, not of the configuration.", o.Wire, problem),
 				typeName: m.typeName, space: space, name: name, ref: &form.Ref, pointer: "/status/outputs/" + o.Wire,
 				code: codeOutputContractViolated, attr: &p,

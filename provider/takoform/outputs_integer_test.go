@@ -32,7 +32,7 @@ var (
 // unusable; problem completes `Output "<output>" ...`.
 func (w written) unusableOutput(output, problem string) diagnostic {
 	return errorDiag(w.kind+" "+w.name+`: host returned an unusable output "`+output+`"`,
-		`Output "`+output+`" `+problem+`. A null here would read as "not assigned yet", so it is not written as a value. This is a fault of the host's answer, not of the configuration.`,
+		`Output "`+output+`" `+problem+`. The attribute is written null and the write fails, so the null does not read as "not assigned yet". This is a fault of the host's answer, not of the configuration.`,
 		"",
 		"Resource: "+w.typeName+" (dev/"+w.name+")",
 		"Form: "+w.form+" schema=<sha256-1>",
