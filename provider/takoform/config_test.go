@@ -22,7 +22,7 @@ func TestProviderConfigurationErrors(t *testing.T) {
 		{map[string]string{"endpoint": "http://192.0.2.1", "token": "t"}, errorDiag("Invalid takoform endpoint",
 			`endpoint "http://192.0.2.1" uses plain http to a host that is not loopback; use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)`).at("endpoint")},
 		{map[string]string{"endpoint": h.sim.URL + "/apis", "token": "t"}, errorDiag("Invalid takoform endpoint",
-			`endpoint "http://127.0.0.1:<port-1>/apis" must be a bare origin with no path`).at("endpoint")},
+			`endpoint "http://127.0.0.1:<port-1>/apis" must be a bare origin with no path: write http://127.0.0.1:<port-1> (the provider finds the API through discovery)`).at("endpoint")},
 		{map[string]string{"endpoint": h.sim.URL, "token": "t", "space": "a/b"}, errorDiag("Invalid takoform space",
 			`space "a/b" contains "/"; choose a space name without a slash`).at("space")},
 	}
