@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -139,6 +141,31 @@ func named(ds []*tfprotov6.Diagnostic, pairs ...string) []*tfprotov6.Diagnostic 
 		c := *d
 		c.Summary, c.Detail = r.Replace(d.Summary), r.Replace(d.Detail)
 		out[i] = &c
+	}
+	return out
+}
+
+// fromFramework is ds as the protocol carries them, for a report rendered outside a
+// protocol call; a path may name top-level attributes only.
+func fromFramework(t testing.TB, ds diag.Diagnostics) []*tfprotov6.Diagnostic {
+	t.Helper()
+	out := make([]*tfprotov6.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		pd := &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityWarning, Summary: d.Summary(), Detail: d.Detail()}
+		if d.Severity() == diag.SeverityError {
+			pd.Severity = tfprotov6.DiagnosticSeverityError
+		}
+		if wp, ok := d.(diag.DiagnosticWithPath); ok {
+			pd.Attribute = tftypes.NewAttributePath()
+			for _, step := range wp.Path().Steps() {
+				name, ok := step.(path.PathStepAttributeName)
+				if !ok {
+					t.Fatalf("fromFramework: path %s is not top-level attributes", wp.Path())
+				}
+				pd.Attribute = pd.Attribute.WithAttributeName(string(name))
+			}
+		}
+		out = append(out, pd)
 	}
 	return out
 }
