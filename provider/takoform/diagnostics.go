@@ -71,7 +71,10 @@ func (r *report) detail() string {
 	lines := []string{}
 	if r.typeName != "" {
 		id := r.name
-		if r.space != "" {
+		switch {
+		case r.space != "" && r.name == "": // a name derived from values not known yet
+			id = "space " + r.space + ", name known after apply"
+		case r.space != "":
 			id = r.space + "/" + r.name
 		}
 		if id != "" {

@@ -84,7 +84,7 @@ func tokenRepair(from string, status int) string {
 		which = "TAKOFORM_TOKEN (the provider block sets no token attribute)"
 	}
 	if status == http.StatusForbidden {
-		return "The host knows the token but does not let it read the support surface: put a token that may in " + which + "."
+		return "The host knows the token but does not let it read the support surface: put a token that may read it in " + which + "."
 	}
 	return "The host does not accept the token: check " + which + "."
 }
