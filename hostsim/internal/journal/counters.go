@@ -37,14 +37,15 @@ func (c *counters) start(j *Journal) {
 
 func (c *counters) request(support bool) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.requests++
 	if support {
 		c.support++
 	}
-	c.mu.Unlock()
-	if !c.pending.CompareAndSwap(false, true) {
-		return // a batch is already gathering: no need to wake the writer
+	if c.closed || !c.pending.CompareAndSwap(false, true) {
+		return // closed (nothing writes any more), or a batch is already gathering
 	}
+	// under mu, so stop cannot close kick in between; the send never blocks
 	select {
 	case c.kick <- nil:
 	default:
@@ -54,14 +55,24 @@ func (c *counters) request(support bool) {
 // flush waits until what is counted so far is written.
 func (c *counters) flush() {
 	ack := make(chan struct{})
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		return
+	for {
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return // stop wrote everything
+		}
+		// sent under mu, so stop cannot close kick in between; never blocking there,
+		// since the writer takes mu to write what a pending kick asked for
+		select {
+		case c.kick <- ack:
+			c.mu.Unlock()
+			<-ack
+			return
+		default:
+		}
+		c.mu.Unlock()
+		time.Sleep(time.Millisecond) // the writer is taking the kick already there
 	}
-	c.kick <- ack
-	<-ack
 }
 
 func (c *counters) stop() {
@@ -71,8 +82,8 @@ func (c *counters) stop() {
 		return
 	}
 	c.closed = true
+	close(c.kick) // under mu: a request sends on kick only under mu, after checking closed
 	c.mu.Unlock()
-	close(c.kick)
 	<-c.done
 }
 
