@@ -12,6 +12,7 @@ import (
 // and both identity fences for an update PUT. These bytes feed the idempotency key,
 // so a change here would break replay of a recorded answer.
 func TestResourceRequestBodies(t *testing.T) {
+	t.Parallel()
 	ref := wire.FormRef{APIVersion: "g.example/v1", Kind: "Cache", DefinitionVersion: "0.1.0", SchemaDigest: "sha256:ab"}
 	q := newResourceRequest(ref, "cache", "dev", map[string]any{"ttl": 5})
 	const head = `{"apiVersion":"g.example/v1",`

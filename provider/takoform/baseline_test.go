@@ -49,6 +49,7 @@ func currentBaseline(t *testing.T) map[string]baselineType {
 // version goes down. TAKOKIT_WRITE_SCHEMA_BASELINE=1 rewrites the file and fails on
 // purpose so the rewrite is committed deliberately.
 func TestSchemaBaselineIsAFloor(t *testing.T) {
+	t.Parallel()
 	cur := currentBaseline(t)
 	if os.Getenv("TAKOKIT_WRITE_SCHEMA_BASELINE") == "1" {
 		b, _ := json.MarshalIndent(cur, "", "  ")
@@ -112,6 +113,7 @@ func compareBaseline(base, cur map[string]baselineType) []string {
 }
 
 func TestBaselineComparisonCatchesBreakingChanges(t *testing.T) {
+	t.Parallel()
 	base := map[string]baselineType{"takoform_x": {Version: 1, Attributes: map[string]baselineAttr{
 		"a": {Type: "tftypes.String", Optional: true}, "b": {Type: "tftypes.String", Computed: true}}}}
 	cases := map[string]baselineType{
@@ -149,6 +151,7 @@ func indexOf(s, sub string) int {
 
 // TestUpgradeFromVersion0RoundTrips: a version-0 state comes back unchanged.
 func TestUpgradeFromVersion0RoundTrips(t *testing.T) {
+	t.Parallel()
 	srv := protoServer(t)
 	ctx := context.Background()
 	kt := kindByType(t, testProvider(t), queueType)

@@ -77,6 +77,7 @@ var (
 // inventory: reordering the configuration is the same bundle); apply uploads and
 // creates; the plan after apply is empty.
 func TestStaticAssetBundleFromLocalFiles(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := filesConfig(t, h, assetsType, indexHTML, appCSS)
 	pr := h.plan(assetsType, cfg, nil)
@@ -112,6 +113,7 @@ func TestStaticAssetBundleFromLocalFiles(t *testing.T) {
 // history, so the manifest is a MigrationBundle in the configured order and another
 // order is another set.
 func TestMigrationSetKeepsItsOrder(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := filesConfig(t, h, migrationsType, initSQL, indexSQL)
 	pr := h.plan(migrationsType, cfg, nil)
@@ -135,6 +137,7 @@ func TestMigrationSetKeepsItsOrder(t *testing.T) {
 // TestBundleFilesAreHeldToTheirManifestPolicy: each refusal names the entry's
 // attribute path, and nothing is planned or uploaded.
 func TestBundleFilesAreHeldToTheirManifestPolicy(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	const mediaType = `must match ^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$.`
 	cases := []struct {

@@ -22,6 +22,7 @@ func bundleConfig(t *testing.T, h *harness, file string) values {
 // endpoint whose typed outputs are set; a re-plan with unchanged files is empty and
 // changed bytes plan a new bundle name (replacement).
 func TestWorkerStackFromLocalFiles(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	h.create(workerType, values{aName: s("api")})
 	file := filepath.Join(t.TempDir(), "index.js")
@@ -70,6 +71,7 @@ func TestWorkerStackFromLocalFiles(t *testing.T) {
 }
 
 func TestBundleAuthoringModes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	pr := h.plan("takoform_worker_bundle", values{aRevisionOwner: s("api")}, nil)
 	wantDiags(t, pr.diags, errorDiag("Set manifest_digest, or main_module and modules",
@@ -110,6 +112,7 @@ func TestBundleAuthoringModes(t *testing.T) {
 // files changed between plan and apply) carries the provider code once, not the code
 // wrapped around itself, and nothing reaches the host.
 func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	file := filepath.Join(t.TempDir(), "index.js")
 	if err := os.WriteFile(file, []byte(`export default {};`), 0o644); err != nil {

@@ -76,6 +76,7 @@ func alteredCatalog(t *testing.T, dir string) *catalog.Catalog {
 }
 
 func TestCapabilityFormDigestDisagreementIsARefusal(t *testing.T) {
+	t.Parallel()
 	cat := alteredCatalog(t, "forms/edge-v1beta1/edge-kv-namespace/0.1.0")
 	p, err := newProvider("test", cat)
 	if err != nil {
@@ -111,6 +112,7 @@ func TestCapabilityFormDigestDisagreementIsARefusal(t *testing.T) {
 // refusal at plan time naming both digests (decision 0031): the host implements
 // a different contract under the same name and version.
 func TestCapabilityBindingDigestDisagreementIsARefusal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("support.binding-digest=module-worker.object-bucket"); err != nil {
 		t.Fatal(err)
@@ -138,6 +140,7 @@ func TestCapabilityBindingDigestDisagreementIsARefusal(t *testing.T) {
 // An interface route that answers the contract at another schemaDigest: a Form
 // providing that interface is refused at plan time, naming both digests.
 func TestCapabilityInterfaceDigestDisagreementIsARefusal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("support.interface-digest=edge.queue"); err != nil {
 		t.Fatal(err)

@@ -112,6 +112,7 @@ func warnings(ds []*tfprotov6.Diagnostic) int {
 }
 
 func TestCapabilityTransientFailureIsRetriedOnceAndNeverPinned(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	queue := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	// one failure: the retry inside the same check answers, so nothing is reported
@@ -159,6 +160,7 @@ func TestCapabilityTransientFailureIsRetriedOnceAndNeverPinned(t *testing.T) {
 }
 
 func TestCapabilityConcurrentAskersShareOneReadAndRefusalsAreCached(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "kv-only"})
 	form := h.kind(capVersionType).model.newest
 	const n = 12
@@ -201,6 +203,7 @@ func TestCapabilityConcurrentAskersShareOneReadAndRefusalsAreCached(t *testing.T
 }
 
 func TestCapabilityOperationsMustCoverTheLifecycle(t *testing.T) {
+	t.Parallel()
 	prof := capProfile(t, `{"name":"queues-without-update","extends":"full",
 		"operations":{"AtLeastOnceQueue":["create","read","delete","import","observe"]}}`)
 	h := newHarness(t, hostsim.Config{Profile: prof})
@@ -220,6 +223,7 @@ func TestCapabilityOperationsMustCoverTheLifecycle(t *testing.T) {
 }
 
 func TestCapabilityProvidedInterfaceMustBeImplemented(t *testing.T) {
+	t.Parallel()
 	prof := capProfile(t, `{"name":"queues-without-contract","extends":"full","interfaces":{"exclude":["edge.queue@1.0.0"]}}`)
 	h := newHarness(t, hostsim.Config{Profile: prof})
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
@@ -241,6 +245,7 @@ func TestCapabilityProvidedInterfaceMustBeImplemented(t *testing.T) {
 }
 
 func TestCapabilitySilenceIsNotRefusalAndNothingEntersThePlan(t *testing.T) {
+	t.Parallel()
 	silent := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"quiet-tight","extends":"tight-limits","support":"silent"}`)})
 	full := newHarness(t, hostsim.Config{})
 	tight := newHarness(t, hostsim.Config{Profile: "tight-limits"})
@@ -267,6 +272,7 @@ func TestCapabilitySilenceIsNotRefusalAndNothingEntersThePlan(t *testing.T) {
 }
 
 func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	ver := capVersion(h, "fetch")
 	ver["required_sensitive_vars"] = capStrings(h, capVersionType, "required_sensitive_vars", "A", "B", "C")
@@ -317,6 +323,7 @@ func TestCapabilityCollectionCeilingsByConvention(t *testing.T) {
 }
 
 func TestCapabilityBundleSizeIsDecidedBeforeUpload(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	dir := t.TempDir()
 	small, big := filepath.Join(dir, "index.js"), filepath.Join(dir, "big.js")
@@ -344,6 +351,7 @@ func TestCapabilityBundleSizeIsDecidedBeforeUpload(t *testing.T) {
 }
 
 func TestCapabilityRunsForCreateAndUpdateOnly(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	queue := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	st := h.create(queueType, queue)
@@ -376,6 +384,7 @@ func TestCapabilityRunsForCreateAndUpdateOnly(t *testing.T) {
 }
 
 func TestCapabilitySkipsUnknownValuesAndUnusedBindings(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	ver := capVersion(h, "fetch")
 	ver["handlers"] = unknownOf(h.kind(capVersionType).objectType.AttrTypes["handlers"])
@@ -389,6 +398,7 @@ func TestCapabilitySkipsUnknownValuesAndUnusedBindings(t *testing.T) {
 }
 
 func TestCapabilityUnreachableHostIsAWarning(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	// a loopback port nothing listens on: discovery fails, the plan proceeds
 	if ds := h.configure(map[string]string{"endpoint": "http://127.0.0.1:1", "token": "sim-primary", "space": "dev"}); hasError(ds) {
@@ -413,6 +423,7 @@ func TestCapabilityUnreachableHostIsAWarning(t *testing.T) {
 // prior and the default create ref), so the update call that asks for replacement
 // reads nothing; an in-place update is checked against the ref in state.
 func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cron := values{aName: s("hourly"), "worker": s("api"), "cron": s("0 * * * *")}
 	// the prior state is the create plan with every computed value settled: ModifyPlan
@@ -454,6 +465,7 @@ func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
 }
 
 func TestCapabilityUnauthenticatedIsAWarning(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	if ds := h.configure(map[string]string{"endpoint": h.sim.URL, "token": "not-a-known-token", "space": "dev"}); hasError(ds) {
 		t.Fatal(dump(ds))

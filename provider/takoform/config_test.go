@@ -48,6 +48,7 @@ func TestProviderConfigurationErrors(t *testing.T) {
 // a create and an update at discovery; each says it was not sent, names the request
 // that failed, the host's code and request id, and what to check.
 func TestWrongTokenReachesTheUserWithCodeAndRequest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60)}
 	st := h.create(queueType, cfg)

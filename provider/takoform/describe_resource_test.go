@@ -10,6 +10,7 @@ import (
 // and, exactly when the kind declares outputs, a row per output naming the versions that
 // declare it.
 func TestResourceMarkdownCarriesVersionsAndOutputs(t *testing.T) {
+	t.Parallel()
 	withOutputs := 0
 	for _, kt := range testProvider(t).kinds {
 		m, md := kt.model, kt.schema.MarkdownDescription
@@ -50,6 +51,7 @@ func TestResourceMarkdownCarriesVersionsAndOutputs(t *testing.T) {
 }
 
 func TestCellKeepsATableRowWhole(t *testing.T) {
+	t.Parallel()
 	if got := cell("a |b\n  c"); got != `a \|b c` {
 		t.Errorf("cell = %q", got)
 	}

@@ -11,6 +11,7 @@ import (
 // (conditions, bundle modules, object-list and binding-list items), is described in
 // Markdown.
 func TestEveryAttributeHasAMarkdownDescription(t *testing.T) {
+	t.Parallel()
 	resp := schemaResp(t)
 	var walk func(where string, attrs []*tfprotov6.SchemaAttribute)
 	walk = func(where string, attrs []*tfprotov6.SchemaAttribute) {

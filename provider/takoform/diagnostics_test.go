@@ -9,6 +9,7 @@ import (
 )
 
 func TestReportLayout(t *testing.T) {
+	t.Parallel()
 	ref := wire.FormRef{APIVersion: "g.example/v1", Kind: "Queue", DefinitionVersion: "0.1.0", SchemaDigest: "sha256:ab"}
 	r := &report{summary: "Failed to update Queue orders", what: "The host refused the update.", typeName: "takoform_queue",
 		space: "dev", name: "orders", ref: &ref, pointer: "/spec"}
@@ -51,6 +52,7 @@ func TestReportLayout(t *testing.T) {
 }
 
 func TestRepairRefinedByHostCode(t *testing.T) {
+	t.Parallel()
 	if repairFor(wire.CodeResourceBusy, "form_transition_in_progress") == repairFor(wire.CodeResourceBusy, "") {
 		t.Error("resource_busy with form_transition_in_progress needs its own repair")
 	}

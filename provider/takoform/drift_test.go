@@ -34,6 +34,7 @@ func removeOutOfBand(t *testing.T, h *harness, st values) {
 }
 
 func TestRelationDriftIsRecordedAndRepinnedInPlace(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{ConformanceProbes: true})
 	worker, _ := h.importID(workerType, "dev/api")
 	worker, _ = h.read(workerType, worker)

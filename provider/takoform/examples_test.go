@@ -27,6 +27,7 @@ func repoRoot(t *testing.T) string {
 // under docs/resources are tfplugindocs' and checked at the repository root
 // (internal/providerdocs).
 func TestGeneratedExamplesAreFresh(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	files, err := GenerateExamples(testCatalog(t))
 	if err != nil {
@@ -48,6 +49,7 @@ func TestGeneratedExamplesAreFresh(t *testing.T) {
 }
 
 func TestGeneratedExamplesCoverEveryType(t *testing.T) {
+	t.Parallel()
 	files, err := GenerateExamples(testCatalog(t))
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +95,7 @@ func TestGeneratedExamplesCoverEveryType(t *testing.T) {
 
 // TestGeneratedExamplesAreFormatted runs `tofu fmt -check` when bin/tofu is built.
 func TestGeneratedExamplesAreFormatted(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	tofu := filepath.Join(root, "bin", "tofu")
 	if _, err := os.Stat(tofu); err != nil {

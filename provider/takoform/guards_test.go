@@ -26,6 +26,7 @@ func derivedNames(kt *kindType) map[string]bool {
 }
 
 func TestReservedListEqualsEnvelope(t *testing.T) {
+	t.Parallel()
 	p := testProvider(t)
 	reserved := catalog.ReservedAttributes()
 	built := map[string]bool{}
@@ -69,6 +70,7 @@ func TestReservedListEqualsEnvelope(t *testing.T) {
 }
 
 func TestOnlyTokenIsSensitive(t *testing.T) {
+	t.Parallel()
 	resp := schemaResp(t)
 	for _, a := range resp.Provider.Block.Attributes {
 		if a.Sensitive != (a.Name == "token") {
@@ -85,6 +87,7 @@ func TestOnlyTokenIsSensitive(t *testing.T) {
 }
 
 func TestOutputAttributesArePlainComputed(t *testing.T) {
+	t.Parallel()
 	p := testProvider(t)
 	for _, kt := range p.kinds {
 		for _, o := range kt.model.outputs {
@@ -116,6 +119,7 @@ func TestOutputAttributesArePlainComputed(t *testing.T) {
 // update_timeout, revision_owner, main_module+modules by variant, plus one per
 // field and output of the union.
 func TestAttributeCountsAreExact(t *testing.T) {
+	t.Parallel()
 	p := testProvider(t)
 	for _, kt := range p.kinds {
 		want := 18 + len(kt.model.fields) + len(kt.model.outputs)
@@ -146,6 +150,7 @@ func TestAttributeCountsAreExact(t *testing.T) {
 }
 
 func TestFormsWithoutUpdateReplaceOnEveryField(t *testing.T) {
+	t.Parallel()
 	p := testProvider(t)
 	for _, kt := range p.kinds {
 		if kt.model.anyUpdate {
@@ -163,6 +168,7 @@ func TestFormsWithoutUpdateReplaceOnEveryField(t *testing.T) {
 }
 
 func TestRepairTableCoversExactlyTheCodes(t *testing.T) {
+	t.Parallel()
 	codes := wire.Codes()
 	if len(codes) != 26 {
 		t.Fatalf("wire has %d codes, want 26", len(codes))
@@ -237,6 +243,7 @@ func findCodes(v any) []string {
 }
 
 func TestProviderCodeListIsClosed(t *testing.T) {
+	t.Parallel()
 	want := []string{"not-configured", "discovery-failed", "lane-mismatch", "host-unreachable", "space-missing", "state-form-ref-missing",
 		"state-form-ref-unsupported", "definition-version-change-needs-transition", "field-not-in-recorded-definition",
 		"desired-invalid", "environment-name-duplicate", "weight-sum-invalid", "revision-owner-missing",
@@ -258,6 +265,7 @@ func TestProviderCodeListIsClosed(t *testing.T) {
 }
 
 func TestConstructorRefusesNilCatalog(t *testing.T) {
+	t.Parallel()
 	if _, err := New("test", nil); err == nil {
 		t.Error("a nil catalog must be refused")
 	}

@@ -11,6 +11,7 @@ import (
 // (docs/protocol.md#lanes), not a warning about an unreadable support surface: the
 // host answered, and it can serve nothing this provider sends.
 func TestPlanAgainstAHostOfAnotherLaneIsOneErrorNamingBoth(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Lane: wire.V1alpha3})
 	res := h.plan("takoform_edge_kv_namespace", values{"name": s("cache")}, nil)
 	// one error, not the 404 the mismatch showed through nor an unreadable support surface

@@ -10,6 +10,7 @@ import (
 const queueType = "takoform_at_least_once_queue"
 
 func TestQueueCreateReadUpdateDelete(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	st := h.create(queueType, cfg)

@@ -16,6 +16,7 @@ import (
 // path, status, request id and duration — and the log holds no token, no Authorization
 // header, no request body and no query.
 func TestHostRequestsAreLoggedWithoutSecrets(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	var buf bytes.Buffer
 	h.ctx = tflogtest.RootLogger(context.Background(), &buf)

@@ -43,6 +43,7 @@ func versionWithAssets(h *harness, bundle string, assets attr.Value) values {
 // assets keeps them through apply, refresh and import, and the next plan is empty; a
 // version without assets sends none and reads back a null object.
 func TestWorkerVersionAssetsRoundTrip(t *testing.T) {
+	t.Parallel()
 	h, bundle, assets := withStaticAssets(t, hostsim.Config{})
 	a, ok := h.kind(versionType).schema.Attributes["assets"].(schema.SingleNestedAttribute)
 	if !ok || !a.Optional || a.Required || a.MarkdownDescription == "" {
@@ -92,6 +93,7 @@ func TestWorkerVersionAssetsRoundTrip(t *testing.T) {
 // TestObjectCodecEncodesMembersAndReferences: a reference member travels as its
 // reference node and a null member or object is omitted; decoding gives the same value.
 func TestObjectCodecEncodesMembersAndReferences(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	form := h.kind(versionType).model.newest
 	f, _ := form.Field("assets")
@@ -125,6 +127,7 @@ func TestObjectCodecEncodesMembersAndReferences(t *testing.T) {
 // TestObjectMembersAreChecked: a missing required member, a value outside a member's
 // enum and a reference name outside the name grammar are refused at the member's path.
 func TestObjectMembersAreChecked(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	ot := h.kind(versionType).objectType.AttrTypes["assets"].(types.ObjectType)
 	missing := types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{"bundle": types.StringNull(),
@@ -151,6 +154,7 @@ func TestObjectMembersAreChecked(t *testing.T) {
 // wire path (assets.notFoundHandling, as hostsim's profiles do) refuses another value
 // at plan, naming the member.
 func TestObjectMemberSupportedEnumByDottedKey(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"no-spa","extends":"full",
 		"supportedEnums":{"WorkerVersion":{"assets.notFoundHandling":["none"]}}}`)})
 	pr := h.plan(versionType, versionWithAssets(h, "bundle-a", assetsValue(h, "site", "single_page_application", false)), nil)
@@ -193,6 +197,7 @@ func withPlacement(t *testing.T) *harness {
 // another member (or adding one) updates in place; the immutable member's
 // description says so.
 func TestImmutableMemberReplacesAndTheRestUpdates(t *testing.T) {
+	t.Parallel()
 	h := withPlacement(t)
 	kt := h.kind(gadgetType)
 	pl := kt.schema.Attributes["placement"].(schema.SingleNestedAttribute)

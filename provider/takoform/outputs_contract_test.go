@@ -71,6 +71,7 @@ func applyEndpointThrough(t *testing.T, rewrite func(res map[string]any)) (value
 // declares (WorkerEndpoint 0.2.0: hostname, url, port), each naming its output; the
 // rest of the state is still written, so the create leaves a tainted object.
 func TestMissingStatusFailsEachDeclaredOutput(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, problem string
 		rewrite       func(map[string]any)
@@ -93,6 +94,7 @@ func TestMissingStatusFailsEachDeclaredOutput(t *testing.T) {
 // TestOutputOutsideItsDeclarationFailsNamingIt: a value that breaks the declared
 // pattern or bounds fails the write naming that output and what it broke.
 func TestOutputOutsideItsDeclarationFailsNamingIt(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		output, value, problem string
 	}{
@@ -118,6 +120,7 @@ func TestOutputOutsideItsDeclarationFailsNamingIt(t *testing.T) {
 // TestOutputEnumIsEnforced: no Form of the embedded catalog declares an output enum, so
 // the enum rule is checked on a declaration directly, for each output type.
 func TestOutputEnumIsEnforced(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		decl     catalog.Output
 		ok, fail string

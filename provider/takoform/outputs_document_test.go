@@ -11,6 +11,7 @@ import (
 // a JSON object cannot be read; each output the recorded ref declares fails, each
 // written null, and outputs_json keeps what the host sent.
 func TestOutputsThatAreNotAnObjectFailEachDeclaredOutput(t *testing.T) {
+	t.Parallel()
 	for _, sent := range []string{`["https://a.example/"]`, `"https://a.example/"`, `null`} {
 		t.Run(sent, func(t *testing.T) {
 			st, d := applyEndpointThrough(t, func(res map[string]any) {
@@ -34,6 +35,7 @@ func TestOutputsThatAreNotAnObjectFailEachDeclaredOutput(t *testing.T) {
 // nothing from status.outputs, but an answer without status is still unusable: the
 // write fails once, naming the resource, the pointer /status and the code.
 func TestFormWithoutOutputsStillNeedsAStatus(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	answerRewriter(t, h, "orders", func(res map[string]any) { delete(res, "status") })
@@ -58,6 +60,7 @@ func TestFormWithoutOutputsStillNeedsAStatus(t *testing.T) {
 // TestFormWithoutOutputsIgnoresMembersItDoesNotDeclare: members the recorded ref does
 // not declare are not an error; outputs_json still holds the whole document.
 func TestFormWithoutOutputsIgnoresMembersItDoesNotDeclare(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	answerRewriter(t, h, "orders", func(res map[string]any) {

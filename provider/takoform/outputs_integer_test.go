@@ -67,6 +67,7 @@ func mustRefuseOutput(t *testing.T, st values, d []*tfprotov6.Diagnostic, output
 // host that writes 443 as 443.0 or 4.43e2 answers validly and the state gets 443;
 // the declared bounds are inclusive.
 func TestIntegerOutputIsAValueNotASpelling(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		sent string
 		want int64
@@ -91,6 +92,7 @@ func TestIntegerOutputIsAValueNotASpelling(t *testing.T) {
 // fraction, a whole number no Int64 holds, and every other JSON type each fail the
 // write naming port and saying what the host sent.
 func TestIntegerOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ sent, problem string }{
 		{"0", "is 0, outside the declared range 1 to 65535"},
 		{"65536", "is 65536, outside the declared range 1 to 65535"},

@@ -10,6 +10,7 @@ import (
 // the pattern reads the same characters. The gadget catalog's motto declares 8 to 64
 // characters and a pattern that admits any script (no white space at either end).
 func TestStringOutputLengthCountsCharacters(t *testing.T) {
+	t.Parallel()
 	// U+1F419 as a host's JSON may write it: one character, four UTF-8 bytes, two UTF-16 units
 	const octopus = `\ud83d\udc19`
 	for _, c := range []struct {

@@ -23,6 +23,7 @@ func hostOfLength(n int) string {
 // TestStringOutputAtItsDeclaredMaximumIsWritten: hostname declares maxLength 253; a
 // host name of exactly 253 characters is a valid answer and is written as sent.
 func TestStringOutputAtItsDeclaredMaximumIsWritten(t *testing.T) {
+	t.Parallel()
 	host := hostOfLength(253)
 	if len(host) != 253 {
 		t.Fatalf("test host name has %d characters", len(host))
@@ -38,6 +39,7 @@ func TestStringOutputAtItsDeclaredMaximumIsWritten(t *testing.T) {
 // another JSON type, longer than declared or outside its pattern fails the write
 // naming that output and what the host sent.
 func TestStringOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
+	t.Parallel()
 	long := hostOfLength(254)
 	for _, c := range []struct{ name, output, sent, problem string }{
 		{"null", "hostname", "null", "is null"},

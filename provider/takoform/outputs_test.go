@@ -45,6 +45,7 @@ func withWorker(t *testing.T, cfg hostsim.Config) *harness {
 }
 
 func TestEndpointOutputsAreTyped(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	st := h.create(endpointType, endpointConfig(nil))
 	host, url := st.str("hostname"), st.str("url")
@@ -72,6 +73,7 @@ func TestEndpointOutputsAreTyped(t *testing.T) {
 }
 
 func TestOutputsFollowTheRecordedRef(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	st := h.create(endpointType, endpointConfig(values{aFormDefVersion: s("0.1.0")}))
 	if st.str(aFormDefVersion) != "0.1.0" {
@@ -104,14 +106,17 @@ func outputViolation(t *testing.T, fault, output, problem string) {
 }
 
 func TestMissingOutputFailsTheWrite(t *testing.T) {
+	t.Parallel()
 	outputViolation(t, "outputs.omit=url,kind=WorkerEndpoint", "url", "is missing from status.outputs")
 }
 
 func TestWrongTypeOutputFailsTheWrite(t *testing.T) {
+	t.Parallel()
 	outputViolation(t, "outputs.wrong-type=port,kind=WorkerEndpoint", "port", `was declared integer and the host sent the string "443"`)
 }
 
 func TestOutputsNullOnlyWhileAcceptedUnfinished(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=WorkerEndpoint,count=1"); err != nil {
 		t.Fatal(err)
@@ -178,6 +183,7 @@ func (h *harness) bundleName(t *testing.T) string {
 }
 
 func TestUndeclaredOutputMemberIsKeptInOutputsJSONOnly(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("outputs.extra=takokitExtra,kind=WorkerEndpoint"); err != nil {
 		t.Fatal(err)

@@ -36,6 +36,7 @@ func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values,
 // length; each enum's other value is as valid as its first, and a boolean declared
 // without an enum takes either value.
 func TestOutputsOfEveryTypeAreWrittenTyped(t *testing.T) {
+	t.Parallel()
 	st, d := applyGadgetThrough(t, nil)
 	mustNoError(t, "apply", d)
 	if !st["healthy"].Equal(types.BoolValue(true)) || st.str("tier") != "gold" || !st["port"].Equal(i64(443)) || len(st.str("address")) < 8 {
@@ -53,6 +54,7 @@ func TestOutputsOfEveryTypeAreWrittenTyped(t *testing.T) {
 // TestOutputsOfEveryTypeOutsideTheirDeclarationFailTheWrite: each kind of violation a
 // boolean, enum or minimum-length output can have fails the write naming it.
 func TestOutputsOfEveryTypeOutsideTheirDeclarationFailTheWrite(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ output, sent, problem string }{
 		{"healthy", `"yes"`, `was declared boolean and the host sent the string "yes"`},
 		{"healthy", "1", "was declared boolean and the host sent the number 1"},

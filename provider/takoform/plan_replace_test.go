@@ -12,6 +12,7 @@ import (
 // Gadget and updates a 0.2.0 one in place: the recorded ref decides, not the kind. A
 // JSON map changes by its object, not its spelling.
 func TestFieldImmutableOnlyInTheRecordedVersionReplaces(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		version string
 		replace bool
@@ -47,6 +48,7 @@ func TestFieldImmutableOnlyInTheRecordedVersionReplaces(t *testing.T) {
 // refused at name. An unchanged revision plans cleanly, and one named from its owner
 // gets a new name and is replaced without complaint.
 func TestRevisionReplacedUnderItsOwnNameIsRefused(t *testing.T) {
+	t.Parallel()
 	h := gadgetHarness(t, hostsim.Config{})
 	h.create("takoform_store", values{aName: s("main")})
 	fixed := values{aName: s("h"), "store": s("main")}
@@ -78,6 +80,7 @@ func TestRevisionReplacedUnderItsOwnNameIsRefused(t *testing.T) {
 // re-pinned in place; its unchanged content keeps its derived name, so the plan is
 // refused until revision_owner changes, which plans the replacement cleanly.
 func TestRevisionWithRelationDriftIsReplaced(t *testing.T) {
+	t.Parallel()
 	h := gadgetHarness(t, hostsim.Config{ConformanceProbes: true})
 	store := h.create("takoform_store", values{aName: s("main")})
 	owned := values{aRevisionOwner: s("app"), "store": s("main")}

@@ -12,6 +12,7 @@ import (
 // another space is a new resource, planned under the ref the configuration asks for
 // (the newest) and replaced on space.
 func TestSpaceChangeIsPlannedUnderTheConfiguredRef(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, _ := oldQueue(t, h)
 	same := values{aName: s("orders"), "message_retention_seconds": i64(3600), aSpace: s("dev")}

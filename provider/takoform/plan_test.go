@@ -9,6 +9,7 @@ import (
 )
 
 func TestOldVersionQueueShowsNewFieldAtDefault(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
 	st := h.create(queueType, cfg)
@@ -60,6 +61,7 @@ func TestOldVersionQueueShowsNewFieldAtDefault(t *testing.T) {
 }
 
 func TestPlanRefusesUnknownDefinitionVersionAndMarker(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("9.9.9")}, nil)
 	// an unknown version lists the carried ones
@@ -77,6 +79,7 @@ func TestPlanRefusesUnknownDefinitionVersionAndMarker(t *testing.T) {
 }
 
 func TestPlanNeedsASpace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	h.configure(map[string]string{"endpoint": h.sim.URL, "token": "sim-primary"})
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
@@ -96,6 +99,7 @@ func TestPlanNeedsASpace(t *testing.T) {
 }
 
 func TestAttributeValidatorsFollowTheSchema(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	const cronField = `(?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?)(?:,(?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?))*`
 	cases := []struct {
@@ -132,6 +136,7 @@ func objList(t *testing.T, et types.ObjectType, items ...map[string]attr.Value) 
 }
 
 func TestCrossFieldConventions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	wv := h.kind("takoform_worker_version")
 	bt := bindingItemType()
@@ -178,6 +183,7 @@ func TestCrossFieldConventions(t *testing.T) {
 }
 
 func TestRevisionOwnerDerivesTheName(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	digest := "sha256:" + "ab" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd"
 	cfg := values{aRevisionOwner: s("team-a"), "manifest_digest": s(digest)}
@@ -194,6 +200,7 @@ func TestRevisionOwnerDerivesTheName(t *testing.T) {
 }
 
 func TestJSONMapValidators(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	base := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
 		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})}
@@ -232,6 +239,7 @@ func TestJSONMapValidators(t *testing.T) {
 }
 
 func TestCreateOverATakenNameSuggestsImport(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	taken := h.create(queueType, cfg)
@@ -257,6 +265,7 @@ func TestCreateOverATakenNameSuggestsImport(t *testing.T) {
 }
 
 func TestReformattedJSONIsNotAReplacement(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
 		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")}), "vars_json": s(`{"A":"1","B":2}`)}
@@ -284,6 +293,7 @@ func TestReformattedJSONIsNotAReplacement(t *testing.T) {
 }
 
 func TestReformattedJSONAppliesWithoutARequest(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	st := h.create("takoform_worker_version", values{aRevisionOwner: s("other"), "worker": s("api"),
 		"bundle":   s(h.bundleName(t)),

@@ -38,6 +38,7 @@ func gadgetConfig(st values, extra values) values {
 // is not the resource's recorded version is refused at plan, naming both, with no
 // request sent.
 func TestTransitionMarkerFromAnotherVersionIsNotApplicable(t *testing.T) {
+	t.Parallel()
 	h, st := threeGadgets(t, "0.1.0")
 	before := capCounters(t, h).requests
 	pr := h.plan(gadgetType, gadgetConfig(st, values{aFormTransition: s("gadget-0.2-to-0.3")}), st)
@@ -58,6 +59,7 @@ func TestTransitionMarkerFromAnotherVersionIsNotApplicable(t *testing.T) {
 // TestVersionChangeWithoutADirectMarkerSaysNoneIsDeclared: 0.1.0 to 0.3.0 has no
 // marker of its own; the markers that start at 0.1.0 or end at 0.3.0 are not offered.
 func TestVersionChangeWithoutADirectMarkerSaysNoneIsDeclared(t *testing.T) {
+	t.Parallel()
 	h, st := threeGadgets(t, "0.1.0")
 	pr := h.plan(gadgetType, gadgetConfig(st, values{aFormDefVersion: s("0.3.0")}), st)
 	wantDiags(t, pr.diags, errorDiag("Changing the definition version of Gadget g needs a Form transition",
@@ -75,6 +77,7 @@ func TestVersionChangeWithoutADirectMarkerSaysNoneIsDeclared(t *testing.T) {
 // not declare is refused at plan; the repair names the marker from that version whose
 // target declares the field, or says to remove it when no marker from there does.
 func TestFieldOfALaterVersionNamesTheMarkerThatBringsIt(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ version, repair string }{
 		{"0.2.0", `Move the resource with form_transition = "gadget-0.2-to-0.3" first, or remove colour.`},
 		{"0.1.0", "Remove colour from the configuration."},
@@ -99,6 +102,7 @@ func TestFieldOfALaterVersionNamesTheMarkerThatBringsIt(t *testing.T) {
 // TestFieldRequiredOnlyByThePlannedVersion: size is optional in 0.2.0 and required in
 // 0.3.0, so the schema makes it optional and the plan of a 0.3.0 Gadget requires it.
 func TestFieldRequiredOnlyByThePlannedVersion(t *testing.T) {
+	t.Parallel()
 	dir := gadgetDir(t)
 	withGadget030(t, dir)
 	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})

@@ -12,6 +12,7 @@ import (
 // provider's default space nor the prior state's stands in for it — and the plan is
 // not refused for a missing space.
 func TestSpaceKnownOnlyAfterApplyIsNotReplacedByADefault(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{}) // the provider's default space is dev
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aSpace: types.StringUnknown()}
 	pr := h.plan(queueType, cfg, nil)

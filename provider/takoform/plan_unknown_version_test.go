@@ -11,6 +11,7 @@ import (
 // after apply (it comes from another resource) leaves the ref to the next round of
 // planning: no error, no request to the host, the ref planned unknown.
 func TestPlanWithAnUnknownDefinitionVersionWaitsForIt(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	before := capCounters(t, h).requests
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: types.StringUnknown()}, nil)
@@ -28,6 +29,7 @@ func TestPlanWithAnUnknownDefinitionVersionWaitsForIt(t *testing.T) {
 // returns is the one the plan rules made: the replacement on name, the recorded
 // identity kept where the framework had made it unknown.
 func TestPlanOfARenameWithAnUnknownVersionIsTheRulesPlan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
 	before := capCounters(t, h).requests

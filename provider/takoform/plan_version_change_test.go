@@ -10,6 +10,7 @@ import (
 // of an existing resource never moves it: the plan is refused at the attribute,
 // naming the declared marker for that pair, or saying that none is declared.
 func TestVersionChangeNeedsATransitionAndNamesTheMarker(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	old, _ := oldQueue(t, h)
 	newer := h.create(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60)})

@@ -13,6 +13,7 @@ import (
 // Form's desired schema: an error at the attribute, with the pointer inside it, and
 // nothing sent.
 func TestDesiredSpecProblemsNameTheirAttribute(t *testing.T) {
+	t.Parallel()
 	gadgets := gadgetHarness(t, hostsim.Config{})
 	h := newHarness(t, hostsim.Config{})
 	ver := capVersion(h, "fetch")
@@ -57,6 +58,7 @@ func TestDesiredSpecProblemsNameTheirAttribute(t *testing.T) {
 // resource as a whole, still with its pointer, code and repair; one inside an attribute
 // names that attribute.
 func TestSpecProblemOutsideEveryAttribute(t *testing.T) {
+	t.Parallel()
 	h := gadgetHarness(t, hostsim.Config{})
 	form := h.kind(gadgetType).model.newest
 	for _, c := range []struct {

@@ -17,6 +17,7 @@ import (
 // all 15 of them, and both speak v1beta1; the published v1alpha3 family still builds a
 // provider of its own lane with its own names.
 func TestResourceTypesAreThePublishedNames(t *testing.T) {
+	t.Parallel()
 	dir := reftest.Lane(t, wire.V1beta1)
 	var listing struct {
 		Forms []struct {

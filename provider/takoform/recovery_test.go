@@ -18,6 +18,7 @@ func counters(t *testing.T, h *harness) (requests, mutations int64) {
 }
 
 func TestLostResponseReplaysWithinTheApply(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("response.drop-after-commit,kind=AtLeastOnceQueue,count=1"); err != nil {
 		t.Fatal(err)
@@ -32,6 +33,7 @@ func TestLostResponseReplaysWithinTheApply(t *testing.T) {
 }
 
 func TestUIDMismatchKeepsState(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	old := h.create(queueType, cfg)
@@ -69,6 +71,7 @@ func TestUIDMismatchKeepsState(t *testing.T) {
 }
 
 func TestUnknownStateRefFailsClosed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
 	unknown := "sha256:" + strings.Repeat("0", 64)
@@ -107,6 +110,7 @@ func TestUnknownStateRefFailsClosed(t *testing.T) {
 }
 
 func TestRetryableErrorsRetryUnderOneKey(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	h.configure(map[string]string{"endpoint": h.sim.URL, "token": "sim-primary", "space": "dev"})
 	if err := h.sim.Admin.ArmFault("error=backend_unavailable,kind=AtLeastOnceQueue,resource=orders,count=2"); err != nil {
@@ -154,6 +158,7 @@ func TestRetryableErrorsRetryUnderOneKey(t *testing.T) {
 }
 
 func TestNonRetryableErrorCarriesCodeRequestAndRepair(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("error=invalid_argument,kind=AtLeastOnceQueue,resource=orders,count=1"); err != nil {
 		t.Fatal(err)
@@ -181,6 +186,7 @@ func TestNonRetryableErrorCarriesCodeRequestAndRepair(t *testing.T) {
 }
 
 func TestPendingRefreshKeepsStateWhileAbsent(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=WorkerEndpoint,count=1"); err != nil {
 		t.Fatal(err)
@@ -206,6 +212,7 @@ func TestPendingRefreshKeepsStateWhileAbsent(t *testing.T) {
 }
 
 func TestImportAdoptsTheHostSpec(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	cfg := endpointConfig(nil)
 	created := h.create(endpointType, cfg)
@@ -260,6 +267,7 @@ func TestImportAdoptsTheHostSpec(t *testing.T) {
 }
 
 func TestDeleteOfAbsentResourceIsDone(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
 	_, d := h.apply(queueType, nil, st, nil)
@@ -269,6 +277,7 @@ func TestDeleteOfAbsentResourceIsDone(t *testing.T) {
 }
 
 func TestPendingDeleteIsObservedByRefresh(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(60), aDeleteTimeout: s("300ms")})
 	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
@@ -302,6 +311,7 @@ func TestPendingDeleteIsObservedByRefresh(t *testing.T) {
 }
 
 func TestImportFindsTheOldRefNewestFirst(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")})
 	imp, d := h.importID(queueType, "orders")
@@ -322,6 +332,7 @@ func TestImportFindsTheOldRefNewestFirst(t *testing.T) {
 }
 
 func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aUpdateTimeout: s("300ms")}
 	st := h.create(queueType, cfg)
@@ -364,6 +375,7 @@ func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
 }
 
 func TestDeleteOfAPinnedTargetExplainsTheTeardownOrder(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	imp, d := h.importID(workerType, "api")
 	mustNoError(t, "import", d)

@@ -13,6 +13,7 @@ import (
 // ValidateConfig and every plan rule by ModifyPlan, so the framework calls (and logs)
 // none per attribute (docs/provider-design.md#plan-cost).
 func TestSchemaLeavesNoCheckOrPlanModifierToTheFramework(t *testing.T) {
+	t.Parallel()
 	p := testProvider(t)
 	for _, kt := range p.kinds {
 		if len(kt.checks) == 0 {
@@ -54,6 +55,7 @@ func countChecks[V any](vs []V) int {
 // TestNestedMemberChecksNameTheElement: a lifted check of a nested list member runs on
 // every element and names the element's member, as the framework's validator did.
 func TestNestedMemberChecksNameTheElement(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	lt := h.kind(capDeploymentType).objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
 	dep := values{aName: s("web"), "worker": s("api"), "versions": objList(t, lt,

@@ -5,6 +5,7 @@ import (
 )
 
 func TestEveryKindGetsOneResourceType(t *testing.T) {
+	t.Parallel()
 	resp := schemaResp(t)
 	cat := testCatalog(t)
 	if got, want := len(resp.ResourceSchemas), len(cat.Kinds()); got != want {

@@ -42,6 +42,7 @@ func bundleOf(t *testing.T, h *harness, sizes ...int) values {
 // 1048576 bytes: a bundle of exactly that size plans, and two modules that are each
 // under the limit but together over it are refused at plan, nothing uploaded.
 func TestSupportBundleLimitIsTheSumOfItsModules(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	mustNoError(t, "a bundle at the limit", h.plan("takoform_worker_bundle", bundleOf(t, h, 1048576), nil).diags)
 	pr := h.plan("takoform_worker_bundle", bundleOf(t, h, 600000, 600000), nil)
@@ -65,6 +66,7 @@ func TestSupportBundleLimitIsTheSumOfItsModules(t *testing.T) {
 // limit, its value and the count; a bundle at the limit plans. Both manifest shapes
 // count their entries: files of a StaticAssetBundle, modules of a WorkerBundle.
 func TestSupportBundleFileCountIsRefusedAtPlan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"few-files","extends":"full",
 		"limits":{"StaticAssetBundle":{"maximumBundleFiles":2},"WorkerBundle":{"maximumBundleFiles":1}}}`)})
 	mustNoError(t, "two files", h.plan(assetsType, filesConfig(t, h, assetsType, indexHTML, appCSS), nil).diags)
@@ -99,6 +101,7 @@ func TestSupportBundleFileCountIsRefusedAtPlan(t *testing.T) {
 // TestSupportBundleBytesCountEveryFileKind: maximumBundleBytes holds the files of a
 // SQLiteMigrationSet to the sum of their sizes, as it holds a WorkerBundle's modules.
 func TestSupportBundleBytesCountEveryFileKind(t *testing.T) {
+	t.Parallel()
 	limit := len(initSQL.body) + len(indexSQL.body)
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"small-migrations","extends":"full",
 		"limits":{"SQLiteMigrationSet":{"maximumBundleBytes":`+strconv.Itoa(limit)+`}}}`)})

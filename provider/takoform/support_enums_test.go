@@ -12,6 +12,7 @@ import (
 // profile accepts only "fast" refuses "slow" at plan, at the attribute, and the
 // default "fast" plans cleanly.
 func TestSupportEnumRefusesAStringEnumValue(t *testing.T) {
+	t.Parallel()
 	h := gadgetHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"fast-only","extends":"full",
 		"supportedEnums":{"Gadget":{"mode":["fast"]}}}`)})
 	cfg := values{aName: s("g"), "holder": s("h"), "mode": s("slow")}
@@ -40,6 +41,7 @@ func TestSupportEnumRefusesAStringEnumValue(t *testing.T) {
 // default) or unknown (mode from another resource) is not checked at plan, whatever
 // the host narrows; apply still checks. A known value outside the range is refused.
 func TestSupportSkipsNullAndUnknownValues(t *testing.T) {
+	t.Parallel()
 	h := gadgetHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"narrow-gadgets","extends":"full",
 		"supportedEnums":{"Gadget":{"mode":["fast"]}},"supportedRanges":{"Gadget":{"size":{"minimum":2}}}}`)})
 	cfg := values{aName: s("g"), "holder": s("h"), "mode": types.StringUnknown()}

@@ -12,6 +12,7 @@ import (
 // the kind refuses the plan and says so, with the host's own refusal (message,
 // request id) under it.
 func TestSupportFormRefusalWhenNoVersionIsOffered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"no-queues","extends":"full",
 		"forms":{"exclude":["AtLeastOnceQueue@0.1.0","AtLeastOnceQueue@0.2.0"]}}`)})
 	pr := planQueue(h, 3600)
@@ -35,6 +36,7 @@ func TestSupportFormRefusalWhenNoVersionIsOffered(t *testing.T) {
 // whose block has not been configured (no host known) plans without a support check
 // or an error, and leaves its space to the next round.
 func TestPlanBeforeTheProviderIsConfiguredAsksNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
 	if err != nil {

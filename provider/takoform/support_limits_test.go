@@ -11,6 +11,7 @@ import (
 // TestSupportLimitCountsTheMembersOfAJSONMap: a JSON map attribute (vars_json) counts
 // its members against maximum + its wire name (maximumVars), like any collection.
 func TestSupportLimitCountsTheMembersOfAJSONMap(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"two-vars","extends":"full",
 		"limits":{"WorkerVersion":{"maximumVars":2}}}`)})
 	ver := capVersion(h, "fetch")
@@ -33,6 +34,7 @@ func TestSupportLimitCountsTheMembersOfAJSONMap(t *testing.T) {
 // TestSupportReadsNoBindingRouteForAnEmptyBindingList: an empty binding list uses no
 // binding, so a host without that binding plans it cleanly and its route is not read.
 func TestSupportReadsNoBindingRouteForAnEmptyBindingList(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "kv-only"})
 	ver := capVersion(h, "fetch")
 	ver["bucket_bindings"] = types.ListValueMust(bindingItemType(), []attr.Value{})
@@ -50,6 +52,7 @@ func TestSupportReadsNoBindingRouteForAnEmptyBindingList(t *testing.T) {
 // TestSupportLimitCountsANullMapAsEmpty: a null JSON map holds no members, so even a
 // limit of 0 accepts it; an empty map is at that ceiling too.
 func TestSupportLimitCountsANullMapAsEmpty(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"no-vars","extends":"full",
 		"limits":{"WorkerVersion":{"maximumVars":0}}}`)})
 	ver := capVersion(h, "fetch")

@@ -33,6 +33,7 @@ func mustRefuseRetention(t *testing.T, pr planResult, value, accepted, use strin
 // 120 to 86400 (the Form allows 60 to 1209600) plans both ends cleanly and refuses one
 // past either end at plan.
 func TestSupportRangeBoundsAreInclusive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"narrow","extends":"full",
 		"supportedRanges":{"AtLeastOnceQueue":{"messageRetentionSeconds":{"minimum":120,"maximum":86400}}}}`)})
 	for _, ok := range []int64{120, 86400} {
@@ -45,6 +46,7 @@ func TestSupportRangeBoundsAreInclusive(t *testing.T) {
 // TestSupportRangeWithOneBound: a range that states only a minimum (or only a
 // maximum) refuses only on that side and says so.
 func TestSupportRangeWithOneBound(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"min-only","extends":"full",
 		"supportedRanges":{"AtLeastOnceQueue":{"messageRetentionSeconds":{"minimum":600}}}}`)})
 	mustRefuseRetention(t, planQueue(h, 599), "599", "600 or more", "600 or more")
@@ -59,6 +61,7 @@ func TestSupportRangeWithOneBound(t *testing.T) {
 // TestSupportRangeStringBoundsDecideNothingForAnInteger: a range bound written as a
 // string is not an integer bound, so it refuses no integer value.
 func TestSupportRangeStringBoundsDecideNothingForAnInteger(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"string-bounds","extends":"full",
 		"supportedRanges":{"AtLeastOnceQueue":{"messageRetentionSeconds":{"minimum":"600","maximum":"900"}}}}`)})
 	pr := planQueue(h, 3600)

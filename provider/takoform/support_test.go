@@ -36,6 +36,7 @@ func mutationsAndSupport(t *testing.T, h *harness) (int64, int64) {
 }
 
 func TestPlanRefusesUnsupportedBindingOnly(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "kv-only"})
 	pr := h.plan("takoform_worker_version", versionConfig(t, []string{"fetch"}, true, true), nil)
 	// the KV binding is not refused
@@ -60,6 +61,7 @@ func TestPlanRefusesUnsupportedBindingOnly(t *testing.T) {
 }
 
 func TestPlanRefusesEnumRangeAndCeiling(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	pr := h.plan("takoform_worker_version", versionConfig(t, []string{"fetch", "queue"}, false, false), nil)
 	wantDiags(t, pr.diags, errorDiag(`Host does not accept handlers = "queue"`,
@@ -98,6 +100,7 @@ func TestPlanRefusesEnumRangeAndCeiling(t *testing.T) {
 }
 
 func TestPlanRefusesNestedRangeByDottedKey(t *testing.T) {
+	t.Parallel()
 	prof := filepath.Join(t.TempDir(), "weights.json")
 	os.WriteFile(prof, []byte(`{"name":"weights","extends":"full","supportedRanges":{"WorkerDeployment":{"versions.weight":{"maximum":6000}}}}`), 0o644)
 	h := newHarness(t, hostsim.Config{Profile: prof})
@@ -123,6 +126,7 @@ func TestPlanRefusesNestedRangeByDottedKey(t *testing.T) {
 }
 
 func TestPlanRefusesAFormTheHostLacksAndNamesItsVersions(t *testing.T) {
+	t.Parallel()
 	prof := filepath.Join(t.TempDir(), "old-queues.json")
 	os.WriteFile(prof, []byte(`{"name":"old-queues","extends":"full","forms":{"exclude":["AtLeastOnceQueue@0.2.0"]}}`), 0o644)
 	h := newHarness(t, hostsim.Config{Profile: prof})
@@ -145,6 +149,7 @@ func TestPlanRefusesAFormTheHostLacksAndNamesItsVersions(t *testing.T) {
 }
 
 func TestUnreadableSupportWarnsAndProceeds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: "unreadable-support"})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	pr := h.plan(queueType, cfg, nil)
@@ -169,6 +174,7 @@ func TestUnreadableSupportWarnsAndProceeds(t *testing.T) {
 }
 
 func TestSupportRoutesAreReadOncePerConfiguration(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	mustNoError(t, "plan", h.plan(queueType, cfg, nil).diags)

@@ -12,6 +12,7 @@ import (
 // not known at plan (it comes from another resource) is left to apply; the known
 // elements beside it are still checked, each refusal naming its element.
 func TestSupportSkipsUnknownElementsAndChecksTheRest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"fetch-and-light","extends":"full",
 		"supportedEnums":{"WorkerVersion":{"handlers":["fetch"]}},
 		"supportedRanges":{"WorkerDeployment":{"versions.weight":{"maximum":6000}}}}`)})

@@ -12,6 +12,7 @@ import (
 // not advertise resource_form_transition refuses the marker at plan, at the
 // attribute, with nothing sent.
 func TestTransitionOnAHostWithoutTransitionsIsRefusedAtPlan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	if err := h.sim.Admin.ArmFault("discovery.omit-feature=resource_form_transition"); err != nil {
@@ -34,6 +35,7 @@ func TestTransitionOnAHostWithoutTransitionsIsRefusedAtPlan(t *testing.T) {
 // host that offered transitions, applied (a new process) after it stopped: the apply
 // refuses before any transition request, and the state stays on 0.1.0.
 func TestTransitionOnAHostThatStoppedOfferingTransitionsSendsNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	pr := h.plan(queueType, cfg, st)
@@ -68,6 +70,7 @@ func TestTransitionOnAHostThatStoppedOfferingTransitionsSendsNothing(t *testing.
 // read, the plan cannot tell whether the host offers transitions: it warns and plans
 // the transition; apply checks.
 func TestTransitionPlannedAgainstAnUnreachableHostIsAWarning(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	if ds := h.configure(map[string]string{"endpoint": "http://127.0.0.1:1", "token": "sim-primary", "space": "dev"}); hasError(ds) {
@@ -107,6 +110,7 @@ func TestTransitionPlannedAgainstAnUnreachableHostIsAWarning(t *testing.T) {
 // state (the resource moved on the host since) is refused by the host's generation
 // fence: the apply fails naming the host's code, and the resource stays on 0.1.0.
 func TestTransitionRefusedByTheHostKeepsTheOldRef(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	moved := values{aName: s("orders"), "message_retention_seconds": i64(7200), aFormDefVersion: s("0.1.0")}
@@ -142,6 +146,7 @@ func TestTransitionRefusedByTheHostKeepsTheOldRef(t *testing.T) {
 // is not configured yet (no host known) plans the transition without asking discovery,
 // and without a warning; apply checks.
 func TestTransitionPlannedBeforeTheProviderIsConfiguredAsksNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()

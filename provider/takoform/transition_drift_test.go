@@ -11,6 +11,7 @@ import (
 // moves it to 0.2.0 and plans the re-pin too (relation_drift_reason null, the host's
 // answer unknown), since the transition's answer is the re-pinned resource.
 func TestTransitionOfADriftedResourcePlansItsRepin(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{ConformanceProbes: true})
 	worker, _ := h.importID(workerType, "dev/api")
 	worker, _ = h.read(workerType, worker)

@@ -52,6 +52,7 @@ func repackagedCatalog(t *testing.T) *catalog.Catalog {
 // kept request byte for byte, under its operation id, and commits it; a request built
 // afresh would be another transition.
 func TestTransitionResumeSendsTheKeptBytesAfterAProviderUpgrade(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg, up := crashedAtA(t, h)
 	upgraded := repackagedCatalog(t)

@@ -108,6 +108,7 @@ func mustBeCommitted(t *testing.T, st, done values, d []*tfprotov6.Diagnostic) {
 // indeterminate. The next apply's first readback finds the commit and settles it
 // without a second POST.
 func TestTransitionWhoseAnswerAndReadbackAreLostSettlesOnTheNextApply(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	lose := true
@@ -132,6 +133,7 @@ func TestTransitionWhoseAnswerAndReadbackAreLostSettlesOnTheNextApply(t *testing
 // the answer is lost; the one readback reads the rejection, so the apply reports it
 // and the resource stays on 0.1.0 with nothing pending.
 func TestTransitionRejectedWhileItsAnswerWasLost(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
@@ -166,6 +168,7 @@ func mustBeRejected(t *testing.T, up values, d []*tfprotov6.Diagnostic) {
 // the next apply's first readback reads the rejection and sends no POST, and the state
 // stops recording the operation, so the next refresh and apply work.
 func TestTransitionRejectedBeforeTheNextApplyIsReportedByItsFirstReadback(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
@@ -200,6 +203,7 @@ func TestTransitionRejectedBeforeTheNextApplyIsReportedByItsFirstReadback(t *tes
 // indeterminate. The next refresh reads that the host never recorded it and clears
 // the pending operation, keeping 0.1.0; the next apply transitions under a new id.
 func TestTransitionPostThatNeverArrivedIsForgottenOnRefresh(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	lose := true
@@ -229,6 +233,7 @@ func TestTransitionPostThatNeverArrivedIsForgottenOnRefresh(t *testing.T) {
 // refresh reads the rejection, warns, keeps 0.1.0 and clears the pending operation,
 // and the apply after it transitions under a new operation id.
 func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {

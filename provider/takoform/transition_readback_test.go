@@ -24,6 +24,7 @@ func crashedAtA(t *testing.T, h *harness) (st, cfg, up values) {
 // digest) prepared and never dispatched. A readback saying it was dispatched, or
 // holding another request under the id, ends the apply indeterminate with no POST.
 func TestTransitionIsPostedAgainOnlyWhenTheHostHoldsItUndispatched(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg, up := crashedAtA(t, h)
 	var edit func(op map[string]any)
@@ -63,6 +64,7 @@ func TestTransitionIsPostedAgainOnlyWhenTheHostHoldsItUndispatched(t *testing.T)
 // unresolved transition but has lost its kept request (private state) cannot be
 // checked: refresh says so, with the operation id, and leaves the state as it was.
 func TestTransitionRefreshWithoutItsKeptRequestKeepsTheState(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	_, _, up := crashedAtA(t, h)
 	h.private[queueType] = nil
@@ -87,6 +89,7 @@ func TestTransitionRefreshWithoutItsKeptRequestKeepsTheState(t *testing.T) {
 // TestTransitionRefreshWhoseReadbackFailsKeepsTheState: a readback that gets no
 // answer keeps the state and the kept request; the next refresh that reads it settles.
 func TestTransitionRefreshWhoseReadbackFailsKeepsTheState(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	_, _, up := crashedAtA(t, h)
 	down := true
@@ -125,6 +128,7 @@ func TestTransitionRefreshWhoseReadbackFailsKeepsTheState(t *testing.T) {
 // refusal of that readback — the resource not found, the backend unavailable — ends
 // the apply indeterminate with nothing posted.
 func TestTransitionIsPostedOnlyAfterTheHostSaysItNeverSawIt(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		status int

@@ -24,6 +24,7 @@ func wrongGeneration(t *testing.T, rep reply) reply {
 // readback carries such a receipt keeps the state and says why; once the host's
 // readback verifies, refresh adopts the commit under 0.2.0.
 func TestTransitionReceiptThatDoesNotVerifyIsNeverAdopted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	corrupt := true
@@ -87,6 +88,7 @@ func accepted(t *testing.T, rep reply) reply {
 // lost and whose readback says the operation is still running. No second POST either
 // way, and the next refresh adopts the commit.
 func TestTransitionAcceptedButNotFinishedIsIndeterminate(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		hook  func(t *testing.T, method string, fwd func() reply) reply

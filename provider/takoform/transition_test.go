@@ -38,6 +38,7 @@ func oldQueue(t *testing.T, h *harness) (values, values) {
 }
 
 func TestTransitionCommitsInPlace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
 	st, cfg := oldQueue(t, h)
@@ -66,6 +67,7 @@ func TestTransitionCommitsInPlace(t *testing.T) {
 }
 
 func TestTransitionRefusals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
 	bad := cfg.clone()
@@ -91,6 +93,7 @@ func TestTransitionRefusals(t *testing.T) {
 }
 
 func TestTransitionRejectedKeepsTheOldRef(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
 	st, cfg := oldQueue(t, h)
@@ -116,6 +119,7 @@ func TestTransitionRejectedKeepsTheOldRef(t *testing.T) {
 }
 
 func TestTransitionCrashPointsConverge(t *testing.T) {
+	t.Parallel()
 	for _, point := range []string{"C", "D", "E"} {
 		t.Run(point, func(t *testing.T) {
 			h := newHarness(t, hostsim.Config{})
@@ -136,6 +140,7 @@ func TestTransitionCrashPointsConverge(t *testing.T) {
 }
 
 func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
 	st, cfg := oldQueue(t, h)
@@ -175,6 +180,7 @@ func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
 }
 
 func TestTransitionCrashBEndsRejectedAndRetriesUnderANewID(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
 	st, cfg := oldQueue(t, h)
@@ -208,6 +214,7 @@ func TestTransitionCrashBEndsRejectedAndRetriesUnderANewID(t *testing.T) {
 }
 
 func TestEndpointTransitionMakesPortKnown(t *testing.T) {
+	t.Parallel()
 	h := withWorker(t, hostsim.Config{})
 	requireTransitions(t, h)
 	st := h.create(endpointType, endpointConfig(values{aFormDefVersion: s("0.1.0")}))
@@ -231,6 +238,7 @@ func TestEndpointTransitionMakesPortKnown(t *testing.T) {
 // plan follows the configuration's ref (0.2.0, with a field only 0.2.0 declares) rather
 // than refusing against the 0.1.0 ref in state; the plan is a replacement on name.
 func TestRenameIsPlannedUnderTheConfiguredRef(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, _ := oldQueue(t, h)
 	renamed := values{aName: s("orders-2"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.2.0"),
@@ -262,6 +270,7 @@ func TestRenameIsPlannedUnderTheConfiguredRef(t *testing.T) {
 // the attribute re-plans the kept 65536, so the next apply resends the same request and
 // commits it; a configuration that sets another value is refused naming the attribute.
 func TestUnresolvedTransitionReplansItsKeptValues(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
 	st, cfg := oldQueue(t, h)

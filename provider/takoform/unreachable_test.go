@@ -42,6 +42,7 @@ func silentOrigin(t *testing.T) string {
 // delete, import and a Form transition each say "host unreachable at <origin>" with
 // the provider code, and none says the host refused anything.
 func TestUnreachableHostIsNamedSoInEveryAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
 	// everything the host must have seen is made while it answers

@@ -199,6 +199,7 @@ func TestRequireSupportSurfaceTurnsEveryUnreadableReasonIntoAPlanError(t *testin
 // TestRequireSupportSurfaceOnAReadableHostChangesNothing: the setting adds no request and
 // no diagnostic where the support surface answers.
 func TestRequireSupportSurfaceOnAReadableHostChangesNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	mustNoError(t, "configure", h.configure(map[string]string{"endpoint": h.sim.URL, "token": "sim-primary", "space": "dev", "require_support_surface": "true"}))
 	pr := h.plan(queueType, queueOrders, nil)

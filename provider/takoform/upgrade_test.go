@@ -14,6 +14,7 @@ import (
 // assets existed (its JSON has no assets member) upgrades, from schema version 0 and
 // from the current version alike, to the same state with a null assets object.
 func TestUpgradeOfAStateWithoutANewAttribute(t *testing.T) {
+	t.Parallel()
 	srv := protoServer(t)
 	ctx := context.Background()
 	kt := kindByType(t, testProvider(t), versionType)

@@ -230,6 +230,7 @@ func (r *failRecorder) Errorf(format string, args ...any) {
 // and fixed ports stay, named values come first, and a difference in any part of a
 // diagnostic, a missing one or an extra one fails.
 func TestWantDiagsComparesWholeDiagnostics(t *testing.T) {
+	t.Parallel()
 	uidA, uidB := "u-0123456789abcdef0123", "u-fedcba9876543210fedc"
 	digest := "sha256:" + strings.Repeat("ab", 32)
 	got := []*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityError, Summary: "Failed to update Queue q",

@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseEndpointRules(t *testing.T) {
+	t.Parallel()
 	ok := []string{"https://host.example", "https://host.example/", "http://127.0.0.1:8484", "http://localhost:1", "http://[::1]:9"}
 	for _, e := range ok {
 		if _, err := ParseEndpoint(e); err != nil {
@@ -43,6 +44,7 @@ const goodDiscovery = `{"api_versions":["forms.takoform.com/v1beta1"],
 "endpoints":{"api":"ORIGIN/apis/forms.takoform.com/v1beta1","operations":"ORIGIN/apis/forms.takoform.com/v1beta1/operations"}}`
 
 func TestDiscoveryRules(t *testing.T) {
+	t.Parallel()
 	c, err := New(Config{Endpoint: "https://Host.Example", Token: "t"})
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +80,7 @@ func TestDiscoveryRules(t *testing.T) {
 }
 
 func TestRedirectIsProtocolInvalidAndNotFollowed(t *testing.T) {
+	t.Parallel()
 	followed := false
 	mux := http.NewServeMux()
 	mux.HandleFunc("/elsewhere", func(w http.ResponseWriter, r *http.Request) { followed = true })
@@ -99,6 +102,7 @@ func TestRedirectIsProtocolInvalidAndNotFollowed(t *testing.T) {
 }
 
 func TestDiscoveryFailureIsNotCached(t *testing.T) {
+	t.Parallel()
 	fail := true
 	var srvURL string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -128,6 +132,7 @@ func TestDiscoveryFailureIsNotCached(t *testing.T) {
 }
 
 func TestIdempotencyKeyIsDeterministic(t *testing.T) {
+	t.Parallel()
 	ref := wire.FormRef{APIVersion: "a.b/v1", Kind: "K", DefinitionVersion: "0.1.0", SchemaDigest: "sha256:00"}
 	k1, _ := IdempotencyKey("apply", ref, "dev", "n", "", "", []byte(`{"a":1}`))
 	k2, _ := IdempotencyKey("apply", ref, "dev", "n", "", "", []byte(`{"a":1}`))
@@ -139,6 +144,7 @@ func TestIdempotencyKeyIsDeterministic(t *testing.T) {
 }
 
 func TestRetryAfterForms(t *testing.T) {
+	t.Parallel()
 	if d := parseRetryAfter("2"); d != 2*time.Second {
 		t.Errorf("seconds: %v", d)
 	}
@@ -151,6 +157,7 @@ func TestRetryAfterForms(t *testing.T) {
 }
 
 func TestInvalidEnvelopeIsProtocolInvalid(t *testing.T) {
+	t.Parallel()
 	cases := map[int]string{
 		400: `{"error":{"code":"no_such_code","message":"m","requestId":"r","retryable":false}}`,
 		404: `{"error":{"code":"invalid_argument","message":"m","requestId":"r","retryable":false}}`,
@@ -174,6 +181,7 @@ func TestInvalidEnvelopeIsProtocolInvalid(t *testing.T) {
 }
 
 func TestTransitionRequestIsAFunctionOfContent(t *testing.T) {
+	t.Parallel()
 	from := TxForm{FormRef: wire.FormRef{APIVersion: "a.b/v1", Kind: "Q", DefinitionVersion: "0.1.0", SchemaDigest: "sha256:" + strings.Repeat("1", 64)}, PackageDigest: "sha256:" + strings.Repeat("2", 64)}
 	to := TxForm{FormRef: wire.FormRef{APIVersion: "a.b/v1", Kind: "Q", DefinitionVersion: "0.2.0", SchemaDigest: "sha256:" + strings.Repeat("3", 64)}, PackageDigest: "sha256:" + strings.Repeat("4", 64)}
 	in := TxInput{Marker: "m", From: from, To: to, Name: "orders", Space: "dev",

@@ -14,6 +14,7 @@ import (
 // A client speaks its own lane's paths, and against a host of another lane it says
 // which lane the host speaks instead of a bare 404 (docs/protocol.md#lanes).
 func TestClientSpeaksItsLaneAndNamesTheHostsLane(t *testing.T) {
+	t.Parallel()
 	for _, hostLane := range wire.Lanes() {
 		sim := hostsimtest.Start(t, hostsim.Config{Lane: hostLane})
 		for _, clientLane := range wire.Lanes() {
@@ -41,6 +42,7 @@ func TestClientSpeaksItsLaneAndNamesTheHostsLane(t *testing.T) {
 
 // A client without a lane speaks the default lane.
 func TestClientDefaultsToTheDefaultLane(t *testing.T) {
+	t.Parallel()
 	c, err := New(Config{Endpoint: "http://127.0.0.1:1", Token: "t"})
 	if err != nil || c.Lane() != wire.DefaultLane {
 		t.Fatalf("lane %v, %v", c.Lane(), err)

@@ -28,6 +28,7 @@ func logLines(t *testing.T, fn func(ctx context.Context)) ([]map[string]any, str
 }
 
 func TestEveryRequestIsLoggedAtDebugWithoutSecrets(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/ok":
@@ -89,6 +90,7 @@ func TestEveryRequestIsLoggedAtDebugWithoutSecrets(t *testing.T) {
 
 // TestNoLogWithoutALogger: a context without a provider logger (a unit test, a tool) still works.
 func TestNoLogWithoutALogger(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) }))
 	defer srv.Close()
 	c, _ := New(Config{Endpoint: srv.URL, Token: logToken})

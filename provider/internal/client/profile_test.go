@@ -19,6 +19,7 @@ func formProfile(extra string) []byte {
 }
 
 func TestProfileShapeAcceptsSchemaValidProfiles(t *testing.T) {
+	t.Parallel()
 	ok := map[string][]byte{
 		"bare form profile":         formProfile(""),
 		"enums, ranges, limits":     formProfile(`,"supportedEnums":{"handlers":["fetch"]},"supportedRanges":{"messageRetentionSeconds":{"minimum":60,"maximum":86400},"compatibilityDate":{"minimum":"2024-01-01"}},"limits":{"maximumHandlers":0,"maximumBundleBytes":9223372036854775807}`),
@@ -35,6 +36,7 @@ func TestProfileShapeAcceptsSchemaValidProfiles(t *testing.T) {
 }
 
 func TestProfileShapeNormalizesIntegers(t *testing.T) {
+	t.Parallel()
 	sp, err := decodeProfile(formProfile(`,"limits":{"maximumHandlers":1e1,"maximumVars":3.0},"supportedRanges":{"weight":{"maximum":5E3}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +52,7 @@ func TestProfileShapeNormalizesIntegers(t *testing.T) {
 // Every answer below breaks the published schema: it is unusable (undecided), so
 // decodeProfile must refuse it rather than let a comparison read it.
 func TestProfileShapeRefusesSchemaInvalidProfiles(t *testing.T) {
+	t.Parallel()
 	bad := map[string][]byte{
 		"formRef without schemaDigest": []byte(strings.Replace(string(formProfile("")), `,"schemaDigest":"`+profDigest+`"`, "", 1)),
 		"formRef with a bad digest":    []byte(strings.Replace(string(formProfile("")), profDigest, "sha256:ABC", 1)),

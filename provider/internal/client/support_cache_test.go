@@ -59,6 +59,7 @@ func cacheForm(t *testing.T, kind string) wire.FormRef {
 }
 
 func TestSupportCacheConcurrentAskersShareOneRequest(t *testing.T) {
+	t.Parallel()
 	sim, c := cacheSim(t, `{"name":"slowish","extends":"full","support":"slow:300ms"}`)
 	ref := cacheForm(t, "AtLeastOnceQueue")
 	const n = 8
@@ -87,6 +88,7 @@ func TestSupportCacheConcurrentAskersShareOneRequest(t *testing.T) {
 }
 
 func TestSupportCacheKeepsRefusalsAndTheListing(t *testing.T) {
+	t.Parallel()
 	sim, c := cacheSim(t, "kv-only")
 	for i := 0; i < 3; i++ {
 		ans, err := c.BindingSupport(context.Background(), "module-worker.object-bucket", "1.0.0")
@@ -106,6 +108,7 @@ func TestSupportCacheKeepsRefusalsAndTheListing(t *testing.T) {
 }
 
 func TestSupportCacheDeadlineIsUndecidedAndNotPinned(t *testing.T) {
+	t.Parallel()
 	sim, c := cacheSim(t, `{"name":"slow","extends":"full","support":"slow:1s"}`)
 	ref := cacheForm(t, "EdgeKVNamespace")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)

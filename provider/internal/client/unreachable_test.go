@@ -55,6 +55,7 @@ func silentHost(t *testing.T) string {
 // host that never answers are each "host unreachable at <origin>", with the reason; the
 // path is named without its query.
 func TestUnreachableHostsAreNamedSo(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, origin, reason string
 		timeout              time.Duration
@@ -94,6 +95,7 @@ func TestUnreachableHostsAreNamedSo(t *testing.T) {
 // TestAnsweredFailuresAreNotUnreachable: a host that answers with an error, or accepts a
 // connection and closes it without an answer, is not "unreachable".
 func TestAnsweredFailuresAreNotUnreachable(t *testing.T) {
+	t.Parallel()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hangup" {
 			conn, _, _ := http.NewResponseController(w).Hijack()
