@@ -21,10 +21,26 @@ func TestFingerprint(t *testing.T) {
 		"target": Fingerprint("PUT", "/x?a", h, []byte(`{}`)),
 		"body":   Fingerprint("PUT", "/x", h, []byte(`{ }`)),
 		"fence":  Fingerprint("PUT", "/x", http.Header{"Takoform-Expected-Generation": {"1"}}, []byte(`{}`)),
+		// The three precondition headers belong to it whether or not the
+		// route reads them (docs/protocol.md#headers).
+		"If-Match":      Fingerprint("PUT", "/x", http.Header{"If-Match": {`"1"`}}, []byte(`{}`)),
+		"If-None-Match": Fingerprint("PUT", "/x", http.Header{"If-None-Match": {"*"}}, []byte(`{}`)),
 	} {
 		if other == base {
 			t.Errorf("a different %s has the same fingerprint", name)
 		}
+	}
+	// A changed value, not only a present one, is another request.
+	ifMatch := func(rev string) string {
+		return Fingerprint("PUT", "/x", http.Header{"If-Match": {rev}, "Takoform-Expected-Generation": {"1"}}, []byte(`{}`))
+	}
+	if ifMatch(`"1"`) == ifMatch(`"2"`) {
+		t.Error("If-Match \"1\" and \"2\" have the same fingerprint")
+	}
+	// Each header is its own part: a value cannot move from one to another.
+	if Fingerprint("PUT", "/x", http.Header{"If-Match": {`"1"`}}, nil) ==
+		Fingerprint("PUT", "/x", http.Header{"Takoform-Expected-Generation": {`"1"`}}, nil) {
+		t.Error("the same value under If-Match and Takoform-Expected-Generation has the same fingerprint")
 	}
 }
 
