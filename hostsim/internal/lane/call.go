@@ -122,19 +122,10 @@ func (c *call) group() string { return c.params["group"] + "/" + c.params["versi
 // key is the request's Idempotency-Key.
 func (c *call) key() string { return c.r.Header.Get(wire.HeaderIdempotencyKey) }
 
-// write runs fn in one write transaction and records the request's fault
-// firings in it, so a mutation and the faults that shaped it commit together.
+// write runs fn in one write transaction with the request's fault firings
+// (fault.Set.Write), so a mutation and the faults that shaped it commit together.
 func (c *call) write(fn func(q store.Q) error) error {
-	err := c.s.Store.Write(c.ctx, func(q store.Q) error {
-		if err := fn(q); err != nil {
-			return err
-		}
-		return c.fs.Record(q, c.s.Now())
-	})
-	if err == nil {
-		c.fs.Committed()
-	}
-	return err
+	return c.fs.Write(c.ctx, c.s.Store, c.s.Now, fn)
 }
 
 // send writes a JSON (or empty) answer. A body goes with its length, so the

@@ -89,14 +89,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.fs = s.Armory.Request(c.id, "", "")
 	defer func() {
 		if v := recover(); v != nil {
-			_ = c.fs.Flush(s.Store, s.Now()) // the firings of a request that panicked still count
-			panic(v)                         // answered by the recover middleware (hostsim.go)
+			_ = c.fs.Flush(s.Store, s.Now) // the firings of a request that panicked still count
+			panic(v)                       // answered by the recover middleware (hostsim.go)
 		}
 	}()
 	if err := c.serve(); err != nil {
 		c.fail(err)
 	}
-	_ = c.fs.Flush(s.Store, s.Now())
+	_ = c.fs.Flush(s.Store, s.Now)
 	name := "unrouted"
 	if c.rt != nil {
 		name = c.rt.name

@@ -139,7 +139,7 @@ func (en *Engine) Cancel(q store.Q, op *store.Operation) error {
 func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.Armory, id string, code wire.Code) ([]byte, error) {
 	fs := armory.Request(core.NewRequestID(), "", "")
 	var doc []byte
-	err := st.Write(ctx, func(q store.Q) error {
+	err := fs.Write(ctx, st, en.Now, func(q store.Q) error {
 		op, err := store.GetOperation(q, id)
 		if err != nil {
 			return err
@@ -158,11 +158,8 @@ func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.A
 			}
 		}
 		doc = op.Doc
-		return fs.Record(q, en.Now())
+		return nil
 	})
-	if err == nil {
-		fs.Committed()
-	}
-	_ = fs.Flush(st, en.Now())
+	_ = fs.Flush(st, en.Now)
 	return doc, err
 }

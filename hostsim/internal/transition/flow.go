@@ -20,15 +20,7 @@ import (
 // durable as the write it follows. A *wire.Error returned by fn rolls back
 // and is the answer.
 func (s *Service) write(c *Call, fn func(q store.Q) error) (*wire.Error, error) {
-	err := s.st.Write(context.WithoutCancel(c.Ctx), func(q store.Q) error {
-		if err := fn(q); err != nil {
-			return err
-		}
-		return c.Faults.Record(q, s.Now())
-	})
-	if err == nil {
-		c.Faults.Committed()
-	}
+	err := c.Faults.Write(context.WithoutCancel(c.Ctx), s.st, s.Now, fn)
 	var we *wire.Error
 	if errors.As(err, &we) {
 		return we, nil

@@ -431,3 +431,6 @@ func TestAdvanceRepinsTheMovedReferences(t *testing.T) {
 		t.Fatalf("the resource counts %d pins", r.Pins)
 	}
 }
+
+// clock reads the world's time.
+func (w *world) clock() time.Time { return w.now }
