@@ -24,6 +24,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/dashboard"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/idempotency"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lane"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
@@ -168,10 +169,9 @@ func New(cfg Config) (*Host, error) {
 	j := journal.New(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
 	en := &lifecycle.Engine{Host: host, Gauntlet: g, Renderer: rd, Now: clock, PrepareLife: 15 * time.Minute,
-		RecordLife: 24 * time.Hour, MigrationTimeout: cfg.MigrationTimeout,
-		Mint: lifecycle.NewMinter(cfg.Seed)}
+		MigrationTimeout: cfg.MigrationTimeout, Mint: lifecycle.NewMinter(cfg.Seed)}
 	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Gauntlet: g, Renderer: rd,
-		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
+		Engine: en, Records: &idempotency.Records{Life: j.RecordLife, Now: clock}, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
 		RetryAfter: retry, Now: clock})
 	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock,
 		DBs: g.Databases}

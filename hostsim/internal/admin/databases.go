@@ -3,7 +3,7 @@ package admin
 import (
 	"net/http"
 
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
 	"github.com/takokit/takokit/hostsim/internal/state"
 )
@@ -48,7 +48,7 @@ func (a *API) database(w http.ResponseWriter, r *http.Request, uid string) error
 		return err
 	}
 	if d == nil {
-		return core.NotFound("no SQLiteDatabase resource has uid %q; GET %s/databases lists them", uid, Prefix)
+		return decide.NotFound("no SQLiteDatabase resource has uid %q; GET %s/databases lists them", uid, Prefix)
 	}
 	return writeJSON(w, 200, databaseJSON(*d))
 }

@@ -7,9 +7,9 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -21,7 +21,7 @@ type uploadDoc struct {
 func Start(c Call) *wire.Error {
 	who := c.Caller()
 	var d uploadDoc
-	if err := core.DecodeBody(c.Body(), &d, who.Faults); err != nil {
+	if err := request.DecodeBody(c.Body(), &d, who.Faults); err != nil {
 		return err
 	}
 	return keyed(c, func(q store.Q) (Answer, error) {

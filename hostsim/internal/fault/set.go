@@ -155,6 +155,19 @@ func (s *Set) RequestID() string {
 	return s.requestID
 }
 
+// Firings are the names of the faults this request fired whose firings wait
+// to be recorded, in order (what a test of a decision prints).
+func (s *Set) Firings() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, len(s.fired.list))
+	for i, x := range s.fired.list {
+		out[i] = x.f.spec.Fault
+	}
+	return out
+}
+
 // Pending reports whether firings wait to be recorded.
 func (s *Set) Pending() bool { return s != nil && len(s.fired.list) > 0 }
 

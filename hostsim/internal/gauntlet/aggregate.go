@@ -7,7 +7,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -21,7 +21,7 @@ import (
 // artifact resolution, handler export and a version's static assets, the
 // migration ledger's prefix proof (docs/protocol.md#migrations), then the
 // aggregate and attachment rules.
-func (g *G) Semantic(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
+func (g *G) Semantic(q store.Q, f *catalog.Form, m *decide.Mutation, gd *decide.Gated, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	if e := g.bundleRules(q, f, m, gd, fs); e != nil {
 		return e
 	}
@@ -54,7 +54,7 @@ func (g *G) Semantic(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gate
 }
 
 // deploymentRules are the deployment rules and the reverse gate.
-func (g *G) deploymentRules(q store.Q, m *core.Mutation, gd *core.Gated, dr *deploymentRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
+func (g *G) deploymentRules(q store.Q, m *decide.Mutation, gd *decide.Gated, dr *deploymentRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	wp, ok := pinAt(pins, dr.Worker)
 	if !ok {
 		return nil
@@ -62,7 +62,7 @@ func (g *G) deploymentRules(q store.Q, m *core.Mutation, gd *core.Gated, dr *dep
 	facts := rules.DeploymentFacts{WorkerPointer: dr.Worker, WorkerName: wp.TargetName, WorkerUID: wp.TargetUID}
 	holders, err := store.PinHolders(q, wp.TargetUID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	for _, h := range holders {
 		if h.Source.Kind == m.Ref.Kind && h.Pin.Relation == dr.Worker && h.Source.UID != curUID {
@@ -70,14 +70,14 @@ func (g *G) deploymentRules(q store.Q, m *core.Mutation, gd *core.Gated, dr *dep
 		}
 	}
 	if facts.Versions, err = g.weighted(q, dr, pins, gd.Spec, fs); err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if r := rules.CheckDeployment(facts); r != nil {
 		return prefixed(m.What(), r.Wire())
 	}
 	deps, err := dependents(q, wp.TargetUID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if r := rules.ReverseGate(parentPointer(parentPointer(dr.Versions)), wp.TargetName, facts.Versions, deps); r != nil {
 		return prefixed(m.What(), r.Wire())
@@ -109,16 +109,16 @@ func dependents(q store.Q, w string) ([]rules.Dependent, error) {
 
 // attachmentRules are the attachment gate, one attachment per target uid
 // (endpoints per worker, consumers per queue) and the dead-letter cycle.
-func (g *G) attachmentRules(q store.Q, m *core.Mutation, ar *attachmentRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
+func (g *G) attachmentRules(q store.Q, m *decide.Mutation, ar *attachmentRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	if wp, ok := pinAt(pins, ar.Worker); ok {
 		w, err := store.GetResourceByUID(q, wp.TargetUID)
 		if err != nil {
-			return core.Internal(err)
+			return decide.Internal(err)
 		}
 		var active *rules.ActiveDeployment
 		if w != nil {
 			if active, err = g.activeDeployment(q, w, fs); err != nil {
-				return core.Internal(err)
+				return decide.Internal(err)
 			}
 		}
 		if r := rules.AttachmentGate(ar.Worker, wp.TargetName, ar.Handler, active); r != nil {
@@ -130,7 +130,7 @@ func (g *G) attachmentRules(q store.Q, m *core.Mutation, ar *attachmentRole, pin
 	if p, ok := pinAt(pins, ar.OnePer); ar.OnePer != "" && ok {
 		holders, err := store.PinHolders(q, p.TargetUID)
 		if err != nil {
-			return core.Internal(err)
+			return decide.Internal(err)
 		}
 		for _, h := range holders {
 			if h.Source.Kind == m.Ref.Kind && h.Pin.Relation == ar.OnePer && h.Source.UID != curUID {
@@ -149,7 +149,7 @@ func (g *G) attachmentRules(q store.Q, m *core.Mutation, ar *attachmentRole, pin
 	return nil
 }
 
-func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
+func deadLetter(q store.Q, m *decide.Mutation, dl *deadLetterRole, pins []store.Pin, curUID string, fs *fault.Set) *wire.Error {
 	qp, ok1 := pinAt(pins, dl.Queue)
 	dp, ok2 := pinAt(pins, dl.DeadLetter)
 	if !ok1 || !ok2 {
@@ -158,7 +158,7 @@ func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pi
 	names := map[string]string{qp.TargetUID: qp.TargetName, dp.TargetUID: dp.TargetName}
 	others, err := store.ListKind(q, m.Tenant, m.Space, m.Ref.Kind, false)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	var live []rules.QueueEdge
 	for _, o := range others {
@@ -167,7 +167,7 @@ func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pi
 		}
 		ops, err := store.PinsOf(q, o.UID)
 		if err != nil {
-			return core.Internal(err)
+			return decide.Internal(err)
 		}
 		oq, a := pinAt(ops, dl.Queue)
 		od, b := pinAt(ops, dl.DeadLetter)
@@ -184,9 +184,13 @@ func deadLetter(q store.Q, m *core.Mutation, dl *deadLetterRole, pins []store.Pi
 
 // hostnameClaims is the tenant-wide custom-domain claim: no other live
 // resource of the tenant, in any space, holds the same canonical hostname.
-func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, curUID string, fs *fault.Set) *wire.Error {
-	var lax bool
-	claims, r := rules.CheckSemanticFieldsLax(f, gd.Spec, core.CronPatternOnly(fs, &lax))
+func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *decide.Mutation, gd *decide.Gated, curUID string, fs *fault.Set) *wire.Error {
+	var claims []rules.Claim
+	var r *rules.Refusal
+	fs.Decide(func(a *decide.Acts) {
+		var lax bool
+		claims, r = rules.CheckSemanticFieldsLax(f, gd.Spec, decide.CronLax(a, &lax))
+	})
 	if r != nil {
 		return prefixed(m.What(), r.Wire())
 	}
@@ -200,7 +204,7 @@ func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *core.Mutation, gd *cor
 		}
 		list, err := claimScope(q, m.Tenant, k.Kind, fs)
 		if err != nil {
-			return core.Internal(err)
+			return decide.Internal(err)
 		}
 		for _, o := range list {
 			if o.UID == curUID || o.APIVersion != k.APIVersion {
@@ -258,7 +262,7 @@ func (g *G) DeleteScans(q store.Q, cur *store.Resource, external bool, fs *fault
 	}
 	holders, err := store.PinsTo(q, cur.UID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if len(holders) == 0 {
 		return nil
@@ -270,8 +274,8 @@ func (g *G) DeleteScans(q store.Q, cur *store.Resource, external bool, fs *fault
 			names = append(names, fmt.Sprintf("%s %q (%s)", src.Kind, src.Name, p.Pointer))
 		}
 	}
-	return core.Refuse(wire.CodeDependencyInUse, "%s is still referenced by %s; delete or change those first",
-		core.Describe(cur.Kind, cur.Name, cur.Space), strings.Join(names, ", "))
+	return decide.Refuse(wire.CodeDependencyInUse, "%s is still referenced by %s; delete or change those first",
+		decide.Describe(cur.Kind, cur.Name, cur.Space), strings.Join(names, ", "))
 }
 
 // deploymentDeleteGate: a deployment whose worker still has dependents is
@@ -283,7 +287,7 @@ func deploymentDeleteGate(q store.Q, cur *store.Resource) *wire.Error {
 	}
 	pins, err := store.PinsOf(q, cur.UID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	wp, ok := pinAt(pins, dr.Worker)
 	if !ok {
@@ -291,7 +295,7 @@ func deploymentDeleteGate(q store.Q, cur *store.Resource) *wire.Error {
 	}
 	deps, err := dependents(q, wp.TargetUID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if r := rules.DeploymentDeleteGate(cur.Name, wp.TargetName, deps); r != nil {
 		return r.Wire()

@@ -7,7 +7,7 @@ import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -17,7 +17,7 @@ import (
 
 // bundleRules resolves a bundle resource's manifestDigest: the manifest kind its
 // Form commits to, under that Form's ceilings.
-func (g *G) bundleRules(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, fs *fault.Set) *wire.Error {
+func (g *G) bundleRules(q store.Q, f *catalog.Form, m *decide.Mutation, gd *decide.Gated, fs *fault.Set) *wire.Error {
 	br := roles.bundle(m.Ref.Kind)
 	if br == nil {
 		return nil
@@ -30,7 +30,7 @@ func (g *G) bundleRules(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.G
 	return nil
 }
 
-func caller(m *core.Mutation, fs *fault.Set) artifact.Caller {
+func caller(m *decide.Mutation, fs *fault.Set) artifact.Caller {
 	return artifact.Caller{Tenant: m.Tenant, Faults: fs}
 }
 
@@ -43,10 +43,10 @@ type pinned struct {
 // pinnedBundle resolves the manifest of the bundle pin bp names, by uid, for the
 // source Form f (the ceilings of the bundle's Form and of f); nil when the pin
 // names no stored bundle.
-func (g *G) pinnedBundle(q store.Q, f *catalog.Form, m *core.Mutation, bp store.Pin, fs *fault.Set) (*pinned, *wire.Error) {
+func (g *G) pinnedBundle(q store.Q, f *catalog.Form, m *decide.Mutation, bp store.Pin, fs *fault.Set) (*pinned, *wire.Error) {
 	b, err := store.GetResourceByUID(q, bp.TargetUID)
 	if err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
 	br := roles.bundle(bp.TargetKind)
 	if b == nil || br == nil {
@@ -54,10 +54,10 @@ func (g *G) pinnedBundle(q store.Q, f *catalog.Form, m *core.Mutation, bp store.
 	}
 	var bspec map[string]any
 	if err := json.Unmarshal(b.Spec, &bspec); err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
 	mk, _ := wire.ManifestKindOf(b.Kind)
-	bf, _ := g.host.Form(core.Ref(b))
+	bf, _ := g.host.Form(decide.Ref(b))
 	digest, _ := valueAt(bspec, br.ManifestDigest).(string)
 	man, err := artifact.ResolveBundle(ArtifactStore(q, fs), caller(m, fs), bp.Pointer, digest, mk, g.FormLimits(bf, f))
 	if err != nil {
@@ -68,7 +68,7 @@ func (g *G) pinnedBundle(q store.Q, f *catalog.Form, m *core.Mutation, bp store.
 
 // versionExports: every handler a version declares is exported by its
 // bundle's main module.
-func (g *G) versionExports(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, pins []store.Pin, fs *fault.Set) *wire.Error {
+func (g *G) versionExports(q store.Q, f *catalog.Form, m *decide.Mutation, gd *decide.Gated, pins []store.Pin, fs *fault.Set) *wire.Error {
 	vr := roles.version(m.Ref.Kind)
 	if vr == nil {
 		return nil
@@ -103,7 +103,7 @@ func (g *G) versionExports(q store.Q, f *catalog.Form, m *core.Mutation, gd *cor
 }
 
 // versionNamespace: one environment namespace per version.
-func versionNamespace(f *catalog.Form, m *core.Mutation, gd *core.Gated) *wire.Error {
+func versionNamespace(f *catalog.Form, m *decide.Mutation, gd *decide.Gated) *wire.Error {
 	vr := roles.version(m.Ref.Kind)
 	if vr == nil {
 		return nil

@@ -5,7 +5,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -54,7 +54,7 @@ func (g *G) LookupAsset(q store.Q, uid, pathname string) (*AssetAnswer, error) {
 		vr = roles.version(v.Kind)
 	}
 	if vr == nil {
-		return nil, core.NotFound("no Worker Version has uid %q; read GET /_sim/state for the uids", uid)
+		return nil, decide.NotFound("no Worker Version has uid %q; read GET /_sim/state for the uids", uid)
 	}
 	ans := &AssetAnswer{Version: AssetResource{v.Kind, v.Name, v.Space, v.UID}, Pathname: pathname, Outcome: NoAssets,
 		Order: "no asset lookup: every request goes to fetch"}
@@ -78,14 +78,14 @@ func (g *G) LookupAsset(q store.Q, uid, pathname string) (*AssetAnswer, error) {
 	}
 	bp, ok := pinAt(pins, a.Bundle)
 	if !ok {
-		return nil, core.NotFound("%s %q pins no %s", v.Kind, v.Name, a.Bundle)
+		return nil, decide.NotFound("%s %q pins no %s", v.Kind, v.Name, a.Bundle)
 	}
 	b, err := store.GetResourceByUID(q, bp.TargetUID)
 	if err != nil {
 		return nil, err
 	}
 	if b == nil {
-		return nil, core.NotFound("%s %q pins %s %q uid %s at %s, which no longer exists; re-apply the version", v.Kind, v.Name, bp.TargetKind, bp.TargetName, bp.TargetUID, a.Bundle)
+		return nil, decide.NotFound("%s %q pins %s %q uid %s at %s, which no longer exists; re-apply the version", v.Kind, v.Name, bp.TargetKind, bp.TargetName, bp.TargetUID, a.Bundle)
 	}
 	ans.Bundle = &AssetResource{b.Kind, b.Name, b.Space, b.UID}
 	var bspec map[string]any
@@ -95,7 +95,7 @@ func (g *G) LookupAsset(q store.Q, uid, pathname string) (*AssetAnswer, error) {
 	mk, _ := wire.ManifestKindOf(b.Kind)
 	br := roles.bundle(b.Kind)
 	if br == nil || mk == nil {
-		return nil, core.NotFound("%s %q is not a bundle kind", b.Kind, b.Name)
+		return nil, decide.NotFound("%s %q is not a bundle kind", b.Kind, b.Name)
 	}
 	ans.ManifestDigest, _ = valueAt(bspec, br.ManifestDigest).(string)
 	man, err := artifact.ResolveBundle(ArtifactStore(q, nil), artifact.Caller{Tenant: v.Tenant}, a.Bundle, ans.ManifestDigest, mk, nil)

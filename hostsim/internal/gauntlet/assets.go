@@ -3,7 +3,7 @@ package gauntlet
 import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -17,7 +17,7 @@ import (
 // versionAssets refuses a version whose notFoundHandling falls back to the index
 // when the pinned asset bundle's manifest declares none (invalid_argument, before
 // any mutation, and again when an accepted 202 commits).
-func (g *G) versionAssets(q store.Q, f *catalog.Form, m *core.Mutation, gd *core.Gated, pins []store.Pin, fs *fault.Set) *wire.Error {
+func (g *G) versionAssets(q store.Q, f *catalog.Form, m *decide.Mutation, gd *decide.Gated, pins []store.Pin, fs *fault.Set) *wire.Error {
 	vr := roles.version(m.Ref.Kind)
 	if vr == nil || vr.Assets == nil {
 		return nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -65,7 +65,7 @@ func (g *G) drift(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set)
 			return nil, err
 		}
 		if t != nil {
-			st.Current = &rules.Target{Found: true, APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, UID: t.UID, FormRef: core.Ref(t)}
+			st.Current = &rules.Target{Found: true, APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, UID: t.UID, FormRef: decide.Ref(t)}
 		}
 		states = append(states, st)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
@@ -47,7 +47,7 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 	}
 	set, err := store.GetResourceByUID(q, sp.TargetUID)
 	if err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
 	br := roles.bundle(sp.TargetKind)
 	if set == nil || br == nil {
@@ -55,7 +55,7 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 	}
 	var spec map[string]any
 	if err := json.Unmarshal(set.Spec, &spec); err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
 	digest, _ := valueAt(spec, br.ManifestDigest).(string)
 	p := &MigrationPlan{Database: dp, Set: sp, Pointer: mr.MigrationSet,
@@ -83,7 +83,7 @@ func (g *G) resolveSet(q store.Q, tenant string, set *store.Resource, pointer, d
 	if !ok {
 		return nil, nil, 0, nil
 	}
-	sf, _ := g.host.Form(core.Ref(set))
+	sf, _ := g.host.Form(decide.Ref(set))
 	limits := g.FormLimits(sf)
 	man, err := artifact.ResolveBundle(ArtifactStore(q, fs), artifact.Caller{Tenant: tenant, Faults: fs}, pointer, digest, want, limits)
 	if err != nil {
@@ -131,14 +131,14 @@ func (g *G) ProvePrefix(p *MigrationPlan, ledger []sqldb.Entry, fs *fault.Set) (
 
 // migrationRules is the prefix proof before mutation, on apply, import and
 // every commit: a set the ledger is not a prefix of changes nothing.
-func (g *G) migrationRules(q store.Q, m *core.Mutation, pins []store.Pin, fs *fault.Set) *wire.Error {
+func (g *G) migrationRules(q store.Q, m *decide.Mutation, pins []store.Pin, fs *fault.Set) *wire.Error {
 	p, e := g.MigrationPlan(q, m.Tenant, m.Ref.Kind, pins, fs)
 	if e != nil || p == nil {
 		return prefixedOrNil(m.What(), e)
 	}
 	ledger, err := g.ledger(p.Database.TargetUID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if _, e := g.ProvePrefix(p, ledger, fs); e != nil {
 		return prefixed(m.What(), e)
@@ -153,13 +153,13 @@ func (g *G) MigrationSQL(q store.Q, p *MigrationPlan, i int, fs *fault.Set) ([]b
 	e := p.entries[i]
 	data, ok, err := ArtifactStore(q, fs).BlobBytes(e.Digest)
 	if err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
 	switch {
 	case !ok:
-		return nil, core.AtField(core.Refuse(wire.CodeArtifactMissing, "migration file %d %q (%s) of %s is not stored", i+1, e.Path, e.Digest, p.SetDesc), p.Pointer)
+		return nil, decide.AtField(decide.Refuse(wire.CodeArtifactMissing, "migration file %d %q (%s) of %s is not stored", i+1, e.Path, e.Digest, p.SetDesc), p.Pointer)
 	case int64(len(data)) != e.Size || wire.RawDigest(data) != e.Digest || int64(len(data)) > p.maxBundleBytes:
-		return nil, core.AtField(core.Refuse(wire.CodeArtifactInvalid, "migration file %d %q of %s: the stored bytes (%d) do not match the declared size %d and digest %s, or exceed maximumBundleBytes %d",
+		return nil, decide.AtField(decide.Refuse(wire.CodeArtifactInvalid, "migration file %d %q of %s: the stored bytes (%d) do not match the declared size %d and digest %s, or exceed maximumBundleBytes %d",
 			i+1, e.Path, p.SetDesc, len(data), e.Size, e.Digest, p.maxBundleBytes), p.Pointer)
 	}
 	return data, nil

@@ -5,7 +5,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -18,8 +18,8 @@ func (g *G) target(q store.Q, tenant, space, apiVersion, kind, name string, fs *
 	if err != nil || t == nil {
 		return rules.Target{}, err
 	}
-	out := rules.Target{Found: true, APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, UID: t.UID, FormRef: core.Ref(t)}
-	if tf, ok := g.host.Cat.Form(core.Ref(t)); ok {
+	out := rules.Target{Found: true, APIVersion: t.APIVersion, Kind: t.Kind, Name: t.Name, UID: t.UID, FormRef: decide.Ref(t)}
+	if tf, ok := g.host.Cat.Form(decide.Ref(t)); ok {
 		out.Provided = tf.Provided
 	}
 	if roles.worker(t.Kind) != nil {
@@ -46,7 +46,7 @@ func (g *G) Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[s
 	for _, rf := range refs {
 		t, err := g.target(q, tenant, space, rf.APIVersion, rf.Kind, rf.Name, fs)
 		if err != nil {
-			return nil, core.Internal(err)
+			return nil, decide.Internal(err)
 		}
 		if r := rules.VerifyReference(f, rf, t, g.contracts); r != nil {
 			if !lapsed(r, rf, fs) && !contractLapsed(r, rf, t, fs) {

@@ -14,9 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/idempotency"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
@@ -49,6 +50,7 @@ type Options struct {
 	Gauntlet    *gauntlet.G
 	Renderer    *render.Renderer
 	Engine      *lifecycle.Engine
+	Records     *idempotency.Records // the idempotency records (docs/protocol.md#idempotency)
 	Surface     *surface.Surface
 	Transitions *transition.Service // nil = Form transitions not served
 	Tokens      []Principal
@@ -85,7 +87,7 @@ func New(o Options) *Server {
 // ServeHTTP answers one lane request (the admin API is routed elsewhere).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.Now()
-	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: core.NewRequestID()}
+	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: decide.NewRequestID()}
 	c.fs = s.Armory.Request(c.id, "", "")
 	defer func() {
 		if v := recover(); v != nil {

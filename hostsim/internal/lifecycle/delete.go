@@ -2,7 +2,7 @@ package lifecycle
 
 import (
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
@@ -12,32 +12,23 @@ import (
 // DecideDelete resolves a delete's target, its fences and the dependency
 // scans against the store as it is now (atCommit: the re-check of an
 // accepted delete).
-func (en *Engine) DecideDelete(q store.Q, d *core.Deletion, atCommit bool, route string, fs *fault.Set) (*store.Resource, *wire.Error) {
+func (en *Engine) DecideDelete(q store.Q, d *decide.Deletion, atCommit bool, route string, fs *fault.Set) (*store.Resource, *wire.Error) {
 	f, err := en.Installed(d.Ref, fs)
 	if err != nil {
 		return nil, err
 	}
 	cur, serr := store.GetResource(q, d.Tenant, d.Space, d.Ref.APIVersion, d.Ref.Kind, d.Name)
 	if serr != nil {
-		return nil, core.Internal(serr)
+		return nil, decide.Internal(serr)
+	}
+	var e *wire.Error
+	fs.Decide(func(a *decide.Acts) { e = decide.CheckDeletion(d, cur, atCommit, route, a) })
+	if e != nil {
+		return nil, e
 	}
 	what := d.What()
-	if e := core.CheckRecorded(cur, d.Ref, what, fs); e != nil {
-		return nil, e
-	}
-	if e := core.CheckClaim(cur, route, fs); e != nil {
-		return nil, e
-	}
-	if atCommit {
-		if e := core.CheckDeleteIdentity(cur, d.TargetUID, what, fs); e != nil {
-			return nil, e
-		}
-	}
-	if e := core.CheckDeleteFences(cur, d, atCommit, fs); e != nil {
-		return nil, e
-	}
 	if v := en.Host.CheckOperation(f, "delete"); v != nil {
-		return nil, core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
+		return nil, decide.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}
 	if e := en.Gauntlet.DeleteScans(q, cur, d.External, fs); e != nil {
 		return nil, e

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
@@ -35,24 +35,24 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) *wire.Error {
 	if !o.repin {
 		var err error
 		if pins, err = store.PinsOf(q, n.UID); err != nil {
-			return core.Internal(err)
+			return decide.Internal(err)
 		}
 	}
 	p, e := en.Gauntlet.MigrationPlan(q, n.Tenant, n.Kind, pins, fs)
 	if e != nil || p == nil {
 		return e
 	}
-	what := core.Describe(n.Kind, n.Name, n.Space)
+	what := decide.Describe(n.Kind, n.Name, n.Space)
 	db, err := en.Gauntlet.Databases.Open(p.Database.TargetUID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	run := &migrationRun{en: en, q: q, p: p, fs: fs, app: n, what: what, created: o.Created}
 	if err := db.Exclusive(context.Background(), run.suffix); err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if err := run.record(); err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	return run.failed
 }
@@ -146,7 +146,7 @@ func (r *migrationRun) fileFailed(i int, fe *sqldb.FileError) *wire.Error {
 		"the application resumes at this file", r.what, i+1, len(r.p.Files), f.Path, f.Digest, r.p.SetDesc, r.p.DatabaseDesc,
 		fe.Error(), r.ledger+len(r.applied), thisRun, app))
 	e.Retryable, e.HostCode = false, hostCode // the same set fails the same way again
-	return core.AtField(e, r.p.Pointer)
+	return decide.AtField(e, r.p.Pointer)
 }
 
 // record journals what the run did and, when the ledger moved, re-renders the

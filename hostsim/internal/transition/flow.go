@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -145,7 +145,7 @@ func (p *parsed) fences(cur *store.Resource) *wire.Error {
 	switch {
 	case cur == nil:
 		return refuse(wire.CodeResourceNotFound, "", "%s does not exist; there is nothing to transition from %s (create it first)", what, from)
-	case core.Ref(cur) != from:
+	case decide.Ref(cur) != from:
 		return refuse(wire.CodeFormIdentityConflict, "form_transition_from_mismatch",
 			"%s is recorded under %s %s@%s (%s), but the request transitions from %s; refresh and re-plan",
 			what, cur.APIVersion, cur.Kind, cur.DefVersion, cur.SchemaDigest, from)

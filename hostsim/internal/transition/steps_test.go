@@ -17,7 +17,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/profile"
@@ -90,12 +90,12 @@ func (w *world) write(fn func(q store.Q) error) {
 // insert stores a resource of f named name with spec, pinned as an apply pins it.
 func (w *world) insert(f *catalog.Form, name string, spec map[string]any) *store.Resource {
 	w.t.Helper()
-	g, e := core.GateOrRefuse(f, spec)
+	g, e := decide.GateOrRefuse(f, spec)
 	if e != nil {
 		w.t.Fatalf("%s %s: %v", f.Ref.Kind, name, e)
 	}
-	m := &core.Mutation{Tenant: tenant, Space: space, Ref: f.Ref, Name: name}
-	r := core.NextCreate(m, g, "u-"+name, w.now.Format(time.RFC3339))
+	m := &decide.Mutation{Tenant: tenant, Space: space, Ref: f.Ref, Name: name}
+	r := decide.NextCreate(m, g, "u-"+name, w.now.Format(time.RFC3339))
 	w.write(func(q store.Q) error {
 		pins, e := w.s.Relations.Resolve(q, f, tenant, space, g.Spec, nil)
 		if e != nil {
