@@ -1,6 +1,6 @@
 // Package admin serves hostsim's /_sim/ API (docs/protocol.md#admin): state,
 // journal, counters, faults, operation completion, reset and the profile in
-// force. Every answer is read from internal/state; refusals use the lane's
+// force. Every answer is read from internal/hostview; refusals use the lane's
 // error envelope.
 package admin
 
@@ -15,8 +15,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 // Prefix is the admin API's path prefix.
@@ -24,7 +24,7 @@ const Prefix = "/_sim"
 
 // API is the admin handler.
 type API struct {
-	State  *state.Source
+	State  *hostview.Source
 	Token  string // when set, the bearer the admin API requires
 	Health Health // what GET /_sim/health says besides the profile
 	// OpenAPI returns the host's OpenAPI document (GET /_sim/openapi.json).

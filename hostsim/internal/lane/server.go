@@ -1,7 +1,7 @@
 // Package lane serves the lane of its catalog (docs/protocol.md#lanes) over hostsim's
 // store, profile and faults (docs/protocol.md). A handler is thin: it parses
-// the request, loads what a decision needs, asks the decision (internal/core,
-// internal/gauntlet), stores the outcome and renders the answer
+// the request, loads what a decision needs, asks the decision (internal/decide,
+// internal/related), stores the outcome and renders the answer
 // (internal/render). Other rooms serve their own routes through the small
 // Call each declares (rooms.go): Form transitions internal/transition,
 // artifacts internal/artifactroute, operation polls internal/operationroute,
@@ -16,11 +16,11 @@ import (
 
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/idempotency"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/surface"
@@ -47,7 +47,7 @@ type Options struct {
 	Store       *store.Store
 	Armory      *fault.Armory
 	Journal     *journal.Journal
-	Gauntlet    *gauntlet.G
+	Related     *related.G
 	Renderer    *render.Renderer
 	Engine      *lifecycle.Engine
 	Records     *idempotency.Records // the idempotency records (docs/protocol.md#idempotency)

@@ -4,8 +4,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -30,7 +30,7 @@ func (en *Engine) DecideDelete(q store.Q, d *decide.Deletion, atCommit bool, rou
 	if v := en.Host.CheckOperation(f, "delete"); v != nil {
 		return nil, decide.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}
-	if e := en.Gauntlet.DeleteScans(q, cur, d.External, fs); e != nil {
+	if e := en.Related.DeleteScans(q, cur, d.External, fs); e != nil {
 		return nil, e
 	}
 	return cur, nil
@@ -41,10 +41,10 @@ func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) er
 	if err := store.DeleteResource(q, cur); err != nil {
 		return err
 	}
-	if gauntlet.IsDatabase(cur.Kind) {
+	if related.IsDatabase(cur.Kind) {
 		// The database's own delete drops its real database, once the delete
 		// committed (docs/protocol.md#migrations).
-		dbs, uid := en.Gauntlet.Databases, cur.UID
+		dbs, uid := en.Related.Databases, cur.UID
 		if err := store.AfterCommit(q, func() { _ = dbs.Drop(uid) }); err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) er
 	if err := store.AddCounter(q, "mutations", 1); err != nil {
 		return err
 	}
-	if err := en.Gauntlet.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID, en.nowText(), fs); err != nil {
+	if err := en.Related.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID, en.nowText(), fs); err != nil {
 		return err
 	}
 	return journal.Append(q, en.Now(), "mutation", journal.Deletion{Tenant: cur.Tenant, Space: cur.Space, Kind: cur.Kind,

@@ -2,7 +2,7 @@
 // steps 12-16, and #operations): it decides an apply, import or delete against
 // the store as it is now, commits the outcome with the derived rendering it
 // causes, and accepts and settles long-running operations. The lane parses
-// the request and answers; core makes each decision; this package loads what
+// the request and answers; package decide makes each decision; this package loads what
 // the decisions need and stores what they decide.
 package lifecycle
 
@@ -14,15 +14,15 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 )
 
 // Engine runs the lifecycle of one host's resources.
 type Engine struct {
 	Host        *profile.Host
-	Gauntlet    *gauntlet.G
+	Related     *related.G
 	Renderer    *render.Renderer
 	Now         func() time.Time
 	PrepareLife time.Duration              // lifetime of a minted prepareDigest

@@ -5,8 +5,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -61,7 +61,7 @@ func (en *Engine) Decide(q store.Q, m *decide.Mutation, g *decide.Gated, atCommi
 	if e := en.supported(f, decide.ProfileOperation(m.Action, cur != nil, specChanged), g, m.What(), fs); e != nil {
 		return nil, e
 	}
-	pins, e := en.Gauntlet.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
+	pins, e := en.Related.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
 	if e != nil {
 		return nil, e
 	}
@@ -69,7 +69,7 @@ func (en *Engine) Decide(q store.Q, m *decide.Mutation, g *decide.Gated, atCommi
 	if cur != nil {
 		curUID = cur.UID
 	}
-	if e := en.Gauntlet.Semantic(q, f, m, g, pins, curUID, fs); e != nil {
+	if e := en.Related.Semantic(q, f, m, g, pins, curUID, fs); e != nil {
 		return nil, e
 	}
 	if m.Action == "import" {
@@ -183,11 +183,11 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 	n := o.Next
 	// Derived rendering: the resource itself first — its revision moves only
 	// if the mutation did not move it already.
-	rd, err := en.Gauntlet.ReadyOf(q, n, o.pins, fs)
+	rd, err := en.Related.ReadyOf(q, n, o.pins, fs)
 	if err != nil {
 		return nil, err
 	}
-	rendered := gauntlet.ApplyReady(n, rd, en.nowText())
+	rendered := related.ApplyReady(n, rd, en.nowText())
 	if rendered && !o.Created && !o.changed {
 		n.Revision++
 	}
@@ -205,7 +205,7 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := en.Gauntlet.Recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID, en.nowText(), fs); err != nil {
+	if err := en.Related.Recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID, en.nowText(), fs); err != nil {
 		return nil, err
 	}
 	if o.changed {

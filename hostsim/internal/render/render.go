@@ -13,8 +13,8 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -85,7 +85,7 @@ func (r *Representation) JSON() []byte {
 // Renderer renders the resources of one host.
 type Renderer struct {
 	Host *profile.Host
-	G    *gauntlet.G
+	G    *related.G
 	Now  func() time.Time
 }
 

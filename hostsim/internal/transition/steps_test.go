@@ -5,7 +5,7 @@ package transition
 // request, or one that resumes after a crash, that asks for a step already
 // taken (or not yet due) writes nothing. Racing two HTTP requests cannot pick
 // which one reaches a step second, so these tests ask the steps directly, over
-// the real store, gauntlet and renderer the Host wires together.
+// the real store, related checks and renderer the Host wires together.
 
 import (
 	"context"
@@ -18,9 +18,9 @@ import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -55,7 +55,7 @@ func newWorld(t *testing.T) *world {
 	w := &world{t: t, st: st, cat: cat, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	clock := func() time.Time { return w.now }
 	host := profile.Resolve(p, cat)
-	g := gauntlet.New(host)
+	g := related.New(host)
 	w.s, err = New(Options{Store: st, Host: host, Renderer: &render.Renderer{Host: host, G: g, Now: clock}, Relations: g,
 		Now: clock, AckDeadline: time.Hour})
 	if err != nil {

@@ -1,11 +1,13 @@
-// Package gauntlet is the part of the lane's checks that reads other stored
-// resources (docs/protocol.md#relations, #aggregate, #artifacts): relations
-// and bindings resolved and pinned, artifact resolution and handler export,
-// the worker aggregate and attachment rules, the delete dependency scans, and
-// the derived rendering of Ready (drift and worker readiness) with the one
-// bounded re-render pass after a mutation. Every decision is made on pinned
-// uids, never on names.
-package gauntlet
+// Package related holds the checks and the rendering that read other stored
+// resources than the one a request names (docs/protocol.md#relations,
+// #aggregate, #artifacts, #migrations): relations and bindings resolved and
+// pinned, artifact resolution and handler export, the worker aggregate and
+// attachment rules, hostname claims, the migration plan and its prefix
+// proof, the delete dependency scans, and the derived rendering of Ready
+// (drift, worker and ledger readiness) with the one bounded re-render pass
+// after a mutation. Every decision is made on pinned uids, never on names.
+// Its faults are asked on the request's fault.Set, in the request's write.
+package related
 
 import (
 	"fmt"
@@ -16,7 +18,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
 )
 
-// G runs the gauntlet for one host profile.
+// G answers, for one host profile, what depends on other stored resources.
 type G struct {
 	host      *profile.Host
 	contracts rules.HostContracts
@@ -25,7 +27,7 @@ type G struct {
 	Databases *sqldb.Registry
 }
 
-// New builds the gauntlet of a resolved host profile.
+// New builds the related checks of a resolved host profile.
 func New(h *profile.Host) *G {
 	return &G{host: h, Databases: sqldb.NewRegistry(""), contracts: rules.HostContracts{
 		Catalog: h.Cat,

@@ -1,4 +1,4 @@
-package gauntlet
+package related
 
 import (
 	"github.com/takokit/takokit/catalog"

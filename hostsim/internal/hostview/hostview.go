@@ -1,7 +1,12 @@
-// Package state is hostsim's admin state as typed Go values, read from one
-// place: the admin API's JSON handlers use it, and so can any other view of a
-// running host (docs/protocol.md#admin). Reading state never fires a fault.
-package state
+// Package hostview holds a running host as typed Go values, read from one
+// place (docs/protocol.md#admin): its counters, resources with their served
+// representation and pins, operations, the Form-transition ledger and
+// backend, armed faults and the fault table, the profile and what it refuses,
+// the journal, the SQLite databases and static-asset lookups — and the two
+// things the admin API does to a host (reset, settle an operation). The admin
+// API's JSON handlers and the dashboard read it; so can any other view of a
+// host (Host.State). Reading it never fires a fault.
+package hostview
 
 import (
 	"context"

@@ -1,10 +1,10 @@
-package state
+package hostview
 
 import (
 	"context"
 	"errors"
 
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -29,7 +29,7 @@ func (s *Source) Databases(ctx context.Context) ([]Database, error) {
 	err := s.Store.Read(ctx, func(q store.Q) error {
 		all, err := store.ListResources(q)
 		for _, r := range all {
-			if gauntlet.IsDatabase(r.Kind) {
+			if related.IsDatabase(r.Kind) {
 				rows = append(rows, r)
 			}
 		}
@@ -51,7 +51,7 @@ func (s *Source) Databases(ctx context.Context) ([]Database, error) {
 
 // DatabaseOf is the database of r, or nil when r is not a database.
 func (s *Source) DatabaseOf(ctx context.Context, r *Resource) (*Database, error) {
-	if !gauntlet.IsDatabase(r.Kind) {
+	if !related.IsDatabase(r.Kind) {
 		return nil, nil
 	}
 	return s.database(ctx, r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name, r.UID)
@@ -83,7 +83,7 @@ func (s *Source) DatabaseByUID(ctx context.Context, uid string) (*Database, erro
 		r, err = store.GetResourceByUID(q, uid)
 		return err
 	})
-	if err != nil || r == nil || !gauntlet.IsDatabase(r.Kind) {
+	if err != nil || r == nil || !related.IsDatabase(r.Kind) {
 		return nil, err
 	}
 	return s.database(ctx, r.Tenant, r.Space, r.APIVersion, r.Kind, r.Name, r.UID)
