@@ -20,6 +20,10 @@ type Outcome struct {
 	repin   bool // replace the stored pins with pins
 }
 
+// Changed reports whether the mutation moves stored state (a spec-identical
+// re-apply does not).
+func (o *Outcome) Changed() bool { return o.changed }
+
 // Decide runs steps 12-15 of the order of checks against the store as it is
 // now and computes the next state. g is the spec the request gated (nil at
 // the commit of an accepted operation, which gates its stored spec again);
