@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,7 +113,45 @@ func demoHost(work, cliConfig string, h *simHost) error {
 	if err != nil {
 		return fmt.Errorf("tofu output: %v\n%s", err, outJSON)
 	}
-	return printOutputs(outJSON)
+	if err := printOutputs(outJSON); err != nil {
+		return err
+	}
+	return printDatabases(h)
+}
+
+// printDatabases shows the tables and the migration ledger of each SQLite database the
+// host keeps for the demo (GET /_sim/databases): the migrations really ran.
+func printDatabases(h *simHost) error {
+	resp, err := http.Get(h.URL + "/_sim/databases")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var doc struct {
+		Databases []struct {
+			Name   string `json:"name"`
+			Ledger []struct {
+				Path string `json:"path"`
+			} `json:"ledger"`
+			Tables []struct {
+				Name string `json:"name"`
+			} `json:"tables"`
+		} `json:"databases"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		return fmt.Errorf("GET /_sim/databases: %v", err)
+	}
+	for _, d := range doc.Databases {
+		var files, tables []string
+		for _, l := range d.Ledger {
+			files = append(files, l.Path)
+		}
+		for _, t := range d.Tables {
+			tables = append(tables, t.Name)
+		}
+		fmt.Printf("  database %s: migrations applied %s; tables %s\n", d.Name, strings.Join(files, ", "), strings.Join(tables, ", "))
+	}
+	return nil
 }
 
 func tofuRun(dir string, env []string, tofu string, args ...string) (string, error) {

@@ -72,12 +72,12 @@ func finish(total testtally.Tally) error {
 
 // binTests are, per module, the tests that need bin/: in the root module the scenario
 // runner (scripts/), the dashboard's browser test (browser/), the tfplugindocs pages and
-// examples (internal/providerdocs), the goreleaser snapshot (internal/release) and the
-// guides' copied acceptance examples (internal/guidetest); in the provider module its
-// acceptance tests (provider/acctest: resource.Test through bin/tofu). `mage unit` skips
-// them by name; `mage test` builds bin/ first and runs them.
+// examples (internal/providerdocs), the goreleaser snapshot (internal/release), the guides'
+// copied acceptance examples (internal/guidetest) and the guides' commands (internal/guides);
+// in the provider module its acceptance tests (provider/acctest: resource.Test through
+// bin/tofu). `mage unit` skips them by name; `mage test` builds bin/ first and runs them.
 var binTests = map[string]string{
-	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples",
+	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples|TestGuides",
 	"provider": "^TestAcc[A-Z]",
 }
 

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/reftest"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -137,40 +139,35 @@ func TestFaultObject(t *testing.T) {
 // reference family, with the runner probing through the same catalog.
 func TestPublishedFamily(t *testing.T) {
 	bin := hostsimBinary(t)
-	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
-	if dir == "" {
-		wd, _ := os.Getwd()
-		for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-				dir = filepath.Join(d, "..", "shared", "reference", "takoform-v1alpha3")
-				break
+	for _, lane := range wire.Lanes() {
+		t.Run(lane.Name, func(t *testing.T) {
+			dir := reftest.Lane(t, lane)
+			cat, err := catalog.Load(os.DirFS(dir))
+			if err != nil {
+				t.Fatalf("the published family does not load: %v", err)
 			}
-		}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			sim, err := Start(ctx, bin, "full", "--catalog", dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sim.Stop()
+			cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat}
+			tokens(&cfg)
+			rep, err := conformance.Run(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Lane != lane.APIVersion {
+				t.Errorf("the run names the host's lane %q, want %s", rep.Lane, lane.APIVersion)
+			}
+			for _, r := range rep.Checks {
+				if r.Status == conformance.StatusFail || r.Status == conformance.StatusError {
+					t.Errorf("published family of %s: %s", lane.Name, r.Line())
+				}
+			}
+			t.Logf("published family of %s: %s", lane.Name, rep.Summary.Line())
+		})
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Skipf("published reference family not found at %q (set TAKOKIT_REFERENCE_DIR)", dir)
-	}
-	cat, err := catalog.Load(os.DirFS(dir))
-	if err != nil {
-		t.Fatalf("the published family does not load: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	sim, err := Start(ctx, bin, "full", "--catalog", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Stop()
-	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat}
-	tokens(&cfg)
-	rep, err := conformance.Run(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rep.Checks {
-		if r.Status == conformance.StatusFail || r.Status == conformance.StatusError {
-			t.Errorf("published family: %s", r.Line())
-		}
-	}
-	t.Log(rep.Summary.Line())
 }

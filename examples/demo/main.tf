@@ -27,6 +27,34 @@ resource "takoform_at_least_once_queue" "events" {
   message_retention_seconds = 345600
 }
 
+# The application's SQLite database, its schema as an ordered migration history: each file runs
+# once, in order, and only the files the database has not applied yet run on a later apply.
+resource "takoform_sqlite_database" "app" {
+  name = "app"
+}
+
+resource "takoform_sqlite_migration_set" "app" {
+  revision_owner = "app"
+  files = [
+    { path = "0001_sessions.sql", content_type = "application/sql", content_file = "${path.module}/migrations/0001_sessions.sql" },
+    { path = "0002_uploads.sql", content_type = "application/sql", content_file = "${path.module}/migrations/0002_uploads.sql" },
+  ]
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+# Named after the set it applies and created before the one it replaces, so a set the host
+# refuses leaves the application in force (docs/protocol.md#migrations).
+resource "takoform_sqlite_migration_application" "app" {
+  name          = takoform_sqlite_migration_set.app.name
+  database      = takoform_sqlite_database.app.name
+  migration_set = takoform_sqlite_migration_set.app.name
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
 resource "takoform_worker_bundle" "api" {
   revision_owner = "api"
   main_module    = "index.js"
@@ -57,14 +85,19 @@ resource "takoform_worker_version" "api" {
     name        = "EVENTS"
     target_name = takoform_at_least_once_queue.events.name
   }]
+  sqlite_bindings = [{
+    name        = "DB"
+    target_name = takoform_sqlite_database.app.name
+  }]
   lifecycle {
     create_before_destroy = true
   }
 }
 
 resource "takoform_worker_deployment" "api" {
-  name   = "api"
-  worker = takoform_module_worker.api.name
+  name       = "api"
+  depends_on = [takoform_sqlite_migration_application.app]
+  worker     = takoform_module_worker.api.name
   versions = [{
     weight         = 10000
     worker_version = takoform_worker_version.api.name
@@ -88,4 +121,8 @@ output "hostname" {
 
 output "port" {
   value = takoform_worker_endpoint.api.port
+}
+
+output "migrations_ready" {
+  value = takoform_sqlite_migration_application.app.ready
 }

@@ -2,6 +2,7 @@ package takoform
 
 import (
 	"context"
+	"errors"
 
 	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
@@ -113,6 +114,20 @@ func (r *Resource) putSpec(ctx context.Context, form *model.Form, name, space st
 		return nil, &applyError{stagePut, err}
 	}
 	return out, nil
+}
+
+// stoppedAtDiscovery rewrites rep for an apply whose discovery failed with an answer
+// (no host answering is said elsewhere): the action was never sent, so the report says
+// that, names the request that failed, and points at no field of the spec.
+func (r *Resource) stoppedAtDiscovery(rep *report, err error, action, kept string) {
+	var ae *applyError
+	if !errors.As(err, &ae) || ae.stage != stageDiscovery || rep.unreachable != "" {
+		return
+	}
+	rep.summary += ": host discovery failed"
+	rep.route = "GET " + r.configured.client.Lane().DiscoveryPath
+	rep.what = "The host's discovery document could not be used, so the " + action + " was not sent; " + kept
+	rep.pointer = ""
 }
 
 // settle polls an accepted operation to its end. It returns the final representation,

@@ -3,7 +3,9 @@ package takoform
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 
@@ -165,8 +167,12 @@ func (r *Resource) hashEntries(entries []localEntry, d *diag.Diagnostics) ([]att
 		seen[e.key] = i
 		size, digest, _, err := hashFile(e.file)
 		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is named once, below
+			}
 			d.AddAttributeError(at.AtName("content_file"), upperFirst(a.what())+" file cannot be read",
-				fmt.Sprintf("%s: %v. Relative paths resolve against OpenTofu's working directory; write \"${path.module}/…\".", e.file, err))
+				fmt.Sprintf("%s cannot be read (%v), so nothing was planned. Relative paths resolve against OpenTofu's working directory; write \"${path.module}/…\".", e.file, err))
 			return nil, false
 		}
 		if size > maxEntryBytes {

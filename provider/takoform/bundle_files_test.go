@@ -136,26 +136,28 @@ func TestMigrationSetKeepsItsOrder(t *testing.T) {
 // attribute path, and nothing is planned or uploaded.
 func TestBundleFilesAreHeldToTheirManifestPolicy(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
+	const mediaType = `must match ^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$.`
 	cases := []struct {
 		typ   string
 		files []localFile
-		want  []string
+		want  diagnostic
 	}{
-		{migrationsType, []localFile{initSQL, {"0002_seed.txt", "text/plain", "x"}}, []string{"Value not allowed", `"text/plain"`, `"application/sql"`}},
-		{assetsType, []localFile{indexHTML, {"a.txt", "Text/Plain", "x"}}, []string{"does not match the required pattern"}},
-		{assetsType, []localFile{indexHTML, {"a.txt", "text/plain; charset=utf-8", "x"}}, []string{"does not match the required pattern"}},
-		{assetsType, []localFile{indexHTML, indexHTML}, []string{"Duplicate file path", "files[0] and files[1]", `"index.html"`}},
-		{assetsType, []localFile{{"../escape.html", "text/html", "x"}}, []string{"does not match the required pattern"}},
+		{migrationsType, []localFile{initSQL, {"0002_seed.txt", "text/plain", "x"}}, errorDiag("Value not allowed",
+			`"text/plain" is not a MigrationBundle media type; allowed: "application/sql".`).at("files[1].content_type")},
+		{assetsType, []localFile{indexHTML, {"a.txt", "Text/Plain", "x"}}, errorDiag("Value does not match the required pattern",
+			`"Text/Plain" `+mediaType).at("files[1].content_type")},
+		{assetsType, []localFile{indexHTML, {"a.txt", "text/plain; charset=utf-8", "x"}}, errorDiag("Value does not match the required pattern",
+			`"text/plain; charset=utf-8" `+mediaType).at("files[1].content_type")},
+		{assetsType, []localFile{indexHTML, indexHTML}, errorDiag("Duplicate file path",
+			`files[0] and files[1] both name "index.html"; every file of a manifest has its own path.`).at("files[1].path")},
+		{assetsType, []localFile{{"../escape.html", "text/html", "x"}}, errorDiag("Value does not match the required pattern",
+			`"../escape.html" must match ^[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*$.`).at("files[0].path")},
 	}
 	for _, c := range cases {
 		pr := h.plan(c.typ, filesConfig(t, h, c.typ, c.files...), nil)
-		d := diagWith(pr.diags, c.want...)
-		if d == nil || pr.planned != nil {
-			t.Errorf("%s %v: want %q:\n%s", c.typ, c.files, c.want, dump(pr.diags))
-			continue
-		}
-		if d.Attribute == nil || len(d.Attribute.Steps()) != 3 {
-			t.Errorf("%s: the refusal must name the entry's attribute path, got %v", c.typ, d.Attribute)
+		wantDiags(t, pr.diags, c.want)
+		if pr.planned != nil {
+			t.Errorf("%s %v: refused, yet planned %v", c.typ, c.files, pr.planned)
 		}
 	}
 	if c, _ := h.sim.Admin.Counters(); c.Uploads != 0 || c.Mutations != 0 {

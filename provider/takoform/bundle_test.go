@@ -3,7 +3,6 @@ package takoform
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -73,22 +72,38 @@ func TestWorkerStackFromLocalFiles(t *testing.T) {
 func TestBundleAuthoringModes(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
 	pr := h.plan("takoform_worker_bundle", values{aRevisionOwner: s("api")}, nil)
-	if diagWith(pr.diags, "Set manifest_digest, or main_module and modules", codeBundleConflict) == nil {
-		t.Errorf("neither mode:\n%s", dump(pr.diags))
-	}
-	file := filepath.Join(t.TempDir(), "index.js")
+	wantDiags(t, pr.diags, errorDiag("Set manifest_digest, or main_module and modules",
+		"The bundle names neither a committed manifest nor local module files.",
+		"",
+		"Resource: takoform_worker_bundle",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/bundle-conflict",
+		"Retryable: no",
+		"",
+		"Set manifest_digest to a committed manifest, or main_module and modules to local files (or both, agreeing).").at("manifest_digest"))
+	dir := t.TempDir()
+	file := filepath.Join(dir, "index.js")
 	os.WriteFile(file, []byte("export default {};"), 0o644)
 	cfg := bundleConfig(t, h, file)
-	cfg["manifest_digest"] = s("sha256:" + "00000000000000000000000000000000000000000000000000000000000000aa")
+	configured := "sha256:" + "00000000000000000000000000000000000000000000000000000000000000aa"
+	cfg["manifest_digest"] = s(configured)
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
-	if diagWith(pr.diags, "Bundle files do not match manifest_digest", codeBundleConflict) == nil {
-		t.Errorf("disagreeing modes:\n%s", dump(pr.diags))
-	}
-	cfg = bundleConfig(t, h, filepath.Join(t.TempDir(), "missing.js"))
+	wantDiags(t, named(pr.diags, "<configured>", configured), errorDiag("Bundle files do not match manifest_digest",
+		"The local files describe manifest <sha256-1>, but manifest_digest is <configured>.",
+		"",
+		"Resource: takoform_worker_bundle",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-2>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/bundle-conflict",
+		"Retryable: no",
+		"",
+		"Set manifest_digest to a committed manifest, or main_module and modules to local files (or both, agreeing).").at("manifest_digest"))
+	cfg = bundleConfig(t, h, filepath.Join(dir, "missing.js"))
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
-	if diagWith(pr.diags, "Module file cannot be read", "path.module") == nil {
-		t.Errorf("unreadable file:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, named(pr.diags, "<dir>", dir), errorDiag("Module file cannot be read",
+		`<dir>/missing.js cannot be read (no such file or directory), so nothing was planned. Relative paths resolve against OpenTofu's working directory; write "${path.module}/…".`).
+		at("modules[0].content_file"))
 }
 
 // TestBundleChangedSincePlanNamesItsCodeOnce: a local failure of the upload step (the
@@ -108,13 +123,19 @@ func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
 	}
 	before, _ := h.sim.Admin.Counters()
 	_, d := h.apply("takoform_worker_bundle", bcfg, nil, pr.planned)
-	dg := diagWith(d, "Bundle upload for WorkerBundle", "changed since plan")
-	if dg == nil {
-		t.Fatalf("want the bundle upload failure:\n%s", dump(d))
-	}
-	if !strings.Contains(dg.Detail, "\nCode: "+codeBundleUploadFailed+"\n") || strings.Count(dg.Detail, codeBundleUploadFailed) != 1 {
-		t.Errorf("the code line must name %s exactly once:\n%s", codeBundleUploadFailed, dg.Detail)
-	}
+	// the code line names the provider code once, not wrapped around itself
+	wantDiags(t, d, errorDiag("Bundle upload for WorkerBundle bundle-340de09ca4b1-14c2529eb449 failed",
+		"The local module files could not be uploaded and committed; no resource was touched.",
+		"",
+		"Cause: the module files changed since plan: they now describe <sha256-1>, the plan has <sha256-2>",
+		"",
+		"Resource: takoform_worker_bundle (dev/bundle-340de09ca4b1-14c2529eb449)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-3>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/bundle-upload-failed",
+		"Retryable: no",
+		"",
+		"Run the plan again so it describes the files as they are now, then apply that plan; keep the files unchanged between plan and apply."))
 	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
 		t.Errorf("a bundle that changed since plan reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
 	}

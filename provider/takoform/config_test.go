@@ -3,7 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -14,25 +13,21 @@ func TestProviderConfigurationErrors(t *testing.T) {
 	t.Setenv("TAKOFORM_SPACE", "")
 	cases := []struct {
 		cfg  map[string]string
-		want string
-		attr string
+		want diagnostic
 	}{
-		{map[string]string{"token": "t"}, "Missing takoform endpoint", "endpoint"},
-		{map[string]string{"endpoint": h.sim.URL}, "Missing takoform token", "token"},
-		{map[string]string{"endpoint": "http://192.0.2.1", "token": "t"}, "not loopback", "endpoint"},
-		{map[string]string{"endpoint": h.sim.URL + "/apis", "token": "t"}, "no path", "endpoint"},
-		{map[string]string{"endpoint": h.sim.URL, "token": "t", "space": "a/b"}, "contains \"/\"", "space"},
+		{map[string]string{"token": "t"}, errorDiag("Missing takoform endpoint",
+			"Set endpoint in the provider block or TAKOFORM_ENDPOINT to the host's bare origin, e.g. https://host.example.").at("endpoint")},
+		{map[string]string{"endpoint": h.sim.URL}, errorDiag("Missing takoform token",
+			"Set token in the provider block or TAKOFORM_TOKEN to the bearer credential the host issued.").at("token")},
+		{map[string]string{"endpoint": "http://192.0.2.1", "token": "t"}, errorDiag("Invalid takoform endpoint",
+			`endpoint "http://192.0.2.1" uses plain http to a host that is not loopback; use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)`).at("endpoint")},
+		{map[string]string{"endpoint": h.sim.URL + "/apis", "token": "t"}, errorDiag("Invalid takoform endpoint",
+			`endpoint "http://127.0.0.1:<port-1>/apis" must be a bare origin with no path: write http://127.0.0.1:<port-1> (the provider finds the API through discovery)`).at("endpoint")},
+		{map[string]string{"endpoint": h.sim.URL, "token": "t", "space": "a/b"}, errorDiag("Invalid takoform space",
+			`space "a/b" contains "/"; choose a space name without a slash`).at("space")},
 	}
 	for _, c := range cases {
-		ds := h.configure(c.cfg)
-		d := diagWith(ds, c.want)
-		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
-			t.Errorf("%v: want %q:\n%s", c.cfg, c.want, dump(ds))
-			continue
-		}
-		if d.Attribute == nil || d.Attribute.String() != `AttributeName("`+c.attr+`")` {
-			t.Errorf("%v: attribute = %v, want %s", c.cfg, d.Attribute, c.attr)
-		}
+		wantDiags(t, h.configure(c.cfg), c.want)
 	}
 	// environment fallback when the attributes are unset or empty
 	t.Setenv("TAKOFORM_ENDPOINT", h.sim.URL)
@@ -49,13 +44,51 @@ func TestProviderConfigurationErrors(t *testing.T) {
 	}
 }
 
+// TestWrongTokenReachesTheUserWithCodeAndRequest: a token the host does not know stops
+// a create and an update at discovery; each says it was not sent, names the request
+// that failed, the host's code and request id, and what to check.
 func TestWrongTokenReachesTheUserWithCodeAndRequest(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
-	mustNoError(t, "configure", h.configure(map[string]string{"endpoint": h.sim.URL, "token": "nobody", "space": "dev"}))
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60)}
-	pr := h.plan(queueType, cfg, nil)
-	_, d := h.apply(queueType, cfg, nil, pr.planned)
-	if diagWith(d, "Host discovery failed", "unauthenticated (host, HTTP 401)", "Request: req_", "TAKOFORM_TOKEN") == nil {
-		t.Errorf("want the host's code, request id and the token repair:\n%s", dump(d))
+	st := h.create(queueType, cfg)
+	mustNoError(t, "configure", h.configure(map[string]string{"endpoint": h.sim.URL, "token": "nobody", "space": "dev"}))
+	fresh := values{aName: s("other"), "message_retention_seconds": i64(60)}
+	pr := h.plan(queueType, fresh, nil)
+	_, d := h.apply(queueType, fresh, nil, pr.planned)
+	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue other: host discovery failed",
+		"The host's discovery document could not be used, so the create was not sent; nothing was written to state.",
+		"",
+		"Host: the bearer token names no principal of this host; check the configured token",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/other)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Route: GET /.well-known/takoform/v1beta1",
+		"Request: <req-1>",
+		"Code: unauthenticated (host, HTTP 401)",
+		"Retryable: no",
+		"",
+		"The token is missing or unknown to the host. Check token in the provider block or TAKOFORM_TOKEN."))
+	longer := cfg.clone()
+	longer["message_retention_seconds"] = i64(120)
+	pr = h.plan(queueType, longer, st)
+	_, d = h.apply(queueType, longer, st, pr.planned)
+	wantDiags(t, named(d, "<uid>", st.str(aUID)), errorDiag("Failed to update AtLeastOnceQueue orders: host discovery failed",
+		"The host's discovery document could not be used, so the update was not sent; the state keeps the prior values.",
+		"",
+		"Host: the bearer token names no principal of this host; check the configured token",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Route: GET /.well-known/takoform/v1beta1",
+		"Expected UID: <uid>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Request: <req-1>",
+		"Code: unauthenticated (host, HTTP 401)",
+		"Retryable: no",
+		"",
+		"The token is missing or unknown to the host. Check token in the provider block or TAKOFORM_TOKEN."))
+	if c, _ := h.sim.Admin.Counters(); c.Mutations != 1 {
+		t.Errorf("mutations = %d, want only the first create's", c.Mutations)
 	}
 }

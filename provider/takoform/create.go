@@ -98,10 +98,18 @@ func (r *Resource) uploadForCreate(ctx context.Context, c *createCall, d *diag.D
 	if err == nil {
 		return true
 	}
-	(&report{summary: fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, c.name),
+	rep := (&report{summary: fmt.Sprintf("Bundle upload for %s %s failed", m.kind.Kind, c.name),
 		what:     "The local " + m.bundle.what() + " files could not be uploaded and committed; no resource was touched.",
 		typeName: m.typeName, space: c.space, name: c.name, ref: &c.form.Ref, pointer: "/spec/manifestDigest",
-	}).withLocalCode(codeBundleUploadFailed, err).add(d)
+	}).withLocalCode(codeBundleUploadFailed, err)
+	var changed *filesChanged
+	switch {
+	case errors.As(err, &changed):
+		rep.repair = "Run the plan again so it describes the files as they are now, then apply that plan; keep the files unchanged between plan and apply."
+	case rep.repair == "":
+		rep.repair = "Check that every file of the bundle is readable and unchanged since plan, then plan and apply again."
+	}
+	rep.add(d)
 	return false
 }
 
@@ -158,7 +166,7 @@ func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model
 	}
 	st := m.unfinished(plan, form, uid, "", "", opID)
 	rep := &report{warning: true, summary: fmt.Sprintf("%s %s was accepted by the host but has not finished", m.kind.Kind, name),
-		what: "The host accepted the create but its outcome was not known before the create finished (" + errText(why) + "). " +
+		what: "The host accepted the create but its outcome was not known before the create finished (" + errText("create", why) + "). " +
 			"The state records the operation in pending_operation_id with every output null; the next plan or apply picks it up and finishes the resource in place.",
 		typeName: m.typeName, space: plan.str(aSpace), name: name, ref: &form.Ref, opID: opID,
 		code:   "accepted-without-representation (host)",
@@ -168,12 +176,12 @@ func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model
 	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 }
 
-func errText(err error) string {
+func errText(op string, err error) string {
 	switch {
 	case err == nil:
 		return "no result"
 	case errors.Is(err, context.DeadlineExceeded):
-		return "create_timeout ran out while polling"
+		return op + "_timeout ran out while polling"
 	case errors.Is(err, context.Canceled):
 		return "the run was interrupted while polling"
 	}
@@ -190,9 +198,7 @@ func (r *Resource) createFailed(ctx context.Context, c *createCall, err error, r
 		return
 	}
 	rep := c.failure(refusedOr(err, "create", "nothing was written to state.")).withErr(err)
-	if ae != nil && ae.stage == stageDiscovery && rep.unreachable == "" {
-		rep.summary = "Host discovery failed"
-	}
+	r.stoppedAtDiscovery(rep, err, "create", "nothing was written to state.")
 	taken := ae != nil && ((ae.stage == stagePrepare && client.IsCode(err, wire.CodeInvalidArgument)) ||
 		(ae.stage == stagePut && client.IsCode(err, wire.CodeGenerationConflict)))
 	if taken {

@@ -65,7 +65,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 			st := prior.clone()
 			st[aPendingOp] = strVal(last.ID)
 			rep.summary = fmt.Sprintf("%s %s was accepted for deletion but has not finished", m.kind.Kind, name)
-			rep.what = "The host accepted the delete but it did not finish in time (" + errText(err) + "). The state is kept with pending_operation_id so the next refresh observes the outcome."
+			rep.what = "The host accepted the delete but it did not finish in time (" + errText("delete", err) + "). The state is kept with pending_operation_id so the next refresh observes the outcome."
 			rep.opID, rep.code = last.ID, "accepted-without-representation (host)"
 			rep.repair = "Run tofu destroy (or apply) again once the host has finished."
 			rep.add(&resp.Diagnostics)

@@ -71,7 +71,10 @@ func (r *report) detail() string {
 	lines := []string{}
 	if r.typeName != "" {
 		id := r.name
-		if r.space != "" {
+		switch {
+		case r.space != "" && r.name == "": // a name derived from values not known yet
+			id = "space " + r.space + ", name known after apply"
+		case r.space != "":
 			id = r.space + "/" + r.name
 		}
 		if id != "" {
@@ -179,8 +182,11 @@ func (r *report) withErr(err error) *report {
 		r.code = codeDiscoveryFailed
 		r.repair = "Check that endpoint names a Takoform host of this provider's lane and that its discovery document follows the lane (the rule above is the one broken)."
 		if de.HostLane != nil {
+			// the 404 on this lane's discovery path is how the mismatch showed, not the error
 			r.code = codeLaneMismatch
-			r.repair = "Point endpoint at a host of this provider's lane, or use a provider built over a catalog of the host's lane (go tool mage provider:family DIR; docs/guides/custom-family.md)."
+			r.repair = "Point endpoint at a host of this provider's lane, or use the provider of the host's lane " +
+				"(bin/<lane>/terraform-provider-takoform, or go tool mage provider:family DIR over a catalog of that lane; docs/protocol.md#lanes)."
+			break
 		}
 		if errors.As(err, &h) {
 			r.hostMsg, r.reqID, r.hostCode = h.Env.Message, h.Env.RequestID, h.Env.HostCode

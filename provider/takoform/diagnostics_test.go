@@ -30,18 +30,23 @@ func TestReportLayout(t *testing.T) {
 		"Code: backend_unavailable (host, HTTP 503)",
 		"Retryable: yes",
 		"",
-		repairs[wire.CodeBackendUnavailable],
+		"This is transient and the provider already retried. Apply again later.",
 	}, "\n")
 	if got := r.detail(); got != want {
 		t.Errorf("detail:\n%s\n--- want ---\n%s", got, want)
 	}
 	p := &report{summary: "x"}
 	p.withErr(&client.ProtocolError{Status: 502, Reason: "not an envelope"})
-	d := p.detail()
-	for _, s := range []string{"Cause: not an envelope", "Code: protocol-invalid host response (HTTP 502)", "Retryable: no", "will not guess"} {
-		if !strings.Contains(d, s) {
-			t.Errorf("protocol-invalid detail lacks %q:\n%s", s, d)
-		}
+	want = strings.Join([]string{
+		"Cause: not an envelope",
+		"",
+		"Code: protocol-invalid host response (HTTP 502)",
+		"Retryable: no",
+		"",
+		"The host's answer breaks the protocol, so the provider will not guess a remedy. Check the host (and any proxy in front of it).",
+	}, "\n")
+	if got := p.detail(); got != want {
+		t.Errorf("protocol-invalid detail:\n%s\n--- want ---\n%s", got, want)
 	}
 }
 

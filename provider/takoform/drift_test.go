@@ -42,12 +42,21 @@ func TestRelationDriftIsRecordedAndRepinnedInPlace(t *testing.T) {
 	if rd0, _ := h.read(endpointType, ep); rd0 == nil || rd0[aReady].Equal(types.BoolValue(true)) {
 		t.Fatalf("hostsim must render relation drift after an out-of-band removal of the target (the endpoint is still Ready): %v", rd0)
 	}
-	h.create(workerType, values{aName: s("api")}) // a new incarnation under the same name
+	again := h.create(workerType, values{aName: s("api")}) // a new incarnation under the same name
 	rd, d := h.read(endpointType, ep)
-	mustNoError(t, "read", d)
-	if diagWith(d, "points at a resource that changed outside this configuration", codeRelationTargetChanged) == nil {
-		t.Fatalf("want the drift warning:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<old worker uid>", worker.str(aUID), "<new worker uid>", again.str(aUID)),
+		warningDiag("WorkerEndpoint api-edge points at a resource that changed outside this configuration",
+			"The host reports ExternalChange on the Ready condition. The next apply re-pins the relation (a revision Form is replaced).",
+			"",
+			`Host: relation /worker: pinned ModuleWorker "api" uid <old worker uid> (edge.forms.takokit.dev/v1beta1 ModuleWorker 0.1.0 <sha256-1>) is now uid <new worker uid> (edge.forms.takokit.dev/v1beta1 ModuleWorker 0.1.0 <sha256-1>)`,
+			"",
+			"Resource: takoform_worker_endpoint (dev/api-edge)",
+			"Form: edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.2.0 schema=<sha256-2>",
+			"Host reason: relation-target-replaced /worker pinned <old worker uid> now <new worker uid>",
+			"Code: takoform.provider/relation-target-changed",
+			"Retryable: no",
+			"",
+			"Run tofu apply to re-pin; if the target was deleted, create it first."))
 	reason := rd.str(aDrift)
 	if reason != "ExternalChange" && reason != "DependencyMissing" {
 		t.Fatalf("relation_drift_reason = %q", reason)
@@ -70,15 +79,22 @@ func TestRelationDriftIsRecordedAndRepinnedInPlace(t *testing.T) {
 	// attachment gate; what is proven here is that the re-pin went out fenced and
 	// that a refused update keeps the prior state (drift reason included).
 	up, d := h.apply(endpointType, cfg, rd, pr.planned)
-	if dg := diagWith(d, "Failed to update WorkerEndpoint api-edge", "Expected UID: "+ep.str(aUID), "Expected generation: 1"); dg == nil {
-		if hasError(d) {
-			t.Fatalf("want the fenced re-pin:\n%s", dump(d))
-		}
-		if up.str(aDrift) != "" || up.str(aUID) != ep.str(aUID) {
-			t.Errorf("after re-pin: drift=%q uid=%q (was %q)", up.str(aDrift), up.str(aUID), ep.str(aUID))
-		}
-		return
-	}
+	wantDiags(t, named(d, "<endpoint uid>", ep.str(aUID)), errorDiag("Failed to update WorkerEndpoint api-edge",
+		"The host refused the update; the state keeps the prior values.",
+		"",
+		`Host: WorkerEndpoint "api-edge" in space "dev": /worker: worker "api" has no active deployment, so nothing serves its "fetch" handler; deploy a version declaring "fetch" first`,
+		"",
+		"Resource: takoform_worker_endpoint (dev/api-edge)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec/worker",
+		"Expected UID: <endpoint uid>",
+		"Expected generation: 1",
+		"Expected revision: 3",
+		"Request: <req-1>",
+		"Code: unsupported_capability (host, HTTP 422)",
+		"Retryable: no",
+		"",
+		"The host lacks a capability this needs (handler, binding or endpoint assignment). See the host message, or use another host."))
 	if up.str(aDrift) != reason || up.str(aGeneration) != rd.str(aGeneration) {
 		t.Errorf("a refused re-pin must keep the prior state: drift=%q generation=%q", up.str(aDrift), up.str(aGeneration))
 	}

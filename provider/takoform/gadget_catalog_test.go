@@ -19,7 +19,7 @@ import (
 // (catalog/testdata/good/example) edited the way an author would and resealed, to
 // reach what no Form of the embedded catalog declares: Gadget 0.2.0 gets the outputs
 // below (a boolean with and without an enum, string and integer enums, a minimum
-// length) and an optional size without a default, 0.1.0 an address hostsim can assign;
+// length, a string whose pattern admits any character) and an optional size without a default, 0.1.0 an address hostsim can assign;
 // withGadget030 adds a third version and a second transition marker.
 
 const gadgetOutputs = `{
@@ -27,10 +27,11 @@ const gadgetOutputs = `{
   "title": "Gadget outputs",
   "type": "object",
   "additionalProperties": false,
-  "required": ["address", "healthy", "port", "serving", "tier"],
+  "required": ["address", "healthy", "motto", "port", "serving", "tier"],
   "properties": {
     "address": {"type": "string", "minLength": 8, "maxLength": 253, "pattern": "^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$", "description": "Address."},
     "healthy": {"type": "boolean", "enum": [true], "description": "Healthy."},
+    "motto": {"type": "string", "minLength": 8, "maxLength": 64, "pattern": "^\\S(?:.*\\S)?$", "description": "Motto, in any script, without leading or trailing white space."},
     "serving": {"type": "boolean", "description": "Serving."},
     "port": {"type": "integer", "minimum": 1, "maximum": 65535, "enum": [443, 8443], "description": "Port."},
     "tier": {"type": "string", "enum": ["gold", "silver"], "description": "Tier."}
@@ -58,7 +59,7 @@ func gadgetDir(t *testing.T) string {
 		def["outputSchema"] = outs
 		// size loses its default, so a plan can leave an integer null (support tests)
 		delete(gadgetProps(def)["size"].(map[string]any), "default")
-	}, map[string][]byte{"fixtures/outputs.json": []byte(`{"address": "here.example", "healthy": true, "port": 443, "serving": true, "tier": "gold"}` + "\n")})
+	}, map[string][]byte{"fixtures/outputs.json": []byte(`{"address": "here.example", "healthy": true, "motto": "ここにタコがいる", "port": 443, "serving": true, "tier": "gold"}` + "\n")})
 	// 0.1.0's address (^[a-z]+$, at most 20) is not an address hostsim can assign
 	reseal(t, dir, gadgetPkg(dir, "0.1.0"), true, func(def map[string]any) {
 		props := def["outputSchema"].(map[string]any)["properties"].(map[string]any)

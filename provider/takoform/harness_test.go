@@ -274,21 +274,6 @@ func mustNoError(t *testing.T, what string, ds []*tfprotov6.Diagnostic) {
 	}
 }
 
-// diagWith returns the first diagnostic whose summary or detail contains all parts.
-func diagWith(ds []*tfprotov6.Diagnostic, parts ...string) *tfprotov6.Diagnostic {
-	for _, d := range ds {
-		text := d.Summary + "\n" + d.Detail
-		ok := true
-		for _, p := range parts {
-			ok = ok && strings.Contains(text, p)
-		}
-		if ok {
-			return d
-		}
-	}
-	return nil
-}
-
 func dump(ds []*tfprotov6.Diagnostic) string {
 	var b strings.Builder
 	for _, d := range ds {

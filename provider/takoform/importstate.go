@@ -110,14 +110,14 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 		}
 		res, f, err := r.findByName(ctx, space, name)
 		if err != nil {
-			(&report{summary: fmt.Sprintf("Failed to read %s %s", m.kind.Kind, name), typeName: m.typeName,
-				space: space, name: name, pointer: "/metadata", what: "The import probe could not read the host."}).withErr(err).add(d)
+			(&report{summary: fmt.Sprintf("Failed to import %s %s", m.kind.Kind, name), typeName: m.typeName,
+				space: space, name: name, pointer: "/metadata", what: "The import probe could not read the host; nothing was imported."}).withErr(err).add(d)
 			return
 		}
 		if res == nil {
 			(&report{summary: fmt.Sprintf("%s %s/%s was not found under any definition version this provider carries", m.kind.Kind, space, name),
 				typeName: m.typeName, space: space, name: name, pointer: "/metadata",
-				what:   "Probed: " + strings.Join(m.refTexts(), "; ") + ".",
+				what:   "The host has no resource of that name under any of those versions, so nothing was imported. Probed: " + strings.Join(m.refTexts(), "; ") + ".",
 				repair: "Check the name and space, or create the resource instead of importing it."}).add(d)
 			return
 		}

@@ -136,15 +136,17 @@ func (r *Resource) planExisting(ctx context.Context, plan, prior, config values,
 			}
 		}
 		what := fmt.Sprintf("The resource is recorded under %s@%s; moving it to %s never happens by editing this attribute alone.", form.Ref.Kind, form.Ref.DefinitionVersion, v)
+		back := fmt.Sprintf("set form_definition_version back to %q (or remove it)", form.Ref.DefinitionVersion)
+		repair := "No Form transition moves this resource there: " + back + ", or replace the resource under a new name."
 		if len(markers) > 0 {
 			what += " Declared marker(s) for this change: " + strings.Join(markers, ", ") + "."
+			repair = fmt.Sprintf("Set form_transition = %q, or %s.", markers[0], back)
 		} else {
 			what += " No Form transition is declared for this pair."
 		}
 		(&report{summary: fmt.Sprintf("Changing the definition version of %s %s needs a Form transition", m.kind.Kind, prior.str(aName)),
 			typeName: m.typeName, space: prior.str(aSpace), name: prior.str(aName), ref: &form.Ref, attr: &p,
-			code: codeVersionChangeNeedsTrans, what: what,
-			repair: "Set form_transition to the declared marker, or set form_definition_version back to the recorded version."}).add(d)
+			code: codeVersionChangeNeedsTrans, what: what, repair: repair}).add(d)
 		return nil
 	}
 	m.setRef(plan, form.Ref)
@@ -274,7 +276,8 @@ func (r *Resource) planWholeSpec(plan values, form *model.Form, d *diag.Diagnost
 func specProblem(typeName string, form *model.Form, name string, p model.SchemaProblem) *report {
 	rep := &report{summary: fmt.Sprintf("Invalid desired spec for %s %s", form.Ref.Kind, name),
 		typeName: typeName, name: name, ref: &form.Ref, pointer: "/spec" + p.Pointer,
-		code: codeDesiredInvalid, what: p.Message, repair: "Change the value so it satisfies the Form's desired schema."}
+		code: codeDesiredInvalid, repair: "Change the value so it satisfies the Form's desired schema.",
+		what: "The desired spec breaks the Form's desired schema at /spec" + p.Pointer + ": " + strings.TrimSuffix(p.Message, ".") + ". Nothing was sent."}
 	if ap := pointerPath(form, p.Pointer); len(ap.Steps()) > 0 {
 		rep.summary = fmt.Sprintf("Invalid %s for %s %s", ap.String(), form.Ref.Kind, name)
 		rep.attr = &ap

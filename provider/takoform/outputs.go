@@ -88,7 +88,7 @@ func (m *kindModel) setOutputs(v values, form *model.Form, st *client.Status, sp
 		if problem != "" {
 			p := path.Root(o.Attr)
 			(&report{summary: fmt.Sprintf("%s %s: host returned an unusable output %q", form.Ref.Kind, name, o.Wire),
-				what: fmt.Sprintf("Output %q %s. A null here would read as \"not assigned yet\", so it is not written as a value. "+
+				what: fmt.Sprintf("Output %q %s. The attribute is written null and the write fails, so the null does not read as \"not assigned yet\". "+
 					"This is a fault of the host's answer, not of the configuration.", o.Wire, problem),
 				typeName: m.typeName, space: space, name: name, ref: &form.Ref, pointer: "/status/outputs/" + o.Wire,
 				code: codeOutputContractViolated, attr: &p,
@@ -137,6 +137,8 @@ func decodeOutput(o *model.Output, raw json.RawMessage) (attr.Value, string) {
 	if !ok {
 		return nil, fmt.Sprintf("was declared string and the host sent %s", jsonKind(v, raw))
 	}
+	// lengths count characters (code points), as JSON Schema does, never bytes or UTF-16
+	// units (docs/provider-design.md#outputs); decoding made s valid UTF-8
 	n := int64(utf8.RuneCountInString(s))
 	switch {
 	case o.MinLength != nil && n < *o.MinLength:

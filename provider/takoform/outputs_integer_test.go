@@ -20,29 +20,36 @@ func setOutput(output, raw string) func(map[string]any) {
 	}
 }
 
-// mustRefuseOutput asserts that the write failed for exactly one output, with the
-// error a user reads (summary naming the kind, the resource and the output; the
-// problem; the code; the pointer; the attribute), that the output is written null
-// and that the other declared outputs and the rest of the state are still written.
+// written names the resource an output test writes, as its diagnostics do.
+type written struct{ kind, name, typeName, form string }
+
+var (
+	apiEdge = written{"WorkerEndpoint", "api-edge", "takoform_worker_endpoint", "edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.2.0"}
+	gadgetG = written{"Gadget", "g", "takoform_gadget", "example.forms.takokit.dev/v1alpha1 Gadget@0.2.0"}
+)
+
+// unusableOutput is the error a write of w gets when the host answered output
+// unusable; problem completes `Output "<output>" ...`.
+func (w written) unusableOutput(output, problem string) diagnostic {
+	return errorDiag(w.kind+" "+w.name+`: host returned an unusable output "`+output+`"`,
+		`Output "`+output+`" `+problem+`. The attribute is written null and the write fails, so the null does not read as "not assigned yet". This is a fault of the host's answer, not of the configuration.`,
+		"",
+		"Resource: "+w.typeName+" (dev/"+w.name+")",
+		"Form: "+w.form+" schema=<sha256-1>",
+		"Pointer: /status/outputs/"+output,
+		"Code: takoform.provider/output-contract-violated",
+		"Retryable: no",
+		"",
+		"Report the answer to the host operator; refresh or apply again once the host returns the declared output.").at(output)
+}
+
+// mustRefuseOutput asserts that the write failed for exactly one output of
+// WorkerEndpoint api-edge, with the error a user reads (unusableOutput), that the
+// output is written null and that the other declared outputs and the rest of the
+// state are still written.
 func mustRefuseOutput(t *testing.T, st values, d []*tfprotov6.Diagnostic, output, problem string) {
 	t.Helper()
-	dg := diagWith(d, `WorkerEndpoint api-edge: host returned an unusable output "`+output+`"`, "Output \""+output+"\" "+problem,
-		codeOutputContractViolated, "/status/outputs/"+output, `would read as "not assigned yet"`, "fault of the host's answer")
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want an error for output %s saying %q; got:\n%s", output, problem, dump(d))
-	}
-	if dg.Attribute == nil || dg.Attribute.String() != `AttributeName("`+output+`")` {
-		t.Errorf("diagnostic attribute = %v, want %s", dg.Attribute, output)
-	}
-	errs := 0
-	for _, x := range d {
-		if x.Severity == tfprotov6.DiagnosticSeverityError {
-			errs++
-		}
-	}
-	if errs != 1 {
-		t.Errorf("%d errors, want only the one for %s:\n%s", errs, output, dump(d))
-	}
+	wantDiags(t, d, apiEdge.unusableOutput(output, problem))
 	if st == nil || st.str(aUID) == "" {
 		t.Fatalf("the rest of the state must be written; got %v", st)
 	}
@@ -87,7 +94,7 @@ func TestIntegerOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
 	for _, c := range []struct{ sent, problem string }{
 		{"0", "is 0, outside the declared range 1 to 65535"},
 		{"65536", "is 65536, outside the declared range 1 to 65535"},
-		{"443.5", "was declared integer and the host sent the number 443.5, which is not a whole number"},
+		{"443.5", "was declared integer and the host sent the number 443.5, which is not a whole number a 64-bit integer holds"},
 		{"9223372036854775808", "was declared integer and the host sent the number 9223372036854775808, which is not a whole number a 64-bit integer holds"},
 		{`"443"`, `was declared integer and the host sent the string "443"`},
 		{"true", "was declared integer and the host sent the boolean true"},

@@ -43,7 +43,7 @@ func TestStringOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
 		{"null", "hostname", "null", "is null"},
 		{"number", "hostname", "5", "was declared string and the host sent the number 5"},
 		{"too long", "hostname", `"` + long + `"`, "has 254 characters, more than the declared maximum 253"},
-		{"pattern", "url", `"http://api.example/"`, `is "http://api.example/", which does not match the declared pattern ^https://`},
+		{"pattern", "url", `"http://api.example/"`, `is "http://api.example/", which does not match the declared pattern ^https://[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/$`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st, d := applyEndpointThrough(t, setOutput(c.output, c.sent))

@@ -63,11 +63,7 @@ func TestOutputsOfEveryTypeOutsideTheirDeclarationFailTheWrite(t *testing.T) {
 	} {
 		t.Run(c.output+"="+strings.Trim(c.sent, `"`), func(t *testing.T) {
 			st, d := applyGadgetThrough(t, setOutput(c.output, c.sent))
-			dg := diagWith(d, `Gadget g: host returned an unusable output "`+c.output+`"`, "Output \""+c.output+"\" "+c.problem,
-				codeOutputContractViolated, "/status/outputs/"+c.output)
-			if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError || len(d) != 1 {
-				t.Fatalf("want one error for %s saying %q; got:\n%s", c.output, c.problem, dump(d))
-			}
+			wantDiags(t, d, gadgetG.unusableOutput(c.output, c.problem))
 			if st == nil || st.str(aUID) == "" || !st[c.output].IsNull() {
 				t.Errorf("want the state written with %s null; got %v", c.output, st)
 			}

@@ -29,15 +29,28 @@ func TestOldVersionQueueShowsNewFieldAtDefault(t *testing.T) {
 	bad := cfg.clone()
 	bad["max_message_bytes"] = i64(2048)
 	pr = h.plan(queueType, bad, rd)
-	if diagWith(pr.diags, "max_message_bytes is not part of AtLeastOnceQueue 0.1.0", codeFieldNotInDefinition, "at-least-once-queue-0.1-to-0.2") == nil {
-		t.Errorf("want field-not-in-recorded-definition naming the marker:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("max_message_bytes is not part of AtLeastOnceQueue 0.1.0",
+		"The resource's Form definition does not declare this field.",
+		"",
+		"Resource: takoform_at_least_once_queue (orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/maxMessageBytes",
+		"Code: takoform.provider/field-not-in-recorded-definition",
+		"Retryable: no",
+		"",
+		`Move the resource with form_transition = "at-least-once-queue-0.1-to-0.2" first, or remove max_message_bytes.`).at("max_message_bytes"))
 	// changing the version without a transition is refused
 	moved := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.2.0")}
 	pr = h.plan(queueType, moved, rd)
-	if diagWith(pr.diags, "needs a Form transition", codeVersionChangeNeedsTrans, "at-least-once-queue-0.1-to-0.2") == nil {
-		t.Errorf("want definition-version-change-needs-transition:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Changing the definition version of AtLeastOnceQueue orders needs a Form transition",
+		"The resource is recorded under AtLeastOnceQueue@0.1.0; moving it to 0.2.0 never happens by editing this attribute alone. Declared marker(s) for this change: at-least-once-queue-0.1-to-0.2.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Code: takoform.provider/definition-version-change-needs-transition",
+		"Retryable: no",
+		"",
+		`Set form_transition = "at-least-once-queue-0.1-to-0.2", or set form_definition_version back to "0.1.0" (or remove it).`).at("form_definition_version"))
 	// an unset version keeps the recorded ref
 	pr = h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, rd)
 	mustNoError(t, "plan without version", pr.diags)
@@ -49,22 +62,32 @@ func TestOldVersionQueueShowsNewFieldAtDefault(t *testing.T) {
 func TestPlanRefusesUnknownDefinitionVersionAndMarker(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("9.9.9")}, nil)
-	if diagWith(pr.diags, "9.9.9", "0.1.0", "0.2.0") == nil {
-		t.Errorf("unknown version must list the carried ones:\n%s", dump(pr.diags))
-	}
+	// an unknown version lists the carried ones
+	wantDiags(t, pr.diags, errorDiag("Value not allowed",
+		`"9.9.9" is not a definition version this provider carries for AtLeastOnceQueue; allowed: "0.1.0", "0.2.0".`).at("form_definition_version"))
 	pr = h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormTransition: s("worker-endpoint-0.1-to-0.2")}, nil)
-	if diagWith(pr.diags, "at-least-once-queue-0.1-to-0.2", codeFormTransitionInvalid) == nil {
-		t.Errorf("another kind's marker must be refused:\n%s", dump(pr.diags))
-	}
+	// another kind's marker is refused
+	wantDiags(t, pr.diags, errorDiag("Invalid form_transition",
+		`"worker-endpoint-0.1-to-0.2" is not a Form transition the catalog declares for AtLeastOnceQueue. Declared: "at-least-once-queue-0.1-to-0.2".`,
+		"",
+		"Code: takoform.provider/form-transition-invalid",
+		"Retryable: no",
+		"",
+		"Use a declared marker, or remove form_transition.").at("form_transition"))
 }
 
 func TestPlanNeedsASpace(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
 	h.configure(map[string]string{"endpoint": h.sim.URL, "token": "sim-primary"})
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, nil)
-	if diagWith(pr.diags, codeSpaceMissing) == nil {
-		t.Errorf("want space-missing:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("No space for AtLeastOnceQueue orders",
+		"The resource sets no space and the provider has no default space.",
+		"",
+		"Resource: takoform_at_least_once_queue (orders)",
+		"Code: takoform.provider/space-missing",
+		"Retryable: no",
+		"",
+		"Set space on the resource, or space in the provider block (or TAKOFORM_SPACE).").at("space"))
 	pr = h.plan(queueType, values{aName: s("orders"), aSpace: s("prod"), "message_retention_seconds": i64(3600)}, nil)
 	mustNoError(t, "plan with a space", pr.diags)
 	if pr.planned.str(aSpace) != "prod" {
@@ -74,22 +97,25 @@ func TestPlanNeedsASpace(t *testing.T) {
 
 func TestAttributeValidatorsFollowTheSchema(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
+	const cronField = `(?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?)(?:,(?:\*(?:/[0-9]{1,2})?|[0-9]{1,2}(?:-[0-9]{1,2}(?:/[0-9]{1,2})?)?))*`
 	cases := []struct {
 		typ  string
 		cfg  values
-		want string
+		want diagnostic
 	}{
-		{queueType, values{aName: s("orders"), "message_retention_seconds": i64(10)}, "outside the allowed range 60 to 1209600"},
-		{queueType, values{aName: s("Orders"), "message_retention_seconds": i64(60)}, "must match"},
-		{queueType, values{aName: s("orders"), aSpace: s(" x"), "message_retention_seconds": i64(60)}, "starts or ends with whitespace"},
-		{queueType, values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("soon")}, "positive Go duration"},
-		{"takoform_worker_cron_trigger", values{aName: s("nightly"), "worker": s("api"), "cron": s("every night")}, "must match"},
+		{queueType, values{aName: s("orders"), "message_retention_seconds": i64(10)}, errorDiag("Value out of range",
+			"10 is outside the allowed range 60 to 1209600.").at("message_retention_seconds")},
+		{queueType, values{aName: s("Orders"), "message_retention_seconds": i64(60)}, errorDiag("Value does not match the required pattern",
+			`"Orders" must match ^[a-z][a-z0-9-]{0,62}$.`).at("name")},
+		{queueType, values{aName: s("orders"), aSpace: s(" x"), "message_retention_seconds": i64(60)}, errorDiag("Invalid space",
+			`space " x" starts or ends with whitespace or U+FEFF; spaces are never trimmed, so remove it`).at("space")},
+		{queueType, values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("soon")}, errorDiag("Invalid timeout",
+			`"soon" is not a positive Go duration such as "30s", "20m" or "1h".`).at("create_timeout")},
+		{"takoform_worker_cron_trigger", values{aName: s("nightly"), "worker": s("api"), "cron": s("every night")}, errorDiag("Value does not match the required pattern",
+			`"every night" must match ^`+cronField+`(?: `+cronField+`){4}$.`).at("cron")},
 	}
 	for _, c := range cases {
-		pr := h.plan(c.typ, c.cfg, nil)
-		if diagWith(pr.diags, c.want) == nil {
-			t.Errorf("%s %v: want %q:\n%s", c.typ, c.cfg, c.want, dump(pr.diags))
-		}
+		wantDiags(t, h.plan(c.typ, c.cfg, nil).diags, c.want)
 	}
 }
 
@@ -115,25 +141,40 @@ func TestCrossFieldConventions(t *testing.T) {
 		"vars_json":   s(`{"CACHE":"x"}`)}
 	_ = wv
 	pr := h.plan("takoform_worker_version", cfg, nil)
-	if diagWith(pr.diags, `Module environment name "CACHE" is declared twice`, codeEnvNameDuplicate) == nil {
-		t.Errorf("want environment-name-duplicate:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag(`Module environment name "CACHE" is declared twice`,
+		"Binding names, vars keys and names of required sensitive vars share one namespace in the module's environment.",
+		"",
+		"Resource: takoform_worker_version",
+		"Code: takoform.provider/environment-name-duplicate",
+		"Retryable: no",
+		"",
+		"Rename one of them.").at("vars_json"))
 	both := cfg.clone()
 	both[aName] = s("version-a")
 	both["vars_json"] = s(`{}`)
 	pr = h.plan("takoform_worker_version", both, nil)
-	if diagWith(pr.diags, "Set either name or revision_owner, not both", codeRevisionOwnerConflict) == nil {
-		t.Errorf("want revision-owner-conflict:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Set either name or revision_owner, not both",
+		"A revision is named either explicitly or from its content and owner.",
+		"",
+		"Resource: takoform_worker_version (version-a)",
+		"Code: takoform.provider/revision-owner-conflict",
+		"Retryable: no",
+		"",
+		"Remove name (to derive it) or remove revision_owner.").at("revision_owner"))
 	dep := h.kind("takoform_worker_deployment")
 	lt := dep.objectType.AttrTypes["versions"].(types.ListType).ElemType.(types.ObjectType)
 	dcfg := values{aName: s("web"), "worker": s("api"), "versions": objList(t, lt,
 		map[string]attr.Value{"weight": i64(6000), "worker_version": s("v1")},
 		map[string]attr.Value{"weight": i64(3000), "worker_version": s("v2")})}
 	pr = h.plan("takoform_worker_deployment", dcfg, nil)
-	if diagWith(pr.diags, "Weights of versions add up to 9000, not 10000", codeWeightSumInvalid) == nil {
-		t.Errorf("want weight-sum-invalid:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Weights of versions add up to 9000, not 10000",
+		"The entries split traffic, so their weights must add up to exactly the maximum weight.",
+		"",
+		"Resource: takoform_worker_deployment (web)",
+		"Code: takoform.provider/weight-sum-invalid",
+		"Retryable: no",
+		"",
+		"Adjust the weights so they sum to 10000.").at("versions"))
 }
 
 func TestRevisionOwnerDerivesTheName(t *testing.T) {
@@ -164,32 +205,52 @@ func TestJSONMapValidators(t *testing.T) {
 		many += `"K` + string(rune('A'+i/26)) + string(rune('A'+i%26)) + `":1`
 	}
 	many += "}"
-	for val, want := range map[string]string{`[1]`: "Not a JSON object", `null`: "Not a JSON object", `{"a":1,"a":2}`: "Invalid JSON", many: "at most 64"} {
+	notObject := errorDiag("Not a JSON object",
+		`The value must be one JSON object such as {"KEY": "value"}; null and arrays are not allowed.`).at("vars_json")
+	for val, want := range map[string]diagnostic{`[1]`: notObject, `null`: notObject,
+		`{"a":1,"a":2}`: errorDiag("Invalid JSON",
+			`The value must be one JSON object: JSON at /a (byte 10): duplicate member name "a"; every member name in an object must be unique`).at("vars_json"),
+		many: errorDiag("Too many members", "The object has 65 members; at most 64 are allowed.").at("vars_json")} {
 		cfg := base.clone()
 		cfg["vars_json"] = s(val)
-		pr := h.plan("takoform_worker_version", cfg, nil)
-		if diagWith(pr.diags, want) == nil {
-			t.Errorf("vars_json %.20s: want %q:\n%s", val, want, dump(pr.diags))
-		}
+		wantDiags(t, h.plan("takoform_worker_version", cfg, nil).diags, want)
 	}
 	cfg := base.clone()
 	cfg["vars_json"] = s(`{"bad key!":1}`)
 	pr := h.plan("takoform_worker_version", cfg, nil)
-	if diagWith(pr.diags, codeDesiredInvalid, "bad key!") == nil {
-		t.Errorf("the whole-spec check must refuse a bad key:\n%s", dump(pr.diags))
-	}
+	// the whole-spec check refuses a bad key
+	wantDiags(t, pr.diags, errorDiag("Invalid vars_json for WorkerVersion version-addb84d93765-ca8b22d0db83",
+		`The desired spec breaks the Form's desired schema at /spec/vars: member name "bad key!" is not allowed: "bad key!" does not match the pattern ^[A-Za-z][A-Za-z0-9._-]{0,63}$. Nothing was sent.`,
+		"",
+		"Resource: takoform_worker_version (version-addb84d93765-ca8b22d0db83)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/vars",
+		"Code: takoform.provider/desired-invalid",
+		"Retryable: no",
+		"",
+		"Change the value so it satisfies the Form's desired schema.").at("vars_json"))
 }
 
 func TestCreateOverATakenNameSuggestsImport(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
-	h.create(queueType, cfg)
+	taken := h.create(queueType, cfg)
 	pr := h.plan(queueType, cfg, nil)
 	mustNoError(t, "plan", pr.diags)
 	st, d := h.apply(queueType, cfg, nil, pr.planned)
-	if diagWith(d, `name "orders" is already taken`, "tofu import <address> dev/orders") == nil {
-		t.Errorf("want the import repair:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<taken uid>", taken.str(aUID)), errorDiag("Failed to create AtLeastOnceQueue orders",
+		`The name "orders" is already taken on the host in space "dev" (uid <taken uid>, under AtLeastOnceQueue@0.2.0); nothing was written to state.`,
+		"",
+		`Host: AtLeastOnceQueue "orders" in space "dev" exists at generation 1; prepare of an existing resource requires Takoform-Expected-Generation`,
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Request: <req-1>",
+		"Code: invalid_argument (host, HTTP 400)",
+		"Retryable: no",
+		"",
+		"Adopt it with: tofu import <address> dev/orders — or choose another name."))
 	if st != nil {
 		t.Errorf("a refused create wrote state")
 	}

@@ -3,7 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -42,11 +41,15 @@ func TestTransitionMarkerFromAnotherVersionIsNotApplicable(t *testing.T) {
 	h, st := threeGadgets(t, "0.1.0")
 	before := capCounters(t, h).requests
 	pr := h.plan(gadgetType, gadgetConfig(st, values{aFormTransition: s("gadget-0.2-to-0.3")}), st)
-	d := diagWith(pr.diags, "Gadget g is on Gadget@0.1.0, not on the start of gadget-0.2-to-0.3",
-		"The marker moves Gadget@0.2.0 to Gadget@0.3.0. No request was sent.", codeFormTransitionNotApplic)
-	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("form_transition")` {
-		t.Fatalf("want the marker refused at form_transition:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Gadget g is on Gadget@0.1.0, not on the start of gadget-0.2-to-0.3",
+		"The marker moves Gadget@0.2.0 to Gadget@0.3.0. No request was sent.",
+		"",
+		"Resource: takoform_gadget (dev/g)",
+		"Form: example.forms.takokit.dev/v1alpha1 Gadget@0.1.0 schema=<sha256-1>",
+		"Code: takoform.provider/form-transition-not-applicable",
+		"Retryable: no",
+		"",
+		"Remove form_transition, or set form_definition_version to the marker's target version (or leave it unset).").at("form_transition"))
 	if got := capCounters(t, h).requests - before; got != 0 {
 		t.Errorf("the refused plan made %d requests", got)
 	}
@@ -57,11 +60,15 @@ func TestTransitionMarkerFromAnotherVersionIsNotApplicable(t *testing.T) {
 func TestVersionChangeWithoutADirectMarkerSaysNoneIsDeclared(t *testing.T) {
 	h, st := threeGadgets(t, "0.1.0")
 	pr := h.plan(gadgetType, gadgetConfig(st, values{aFormDefVersion: s("0.3.0")}), st)
-	d := diagWith(pr.diags, "Changing the definition version of Gadget g needs a Form transition", "No Form transition is declared for this pair.",
-		codeVersionChangeNeedsTrans)
-	if d == nil || diagWith(pr.diags, "gadget-0.") != nil {
-		t.Fatalf("want the refusal naming no marker:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Changing the definition version of Gadget g needs a Form transition",
+		"The resource is recorded under Gadget@0.1.0; moving it to 0.3.0 never happens by editing this attribute alone. No Form transition is declared for this pair.",
+		"",
+		"Resource: takoform_gadget (dev/g)",
+		"Form: example.forms.takokit.dev/v1alpha1 Gadget@0.1.0 schema=<sha256-1>",
+		"Code: takoform.provider/definition-version-change-needs-transition",
+		"Retryable: no",
+		"",
+		`No Form transition moves this resource there: set form_definition_version back to "0.1.0" (or remove it), or replace the resource under a new name.`).at("form_definition_version"))
 }
 
 // TestFieldOfALaterVersionNamesTheMarkerThatBringsIt: a field the recorded version does
@@ -75,11 +82,16 @@ func TestFieldOfALaterVersionNamesTheMarkerThatBringsIt(t *testing.T) {
 		t.Run(c.version, func(t *testing.T) {
 			h, st := threeGadgets(t, c.version)
 			pr := h.plan(gadgetType, gadgetConfig(st, values{"colour": s("red")}), st)
-			d := diagWith(pr.diags, "colour is not part of Gadget "+c.version, "does not declare this field", c.repair,
-				codeFieldNotInDefinition, "Pointer: /spec/colour")
-			if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("colour")` {
-				t.Fatalf("want the refusal at colour with repair %q:\n%s", c.repair, dump(pr.diags))
-			}
+			wantDiags(t, pr.diags, errorDiag("colour is not part of Gadget "+c.version,
+				"The resource's Form definition does not declare this field.",
+				"",
+				"Resource: takoform_gadget (g)",
+				"Form: example.forms.takokit.dev/v1alpha1 Gadget@"+c.version+" schema=<sha256-1>",
+				"Pointer: /spec/colour",
+				"Code: takoform.provider/field-not-in-recorded-definition",
+				"Retryable: no",
+				"",
+				c.repair).at("colour"))
 		})
 	}
 }
@@ -92,10 +104,7 @@ func TestFieldRequiredOnlyByThePlannedVersion(t *testing.T) {
 	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
 	cfg := values{aName: s("g"), "holder": s("h")}
 	pr := h.plan(gadgetType, cfg, nil)
-	d := diagWith(pr.diags, "Missing required argument", "size is required by Gadget 0.3.0.")
-	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("size")` {
-		t.Fatalf("want size required by 0.3.0:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Missing required argument", "size is required by Gadget 0.3.0.").at("size"))
 	cfg[aFormDefVersion] = s("0.2.0")
 	mustNoError(t, "0.2.0 leaves size optional", h.plan(gadgetType, cfg, nil).diags)
 }

@@ -3,7 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -16,21 +15,26 @@ func TestVersionChangeNeedsATransitionAndNamesTheMarker(t *testing.T) {
 	newer := h.create(queueType, values{aName: s("fresh"), "message_retention_seconds": i64(60)})
 	before := capCounters(t, h).requests
 	for _, c := range []struct {
-		st          values
-		name, to    string
-		from, about string
+		st                  values
+		name, to            string
+		from, about, repair string
 	}{
-		{old, "orders", "0.2.0", "0.1.0", "Declared marker(s) for this change: " + marker + "."},
-		{newer, "fresh", "0.1.0", "0.2.0", "No Form transition is declared for this pair."},
+		{old, "orders", "0.2.0", "0.1.0", "Declared marker(s) for this change: " + marker + ".",
+			`Set form_transition = "` + marker + `", or set form_definition_version back to "0.1.0" (or remove it).`},
+		{newer, "fresh", "0.1.0", "0.2.0", "No Form transition is declared for this pair.",
+			`No Form transition moves this resource there: set form_definition_version back to "0.2.0" (or remove it), or replace the resource under a new name.`},
 	} {
 		cfg := values{aName: s(c.name), "message_retention_seconds": c.st["message_retention_seconds"], aFormDefVersion: s(c.to)}
 		pr := h.plan(queueType, cfg, c.st)
-		d := diagWith(pr.diags, "Changing the definition version of AtLeastOnceQueue "+c.name+" needs a Form transition",
-			"recorded under AtLeastOnceQueue@"+c.from+"; moving it to "+c.to+" never happens by editing this attribute alone.", c.about,
-			codeVersionChangeNeedsTrans, "Resource: takoform_at_least_once_queue (dev/"+c.name+")")
-		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("form_definition_version")` {
-			t.Errorf("%s on %s asking %s: want the refusal at form_definition_version:\n%s", c.name, c.from, c.to, dump(pr.diags))
-		}
+		wantDiags(t, pr.diags, errorDiag("Changing the definition version of AtLeastOnceQueue "+c.name+" needs a Form transition",
+			"The resource is recorded under AtLeastOnceQueue@"+c.from+"; moving it to "+c.to+" never happens by editing this attribute alone. "+c.about,
+			"",
+			"Resource: takoform_at_least_once_queue (dev/"+c.name+")",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@"+c.from+" schema=<sha256-1>",
+			"Code: takoform.provider/definition-version-change-needs-transition",
+			"Retryable: no",
+			"",
+			c.repair).at("form_definition_version"))
 	}
 	if got := capCounters(t, h).requests - before; got != 0 {
 		t.Errorf("refused plans made %d requests", got)

@@ -1,11 +1,9 @@
 package takoform
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/hostsim"
 )
@@ -20,24 +18,36 @@ func TestDesiredSpecProblemsNameTheirAttribute(t *testing.T) {
 	ver := capVersion(h, "fetch")
 	ver["vars_json"] = s(`{"A":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":1}}}}}}}}}`)
 	for _, c := range []struct {
-		h                                  *harness
-		typeName                           string
-		cfg                                values
-		attr, summary, pointer, what, path string
+		h        *harness
+		typeName string
+		cfg      values
+		want     diagnostic
 	}{
-		{gadgets, gadgetType, values{aName: s("g"), "holder": s("h"), "labels_json": s(`{"team":5}`)},
-			"labels_json", "Invalid labels_json for Gadget g", "/spec/labels/team", "got number, want string", `AttributeName("labels_json")`},
-		{h, capVersionType, ver, "vars_json", "Invalid vars_json for WorkerVersion version-", "/spec/vars/A/b/c/d/e/f/g/h",
-			"got object, want boolean or null or number or string", `AttributeName("vars_json")`},
+		{gadgets, gadgetType, values{aName: s("g"), "holder": s("h"), "labels_json": s(`{"team":5}`)}, errorDiag("Invalid labels_json for Gadget g",
+			"The desired spec breaks the Form's desired schema at /spec/labels/team: got number, want string. Nothing was sent.",
+			"",
+			"Resource: takoform_gadget (g)",
+			"Form: example.forms.takokit.dev/v1alpha1 Gadget@0.2.0 schema=<sha256-1>",
+			"Pointer: /spec/labels/team",
+			"Code: takoform.provider/desired-invalid",
+			"Retryable: no",
+			"",
+			"Change the value so it satisfies the Form's desired schema.").at("labels_json")},
+		{h, capVersionType, ver, errorDiag("Invalid vars_json for WorkerVersion version-9a4d96d232d3-14c2529eb449",
+			"The desired spec breaks the Form's desired schema at /spec/vars/A/b/c/d/e/f/g/h: got object, want boolean or null or number or string. Nothing was sent.",
+			"",
+			"Resource: takoform_worker_version (version-9a4d96d232d3-14c2529eb449)",
+			"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
+			"Pointer: /spec/vars/A/b/c/d/e/f/g/h",
+			"Code: takoform.provider/desired-invalid",
+			"Retryable: no",
+			"",
+			"Change the value so it satisfies the Form's desired schema.").at("vars_json")},
 	} {
 		before := capCounters(t, c.h).requests
-		pr := c.h.plan(c.typeName, c.cfg, nil)
-		d := diagWith(pr.diags, c.summary, c.what, "Pointer: "+c.pointer, codeDesiredInvalid, "Change the value so it satisfies the Form's desired schema.")
-		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != c.path {
-			t.Errorf("want %q at %s:\n%s", c.summary, c.path, dump(pr.diags))
-		}
+		wantDiags(t, c.h.plan(c.typeName, c.cfg, nil).diags, c.want)
 		if got := capCounters(t, c.h).requests - before; got != 0 {
-			t.Errorf("%s: the refused plan made %d requests", c.attr, got)
+			t.Errorf("%s: the refused plan made %d requests", c.want.Attribute, got)
 		}
 	}
 }
@@ -60,17 +70,15 @@ func TestSpecProblemOutsideEveryAttribute(t *testing.T) {
 		rep := specProblem(gadgetType, form, "g", model.SchemaProblem{Pointer: c.pointer, Message: "broken"})
 		var d diag.Diagnostics
 		rep.add(&d)
-		if len(d) != 1 || d[0].Summary() != c.summary || !strings.Contains(d[0].Detail(), "Pointer: /spec"+c.pointer+"\n") ||
-			!strings.Contains(d[0].Detail(), codeDesiredInvalid) || !strings.Contains(d[0].Detail(), "broken") {
-			t.Errorf("pointer %q: got %v, want %q with its pointer, code and message", c.pointer, d, c.summary)
-			continue
-		}
-		got := ""
-		if wp, ok := d[0].(diag.DiagnosticWithPath); ok {
-			got = wp.Path().String()
-		}
-		if got != c.attr {
-			t.Errorf("pointer %q: the diagnostic is at %q, want %q", c.pointer, got, c.attr)
-		}
+		wantDiags(t, fromFramework(t, d), errorDiag(c.summary,
+			"The desired spec breaks the Form's desired schema at /spec"+c.pointer+": broken. Nothing was sent.",
+			"",
+			"Resource: takoform_gadget (g)",
+			"Form: example.forms.takokit.dev/v1alpha1 Gadget@0.2.0 schema=<sha256-1>",
+			"Pointer: /spec"+c.pointer,
+			"Code: takoform.provider/desired-invalid",
+			"Retryable: no",
+			"",
+			"Change the value so it satisfies the Form's desired schema.").at(c.attr))
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -44,10 +43,21 @@ func TestUIDMismatchKeepsState(t *testing.T) {
 		t.Fatal("re-create kept the uid")
 	}
 	st, d := h.read(queueType, old)
-	dg := diagWith(d, "is not the object this state tracks", codeUIDMismatch, old.str(aUID), fresh.str(aUID), "tofu state rm")
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want the uid-mismatch error naming both uids:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<state's uid>", old.str(aUID), "<host's uid>", fresh.str(aUID)),
+		errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
+			"The host serves another incarnation under this name (it was deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.",
+			"",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Pointer: /metadata/uid",
+			"Expected UID: <state's uid>",
+			"Current UID: <host's uid>",
+			"Current generation: 1",
+			"Current revision: 1",
+			"Code: takoform.provider/uid-mismatch",
+			"Retryable: no",
+			"",
+			"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
 	if st == nil {
 		t.Fatal("state was removed")
 	}
@@ -61,21 +71,36 @@ func TestUIDMismatchKeepsState(t *testing.T) {
 func TestUnknownStateRefFailsClosed(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
-	st[aFormSchemaDigest] = s("sha256:" + strings.Repeat("0", 64))
+	unknown := "sha256:" + strings.Repeat("0", 64)
+	st[aFormSchemaDigest] = s(unknown)
 	before, _ := counters(t, h)
+	// the carried refs are listed; the recorded one is the unknown digest
+	unsupported := errorDiag("This provider does not carry the Form identity recorded in state",
+		"The state records a Form this build does not carry. No request was sent. This build carries:",
+		"  edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"  edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-2>",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<recorded>",
+		"Code: takoform.provider/state-form-ref-unsupported",
+		"Retryable: no",
+		"",
+		"Use a provider build whose catalog carries the recorded Form, or remove the resource from state and import it.")
 	_, d := h.read(queueType, st)
-	if diagWith(d, "does not carry the Form identity recorded in state", codeStateRefUnsupported, "0.1.0", "0.2.0") == nil {
-		t.Fatalf("want state-form-ref-unsupported listing the carried refs:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<recorded>", unknown), unsupported)
+	// plan fails closed too
 	pr := h.plan(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)}, st)
-	if diagWith(pr.diags, codeStateRefUnsupported) == nil {
-		t.Errorf("plan does not fail closed:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, named(pr.diags, "<recorded>", unknown), unsupported)
 	st[aFormSchemaDigest] = s("")
 	_, d = h.read(queueType, st)
-	if diagWith(d, "State has no exact Form identity", codeStateRefMissing) == nil {
-		t.Errorf("want state-form-ref-missing:\n%s", dump(d))
-	}
+	wantDiags(t, d, errorDiag("State has no exact Form identity for takoform_at_least_once_queue.orders",
+		"The state lacks one of form_api_version, form_kind, form_definition_version and form_schema_digest, so the provider cannot tell which Form definition this resource was created under. No request was sent: a request under a guessed Form would look like a deletion.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Code: takoform.provider/state-form-ref-missing",
+		"Retryable: no",
+		"",
+		"Remove the resource from state (tofu state rm) and import it again."))
 	if after, _ := counters(t, h); after != before {
 		t.Errorf("requests = %d after failing closed, want %d (no host call)", after, before)
 	}
@@ -137,10 +162,19 @@ func TestNonRetryableErrorCarriesCodeRequestAndRepair(t *testing.T) {
 	pr := h.plan(queueType, cfg, nil)
 	mustNoError(t, "plan", pr.diags)
 	st, d := h.apply(queueType, cfg, nil, pr.planned)
-	dg := diagWith(d, "Failed to create AtLeastOnceQueue orders", "Code: invalid_argument (host, HTTP 400)", "Request: req_", "Retryable: no", "Fix the value")
-	if dg == nil {
-		t.Fatalf("diagnostic lacks code/request/repair:\n%s", dump(d))
-	}
+	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
+		"The host refused the create; nothing was written to state.",
+		"",
+		"Host: error invalid_argument injected by an armed hostsim fault (error=invalid_argument)",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Request: <req-1>",
+		"Code: invalid_argument (host, HTTP 400)",
+		"Retryable: no",
+		"",
+		"The host refused the request as written. Fix the value at the pointer its message names, then apply again."))
 	if st != nil {
 		t.Errorf("a refused create wrote state: %v", st)
 	}
@@ -156,10 +190,16 @@ func TestPendingRefreshKeepsStateWhileAbsent(t *testing.T) {
 	st, d := h.apply(endpointType, cfg, nil, pr.planned)
 	mustNoError(t, "apply", d)
 	rd, d := h.read(endpointType, st)
-	mustNoError(t, "read", d)
-	if diagWith(d, "is still changing on the host") == nil {
-		t.Errorf("no still-changing warning:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<pending>", st.str(aPendingOp)), warningDiag("WorkerEndpoint api-edge is still changing on the host",
+		"The host has not finished the operation recorded in pending_operation_id; the state keeps the marker and the next refresh checks again.",
+		"",
+		"Resource: takoform_worker_endpoint (dev/api-edge)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.2.0 schema=<sha256-1>",
+		"Operation: <pending>",
+		"Code: accepted-without-representation (host)",
+		"Retryable: no",
+		"",
+		"Run tofu apply or tofu refresh again later."))
 	if rd == nil || rd.str(aPendingOp) != st.str(aPendingOp) {
 		t.Fatalf("refresh of a running create dropped the resource or its marker: %v", rd)
 	}
@@ -190,16 +230,33 @@ func TestImportAdoptsTheHostSpec(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{"", "a/b/c", "Bad_Name", `{"name":"x","kind":"WorkerEndpoint"}`, `{"name":"x","extra":1}`} {
+	for bad, why := range map[string]string{
+		"":                                     `name "" does not match ^[a-z][a-z0-9-]{0,62}$.`,
+		"a/b/c":                                `the ID holds more than one "/".`,
+		"Bad_Name":                             `name "Bad_Name" does not match ^[a-z][a-z0-9-]{0,62}$.`,
+		`{"name":"x","kind":"WorkerEndpoint"}`: "give all four of apiVersion, kind, definitionVersion and schemaDigest, or none.",
+		`{"name":"x","extra":1}`:               `the JSON import ID is not valid: /extra: unknown member "extra"; this object is closed, so remove it or check its spelling.`,
+	} {
 		_, d := h.importID(endpointType, bad)
-		if diagWith(d, "Invalid import ID", codeImportIDInvalid, "SPACE/NAME") == nil {
-			t.Errorf("import %q: want import-id-invalid:\n%s", bad, dump(d))
-		}
+		wantDiags(t, d, errorDiag("Invalid import ID",
+			why,
+			"",
+			"Resource: takoform_worker_endpoint",
+			"Pointer: /metadata/name",
+			"Code: takoform.provider/import-id-invalid",
+			"Retryable: no",
+			"",
+			`Accepted import IDs: NAME (the provider's default space), SPACE/NAME, or a JSON object {"space":…,"name":…,"apiVersion":…,"kind":…,"definitionVersion":…,"schemaDigest":…} with name required, space optional, and the four Form members all or none.`))
 	}
 	_, d := h.importID(endpointType, "dev/nothing-here")
-	if diagWith(d, "was not found under any definition version") == nil {
-		t.Errorf("import of a missing name:\n%s", dump(d))
-	}
+	wantDiags(t, d, errorDiag("WorkerEndpoint dev/nothing-here was not found under any definition version this provider carries",
+		"The host has no resource of that name under any of those versions, so nothing was imported. Probed: WorkerEndpoint@0.2.0 schema=<sha256-1>; WorkerEndpoint@0.1.0 schema=<sha256-2>.",
+		"",
+		"Resource: takoform_worker_endpoint (dev/nothing-here)",
+		"Pointer: /metadata",
+		"Retryable: no",
+		"",
+		"Check the name and space, or create the resource instead of importing it."))
 }
 
 func TestDeleteOfAbsentResourceIsDone(t *testing.T) {
@@ -218,9 +275,22 @@ func TestPendingDeleteIsObservedByRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept, d := h.apply(queueType, nil, st, nil)
-	if diagWith(d, "was accepted for deletion but has not finished") == nil || kept == nil || kept.str(aPendingOp) == "" {
-		t.Fatalf("want the kept state with a marker:\n%s", dump(d))
+	if kept == nil || kept.str(aPendingOp) == "" {
+		t.Fatalf("want the kept state with a marker: %v", kept)
 	}
+	wantDiags(t, named(d, "<uid>", st.str(aUID), "<pending>", kept.str(aPendingOp)), errorDiag("AtLeastOnceQueue orders was accepted for deletion but has not finished",
+		"The host accepted the delete but it did not finish in time (delete_timeout ran out while polling). The state is kept with pending_operation_id so the next refresh observes the outcome.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /metadata",
+		"Expected UID: <uid>",
+		"Expected generation: 1",
+		"Operation: <pending>",
+		"Code: accepted-without-representation (host)",
+		"Retryable: no",
+		"",
+		"Run tofu destroy (or apply) again once the host has finished."))
 	if _, err := h.sim.Admin.Complete(kept.str(aPendingOp)); err != nil {
 		t.Fatal(err)
 	}
@@ -263,9 +333,20 @@ func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
 	pr := h.plan(queueType, cfg2, st)
 	mustNoError(t, "plan", pr.diags)
 	up, d := h.apply(queueType, cfg2, st, pr.planned)
-	if diagWith(d, "was accepted by the host but has not finished", "Operation: op_") == nil || !hasError(d) {
-		t.Fatalf("want the accepted-unfinished update error:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<uid>", st.str(aUID), "<pending>", up.str(aPendingOp)), errorDiag("AtLeastOnceQueue orders was accepted by the host but has not finished",
+		"The host accepted the update but its outcome was not known in time (update_timeout ran out while polling). The state keeps the prior values and records the operation; the next refresh observes the outcome.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Expected UID: <uid>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Operation: <pending>",
+		"Code: accepted-without-representation (host)",
+		"Retryable: no",
+		"",
+		"Run tofu apply again once the host has finished."))
 	if up.str(aGeneration) != "1" || !up["message_retention_seconds"].Equal(i64(60)) || up.str(aPendingOp) == "" {
 		t.Fatalf("state: gen=%q retention=%v pending=%q", up.str(aGeneration), up["message_retention_seconds"], up.str(aPendingOp))
 	}
@@ -289,9 +370,21 @@ func TestDeleteOfAPinnedTargetExplainsTheTeardownOrder(t *testing.T) {
 	st, d := h.read(workerType, imp)
 	mustNoError(t, "read", d)
 	kept, d := h.apply(workerType, nil, st, nil)
-	if diagWith(d, "Failed to delete ModuleWorker api", "dependency_in_use (host, HTTP 409)", "then the deployment, then versions, then bundles, then the worker", "Expected generation: 1") == nil {
-		t.Fatalf("want dependency_in_use with the teardown order:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<uid>", st.str(aUID)), errorDiag("Failed to delete ModuleWorker api",
+		"The host refused the delete; the resource stays in state.",
+		"",
+		`Host: ModuleWorker "api" in space "dev" is still referenced by WorkerDeployment "api" (/worker), WorkerVersion "version-4a41bf3db05a-14c2529eb449" (/worker); delete or change those first`,
+		"",
+		"Resource: takoform_module_worker (dev/api)",
+		"Form: edge.forms.takokit.dev/v1beta1 ModuleWorker@0.1.0 schema=<sha256-1>",
+		"Pointer: /metadata",
+		"Expected UID: <uid>",
+		"Expected generation: 1",
+		"Request: <req-1>",
+		"Code: dependency_in_use (host, HTTP 409)",
+		"Retryable: no",
+		"",
+		"Something still points at this resource. Remove or repoint its dependents first: attachments and inbound callers, then the deployment, then versions, then bundles, then the worker."))
 	if kept == nil || kept.str(aUID) != st.str(aUID) {
 		t.Error("a refused delete must keep the resource in state")
 	}

@@ -60,16 +60,19 @@ func TestNestedMemberChecksNameTheElement(t *testing.T) {
 		map[string]attr.Value{"weight": i64(5000), "worker_version": s("v-a")},
 		map[string]attr.Value{"weight": i64(0), "worker_version": s("v-b")})}
 	pr := h.plan(capDeploymentType, dep, nil)
-	d := diagWith(pr.diags, "outside the allowed range 1 to 10000")
-	if d == nil || d.Attribute == nil || d.Attribute.String() != `AttributeName("versions").ElementKeyInt(1).AttributeName("weight")` {
-		t.Fatalf("want the range error at versions[1].weight:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Weights of versions add up to 5000, not 10000",
+		"The entries split traffic, so their weights must add up to exactly the maximum weight.",
+		"",
+		"Resource: takoform_worker_deployment (web)",
+		"Code: takoform.provider/weight-sum-invalid",
+		"Retryable: no",
+		"",
+		"Adjust the weights so they sum to 10000.").at("versions"),
+		errorDiag("Value out of range", "0 is outside the allowed range 1 to 10000.").at("versions[1].weight"))
 	ver := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
 		"handlers":    types.SetValueMust(types.StringType, []attr.Value{s("fetch")}),
 		"kv_bindings": objList(t, bindingItemType(), map[string]attr.Value{"name": s("not a name"), bindingTargetAttr: s("kv")})}
 	pr = h.plan(capVersionType, ver, nil)
-	d = diagWith(pr.diags, "must match")
-	if d == nil || d.Attribute == nil || d.Attribute.String() != `AttributeName("kv_bindings").ElementKeyInt(0).AttributeName("name")` {
-		t.Fatalf("want the pattern error at kv_bindings[0].name:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Value does not match the required pattern",
+		`"not a name" must match ^[A-Za-z_$][A-Za-z0-9_$]*$.`).at("kv_bindings[0].name"))
 }

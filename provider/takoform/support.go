@@ -106,20 +106,26 @@ func (c *supportCheck) formProfile() *client.SupportProfile {
 		c.undecided(subject, err)
 		return nil
 	}
-	why := ""
+	why, other := "", ""
 	switch {
 	case ans.Refusal != nil:
 		why = "The host's support surface refused this exact FormRef (" + string(ans.Refusal.Env.Code) + ")."
 	case ans.Profile.FormRef.SchemaDigest != ref.SchemaDigest:
-		why = "The host implements a different contract under the same name and version (schema " + ans.Profile.FormRef.SchemaDigest + ")."
+		// the host offers this version, under another contract: only another version can help
+		why = fmt.Sprintf("The host implements %s %s at %s, not at %s as the Form names it: a different contract under the same name and version.",
+			ref.Kind, ref.DefinitionVersion, ans.Profile.FormRef.SchemaDigest, ref.SchemaDigest)
+		other = " other"
 	default:
 		return ans.Profile
 	}
 	if vs, err := c.r.configured.client.SupportedFormVersions(c.ctx, ref.APIVersion, ref.Kind); err == nil {
+		if other != "" {
+			vs = slices.DeleteFunc(vs, func(v string) bool { return v == ref.DefinitionVersion })
+		}
 		if len(vs) > 0 {
-			why += " The host offers " + ref.Kind + " " + strings.Join(vs, ", ") + "; form_definition_version selects one."
+			why += " The host offers" + other + " " + ref.Kind + " " + strings.Join(vs, ", ") + "; form_definition_version selects one."
 		} else {
-			why += " The host offers no version of " + ref.Kind + "."
+			why += " The host offers no" + other + " version of " + ref.Kind + "."
 		}
 	}
 	rep := c.base()
@@ -238,6 +244,29 @@ func (c *supportCheck) bindings() {
 	}
 }
 
+// count is n of noun in words: "1 entry", "3 entries", "2 modules".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %s", n, plural(noun))
+}
+
+func plural(noun string) string {
+	if base, ok := strings.CutSuffix(noun, "y"); ok {
+		return base + "ies"
+	}
+	return noun + "s"
+}
+
+// atMost is the repair of a ceiling of max nouns in where.
+func atMost(max int64, noun, where string) string {
+	if max == 0 {
+		return fmt.Sprintf("This host accepts no %s in %s: leave it empty, or use another host.", plural(noun), where)
+	}
+	return fmt.Sprintf("Use at most %s in %s, or another host.", count(max, noun), where)
+}
+
 // values checks enums, ranges (nested by dotted key) and collection ceilings.
 func (c *supportCheck) values(prof *client.SupportProfile) {
 	for i := range c.form.Fields {
@@ -254,7 +283,7 @@ func (c *supportCheck) values(prof *client.SupportProfile) {
 			if max, err := limit.Int64(); ok && err == nil && int64(n) > max {
 				p := path.Root(f.Attr)
 				c.refuse(fmt.Sprintf("%s has more entries than the host accepts", f.Attr), codeHostLimitExceeded, "/spec/"+f.Wire,
-					fmt.Sprintf("%d planned, %s = %d.", n, key, max), fmt.Sprintf("Use at most %d entries.", max), &p)
+					fmt.Sprintf("%s planned; %s = %d.", count(int64(n), "entry"), key, max), atMost(max, "entry", f.Attr), &p)
 			}
 		}
 	}
@@ -329,17 +358,20 @@ func (c *supportCheck) checkRange(prof *client.SupportProfile, key, ptr string, 
 	if (min == nil || x.Cmp(min) >= 0) && (max == nil || x.Cmp(max) <= 0) {
 		return
 	}
-	var accepted string
+	var accepted, use string
 	switch {
 	case min != nil && max != nil:
 		accepted = min.String() + " to " + max.String()
+		use = "a value from " + accepted
 	case min != nil:
 		accepted = min.String() + " or more"
+		use = accepted
 	default:
 		accepted = max.String() + " or less"
+		use = accepted
 	}
 	c.refuse(fmt.Sprintf("Host does not accept %s = %d", attrName(at), n), codeHostNoValue, ptr,
-		"This host accepts "+accepted+".", "Use a value in range.", &at)
+		"The value is valid for the Form; this host accepts "+accepted+".", "Use "+use+", or another host.", &at)
 }
 
 // intBound is an integer bound, or nil: absent, or a string bound (the client has

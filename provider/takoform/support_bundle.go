@@ -28,9 +28,9 @@ func (c *supportCheck) bundleLimits(prof *client.SupportProfile) {
 	pointer := "/spec/" + c.form.Fields[0].Wire
 	n := int64(len(l.Elements()))
 	if max, err := prof.Limits["maximumBundleFiles"].Int64(); err == nil && n > max {
-		c.refuse(fmt.Sprintf("Bundle for %s has more %ss than the host accepts", subject, a.what()), codeHostLimitExceeded, pointer,
-			fmt.Sprintf("The bundle has %d %ss; maximumBundleFiles = %d. Nothing was uploaded.", n, a.what(), max),
-			fmt.Sprintf("Use at most %d %ss in the bundle, or another host.", max, a.what()), &at)
+		c.refuse(fmt.Sprintf("Bundle for %s has more %s than the host accepts", subject, plural(a.what())), codeHostLimitExceeded, pointer,
+			fmt.Sprintf("The bundle has %s; maximumBundleFiles = %d. Nothing was uploaded.", count(n, a.what()), max),
+			atMost(max, a.what(), "the bundle"), &at)
 	}
 	var total int64
 	for _, e := range l.Elements() {

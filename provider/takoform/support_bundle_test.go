@@ -1,7 +1,6 @@
 package takoform
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -47,11 +45,16 @@ func TestSupportBundleLimitIsTheSumOfItsModules(t *testing.T) {
 	h := newHarness(t, hostsim.Config{Profile: "tight-limits"})
 	mustNoError(t, "a bundle at the limit", h.plan("takoform_worker_bundle", bundleOf(t, h, 1048576), nil).diags)
 	pr := h.plan("takoform_worker_bundle", bundleOf(t, h, 600000, 600000), nil)
-	d := diagWith(pr.diags, "is larger than the host accepts", "The modules add up to 1200000 bytes; maximumBundleBytes = 1048576.",
-		codeHostLimitExceeded, "Pointer: /spec/manifestDigest")
-	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want the bundle refusal for the sum of two modules:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Bundle for WorkerBundle bundle-28e90c33d34c-14c2529eb449 is larger than the host accepts",
+		"The modules add up to 1200000 bytes; maximumBundleBytes = 1048576. Nothing was uploaded. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"",
+		"Resource: takoform_worker_bundle (dev/bundle-28e90c33d34c-14c2529eb449)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/host-limit-exceeded",
+		"Retryable: no",
+		"",
+		"Shrink the bundle or use another host.").at("modules"))
 	if c := capCounters(t, h); c.uploads != 0 || c.mutations != 0 {
 		t.Errorf("plan uploaded %d / mutated %d", c.uploads, c.mutations)
 	}
@@ -66,16 +69,28 @@ func TestSupportBundleFileCountIsRefusedAtPlan(t *testing.T) {
 		"limits":{"StaticAssetBundle":{"maximumBundleFiles":2},"WorkerBundle":{"maximumBundleFiles":1}}}`)})
 	mustNoError(t, "two files", h.plan(assetsType, filesConfig(t, h, assetsType, indexHTML, appCSS), nil).diags)
 	pr := h.plan(assetsType, filesConfig(t, h, assetsType, indexHTML, appCSS, localFile{"robots.txt", "text/plain", "x"}), nil)
-	d := diagWith(pr.diags, "Bundle for StaticAssetBundle", "has more files than the host accepts",
-		"The bundle has 3 files; maximumBundleFiles = 2. Nothing was uploaded.", codeHostLimitExceeded, "Pointer: /spec/manifestDigest")
-	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != "AttributeName(\"files\")" {
-		t.Fatalf("want the file count refused at files:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Bundle for StaticAssetBundle bundle-f1b046bfd400-fbae041b02c4 has more files than the host accepts",
+		"The bundle has 3 files; maximumBundleFiles = 2. Nothing was uploaded. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"",
+		"Resource: takoform_static_asset_bundle (dev/bundle-f1b046bfd400-fbae041b02c4)",
+		"Form: edge.forms.takokit.dev/v1beta1 StaticAssetBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/host-limit-exceeded",
+		"Retryable: no",
+		"",
+		"Use at most 2 files in the bundle, or another host.").at("files"))
 	mustNoError(t, "one module", h.plan("takoform_worker_bundle", bundleOf(t, h, 10), nil).diags)
 	pr = h.plan("takoform_worker_bundle", bundleOf(t, h, 10, 10), nil)
-	if diagWith(pr.diags, "has more modules than the host accepts", "The bundle has 2 modules; maximumBundleFiles = 1.") == nil {
-		t.Fatalf("want the module count refused:\n%s", dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Bundle for WorkerBundle bundle-51efdbd3f294-14c2529eb449 has more modules than the host accepts",
+		"The bundle has 2 modules; maximumBundleFiles = 1. Nothing was uploaded. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"",
+		"Resource: takoform_worker_bundle (dev/bundle-51efdbd3f294-14c2529eb449)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/host-limit-exceeded",
+		"Retryable: no",
+		"",
+		"Use at most 1 module in the bundle, or another host.").at("modules"))
 	if c := capCounters(t, h); c.uploads != 0 || c.mutations != 0 {
 		t.Errorf("plan uploaded %d / mutated %d", c.uploads, c.mutations)
 	}
@@ -90,10 +105,19 @@ func TestSupportBundleBytesCountEveryFileKind(t *testing.T) {
 	mustNoError(t, "at the limit", h.plan(migrationsType, filesConfig(t, h, migrationsType, initSQL, indexSQL), nil).diags)
 	more := localFile{"0003_more.sql", "application/sql", "SELECT 1;"}
 	pr := h.plan(migrationsType, filesConfig(t, h, migrationsType, initSQL, indexSQL, more), nil)
-	want := fmt.Sprintf("The files add up to %d bytes; maximumBundleBytes = %d. Nothing was uploaded.", limit+len(more.body), limit)
-	if diagWith(pr.diags, "Bundle for SQLiteMigrationSet", "is larger than the host accepts", want, codeHostLimitExceeded) == nil {
-		t.Fatalf("want the migration bytes refused (%s):\n%s", want, dump(pr.diags))
+	if limit+len(more.body) != 104 || limit != 95 {
+		t.Fatalf("the files changed: %d bytes against a limit of %d", limit+len(more.body), limit)
 	}
+	wantDiags(t, pr.diags, errorDiag("Bundle for SQLiteMigrationSet set-4be0b565856d-fbae041b02c4 is larger than the host accepts",
+		"The files add up to 104 bytes; maximumBundleBytes = 95. Nothing was uploaded. This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"",
+		"Resource: takoform_sqlite_migration_set (dev/set-4be0b565856d-fbae041b02c4)",
+		"Form: edge.forms.takokit.dev/v1beta1 SQLiteMigrationSet@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/host-limit-exceeded",
+		"Retryable: no",
+		"",
+		"Shrink the bundle or use another host.").at("files"))
 	if c := capCounters(t, h); c.uploads != 0 || c.mutations != 0 {
 		t.Errorf("plan uploaded %d / mutated %d", c.uploads, c.mutations)
 	}

@@ -3,7 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -13,13 +12,18 @@ func planQueue(h *harness, retention int64) planResult {
 }
 
 // mustRefuseRetention asserts the plan-time range refusal of message_retention_seconds.
-func mustRefuseRetention(t *testing.T, pr planResult, value, accepted string) {
+func mustRefuseRetention(t *testing.T, pr planResult, value, accepted, use string) {
 	t.Helper()
-	d := diagWith(pr.diags, "Host does not accept message_retention_seconds = "+value, "This host accepts "+accepted+".",
-		codeHostNoValue, "Pointer: /spec/messageRetentionSeconds", "applies unchanged on a host that implements it")
-	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("message_retention_seconds")` {
-		t.Fatalf("want the range refusal of %s (accepted: %s) at message_retention_seconds:\n%s", value, accepted, dump(pr.diags))
-	}
+	wantDiags(t, pr.diags, errorDiag("Host does not accept message_retention_seconds = "+value,
+		"The value is valid for the Form; this host accepts "+accepted+". This is a fact about this host, not about the configuration: the same configuration applies unchanged on a host that implements it.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec/messageRetentionSeconds",
+		"Code: takoform.provider/host-does-not-support-value",
+		"Retryable: no",
+		"",
+		"Use "+use+", or another host.").at("message_retention_seconds"))
 	if pr.planned != nil {
 		t.Errorf("a refused plan must not be returned: %v", pr.planned)
 	}
@@ -34,8 +38,8 @@ func TestSupportRangeBoundsAreInclusive(t *testing.T) {
 	for _, ok := range []int64{120, 86400} {
 		mustNoError(t, "at the bound", planQueue(h, ok).diags)
 	}
-	mustRefuseRetention(t, planQueue(h, 119), "119", "120 to 86400")
-	mustRefuseRetention(t, planQueue(h, 86401), "86401", "120 to 86400")
+	mustRefuseRetention(t, planQueue(h, 119), "119", "120 to 86400", "a value from 120 to 86400")
+	mustRefuseRetention(t, planQueue(h, 86401), "86401", "120 to 86400", "a value from 120 to 86400")
 }
 
 // TestSupportRangeWithOneBound: a range that states only a minimum (or only a
@@ -43,12 +47,12 @@ func TestSupportRangeBoundsAreInclusive(t *testing.T) {
 func TestSupportRangeWithOneBound(t *testing.T) {
 	h := newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"min-only","extends":"full",
 		"supportedRanges":{"AtLeastOnceQueue":{"messageRetentionSeconds":{"minimum":600}}}}`)})
-	mustRefuseRetention(t, planQueue(h, 599), "599", "600 or more")
+	mustRefuseRetention(t, planQueue(h, 599), "599", "600 or more", "600 or more")
 	mustNoError(t, "the largest retention the Form allows", planQueue(h, 1209600).diags)
 
 	h = newHarness(t, hostsim.Config{Profile: capProfile(t, `{"name":"max-only","extends":"full",
 		"supportedRanges":{"AtLeastOnceQueue":{"messageRetentionSeconds":{"maximum":600}}}}`)})
-	mustRefuseRetention(t, planQueue(h, 601), "601", "600 or less")
+	mustRefuseRetention(t, planQueue(h, 601), "601", "600 or less", "600 or less")
 	mustNoError(t, "the smallest retention the Form allows", planQueue(h, 60).diags)
 }
 

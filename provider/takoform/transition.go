@@ -75,9 +75,10 @@ func (r *Resource) planTransition(ctx context.Context, plan, prior, config value
 			unreadable(r.configured, rep, err, "The transition is planned; nothing was decided at plan time and apply checks again.")
 			rep.add(d)
 		case !disc.Features["resource_form_transition"]:
-			(&report{summary: "Host does not offer Form transitions", typeName: m.typeName, name: name, ref: &from.Ref, attr: &p,
+			(&report{summary: fmt.Sprintf("Host does not offer the Form transition of %s %s", m.kind.Kind, name),
+				typeName: m.typeName, space: prior.str(aSpace), name: name, ref: &from.Ref, attr: &p,
 				code: codeHostNoTransition, what: "Discovery does not advertise resource_form_transition.",
-				repair: "Use a host that does, or remove the marker."}).add(d)
+				repair: "Use a host that offers Form transitions, or remove form_transition to stay on " + from.Ref.DefinitionVersion + "."}).add(d)
 			return nil, true
 		}
 	}

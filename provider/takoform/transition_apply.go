@@ -114,8 +114,9 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 	rep.opID = txr.OperationID
 	disc, err := r.configured.client.Discover(ctx)
 	if err == nil && !disc.Features["resource_form_transition"] {
-		rep.summary, rep.code = "Host does not offer Form transitions", codeHostNoTransition
-		rep.what, rep.repair = "Discovery does not advertise resource_form_transition; nothing was sent.", "Use a host that does, or remove the marker."
+		rep.summary, rep.code = fmt.Sprintf("Host does not offer the Form transition of %s %s", m.kind.Kind, name), codeHostNoTransition
+		rep.what = "Discovery does not advertise resource_form_transition; nothing was sent."
+		rep.repair = "Use a host that offers Form transitions, or remove form_transition to stay on " + from.Ref.DefinitionVersion + "."
 		rep.add(&resp.Diagnostics)
 		return
 	}
@@ -146,7 +147,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		rep.what = "The transition was definitively rejected with failure code " + failure + "; the resource is unchanged and operable on " + from.Ref.DefinitionVersion + "."
 		rep.withErr(err)
 		rep.code = codeFormTransitionRejected + " (" + rep.code + ")"
-		rep.repair = "Apply again to try under a new operation id (the next refresh adopts the moved revision)."
+		rep.repair = "Apply again to try under a new operation id (the host's message above says why it rejected this one), or remove form_transition to stay on " + from.Ref.DefinitionVersion + "."
 		// the rejected operation is over: the state stops recording it as its kept request
 		// goes, or every later refresh would fail to find that request
 		st := prior.clone()
@@ -205,6 +206,7 @@ func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest,
 		if verr := client.VerifyCommitted(rb, txr); verr != nil {
 			rep.summary = fmt.Sprintf("Could not check the Form transition of %s %s", m.kind.Kind, name)
 			rep.what, rep.cause, rep.code = "The commit receipt does not verify; the state was kept.", verr.Error(), codeHostResponseInvalid
+			rep.repair = "The host's proof does not match the transition that was sent, so the provider adopts nothing. Report it to the host operator; once the host's readback verifies, the next refresh or apply adopts the commit."
 			rep.add(d)
 			return nil, nil, true
 		}
@@ -229,8 +231,10 @@ func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest,
 	if failure, rejected := client.IsRejection(err); rejected {
 		rep.warning = true
 		rep.summary = fmt.Sprintf("Form transition of %s %s was rejected", m.kind.Kind, name)
-		rep.what = "Failure code " + failure + "; the resource is unchanged and operable."
+		rep.what = "The host rejected the transition with failure code " + failure + "; the resource is unchanged and operable on " +
+			from.Ref.DefinitionVersion + ", and the state no longer records the operation."
 		rep.withErr(err)
+		rep.code = codeFormTransitionRejected + " (" + rep.code + ")"
 		rep.add(d)
 		clear()
 		next := prior.clone()

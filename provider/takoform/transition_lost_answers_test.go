@@ -8,17 +8,86 @@ import (
 	"github.com/takokit/takokit/hostsim"
 )
 
-// mustBeIndeterminate asserts the apply ended with the transition's outcome unknown:
-// the error names the resource, says to apply again and points at the readback; the
-// state keeps the old ref and records the operation.
-func mustBeIndeterminate(t *testing.T, up values, d []*tfprotov6.Diagnostic, cause string) {
-	t.Helper()
-	dg := diagWith(d, "Outcome of the Form transition of AtLeastOnceQueue orders is not known yet", codeFormTransitionIndeterminat,
-		"The state keeps 0.1.0 and records the operation", "(readback http", "/apis/forms.takoform.com/v1beta1/resources/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/orders/form-transitions/formtx_",
-		"Run tofu apply again with the same configuration.", cause)
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want the indeterminate error (cause %q):\n%s", cause, dump(d))
+// The queue orders' transition routes, as the diagnostics name them (the host is
+// the test's first loopback server, the operation the first formtx_ id).
+const (
+	transitionsURL = "http://127.0.0.1:<port-1>/apis/forms.takoform.com/v1beta1/resources/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/orders/form-transitions"
+	readbackURL    = transitionsURL + "/<formtx-1>?space=dev"
+	readbackPath   = "/apis/forms.takoform.com/v1beta1/resources/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/orders/form-transitions/<pending>?space=dev"
+	// postLost is the cause of a POST whose answer a test host cut short
+	postLost = "Cause: POST " + transitionsURL + "?space=dev: no complete answer from the host: unexpected EOF"
+	// postDropped is the cause of a POST whose connection hostsim reset (a crash fault)
+	postDropped = "Cause: POST " + transitionsURL + "?space=dev: no complete answer from the host: read tcp 127.0.0.1:<port-2>->127.0.0.1:<port-1>: read: connection reset by peer"
+)
+
+// transitionIndeterminate is the error of an apply of the queue orders' transition
+// whose outcome is not known: why is its Cause or Host line, request the Request
+// line's id ("" for none), retryable what the host said.
+func transitionIndeterminate(why, request string, retryable bool) diagnostic {
+	lines := []string{"The state keeps 0.1.0 and records the operation; running apply again reconciles it (readback " + readbackURL + ").",
+		"",
+		why,
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Expected UID: <uid-1>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Operation: <formtx-1>"}
+	if request != "" {
+		lines = append(lines, "Request: "+request)
 	}
+	retry := "Retryable: no"
+	if retryable {
+		retry = "Retryable: yes"
+	}
+	lines = append(lines, "Code: takoform.provider/form-transition-indeterminate", retry, "", "Run tofu apply again with the same configuration.")
+	return errorDiag("Outcome of the Form transition of AtLeastOnceQueue orders is not known yet", lines...)
+}
+
+// rejectedByHost is the host's message when it rejects the queue orders' transition
+// op (hostsim's transition.reject fault).
+func rejectedByHost(op string) string {
+	return `Host: Form transition ` + op + ` of AtLeastOnceQueue "orders" in space "dev" was rejected (failureCode backend_rejected): the backend definitively rejected it. The resource keeps its Form, spec and generation 1 and stays operable; refresh it and apply again (the new attempt gets a new operationId)`
+}
+
+// transitionInProgress is the warning of a refresh whose readback finds the
+// transition <pending> prepared.
+var transitionInProgress = warningDiag("AtLeastOnceQueue orders has a Form transition in progress",
+	"The host reports it prepared (readback "+readbackPath+"); the state is kept unchanged.",
+	"",
+	"Resource: takoform_at_least_once_queue (dev/orders)",
+	"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+	"Operation: <pending>",
+	"Retryable: no",
+	"",
+	"Run tofu apply again with the same configuration.")
+
+// transitionRejected is the error of an apply whose transition the host rejected.
+var transitionRejected = errorDiag("Host rejected the Form transition of AtLeastOnceQueue orders",
+	"The transition was definitively rejected with failure code backend_rejected; the resource is unchanged and operable on 0.1.0.",
+	"",
+	rejectedByHost("<formtx-1>"),
+	"",
+	"Resource: takoform_at_least_once_queue (dev/orders)",
+	"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+	"Expected UID: <uid-1>",
+	"Expected generation: 1",
+	"Expected revision: 1",
+	"Operation: <formtx-1>",
+	"Request: <req-1>",
+	"Host reason: backend_rejected",
+	"Code: takoform.provider/form-transition-rejected (form_identity_conflict (host, HTTP 409))",
+	"Retryable: no",
+	"",
+	"Apply again to try under a new operation id (the host's message above says why it rejected this one), or remove form_transition to stay on 0.1.0.")
+
+// mustBeIndeterminate asserts the apply ended with the transition's outcome unknown,
+// with exactly the error want (transitionIndeterminate); the state keeps the old ref
+// and records the operation.
+func mustBeIndeterminate(t *testing.T, up values, d []*tfprotov6.Diagnostic, want diagnostic) {
+	t.Helper()
+	wantDiags(t, d, want)
 	if up.str(aFormDefVersion) != "0.1.0" || !strings.HasPrefix(up.str(aPendingOp), "formtx_") || up.str(aGeneration) != "1" {
 		t.Fatalf("indeterminate state: version=%q pending=%q generation=%q", up.str(aFormDefVersion), up.str(aPendingOp), up.str(aGeneration))
 	}
@@ -50,7 +119,7 @@ func TestTransitionWhoseAnswerAndReadbackAreLostSettlesOnTheNextApply(t *testing
 		return rep
 	})
 	up, d := applyTransition(t, h, cfg, st)
-	mustBeIndeterminate(t, up, d, "; readback: ")
+	mustBeIndeterminate(t, up, d, transitionIndeterminate(postLost+"; readback: GET "+readbackURL+": no complete answer from the host: unexpected EOF", "", false))
 	lose = false
 	done, d := applyTransition(t, h, cfg, up)
 	mustBeCommitted(t, st, done, d)
@@ -86,11 +155,7 @@ func TestTransitionRejectedWhileItsAnswerWasLost(t *testing.T) {
 // the resource stays on 0.1.0, operable, with no pending operation.
 func mustBeRejected(t *testing.T, up values, d []*tfprotov6.Diagnostic) {
 	t.Helper()
-	dg := diagWith(d, "Host rejected the Form transition of AtLeastOnceQueue orders", "failure code backend_rejected",
-		"unchanged and operable on 0.1.0", codeFormTransitionRejected, "Apply again to try under a new operation id")
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want the rejection:\n%s", dump(d))
-	}
+	wantDiags(t, d, transitionRejected)
 	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp) != "" {
 		t.Fatalf("after the rejection: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
 	}
@@ -115,7 +180,7 @@ func TestTransitionRejectedBeforeTheNextApplyIsReportedByItsFirstReadback(t *tes
 		return rep
 	})
 	up, d := applyTransition(t, h, cfg, st)
-	mustBeIndeterminate(t, up, d, "; readback: ")
+	mustBeIndeterminate(t, up, d, transitionIndeterminate(postLost+"; readback: GET "+readbackURL+": no complete answer from the host: unexpected EOF", "", false))
 	lose = false
 	again, d := applyTransition(t, h, cfg, up)
 	mustBeRejected(t, again, d)
@@ -145,7 +210,7 @@ func TestTransitionPostThatNeverArrivedIsForgottenOnRefresh(t *testing.T) {
 		return fwd()
 	})
 	up, d := applyTransition(t, h, cfg, st)
-	mustBeIndeterminate(t, up, d, "; readback: host refused with resource_not_found (HTTP 404)")
+	mustBeIndeterminate(t, up, d, transitionIndeterminate(postLost+"; readback: host refused with resource_not_found (HTTP 404): Form transition operation <formtx-1> is not known for this resource (never posted, or posted by another tenant or for another resource); POST the request to start it", "", false))
 	lose = false
 	rd, d := h.read(queueType, up)
 	mustNoError(t, "refresh", d)
@@ -178,15 +243,23 @@ func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
 		return rep
 	})
 	up, d := applyTransition(t, h, cfg, st)
-	mustBeIndeterminate(t, up, d, "; readback: ")
+	mustBeIndeterminate(t, up, d, transitionIndeterminate(postLost+"; readback: GET "+readbackURL+": no complete answer from the host: unexpected EOF", "", false))
 	lose = false
 	rd, d := h.read(queueType, up)
-	mustNoError(t, "refresh", d)
-	dg := diagWith(d, "Form transition of AtLeastOnceQueue orders was rejected", "Failure code backend_rejected; the resource is unchanged and operable.",
-		"Operation: "+up.str(aPendingOp))
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityWarning {
-		t.Fatalf("want the rejection warning:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), warningDiag("Form transition of AtLeastOnceQueue orders was rejected",
+		"The host rejected the transition with failure code backend_rejected; the resource is unchanged and operable on 0.1.0, and the state no longer records the operation.",
+		"",
+		rejectedByHost("<pending>"),
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Operation: <pending>",
+		"Request: <req-1>",
+		"Host reason: backend_rejected",
+		"Code: takoform.provider/form-transition-rejected (form_identity_conflict (host, HTTP 409))",
+		"Retryable: no",
+		"",
+		"The host rejected the Form transition; the resource is unchanged and operable. Apply again to try under a new operation id."))
 	if rd.str(aPendingOp) != "" || rd.str(aFormDefVersion) != "0.1.0" || rd.str(aGeneration) != "1" {
 		t.Fatalf("after the refresh: pending=%q version=%q gen=%q", rd.str(aPendingOp), rd.str(aFormDefVersion), rd.str(aGeneration))
 	}

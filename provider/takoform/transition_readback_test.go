@@ -3,7 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -16,7 +15,7 @@ func crashedAtA(t *testing.T, h *harness) (st, cfg, up values) {
 		t.Fatal(err)
 	}
 	up, d := applyTransition(t, h, cfg, st)
-	mustBeIndeterminate(t, up, d, "no complete answer from the host")
+	mustBeIndeterminate(t, up, d, transitionIndeterminate(postDropped, "", false))
 	return st, cfg, up
 }
 
@@ -39,14 +38,14 @@ func TestTransitionIsPostedAgainOnlyWhenTheHostHoldsItUndispatched(t *testing.T)
 		name, cause string
 		edit        func(op map[string]any)
 	}{
-		{"dispatched", "the host reports the transition prepared (dispatched: true)", func(op map[string]any) { op["dispatchAttempted"] = true }},
-		{"another request", "the host reports the transition prepared (dispatched: false)", func(op map[string]any) {
+		{"dispatched", "Cause: the host reports the transition prepared (dispatched: true)", func(op map[string]any) { op["dispatchAttempted"] = true }},
+		{"another request", "Cause: the host reports the transition prepared (dispatched: false)", func(op map[string]any) {
 			op["requestDigest"] = "sha256:" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 		}},
 	} {
 		edit = c.edit
 		again, d := applyTransition(t, h, cfg, up)
-		mustBeIndeterminate(t, again, d, c.cause)
+		mustBeIndeterminate(t, again, d, transitionIndeterminate(c.cause, "", false))
 		if seen("POST") != 0 {
 			t.Fatalf("%s: the kept request was posted (%d) although the readback did not allow it", c.name, seen("POST"))
 		}
@@ -68,11 +67,16 @@ func TestTransitionRefreshWithoutItsKeptRequestKeepsTheState(t *testing.T) {
 	_, _, up := crashedAtA(t, h)
 	h.private[queueType] = nil
 	rd, d := h.read(queueType, up)
-	dg := diagWith(d, "Could not check the Form transition of AtLeastOnceQueue orders", "is not in the resource's private state; the state was kept",
-		codeOperationResumeFailed, "Operation: "+up.str(aPendingOp), "Run tofu apply with the same configuration to re-send it.")
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want the resume failure:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), errorDiag("Could not check the Form transition of AtLeastOnceQueue orders",
+		"The request of the unresolved transition is not in the resource's private state; the state was kept.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Operation: <pending>",
+		"Code: takoform.provider/operation-resume-failed",
+		"Retryable: no",
+		"",
+		"Run tofu apply with the same configuration to re-send it."))
 	for k, v := range up {
 		if rd != nil && !rd[k].Equal(v) {
 			t.Errorf("refresh changed %s: %v -> %v", k, v, rd[k])
@@ -93,19 +97,25 @@ func TestTransitionRefreshWhoseReadbackFailsKeepsTheState(t *testing.T) {
 		return fwd()
 	})
 	rd, d := h.read(queueType, up)
-	dg := diagWith(d, "Could not check the Form transition of AtLeastOnceQueue orders", "The readback could not be read; the state was kept.",
-		"no complete answer from the host", "Operation: "+up.str(aPendingOp))
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want the readback failure:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), errorDiag("Could not check the Form transition of AtLeastOnceQueue orders",
+		"The readback could not be read; the state was kept.",
+		"",
+		"Cause: GET http://127.0.0.1:<port-1>"+readbackPath+": no complete answer from the host: unexpected EOF",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Operation: <pending>",
+		"Retryable: no",
+		"",
+		"The connection to the host broke before a complete answer came. Check the endpoint and network, then apply again."))
 	if rd != nil && rd.str(aPendingOp) != up.str(aPendingOp) {
 		t.Fatalf("the pending operation was dropped: %q", rd.str(aPendingOp))
 	}
 	down = false
 	rd, d = h.read(queueType, up)
-	mustNoError(t, "refresh that reads the readback", d)
-	if diagWith(d, "has a Form transition in progress", "prepared") == nil || rd.str(aPendingOp) != up.str(aPendingOp) {
-		t.Fatalf("want the in-progress warning with the operation kept:\n%s", dump(d))
+	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), transitionInProgress)
+	if rd.str(aPendingOp) != up.str(aPendingOp) {
+		t.Fatalf("the operation was not kept: %q", rd.str(aPendingOp))
 	}
 }
 
@@ -119,9 +129,12 @@ func TestTransitionIsPostedOnlyAfterTheHostSaysItNeverSawIt(t *testing.T) {
 		name   string
 		status int
 		body   string
+		want   diagnostic // names the host's refusal
 	}{
-		{"resource not found", 404, `{"error":{"code":"resource_not_found","message":"AtLeastOnceQueue orders does not exist","requestId":"req_probe1","retryable":false}}`},
-		{"backend unavailable", 503, `{"error":{"code":"backend_unavailable","message":"try later","requestId":"req_probe2","retryable":true}}`},
+		{"resource not found", 404, `{"error":{"code":"resource_not_found","message":"AtLeastOnceQueue orders does not exist","requestId":"req_probe1","retryable":false}}`,
+			transitionIndeterminate("Host: AtLeastOnceQueue orders does not exist", "req_probe1", false)},
+		{"backend unavailable", 503, `{"error":{"code":"backend_unavailable","message":"try later","requestId":"req_probe2","retryable":true}}`,
+			transitionIndeterminate("Host: try later", "req_probe2", true)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, hostsim.Config{})
@@ -133,9 +146,9 @@ func TestTransitionIsPostedOnlyAfterTheHostSaysItNeverSawIt(t *testing.T) {
 				return fwd()
 			})
 			up, d := applyTransition(t, h, cfg, st)
-			mustBeIndeterminate(t, up, d, "")
-			if seen("POST") != 0 || diagWith(d, "req_probe") == nil {
-				t.Errorf("%d POSTs (want none); the host's refusal must be named:\n%s", seen("POST"), dump(d))
+			mustBeIndeterminate(t, up, d, c.want)
+			if seen("POST") != 0 {
+				t.Errorf("%d POSTs (want none)", seen("POST"))
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -35,14 +34,21 @@ func TestTransitionReceiptThatDoesNotVerifyIsNeverAdopted(t *testing.T) {
 		return fwd()
 	})
 	up, d := applyTransition(t, h, cfg, st)
-	mustBeIndeterminate(t, up, d, "the commit receipt does not verify: generation 3/2 is not 2")
+	mustBeIndeterminate(t, up, d, transitionIndeterminate("Cause: the commit receipt does not verify: generation 3/2 is not 2", "", false))
 
 	rd, d := h.read(queueType, up)
-	dg := diagWith(d, "Could not check the Form transition of AtLeastOnceQueue orders", "The commit receipt does not verify; the state was kept.",
-		"generation 3/2 is not 2", codeHostResponseInvalid, "Operation: "+up.str(aPendingOp))
-	if dg == nil || dg.Severity != tfprotov6.DiagnosticSeverityError {
-		t.Fatalf("want the refresh to refuse the receipt:\n%s", dump(d))
-	}
+	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), errorDiag("Could not check the Form transition of AtLeastOnceQueue orders",
+		"The commit receipt does not verify; the state was kept.",
+		"",
+		"Cause: generation 3/2 is not 2",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Operation: <pending>",
+		"Code: takoform.provider/host-response-invalid",
+		"Retryable: no",
+		"",
+		"The host's proof does not match the transition that was sent, so the provider adopts nothing. Report it to the host operator; once the host's readback verifies, the next refresh or apply adopts the commit."))
 	if rd != nil && (rd.str(aFormDefVersion) != "0.1.0" || rd.str(aPendingOp) != up.str(aPendingOp)) {
 		t.Fatalf("a receipt that does not verify moved the state: version=%q pending=%q", rd.str(aFormDefVersion), rd.str(aPendingOp))
 	}
@@ -91,14 +97,14 @@ func TestTransitionAcceptedButNotFinishedIsIndeterminate(t *testing.T) {
 				return accepted(t, fwd())
 			}
 			return fwd()
-		}, "the host answered the transition prepared"},
+		}, "Cause: the host answered the transition prepared"},
 		{"answer lost, readback running", func(t *testing.T, method string, fwd func() reply) reply {
 			if method == "POST" {
 				fwd()
 				return dropped
 			}
 			return accepted(t, fwd())
-		}, "no complete answer from the host"},
+		}, postLost},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, hostsim.Config{})
@@ -111,7 +117,7 @@ func TestTransitionAcceptedButNotFinishedIsIndeterminate(t *testing.T) {
 				return fwd()
 			})
 			up, d := applyTransition(t, h, cfg, st)
-			mustBeIndeterminate(t, up, d, c.cause)
+			mustBeIndeterminate(t, up, d, transitionIndeterminate(c.cause, "", false))
 			if seen("POST") != 1 {
 				t.Errorf("%d POSTs, want exactly one", seen("POST"))
 			}

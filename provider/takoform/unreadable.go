@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -25,6 +26,16 @@ func (c *supportCheck) undecided(subject string, err error) {
 // as a warning or, with require_support_surface, an error. what is the consequence when
 // it is a warning.
 func unreadable(pd *providerData, rep *report, err error, what string) {
+	var de *client.DiscoveryError
+	if errors.As(err, &de) && de.HostLane != nil {
+		// not an unreadable surface but a definite answer: the host speaks another lane
+		// and can serve nothing this provider sends (docs/protocol.md#lanes)
+		rep.withErr(err)
+		rep.summary = strings.Replace(rep.summary, "Could not check host support for ", "Cannot plan ", 1) + ": the host speaks another lane"
+		rep.what = fmt.Sprintf("The host at %s speaks %s; this provider speaks %s. Nothing this provider sends can reach it.",
+			pd.client.Origin(), de.HostLane.Describe(), pd.client.Lane().Describe())
+		return
+	}
 	rep.withLocalCode(codeHostSupportUnreadable, err)
 	var se *client.SupportReadError
 	if errors.As(err, &se) {
@@ -73,7 +84,7 @@ func tokenRepair(from string, status int) string {
 		which = "TAKOFORM_TOKEN (the provider block sets no token attribute)"
 	}
 	if status == http.StatusForbidden {
-		return "The host knows the token but does not let it read the support surface: put a token that may in " + which + "."
+		return "The host knows the token but does not let it read the support surface: put a token that may read it in " + which + "."
 	}
 	return "The host does not accept the token: check " + which + "."
 }

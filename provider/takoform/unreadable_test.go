@@ -5,13 +5,58 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
 var queueOrders = values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 
 const queueSubject = "Could not check host support for Form AtLeastOnceQueue 0.2.0"
+
+// unreadableRead is a support read the plan could not make, as its diagnostic says it:
+// with require_support_surface (strict) an error, else a warning.
+type unreadableRead struct {
+	suffix  string // of the summary, after queueSubject
+	why     string // what happened, before the verdict ("" when the lines below say it)
+	host    string // the Host: or Cause: line
+	route   string // the request it stopped at
+	request bool   // whether the host's request id is named (<req-1>)
+	code    string // the host's or protocol code beside host-support-unreadable
+	retry   bool   // what the host said
+	repair  string // what to do about the cause, before the verdict's advice
+}
+
+func (u unreadableRead) diag(strict bool) diagnostic {
+	verdict, advice := "Nothing was decided at plan time; apply still checks.",
+		" Nothing to do if apply succeeds; to make a CI plan gate fail here instead, set require_support_surface = true."
+	if strict {
+		verdict, advice = "require_support_surface is set, so a support surface the plan cannot read stops the plan instead of warning.",
+			" To plan with a warning instead, unset require_support_surface (and TAKOFORM_REQUIRE_SUPPORT_SURFACE); apply still checks."
+	}
+	lines := []string{u.why + verdict, "", u.host, "",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Route: " + u.route}
+	if u.request {
+		lines = append(lines, "Request: <req-1>")
+	}
+	retry := "Retryable: no"
+	if u.retry {
+		retry = "Retryable: yes"
+	}
+	lines = append(lines, "Code: takoform.provider/host-support-unreadable ("+u.code+")", retry, "", u.repair+advice)
+	if strict {
+		return errorDiag(queueSubject+u.suffix, lines...)
+	}
+	return warningDiag(queueSubject+u.suffix, lines...)
+}
+
+// The reads of the support surface and their routes.
+const (
+	discoveryRoute = "GET /.well-known/takoform/v1beta1"
+	queueRoute     = "GET /apis/forms.takoform.com/v1beta1/support/forms/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/0.2.0"
+	noPrincipal    = "Host: the bearer token names no principal of this host; check the configured token"
+	deniedByFault  = "Host: error permission_denied injected by an armed hostsim fault (error=permission_denied)"
+)
 
 // deadOrigin is a loopback origin nothing listens on (a port just released).
 func deadOrigin(t *testing.T) string {
@@ -32,17 +77,20 @@ func TestRejectedTokenWarningSaysSoAndWhereTheTokenCameFrom(t *testing.T) {
 	t.Setenv("TAKOFORM_TOKEN", "")
 	cases := []struct {
 		name, token, env, fault string
-		want                    []string
+		want                    unreadableRead
 	}{
-		{"401, token attribute", "nobody-attr", "", "", []string{
-			"The host at " + h.sim.URL + " rejected the token (from the provider's token attribute): unauthenticated (HTTP 401).",
-			"check the token attribute of the provider block", "Route: GET /.well-known/", "Request: req_"}},
-		{"401, environment", "", "nobody-env", "", []string{
-			"rejected the token (from the TAKOFORM_TOKEN environment variable): unauthenticated (HTTP 401).",
-			"check TAKOFORM_TOKEN (the provider block sets no token attribute)", "Route: GET /.well-known/"}},
-		{"403 from the support route", "sim-primary", "", "error=permission_denied,route=support-form", []string{
-			"rejected the token (from the provider's token attribute): permission_denied (HTTP 403).",
-			"does not let it read the support surface", "Route: GET /", "/support/forms/", "Request: req_"}},
+		{"401, token attribute", "nobody-attr", "", "", unreadableRead{": the host rejected the token",
+			"The host at <host> rejected the token (from the provider's token attribute): unauthenticated (HTTP 401). ", noPrincipal,
+			discoveryRoute, true, "unauthenticated (host, HTTP 401)", false,
+			"The host does not accept the token: check the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
+		{"401, environment", "", "nobody-env", "", unreadableRead{": the host rejected the token",
+			"The host at <host> rejected the token (from the TAKOFORM_TOKEN environment variable): unauthenticated (HTTP 401). ", noPrincipal,
+			discoveryRoute, true, "unauthenticated (host, HTTP 401)", false,
+			"The host does not accept the token: check TAKOFORM_TOKEN (the provider block sets no token attribute)."}},
+		{"403 from the support route", "sim-primary", "", "error=permission_denied,route=support-form", unreadableRead{": the host rejected the token",
+			"The host at <host> rejected the token (from the provider's token attribute): permission_denied (HTTP 403). ", deniedByFault,
+			queueRoute, true, "permission_denied (host, HTTP 403)", false,
+			"The host knows the token but does not let it read the support surface: put a token that may read it in the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -59,13 +107,8 @@ func TestRejectedTokenWarningSaysSoAndWhereTheTokenCameFrom(t *testing.T) {
 			}
 			mustNoError(t, "configure", h.configure(cfg))
 			pr := h.plan(queueType, queueOrders, nil)
-			mustNoError(t, "a rejected token is not a refusal", pr.diags)
-			want := append([]string{queueSubject + ": the host rejected the token", codeHostSupportUnreadable,
-				"Nothing was decided at plan time; apply still checks.", "set require_support_surface = true"}, c.want...)
-			d := diagWith(pr.diags, want...)
-			if d == nil || d.Severity != tfprotov6.DiagnosticSeverityWarning {
-				t.Fatalf("want the warning with %q:\n%s", want, dump(pr.diags))
-			}
+			// a rejected token is not a refusal: a warning
+			wantDiags(t, named(pr.diags, "<host>", h.sim.URL), c.want.diag(false))
 			for _, secret := range []string{"nobody-attr", "nobody-env", "sim-primary"} {
 				if strings.Contains(dump(pr.diags), secret) {
 					t.Errorf("the diagnostics print the token %q", secret)
@@ -83,19 +126,33 @@ func TestRequireSupportSurfaceTurnsEveryUnreadableReasonIntoAPlanError(t *testin
 	t.Setenv(envRequireSupport, "")
 	full := newHarness(t, hostsim.Config{})
 	unavailable := newHarness(t, hostsim.Config{Profile: "unreadable-support"})
+	const readable = "Make the host's support surface readable: the lines above say why it is not."
 	cases := []struct {
 		name     string
 		h        *harness
 		endpoint string
 		token    string
 		fault    string
-		want     []string
+		want     unreadableRead
 	}{
-		{"401", full, full.sim.URL, "nobody", "", []string{"the host rejected the token", "unauthenticated (host, HTTP 401)", "Route: GET /.well-known/"}},
-		{"403", full, full.sim.URL, "sim-primary", "error=permission_denied,route=support-form", []string{"the host rejected the token", "permission_denied (host, HTTP 403)", "/support/forms/"}},
-		{"5xx", unavailable, unavailable.sim.URL, "sim-primary", "", []string{"backend_unavailable (host, HTTP 503)", "/support/forms/", "Make the host's support surface readable"}},
-		{"unreachable", full, deadOrigin(t), "sim-primary", "", []string{"host unreachable at http://127.0.0.1:", codeHostUnreachable, "Route: GET /.well-known/"}},
-		{"malformed profile", full, full.sim.URL, "sim-primary", "support.commercial", []string{"protocol-invalid host response (HTTP 200)", "price", "/support/forms/"}},
+		{"401", full, full.sim.URL, "nobody", "", unreadableRead{": the host rejected the token",
+			"The host at <host> rejected the token (from the provider's token attribute): unauthenticated (HTTP 401). ", noPrincipal,
+			discoveryRoute, true, "unauthenticated (host, HTTP 401)", false,
+			"The host does not accept the token: check the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
+		{"403", full, full.sim.URL, "sim-primary", "error=permission_denied,route=support-form", unreadableRead{": the host rejected the token",
+			"The host at <host> rejected the token (from the provider's token attribute): permission_denied (HTTP 403). ", deniedByFault,
+			queueRoute, true, "permission_denied (host, HTTP 403)", false,
+			"The host knows the token but does not let it read the support surface: put a token that may read it in the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN)."}},
+		{"5xx", unavailable, unavailable.sim.URL, "sim-primary", "", unreadableRead{"", "",
+			`Host: support profiles are unavailable on this host (profile "unreadable-support"); retry later`,
+			queueRoute, true, "backend_unavailable (host, HTTP 503)", true, readable}},
+		{"unreachable", full, deadOrigin(t), "sim-primary", "", unreadableRead{": host unreachable at <host>", "",
+			"Cause: host unreachable at <host>: connection refused (nothing listens at that address) (GET /.well-known/takoform/v1beta1)",
+			discoveryRoute, false, "takoform.provider/host-unreachable", true,
+			"No host answered at <host>. Check the endpoint (endpoint or TAKOFORM_ENDPOINT), that the host is running and that this machine can reach it, then run the command again."}},
+		{"malformed profile", full, full.sim.URL, "sim-primary", "support.commercial", unreadableRead{"", "",
+			`Cause: support profile /forms/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/0.2.0: /price: unknown member "price"; this object is closed, so remove it or check its spelling`,
+			queueRoute, false, "protocol-invalid host response (HTTP 200)", false, readable}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -110,10 +167,7 @@ func TestRequireSupportSurfaceTurnsEveryUnreadableReasonIntoAPlanError(t *testin
 			// the default: a warning, the plan proceeds
 			mustNoError(t, "configure", h.configure(base))
 			pr := h.plan(queueType, queueOrders, nil)
-			mustNoError(t, "without the setting", pr.diags)
-			if d := diagWith(pr.diags, append([]string{queueSubject}, c.want...)...); d == nil || d.Severity != tfprotov6.DiagnosticSeverityWarning {
-				t.Fatalf("without the setting want a warning with %q:\n%s", c.want, dump(pr.diags))
-			}
+			wantDiags(t, named(pr.diags, "<host>", c.endpoint), c.want.diag(false))
 			// the attribute, and the environment variable with the attribute unset
 			strict := map[string]string{"require_support_surface": "true"}
 			for k, v := range base {
@@ -127,12 +181,7 @@ func TestRequireSupportSurfaceTurnsEveryUnreadableReasonIntoAPlanError(t *testin
 				t.Setenv(envRequireSupport, how.env)
 				mustNoError(t, "configure "+how.name, h.configure(how.cfg))
 				pr = h.plan(queueType, queueOrders, nil)
-				want := append([]string{queueSubject, "Resource: takoform_at_least_once_queue (dev/orders)", "Route: GET /",
-					codeHostSupportUnreadable, "require_support_surface is set", "unset require_support_surface"}, c.want...)
-				d := diagWith(pr.diags, want...)
-				if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
-					t.Errorf("%s: want a plan error with %q:\n%s", how.name, want, dump(pr.diags))
-				}
+				wantDiags(t, named(pr.diags, "<host>", c.endpoint), c.want.diag(true))
 			}
 			// an explicit false wins over the environment
 			t.Setenv(envRequireSupport, "true")
@@ -162,8 +211,6 @@ func TestRequireSupportSurfaceEnvironmentMustBeABoolean(t *testing.T) {
 	h := newHarness(t, hostsim.Config{})
 	t.Setenv(envRequireSupport, "sometimes")
 	ds := h.configure(map[string]string{"endpoint": h.sim.URL, "token": "sim-primary", "space": "dev"})
-	d := diagWith(ds, "Invalid "+envRequireSupport, `"sometimes" is not a boolean`)
-	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError || d.Attribute == nil || d.Attribute.String() != `AttributeName("require_support_surface")` {
-		t.Fatalf("want the configuration error:\n%s", dump(ds))
-	}
+	wantDiags(t, ds, errorDiag("Invalid TAKOFORM_REQUIRE_SUPPORT_SURFACE",
+		`TAKOFORM_REQUIRE_SUPPORT_SURFACE="sometimes" is not a boolean; set it to true or false, or unset it (the default is false).`).at("require_support_surface"))
 }

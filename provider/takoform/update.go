@@ -127,15 +127,17 @@ func (u *updateCall) configOnlyState() values {
 // accepted operation. ok is false when a diagnostic (or a pending state) was written.
 func (u *updateCall) updateOnHost(ctx context.Context, spec map[string]any, resp *resource.UpdateResponse) (*client.Resource, bool) {
 	r, form := u.r, u.form
-	probeOp, tmo := "update", timeout(u.plan, aUpdateTimeout, defaultUpdateTimeout)
+	probeOp, timeoutOp, tmo := "update", "update", timeout(u.plan, aUpdateTimeout, defaultUpdateTimeout)
 	if !form.DeclaresUpdate { // a re-pin of a Form without update
-		probeOp, tmo = "", timeout(u.plan, aCreateTimeout, defaultCreateTimeout)
+		probeOp, timeoutOp, tmo = "", "create", timeout(u.plan, aCreateTimeout, defaultCreateTimeout)
 	}
 	ctx, cancel := context.WithTimeout(ctx, tmo)
 	defer cancel()
 	out, err := r.putSpec(ctx, form, u.name, u.space, spec, fences{uid: u.prior.str(aUID), generation: u.prior.str(aGeneration)}, probeOp)
 	if err != nil {
-		u.failure(refusedOr(err, "update", "the state keeps the prior values.")).withErr(err).add(&resp.Diagnostics)
+		rep := u.failure(refusedOr(err, "update", "the state keeps the prior values.")).withErr(err)
+		r.stoppedAtDiscovery(rep, err, "update", "the state keeps the prior values.")
+		rep.add(&resp.Diagnostics)
 		return nil, false
 	}
 	if out.Operation == nil {
@@ -144,7 +146,7 @@ func (u *updateCall) updateOnHost(ctx context.Context, spec map[string]any, resp
 	res, last, unfinished, err := r.settle(ctx, out.Operation, client.Expect{Ref: form.Ref, Name: u.name, Space: u.space})
 	switch {
 	case unfinished:
-		rep := u.failure("The host accepted the update but its outcome was not known in time (" + errText(err) + "). The state keeps the prior values and records the operation; the next refresh observes the outcome.")
+		rep := u.failure("The host accepted the update but its outcome was not known in time (" + errText(timeoutOp, err) + "). The state keeps the prior values and records the operation; the next refresh observes the outcome.")
 		rep.summary = fmt.Sprintf("%s %s was accepted by the host but has not finished", r.kind.model.kind.Kind, u.name)
 		rep.opID, rep.code = last.ID, "accepted-without-representation (host)"
 		rep.repair = "Run tofu apply again once the host has finished."

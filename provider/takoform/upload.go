@@ -8,6 +8,14 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
+// filesChanged is an upload stopped before anything was sent: the local files no
+// longer describe the manifest the plan computed.
+type filesChanged struct{ what, now, planned string }
+
+func (e *filesChanged) Error() string {
+	return fmt.Sprintf("the %s files changed since plan: they now describe %s, the plan has %s", e.what, e.now, e.planned)
+}
+
 // uploadBundle uploads and commits the local files before the resource request
 // (docs/provider-design.md#bundles): start with the manifest, put each blob the host
 // is missing, commit. Files that changed since plan stop it before anything is sent.
@@ -31,7 +39,7 @@ func (r *Resource) uploadBundle(ctx context.Context, plan values, form *model.Fo
 		return err
 	}
 	if planned := plan.str(form.Fields[0].Attr); planned != want {
-		return fmt.Errorf("the %s files changed since plan: they now describe %s, the plan has %s; plan again", a.what(), want, planned)
+		return &filesChanged{what: a.what(), now: want, planned: planned}
 	}
 	c := r.configured.client
 	st, err := c.StartUpload(ctx, manifest)

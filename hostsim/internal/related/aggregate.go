@@ -3,6 +3,7 @@ package related
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
@@ -274,6 +275,7 @@ func (g *G) DeleteScans(q store.Q, cur *store.Resource, external bool, fs *fault
 			names = append(names, fmt.Sprintf("%s %q (%s)", src.Kind, src.Name, p.Pointer))
 		}
 	}
+	slices.Sort(names) // the pins come in storage order; the message is the same every time
 	return decide.Refuse(wire.CodeDependencyInUse, "%s is still referenced by %s; delete or change those first",
 		decide.Describe(cur.Kind, cur.Name, cur.Space), strings.Join(names, ", "))
 }

@@ -103,6 +103,7 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("endpoint %q is not a URL: %v", raw, err)
 	}
+	origin := u.Scheme + "://" + u.Host
 	switch {
 	case !u.IsAbs() || u.Host == "":
 		return nil, fmt.Errorf("endpoint %q must be an absolute URL such as https://host.example", raw)
@@ -111,11 +112,11 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 	case u.User != nil:
 		return nil, fmt.Errorf("endpoint %q must not carry user information; the token is configured separately", raw)
 	case u.Path != "" && u.Path != "/" || u.RawPath != "":
-		return nil, fmt.Errorf("endpoint %q must be a bare origin with no path", raw)
+		return nil, fmt.Errorf("endpoint %q must be a bare origin with no path: write %s (the provider finds the API through discovery)", raw, origin)
 	case u.RawQuery != "" || u.ForceQuery:
-		return nil, fmt.Errorf("endpoint %q must not carry a query", raw)
+		return nil, fmt.Errorf("endpoint %q must not carry a query: write %s", raw, origin)
 	case u.Fragment != "" || strings.Contains(raw, "#"):
-		return nil, fmt.Errorf("endpoint %q must not carry a fragment", raw)
+		return nil, fmt.Errorf("endpoint %q must not carry a fragment: write %s", raw, origin)
 	case u.Scheme == "http" && !isLoopback(u.Hostname()):
 		return nil, fmt.Errorf("endpoint %q uses plain http to a host that is not loopback; use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)", raw)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -50,7 +51,12 @@ func (e *TransportError) Error() string {
 	if u, ok := AsUnreachable(e); ok {
 		return fmt.Sprintf("%s %s: %s: %s", e.Method, u.Path, u.Headline(), u.Reason)
 	}
-	return fmt.Sprintf("%s %s: no complete answer from the host: %v", e.Method, e.URL, e.Err)
+	cause := e.Err
+	var ue *url.Error
+	if errors.As(cause, &ue) {
+		cause = ue.Err // its method and URL are the ones above
+	}
+	return fmt.Sprintf("%s %s: no complete answer from the host: %v", e.Method, e.URL, cause)
 }
 func (e *TransportError) Unwrap() error { return e.Err }
 

@@ -1,0 +1,174 @@
+package guides
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestGuides runs every docs/guides/*.md, a new guide included: each one's command blocks
+// in order in a shell session of its own, in a copy of the repository (Workdir) against the
+// binaries of bin/, matching the output blocks and comparing the files the guide shows. It
+// needs bin/ (`go tool mage build tofu`; `go tool mage test` builds it first) and fails,
+// never skips, when a binary is missing. The guide's host address 127.0.0.1:8484 becomes a
+// free port, so the guides run beside each other and beside a host a developer keeps there.
+func TestGuides(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range requiredBinaries {
+		if _, err := os.Stat(filepath.Join(repo, "bin", b)); err != nil {
+			t.Fatalf("the guides run bin/%s, which is missing: run `go tool mage build tofu` (or `go tool mage test`) first", b)
+		}
+	}
+	guides, err := filepath.Glob(filepath.Join(repo, "docs", "guides", "*.md"))
+	if err != nil || len(guides) == 0 {
+		t.Fatalf("no guide under docs/guides (%v)", err)
+	}
+	reference, hasReference := referenceRoot(repo)
+	goEnv := goEnvironment(t)
+	for _, g := range guides {
+		name := "docs/guides/" + filepath.Base(g)
+		t.Run(strings.TrimSuffix(filepath.Base(g), ".md"), func(t *testing.T) {
+			text, err := os.ReadFile(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blocks, err := Parse(name, string(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, skip := "", func(Block) string { return "" }
+			if needsReference(blocks) {
+				switch {
+				case hasReference:
+					ref = reference
+				case os.Getenv("CI") == "true":
+					t.Fatalf("%s reads the published reference documents, absent at %s: set TAKOKIT_REFERENCE_DIR", name, reference)
+				default:
+					skip = func(b Block) string {
+						if b.Needs == "reference" {
+							return "the published reference documents are absent at " + reference + " (set TAKOKIT_REFERENCE_DIR; CI fails here)"
+						}
+						return ""
+					}
+				}
+			}
+			dir := t.TempDir()
+			root, copied, err := Workdir(repo, dir, ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			state := filepath.Join(dir, "state")
+			home := filepath.Join(dir, "home")
+			for _, d := range []string{state, home} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			port := freePort(t)
+			s, err := NewSession(root, state, guideEnv(home, port, goEnv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &Runner{Session: s, Repo: repo, Log: t.Logf, Skip: skip,
+				Rewrite: strings.NewReplacer("127.0.0.1:8484", "127.0.0.1:"+port, "localhost:8484", "localhost:"+port)}
+			rep, err := r.Run(name, blocks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			left, err := Unignored(repo, root, copied)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(left) > 0 {
+				t.Errorf("%s leaves files in the checkout that git would offer to commit (ignore them in the folder's .gitignore): %s", name, strings.Join(left, ", "))
+			}
+			t.Logf("%s: %s", name, rep)
+			if len(rep.Skipped) > 0 {
+				t.Skipf("%s: %d command blocks could not run here: %s", name, len(rep.Skipped), strings.Join(rep.Skipped, "; "))
+			}
+		})
+	}
+}
+
+// requiredBinaries are what the guides run; `go tool mage build tofu` writes them.
+var requiredBinaries = []string{"tofu", "hostsim", "conformance", "terraform-provider-takoform", "v1alpha3/terraform-provider-takoform"}
+
+func needsReference(blocks []Block) bool {
+	for _, b := range blocks {
+		if b.Needs == "reference" && b.NotRun == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceRoot is the folder holding takoform-v1beta1 and takoform-v1alpha3:
+// TAKOKIT_REFERENCE_DIR (that folder or one of them), else ../shared/reference beside the
+// repository, as the scenarios find it.
+func referenceRoot(repo string) (string, bool) {
+	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
+	if dir != "" && strings.HasPrefix(filepath.Base(filepath.Clean(dir)), "takoform-") {
+		dir = filepath.Dir(filepath.Clean(dir))
+	}
+	if dir == "" {
+		dir = filepath.Join(repo, "..", "shared", "reference")
+	}
+	dir, _ = filepath.Abs(dir)
+	st, err := os.Stat(dir)
+	return dir, err == nil && st.IsDir()
+}
+
+// guideEnv is the environment a guide starts from: the caller's, without what would steer
+// OpenTofu, the provider, hostsim or the runner behind the guide's back, with a home of its
+// own (no ~/.tofurc of the developer) and the Go caches of the caller. A hostsim serve
+// without --addr lands on the guide's port too.
+func guideEnv(home, port string, goEnv []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "HOME" || k == "PWD" || k == "OLDPWD" || strings.HasPrefix(k, "GO") {
+			continue
+		}
+		drop := false
+		for _, p := range []string{"TF_", "TOFU_", "TAKOFORM_", "TAKOKIT_", "TAKO_", "HOSTSIM_", "CHECKPOINT_"} {
+			drop = drop || strings.HasPrefix(k, p)
+		}
+		if !drop {
+			env = append(env, kv)
+		}
+	}
+	return append(append(env, goEnv...), "HOME="+home, "CHECKPOINT_DISABLE=1", "HOSTSIM_ADDR=127.0.0.1:"+port)
+}
+
+// goEnvironment keeps the caller's Go caches and toolchain choice in a guide's session,
+// whose home is new.
+func goEnvironment(t *testing.T) []string {
+	keys := []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOTOOLCHAIN", "GOFLAGS", "GOPROXY"}
+	out, err := exec.Command("go", append([]string{"env"}, keys...)...).Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	var env []string
+	for i, v := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if i < len(keys) && v != "" {
+			env = append(env, keys[i]+"="+v)
+		}
+	}
+	return env
+}
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
