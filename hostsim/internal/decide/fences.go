@@ -83,9 +83,8 @@ func CheckRevision(cur *stored.Resource, ifMatch int64, atCommit bool, what, hin
 
 // CheckDeleteFences are the fences of a delete: the generation fence and
 // If-Match (never the revision alone: derived rendering moves it under a
-// client that did nothing wrong).
-func CheckDeleteFences(cur *stored.Resource, d *Deletion, atCommit bool, a *Acts) *wire.Error {
-	what := d.What()
+// client that did nothing wrong). what names the resource.
+func CheckDeleteFences(cur *stored.Resource, d *Deletion, atCommit bool, what string, a *Acts) *wire.Error {
 	if e := CheckGeneration(cur, d.Fence, atCommit, what, "; read it again", a); e != nil {
 		return e
 	}

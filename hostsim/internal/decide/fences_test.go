@@ -110,7 +110,7 @@ func TestCheckDeleteFences(t *testing.T) {
 		{name: "delete.revision-fenced compares the fence with the revision", d: del(3, 0), fs: armed(DeleteRevisionFenced), want: wire.CodeGenerationConflict},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := codeOf(CheckDeleteFences(current(), tc.d, false, tc.fs)); got != tc.want {
+			if got := codeOf(CheckDeleteFences(current(), tc.d, false, tc.d.What(), tc.fs)); got != tc.want {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
 		})

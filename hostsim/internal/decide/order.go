@@ -16,11 +16,11 @@ import (
 // resource holding the name under its kind (nil: none): a Form transition's
 // claim, the identity an accepted operation bound (atCommit), the target and
 // fences (step 12) and the capabilities of an existing resource (13). g is
-// the gated spec; route names the request in a claim refusal. Step 14, the
+// the gated spec; route names the request in a claim refusal, what names the
+// resource in every refusal (m.What()). Step 14, the
 // prepareDigest of an apply answered now, follows once the caller loaded
 // its minting (PrepareTenant, CheckPrepareSpend).
-func CheckMutation(m *Mutation, f *catalog.Form, g *Gated, cur *stored.Resource, atCommit bool, route string, a *Acts) *wire.Error {
-	what := m.What()
+func CheckMutation(m *Mutation, f *catalog.Form, g *Gated, cur *stored.Resource, atCommit bool, route, what string, a *Acts) *wire.Error {
 	if !m.IfNoneMatch {
 		if e := CheckClaim(cur, route, a); e != nil {
 			return e
@@ -49,9 +49,9 @@ func CheckMutation(m *Mutation, f *catalog.Form, g *Gated, cur *stored.Resource,
 
 // CheckDeletion decides a delete against cur, the resource holding the name
 // under its kind (nil: none): recorded under exactly the FormRef, no Form
-// transition's claim, at commit the uid the 202 bound, then the fences.
-func CheckDeletion(d *Deletion, cur *stored.Resource, atCommit bool, route string, a *Acts) *wire.Error {
-	what := d.What()
+// transition's claim, at commit the uid the 202 bound, then the fences. what
+// names the resource (d.What()).
+func CheckDeletion(d *Deletion, cur *stored.Resource, atCommit bool, route, what string, a *Acts) *wire.Error {
 	if e := CheckRecorded(cur, d.Ref, what, a); e != nil {
 		return e
 	}
@@ -63,16 +63,16 @@ func CheckDeletion(d *Deletion, cur *stored.Resource, atCommit bool, route strin
 			return e
 		}
 	}
-	return CheckDeleteFences(cur, d, atCommit, a)
+	return CheckDeleteFences(cur, d, atCommit, what, a)
 }
 
 // CheckObserve decides a fenced re-read of cur (recorded under the FormRef
 // asked): no Form transition's claim, then the generation fence and If-Match.
-func CheckObserve(cur *stored.Resource, pre Preconditions, a *Acts) *wire.Error {
+// what names the resource.
+func CheckObserve(cur *stored.Resource, pre Preconditions, what string, a *Acts) *wire.Error {
 	if e := CheckClaim(cur, "observe", a); e != nil {
 		return e
 	}
-	what := Describe(cur.Kind, cur.Name, cur.Space)
 	if e := CheckGeneration(cur, pre.Fence, false, what, "; read it again", a); e != nil {
 		return e
 	}

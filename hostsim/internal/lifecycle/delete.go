@@ -21,12 +21,12 @@ func (en *Engine) DecideDelete(q store.Q, d *decide.Deletion, atCommit bool, rou
 	if serr != nil {
 		return nil, decide.Internal(serr)
 	}
+	what := d.What()
 	var e *wire.Error
-	fs.Decide(func(a *decide.Acts) { e = decide.CheckDeletion(d, cur, atCommit, route, a) })
+	fs.Decide(func(a *decide.Acts) { e = decide.CheckDeletion(d, cur, atCommit, route, what, a) })
 	if e != nil {
 		return nil, e
 	}
-	what := d.What()
 	if v := en.Host.CheckOperation(f, "delete"); v != nil {
 		return nil, decide.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}

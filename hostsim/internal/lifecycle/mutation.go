@@ -49,8 +49,9 @@ func (en *Engine) Decide(q store.Q, m *decide.Mutation, g *decide.Gated, atCommi
 	}
 	// The claim, the identity at commit, step 12 (target and fences) and 13
 	// (capabilities of an existing resource).
+	what := m.What()
 	var e *wire.Error
-	fs.Decide(func(a *decide.Acts) { e = decide.CheckMutation(m, f, g, cur, atCommit, route, a) })
+	fs.Decide(func(a *decide.Acts) { e = decide.CheckMutation(m, f, g, cur, atCommit, route, what, a) })
 	if e != nil {
 		return nil, e
 	}
@@ -62,7 +63,7 @@ func (en *Engine) Decide(q store.Q, m *decide.Mutation, g *decide.Gated, atCommi
 	}
 	// Step 15: what this host offers, relations, artifacts, the aggregate, claims.
 	specChanged := cur != nil && cur.SpecDigest != g.Digest
-	if e := en.supported(f, decide.ProfileOperation(m.Action, cur != nil, specChanged), g, m.What(), fs); e != nil {
+	if e := en.supported(f, decide.ProfileOperation(m.Action, cur != nil, specChanged), g, what, fs); e != nil {
 		return nil, e
 	}
 	pins, e := en.Related.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)

@@ -13,12 +13,12 @@ import (
 // generation fence and If-Match current, the profile offering observe; touch
 // (the touch-status probe) records one host-side status change.
 func (en *Engine) Observe(q store.Q, f *catalog.Form, cur *store.Resource, pre decide.Preconditions, touch bool, fs *fault.Set) *wire.Error {
+	what := decide.Describe(cur.Kind, cur.Name, cur.Space)
 	var e *wire.Error
-	fs.Decide(func(a *decide.Acts) { e = decide.CheckObserve(cur, pre, a) })
+	fs.Decide(func(a *decide.Acts) { e = decide.CheckObserve(cur, pre, what, a) })
 	if e != nil {
 		return e
 	}
-	what := decide.Describe(cur.Kind, cur.Name, cur.Space)
 	if v := en.Host.CheckOperation(f, "observe"); v != nil {
 		return decide.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}
