@@ -2,6 +2,7 @@ package scripts
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -151,7 +152,9 @@ func cmdOpenAPIValidate(ts *testscript.TestScript, args []string) error {
 	}
 	fmt.Fprintf(ts.Stdout(), "%d answers checked against %s/openapi.json\n", len(px.exchanges), px.admin)
 	if len(bad) > 0 {
-		return fmt.Errorf("%d answers do not match the host's OpenAPI document:\n%s", len(bad), strings.Join(bad, "\n"))
+		msg := fmt.Sprintf("%d answers do not match the host's OpenAPI document:\n%s", len(bad), strings.Join(bad, "\n"))
+		fmt.Fprintln(ts.Stdout(), msg) // a negated command is asserted on what it printed
+		return errors.New(msg)
 	}
 	return nil
 }
