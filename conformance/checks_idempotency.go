@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"context"
+	"maps"
 	"net/http"
 
 	"github.com/takokit/takokit/catalog"
@@ -77,6 +78,17 @@ func checkIdempotencyReplay(ctx context.Context, p *Probe) error {
 	}
 	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
 		return failf("%s (the same Idempotency-Key with other body bytes)", err)
+	}
+	// The precondition headers belong to the fingerprint: the same key and
+	// bytes with an If-Match beside them are another request.
+	fenced := req
+	fenced.Header = maps.Clone(req.Header)
+	fenced.Header[wire.HeaderIfMatch] = `"1"`
+	if r, err = p.P.Do(ctx, fenced); err != nil {
+		return err
+	}
+	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
+		return failf("%s (the same Idempotency-Key and bytes with If-Match added: the precondition headers belong to the request's fingerprint)", err)
 	}
 	return nil
 }

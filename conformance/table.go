@@ -135,7 +135,7 @@ func Table() []Check {
 
 		// idempotency
 		{ID: "apply-idempotency-replay", Area: AreaIdempotency, Title: "A keyed apply replays byte for byte", Needs: []Need{NeedForm},
-			Requirement: "The same key with the same request MUST replay the recorded status, ETag and body byte for byte even after the store moved, and the key with other bytes MUST be refused invalid_argument.",
+			Requirement: "The same key with the same request MUST replay the recorded status, ETag and body byte for byte even after the store moved, and the key with other bytes or other precondition headers (an If-Match added) MUST be refused invalid_argument.",
 			Run:         checkIdempotencyReplay},
 		{ID: "replay-record-retires-with-its-incarnation", Area: AreaIdempotency, Title: "Replay records retire with their incarnation", Needs: []Need{NeedForm},
 			Requirement: "After the resource a record is bound to is deleted, resending the request MUST execute as new and create a new incarnation.",

@@ -12,7 +12,7 @@ import (
 
 // The worker family's kinds, named once for the tests of the worker aggregate
 // (docs/protocol.md#relations, docs/protocol.md#aggregate). The lane itself never names a kind (its roles
-// table is data: internal/gauntlet/worker_roles.json).
+// table is data: internal/related/worker_roles.json).
 const (
 	kWorker     = "ModuleWorker"
 	kBundle     = "WorkerBundle"

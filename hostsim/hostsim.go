@@ -23,15 +23,16 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/dashboard"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
+	"github.com/takokit/takokit/hostsim/internal/idempotency"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lane"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/openapi"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
-	"github.com/takokit/takokit/hostsim/internal/state"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/surface"
 	"github.com/takokit/takokit/hostsim/internal/transition"
@@ -90,7 +91,7 @@ type Host struct {
 	admin   *admin.API
 	ui      *dashboard.UI
 	journal *journal.Journal
-	state   *state.Source
+	state   *hostview.Source
 	echo    *echo.Echo
 	profile *Profile
 }
@@ -152,7 +153,7 @@ func New(cfg Config) (*Host, error) {
 		exit = nil
 	}
 	host := profile.Resolve(prof, cat)
-	g := gauntlet.New(host)
+	g := related.New(host)
 	g.Databases = sqldb.NewRegistry(cfg.DBPath)
 	if err := g.Databases.Sweep(func(uid string) (bool, error) { return store.UIDLive(st.DB(), uid) }); err != nil {
 		st.Close()
@@ -167,13 +168,12 @@ func New(cfg Config) (*Host, error) {
 	}
 	j := journal.New(st, clock)
 	j.RecordLife, j.PrepareLife = 24*time.Hour, 15*time.Minute
-	en := &lifecycle.Engine{Host: host, Gauntlet: g, Renderer: rd, Now: clock, PrepareLife: 15 * time.Minute,
-		RecordLife: 24 * time.Hour, MigrationTimeout: cfg.MigrationTimeout,
-		Mint: lifecycle.NewMinter(cfg.Seed)}
-	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Gauntlet: g, Renderer: rd,
-		Engine: en, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
+	en := &lifecycle.Engine{Host: host, Related: g, Renderer: rd, Now: clock, PrepareLife: 15 * time.Minute,
+		MigrationTimeout: cfg.MigrationTimeout, Mint: lifecycle.NewMinter(cfg.Seed)}
+	ln := lane.New(lane.Options{Host: host, Store: st, Armory: armory, Journal: j, Related: g, Renderer: rd,
+		Engine: en, Records: &idempotency.Records{Life: j.RecordLife, Now: clock}, Surface: &surface.Surface{Host: host}, Transitions: tr, Tokens: tokens, Probes: cfg.ConformanceProbes, Logger: cfg.Logger,
 		RetryAfter: retry, Now: clock})
-	src := &state.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock,
+	src := &hostview.Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: rd, Engine: en, Ledger: tr, Now: clock,
 		DBs: g.Databases}
 	ui, err := dashboard.New(src, cfg.AdminToken)
 	if err != nil {
@@ -278,10 +278,10 @@ func (h *Host) State() *State { return h.state }
 
 // State reads a running host's admin state: counters, resources, operations,
 // the transition ledger, armed faults, the profile and the journal.
-type State = state.Source
+type State = hostview.Source
 
 // StateResource is one stored resource as State lists it.
-type StateResource = state.Resource
+type StateResource = hostview.Resource
 
 // EndStreams ends the dashboard's live streams. An http.Server's Shutdown
 // waits for every connection to go idle, which a live stream never does:

@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 )
 
 // PanicLogMessage is the message of the log record a recovered panic leaves
@@ -35,7 +35,7 @@ func recoverPanics(log *slog.Logger) echo.MiddlewareFunc {
 					panic(v)
 				}
 				r, w := c.Request(), c.Response()
-				id := core.NewRequestID()
+				id := decide.NewRequestID()
 				log.Error(PanicLogMessage, "requestId", id, "method", r.Method, "path", r.URL.EscapedPath(),
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if w.Committed {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
-	"github.com/takokit/takokit/hostsim/internal/state"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
@@ -40,7 +40,7 @@ func TestStateTypedOutputsAndResourceEvents(t *testing.T) {
 	var types []string
 	for _, ev := range evs {
 		types = append(types, ev.Type)
-		if s := state.EventSubject(ev); s.Name != "edge" {
+		if s := hostview.EventSubject(ev); s.Name != "edge" {
 			t.Fatalf("event %d names %+v, not edge", ev.Seq, s)
 		}
 	}
@@ -77,13 +77,13 @@ func TestStateTransitionLedger(t *testing.T) {
 	if err != nil || len(l.Transitions) != 2 {
 		t.Fatalf("ledger %+v %v", l, err)
 	}
-	byName := map[string]state.Transition{}
+	byName := map[string]hostview.Transition{}
 	for _, x := range l.Transitions {
 		byName[x.Name] = x
 	}
 	moved, crashed := byName["moved"], byName["crashed"]
 	if moved.Reached != "E" || moved.Terminal != "committed" || moved.Dispatches != 1 || moved.Holding ||
-		moved.Proof == nil || moved.Receipt == nil || len(moved.Steps) == 0 || state.StepName(moved.Steps[0]) != "A:claim" {
+		moved.Proof == nil || moved.Receipt == nil || len(moved.Steps) == 0 || hostview.StepName(moved.Steps[0]) != "A:claim" {
 		t.Fatalf("committed transition: %+v", moved)
 	}
 	if crashed.Reached != "C" || crashed.Terminal != "" || !crashed.Holding || crashed.Proof != nil || crashed.Dispatches != 1 {
@@ -110,7 +110,7 @@ func TestReachedFollowsTheLedger(t *testing.T) {
 		{transition.OpState{Status: "rejected", DispatchAttempted: true}, true, false, "C", "rejected"},
 		{transition.OpState{Status: "rejected", DispatchAttempted: true}, false, false, "B", "rejected"},
 	} {
-		p, term := state.Reached(c.op, c.backend, c.receipt)
+		p, term := hostview.Reached(c.op, c.backend, c.receipt)
 		if p != c.point || term != c.terminalWant {
 			t.Errorf("%+v backend=%v receipt=%v: reached %s %q, want %s %q", c.op, c.backend, c.receipt, p, term, c.point, c.terminalWant)
 		}

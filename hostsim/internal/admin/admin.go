@@ -1,6 +1,6 @@
 // Package admin serves hostsim's /_sim/ API (docs/protocol.md#admin): state,
 // journal, counters, faults, operation completion, reset and the profile in
-// force. Every answer is read from internal/state; refusals use the lane's
+// force. Every answer is read from internal/hostview; refusals use the lane's
 // error envelope.
 package admin
 
@@ -13,10 +13,10 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 // Prefix is the admin API's path prefix.
@@ -24,7 +24,7 @@ const Prefix = "/_sim"
 
 // API is the admin handler.
 type API struct {
-	State  *state.Source
+	State  *hostview.Source
 	Token  string // when set, the bearer the admin API requires
 	Health Health // what GET /_sim/health says besides the profile
 	// OpenAPI returns the host's OpenAPI document (GET /_sim/openapi.json).
@@ -77,7 +77,7 @@ func Routes() []Route {
 // loopback only, like health.
 func (a *API) openapi(w http.ResponseWriter, _ *http.Request, _ string) error {
 	if a.OpenAPI == nil {
-		return core.NotFound("this host was built without an OpenAPI document")
+		return decide.NotFound("this host was built without an OpenAPI document")
 	}
 	b, err := a.OpenAPI()
 	if err != nil {
@@ -92,7 +92,7 @@ func (a *API) openapi(w http.ResponseWriter, _ *http.Request, _ string) error {
 // ServeHTTP routes an admin request.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !loopback(r.RemoteAddr) {
-		writeErr(w, core.Refuse(wire.CodePermissionDenied, "the hostsim admin API answers only on loopback"))
+		writeErr(w, decide.Refuse(wire.CodePermissionDenied, "the hostsim admin API answers only on loopback"))
 		return
 	}
 	path := strings.TrimPrefix(r.URL.Path, Prefix)
@@ -106,11 +106,11 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if a.Token != "" && (hit == nil || !hit.open) && r.Header.Get(wire.HeaderAuthorization) != "Bearer "+a.Token {
 		w.Header().Set(wire.HeaderWWWAuthenticate, "Bearer")
-		writeErr(w, core.Refuse(wire.CodeUnauthenticated, "the hostsim admin API needs Authorization: Bearer <admin token>"))
+		writeErr(w, decide.Refuse(wire.CodeUnauthenticated, "the hostsim admin API needs Authorization: Bearer <admin token>"))
 		return
 	}
 	if hit == nil {
-		writeErr(w, core.NotFound("no admin route %s %s", r.Method, r.URL.Path))
+		writeErr(w, decide.NotFound("no admin route %s %s", r.Method, r.URL.Path))
 		return
 	}
 	if err := hit.h(a, w, r, arg); err != nil {
@@ -144,10 +144,10 @@ func loopback(remote string) bool {
 func writeErr(w http.ResponseWriter, err error) {
 	e, ok := err.(*wire.Error)
 	if !ok {
-		e = core.Invalid("%v", err)
+		e = decide.Invalid("%v", err)
 	}
 	out := *e
-	out.RequestID = core.NewRequestID()
+	out.RequestID = decide.NewRequestID()
 	b, _ := json.Marshal(wire.Envelope{Error: &out})
 	w.Header().Set(wire.HeaderContentType, wire.ContentTypeJSON)
 	w.WriteHeader(out.Code.Status())
@@ -178,7 +178,7 @@ func (a *API) events(w http.ResponseWriter, r *http.Request, _ string) error {
 	if s := r.URL.Query().Get("since"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 0 {
-			return core.Invalid("since=%s is not a non-negative event number", s)
+			return decide.Invalid("since=%s is not a non-negative event number", s)
 		}
 		since = n
 	}
@@ -211,7 +211,7 @@ func (a *API) armFault(w http.ResponseWriter, r *http.Request, _ string) error {
 	}
 	s, err := fault.ParseJSON(body)
 	if err != nil {
-		return core.Invalid("nothing armed: %v", err)
+		return decide.Invalid("nothing armed: %v", err)
 	}
 	if err := a.State.Armory.Arm(r.Context(), s); err != nil {
 		return err
@@ -240,14 +240,14 @@ func (a *API) complete(w http.ResponseWriter, r *http.Request, id string) error 
 	}
 	if len(strings.TrimSpace(string(body))) > 0 {
 		if err := wire.DecodeStrict(body, &req); err != nil {
-			return core.Invalid("the body is {} or {\"error\": \"<code>\"}: %v", err)
+			return decide.Invalid("the body is {} or {\"error\": \"<code>\"}: %v", err)
 		}
 	}
 	var code wire.Code
 	if req.Error != nil {
 		code = wire.Code(*req.Error)
 		if !code.Known() {
-			return core.Invalid("error %s is not one of the 26 error codes", *req.Error)
+			return decide.Invalid("error %s is not one of the 26 error codes", *req.Error)
 		}
 	}
 	doc, err := a.State.Complete(r.Context(), id, code)
@@ -295,7 +295,7 @@ func (a *API) assets(w http.ResponseWriter, r *http.Request, uid string) error {
 	q := r.URL.Query()
 	p, ok := q["path"]
 	if !ok || len(p) != 1 || len(q) != 1 {
-		return core.Invalid("GET /_sim/assets/{uid} takes exactly one query key, path: the escaped request pathname, escaped again as a query value (/a%%2Fb is path=%%2Fa%%252Fb)")
+		return decide.Invalid("GET /_sim/assets/{uid} takes exactly one query key, path: the escaped request pathname, escaped again as a query value (/a%%2Fb is path=%%2Fa%%252Fb)")
 	}
 	ans, err := a.State.AssetLookup(r.Context(), uid, p[0])
 	if err != nil {

@@ -3,9 +3,9 @@ package admin
 import (
 	"net/http"
 
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 // The JSON of GET /_sim/databases and /_sim/databases/{uid}
@@ -25,7 +25,7 @@ type databaseState struct {
 	Tables     []sqldb.Table `json:"tables"`
 }
 
-func databaseJSON(d state.Database) databaseState {
+func databaseJSON(d hostview.Database) databaseState {
 	return databaseState{Tenant: d.Tenant, Space: d.Space, APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, UID: d.UID,
 		File: d.File, Created: d.Created, Ledger: d.Ledger, Tables: d.Tables}
 }
@@ -48,7 +48,7 @@ func (a *API) database(w http.ResponseWriter, r *http.Request, uid string) error
 		return err
 	}
 	if d == nil {
-		return core.NotFound("no SQLiteDatabase resource has uid %q; GET %s/databases lists them", uid, Prefix)
+		return decide.NotFound("no SQLiteDatabase resource has uid %q; GET %s/databases lists them", uid, Prefix)
 	}
 	return writeJSON(w, 200, databaseJSON(*d))
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -71,7 +71,7 @@ func keyed(c Call, step func(q store.Q) (Answer, error)) *wire.Error {
 		}
 		var err error
 		if a, err = step(q); err != nil {
-			return gauntlet.Refusal(err)
+			return related.Refusal(err)
 		}
 		return c.Record(q, a)
 	})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -33,7 +33,7 @@ func (f *fakeCall) BundleLimits() artifact.Limits { return artifact.Portable }
 
 func (f *fakeCall) RequireEmptyBody() *wire.Error {
 	if len(f.body) > 0 {
-		return core.Invalid("route takes an empty body")
+		return decide.Invalid("route takes an empty body")
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ func (f *fakeCall) Write(fn func(q store.Q) error) *wire.Error {
 		if e, ok := err.(*wire.Error); ok {
 			return e
 		}
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if f.pending != nil {
 		f.recorded = f.pending
@@ -100,7 +100,7 @@ func TestKeyedRefusals(t *testing.T) {
 	if f.recorded != nil || len(f.sent) != 0 {
 		t.Fatalf("a failed step recorded %+v and sent %+v, want nothing", f.recorded, f.sent)
 	}
-	f.replayE = core.Refuse(wire.CodeInvalidArgument, "Idempotency-Key reused with another request")
+	f.replayE = decide.Refuse(wire.CodeInvalidArgument, "Idempotency-Key reused with another request")
 	e = keyed(f, func(store.Q) (Answer, error) {
 		t.Fatal("the step ran after a refused replay lookup")
 		return Answer{}, nil

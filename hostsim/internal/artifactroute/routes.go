@@ -7,9 +7,9 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
-	"github.com/takokit/takokit/hostsim/internal/core"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/related"
+	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -21,11 +21,11 @@ type uploadDoc struct {
 func Start(c Call) *wire.Error {
 	who := c.Caller()
 	var d uploadDoc
-	if err := core.DecodeBody(c.Body(), &d, who.Faults); err != nil {
+	if err := request.DecodeBody(c.Body(), &d, who.Faults); err != nil {
 		return err
 	}
 	return keyed(c, func(q store.Q) (Answer, error) {
-		s, err := artifact.Start(gauntlet.FlowStore(q, who.Faults), who, d.Manifest, c.BundleLimits())
+		s, err := artifact.Start(related.FlowStore(q, who.Faults), who, d.Manifest, c.BundleLimits())
 		if err != nil {
 			return Answer{}, err
 		}
@@ -46,8 +46,8 @@ func PutBlob(c Call) *wire.Error {
 	var created bool
 	werr := c.Write(func(q store.Q) error {
 		var err error
-		if created, err = artifact.PutBlob(gauntlet.FlowStore(q, who.Faults), who, c.Param("uploadId"), c.Param("sha256"), c.Stream()); err != nil {
-			return gauntlet.Refusal(err)
+		if created, err = artifact.PutBlob(related.FlowStore(q, who.Faults), who, c.Param("uploadId"), c.Param("sha256"), c.Stream()); err != nil {
+			return related.Refusal(err)
 		}
 		return store.AddCounter(q, "uploads", 1)
 	})
@@ -69,7 +69,7 @@ func Commit(c Call) *wire.Error {
 	}
 	who := c.Caller()
 	return keyed(c, func(q store.Q) (Answer, error) {
-		digest, created, err := artifact.Commit(gauntlet.FlowStore(q, who.Faults), who, c.Param("uploadId"), c.BundleLimits())
+		digest, created, err := artifact.Commit(related.FlowStore(q, who.Faults), who, c.Param("uploadId"), c.BundleLimits())
 		if err != nil {
 			return Answer{}, err
 		}
@@ -93,7 +93,7 @@ func Abandon(c Call) *wire.Error {
 	}
 	who := c.Caller()
 	return keyed(c, func(q store.Q) (Answer, error) {
-		if err := artifact.Abandon(gauntlet.FlowStore(q, who.Faults), who, c.Param("uploadId")); err != nil {
+		if err := artifact.Abandon(related.FlowStore(q, who.Faults), who, c.Param("uploadId")); err != nil {
 			return Answer{}, err
 		}
 		return Answer{Status: http.StatusNoContent}, nil
@@ -106,9 +106,9 @@ func ReadManifest(c Call) *wire.Error {
 	var raw []byte
 	rerr := c.Read(func(q store.Q) error {
 		var err error
-		raw, err = artifact.ReadManifest(gauntlet.ArtifactStore(q, who.Faults), who.Tenant, c.Param("manifestDigest"))
+		raw, err = artifact.ReadManifest(related.ArtifactStore(q, who.Faults), who.Tenant, c.Param("manifestDigest"))
 		if err != nil {
-			return gauntlet.Refusal(err)
+			return related.Refusal(err)
 		}
 		return nil
 	})
@@ -125,7 +125,7 @@ func HeadBlob(c Call) *wire.Error {
 	var held bool
 	rerr := c.Read(func(q store.Q) error {
 		var err error
-		held, err = artifact.HeadBlob(gauntlet.FlowStore(q, who.Faults), who.Tenant, c.Param("sha256"))
+		held, err = artifact.HeadBlob(related.FlowStore(q, who.Faults), who.Tenant, c.Param("sha256"))
 		return err
 	})
 	if rerr != nil {

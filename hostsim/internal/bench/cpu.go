@@ -19,8 +19,12 @@ func procCPU(pid int) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	// The command name (field 2) may hold spaces: count fields after its ')'.
-	s := string(b)
+	return statCPU(pid, string(b))
+}
+
+// statCPU reads utime and stime of a /proc/PID/stat line.
+func statCPU(pid int, s string) (time.Duration, error) {
+	// The command name (field 2) may hold spaces and ')': count fields after the last ')'.
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
 		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)

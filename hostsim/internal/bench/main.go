@@ -59,9 +59,12 @@ type options struct {
 	heapRate    int
 }
 
-func run(args []string, out io.Writer) error {
+// parseOptions reads the command line; a count that cannot measure anything
+// (no round, no worker, fewer lifecycles than workers) is refused, naming it.
+func parseOptions(args []string, errOut io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(errOut)
 	fs.StringVar(&o.hostsim, "hostsim", "bin/hostsim", "hostsim binary to measure")
 	fs.IntVar(&o.sequential, "sequential", 1000, "lifecycles of a sequential round")
 	fs.IntVar(&o.parallel, "parallel", 2000, "lifecycles of a parallel round, across the workers")
@@ -72,6 +75,27 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.heapRate, "heap-rate", 0, "with --profile: the server's runtime.MemProfileRate (0: Go's default)")
 	fs.BoolVar(&o.profileNull, "profile-null", false, "with --profile: run the client against the null server instead")
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q; bench takes only flags (bench -h lists them)", fs.Arg(0))
+	}
+	switch {
+	case o.rounds < 1:
+		return o, fmt.Errorf("--rounds %d measures nothing; give at least 1", o.rounds)
+	case o.workers < 1:
+		return o, fmt.Errorf("--workers %d measures nothing; give at least 1", o.workers)
+	case o.sequential < 5:
+		return o, fmt.Errorf("--sequential %d is too few lifecycles to measure a rate; give at least 5", o.sequential)
+	case o.parallel < o.workers || o.rssAfter < o.workers:
+		return o, fmt.Errorf("--parallel %d and --rss-after %d must each give every one of the %d workers a lifecycle", o.parallel, o.rssAfter, o.workers)
+	}
+	return o, nil
+}
+
+func run(args []string, out io.Writer) error {
+	o, err := parseOptions(args, os.Stderr)
+	if err != nil {
 		return err
 	}
 	dir, err := os.MkdirTemp("", "hostsim-bench-")
@@ -126,15 +150,7 @@ func run(args []string, out io.Writer) error {
 			costs[i] = append(costs[i], cpu)
 		}
 	}
-	m := [4]float64{median(rates[0]), median(rates[1]), median(rates[2]), median(rates[3])}
-	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "null", m[0], o.workers, m[2])
-	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "hostsim full (in-memory)", m[1], o.workers, m[3])
-	fmt.Fprintf(out, "%-26s sequential %7.2f                 %d workers %7.2f   (median of %d interleaved rounds)\n",
-		"hostsim/null", m[1]/m[0], o.workers, m[3]/m[2], o.rounds)
-	fmt.Fprintf(out, "CPU per lifecycle (median):\n")
-	for i, label := range []string{"null sequential", "hostsim sequential", fmt.Sprintf("null %d workers", o.workers), fmt.Sprintf("hostsim %d workers", o.workers)} {
-		fmt.Fprintf(out, "  %-20s %s\n", label, medianCost(costs[i]))
-	}
+	report(out, o, rates, costs)
 	mem.stop()
 
 	fresh, err := start(dir, "hostsim-rss", o.hostsim, "serve", "--profile", "full")
@@ -180,6 +196,22 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "hostsim full (--db FILE)", seq, o.workers, par)
 	fmt.Fprintf(out, "  %-20s %s\n  %-20s %s\n", "--db sequential", seqCost, fmt.Sprintf("--db %d workers", o.workers), parCost)
 	return nil
+}
+
+// report prints the median rate of each host and mode, the host's rates as a
+// share of the null server's, and the median CPU one lifecycle cost.
+// rates and costs are, in this order: null sequential, hostsim sequential,
+// null with the workers, hostsim with the workers, one entry per round.
+func report(out io.Writer, o options, rates [4][]float64, costs [4][]cost) {
+	m := [4]float64{median(rates[0]), median(rates[1]), median(rates[2]), median(rates[3])}
+	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "null", m[0], o.workers, m[2])
+	fmt.Fprintf(out, "%-26s sequential %7.0f lifecycles/s   %d workers %7.0f lifecycles/s\n", "hostsim full (in-memory)", m[1], o.workers, m[3])
+	fmt.Fprintf(out, "%-26s sequential %7.2f                 %d workers %7.2f   (median of %d interleaved rounds)\n",
+		"hostsim/null", m[1]/m[0], o.workers, m[3]/m[2], o.rounds)
+	fmt.Fprintf(out, "CPU per lifecycle (median):\n")
+	for i, label := range []string{"null sequential", "hostsim sequential", fmt.Sprintf("null %d workers", o.workers), fmt.Sprintf("hostsim %d workers", o.workers)} {
+		fmt.Fprintf(out, "  %-20s %s\n", label, medianCost(costs[i]))
+	}
 }
 
 // medianCost is the round with the median total CPU.

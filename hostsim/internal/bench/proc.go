@@ -88,9 +88,14 @@ func readRSS(pid int) (rss, error) {
 	if err != nil {
 		return rss{}, err
 	}
+	return statusRSS(pid, string(b))
+}
+
+// statusRSS reads VmRSS, RssAnon and RssFile of a /proc/PID/status text, in MiB.
+func statusRSS(pid int, status string) (rss, error) {
 	var r rss
 	found := false
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(status, "\n") {
 		for key, dst := range map[string]*float64{"VmRSS:": &r.total, "RssAnon:": &r.anon, "RssFile:": &r.file} {
 			if rest, ok := strings.CutPrefix(line, key); ok {
 				kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)

@@ -3,7 +3,7 @@
 // the profile and its refusals, counters, resources with their typed
 // outputs, operations, the Form transition ledger and faults — kept live by
 // one Server-Sent Events stream fed by the journal. It reads everything from
-// internal/state and changes the host only through it (arming faults,
+// internal/hostview and changes the host only through it (arming faults,
 // finishing operations), under the admin API's rules: loopback only, and the
 // admin token when one is set (docs/protocol.md#admin).
 package dashboard
@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/takokit/takokit/hostsim/internal/state"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 )
 
 // Prefix is the dashboard's path prefix, below the admin API's.
@@ -25,7 +25,7 @@ const Prefix = "/_sim/ui"
 
 // UI is the dashboard handler of one host.
 type UI struct {
-	State *state.Source
+	State *hostview.Source
 	Token string // the admin token; "" = none
 	// WriteTimeout bounds one write of the live stream: a browser that stops
 	// reading loses its stream after it, and never holds up the host.
@@ -36,7 +36,7 @@ type UI struct {
 }
 
 // New builds the dashboard of src; token is the admin token ("" = none).
-func New(src *state.Source, token string) (*UI, error) {
+func New(src *hostview.Source, token string) (*UI, error) {
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 // summary is one line saying what a journal event tells, for the live feeds.
@@ -26,7 +26,7 @@ func summary(ev journal.Event) string {
 		Seq, Index, Of                                          int64
 	}
 	_ = json.Unmarshal(ev.Data, &d)
-	sub := state.EventSubject(ev)
+	sub := hostview.EventSubject(ev)
 	what := strings.TrimSpace(sub.Kind + " " + sub.Name)
 	where := ""
 	if d.Tenant != "" && d.Space != "" {

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 // liveEvent is one journal event as the stream sends it: what the pages
@@ -100,7 +100,7 @@ func (u *UI) events(w http.ResponseWriter, r *http.Request, _ *session, _ []stri
 }
 
 // resumeFrom is the event number the stream starts after.
-func resumeFrom(r *http.Request, src *state.Source) (int64, error) {
+func resumeFrom(r *http.Request, src *hostview.Source) (int64, error) {
 	for _, v := range []string{r.Header.Get("Last-Event-ID"), r.URL.Query().Get("after")} {
 		if v == "" {
 			continue
@@ -127,7 +127,7 @@ func (u *UI) send(w http.ResponseWriter, rc *http.ResponseController, b []byte) 
 }
 
 func frame(buf *bytes.Buffer, ev journal.Event) {
-	sub := state.EventSubject(ev)
+	sub := hostview.EventSubject(ev)
 	b, _ := json.Marshal(liveEvent{Seq: ev.Seq, At: ev.At, Type: ev.Type, Summary: summary(ev), Detail: compact(ev.Data),
 		Subject: liveSubject{Tenant: sub.Tenant, Space: sub.Space, Kind: sub.Kind, Name: sub.Name, UID: sub.UID}})
 	buf.WriteString("id: ")

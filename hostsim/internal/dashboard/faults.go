@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 type faultsData struct {
@@ -59,7 +59,7 @@ func (u *UI) drawFaults(w http.ResponseWriter, r *http.Request, s *session, stat
 		}
 	}
 	d.Selected, _ = fault.Lookup(form.Fault)
-	table := state.FaultTable()
+	table := hostview.FaultTable()
 	order := append([]fault.Stage(nil), stageOrder...)
 	for _, rule := range table { // a stage added later still shows, last
 		if !slices.Contains(order, rule.Stage) {

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 // feedSize is how many events a page's feed shows when it is drawn.
@@ -15,8 +15,8 @@ type hostData struct {
 	Description       string
 	LaneURL, AdminURL string
 	Refuses           []string
-	Installed         state.Installed
-	Counters          *state.Counters
+	Installed         hostview.Installed
+	Counters          *hostview.Counters
 	Dispatch          []dispatch
 	Resources         int
 	NotReady          int

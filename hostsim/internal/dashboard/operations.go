@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/state"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 )
 
 type operationsData struct {
@@ -15,8 +15,8 @@ type operationsData struct {
 }
 
 type operationRow struct {
-	state.Operation
-	state.Outcome
+	hostview.Operation
+	hostview.Outcome
 }
 
 // operationsPage lists pending and finished operations; a pending one can
@@ -66,7 +66,7 @@ func (u *UI) completeOperation(w http.ResponseWriter, r *http.Request, s *sessio
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(ops, func(o state.Operation) bool { return o.ID == id })
+	i := slices.IndexFunc(ops, func(o hostview.Operation) bool { return o.ID == id })
 	switch {
 	case i < 0:
 		return u.drawOperations(w, r, s, http.StatusNotFound, "Nothing changed: this host holds no operation "+id+".")

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 //go:embed templates/*.html
@@ -116,8 +116,8 @@ var funcs = template.FuncMap{
 	"literal":      literal,
 	"clock":        clock,
 	"summary":      summary,
-	"subjectOf":    state.EventSubject,
-	"stepName":     state.StepName,
+	"subjectOf":    hostview.EventSubject,
+	"stepName":     hostview.StepName,
 	"detail":       detail,
 	"join":         strings.Join,
 	"statusClass":  statusClass,
@@ -134,7 +134,7 @@ type feedView struct {
 
 func feed(filter string, evs []journal.Event) feedView { return feedView{Filter: filter, Events: evs} }
 
-func resourceFeed(r *state.Resource, evs []journal.Event) feedView {
+func resourceFeed(r *hostview.Resource, evs []journal.Event) feedView {
 	return feedView{Filter: "resource", Tenant: r.Tenant, Kind: r.Kind, Name: r.Name, UID: r.UID, Events: evs}
 }
 

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 	"github.com/takokit/takokit/hostsim/internal/journal"
-	"github.com/takokit/takokit/hostsim/internal/state"
 )
 
 type resourceData struct {
@@ -14,7 +14,7 @@ type resourceData struct {
 	Pins   []pinView
 	Events []journal.Event
 	// Database is the real database of a SQLiteDatabase (nil for other kinds).
-	Database *state.Database
+	Database *hostview.Database
 }
 
 type pinView struct {

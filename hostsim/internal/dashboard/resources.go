@@ -3,7 +3,7 @@ package dashboard
 import (
 	"net/http"
 
-	"github.com/takokit/takokit/hostsim/internal/state"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 )
 
 // resourceGroup is the resources of one tenant and space.
@@ -13,10 +13,10 @@ type resourceGroup struct {
 }
 
 type resourceRow struct {
-	*state.Resource
+	*hostview.Resource
 	Link    string
 	Ready   readyView
-	Outputs []state.Output
+	Outputs []hostview.Output
 }
 
 type readyView struct {
@@ -44,7 +44,7 @@ func (u *UI) resourcesPage(w http.ResponseWriter, r *http.Request, s *session, _
 	return u.render(w, http.StatusOK, "resources", p)
 }
 
-func (u *UI) row(x *state.Resource) resourceRow {
+func (u *UI) row(x *hostview.Resource) resourceRow {
 	rd := x.Ready()
 	return resourceRow{Resource: x, Link: resourceURL(x.Tenant, x.Space, x.APIVersion, x.Kind, x.Name),
 		Ready:   readyView{Status: rd.Status, Reason: rd.Reason, HostReason: rd.HostReason, Message: rd.Message, Class: readyClass(rd.Status)},

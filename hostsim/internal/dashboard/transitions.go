@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/takokit/takokit/hostsim/internal/state"
+	"github.com/takokit/takokit/hostsim/internal/hostview"
 )
 
 // crashPoints are the labelled steps of a Form transition, in order
@@ -15,11 +15,11 @@ var crashPoints = []struct{ Label, Step string }{
 
 type transitionsData struct {
 	Rows   []transitionRow
-	Ledger *state.Ledger
+	Ledger *hostview.Ledger
 }
 
 type transitionRow struct {
-	state.Transition
+	hostview.Transition
 	Link   string
 	Points []pointView
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/hostsim/internal/decide"
 )
 
 // declared returns the package-level *Rule values declared in this package,
@@ -48,6 +50,118 @@ func declared(t *testing.T) map[string]*Rule {
 	return out
 }
 
+// decisions returns, for each declared rule that has a Decision, the
+// identifier of the decide.Fault its Decision names.
+func decisions(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "table.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok || len(vs.Values) != len(vs.Names) {
+			return true
+		}
+		for i, v := range vs.Values {
+			u, ok := v.(*ast.UnaryExpr)
+			if !ok {
+				continue
+			}
+			cl, ok := u.X.(*ast.CompositeLit)
+			if !ok {
+				continue
+			}
+			for _, e := range cl.Elts {
+				kv, ok := e.(*ast.KeyValueExpr)
+				if k, isID := kv.Key.(*ast.Ident); !ok || !isID || k.Name != "Decision" {
+					continue
+				}
+				sel, ok := kv.Value.(*ast.SelectorExpr)
+				if pkg, isID := sel.X.(*ast.Ident); !ok || !isID || pkg.Name != "decide" {
+					t.Fatalf("the Decision of %s is not a decide.Fault constant", vs.Names[i].Name)
+				}
+				out[vs.Names[i].Name] = sel.Sel.Name
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// decideFaults returns the decide.Fault constants package decide declares.
+func decideFaults(t *testing.T) map[string]bool {
+	t.Helper()
+	pkgs, err := parser.ParseDir(token.NewFileSet(), filepath.Join("..", "decide"), func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, f := range pkgs["decide"].Files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST || len(gd.Specs) == 0 {
+				continue
+			}
+			first, ok := gd.Specs[0].(*ast.ValueSpec)
+			if typ, isID := first.Type.(*ast.Ident); !ok || !isID || typ.Name != "Fault" {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				for _, n := range sp.(*ast.ValueSpec).Names {
+					if n.Name != "_" && n.Name != "faultCount" {
+						out[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Every decide.Fault is the Decision of exactly one rule, which bears the
+// same name, and the runtime table agrees with the declarations.
+func TestEveryDecisionFaultIsOneRule(t *testing.T) {
+	consts := decideFaults(t)
+	if len(consts) != decide.Faults-1 {
+		t.Fatalf("package decide declares %d Fault constants, decide.Faults counts %d", len(consts), decide.Faults-1)
+	}
+	named := map[string]string{}
+	for rule, c := range decisions(t) {
+		if !consts[c] {
+			t.Errorf("rule %s names decide.%s, which is not a decide.Fault", rule, c)
+		}
+		if rule != c {
+			t.Errorf("rule %s is decide.%s: a decision fault bears its rule's name", rule, c)
+		}
+		if other, dup := named[c]; dup {
+			t.Errorf("decide.%s is the Decision of both %s and %s", c, other, rule)
+		}
+		named[c] = rule
+	}
+	for c := range consts {
+		if named[c] == "" {
+			t.Errorf("decide.%s is the Decision of no rule: declare it in table.go", c)
+		}
+	}
+	seen := map[decide.Fault]string{}
+	for _, r := range Table {
+		if r.Decision == 0 {
+			continue
+		}
+		if other, dup := seen[r.Decision]; dup {
+			t.Errorf("%s and %s share one Decision", other, r.Name)
+		}
+		seen[r.Decision] = r.Name
+	}
+	if len(seen) != len(consts) {
+		t.Errorf("%d rules of the Table have a Decision, %d decide.Fault constants exist", len(seen), len(consts))
+	}
+}
+
 func ruleNamed(t *testing.T, cl *ast.CompositeLit, byName map[string]*Rule) *Rule {
 	for _, e := range cl.Elts {
 		kv, ok := e.(*ast.KeyValueExpr)
@@ -81,13 +195,18 @@ func TestTableIsBuiltFromTheDeclaredRules(t *testing.T) {
 }
 
 // Every fault of the table has a point in hostsim's code, and every point asks
-// a declared value: no fault is named by a string where code asks for it.
+// a declared value: no fault is named by a string where code asks for it. A
+// fault a pure decision acts on (its Decision) has its point in package
+// decide, a.On(X) with the decide.Fault, and is never asked through the Set.
 func TestEveryRuleHasAPointAndEveryPointAValue(t *testing.T) {
 	ids := map[string]bool{}
 	for id := range declared(t) {
 		ids[id] = true
 	}
-	points := map[string]int{}
+	decided := decisions(t) // rule -> decide.Fault
+	consts := decideFaults(t)
+	points := map[string]int{}         // Set points, by rule
+	decisionPoints := map[string]int{} // decision points, by decide.Fault
 	root := filepath.Join("..", "..")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -97,6 +216,7 @@ func TestEveryRuleHasAPointAndEveryPointAValue(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		inDecide := f.Name.Name == "decide"
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
@@ -108,11 +228,18 @@ func TestEveryRuleHasAPointAndEveryPointAValue(t *testing.T) {
 			}
 			switch a := call.Args[0].(type) {
 			case *ast.SelectorExpr:
-				if pkg, ok := a.X.(*ast.Ident); ok && pkg.Name == "fault" && ids[a.Sel.Name] {
+				pkg, ok := a.X.(*ast.Ident)
+				switch {
+				case ok && pkg.Name == "fault" && ids[a.Sel.Name]:
 					points[a.Sel.Name]++
+				case ok && pkg.Name == "decide" && consts[a.Sel.Name] && sel.Sel.Name == "On":
+					decisionPoints[a.Sel.Name]++
 				}
 			case *ast.Ident:
-				if ids[a.Name] {
+				switch {
+				case inDecide && consts[a.Name] && sel.Sel.Name == "On":
+					decisionPoints[a.Name]++
+				case !inDecide && ids[a.Name]:
 					points[a.Name]++
 				}
 			case *ast.BasicLit:
@@ -126,7 +253,13 @@ func TestEveryRuleHasAPointAndEveryPointAValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	for id := range ids {
-		if points[id] == 0 {
+		c, isDecision := decided[id]
+		switch {
+		case isDecision && points[id] > 0:
+			t.Errorf("fault %s is a decision fault (decide.%s) but is asked through the Set: a decision is handed it as a value", id, c)
+		case isDecision && decisionPoints[c] == 0:
+			t.Errorf("fault %s has no point: no decision asks a.On(decide.%s)", id, c)
+		case !isDecision && points[id] == 0:
 			t.Errorf("fault %s has no point: no On, Value, Where or Armed asks for it", id)
 		}
 	}

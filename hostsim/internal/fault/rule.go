@@ -9,7 +9,10 @@
 //		return nil // the stale fence passes
 //	}
 //
-// and asking is the one place a firing is counted (Set). Arming, listing and
+// and asking is the one place a firing is counted (Set). A fault that a pure
+// decision of package decide acts on is declared with its Decision; the
+// decision is handed it as a plain value and asks a.On(decide.FenceIgnore)
+// instead, and Set.Decide counts the firings (docs/protocol.md#faults). Arming, listing and
 // counting firings go through the Armory; the faults table of the store is
 // written by this package only.
 package fault
@@ -20,6 +23,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 )
 
 // Stage is where in request handling a fault acts.
@@ -46,6 +50,11 @@ type Rule struct {
 	Value func(v string) error
 	// ValueRequired is true when the fault means nothing without a value.
 	ValueRequired bool
+	// Decision is the fault as a pure decision knows it (decide.Fault), for
+	// a fault only a decision of package decide acts on; 0 for a fault whose
+	// points ask the Set. A decision fault is resolved for the request and
+	// handed to the decision as a plain value (Set.Decide).
+	Decision decide.Fault
 }
 
 func (r *Rule) String() string { return r.Name }

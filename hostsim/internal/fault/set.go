@@ -37,8 +37,8 @@ func Fires() map[string]int64 {
 // and, when it does, counts one firing: asking is the only place a firing is
 // counted, so a point belongs on a line of its own exactly where the fault
 // acts, never inside a compound condition whose order would decide whether
-// it is asked. Firings are written by Record, inside the transaction of the
-// request's mutation when there is one.
+// it is asked. Firings are written by Write, inside the transaction of the
+// request's write when there is one, else by Flush.
 type Set struct {
 	armory     *Armory
 	armed      []*armed
@@ -155,13 +155,53 @@ func (s *Set) RequestID() string {
 	return s.requestID
 }
 
+// Firings are the names of the faults this request fired whose firings wait
+// to be recorded, in order (what a test of a decision prints).
+func (s *Set) Firings() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, len(s.fired.list))
+	for i, x := range s.fired.list {
+		out[i] = x.f.spec.Fault
+	}
+	return out
+}
+
 // Pending reports whether firings wait to be recorded.
 func (s *Set) Pending() bool { return s != nil && len(s.fired.list) > 0 }
 
-// Record writes the pending firings in q (the request's own transaction) and
-// keeps them until Committed says q committed; a rolled-back q leaves them
-// pending for the request's final Flush.
-func (s *Set) Record(q store.Q, at time.Time) error {
+// Write is the one way a request writes: fn runs in one write transaction of
+// st, and the request's pending firings are recorded in that same transaction,
+// so a write and the faults that shaped it commit together (a crash point's
+// firing is as durable as the write it follows). Once it committed, the
+// firings are forgotten; an error of fn rolls both back and leaves them
+// pending for the request's next write or its Flush. now stamps the firings.
+func (s *Set) Write(ctx context.Context, st *store.Store, now func() time.Time, fn func(q store.Q) error) error {
+	err := st.Write(ctx, func(q store.Q) error {
+		if err := fn(q); err != nil {
+			return err
+		}
+		return s.record(q, now())
+	})
+	if err == nil {
+		s.committed()
+	}
+	return err
+}
+
+// Flush records what is still pending in a write of its own (a request whose
+// firings had no write to ride along with); it writes nothing when nothing
+// is pending.
+func (s *Set) Flush(st *store.Store, now func() time.Time) error {
+	if !s.Pending() || s.armory == nil {
+		return nil
+	}
+	return s.Write(context.Background(), st, now, func(store.Q) error { return nil })
+}
+
+// record writes the pending firings in q.
+func (s *Set) record(q store.Q, at time.Time) error {
 	if !s.Pending() || s.armory == nil {
 		return nil
 	}
@@ -173,8 +213,8 @@ func (s *Set) Record(q store.Q, at time.Time) error {
 	return nil
 }
 
-// Committed forgets the firings Record wrote once their transaction committed.
-func (s *Set) Committed() {
+// committed forgets the firings record wrote once their transaction committed.
+func (s *Set) committed() {
 	if !s.Pending() {
 		return
 	}
@@ -182,17 +222,4 @@ func (s *Set) Committed() {
 	if s.armory != nil {
 		s.armory.spent()
 	}
-}
-
-// Flush records what is still pending in a transaction of its own (a request
-// whose firings had no mutation to ride along with).
-func (s *Set) Flush(st *store.Store, at time.Time) error {
-	if !s.Pending() || s.armory == nil {
-		return nil
-	}
-	err := st.Write(context.Background(), func(q store.Q) error { return s.Record(q, at) })
-	if err == nil {
-		s.Committed()
-	}
-	return err
 }

@@ -1,5 +1,7 @@
 package fault
 
+import "github.com/takokit/takokit/hostsim/internal/decide"
+
 // Every fault hostsim knows, one declared value each. The core faults come
 // first, then the ones that each switch off one lane rule so a conformance
 // check can be shown to fail. To add a fault, declare its value here, list it
@@ -176,14 +178,14 @@ var (
 var (
 
 	// identity & fences (docs/protocol.md#identity, #fences)
-	FenceIgnore        = &Rule{Name: "fence.ignore", Stage: StageRules, Effect: "skip the generation fence comparison (and the header/body fence agreement) on apply, import, prepare, observe and delete"}
-	IfMatchIgnore      = &Rule{Name: "ifmatch.ignore", Stage: StageRules, Effect: "skip the If-Match revision comparison on apply, import, observe and delete (its syntax is still checked)"}
-	UIDIgnoreExpected  = &Rule{Name: "uid.ignore-expected", Stage: StageRules, Effect: "ignore expectedUid: neither a mismatching uid nor expectedUid on a create is refused"}
-	CreateOverwrite    = &Rule{Name: "create.overwrite", Stage: StageRules, Effect: "a create (If-None-Match: *) of an existing name applies to that resource instead of answering generation_conflict"}
-	UIDReuse           = &Rule{Name: "uid.reuse", Stage: StageRules, Effect: "a create mints the uid of the most recently deleted resource again"}
+	FenceIgnore        = &Rule{Name: "fence.ignore", Stage: StageRules, Effect: "skip the generation fence comparison (and the header/body fence agreement) on apply, import, prepare, observe, delete and a Form transition's claim", Decision: decide.FenceIgnore}
+	IfMatchIgnore      = &Rule{Name: "ifmatch.ignore", Stage: StageRules, Effect: "skip the If-Match revision comparison on apply, import, observe, delete and a Form transition's claim (its syntax is still checked)", Decision: decide.IfMatchIgnore}
+	UIDIgnoreExpected  = &Rule{Name: "uid.ignore-expected", Stage: StageRules, Effect: "ignore expectedUid: neither a mismatching uid nor expectedUid on a create is refused", Decision: decide.UIDIgnoreExpected}
+	CreateOverwrite    = &Rule{Name: "create.overwrite", Stage: StageRules, Effect: "a create (If-None-Match: *) of an existing name applies to that resource instead of answering generation_conflict", Decision: decide.CreateOverwrite}
+	UIDReuse           = &Rule{Name: "uid.reuse", Stage: StageRules, Effect: "a create mints the uid of the most recently deleted resource again", Decision: decide.UIDReuse}
 	ETagWeak           = &Rule{Name: "etag.weak", Stage: StageRules, Effect: "representation answers carry the weak ETag W/\"<revision>\""}
-	GenerationFrozen   = &Rule{Name: "generation.frozen", Stage: StageRules, Effect: "a spec change moves the revision but keeps the generation"}
-	GenerationOnStatus = &Rule{Name: "generation.on-status", Stage: StageRules, Effect: "a host-side status change (touch-status probe) moves the generation too"}
+	GenerationFrozen   = &Rule{Name: "generation.frozen", Stage: StageRules, Effect: "a spec change moves the revision but keeps the generation", Decision: decide.GenerationFrozen}
+	GenerationOnStatus = &Rule{Name: "generation.on-status", Stage: StageRules, Effect: "a host-side status change (touch-status probe) moves the generation too", Decision: decide.GenerationOnStatus}
 
 	// idempotency (docs/protocol.md#idempotency)
 	IdempotencyNoReplay   = &Rule{Name: "idempotency.no-replay", Stage: StageRules, Effect: "never replay an idempotency record: every keyed request executes afresh"}
@@ -192,9 +194,9 @@ var (
 	IdempotencyHostWide   = &Rule{Name: "idempotency.host-wide", Stage: StageRules, Effect: "key idempotency records by space and key only, so every tenant shares them"}
 
 	// operations (docs/protocol.md#operations)
-	CommitSkipFences       = &Rule{Name: "commit.skip-fences", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking its generation and revision fences"}
-	CommitSkipIdentity     = &Rule{Name: "commit.skip-identity", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking the uid it accepted"}
-	OperationTenantWide    = &Rule{Name: "operation.tenant-wide", Stage: StageRules, Effect: "any principal of the creating tenant may poll and cancel an Operation"}
+	CommitSkipFences       = &Rule{Name: "commit.skip-fences", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking its generation and revision fences", Decision: decide.CommitSkipFences}
+	CommitSkipIdentity     = &Rule{Name: "commit.skip-identity", Stage: StageRules, Effect: "an accepted (202) mutation commits without re-checking the uid it accepted", Decision: decide.CommitSkipIdentity}
+	OperationTenantWide    = &Rule{Name: "operation.tenant-wide", Stage: StageRules, Effect: "any principal of the creating tenant may poll and cancel an Operation", Decision: decide.OperationTenantWide}
 	OperationUncancellable = &Rule{Name: "operation.uncancellable", Stage: StageRules, Effect: "cancelling a pending Operation commits it instead of ending it with operation_cancelled"}
 	OperationUnstable      = &Rule{Name: "operation.unstable", Stage: StageRules, Effect: "a terminal Operation is re-encoded (indented) on every later poll: the same JSON value, not the same bytes"}
 
@@ -206,19 +208,19 @@ var (
 
 	// tenancy (docs/protocol.md#auth)
 	TenantIgnore    = &Rule{Name: "tenant.ignore", Stage: StageRules, Effect: "every authenticated principal is served in the first configured principal's tenant, so tenants share one plane"}
-	PrepareHostWide = &Rule{Name: "prepare.host-wide", Stage: StageRules, Effect: "a prepareDigest binds no tenant: any tenant may spend one minted for another"}
+	PrepareHostWide = &Rule{Name: "prepare.host-wide", Stage: StageRules, Effect: "a prepareDigest binds no tenant: any tenant may spend one minted for another", Decision: decide.PrepareHostWide}
 
 	// capability, import and status (docs/protocol.md#capabilities, #import, #status)
-	CapabilityIgnore   = &Rule{Name: "capability.ignore", Stage: StageRules, Effect: "accept spec changes of Forms without update and applies to revision-role resources (the host profile may still refuse the operation)"}
-	ImmutableIgnore    = &Rule{Name: "immutable.ignore", Stage: StageRules, Effect: "accept changes of immutableFields pointers"}
+	CapabilityIgnore   = &Rule{Name: "capability.ignore", Stage: StageRules, Effect: "accept spec changes of Forms without update and applies to revision-role resources (the host profile may still refuse the operation)", Decision: decide.CapabilityIgnore}
+	ImmutableIgnore    = &Rule{Name: "immutable.ignore", Stage: StageRules, Effect: "accept changes of immutableFields pointers", Decision: decide.ImmutableIgnore}
 	ImportUnchecked    = &Rule{Name: "import.unchecked", Stage: StageRules, Effect: "an import skips the desiredSchema gate (the spec is only materialized)"}
 	ImportNoClaim      = &Rule{Name: "import.no-claim", Stage: StageRules, Effect: "an import neither checks nor records a nativeId claim (the resource keeps no nativeId)"}
 	StatusInventReason = &Rule{Name: "status.invent-reason", Stage: StageRules, Effect: "the Ready condition carries a reason outside the closed vocabulary"}
 
 	// validate, prepare and headers (docs/protocol.md#prepare, #headers)
 	ValidateInvert    = &Rule{Name: "validate.invert", Stage: StageRules, Effect: "validate answers the opposite valid (diagnostics unchanged)"}
-	PrepareUnbound    = &Rule{Name: "prepare.unbound", Stage: StageRules, Effect: "an apply accepts any prepareDigest this host minted for the tenant, whatever request it binds"}
-	PrepareNoFence    = &Rule{Name: "prepare.no-fence", Stage: StageRules, Effect: "prepare of an existing resource without Takoform-Expected-Generation is answered as if the fence were current"}
+	PrepareUnbound    = &Rule{Name: "prepare.unbound", Stage: StageRules, Effect: "an apply accepts any prepareDigest this host minted for the tenant, whatever request it binds", Decision: decide.PrepareUnbound}
+	PrepareNoFence    = &Rule{Name: "prepare.no-fence", Stage: StageRules, Effect: "prepare of an existing resource without Takoform-Expected-Generation is answered as if the fence were current", Decision: decide.PrepareNoFence}
 	HeadersLenient    = &Rule{Name: "headers.lenient", Stage: StageRules, Effect: "a keyed route without Idempotency-Key is served (its answer is recorded under the empty key)"}
 	SupportUnenforced = &Rule{Name: "support.unenforced", Stage: StageRules, Effect: "apply and import skip the support profile's operation and spec narrowing checks"}
 
@@ -230,7 +232,7 @@ var (
 	SupportCommercial      = &Rule{Name: "support.commercial", Stage: StageRules, Effect: "every support profile carries a \"price\" member"}
 
 	// FormRefs, paths, discovery and catalog (docs/protocol.md#identity, #routes, #discovery)
-	FormRefAnyVersion    = &Rule{Name: "formref.any-version", Stage: StageRules, Effect: "read, observe and delete answer a resource under any installed FormRef of its kind"}
+	FormRefAnyVersion    = &Rule{Name: "formref.any-version", Stage: StageRules, Effect: "read, observe and delete answer a resource under any installed FormRef of its kind", Decision: decide.FormRefAnyVersion}
 	FormRefPackageKey    = &Rule{Name: "formref.package-key", Stage: StageRules, Effect: "packageDigest in an exact-FormRef query is ignored instead of refused"}
 	FormRefLoose         = &Rule{Name: "formref.loose", Stage: StageRules, Effect: "an uninstalled FormRef resolves to the first installed version of its group and kind"}
 	PathDecodeGroup      = &Rule{Name: "path.decode-group", Stage: StageRules, Effect: "an escaped slash (%2F) splits its path segment, so a group sent as one segment is accepted"}
@@ -239,10 +241,10 @@ var (
 	DefinitionDrift      = &Rule{Name: "definition.drift", Stage: StageRules, Effect: "form-definition serves the desiredSchema with an extra $comment member, so it differs from the installed one"}
 
 	// deletes (docs/protocol.md#fences)
-	DeleteRevisionFenced = &Rule{Name: "delete.revision-fenced", Stage: StageRules, Effect: "a delete compares its generation fence with the revision, so derived rendering makes it stale"}
+	DeleteRevisionFenced = &Rule{Name: "delete.revision-fenced", Stage: StageRules, Effect: "a delete compares its generation fence with the revision, so derived rendering makes it stale", Decision: decide.DeleteRevisionFenced}
 
 	// identity, spaces and catalog additions
-	UIDInvalid       = &Rule{Name: "uid.invalid", Stage: StageRules, Effect: "a create mints a uid outside the uid grammar (it starts with \"-\")"}
+	UIDInvalid       = &Rule{Name: "uid.invalid", Stage: StageRules, Effect: "a create mints a uid outside the uid grammar (it starts with \"-\")", Decision: decide.UIDInvalid}
 	ImportEchoNative = &Rule{Name: "import.echo-native", Stage: StageRules, Effect: "representations of imported resources carry the nativeId in the Ready message"}
 	SpaceIgnore      = &Rule{Name: "space.ignore", Stage: StageRules, Effect: "read and observe find the tenant's resource of that kind and name in any space"}
 	FormRefCollapse  = &Rule{Name: "formref.collapse", Stage: StageRules, Effect: "forms and form-definition answer every installed version of a kind with its newest one"}
@@ -257,7 +259,7 @@ var (
 	ArtifactsAnyMainModule  = &Rule{Name: "artifacts.any-main-module", Stage: StageRules, Effect: "mainModule may name an undeclared or non-loadable module (a source map)"}
 
 	// Form transitions (docs/protocol.md#transitions)
-	TransitionNoClaim          = &Rule{Name: "transition.no-claim", Stage: StageRules, Effect: "a Form transition's claim does not fence lifecycle mutations (no resource_busy)"}
+	TransitionNoClaim          = &Rule{Name: "transition.no-claim", Stage: StageRules, Effect: "a Form transition's claim does not fence lifecycle mutations (no resource_busy)", Decision: decide.TransitionNoClaim}
 	TransitionRequestUnchecked = &Rule{Name: "transition.request-unchecked", Stage: StageRules, Effect: "another request under a recorded operationId is answered with that operation instead of form_transition_request_mismatch"}
 	TransitionUnverified       = &Rule{Name: "transition.unverified", Stage: StageRules, Effect: "transitionEvidence.digest and operationId are not recomputed"}
 	TransitionAnyPair          = &Rule{Name: "transition.any-pair", Stage: StageRules, Effect: "a transition marker and FormRef pair the catalog does not declare is accepted"}
@@ -275,12 +277,12 @@ var (
 // (docs/protocol.md#aggregate, #import, #relations): each switches off one rule a
 // conformance check measures.
 var (
-	CronPatternOnly              = &Rule{Name: "cron.pattern-only", Stage: StageRules, Effect: "a cron field is held to its schema pattern only: the grammar parse is skipped, so shapes naming no schedule (0 24 * * *) pass the spec gate"}
-	HostnameAsSent               = &Rule{Name: "hostname.as-sent", Stage: StageRules, Effect: "hostname fields are not canonicalized: upper case and the trailing root dot are stored, echoed and digested as sent (claims still compare canonically)"}
-	HostnameIDNAMap              = &Rule{Name: "hostname.idna-map", Stage: StageRules, Effect: "a hostname written as a U-label is mapped to its A-label before the spec gate instead of being refused"}
+	CronPatternOnly              = &Rule{Name: "cron.pattern-only", Stage: StageRules, Effect: "a cron field is held to its schema pattern only: the grammar parse is skipped, so shapes naming no schedule (0 24 * * *) pass the spec gate", Decision: decide.CronPatternOnly}
+	HostnameAsSent               = &Rule{Name: "hostname.as-sent", Stage: StageRules, Effect: "hostname fields are not canonicalized: upper case and the trailing root dot are stored, echoed and digested as sent (claims still compare canonically)", Decision: decide.HostnameAsSent}
+	HostnameIDNAMap              = &Rule{Name: "hostname.idna-map", Stage: StageRules, Effect: "a hostname written as a U-label is mapped to its A-label before the spec gate instead of being refused", Decision: decide.HostnameIDNAMap}
 	HostnameSpaceScoped          = &Rule{Name: "hostname.space-scoped", Stage: StageRules, Effect: "hostname claims are compared within the space only, so another space of the tenant may claim a served hostname"}
 	HostnameHostWide             = &Rule{Name: "hostname.host-wide", Stage: StageRules, Effect: "hostname claims are compared across every tenant: a hostname another tenant serves is refused, naming that tenant's holder"}
-	HandlersOpenVocabulary       = &Rule{Name: "handlers.open-vocabulary", Stage: StageRules, Effect: "the spec gate admits handler names outside the closed enum of a revision Form's handler set (the runtime contract's vocabulary)"}
+	HandlersOpenVocabulary       = &Rule{Name: "handlers.open-vocabulary", Stage: StageRules, Effect: "the spec gate admits handler names outside the closed enum of a revision Form's handler set (the runtime contract's vocabulary)", Decision: decide.HandlersOpenVocabulary}
 	DeadLetterOneHop             = &Rule{Name: "deadletter.one-hop", Stage: StageRules, Effect: "the dead-letter cycle scan follows one edge: only a destination that is the queue itself, or whose own consumer points straight back, is refused"}
 	AttachmentManyPerTarget      = &Rule{Name: "attachment.many-per-target", Stage: StageRules, Effect: "the one-per-target claims are skipped: a second endpoint of a worker or consumer of a queue is stored"}
 	GateStoredVersions           = &Rule{Name: "gate.stored-versions", Stage: StageRules, Effect: "the attachment gate also admits a handler that a stored version of the worker declares, though its active deployment does not weight it"}

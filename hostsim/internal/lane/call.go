@@ -8,9 +8,10 @@ import (
 	"strconv"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/idempotency"
+	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -27,8 +28,8 @@ type call struct {
 	probe  string
 	body   []byte
 	status int
-	fs     *fault.Set     // the armed faults, scoped to the request's kind and name
-	keying *lifecycle.Key // a keyed request's record owner and fingerprint, once decided
+	fs     *fault.Set       // the armed faults, scoped to the request's kind and name
+	keying *idempotency.Key // a keyed request's record owner and fingerprint, once decided
 }
 
 // serve is the prelude every route shares (docs/protocol.md#order, steps
@@ -55,10 +56,10 @@ func (c *call) serve() *wire.Error {
 		return err
 	}
 	if rt.query == queryNone && (c.r.URL.RawQuery != "" || c.r.URL.ForceQuery) {
-		return core.Invalid("route %s takes no query string; remove %q", rt.name, "?"+c.r.URL.RawQuery)
+		return decide.Invalid("route %s takes no query string; remove %q", rt.name, "?"+c.r.URL.RawQuery)
 	}
 	if rt.keyed {
-		if err := core.CheckIdempotencyKey(c.r.Header.Values(wire.HeaderIdempotencyKey), rt.name, c.fs); err != nil {
+		if err := request.CheckIdempotencyKey(c.r.Header.Values(wire.HeaderIdempotencyKey), rt.name, c.fs); err != nil {
 			return err
 		}
 	}
@@ -99,10 +100,10 @@ func (c *call) readBody() *wire.Error {
 		b, err = io.ReadAll(io.LimitReader(c.r.Body, maxBody+1))
 	}
 	if err != nil {
-		return core.Invalid("the request body could not be read: %v", err)
+		return decide.Invalid("the request body could not be read: %v", err)
 	}
 	if len(b) > maxBody {
-		return core.Invalid("the request body exceeds hostsim's 8 MiB limit for JSON requests")
+		return decide.Invalid("the request body exceeds hostsim's 8 MiB limit for JSON requests")
 	}
 	c.body = b
 	return nil
@@ -111,7 +112,7 @@ func (c *call) readBody() *wire.Error {
 // requireEmptyBody is for observe, delete, cancel, commit and abandon.
 func (c *call) requireEmptyBody() *wire.Error {
 	if len(c.body) > 0 {
-		return core.Invalid("route %s takes an empty body; send no bytes", c.rt.name)
+		return decide.Invalid("route %s takes an empty body; send no bytes", c.rt.name)
 	}
 	return nil
 }
@@ -122,19 +123,10 @@ func (c *call) group() string { return c.params["group"] + "/" + c.params["versi
 // key is the request's Idempotency-Key.
 func (c *call) key() string { return c.r.Header.Get(wire.HeaderIdempotencyKey) }
 
-// write runs fn in one write transaction and records the request's fault
-// firings in it, so a mutation and the faults that shaped it commit together.
+// write runs fn in one write transaction with the request's fault firings
+// (fault.Set.Write), so a mutation and the faults that shaped it commit together.
 func (c *call) write(fn func(q store.Q) error) error {
-	err := c.s.Store.Write(c.ctx, func(q store.Q) error {
-		if err := fn(q); err != nil {
-			return err
-		}
-		return c.fs.Record(q, c.s.Now())
-	})
-	if err == nil {
-		c.fs.Committed()
-	}
-	return err
+	return c.fs.Write(c.ctx, c.s.Store, c.s.Now, fn)
 }
 
 // send writes a JSON (or empty) answer. A body goes with its length, so the
@@ -174,7 +166,7 @@ func asRefusal(err error) *wire.Error {
 	if e, ok := err.(*wire.Error); ok {
 		return e
 	}
-	return core.Internal(err)
+	return decide.Internal(err)
 }
 
 func marshal(v any) []byte {

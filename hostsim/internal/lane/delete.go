@@ -4,9 +4,10 @@ import (
 	"net/http"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -23,7 +24,7 @@ func (c *call) exactQuery() (string, wire.FormRef, *wire.Error) {
 	}
 	space, ref, perr := wire.ParseExactQuery(q)
 	if perr != nil {
-		return "", wire.FormRef{}, core.Invalid("the exact-FormRef query is malformed: %v", perr)
+		return "", wire.FormRef{}, decide.Invalid("the exact-FormRef query is malformed: %v", perr)
 	}
 	return space, ref, nil
 }
@@ -31,7 +32,7 @@ func (c *call) exactQuery() (string, wire.FormRef, *wire.Error) {
 // pathAgrees checks {group}/{version}/{kind} of the path against the FormRef.
 func (c *call) pathAgrees(ref wire.FormRef) *wire.Error {
 	if c.group() != ref.APIVersion || c.params["kind"] != ref.Kind {
-		return core.Invalid("the path names %s %s but the query names %s %s; they must agree", c.group(), c.params["kind"], ref.APIVersion, ref.Kind)
+		return decide.Invalid("the path names %s %s but the query names %s %s; they must agree", c.group(), c.params["kind"], ref.APIVersion, ref.Kind)
 	}
 	return nil
 }
@@ -42,11 +43,11 @@ func del(c *call) *wire.Error {
 	if err != nil {
 		return err
 	}
-	pre, err := core.ParsePreconditions(c.r.Header)
+	pre, err := request.ParsePreconditions(c.r.Header)
 	if err != nil {
 		return err
 	}
-	if err := core.RequireFence(pre, c.rt.name); err != nil {
+	if err := request.RequireFence(pre, c.rt.name); err != nil {
 		return err
 	}
 	if err := c.requireEmptyBody(); err != nil {
@@ -58,7 +59,7 @@ func del(c *call) *wire.Error {
 	if err := c.pathAgrees(ref); err != nil {
 		return err
 	}
-	d := &core.Deletion{Tenant: c.who.Tenant, Space: space, Ref: ref, Name: c.params["name"], Fence: pre.Fence,
+	d := &decide.Deletion{Tenant: c.who.Tenant, Space: space, Ref: ref, Name: c.params["name"], Fence: pre.Fence,
 		IfMatch: pre.IfMatch, External: c.probe == "external-change"}
 	var a answer
 	werr := c.write(func(q store.Q) error {

@@ -2,36 +2,28 @@ package lane
 
 import (
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
-	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/lifecycle"
+	"github.com/takokit/takokit/hostsim/internal/idempotency"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // lookupRecord is step 7 of the order of checks (docs/protocol.md#idempotency).
 func (c *call) lookupRecord(q store.Q, space string) (*store.Record, *wire.Error) {
-	if c.fs.On(fault.IdempotencyNoReplay) {
-		return nil, nil
-	}
-	return c.s.Engine.Replay(q, c.keyed(space), c.fs)
+	return c.s.Records.Lookup(q, c.keyed(space), c.fs)
 }
 
 // record stores a 2xx answer for replay.
 func (c *call) record(q store.Q, space string, a answer, boundUID, boundOp string) error {
-	return c.s.Engine.Record(q, c.keyed(space), a.status, a.etag, a.body, boundUID, boundOp)
+	return c.s.Records.Put(q, c.keyed(space), a.status, a.etag, a.body, boundUID, boundOp)
 }
 
 // keyed addresses the request's record: the owner and fingerprint are
 // decided once per request.
-func (c *call) keyed(space string) lifecycle.Key {
+func (c *call) keyed(space string) idempotency.Key {
 	if c.keying == nil {
-		t, p := core.RecordOwner(c.who.Tenant, c.who.Principal, c.fs)
-		c.keying = &lifecycle.Key{Tenant: t, Principal: p, Key: c.key(),
-			Fingerprint: core.Fingerprint(c.r.Method, c.r.RequestURI, c.r.Header, c.body)}
+		k := idempotency.KeyOf(c.who.Tenant, c.who.Principal, c.key(), c.r.Method, c.r.RequestURI, c.r.Header, c.body, c.fs)
+		c.keying = &k
 	}
-	k := *c.keying
-	k.Space = space
-	return k
+	return c.keying.In(space)
 }
 
 // replayOf answers a recorded request byte for byte.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/render"
@@ -29,10 +29,10 @@ type answer struct {
 // files right before its commit; when one fails, what the run changed (the
 // journal, the re-rendering of the database's other applications) commits
 // without the resource and the failure is answered (docs/protocol.md#migrations).
-func (c *call) mutate(space string, m *core.Mutation, g *core.Gated, early *wire.Error) *wire.Error {
+func (c *call) mutate(space string, m *decide.Mutation, g *decide.Gated, early *wire.Error) *wire.Error {
 	release, busy := exclusive(c)
 	if busy {
-		return core.Refuse(wire.CodeResourceBusy, "another mutation is in flight on this host (fault mutation.exclusive); retry %s %q later", m.Ref.Kind, m.Name)
+		return decide.Refuse(wire.CodeResourceBusy, "another mutation is in flight on this host (fault mutation.exclusive); retry %s %q later", m.Ref.Kind, m.Name)
 	}
 	defer release()
 	var a answer

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
@@ -31,15 +31,15 @@ func authenticate(c *call) *wire.Error {
 func credential(c *call) *wire.Error {
 	vals := c.r.Header.Values(wire.HeaderAuthorization)
 	if len(vals) != 1 {
-		return core.Refuse(wire.CodeUnauthenticated, "send exactly one Authorization: Bearer <token> header")
+		return decide.Refuse(wire.CodeUnauthenticated, "send exactly one Authorization: Bearer <token> header")
 	}
 	scheme, token, ok := strings.Cut(vals[0], " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
-		return core.Refuse(wire.CodeUnauthenticated, "the Authorization header is not \"Bearer <token>\"")
+		return decide.Refuse(wire.CodeUnauthenticated, "the Authorization header is not \"Bearer <token>\"")
 	}
 	p, ok := c.s.tokens[token]
 	if !ok {
-		return core.Refuse(wire.CodeUnauthenticated, "the bearer token names no principal of this host; check the configured token")
+		return decide.Refuse(wire.CodeUnauthenticated, "the bearer token names no principal of this host; check the configured token")
 	}
 	c.who = p
 	return nil
@@ -58,14 +58,14 @@ func readProbe(c *call) *wire.Error {
 		return nil
 	}
 	if len(vals) > 1 {
-		return core.Invalid("send at most one Takoform-Conformance-Probe header")
+		return decide.Invalid("send at most one Takoform-Conformance-Probe header")
 	}
 	v := vals[0]
 	if code, ok := strings.CutPrefix(v, "error:"); ok {
 		if !wire.Code(code).Known() {
-			return core.Invalid("probe error:%s names no error code of the lane", code)
+			return decide.Invalid("probe error:%s names no error code of the lane", code)
 		}
-		return core.Refuse(wire.Code(code), "error %s injected by the Takoform-Conformance-Probe header", code)
+		return decide.Refuse(wire.Code(code), "error %s injected by the Takoform-Conformance-Probe header", code)
 	}
 	for _, p := range probeValues {
 		if v == p {
@@ -73,7 +73,7 @@ func readProbe(c *call) *wire.Error {
 			return nil
 		}
 	}
-	return core.Invalid("Takoform-Conformance-Probe value %q is unknown; use async, touch-status, external-change, error:<code>, transition-reject or transition-hold", v)
+	return decide.Invalid("Takoform-Conformance-Probe value %q is unknown; use async, touch-status, external-change, error:<code>, transition-reject or transition-hold", v)
 }
 
 // requestFaults are the request-stage faults scoped to this request: an
@@ -90,7 +90,7 @@ func requestFaults(c *call) *wire.Error {
 		panic(fmt.Sprintf("hostsim fault %s: request %s %s panics on purpose", fault.Panic, c.r.Method, c.r.URL.EscapedPath()))
 	}
 	if code, ok := c.fs.Value(fault.InjectedError); ok {
-		return core.Refuse(wire.Code(code), "error %s injected by an armed hostsim fault (%s=%s)", code, fault.InjectedError, code)
+		return decide.Refuse(wire.Code(code), "error %s injected by an armed hostsim fault (%s=%s)", code, fault.InjectedError, code)
 	}
 	return nil
 }
@@ -109,13 +109,13 @@ func escapedPath(c *call) string {
 // segmentGrammars checks the {kind}, {name} and operation {id} segments.
 func segmentGrammars(c *call) *wire.Error {
 	if k, ok := c.params["kind"]; ok && !wire.ValidKind(k) {
-		return core.Invalid("path segment kind %q must match ^[A-Z][A-Za-z0-9]{0,63}$", k)
+		return decide.Invalid("path segment kind %q must match ^[A-Z][A-Za-z0-9]{0,63}$", k)
 	}
 	if n, ok := c.params["name"]; ok && !wire.ValidResourceName(n) {
-		return core.Invalid("path segment name %q must match ^[a-z][a-z0-9-]{0,62}$", n)
+		return decide.Invalid("path segment name %q must match ^[a-z][a-z0-9-]{0,62}$", n)
 	}
 	if id, ok := c.params["id"]; ok && !strings.HasPrefix(id, "op_") {
-		return core.Refuse(wire.CodeOperationNotFound, "operation %q is unknown (operation ids start with op_)", id)
+		return decide.Refuse(wire.CodeOperationNotFound, "operation %q is unknown (operation ids start with op_)", id)
 	}
 	return nil
 }

@@ -6,18 +6,19 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // decodeResource decodes a resourceRequest (validate, prepare).
-func (c *call) decodeResource() (*core.Request, *wire.Error) {
-	var d core.ResourceDoc
-	if err := core.DecodeBody(c.body, &d, c.fs); err != nil {
+func (c *call) decodeResource() (*request.Request, *wire.Error) {
+	var d request.ResourceDoc
+	if err := request.DecodeBody(c.body, &d, c.fs); err != nil {
 		return nil, err
 	}
-	return core.ParseResource(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
+	return request.ParseResource(d.APIVersion, d.Kind, d.Form, d.Metadata, d.Spec)
 }
 
 // validate answers POST {api}/resources/validate (docs/protocol.md#prepare).
@@ -35,10 +36,10 @@ func validate(c *call) *wire.Error {
 	}
 	_, ds, gerr := c.s.Engine.GateDiagnostics(f, in.Spec, c.fs)
 	if gerr != nil {
-		return core.Internal(gerr)
+		return decide.Internal(gerr)
 	}
 	if ds == nil {
-		ds = []core.Diagnostic{}
+		ds = []decide.Diagnostic{}
 	}
 	valid := len(ds) == 0
 	if c.fs.On(fault.ValidateInvert) {
@@ -51,7 +52,7 @@ func validate(c *call) *wire.Error {
 // prepare answers POST {api}/resources/prepare: the spec gate, prepare's own
 // target resolution, then a prepareDigest minted (or refreshed) for the tenant.
 func prepare(c *call) *wire.Error {
-	pre, perr := core.ParsePreconditions(c.r.Header)
+	pre, perr := request.ParsePreconditions(c.r.Header)
 	if perr != nil {
 		return perr
 	}
@@ -106,7 +107,7 @@ type prepared struct {
 	} `json:"review"`
 }
 
-func preparedAnswer(in *core.Request, spec json.RawMessage, digest, specDigest string) *prepared {
+func preparedAnswer(in *request.Request, spec json.RawMessage, digest, specDigest string) *prepared {
 	var p prepared
 	r := &p.Resource
 	r.APIVersion, r.Kind, r.Spec = in.APIVersion, in.Kind, spec
@@ -117,7 +118,7 @@ func preparedAnswer(in *core.Request, spec json.RawMessage, digest, specDigest s
 }
 
 // echoedSpec is the spec prepare echoes: the materialized spec.
-func echoedSpec(c *call, f *catalog.Form, g *core.Gated) json.RawMessage {
+func echoedSpec(c *call, f *catalog.Form, g *decide.Gated) json.RawMessage {
 	if c.fs.On(fault.PrepareNoMaterialize) {
 		return bareSpec(f, g)
 	}
@@ -126,7 +127,7 @@ func echoedSpec(c *call, f *catalog.Form, g *core.Gated) json.RawMessage {
 
 // bareSpec is the spec without the members its defaults supply (fault
 // prepare.no-materialize).
-func bareSpec(f *catalog.Form, g *core.Gated) json.RawMessage {
+func bareSpec(f *catalog.Form, g *decide.Gated) json.RawMessage {
 	bare := map[string]any{}
 	for k, v := range g.Spec {
 		bare[k] = v

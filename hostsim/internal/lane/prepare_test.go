@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/request"
 )
 
 // prepare's answer has the bytes of the map it was built as before.
@@ -14,7 +14,7 @@ func TestPreparedAnswerMarshalsAsItsMap(t *testing.T) {
 		SchemaDigest: "sha256:9d43b1aab140d6127e905be4a4d40e29840bc5bc2303b98d671c08b4108d96dd"}
 	pkg, empty := "sha256:17c6b0c7341db9a6fa8a9a471d16405939c180837a884e1f558e1fe4d8bca9ab", ""
 	for _, pd := range []*string{nil, &pkg, &empty} {
-		in := &core.Request{APIVersion: ref.APIVersion, Kind: ref.Kind, Ref: ref, PackageDigest: pd, Name: "orders", Space: "a<b>&\u2028"}
+		in := &request.Request{APIVersion: ref.APIVersion, Kind: ref.Kind, Ref: ref, PackageDigest: pd, Name: "orders", Space: "a<b>&\u2028"}
 		spec := json.RawMessage(`{"host":"x<y>&z","n":1}`)
 		form := map[string]any{"formRef": in.Ref}
 		if in.PackageDigest != nil {

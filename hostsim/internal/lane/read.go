@@ -6,9 +6,10 @@ import (
 	"net/url"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -16,7 +17,7 @@ import (
 func parseQuery(raw string) (url.Values, *wire.Error) {
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return nil, core.Invalid("the query string is malformed: %v", err)
+		return nil, decide.Invalid("the query string is malformed: %v", err)
 	}
 	return q, nil
 }
@@ -29,16 +30,18 @@ func (c *call) findOwn(q store.Q, space string, ref wire.FormRef) (*store.Resour
 	name := c.params["name"]
 	cur, err := store.GetResource(q, c.who.Tenant, space, ref.APIVersion, ref.Kind, name)
 	if err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
 	if cur == nil {
 		if c.fs.On(fault.SpaceIgnore) {
 			if cur, err = store.GetResourceInAnySpace(q, c.who.Tenant, ref.APIVersion, ref.Kind, name); err != nil {
-				return nil, core.Internal(err)
+				return nil, decide.Internal(err)
 			}
 		}
 	}
-	if e := core.CheckRecorded(cur, ref, core.Describe(ref.Kind, name, space), c.fs); e != nil {
+	var e *wire.Error
+	c.fs.Decide(func(a *decide.Acts) { e = decide.CheckRecorded(cur, ref, decide.Describe(ref.Kind, name, space), a) })
+	if e != nil {
 		return nil, e
 	}
 	return cur, nil
@@ -80,11 +83,11 @@ func observe(c *call) *wire.Error {
 	if err != nil {
 		return err
 	}
-	pre, err := core.ParsePreconditions(c.r.Header)
+	pre, err := request.ParsePreconditions(c.r.Header)
 	if err != nil {
 		return err
 	}
-	if err := core.RequireFence(pre, c.rt.name); err != nil {
+	if err := request.RequireFence(pre, c.rt.name); err != nil {
 		return err
 	}
 	if err := c.requireEmptyBody(); err != nil {

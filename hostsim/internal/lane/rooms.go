@@ -56,7 +56,7 @@ func (a roomCall) RequireEmptyBody() *wire.Error             { return a.c.requir
 func (a roomCall) Send(status int, body []byte, etag string) { a.c.send(status, body, etag) }
 
 func (a roomCall) BundleLimits() artifact.Limits {
-	return a.c.s.Gauntlet.UploadLimits()
+	return a.c.s.Related.UploadLimits()
 }
 
 // Stream is the raw request body, never nil.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifactroute"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/operationroute"
 	"github.com/takokit/takokit/hostsim/internal/surface"
 )
@@ -103,17 +103,17 @@ func fits(pattern, segs []string) bool {
 // escape is invalid_argument, a segment decoding to "/" names no route.
 func match(lane *wire.Lane, table []route, method, escaped string) (*route, map[string]string, *wire.Error) {
 	if !strings.HasPrefix(escaped, "/") {
-		return nil, nil, core.NotFound("no route %s %q", method, escaped)
+		return nil, nil, decide.NotFound("no route %s %q", method, escaped)
 	}
 	raw := strings.Split(escaped[1:], "/")
 	segs := make([]string, len(raw))
 	for i, s := range raw {
 		d, err := url.PathUnescape(s)
 		if err != nil {
-			return nil, nil, core.Invalid("path segment %q is not a valid percent-encoding; escape it correctly", s)
+			return nil, nil, decide.Invalid("path segment %q is not a valid percent-encoding; escape it correctly", s)
 		}
 		if strings.Contains(d, "/") {
-			return nil, nil, core.NotFound("path segment %q decodes to a \"/\" and names no route; send a Form group as two path segments", s)
+			return nil, nil, decide.NotFound("path segment %q decodes to a \"/\" and names no route; send a Form group as two path segments", s)
 		}
 		segs[i] = d
 	}
@@ -130,5 +130,5 @@ func match(lane *wire.Lane, table []route, method, escaped string) (*route, map[
 		}
 		return rt, params, nil
 	}
-	return nil, nil, core.NotFound("no route %s %s in the %s lane (docs/protocol.md#routes)", method, escaped, lane.APIVersion)
+	return nil, nil, decide.NotFound("no route %s %s in the %s lane (docs/protocol.md#routes)", method, escaped, lane.APIVersion)
 }

@@ -1,7 +1,7 @@
 // Package lane serves the lane of its catalog (docs/protocol.md#lanes) over hostsim's
 // store, profile and faults (docs/protocol.md). A handler is thin: it parses
-// the request, loads what a decision needs, asks the decision (internal/core,
-// internal/gauntlet), stores the outcome and renders the answer
+// the request, loads what a decision needs, asks the decision (internal/decide,
+// internal/related), stores the outcome and renders the answer
 // (internal/render). Other rooms serve their own routes through the small
 // Call each declares (rooms.go): Form transitions internal/transition,
 // artifacts internal/artifactroute, operation polls internal/operationroute,
@@ -14,12 +14,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/idempotency"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/surface"
@@ -46,9 +47,10 @@ type Options struct {
 	Store       *store.Store
 	Armory      *fault.Armory
 	Journal     *journal.Journal
-	Gauntlet    *gauntlet.G
+	Related     *related.G
 	Renderer    *render.Renderer
 	Engine      *lifecycle.Engine
+	Records     *idempotency.Records // the idempotency records (docs/protocol.md#idempotency)
 	Surface     *surface.Surface
 	Transitions *transition.Service // nil = Form transitions not served
 	Tokens      []Principal
@@ -85,18 +87,18 @@ func New(o Options) *Server {
 // ServeHTTP answers one lane request (the admin API is routed elsewhere).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.Now()
-	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: core.NewRequestID()}
+	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: decide.NewRequestID()}
 	c.fs = s.Armory.Request(c.id, "", "")
 	defer func() {
 		if v := recover(); v != nil {
-			_ = c.fs.Flush(s.Store, s.Now()) // the firings of a request that panicked still count
-			panic(v)                         // answered by the recover middleware (hostsim.go)
+			_ = c.fs.Flush(s.Store, s.Now) // the firings of a request that panicked still count
+			panic(v)                       // answered by the recover middleware (hostsim.go)
 		}
 	}()
 	if err := c.serve(); err != nil {
 		c.fail(err)
 	}
-	_ = c.fs.Flush(s.Store, s.Now())
+	_ = c.fs.Flush(s.Store, s.Now)
 	name := "unrouted"
 	if c.rt != nil {
 		name = c.rt.name

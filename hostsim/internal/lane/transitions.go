@@ -2,7 +2,7 @@ package lane
 
 import (
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
 
@@ -12,14 +12,14 @@ import (
 
 func formTransition(c *call) *wire.Error {
 	if c.s.Transitions == nil {
-		return core.NotFound("this host does not serve Form transitions")
+		return decide.NotFound("this host does not serve Form transitions")
 	}
 	return c.transitionAnswer(c.s.Transitions.Post(c.transitionCall()))
 }
 
 func formTransitionReadback(c *call) *wire.Error {
 	if c.s.Transitions == nil {
-		return core.NotFound("this host does not serve Form transitions")
+		return decide.NotFound("this host does not serve Form transitions")
 	}
 	return c.transitionAnswer(c.s.Transitions.Readback(c.transitionCall()))
 }

@@ -2,44 +2,35 @@ package lifecycle
 
 import (
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // DecideDelete resolves a delete's target, its fences and the dependency
 // scans against the store as it is now (atCommit: the re-check of an
 // accepted delete).
-func (en *Engine) DecideDelete(q store.Q, d *core.Deletion, atCommit bool, route string, fs *fault.Set) (*store.Resource, *wire.Error) {
+func (en *Engine) DecideDelete(q store.Q, d *decide.Deletion, atCommit bool, route string, fs *fault.Set) (*store.Resource, *wire.Error) {
 	f, err := en.Installed(d.Ref, fs)
 	if err != nil {
 		return nil, err
 	}
 	cur, serr := store.GetResource(q, d.Tenant, d.Space, d.Ref.APIVersion, d.Ref.Kind, d.Name)
 	if serr != nil {
-		return nil, core.Internal(serr)
+		return nil, decide.Internal(serr)
 	}
 	what := d.What()
-	if e := core.CheckRecorded(cur, d.Ref, what, fs); e != nil {
-		return nil, e
-	}
-	if e := core.CheckClaim(cur, route, fs); e != nil {
-		return nil, e
-	}
-	if atCommit {
-		if e := core.CheckDeleteIdentity(cur, d.TargetUID, what, fs); e != nil {
-			return nil, e
-		}
-	}
-	if e := core.CheckDeleteFences(cur, d, atCommit, fs); e != nil {
+	var e *wire.Error
+	fs.Decide(func(a *decide.Acts) { e = decide.CheckDeletion(d, cur, atCommit, route, what, a) })
+	if e != nil {
 		return nil, e
 	}
 	if v := en.Host.CheckOperation(f, "delete"); v != nil {
-		return nil, core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
+		return nil, decide.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 	}
-	if e := en.Gauntlet.DeleteScans(q, cur, d.External, fs); e != nil {
+	if e := en.Related.DeleteScans(q, cur, d.External, fs); e != nil {
 		return nil, e
 	}
 	return cur, nil
@@ -50,10 +41,10 @@ func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) er
 	if err := store.DeleteResource(q, cur); err != nil {
 		return err
 	}
-	if gauntlet.IsDatabase(cur.Kind) {
+	if related.IsDatabase(cur.Kind) {
 		// The database's own delete drops its real database, once the delete
 		// committed (docs/protocol.md#migrations).
-		dbs, uid := en.Gauntlet.Databases, cur.UID
+		dbs, uid := en.Related.Databases, cur.UID
 		if err := store.AfterCommit(q, func() { _ = dbs.Drop(uid) }); err != nil {
 			return err
 		}
@@ -62,7 +53,7 @@ func (en *Engine) CommitDelete(q store.Q, cur *store.Resource, fs *fault.Set) er
 	if err := store.AddCounter(q, "mutations", 1); err != nil {
 		return err
 	}
-	if err := en.Gauntlet.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID, en.nowText(), fs); err != nil {
+	if err := en.Related.Recompute(q, cur.Tenant, cur.Space, cur.APIVersion, cur.Kind, cur.Name, cur.UID, en.nowText(), fs); err != nil {
 		return err
 	}
 	return journal.Append(q, en.Now(), "mutation", journal.Deletion{Tenant: cur.Tenant, Space: cur.Space, Kind: cur.Kind,

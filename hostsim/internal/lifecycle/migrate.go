@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -35,24 +35,24 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) *wire.Error {
 	if !o.repin {
 		var err error
 		if pins, err = store.PinsOf(q, n.UID); err != nil {
-			return core.Internal(err)
+			return decide.Internal(err)
 		}
 	}
-	p, e := en.Gauntlet.MigrationPlan(q, n.Tenant, n.Kind, pins, fs)
+	p, e := en.Related.MigrationPlan(q, n.Tenant, n.Kind, pins, fs)
 	if e != nil || p == nil {
 		return e
 	}
-	what := core.Describe(n.Kind, n.Name, n.Space)
-	db, err := en.Gauntlet.Databases.Open(p.Database.TargetUID)
+	what := decide.Describe(n.Kind, n.Name, n.Space)
+	db, err := en.Related.Databases.Open(p.Database.TargetUID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	run := &migrationRun{en: en, q: q, p: p, fs: fs, app: n, what: what, created: o.Created}
 	if err := db.Exclusive(context.Background(), run.suffix); err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if err := run.record(); err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	return run.failed
 }
@@ -61,7 +61,7 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) *wire.Error {
 type migrationRun struct {
 	en      *Engine
 	q       store.Q
-	p       *gauntlet.MigrationPlan
+	p       *related.MigrationPlan
 	fs      *fault.Set
 	app     *store.Resource
 	created bool // the application is new: a failure leaves nothing of it
@@ -80,13 +80,13 @@ func (r *migrationRun) suffix(s *sqldb.Session) error {
 		return err
 	}
 	r.ledger = len(ledger)
-	start, e := r.en.Gauntlet.ProvePrefix(r.p, ledger, r.fs)
+	start, e := r.en.Related.ProvePrefix(r.p, ledger, r.fs)
 	if e != nil {
 		r.failed = prefixed(r.what, e)
 		return nil
 	}
 	for i := start; i < len(r.p.Files); i++ {
-		sql, e := r.en.Gauntlet.MigrationSQL(r.q, r.p, i, r.fs)
+		sql, e := r.en.Related.MigrationSQL(r.q, r.p, i, r.fs)
 		if e != nil {
 			r.failed, r.index, r.failure = prefixed(r.what, e), i, e.Message
 			return nil
@@ -146,7 +146,7 @@ func (r *migrationRun) fileFailed(i int, fe *sqldb.FileError) *wire.Error {
 		"the application resumes at this file", r.what, i+1, len(r.p.Files), f.Path, f.Digest, r.p.SetDesc, r.p.DatabaseDesc,
 		fe.Error(), r.ledger+len(r.applied), thisRun, app))
 	e.Retryable, e.HostCode = false, hostCode // the same set fails the same way again
-	return core.AtField(e, r.p.Pointer)
+	return decide.AtField(e, r.p.Pointer)
 }
 
 // record journals what the run did and, when the ledger moved, re-renders the
@@ -176,7 +176,7 @@ func (r *migrationRun) record() error {
 		return nil
 	}
 	dp := r.p.Database
-	return r.en.Gauntlet.Recompute(r.q, r.app.Tenant, r.app.Space, dp.TargetAPIVersion, dp.TargetKind, dp.TargetName,
+	return r.en.Related.Recompute(r.q, r.app.Tenant, r.app.Space, dp.TargetAPIVersion, dp.TargetKind, dp.TargetName,
 		r.app.UID, r.en.nowText(), r.fs)
 }
 

@@ -3,10 +3,10 @@ package lifecycle
 import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/journal"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -20,16 +20,22 @@ type Outcome struct {
 	repin   bool // replace the stored pins with pins
 }
 
+// Changed reports whether the mutation moves stored state (a spec-identical
+// re-apply does not).
+func (o *Outcome) Changed() bool { return o.changed }
+
 // Decide runs steps 12-15 of the order of checks against the store as it is
 // now and computes the next state. g is the spec the request gated (nil at
 // the commit of an accepted operation, which gates its stored spec again);
 // atCommit also skips the prepareDigest step (the commit relies on the
 // identity and fence re-check, docs/protocol.md#operations). route names the
-// request in a claim refusal.
-func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bool, route string, fs *fault.Set) (*Outcome, *wire.Error) {
+// request in a claim refusal. It loads what each decision needs and asks it
+// (decide.CheckMutation, decide.CheckPrepareSpend), then the checks that read
+// other resources (related).
+func (en *Engine) Decide(q store.Q, m *decide.Mutation, g *decide.Gated, atCommit bool, route string, fs *fault.Set) (*Outcome, *wire.Error) {
 	f, ok := en.Host.Form(m.Ref)
 	if !ok {
-		return nil, core.Refuse(wire.CodeFormUnknown, "Form %s is no longer installed on this host", m.Ref)
+		return nil, decide.Refuse(wire.CodeFormUnknown, "Form %s is no longer installed on this host", m.Ref)
 	}
 	if g == nil {
 		var e *wire.Error
@@ -37,45 +43,17 @@ func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bo
 			return nil, e
 		}
 	}
-	cur, err := store.GetResource(q, m.Tenant, m.Space, m.Ref.APIVersion, m.Ref.Kind, m.Name)
+	cur, err := holder(q, m, fs)
 	if err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
-	if cur == nil {
-		if fs.On(fault.IdentityKindOnly) {
-			if cur, err = store.GetResourceOfKindInAnyGroup(q, m.Tenant, m.Space, m.Ref.Kind, m.Name); err != nil {
-				return nil, core.Internal(err)
-			}
-		}
-	}
+	// The claim, the identity at commit, step 12 (target and fences) and 13
+	// (capabilities of an existing resource).
 	what := m.What()
-	if !m.IfNoneMatch {
-		if e := core.CheckClaim(cur, route, fs); e != nil {
-			return nil, e
-		}
-	}
-	if atCommit {
-		if e := core.CheckCommitIdentity(cur, m.TargetUID, m.Ref, what, fs); e != nil {
-			return nil, e
-		}
-	}
-	// Step 12: target and fences.
-	if m.IfNoneMatch {
-		if e := core.CheckCreate(cur, m.ExpectedUID, what, fs); e != nil {
-			return nil, e
-		}
-	} else {
-		in := core.Intent{Fence: m.Fence, IfMatch: m.IfMatch}
-		if e := core.CheckChange(cur, m.Ref, in, m.ExpectedUID, atCommit, what, fs); e != nil {
-			return nil, e
-		}
-	}
-	// Step 13: capability rules on an existing resource.
-	specChanged := cur != nil && cur.SpecDigest != g.Digest
-	if cur != nil {
-		if e := core.CheckCapability(f, m.Action, cur, g, what, fs); e != nil {
-			return nil, e
-		}
+	var e *wire.Error
+	fs.Decide(func(a *decide.Acts) { e = decide.CheckMutation(m, f, g, cur, atCommit, route, what, a) })
+	if e != nil {
+		return nil, e
 	}
 	// Step 14: the prepareDigest binding.
 	if m.Action == "apply" && !atCommit {
@@ -84,10 +62,11 @@ func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bo
 		}
 	}
 	// Step 15: what this host offers, relations, artifacts, the aggregate, claims.
-	if e := en.supported(f, core.ProfileOperation(m.Action, cur != nil, specChanged), g, what, fs); e != nil {
+	specChanged := cur != nil && cur.SpecDigest != g.Digest
+	if e := en.supported(f, decide.ProfileOperation(m.Action, cur != nil, specChanged), g, what, fs); e != nil {
 		return nil, e
 	}
-	pins, e := en.Gauntlet.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
+	pins, e := en.Related.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
 	if e != nil {
 		return nil, e
 	}
@@ -95,7 +74,7 @@ func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bo
 	if cur != nil {
 		curUID = cur.UID
 	}
-	if e := en.Gauntlet.Semantic(q, f, m, g, pins, curUID, fs); e != nil {
+	if e := en.Related.Semantic(q, f, m, g, pins, curUID, fs); e != nil {
 		return nil, e
 	}
 	if m.Action == "import" {
@@ -106,21 +85,38 @@ func (en *Engine) Decide(q store.Q, m *core.Mutation, g *core.Gated, atCommit bo
 	return en.next(m, g, cur, pins, fs)
 }
 
+// holder is the resource holding the mutation's name under its kind, or nil;
+// under identity.kind-only a kind of the same name in another group holds it.
+func holder(q store.Q, m *decide.Mutation, fs *fault.Set) (*store.Resource, error) {
+	cur, err := store.GetResource(q, m.Tenant, m.Space, m.Ref.APIVersion, m.Ref.Kind, m.Name)
+	if err != nil || cur != nil {
+		return cur, err
+	}
+	if fs.On(fault.IdentityKindOnly) {
+		return store.GetResourceOfKindInAnyGroup(q, m.Tenant, m.Space, m.Ref.Kind, m.Name)
+	}
+	return nil, nil
+}
+
 // next is step 16: the stored state the mutation leaves.
-func (en *Engine) next(m *core.Mutation, g *core.Gated, cur *store.Resource, pins []store.Pin, fs *fault.Set) (*Outcome, *wire.Error) {
+func (en *Engine) next(m *decide.Mutation, g *decide.Gated, cur *store.Resource, pins []store.Pin, fs *fault.Set) (*Outcome, *wire.Error) {
 	if cur == nil {
-		uid := core.NewUID(en.Mint("u-"), en.gone.get(), fs)
+		minted, gone := en.Mint("u-"), en.gone.get()
+		var uid string
+		fs.Decide(func(a *decide.Acts) { uid = decide.NewUID(minted, gone, a) })
 		if g.Form.HasOutputs() {
 			if _, err := render.Outputs(g.Form, uid, en.Host.P.Domain()); err != nil {
-				return nil, core.Refuse(wire.CodeUnsupportedCapability, "%s: this host cannot assign the outputs %s declares: %v",
+				return nil, decide.Refuse(wire.CodeUnsupportedCapability, "%s: this host cannot assign the outputs %s declares: %v",
 					m.What(), m.Ref, err)
 			}
 		}
-		next := core.NextCreate(m, g, uid, en.nowText())
+		next := decide.NextCreate(m, g, uid, en.nowText())
 		next.Pins = int64(len(pins))
 		return &Outcome{Next: next, Created: true, changed: true, pins: pins, repin: true}, nil
 	}
-	next, changed := core.NextChange(cur, g, m.Action, m.NativeID, fs)
+	var next store.Resource
+	var changed bool
+	fs.Decide(func(a *decide.Acts) { next, changed = decide.NextChange(cur, g, m.Action, m.NativeID, a) })
 	o := &Outcome{Next: &next, changed: changed, pins: pins, repin: true}
 	if fs.On(fault.RelationsNoRepin) {
 		o.repin, o.pins = false, nil
@@ -132,46 +128,51 @@ func (en *Engine) next(m *core.Mutation, g *core.Gated, cur *store.Resource, pin
 
 // supported: the profile offers the operation (op "" exercises none) and
 // accepts the spec's values (docs/protocol.md#support).
-func (en *Engine) supported(f *catalog.Form, op string, g *core.Gated, what string, fs *fault.Set) *wire.Error {
+func (en *Engine) supported(f *catalog.Form, op string, g *decide.Gated, what string, fs *fault.Set) *wire.Error {
 	if v := en.Host.CheckOperation(f, op); op != "" && v != nil {
 		if !fs.On(fault.SupportUnenforced) {
-			return core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
+			return decide.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message)
 		}
 	}
 	if v := en.Host.CheckSpec(f, g.Spec); v != nil {
 		if !fs.On(fault.SupportUnenforced) {
-			return core.AtField(core.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message), v.Field)
+			return decide.AtField(decide.Refuse(wire.CodeUnsupportedCapability, "%s: %s", what, v.Message), v.Field)
 		}
 	}
 	return nil
 }
 
-// spendPrepare is step 14: review.prepareDigest binds this request.
-func (en *Engine) spendPrepare(q store.Q, m *core.Mutation, cur *store.Resource, g *core.Gated, fs *fault.Set) *wire.Error {
-	tenant := core.PrepareTenant(m.Tenant, fs)
+// spendPrepare is step 14: review.prepareDigest binds this request, as
+// minted for the tenant it binds (decide.PrepareTenant).
+func (en *Engine) spendPrepare(q store.Q, m *decide.Mutation, cur *store.Resource, g *decide.Gated, fs *fault.Set) *wire.Error {
+	var tenant string
+	fs.Decide(func(a *decide.Acts) { tenant = decide.PrepareTenant(m.Tenant, a) })
 	at, ok, err := store.PrepareMintedAt(q, m.PrepareDigest, tenant)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
-	return core.CheckPrepareSpend(m, cur, g, tenant, core.Minted{Found: ok, At: at}, en.Now(), en.PrepareLife, fs)
+	minted, now := decide.Minted{Found: ok, At: at}, en.Now()
+	var e *wire.Error
+	fs.Decide(func(a *decide.Acts) { e = decide.CheckPrepareSpend(m, cur, g, tenant, minted, now, en.PrepareLife, a) })
+	return e
 }
 
 // nativeClaim is the nativeId claim of an import (docs/protocol.md#import):
 // one live resource per nativeId per tenant, and a claim never changes.
-func nativeClaim(q store.Q, m *core.Mutation, cur *store.Resource, fs *fault.Set) *wire.Error {
+func nativeClaim(q store.Q, m *decide.Mutation, cur *store.Resource, fs *fault.Set) *wire.Error {
 	if fs.On(fault.ImportNoClaim) {
 		m.NativeID = "" // nothing is claimed, nothing is checked
 		return nil
 	}
 	if cur != nil && cur.NativeID != "" && cur.NativeID != m.NativeID {
-		return core.Refuse(wire.CodeImportConflict, "%s already claims another native object; a claim never changes (delete and re-import to adopt another)", m.What())
+		return decide.Refuse(wire.CodeImportConflict, "%s already claims another native object; a claim never changes (delete and re-import to adopt another)", m.What())
 	}
 	holder, err := store.NativeHolder(q, m.Tenant, m.NativeID)
 	if err != nil {
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	if holder != "" && (cur == nil || holder != cur.UID) {
-		return core.Refuse(wire.CodeImportConflict, "the native object is already claimed by another resource of your tenant (uid %s); delete that resource first", holder)
+		return decide.Refuse(wire.CodeImportConflict, "the native object is already claimed by another resource of your tenant (uid %s); delete that resource first", holder)
 	}
 	if cur != nil && cur.NativeID == "" {
 		if fs.On(fault.ImportFirstClaimUnrecorded) {
@@ -187,11 +188,11 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 	n := o.Next
 	// Derived rendering: the resource itself first — its revision moves only
 	// if the mutation did not move it already.
-	rd, err := en.Gauntlet.ReadyOf(q, n, o.pins, fs)
+	rd, err := en.Related.ReadyOf(q, n, o.pins, fs)
 	if err != nil {
 		return nil, err
 	}
-	rendered := gauntlet.ApplyReady(n, rd, en.nowText())
+	rendered := related.ApplyReady(n, rd, en.nowText())
 	if rendered && !o.Created && !o.changed {
 		n.Revision++
 	}
@@ -209,7 +210,7 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := en.Gauntlet.Recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID, en.nowText(), fs); err != nil {
+	if err := en.Related.Recompute(q, n.Tenant, n.Space, n.APIVersion, n.Kind, n.Name, n.UID, en.nowText(), fs); err != nil {
 		return nil, err
 	}
 	if o.changed {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -71,7 +71,7 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 	switch {
 	case forced != nil:
 	case op.Action == "delete":
-		var d core.Deletion
+		var d decide.Deletion
 		_ = json.Unmarshal(op.Request, &d)
 		cur, e := en.DecideDelete(q, &d, true, "delete", fs)
 		if e != nil {
@@ -83,7 +83,7 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		}
 		result = map[string]bool{"deleted": true}
 	default:
-		var m core.Mutation
+		var m decide.Mutation
 		_ = json.Unmarshal(op.Request, &m)
 		o, e := en.Decide(q, &m, nil, true, m.Action, fs)
 		if e == nil {
@@ -122,7 +122,7 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 
 // Cancel ends a pending operation with operation_cancelled, committing nothing.
 func (en *Engine) Cancel(q store.Q, op *store.Operation) error {
-	ce := core.Refuse(wire.CodeOperationCancelled, "operation %s was cancelled before it committed; nothing was changed", op.ID)
+	ce := decide.Refuse(wire.CodeOperationCancelled, "operation %s was cancelled before it committed; nothing was changed", op.ID)
 	op.Done, op.Doc = true, Document(op.ID, op.TargetUID, "Cancelled", nil, ce)
 	if err := store.UpdateOperation(q, op); err != nil {
 		return err
@@ -137,32 +137,29 @@ func (en *Engine) Cancel(q store.Q, op *store.Operation) error {
 // fails with code when code is not empty. It returns the Operation document.
 // Faults scoped to the operation's kind and resource act as on a poll.
 func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.Armory, id string, code wire.Code) ([]byte, error) {
-	fs := armory.Request(core.NewRequestID(), "", "")
+	fs := armory.Request(decide.NewRequestID(), "", "")
 	var doc []byte
-	err := st.Write(ctx, func(q store.Q) error {
+	err := fs.Write(ctx, st, en.Now, func(q store.Q) error {
 		op, err := store.GetOperation(q, id)
 		if err != nil {
 			return err
 		}
 		if op == nil {
-			return core.Refuse(wire.CodeOperationNotFound, "operation %s is unknown", id)
+			return decide.Refuse(wire.CodeOperationNotFound, "operation %s is unknown", id)
 		}
 		fs.Scope(op.Kind, op.Name)
 		if !op.Done {
 			var forced *wire.Error
 			if code != "" {
-				forced = core.Refuse(code, "operation %s was failed with %s through the hostsim admin API", id, code)
+				forced = decide.Refuse(code, "operation %s was failed with %s through the hostsim admin API", id, code)
 			}
 			if err := en.Settle(q, op, forced, fs); err != nil {
 				return err
 			}
 		}
 		doc = op.Doc
-		return fs.Record(q, en.Now())
+		return nil
 	})
-	if err == nil {
-		fs.Committed()
-	}
-	_ = fs.Flush(st, en.Now())
+	_ = fs.Flush(st, en.Now)
 	return doc, err
 }

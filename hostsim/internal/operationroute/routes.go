@@ -12,7 +12,7 @@ import (
 	"net/http"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -42,10 +42,12 @@ func own(c Call, q store.Q) (*store.Operation, *wire.Error) {
 	id := c.Param("id")
 	op, err := store.GetOperation(q, id)
 	if err != nil {
-		return nil, core.Internal(err)
+		return nil, decide.Internal(err)
 	}
 	tenant, principal := c.Owner()
-	if e := core.CheckOperationOwner(op, id, tenant, principal, c.Faults()); e != nil {
+	var e *wire.Error
+	c.Faults().Decide(func(a *decide.Acts) { e = decide.CheckOperationOwner(op, id, tenant, principal, a) })
+	if e != nil {
 		return nil, e
 	}
 	return op, nil
@@ -64,7 +66,7 @@ func Poll(en *lifecycle.Engine, c Call) *wire.Error {
 		wasDone := op.Done
 		if !op.Done {
 			op.Polls++
-			if core.Due(op) {
+			if decide.Due(op) {
 				if err := en.Settle(q, op, nil, fs); err != nil {
 					return err
 				}

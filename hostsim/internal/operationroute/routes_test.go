@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -33,7 +33,7 @@ func (c *opCall) Pending()                 { c.pending = true }
 
 func (c *opCall) RequireEmptyBody() *wire.Error {
 	if len(c.body) > 0 {
-		return core.Invalid("route takes an empty body")
+		return decide.Invalid("route takes an empty body")
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func (c *opCall) Write(fn func(q store.Q) error) *wire.Error {
 		if e, ok := err.(*wire.Error); ok {
 			return e
 		}
-		return core.Internal(err)
+		return decide.Internal(err)
 	}
 	return nil
 }

@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
+	"github.com/takokit/takokit/hostsim/internal/request"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -84,7 +85,7 @@ func (r *Representation) JSON() []byte {
 // Renderer renders the resources of one host.
 type Renderer struct {
 	Host *profile.Host
-	G    *gauntlet.G
+	G    *related.G
 	Now  func() time.Time
 }
 
@@ -96,9 +97,9 @@ func NowText(now time.Time) string { return now.UTC().Truncate(time.Second).Form
 // for the recorded Definition and validated against its outputSchema before
 // the output faults act on them.
 func (x *Renderer) Render(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set) (*Representation, error) {
-	f, ok := x.Host.Cat.Form(core.Ref(r))
+	f, ok := x.Host.Cat.Form(decide.Ref(r))
 	if !ok {
-		return nil, fmt.Errorf("resource %s %q is recorded under %s, which the catalog does not hold", r.Kind, r.Name, core.Ref(r))
+		return nil, fmt.Errorf("resource %s %q is recorded under %s, which the catalog does not hold", r.Kind, r.Name, decide.Ref(r))
 	}
 	rd, err := x.G.ReadyOf(q, r, pins, fs)
 	if err != nil {
@@ -120,7 +121,7 @@ func (x *Renderer) Render(q store.Q, r *store.Resource, pins []store.Pin, fs *fa
 	}
 	rep := &Representation{
 		APIVersion: r.APIVersion, Kind: r.Kind,
-		Form: Form{FormRef: core.Ref(r), PackageDigest: f.PackageDigest},
+		Form: Form{FormRef: decide.Ref(r), PackageDigest: f.PackageDigest},
 		Metadata: Metadata{Name: r.Name, Space: r.Space, UID: r.UID, Generation: wire.FormatDecimal(r.Generation),
 			Revision: wire.FormatDecimal(r.Revision)},
 		Spec:   json.RawMessage(r.Spec),
@@ -147,7 +148,7 @@ func claimCondition(r *store.Resource) Condition {
 // ETag is the representation's entity tag: "<revision>".
 func ETag(r *store.Resource, fs *fault.Set) string {
 	if fs.On(fault.ETagWeak) {
-		return "W/" + core.ETag(r.Revision)
+		return "W/" + request.ETag(r.Revision)
 	}
-	return core.ETag(r.Revision)
+	return request.ETag(r.Revision)
 }

@@ -3,7 +3,7 @@
 // SQLite's memory VFS by default or one file per uid beside the host's --db file,
 // each carrying the host's migration ledger in a table of its own. It runs the SQL
 // it is given and reads what the admin views show; which files may run, and in
-// what order, is decided by the migration rules (internal/rules, internal/gauntlet,
+// what order, is decided by the migration rules (internal/rules, internal/related,
 // internal/lifecycle). hostsim's own store never shares a connection with these
 // databases, and a migration file cannot attach another database.
 package sqldb

@@ -3,21 +3,13 @@ package store
 import (
 	"database/sql"
 	"errors"
+
+	"github.com/takokit/takokit/hostsim/internal/stored"
 )
 
-// Operation is one long-running mutation (docs/protocol.md#operations).
-type Operation struct {
-	ID, Tenant, Principal string
-	Action                string // apply | import | delete
-	Kind, Name            string
-	Request               []byte // the accepted request, replayed at commit
-	TargetUID             string
-	Polls                 int64
-	CompleteAfter         int64 // polls until commit; <0 = only through the admin API
-	Done                  bool
-	Doc                   []byte // the Operation document as served
-	CreatedAt             int64
-}
+// Operation is one long-running mutation (docs/protocol.md#operations); the
+// value type lives in package stored.
+type Operation = stored.Operation
 
 // InsertOperation records an accepted operation.
 func InsertOperation(q Q, o *Operation) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/takokit/takokit/hostsim/internal/store/mirror"
+	"github.com/takokit/takokit/hostsim/internal/stored"
 )
 
 // Q is what both a transaction and the pool offer.
@@ -14,27 +15,9 @@ type Q interface {
 	QueryRow(query string, args ...any) *sql.Row
 }
 
-// Resource is one stored incarnation.
-type Resource struct {
-	Tenant, Space, APIVersion, Kind, Name string
-	UID, DefVersion, SchemaDigest         string
-	Generation, Revision                  int64
-	Spec                                  []byte // JCS bytes of the materialized spec
-	SpecDigest                            string
-	NativeID                              string // "" = no claim
-	ReadyStatus, ReadyReason              string
-	ReadyHostReason, ReadyMessage         string
-	ReadyLTT                              string
-	Touches                               int64
-	CreatedAt                             string
-	// Pins counts the relation pins the resource holds (0: nothing to drift).
-	Pins int64
-	// ClaimOp is the Form transition holding the resource ("" = none), taken
-	// at ClaimSince, read back at ClaimPath (docs/protocol.md#transitions).
-	ClaimOp, ClaimSince, ClaimPath string
-	// LastTransition is the last Form transition that advanced the resource.
-	LastTransition string
-}
+// Resource is one stored incarnation; the value type lives in package
+// stored, so the decisions take it without the store.
+type Resource = stored.Resource
 
 const resourceCols = `tenant, space, api_version, kind, name, uid, def_version, schema_digest, generation, revision,
  spec, spec_digest, native_id, ready_status, ready_reason, ready_host_reason, ready_message, ready_ltt, touches, created_at,
@@ -59,7 +42,7 @@ func scanResource(sc interface{ Scan(...any) error }) (*Resource, error) {
 // GetResource returns the resource holding the name, or nil.
 func GetResource(q Q, tenant, space, apiVersion, kind, name string) (*Resource, error) {
 	if v, ok := viewOf(q); ok {
-		return v.Resource(mirror.Addr{Tenant: tenant, Space: space, APIVersion: apiVersion, Kind: kind, Name: name}).clone(), nil
+		return clone(v.Resource(mirror.Addr{Tenant: tenant, Space: space, APIVersion: apiVersion, Kind: kind, Name: name})), nil
 	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources
 		WHERE tenant=? AND space=? AND api_version=? AND kind=? AND name=?`, tenant, space, apiVersion, kind, name))
@@ -83,7 +66,7 @@ func GetResourceInAnySpace(q Q, tenant, apiVersion, kind, name string) (*Resourc
 // GetResourceByUID returns the live resource with that uid, or nil.
 func GetResourceByUID(q Q, uid string) (*Resource, error) {
 	if v, ok := viewOf(q); ok {
-		return v.ByUID(uid).clone(), nil
+		return clone(v.ByUID(uid)), nil
 	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources WHERE uid=?`, uid))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -126,7 +109,7 @@ func InsertResource(q Q, r *Resource) error {
 		string(r.Spec), r.SpecDigest, nullable(r.NativeID), r.ReadyStatus, r.ReadyReason, r.ReadyHostReason,
 		r.ReadyMessage, r.ReadyLTT, r.Touches, r.CreatedAt, r.Pins, r.ClaimOp, r.ClaimSince, r.ClaimPath, r.LastTransition)
 	if v, ok := viewOf(q); ok && err == nil {
-		c := r.clone()
+		c := clone(r)
 		c.Spec = cloneBytes(r.Spec)
 		v.SetResource(r.UID, c)
 	}
@@ -175,7 +158,7 @@ func DeleteResource(q Q, r *Resource) error {
 
 // clone is a private copy of r (nil for nil): what the mirror hands out
 // and keeps is never shared with a caller that may change it.
-func (r *Resource) clone() *Resource {
+func clone(r *Resource) *Resource {
 	if r == nil {
 		return nil
 	}

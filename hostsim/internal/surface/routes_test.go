@@ -9,7 +9,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
@@ -63,7 +63,7 @@ func TestServeRoutes(t *testing.T) {
 			t.Fatalf("%s: refusal %v, answer %d %s; want 200 %s", name, e, rc.status, rc.body, c.want)
 		}
 	}
-	no := core.Refuse(wire.CodeFormNotInstalled, "not installed")
+	no := decide.Refuse(wire.CodeFormNotInstalled, "not installed")
 	for name, serve := range map[string]func(Call) *wire.Error{"forms": s.ServeForms, "form-definition": s.ServeFormDefinition} {
 		rc := &routeCall{params: path, refuse: no}
 		if e := serve(rc); e != no || rc.status != 0 {

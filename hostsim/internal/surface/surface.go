@@ -13,7 +13,7 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 )
@@ -88,7 +88,7 @@ func (s *Surface) Forms(ref wire.FormRef, f *catalog.Form, fs *fault.Set) []byte
 func (s *Surface) FormDefinition(ref wire.FormRef, f *catalog.Form, group, kind string, fs *fault.Set) ([]byte, *wire.Error) {
 	ref, f = s.exact(ref, f, fs)
 	if group != ref.APIVersion || kind != ref.Kind {
-		return nil, core.Invalid("the path names %s %s but the query names %s %s; they must agree", group, kind, ref.APIVersion, ref.Kind)
+		return nil, decide.Invalid("the path names %s %s but the query names %s %s; they must agree", group, kind, ref.APIVersion, ref.Kind)
 	}
 	schema := json.RawMessage(f.DesiredJSON)
 	if fs.On(fault.DefinitionDrift) {
@@ -127,7 +127,7 @@ func (s *Surface) gate(ctx context.Context) *wire.Error {
 	m := s.Host.P.SupportMode()
 	switch m.Mode {
 	case "unavailable":
-		return core.Refuse(wire.CodeBackendUnavailable, "support profiles are unavailable on this host (profile %q); retry later", s.Host.P.Name)
+		return decide.Refuse(wire.CodeBackendUnavailable, "support profiles are unavailable on this host (profile %q); retry later", s.Host.P.Name)
 	case "slow":
 		select {
 		case <-time.After(m.Delay):
@@ -158,12 +158,12 @@ func (s *Surface) SupportForm(ctx context.Context, group, kind, version string, 
 	f, ok := s.Host.FormLine(group, kind, version)
 	if !ok {
 		if fs.On(fault.SupportRefuseCode) {
-			return nil, core.NotFound("this host (profile %q) installs no %s %s %s", s.Host.P.Name, group, kind, version)
+			return nil, decide.NotFound("this host (profile %q) installs no %s %s %s", s.Host.P.Name, group, kind, version)
 		}
-		return nil, core.Refuse(wire.CodeFormUnknown, "this host (profile %q) installs no %s %s %s", s.Host.P.Name, group, kind, version)
+		return nil, decide.Refuse(wire.CodeFormUnknown, "this host (profile %q) installs no %s %s %s", s.Host.P.Name, group, kind, version)
 	}
 	if _, ok := fs.Where(fault.SupportOmitProfile, s.omitted(f)); ok {
-		return nil, core.Refuse(wire.CodeFormUnknown, "this host (profile %q) withholds the support profile of %s %s %s (fault %s)", s.Host.P.Name, group, kind, version, fault.SupportOmitProfile)
+		return nil, decide.Refuse(wire.CodeFormUnknown, "this host (profile %q) withholds the support profile of %s %s %s (fault %s)", s.Host.P.Name, group, kind, version, fault.SupportOmitProfile)
 	}
 	return marshal(commercial(s.Host.FormSupport(f), fs.On(fault.SupportCommercial))), nil
 }
@@ -203,7 +203,7 @@ func (s *Surface) SupportBinding(ctx context.Context, name, version string, fs *
 // noContract is the refusal of a contract route the host does not implement.
 func (s *Surface) noContract(what, name, version string, fs *fault.Set) *wire.Error {
 	if fs.On(fault.SupportRefuseCode) {
-		return core.Refuse(wire.CodeFormUnknown, "this host (profile %q) does not implement %s %s@%s", s.Host.P.Name, what, name, version)
+		return decide.Refuse(wire.CodeFormUnknown, "this host (profile %q) does not implement %s %s@%s", s.Host.P.Name, what, name, version)
 	}
-	return core.NotFound("this host (profile %q) does not implement %s %s@%s", s.Host.P.Name, what, name, version)
+	return decide.NotFound("this host (profile %q) does not implement %s %s@%s", s.Host.P.Name, what, name, version)
 }

@@ -2,13 +2,13 @@ package transition
 
 import (
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
-// refuse is core.Refuse with a hostCode (the lane sets requestId when it answers).
+// refuse is decide.Refuse with a hostCode (the lane sets requestId when it answers).
 func refuse(code wire.Code, hostCode, format string, args ...any) *wire.Error {
-	e := core.Refuse(code, format, args...)
+	e := decide.Refuse(code, format, args...)
 	e.HostCode = hostCode
 	return e
 }

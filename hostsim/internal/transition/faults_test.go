@@ -46,7 +46,7 @@ func (w *world) send(a *fault.Armory, c *Call, p *parsed) answer {
 	rc := *c
 	rc.Faults = a.Request(fmt.Sprintf("req-%d", requestSeq), c.Kind, c.Name)
 	ans := w.s.post(&rc, p)
-	if err := rc.Faults.Flush(w.st, w.now); err != nil {
+	if err := rc.Faults.Flush(w.st, w.clock); err != nil {
 		w.t.Fatal(err)
 	}
 	return ans
@@ -107,7 +107,7 @@ func TestFiringsAreRecordedOnceWithTheirWrite(t *testing.T) {
 	if n := w.fired(fault.TransitionReject.Name); n != 1 {
 		t.Fatalf("a rolled-back firing was recorded: %d", n)
 	}
-	if err := c.Faults.Flush(w.st, w.now); err != nil {
+	if err := c.Faults.Flush(w.st, w.clock); err != nil {
 		t.Fatal(err)
 	}
 	if n := w.fired(fault.TransitionReject.Name); n != 2 {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -20,15 +20,7 @@ import (
 // durable as the write it follows. A *wire.Error returned by fn rolls back
 // and is the answer.
 func (s *Service) write(c *Call, fn func(q store.Q) error) (*wire.Error, error) {
-	err := s.st.Write(context.WithoutCancel(c.Ctx), func(q store.Q) error {
-		if err := fn(q); err != nil {
-			return err
-		}
-		return c.Faults.Record(q, s.Now())
-	})
-	if err == nil {
-		c.Faults.Committed()
-	}
+	err := c.Faults.Write(context.WithoutCancel(c.Ctx), s.st, s.Now, fn)
 	var we *wire.Error
 	if errors.As(err, &we) {
 		return we, nil
@@ -110,7 +102,9 @@ func (s *Service) claim(c *Call, p *parsed) (row *opRow, cr *crash, e *wire.Erro
 		if err != nil {
 			return err
 		}
-		if e := p.fences(cur); e != nil {
+		var e *wire.Error
+		c.Faults.Decide(func(a *decide.Acts) { e = p.fences(cur, a) })
+		if e != nil {
 			return e
 		}
 		if _, e := s.Relations.Resolve(q, p.to, c.Tenant, p.space, p.spec, c.Faults); e != nil { // the references must resolve under toForm
@@ -146,14 +140,17 @@ func (s *Service) claim(c *Call, p *parsed) (row *opRow, cr *crash, e *wire.Erro
 	return row, cr, e, err
 }
 
-// fences are the claim's checks against the stored resource.
-func (p *parsed) fences(cur *store.Resource) *wire.Error {
+// fences are the claim's checks against the stored resource, in the spec's
+// order: the resource under fromForm with the expected uid, no claim, then
+// the generation fence and If-Match — the lane's own fences
+// (docs/protocol.md#fences), with their faults.
+func (p *parsed) fences(cur *store.Resource, a *decide.Acts) *wire.Error {
 	what := p.what()
 	from := p.FromForm.FormRef
 	switch {
 	case cur == nil:
 		return refuse(wire.CodeResourceNotFound, "", "%s does not exist; there is nothing to transition from %s (create it first)", what, from)
-	case core.Ref(cur) != from:
+	case decide.Ref(cur) != from:
 		return refuse(wire.CodeFormIdentityConflict, "form_transition_from_mismatch",
 			"%s is recorded under %s %s@%s (%s), but the request transitions from %s; refresh and re-plan",
 			what, cur.APIVersion, cur.Kind, cur.DefVersion, cur.SchemaDigest, from)
@@ -168,14 +165,10 @@ func (p *parsed) fences(cur *store.Resource) *wire.Error {
 		e.Retryable = false
 		return e
 	}
-	switch {
-	case cur.Generation != p.gen:
-		return refuse(wire.CodeGenerationConflict, "", "fence %d is stale: %s is at generation %d; refresh and re-plan", p.gen, what, cur.Generation)
-	case cur.Revision != p.rev:
-		return refuse(wire.CodeRevisionConflict, "", "If-Match \"%d\" is stale: %s is at revision %d (its representation changed); refresh and re-plan",
-			p.rev, what, cur.Revision)
+	if e := decide.CheckGeneration(cur, p.gen, false, what, "; refresh and re-plan", a); e != nil {
+		return e
 	}
-	return nil
+	return decide.CheckRevision(cur, p.rev, false, what, " (its representation changed); refresh and re-plan", a)
 }
 
 // dispatch is the dispatch fence (point B) and the backend call (point C),

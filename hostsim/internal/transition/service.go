@@ -23,7 +23,7 @@ type Renderer interface {
 }
 
 // Relations resolves a spec's references as an apply does, and re-renders
-// what pins a resource after it moved (gauntlet.G).
+// what pins a resource after it moved (related.G).
 type Relations interface {
 	Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[string]any, fs *fault.Set) ([]store.Pin, *wire.Error)
 	Recompute(q store.Q, tenant, space, apiVersion, kind, name, skip, now string, fs *fault.Set) error

@@ -5,7 +5,7 @@ package transition
 // request, or one that resumes after a crash, that asks for a step already
 // taken (or not yet due) writes nothing. Racing two HTTP requests cannot pick
 // which one reaches a step second, so these tests ask the steps directly, over
-// the real store, gauntlet and renderer the Host wires together.
+// the real store, related checks and renderer the Host wires together.
 
 import (
 	"context"
@@ -17,10 +17,10 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
-	"github.com/takokit/takokit/hostsim/internal/gauntlet"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -55,7 +55,7 @@ func newWorld(t *testing.T) *world {
 	w := &world{t: t, st: st, cat: cat, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	clock := func() time.Time { return w.now }
 	host := profile.Resolve(p, cat)
-	g := gauntlet.New(host)
+	g := related.New(host)
 	w.s, err = New(Options{Store: st, Host: host, Renderer: &render.Renderer{Host: host, G: g, Now: clock}, Relations: g,
 		Now: clock, AckDeadline: time.Hour})
 	if err != nil {
@@ -90,12 +90,12 @@ func (w *world) write(fn func(q store.Q) error) {
 // insert stores a resource of f named name with spec, pinned as an apply pins it.
 func (w *world) insert(f *catalog.Form, name string, spec map[string]any) *store.Resource {
 	w.t.Helper()
-	g, e := core.GateOrRefuse(f, spec)
+	g, e := decide.GateOrRefuse(f, spec)
 	if e != nil {
 		w.t.Fatalf("%s %s: %v", f.Ref.Kind, name, e)
 	}
-	m := &core.Mutation{Tenant: tenant, Space: space, Ref: f.Ref, Name: name}
-	r := core.NextCreate(m, g, "u-"+name, w.now.Format(time.RFC3339))
+	m := &decide.Mutation{Tenant: tenant, Space: space, Ref: f.Ref, Name: name}
+	r := decide.NextCreate(m, g, "u-"+name, w.now.Format(time.RFC3339))
 	w.write(func(q store.Q) error {
 		pins, e := w.s.Relations.Resolve(q, f, tenant, space, g.Spec, nil)
 		if e != nil {
@@ -431,3 +431,6 @@ func TestAdvanceRepinsTheMovedReferences(t *testing.T) {
 		t.Fatalf("the resource counts %d pins", r.Pins)
 	}
 }
+
+// clock reads the world's time.
+func (w *world) clock() time.Time { return w.now }

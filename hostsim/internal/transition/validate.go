@@ -9,8 +9,9 @@ import (
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/core"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/request"
 )
 
 // parsed is a request that passed every check before anything is stored.
@@ -103,7 +104,7 @@ func headers(c *Call) (gen, rev int64, e *wire.Error) {
 		return 0, 0, invalid("", "send exactly one If-Match: \"<revision>\" equal to expected.revision (required on a Form transition)")
 	}
 	v := m[0]
-	if rev, ok = core.ParseETag(v); !ok {
+	if rev, ok = request.ParseETag(v); !ok {
 		return 0, 0, invalid("", "If-Match %q is not one strong entity tag \"<revision>\" (no W/, no list, no *)", v)
 	}
 	return gen, rev, nil
@@ -204,13 +205,13 @@ func (p *parsed) checkSpec(s *Service) *wire.Error {
 		return invalid("", "/resource/spec must be a JSON object (the desired spec under %s)", p.to.Ref)
 	}
 	if ptr, ok := secretAt(spec, ""); ok {
-		return core.AtField(invalid("form_transition_secret_material", "/resource/spec%s looks like secret material; a Form transition never carries secrets (remove it)", ptr), ptr)
+		return decide.AtField(invalid("form_transition_secret_material", "/resource/spec%s looks like secret material; a Form transition never carries secrets (remove it)", ptr), ptr)
 	}
 	if err := p.to.ValidateDesired(p.to.Materialize(spec)); err != nil {
 		var se *catalog.SchemaError
 		if errors.As(err, &se) && len(se.Problems) > 0 {
 			pr := se.Problems[0]
-			return core.AtField(invalid("", "/resource/spec%s does not satisfy the desiredSchema of %s %s: %s", pr.Pointer, p.to.Ref.Kind,
+			return decide.AtField(invalid("", "/resource/spec%s does not satisfy the desiredSchema of %s %s: %s", pr.Pointer, p.to.Ref.Kind,
 				p.to.Ref.DefinitionVersion, pr.Message), pr.Pointer)
 		}
 		return invalid("", "/resource/spec does not satisfy the desiredSchema of %s: %v", p.to.Ref, err)
@@ -218,12 +219,12 @@ func (p *parsed) checkSpec(s *Service) *wire.Error {
 	for _, f := range p.to.Fields {
 		if _, ok := spec[f.Wire]; !ok && f.Default != nil {
 			ptr := "/" + wire.EscapePointerToken(f.Wire)
-			return core.AtField(invalid("form_transition_spec_not_materialized", "/resource/spec%s is missing: send the spec with every default of %s %s materialized (the digests cover the spec exactly as sent)",
+			return decide.AtField(invalid("form_transition_spec_not_materialized", "/resource/spec%s is missing: send the spec with every default of %s %s materialized (the digests cover the spec exactly as sent)",
 				ptr, p.to.Ref.Kind, p.to.Ref.DefinitionVersion), ptr)
 		}
 	}
 	if v := s.Host.CheckSpec(p.to, spec); v != nil {
-		return core.AtField(refuse(wire.CodeUnsupportedCapability, "", "%s: %s", p.what(), v.Message), v.Field)
+		return decide.AtField(refuse(wire.CodeUnsupportedCapability, "", "%s: %s", p.what(), v.Message), v.Field)
 	}
 	p.spec = spec
 	return nil

@@ -1,0 +1,66 @@
+package decide
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/takokit/takokit/catalog/wire"
+)
+
+// Every refusal is a *wire.Error: the envelope a client reads, less the
+// requestId the lane adds when it answers (docs/protocol.md#errors).
+
+// Refuse builds a refusal with code.
+func Refuse(code wire.Code, format string, args ...any) *wire.Error {
+	return wire.NewError(code, fmt.Sprintf(format, args...))
+}
+
+// Invalid is invalid_argument: the request itself is wrong.
+func Invalid(format string, args ...any) *wire.Error {
+	return Refuse(wire.CodeInvalidArgument, format, args...)
+}
+
+// NotFound is resource_not_found.
+func NotFound(format string, args ...any) *wire.Error {
+	return Refuse(wire.CodeResourceNotFound, format, args...)
+}
+
+// Internal is a hostsim failure (a bug or a store failure).
+func Internal(err error) *wire.Error {
+	return Refuse(wire.CodeInternalError, "hostsim failed internally: %v; this is a hostsim bug, please report it", err)
+}
+
+// AtField names the spec field at fault in details.field.
+func AtField(e *wire.Error, pointer string) *wire.Error {
+	if pointer != "" {
+		e.Details, _ = json.Marshal(map[string]string{"field": pointer})
+	}
+	return e
+}
+
+// Field returns details.field of a refusal, or "".
+func Field(e *wire.Error) string {
+	var d struct {
+		Field string `json:"field"`
+	}
+	_ = json.Unmarshal(e.Details, &d)
+	return d.Field
+}
+
+// Describe names a resource in messages.
+func Describe(kind, name, space string) string {
+	return fmt.Sprintf("%s %q in space %q", kind, name, space)
+}
+
+// NewRequestID mints a request id: req_ + 20 random hex characters.
+func NewRequestID() string {
+	// An id names a request in answers and logs; it guards nothing, so the
+	// runtime's fast generator serves (no call into the kernel per request).
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
+	return "req_" + hex.EncodeToString(b[:10])
+}

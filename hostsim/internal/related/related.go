@@ -1,0 +1,59 @@
+// Package related holds the checks and the rendering that read other stored
+// resources than the one a request names (docs/protocol.md#relations,
+// #aggregate, #artifacts, #migrations): relations and bindings resolved and
+// pinned, artifact resolution and handler export, the worker aggregate and
+// attachment rules, hostname claims, the migration plan and its prefix
+// proof, the delete dependency scans, and the derived rendering of Ready
+// (drift, worker and ledger readiness) with the one bounded re-render pass
+// after a mutation. Every decision is made on pinned uids, never on names.
+// Its faults are asked on the request's fault.Set, in the request's write.
+package related
+
+import (
+	"fmt"
+
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/profile"
+	"github.com/takokit/takokit/hostsim/internal/rules"
+	"github.com/takokit/takokit/hostsim/internal/sqldb"
+)
+
+// G answers, for one host profile, what depends on other stored resources.
+type G struct {
+	host      *profile.Host
+	contracts rules.HostContracts
+	// Databases are the real databases of the SQLiteDatabase resources
+	// (docs/protocol.md#migrations); New gives a private in-memory set.
+	Databases *sqldb.Registry
+}
+
+// New builds the related checks of a resolved host profile.
+func New(h *profile.Host) *G {
+	return &G{host: h, Databases: sqldb.NewRegistry(""), contracts: rules.HostContracts{
+		Catalog: h.Cat,
+		BindingImplemented: func(ref wire.BindingRef) bool {
+			b, ok := h.Binding(ref.Name, ref.Version)
+			return ok && b.Ref == ref
+		},
+		InterfaceImplemented: h.Implements,
+	}}
+}
+
+// Refusal turns a rules or artifact refusal into the wire refusal.
+func Refusal(err error) *wire.Error {
+	if r, ok := rules.AsRefusal(err); ok {
+		return r.Wire()
+	}
+	if e, ok := err.(*wire.Error); ok {
+		return e
+	}
+	return wire.NewError(wire.CodeInternalError, fmt.Sprintf("hostsim failed internally: %v; this is a hostsim bug, please report it", err))
+}
+
+// prefixed names the resource a rules refusal is about.
+func prefixed(what string, e *wire.Error) *wire.Error {
+	if e.Code != wire.CodeInternalError {
+		e.Message = what + ": " + e.Message
+	}
+	return e
+}

@@ -1,0 +1,160 @@
+package scripts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// A recording proxy in front of a scenario's host, so that every answer the host gives
+// OpenTofu in that scenario is checked against the OpenAPI document the same host
+// serves (docs/protocol.md#openapi).
+
+// openAPIProxy is one recording reverse proxy on loopback.
+type openAPIProxy struct {
+	srv       *http.Server
+	admin     string
+	mu        sync.Mutex
+	exchanges []recorded
+}
+
+type recorded struct {
+	req  *http.Request
+	resp *http.Response
+	body []byte
+}
+
+var (
+	proxiesMu sync.Mutex
+	proxies   = map[*testscript.TestScript]map[string]*openAPIProxy{}
+)
+
+// cmdOpenAPIProxy puts a recording proxy in front of NAME: NAME_URL, and what tofu-env
+// points the provider at, become the proxy's origin.
+func cmdOpenAPIProxy(ts *testscript.TestScript, args []string) error {
+	if len(args) != 1 {
+		return usageError("need NAME")
+	}
+	p, err := lookupSim(ts, args[0])
+	if err != nil {
+		return err
+	}
+	target, err := url.Parse(p.url)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	px := &openAPIProxy{admin: p.admin}
+	rp := httputil.NewSingleHostReverseProxy(target)
+	rp.Transport = px
+	px.srv = &http.Server{Handler: rp}
+	go func() { _ = px.srv.Serve(ln) }()
+	ts.Defer(func() { _ = px.srv.Close() })
+	proxiesMu.Lock()
+	if proxies[ts] == nil {
+		proxies[ts] = map[string]*openAPIProxy{}
+	}
+	proxies[ts][args[0]] = px
+	proxiesMu.Unlock()
+	p.url = "http://" + ln.Addr().String()
+	ts.Setenv(args[0]+"_URL", p.url)
+	return nil
+}
+
+// RoundTrip forwards one request to the host and keeps the exchange.
+func (px *openAPIProxy) RoundTrip(req *http.Request) (*http.Response, error) {
+	var reqBody []byte
+	if req.Body != nil {
+		reqBody, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	kept := req.Clone(req.Context())
+	kept.Body = io.NopCloser(bytes.NewReader(reqBody))
+	px.mu.Lock()
+	px.exchanges = append(px.exchanges, recorded{kept, resp, body})
+	px.mu.Unlock()
+	return resp, nil
+}
+
+// cmdOpenAPIValidate checks every answer recorded through NAME's proxy against the
+// OpenAPI document NAME serves, and that there were at least MIN of them.
+func cmdOpenAPIValidate(ts *testscript.TestScript, args []string) error {
+	if len(args) != 2 {
+		return usageError("need NAME MIN")
+	}
+	proxiesMu.Lock()
+	px := proxies[ts][args[0]]
+	proxiesMu.Unlock()
+	if px == nil {
+		return fmt.Errorf("no openapi-proxy in front of %s: put one there before the traffic to check", args[0])
+	}
+	var min int
+	if _, err := fmt.Sscan(args[1], &min); err != nil {
+		return usageError("MIN is a count")
+	}
+	resp, err := http.Get(px.admin + "/openapi.json")
+	if err != nil {
+		return err
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	doc, err := libopenapi.NewDocument(raw)
+	if err != nil {
+		return fmt.Errorf("the host's OpenAPI document does not read: %v", err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		return fmt.Errorf("no validator over the host's OpenAPI document: %v", errs)
+	}
+	if ok, verrs := v.ValidateDocument(); !ok {
+		return fmt.Errorf("the host's OpenAPI document is not valid OpenAPI 3.1: %s", verrs[0].Message)
+	}
+	px.mu.Lock()
+	defer px.mu.Unlock()
+	if len(px.exchanges) < min {
+		return fmt.Errorf("%d answers went through the proxy, want at least %d", len(px.exchanges), min)
+	}
+	var bad []string
+	for _, x := range px.exchanges {
+		x.resp.Body = io.NopCloser(bytes.NewReader(x.body))
+		x.resp.Request = x.req
+		if ok, verrs := v.ValidateHttpResponse(x.req, x.resp); !ok {
+			var why []string
+			for _, e := range verrs {
+				why = append(why, e.Message+": "+e.Reason)
+			}
+			bad = append(bad, fmt.Sprintf("%s %s → %d: %s", x.req.Method, x.req.URL.Path, x.resp.StatusCode, strings.Join(why, "; ")))
+		}
+	}
+	fmt.Fprintf(ts.Stdout(), "%d answers checked against %s/openapi.json\n", len(px.exchanges), px.admin)
+	if len(bad) > 0 {
+		msg := fmt.Sprintf("%d answers do not match the host's OpenAPI document:\n%s", len(bad), strings.Join(bad, "\n"))
+		fmt.Fprintln(ts.Stdout(), msg) // a negated command is asserted on what it printed
+		return errors.New(msg)
+	}
+	return nil
+}
