@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,20 +124,29 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 			jobs = append(jobs, testrun.Job{Name: m, Dir: m, Env: env, GoTest: append(skip, "./...")})
 			continue
 		}
-		rest, err := rootPackagesBut("./scripts")
+		rest, err := rootPackagesBut("./scripts", mutateTests)
 		if err != nil {
 			return nil, err
 		}
 		jobs = append(jobs,
 			testrun.Job{Name: scenariosJob, Dir: ".", Env: env,
 				GoTest: append(skip, "-parallel", strconv.Itoa(scenarioParallel()), "./scripts")},
+			testrun.Job{Name: mutateJob, Dir: ".", Env: env, GoTest: append(skip, mutateTests)},
 			testrun.Job{Name: ". (other packages)", Dir: ".", Env: env, GoTest: append(skip, rest...)})
 	}
 	return jobs, nil
 }
 
+// mutateTests is the mutation tester's package: its schema test builds every mutant of a
+// sample one after another, one link after the other, for about half a minute, so it runs
+// in a job of its own that starts early rather than behind the root module's other packages.
+const (
+	mutateTests = "./internal/mutate"
+	mutateJob   = ". (internal/mutate)"
+)
+
 // rootPackagesBut lists the root module's packages (relative, ./x) other than except.
-func rootPackagesBut(except string) ([]string, error) {
+func rootPackagesBut(except ...string) ([]string, error) {
 	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "./...").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go list ./... in the root module: %w", err)
@@ -148,17 +158,16 @@ func rootPackagesBut(except string) ([]string, error) {
 	var pkgs []string
 	for _, dir := range strings.Fields(string(out)) {
 		rel := "." + strings.TrimPrefix(dir, wd)
-		if rel != except {
+		if !slices.Contains(except, rel) {
 			pkgs = append(pkgs, rel)
 		}
 	}
 	return pkgs, nil
 }
 
-// jobCost orders the jobs, longest first, so the longest never starts last: the
-// measured wall time of each on two cores (docs/decisions.md, "mage test runs its jobs
-// side by side"). A job not listed goes last.
-var jobCost = []string{scenariosJob, ". (other packages)", "hostsim", "conformance", "provider", "conformance selftest", "catalog"}
+// jobCost orders the jobs, longest first, so the longest never starts last: their wall
+// time on two cores (docs/decisions.md#test-time). A job not listed goes last.
+var jobCost = []string{scenariosJob, mutateJob, ". (other packages)", "hostsim", "conformance", "provider", "conformance selftest", "catalog"}
 
 func longestFirst(jobs []testrun.Job) []testrun.Job {
 	rank := func(name string) int {

@@ -128,7 +128,7 @@ func setupEnv(e *testscript.Env, bin string) error {
 		// OpenTofu and the provider it starts (which inherits it) collect garbage four
 		// times less often: each process lives well under a second, and at Go's default
 		// the collector took about a sixth of the scenarios' CPU. No scenario asserts
-		// anything the collector's pace decides (docs/decisions.md).
+		// anything the collector's pace decides (docs/decisions.md#test-time).
 		"GOGC=400",
 	)
 	return nil

@@ -6,7 +6,7 @@
 //
 // Jobs run side by side because most of a test run waits: on OpenTofu and hostsim
 // processes, on servers, on timeouts. On two cores one module's tests leave a core idle
-// for much of their run (docs/decisions.md, "mage test runs its jobs side by side").
+// for much of their run (docs/decisions.md#test-time).
 package testrun
 
 import (
