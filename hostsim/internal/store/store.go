@@ -103,6 +103,14 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
+// Mirrored counts what the mirror holds; on the in-memory database its
+// records and prepares are the only copy (PutRecord, MintPrepare).
+func (s *Store) Mirrored() mirror.Counts {
+	s.rw.RLock()
+	defer s.rw.RUnlock()
+	return s.m.Len()
+}
+
 // Path names the database: the file, or memory:<name> for a private one.
 func (s *Store) Path() string { return s.path }
 
