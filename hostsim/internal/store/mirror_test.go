@@ -22,7 +22,7 @@ func checkMirror(t *testing.T, s *Store, when string) {
 	}
 	var skip []string
 	if s.memory { // the mirror alone keeps them there (PutRecord, MintPrepare)
-		skip = append(skip, "records", "records waiting on operations", "prepares")
+		skip = append(skip, "records", "records waiting on operations", "prepares", "counters")
 	}
 	if d := s.m.Diff(fresh, skip...); d != "" {
 		t.Fatalf("%s: the mirror differs from SQLite (mirror, then SQLite): %s", when, d)
@@ -53,7 +53,7 @@ func (w *world) digest(i int) string {
 }
 
 func (w *world) step(q Q) error {
-	switch w.rnd.Intn(12) {
+	switch w.rnd.Intn(13) {
 	case 0, 1:
 		w.n++
 		r := &Resource{Tenant: w.pick("t1", "t2"), Space: w.pick("a", "b"), APIVersion: "g/v1", Kind: w.pick("Kv", "Worker"),
@@ -114,6 +114,11 @@ func (w *world) step(q Q) error {
 		}
 	case 10:
 		return errRollback
+	case 12:
+		if w.rnd.Intn(4) == 0 {
+			return SetCounter(q, w.pick("c1", "c2"), int64(w.rnd.Intn(9)))
+		}
+		return AddCounter(q, w.pick("c1", "c2"), int64(1+w.rnd.Intn(3)))
 	}
 	return nil
 }
@@ -167,6 +172,11 @@ func (w *world) compare(q Q) {
 			}
 		}
 	}
+	if a, b := counters(t, q), counters(t, rawQ{q}); w.s.memory && len(b) > 0 {
+		t.Fatalf("counters %v: in SQLite on the in-memory database", b)
+	} else if !w.s.memory && !reflect.DeepEqual(a, b) {
+		t.Fatalf("counters: mirror %v, sqlite %v", a, b)
+	}
 	for i := range 8 {
 		for _, tenant := range []string{"t1", "t2"} {
 			d := w.digest(i)
@@ -204,9 +214,25 @@ func (w *world) transact(i int) {
 	_ = w.s.Read(ctx, func(q Q) error { w.compare(q); return nil })
 }
 
-// sameRecords compares every record the worlds can hold in two stores.
+func counters(t *testing.T, q Q) map[string]int64 {
+	t.Helper()
+	c, err := CounterValues(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// sameRecords compares every record the worlds can hold in two stores, and
+// their counters.
 func sameRecords(t *testing.T, a, b *Store, when string) {
 	t.Helper()
+	var ca, cb map[string]int64
+	_ = a.Read(context.Background(), func(q Q) error { ca = counters(t, q); return nil })
+	_ = b.Read(context.Background(), func(q Q) error { cb = counters(t, q); return nil })
+	if !reflect.DeepEqual(ca, cb) {
+		t.Fatalf("%s: counters in memory %v, on a file %v", when, ca, cb)
+	}
 	get := func(s *Store, space, key string) (r *Record) {
 		if err := s.Read(context.Background(), func(q Q) (err error) { r, err = GetRecord(q, "t1", "p", space, key); return err }); err != nil {
 			t.Fatal(err)

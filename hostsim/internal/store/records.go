@@ -221,8 +221,14 @@ func digestText(stored []byte) string {
 	return string(stored)
 }
 
-// Counters adds delta to a named counter.
+// AddCounter adds delta to a named counter. On the in-memory database the
+// mirror alone keeps counters, as it keeps records.
 func AddCounter(q Q, name string, delta int64) error {
+	if memoryWrite(q) {
+		v, _ := viewOf(q)
+		v.AddCounter(name, delta)
+		return nil
+	}
 	_, err := q.Exec(`INSERT INTO counters (name, value) VALUES (?, ?)
 		ON CONFLICT(name) DO UPDATE SET value=value+excluded.value`, name, delta)
 	return err
@@ -230,6 +236,9 @@ func AddCounter(q Q, name string, delta int64) error {
 
 // CounterValues returns every counter.
 func CounterValues(q Q) (map[string]int64, error) {
+	if v, ok := viewOf(q); ok && v.Alone() {
+		return v.Counters(), nil
+	}
 	rows, err := q.Query(`SELECT name, value FROM counters`)
 	if err != nil {
 		return nil, err
@@ -269,6 +278,11 @@ func Purge(q Q, recordsBefore, preparesBefore int64) error {
 
 // SetCounter sets a counter to value.
 func SetCounter(q Q, name string, value int64) error {
+	if memoryWrite(q) {
+		v, _ := viewOf(q)
+		v.SetCounter(name, value)
+		return nil
+	}
 	_, err := q.Exec(`INSERT INTO counters (name, value) VALUES (?, ?)
 		ON CONFLICT(name) DO UPDATE SET value=excluded.value`, name, value)
 	return err

@@ -59,6 +59,7 @@ func Open(path string) (*Store, error) {
 		// memdb copies pages into each connection's cache: keep those small
 		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=cache_size(-256)"
 		s.memory = true
+		s.m.KeepAlone()
 	} else {
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"

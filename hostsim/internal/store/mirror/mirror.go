@@ -13,8 +13,8 @@
 // Records and prepares are mirrored by 128-bit key hashes. On a database
 // file a record's body stays in SQLite: a lookup of a key the mirror lacks
 // needs no query, one it holds reads the row. On the in-memory database the
-// mirror alone keeps records and prepares (Record.Row; docs/decisions.md,
-// "records on the in-memory database"). The mirror knows nothing of SQL or of
+// mirror alone keeps records, prepares and counters (KeepAlone;
+// docs/decisions.md, "records on the in-memory database"). The mirror knows nothing of SQL or of
 // Forms: it holds the store's resource rows R and pin rows P, and reads of
 // them only what New's two functions give.
 package mirror
@@ -59,7 +59,9 @@ type Mirror[R, P any] struct {
 	records  map[Key]Record
 	waiting  map[string]map[Key]struct{} // records by the operation they wait on
 	prepares map[Key]int64               // minted_at
+	counters map[string]int64            // only when alone
 	dicts    bodycodec.Set               // never emptied
+	alone    bool                        // the only copy of records, prepares and counters
 	seeds    [2]maphash.Seed
 }
 
@@ -73,7 +75,7 @@ func New[R, P any](addrOf func(*R) Addr, targetOf func(P) (uid string, name Targ
 
 // Empty is a new mirror that reads rows and hashes keys as m does.
 func (m *Mirror[R, P]) Empty() *Mirror[R, P] {
-	e := &Mirror[R, P]{addrOf: m.addrOf, targetOf: m.targetOf, seeds: m.seeds}
+	e := &Mirror[R, P]{addrOf: m.addrOf, targetOf: m.targetOf, seeds: m.seeds, alone: m.alone}
 	e.clear()
 	return e
 }
@@ -82,7 +84,12 @@ func (m *Mirror[R, P]) clear() {
 	m.res, m.uid, m.kinds = map[Addr]*R{}, map[string]*R{}, map[kindKey]int{}
 	m.pins, m.pinUID, m.pinName = map[string][]P{}, map[string]int{}, map[Target]int{}
 	m.records, m.waiting, m.prepares = map[Key]Record{}, map[string]map[Key]struct{}{}, map[Key]int64{}
+	m.counters = map[string]int64{}
 }
+
+// KeepAlone makes m the only copy of records, prepares and counters (the
+// in-memory database); a new mirror only mirrors.
+func (m *Mirror[R, P]) KeepAlone() { m.alone = true }
 
 // Hash is the key of a record or a prepare made of parts.
 func (m *Mirror[R, P]) Hash(parts ...string) Key {
@@ -117,6 +124,7 @@ type Overlay[R, P any] struct {
 	pins       map[string][]P
 	records    map[Key]*Record // nil: dropped
 	prepares   map[Key]int64
+	counters   map[string]counter
 	dicts      bodycodec.Set   // dictionaries created in the transaction
 	kinds      map[kindKey]int // count deltas
 	pinUID     map[string]int
@@ -126,7 +134,7 @@ type Overlay[R, P any] struct {
 // NewOverlay is an empty overlay (a writer keeps one and clears it).
 func NewOverlay[R, P any]() *Overlay[R, P] {
 	return &Overlay[R, P]{res: map[Addr]*R{}, uid: map[string]*R{}, pins: map[string][]P{},
-		records: map[Key]*Record{}, prepares: map[Key]int64{}, kinds: map[kindKey]int{}, pinUID: map[string]int{},
+		records: map[Key]*Record{}, prepares: map[Key]int64{}, counters: map[string]counter{}, kinds: map[kindKey]int{}, pinUID: map[string]int{},
 		pinName: map[Target]int{}}
 }
 
@@ -138,6 +146,7 @@ func (o *Overlay[R, P]) Clear() {
 	clear(o.pins)
 	clear(o.records)
 	clear(o.prepares)
+	clear(o.counters)
 	o.dicts = bodycodec.Set{}
 	clear(o.kinds)
 	clear(o.pinUID)
@@ -211,9 +220,22 @@ func (m *Mirror[R, P]) Apply(o *Overlay[R, P]) {
 			m.prepares[h] = at
 		}
 	}
+	for name, c := range o.counters {
+		if c.set {
+			m.counters[name] = c.v
+		} else {
+			m.counters[name] += c.v
+		}
+	}
 	for d := range o.dicts.All() {
 		m.dicts.Add(d)
 	}
+}
+
+// counter is a transaction's change to a counter: set to v, or v added.
+type counter struct {
+	set bool
+	v   int64
 }
 
 func addCounts[K comparable](dst, delta map[K]int) {

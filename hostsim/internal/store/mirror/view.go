@@ -268,6 +268,41 @@ func (v View[R, P]) PurgePrepares(before int64) {
 	}
 }
 
+// Alone reports whether the mirror is the only copy of records, prepares
+// and counters (KeepAlone).
+func (v View[R, P]) Alone() bool { return v.m.alone }
+
+// Counters is every counter the mirror keeps (a copy), with the
+// transaction's changes.
+func (v View[R, P]) Counters() map[string]int64 {
+	out := map[string]int64{}
+	if v.ov == nil || !v.ov.reset {
+		for name, n := range v.m.counters {
+			out[name] = n
+		}
+	}
+	if v.ov != nil {
+		for name, c := range v.ov.counters {
+			if c.set {
+				out[name] = c.v
+			} else {
+				out[name] += c.v
+			}
+		}
+	}
+	return out
+}
+
+// AddCounter records that delta is added to a counter.
+func (v View[R, P]) AddCounter(name string, delta int64) {
+	c := v.ov.counters[name]
+	c.v += delta
+	v.ov.counters[name] = c
+}
+
+// SetCounter records that a counter is set to n.
+func (v View[R, P]) SetCounter(name string, n int64) { v.ov.counters[name] = counter{set: true, v: n} }
+
 // AddDict records a dictionary the transaction created.
 func (v View[R, P]) AddDict(d *bodycodec.Dict) { v.ov.dicts.Add(d) }
 
