@@ -70,13 +70,15 @@ func TestMedians(t *testing.T) {
 func TestReport(t *testing.T) {
 	var out strings.Builder
 	rates := [4][]float64{{1000, 900, 1100}, {300, 500, 400}, {4000, 2000, 3000}, {600, 900, 1200}}
-	costs := [4][]cost{{{1, 1}}, {{2, 2}}, {{3, 3}}, {{4, 4}}}
+	costs := [4][]cost{{{100, 1}, {200, 1}, {100, 1}}, {{250, 2}, {400, 2}, {300, 2}}, {{50, 3}, {0, 3}, {40, 3}}, {{160, 4}, {999, 4}, {150, 4}}}
 	report(&out, options{workers: 8, rounds: 3}, rates, costs)
 	for _, want := range []string{
 		"null                       sequential    1000 lifecycles/s   8 workers    3000 lifecycles/s",
 		"hostsim full (in-memory)   sequential     400 lifecycles/s   8 workers     900 lifecycles/s",
 		"hostsim/null               sequential    0.40                 8 workers    0.30   (median of 3 interleaved rounds)",
 		"hostsim 8 workers",
+		// per round: 2.50, 2.00, 3.00 and 3.20, (none: the null cost nothing), 3.75
+		"server CPU hostsim/null    sequential  2.50 (2.00–3.00)   8 workers  3.75 (3.20–3.75)",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())

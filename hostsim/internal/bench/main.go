@@ -7,7 +7,9 @@
 // Figures depend on the machine and its load: read them as indicative. Beside
 // each rate it prints the CPU one lifecycle cost in the server (from
 // /proc/PID/stat) and in the client (getrusage): on a shared machine CPU per
-// lifecycle moves far less with the load than a rate does.
+// lifecycle moves far less with the load than a rate does. Below those rows,
+// "server CPU hostsim/null" is the host's server CPU over the null server's,
+// round by round (issue 23 states its speed targets so): the median and range.
 //
 // Both servers run as child processes started the same way (a ready file on a
 // free loopback port); `bench null` is the null server. `bench --profile DIR`
@@ -212,6 +214,33 @@ func report(out io.Writer, o options, rates [4][]float64, costs [4][]cost) {
 	for i, label := range []string{"null sequential", "hostsim sequential", fmt.Sprintf("null %d workers", o.workers), fmt.Sprintf("hostsim %d workers", o.workers)} {
 		fmt.Fprintf(out, "  %-20s %s\n", label, medianCost(costs[i]))
 	}
+	seq, par := serverRatios(costs[1], costs[0]), serverRatios(costs[3], costs[2])
+	fmt.Fprintf(out, "%-26s sequential %s   %d workers %s   (each round against the null of that round)\n",
+		"server CPU hostsim/null", spread(seq), o.workers, spread(par))
+}
+
+// serverRatios is, round by round, the server CPU one lifecycle cost in the
+// host over what it cost in the null server of the same round (issue 23 states
+// its speed targets as this ratio). A round whose null cost no measurable CPU
+// has no ratio.
+func serverRatios(host, null []cost) []float64 {
+	var r []float64
+	for i := range min(len(host), len(null)) {
+		if null[i].server > 0 {
+			r = append(r, float64(host[i].server)/float64(null[i].server))
+		}
+	}
+	return r
+}
+
+// spread prints the median of xs and its range.
+func spread(xs []float64) string {
+	if len(xs) == 0 {
+		return "   n/a          "
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return fmt.Sprintf("%5.2f (%.2f–%.2f)", median(s), s[0], s[len(s)-1])
 }
 
 // medianCost is the round with the median total CPU.

@@ -13,7 +13,8 @@ import (
 )
 
 // memReport writes where a host's memory is: the process's resident set by
-// kind, the Go runtime's view, and the SQLite database's pages per table.
+// kind, the Go runtime's view, what the store's mirror holds and the SQLite
+// database's pages per table.
 func memReport(w io.Writer, h *hostsim.Host) {
 	b, _ := os.ReadFile("/proc/self/status")
 	for _, line := range strings.Split(string(b), "\n") {
@@ -32,6 +33,9 @@ func memReport(w io.Writer, h *hostsim.Host) {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	fmt.Fprintf(w, "mem go after a GC: live heap %.1f MiB\n", mib(ms.HeapAlloc))
+	c := h.State().Store.Mirrored()
+	fmt.Fprintf(w, "mem mirror: %d resources, %d records, %d prepares, %d pin sources, %d dictionaries\n",
+		c.Resources, c.Records, c.Prepares, c.PinSources, c.Dicts)
 	_ = h.State().Store.Read(context.Background(), func(q store.Q) error {
 		var pages, size int64
 		_ = q.QueryRow("PRAGMA page_count").Scan(&pages)

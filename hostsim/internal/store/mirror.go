@@ -77,17 +77,18 @@ func loadMirror(q Q, m *rowMirror) error {
 		v.SetPins(pins[i].SourceUID, pins[i:j:j])
 		i = j
 	}
-	rows, err := q.Query(`SELECT tenant, principal, space, key FROM idempotency`)
+	rows, err := q.Query(`SELECT tenant, principal, space, key, created_at, bound_op FROM idempotency`)
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
-		var t, p, s, k string
-		if err := rows.Scan(&t, &p, &s, &k); err != nil {
+		var t, p, s, k, op string
+		var at int64
+		if err := rows.Scan(&t, &p, &s, &k, &at, &op); err != nil {
 			rows.Close()
 			return err
 		}
-		v.SetRecord(v.Hash(t, p, s, k), true)
+		v.SetRecord(v.Hash(t, p, s, k), &mirror.Record{At: at, Op: op})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

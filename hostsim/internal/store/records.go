@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
+	"github.com/takokit/takokit/hostsim/internal/store/mirror"
 )
 
 // Record is a recorded 2xx answer for idempotent replay (docs/protocol.md#idempotency).
@@ -25,22 +26,34 @@ type Record struct {
 // GetRecord returns the record under the namespace, or nil.
 func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 	v, mirrored := viewOf(q)
-	if mirrored && !v.HasRecord(v.Hash(tenant, principal, space, key)) {
-		return nil, nil // the usual case of a new key: no query
+	var held mirror.Record
+	if mirrored {
+		var ok bool
+		if held, ok = v.Record(v.Hash(tenant, principal, space, key)); !ok {
+			return nil, nil // the usual case of a new key: no query
+		}
 	}
 	r := Record{Tenant: tenant, Principal: principal, Space: space, Key: key}
-	var fp []byte
 	var dictID int64
-	err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at, dict FROM idempotency
+	if held.Row != nil { // the in-memory database: the mirror alone keeps it
+		var err error
+		if dictID, err = unpackRecord(held.Row, &r); err != nil {
+			return nil, fmt.Errorf("record %q: %w", key, err)
+		}
+		r.BoundOp = held.Op
+	} else {
+		var fp []byte
+		err := q.QueryRow(`SELECT fingerprint, status, etag, body, bound_uid, bound_op, created_at, dict FROM idempotency
 		WHERE tenant=? AND principal=? AND space=? AND key=?`, tenant, principal, space, key).
-		Scan(&fp, &r.Status, &r.ETag, &r.Body, &r.BoundUID, &r.BoundOp, &r.CreatedAt, &dictID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+			Scan(&fp, &r.Status, &r.ETag, &r.Body, &r.BoundUID, &r.BoundOp, &r.CreatedAt, &dictID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.Fingerprint = fingerprintText(fp)
 	}
-	if err != nil {
-		return nil, err
-	}
-	r.Fingerprint = fingerprintText(fp)
 	if dictID != 0 {
 		var d *bodycodec.Dict
 		if mirrored {
@@ -53,6 +66,7 @@ func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 			}
 			d = bodycodec.NewDict(dictID, body)
 		}
+		var err error
 		if r.Body, err = d.Decode(r.Body); err != nil {
 			return nil, err
 		}
@@ -61,7 +75,10 @@ func GetRecord(q Q, tenant, principal, space, key string) (*Record, error) {
 }
 
 // PutRecord stores (or replaces) a record, its body encoded against the
-// dictionary of its shape when it has one.
+// dictionary of its shape when it has one. On the in-memory database the
+// mirror alone keeps it: nothing but these functions reads the table, and a
+// memory database is never opened again (docs/decisions.md, "records on the
+// in-memory database").
 func PutRecord(q Q, r *Record) error {
 	v, mirrored := viewOf(q)
 	body, dictID := r.Body, int64(0)
@@ -74,14 +91,26 @@ func PutRecord(q Q, r *Record) error {
 			body, dictID = d.Encode(r.Body), d.ID()
 		}
 	}
+	if memoryWrite(q) {
+		v.SetRecord(v.Hash(r.Tenant, r.Principal, r.Space, r.Key),
+			&mirror.Record{Row: packRecord(r, body, dictID), At: r.CreatedAt, Op: r.BoundOp})
+		return nil
+	}
 	_, err := q.Exec(`INSERT OR REPLACE INTO idempotency (tenant, principal, space, key, fingerprint, status, etag,
 		body, bound_uid, bound_op, created_at, dict) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.Tenant, r.Principal, r.Space, r.Key, fingerprintStored(r.Fingerprint), r.Status, r.ETag, body, r.BoundUID,
 		r.BoundOp, r.CreatedAt, dictID)
 	if mirrored && err == nil {
-		v.SetRecord(v.Hash(r.Tenant, r.Principal, r.Space, r.Key), true)
+		v.SetRecord(v.Hash(r.Tenant, r.Principal, r.Space, r.Key), &mirror.Record{At: r.CreatedAt, Op: r.BoundOp})
 	}
 	return err
+}
+
+// memoryWrite reports whether q is a write transaction on the in-memory
+// database, where the mirror alone keeps records and prepare mints.
+func memoryWrite(q Q) bool {
+	w, ok := q.(writeQ)
+	return ok && w.w.memory
 }
 
 // fingerprintStored keeps a hex SHA-256 fingerprint as its 32 bytes (any
@@ -104,18 +133,42 @@ func fingerprintText(stored []byte) string {
 
 // DropRecord deletes a record (retired or expired).
 func DropRecord(q Q, tenant, principal, space, key string) error {
+	v, mirrored := viewOf(q)
+	if memoryWrite(q) {
+		v.SetRecord(v.Hash(tenant, principal, space, key), nil)
+		return nil
+	}
 	_, err := q.Exec(`DELETE FROM idempotency WHERE tenant=? AND principal=? AND space=? AND key=?`,
 		tenant, principal, space, key)
-	if v, ok := viewOf(q); ok && err == nil {
-		v.SetRecord(v.Hash(tenant, principal, space, key), false)
+	if mirrored && err == nil {
+		v.SetRecord(v.Hash(tenant, principal, space, key), nil)
 	}
 	return err
 }
 
 // RebindOperationRecords binds records of an operation to the uid it left live ("" = nothing).
 func RebindOperationRecords(q Q, opID, uid string) error {
-	_, err := q.Exec(`UPDATE idempotency SET bound_uid=?, bound_op='' WHERE bound_op=?`, uid, opID)
-	return err
+	v, mirrored := viewOf(q)
+	if !memoryWrite(q) {
+		if _, err := q.Exec(`UPDATE idempotency SET bound_uid=?, bound_op='' WHERE bound_op=?`, uid, opID); err != nil || !mirrored {
+			return err
+		}
+	}
+	for _, h := range v.Waiting(opID) {
+		held, _ := v.Record(h)
+		if held.Row != nil {
+			var r Record
+			dictID, err := unpackRecord(held.Row, &r)
+			if err != nil {
+				return err
+			}
+			r.BoundUID = uid
+			held.Row = packRecord(&r, r.Body, dictID)
+		}
+		held.Op = ""
+		v.SetRecord(h, &held)
+	}
+	return nil
 }
 
 // MintPrepare records (or refreshes) a minted prepareDigest for a tenant. On the
@@ -168,8 +221,14 @@ func digestText(stored []byte) string {
 	return string(stored)
 }
 
-// Counters adds delta to a named counter.
+// AddCounter adds delta to a named counter. On the in-memory database the
+// mirror alone keeps counters, as it keeps records.
 func AddCounter(q Q, name string, delta int64) error {
+	if memoryWrite(q) {
+		v, _ := viewOf(q)
+		v.AddCounter(name, delta)
+		return nil
+	}
 	_, err := q.Exec(`INSERT INTO counters (name, value) VALUES (?, ?)
 		ON CONFLICT(name) DO UPDATE SET value=value+excluded.value`, name, delta)
 	return err
@@ -177,6 +236,9 @@ func AddCounter(q Q, name string, delta int64) error {
 
 // CounterValues returns every counter.
 func CounterValues(q Q) (map[string]int64, error) {
+	if v, ok := viewOf(q); ok && v.Alone() {
+		return v.Counters(), nil
+	}
 	rows, err := q.Query(`SELECT name, value FROM counters`)
 	if err != nil {
 		return nil, err
@@ -196,33 +258,19 @@ func CounterValues(q Q) (map[string]int64, error) {
 
 // Purge drops what has outlived its retention: idempotency records older than
 // recordsBefore (never those of a pending operation) and prepare digests
-// last minted before preparesBefore (Unix seconds).
+// last minted before preparesBefore (Unix seconds). On the in-memory
+// database both live in the mirror alone.
 func Purge(q Q, recordsBefore, preparesBefore int64) error {
-	rows, err := q.Query(`DELETE FROM idempotency WHERE created_at < ? AND bound_op = ''
-		RETURNING tenant, principal, space, key`, recordsBefore)
-	if err != nil {
-		return err
-	}
-	var gone [][4]string
-	for rows.Next() {
-		var k [4]string
-		if err := rows.Scan(&k[0], &k[1], &k[2], &k[3]); err != nil {
-			rows.Close()
+	if !memoryWrite(q) {
+		if _, err := q.Exec(`DELETE FROM idempotency WHERE created_at < ? AND bound_op = ''`, recordsBefore); err != nil {
 			return err
 		}
-		gone = append(gone, k)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if _, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore); err != nil {
-		return err
+		if _, err := q.Exec(`DELETE FROM prepares WHERE minted_at < ?`, preparesBefore); err != nil {
+			return err
+		}
 	}
 	if v, ok := viewOf(q); ok && v.Writing() {
-		for _, k := range gone {
-			v.SetRecord(v.Hash(k[0], k[1], k[2], k[3]), false)
-		}
+		v.PurgeRecords(recordsBefore)
 		v.PurgePrepares(preparesBefore)
 	}
 	return nil
@@ -230,6 +278,11 @@ func Purge(q Q, recordsBefore, preparesBefore int64) error {
 
 // SetCounter sets a counter to value.
 func SetCounter(q Q, name string, value int64) error {
+	if memoryWrite(q) {
+		v, _ := viewOf(q)
+		v.SetCounter(name, value)
+		return nil
+	}
 	_, err := q.Exec(`INSERT INTO counters (name, value) VALUES (?, ?)
 		ON CONFLICT(name) DO UPDATE SET value=excluded.value`, name, value)
 	return err

@@ -59,6 +59,7 @@ func Open(path string) (*Store, error) {
 		// memdb copies pages into each connection's cache: keep those small
 		dsn = "file:/hostsim-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_pragma=busy_timeout(30000)&_pragma=cache_size(-256)"
 		s.memory = true
+		s.m.KeepAlone()
 	} else {
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
@@ -101,6 +102,14 @@ func (s *Store) Close() error {
 		_ = s.keep.Close()
 	}
 	return s.db.Close()
+}
+
+// Mirrored counts what the mirror holds; on the in-memory database its
+// records and prepares are the only copy (PutRecord, MintPrepare).
+func (s *Store) Mirrored() mirror.Counts {
+	s.rw.RLock()
+	defer s.rw.RUnlock()
+	return s.m.Len()
 }
 
 // Path names the database: the file, or memory:<name> for a private one.

@@ -58,7 +58,9 @@ func (w *world) fired(name string) int64 {
 	w.t.Helper()
 	var n int64
 	w.write(func(q store.Q) error {
-		return q.QueryRow(`SELECT COALESCE(SUM(value), 0) FROM counters WHERE name=?`, fault.FiredCounter+name).Scan(&n)
+		c, err := store.CounterValues(q)
+		n = c[fault.FiredCounter+name]
+		return err
 	})
 	return n
 }

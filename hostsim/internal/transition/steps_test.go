@@ -179,7 +179,9 @@ func (w *world) dispatches(op string) int64 {
 	w.t.Helper()
 	var n int64
 	w.write(func(q store.Q) error {
-		return q.QueryRow(`SELECT COALESCE(SUM(value), 0) FROM counters WHERE name=?`, "dispatch:"+op).Scan(&n)
+		c, err := store.CounterValues(q)
+		n = c["dispatch:"+op]
+		return err
 	})
 	return n
 }

@@ -10,7 +10,8 @@ import (
 // ("" when they agree). Records and prepares are compared by hashed key, so
 // o must hash as m does (Empty). The store checks with it that the mirror it
 // kept equals one loaded afresh from SQLite; skip names indexes not compared
-// (the in-memory database keeps prepares in the mirror alone).
+// (the in-memory database keeps records, prepares and counters in the mirror
+// alone).
 func (m *Mirror[R, P]) Diff(o *Mirror[R, P], skip ...string) string {
 	for _, c := range []struct {
 		name string
@@ -19,7 +20,8 @@ func (m *Mirror[R, P]) Diff(o *Mirror[R, P], skip ...string) string {
 		{"resources by address", m.res, o.res}, {"resources by uid", m.uid, o.uid},
 		{"kind counts", m.kinds, o.kinds}, {"pins", m.pins, o.pins},
 		{"pins by target uid", m.pinUID, o.pinUID}, {"pins by target name", m.pinName, o.pinName},
-		{"records", m.records, o.records}, {"prepares", m.prepares, o.prepares},
+		{"records", m.records, o.records}, {"records waiting on operations", m.waiting, o.waiting},
+		{"prepares", m.prepares, o.prepares}, {"counters", m.counters, o.counters},
 		{"dictionaries", dictBodies(m), dictBodies(o)},
 	} {
 		if !slices.Contains(skip, c.name) && !reflect.DeepEqual(c.a, c.b) {

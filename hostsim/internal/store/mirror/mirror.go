@@ -10,11 +10,13 @@
 // own View sees first; a rollback drops the overlay. The store makes readers
 // and commits take turns, so a reader sees the mirror and SQLite agree.
 //
-// Records and prepares are mirrored as sets of 128-bit key hashes (their
-// bodies stay in SQLite): a lookup of a key the set lacks needs no query, one
-// it holds reads the row. The mirror knows nothing of SQL or of Forms: it
-// holds the store's resource rows R and pin rows P, and reads of them only
-// what New's two functions give.
+// Records and prepares are mirrored by 128-bit key hashes. On a database
+// file a record's body stays in SQLite: a lookup of a key the mirror lacks
+// needs no query, one it holds reads the row. On the in-memory database the
+// mirror alone keeps records, prepares and counters (KeepAlone;
+// docs/decisions.md, "records on the in-memory database"). The mirror knows nothing of SQL or of
+// Forms: it holds the store's resource rows R and pin rows P, and reads of
+// them only what New's two functions give.
 package mirror
 
 import (
@@ -34,6 +36,16 @@ type kindKey struct{ tenant, space, kind string }
 // Key is a 128-bit hash of a record's or a prepare's key (Mirror.Hash).
 type Key [2]uint64
 
+// Record is what the mirror keeps of an idempotency record: when it was
+// created (At) and the operation it waits on ("" for none), the two a purge
+// and a rebind select by, and on the in-memory database the record itself as
+// the store packed it (Row; nil when its row is in SQLite).
+type Record struct {
+	Row []byte
+	At  int64
+	Op  string
+}
+
 // Mirror holds the committed state of resources R and pins P.
 type Mirror[R, P any] struct {
 	addrOf   func(*R) Addr
@@ -44,9 +56,12 @@ type Mirror[R, P any] struct {
 	pins     map[string][]P  // by source uid, in the order the store gave
 	pinUID   map[string]int  // pins naming a target uid
 	pinName  map[Target]int  // pins naming a target name
-	records  map[Key]struct{}
-	prepares map[Key]int64 // minted_at
-	dicts    bodycodec.Set // never emptied
+	records  map[Key]Record
+	waiting  map[string]map[Key]struct{} // records by the operation they wait on
+	prepares map[Key]int64               // minted_at
+	counters map[string]int64            // only when alone
+	dicts    bodycodec.Set               // never emptied
+	alone    bool                        // the only copy of records, prepares and counters
 	seeds    [2]maphash.Seed
 }
 
@@ -60,7 +75,7 @@ func New[R, P any](addrOf func(*R) Addr, targetOf func(P) (uid string, name Targ
 
 // Empty is a new mirror that reads rows and hashes keys as m does.
 func (m *Mirror[R, P]) Empty() *Mirror[R, P] {
-	e := &Mirror[R, P]{addrOf: m.addrOf, targetOf: m.targetOf, seeds: m.seeds}
+	e := &Mirror[R, P]{addrOf: m.addrOf, targetOf: m.targetOf, seeds: m.seeds, alone: m.alone}
 	e.clear()
 	return e
 }
@@ -68,8 +83,13 @@ func (m *Mirror[R, P]) Empty() *Mirror[R, P] {
 func (m *Mirror[R, P]) clear() {
 	m.res, m.uid, m.kinds = map[Addr]*R{}, map[string]*R{}, map[kindKey]int{}
 	m.pins, m.pinUID, m.pinName = map[string][]P{}, map[string]int{}, map[Target]int{}
-	m.records, m.prepares = map[Key]struct{}{}, map[Key]int64{}
+	m.records, m.waiting, m.prepares = map[Key]Record{}, map[string]map[Key]struct{}{}, map[Key]int64{}
+	m.counters = map[string]int64{}
 }
+
+// KeepAlone makes m the only copy of records, prepares and counters (the
+// in-memory database); a new mirror only mirrors.
+func (m *Mirror[R, P]) KeepAlone() { m.alone = true }
 
 // Hash is the key of a record or a prepare made of parts.
 func (m *Mirror[R, P]) Hash(parts ...string) Key {
@@ -96,34 +116,37 @@ func (m *Mirror[R, P]) Len() Counts {
 
 // Overlay is the open write transaction's changes to the mirror.
 type Overlay[R, P any] struct {
-	reset    bool          // every table was emptied first
-	purged   int64         // prepares minted before this are gone (0: none purged)
-	res      map[Addr]*R   // nil: deleted
-	uid      map[string]*R // nil: deleted
-	pins     map[string][]P
-	records  map[Key]bool // true: stored, false: dropped
-	prepares map[Key]int64
-	dicts    bodycodec.Set   // dictionaries created in the transaction
-	kinds    map[kindKey]int // count deltas
-	pinUID   map[string]int
-	pinName  map[Target]int
+	reset      bool          // every table was emptied first
+	purged     int64         // prepares minted before this are gone (0: none purged)
+	recsPurged int64         // records created before this and waiting on no operation are gone (0: none purged)
+	res        map[Addr]*R   // nil: deleted
+	uid        map[string]*R // nil: deleted
+	pins       map[string][]P
+	records    map[Key]*Record // nil: dropped
+	prepares   map[Key]int64
+	counters   map[string]counter
+	dicts      bodycodec.Set   // dictionaries created in the transaction
+	kinds      map[kindKey]int // count deltas
+	pinUID     map[string]int
+	pinName    map[Target]int
 }
 
 // NewOverlay is an empty overlay (a writer keeps one and clears it).
 func NewOverlay[R, P any]() *Overlay[R, P] {
 	return &Overlay[R, P]{res: map[Addr]*R{}, uid: map[string]*R{}, pins: map[string][]P{},
-		records: map[Key]bool{}, prepares: map[Key]int64{}, kinds: map[kindKey]int{}, pinUID: map[string]int{},
+		records: map[Key]*Record{}, prepares: map[Key]int64{}, counters: map[string]counter{}, kinds: map[kindKey]int{}, pinUID: map[string]int{},
 		pinName: map[Target]int{}}
 }
 
 // Clear empties the overlay for the next transaction.
 func (o *Overlay[R, P]) Clear() {
-	o.reset, o.purged = false, 0
+	o.reset, o.purged, o.recsPurged = false, 0, 0
 	clear(o.res)
 	clear(o.uid)
 	clear(o.pins)
 	clear(o.records)
 	clear(o.prepares)
+	clear(o.counters)
 	o.dicts = bodycodec.Set{}
 	clear(o.kinds)
 	clear(o.pinUID)
@@ -164,11 +187,30 @@ func (m *Mirror[R, P]) Apply(o *Overlay[R, P]) {
 	addCounts(m.kinds, o.kinds)
 	addCounts(m.pinUID, o.pinUID)
 	addCounts(m.pinName, o.pinName)
-	for h, in := range o.records {
-		if in {
-			m.records[h] = struct{}{}
-		} else {
+	if o.recsPurged != 0 {
+		for h, r := range m.records {
+			if purgedRecord(r, o.recsPurged) {
+				delete(m.records, h)
+			}
+		}
+	}
+	for h, r := range o.records {
+		if old, ok := m.records[h]; ok && old.Op != "" {
+			delete(m.waiting[old.Op], h)
+			if len(m.waiting[old.Op]) == 0 {
+				delete(m.waiting, old.Op)
+			}
+		}
+		if r == nil {
 			delete(m.records, h)
+			continue
+		}
+		m.records[h] = *r
+		if r.Op != "" {
+			if m.waiting[r.Op] == nil {
+				m.waiting[r.Op] = map[Key]struct{}{}
+			}
+			m.waiting[r.Op][h] = struct{}{}
 		}
 	}
 	for h, at := range o.prepares {
@@ -178,9 +220,22 @@ func (m *Mirror[R, P]) Apply(o *Overlay[R, P]) {
 			m.prepares[h] = at
 		}
 	}
+	for name, c := range o.counters {
+		if c.set {
+			m.counters[name] = c.v
+		} else {
+			m.counters[name] += c.v
+		}
+	}
 	for d := range o.dicts.All() {
 		m.dicts.Add(d)
 	}
+}
+
+// counter is a transaction's change to a counter: set to v, or v added.
+type counter struct {
+	set bool
+	v   int64
 }
 
 func addCounts[K comparable](dst, delta map[K]int) {

@@ -22,7 +22,7 @@ func TestOverlayThenApply(t *testing.T) {
 	w := m.View(ov)
 	w.SetResource("u-1", &row{a})
 	w.SetPins("u-1", []pin{{"u-2", tgt}})
-	w.SetRecord(m.Hash("r"), true)
+	w.SetRecord(m.Hash("r"), &Record{At: 5})
 	w.SetPrepare(m.Hash("p"), 10)
 	if w.ByUID("u-1") == nil || w.Resource(a) == nil || w.PinsNamingUID("u-2") != 1 || !w.HasRecord(m.Hash("r")) ||
 		!w.MayAffect("t", "s", Target{}, []string{"Worker"}) || !w.MayAffect("x", "y", tgt, nil) {

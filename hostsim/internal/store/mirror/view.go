@@ -84,19 +84,59 @@ func count[R, P any, K comparable](v View[R, P], committed map[K]int, k K, delta
 	return n
 }
 
-// HasRecord reports whether the record of key h exists.
-func (v View[R, P]) HasRecord(h Key) bool {
+// Record is the record of key h, if it exists.
+func (v View[R, P]) Record(h Key) (Record, bool) {
 	if v.ov != nil {
-		if in, ok := v.ov.records[h]; ok {
-			return in
+		if r, ok := v.ov.records[h]; ok {
+			if r == nil {
+				return Record{}, false
+			}
+			return *r, true
 		}
 		if v.ov.reset {
-			return false
+			return Record{}, false
 		}
 	}
-	_, ok := v.m.records[h]
+	r, ok := v.m.records[h]
+	if ok && v.ov != nil && purgedRecord(r, v.ov.recsPurged) {
+		return Record{}, false
+	}
+	return r, ok
+}
+
+// HasRecord reports whether the record of key h exists.
+func (v View[R, P]) HasRecord(h Key) bool {
+	_, ok := v.Record(h)
 	return ok
 }
+
+// Waiting is the keys of the records that wait on operation op.
+func (v View[R, P]) Waiting(op string) []Key {
+	var keys []Key
+	if v.ov != nil {
+		for h, r := range v.ov.records {
+			if r != nil && r.Op == op {
+				keys = append(keys, h)
+			}
+		}
+		if v.ov.reset {
+			return keys
+		}
+	}
+	for h := range v.m.waiting[op] {
+		if v.ov != nil {
+			if _, changed := v.ov.records[h]; changed {
+				continue
+			}
+		}
+		keys = append(keys, h)
+	}
+	return keys
+}
+
+// purgedRecord reports whether a purge of the records created before
+// `before` (0: none) takes r: one waiting on an operation stays.
+func purgedRecord(r Record, before int64) bool { return r.Op == "" && r.At < before }
 
 // Prepare is when the prepare of key h was minted, if it exists.
 func (v View[R, P]) Prepare(h Key) (int64, bool) {
@@ -200,8 +240,20 @@ func (v View[R, P]) SetPins(source string, pins []P) {
 	}
 }
 
-// SetRecord records that the record of key h is stored or dropped.
-func (v View[R, P]) SetRecord(h Key, stored bool) { v.ov.records[h] = stored }
+// SetRecord records that the record of key h is stored as r, or dropped
+// when r is nil; the mirror keeps r.Row.
+func (v View[R, P]) SetRecord(h Key, r *Record) { v.ov.records[h] = r }
+
+// PurgeRecords records that every record created before `before` and
+// waiting on no operation is gone.
+func (v View[R, P]) PurgeRecords(before int64) {
+	v.ov.recsPurged = max(v.ov.recsPurged, before)
+	for h, r := range v.ov.records {
+		if r != nil && purgedRecord(*r, before) {
+			v.ov.records[h] = nil
+		}
+	}
+}
 
 // SetPrepare records a mint (at >= 0) or a removal (at < 0).
 func (v View[R, P]) SetPrepare(h Key, at int64) { v.ov.prepares[h] = at }
@@ -215,6 +267,41 @@ func (v View[R, P]) PurgePrepares(before int64) {
 		}
 	}
 }
+
+// Alone reports whether the mirror is the only copy of records, prepares
+// and counters (KeepAlone).
+func (v View[R, P]) Alone() bool { return v.m.alone }
+
+// Counters is every counter the mirror keeps (a copy), with the
+// transaction's changes.
+func (v View[R, P]) Counters() map[string]int64 {
+	out := map[string]int64{}
+	if v.ov == nil || !v.ov.reset {
+		for name, n := range v.m.counters {
+			out[name] = n
+		}
+	}
+	if v.ov != nil {
+		for name, c := range v.ov.counters {
+			if c.set {
+				out[name] = c.v
+			} else {
+				out[name] += c.v
+			}
+		}
+	}
+	return out
+}
+
+// AddCounter records that delta is added to a counter.
+func (v View[R, P]) AddCounter(name string, delta int64) {
+	c := v.ov.counters[name]
+	c.v += delta
+	v.ov.counters[name] = c
+}
+
+// SetCounter records that a counter is set to n.
+func (v View[R, P]) SetCounter(name string, n int64) { v.ov.counters[name] = counter{set: true, v: n} }
 
 // AddDict records a dictionary the transaction created.
 func (v View[R, P]) AddDict(d *bodycodec.Dict) { v.ov.dicts.Add(d) }
