@@ -31,13 +31,17 @@ type Scope struct {
 // Status is a mutant's outcome.
 type Status string
 
-// The outcomes. A mutant that does not build is not viable: no test had to kill it.
+// The outcomes. A mutant that does not type-check is not viable: no test had to
+// kill it. Only a test that fails with a `--- FAIL` line kills a mutant: a run
+// that panics or exits without one crashed, and a run that does not end in its
+// time (twice, the second time alone) timed out; neither counts as killed.
 const (
 	Killed     Status = "killed"
 	Lived      Status = "lived"
+	TimedOut   Status = "timeout"
+	Crashed    Status = "crash"
 	NotCovered Status = "not covered"
 	NotViable  Status = "not viable"
-	TimedOut   Status = "timed out" // counted as killed: the tests did not pass
 )
 
 // Result is one mutant's outcome.
@@ -60,7 +64,8 @@ type Options struct {
 	Root    string // the workspace root
 	Workers int
 	Log     func(format string, args ...any)
-	Trace   bool // log every mutant's outcome and Cost
+	Trace   bool          // log every mutant's outcome and Cost
+	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: 30 s)
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -104,26 +109,65 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	defer os.RemoveAll(work)
 	start := time.Now()
+	types, err := loadPackage(ctx, modDir, pkg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	refusals := newChecker(types).viability(mutants, o.Workers)
+	viable := make([]bool, len(mutants))
+	nv := 0
+	for i, e := range refusals {
+		viable[i] = e == nil
+		if e != nil {
+			nv++
+		}
+	}
+	checked := time.Since(start)
+	start = time.Now()
 	p, err := baseline(ctx, o, s, modDir, pkg, work)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the unmutated tests must pass first: %w", s.Name, err)
+	}
+	p.grace = o.Grace
+	if p.grace <= 0 {
+		p.grace = 30 * time.Second
 	}
 	each := fmt.Sprintf("%d tests, each alone", len(p.units))
 	if p.whole {
 		each = "whole selection"
 	}
-	o.Log("%s: %d mutants in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
+	o.Log("%s: %d mutants (%d do not type-check, %s) in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), nv, checked.Round(time.Millisecond), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
 	start = time.Now()
-	if err := p.useSchema(ctx, s, modDir, pkg, filepath.Join(work, "schema"), mutants, o.Log); err != nil {
+	if err := p.useSchema(ctx, s, modDir, pkg, filepath.Join(work, "schema"), types, mutants, viable, o.Log); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		o.Log("  schema: none, every mutant is built on its own: %v", err)
 	} else {
-		o.Log("  schema: %d of %d mutants in one build per test package (%s)", len(p.schema.ids), len(mutants), time.Since(start).Round(time.Second))
+		o.Log("  schema: %d of %d viable mutants in one build per test package (%s)", len(p.schema.ids), len(mutants)-nv, time.Since(start).Round(time.Second))
 	}
 
 	results := make([]Result, len(mutants))
+	run := func(w, i int) {
+		m := mutants[i]
+		r := Result{Mutant: m}
+		if !viable[i] {
+			r.Status, r.Detail = NotViable, refusals[i].Error()
+		} else {
+			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
+		}
+		results[i] = r
+		switch r.Status {
+		case Lived, Crashed:
+			o.Log("  %s: %s:%d:%d %s %q -> %q: %s", r.Status, rel(o.Root, m.File), m.Line, m.Col, m.Kind, Short(m.Old), m.New, r.Detail)
+		case TimedOut:
+			o.Log("  timed out (re-run alone at the end of the row): %s:%d:%d %s %q -> %q: %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, Short(m.Old), m.New, r.Detail)
+		}
+		if o.Trace {
+			o.Log("  %s:%d:%d %s: %s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status,
+				r.Build.Round(time.Millisecond), r.Ran, r.Of, r.Test.Round(time.Millisecond))
+		}
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < max(1, o.Workers); w++ {
@@ -131,20 +175,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		go func(w int) {
 			defer wg.Done()
 			for i := range jobs {
-				m := mutants[i]
-				r := Result{Mutant: m}
-				r.Status, r.Detail = p.runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
-				results[i] = r
-				switch r.Status {
-				case Lived:
-					o.Log("  lived: %s:%d:%d %s %q -> %q", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New)
-				case TimedOut: // counted as killed; shown so a slow machine is not mistaken for a kill
-					o.Log("  timed out: %s:%d:%d %s %q -> %q: %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New, r.Detail)
-				}
-				if o.Trace {
-					o.Log("  %s:%d:%d %s: %s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status,
-						r.Build.Round(time.Millisecond), r.Ran, r.Of, r.Test.Round(time.Millisecond))
-				}
+				run(w, i)
 			}
 		}(w)
 	}
@@ -156,6 +187,14 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	close(jobs)
 	wg.Wait()
+	// a mutant that timed out beside others runs again alone: a loaded machine
+	// is no verdict; if it times out alone too, it is reported as a timeout
+	for i := range results {
+		if results[i].Status == TimedOut && ctx.Err() == nil {
+			o.Log("  re-running alone: %s:%d:%d %s", rel(o.Root, mutants[i].File), mutants[i].Line, mutants[i].Col, mutants[i].Kind)
+			run(0, i)
+		}
+	}
 	return results, ctx.Err()
 }
 
@@ -176,49 +215,22 @@ func importPath(modDir, dir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// runMutant runs the tests that execute m's position against it: not covered (or
-// not viable) when none does, else through runUnits, with the schema's binaries
+// runMutant runs the tests that execute m's position against a viable mutant:
+// not covered when none does, else through runUnits, with the schema's binaries
 // when the schema holds m, else building them for m first.
-func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string, i int, m Mutant, c *Cost) (Status, string) {
+func (p *plan) runMutant(ctx context.Context, s Scope, modDir, work string, i int, m Mutant, c *Cost) (Status, string) {
 	us, covered := p.unitsFor(m)
+	if !covered {
+		return NotCovered, ""
+	}
 	if id, ok := p.schema.holds(i); ok {
-		if !covered {
-			return NotCovered, "" // the schema holds only mutants that build
-		}
 		return p.runUnits(ctx, s, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id)}, c)
 	}
-	if !covered {
-		start := time.Now()
-		defer func() { c.Build = time.Since(start) }()
-		return uncovered(ctx, modDir, pkg, work, m)
-	}
 	overlay, err := writeOverlay(work, m)
 	if err != nil {
-		return NotViable, err.Error()
+		return Crashed, err.Error()
 	}
 	return p.runUnits(ctx, s, us, p.overlayBuilds(ctx, modDir, overlay, work), nil, c)
-}
-
-// uncovered classifies a mutant no selected test executes: not viable when it
-// does not build (string minus string is no missing test), else not covered.
-func uncovered(ctx context.Context, modDir, pkg, work string, m Mutant) (Status, string) {
-	if _, detail, ok := build(ctx, modDir, pkg, work, m); !ok {
-		return NotViable, detail
-	}
-	return NotCovered, ""
-}
-
-// build writes the mutated file and its overlay under work and builds the
-// mutated package through it; ok is false when it does not build.
-func build(ctx context.Context, modDir, pkg, work string, m Mutant) (overlay, detail string, ok bool) {
-	overlay, err := writeOverlay(work, m)
-	if err != nil {
-		return "", err.Error(), false
-	}
-	if out, err := goCmd(ctx, modDir, nil, 0, "build", "-overlay="+overlay, pkg); err != nil {
-		return "", firstLines(out, 3), false
-	}
-	return overlay, "", true
 }
 
 // writeOverlay writes the mutated file and an overlay replacing the original by it

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -53,7 +54,8 @@ type plan struct {
 	units []unit
 	whole bool // one unit per package: some test failed alone
 
-	schema *schema // nil: every mutant is built on its own
+	schema *schema       // nil: every mutant is built on its own
+	grace  time.Duration // a mutant's tests get three times their time plus this
 
 	mu    sync.Mutex
 	kills map[int]int // by unit id: mutants of this row the unit killed so far
@@ -249,23 +251,27 @@ func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, e
 }
 
 // runUnits runs each unit alone against the mutant, in unitsFor's order, until
-// one fails. A package's test binary is asked for when its first unit is due, so
-// a mutant its fastest tests kill links nothing else; when that build fails, the
-// mutant is not viable. The tests together get three times their unmutated time
-// plus 30 s, builds not counted. env is added to the row's (a schema's switch).
+// one fails with a `--- FAIL` line (killed). A package's test binary is asked
+// for when its first unit is due, so a mutant its fastest tests kill links
+// nothing else; a mutant that type-checks but whose test binary does not build
+// crashed. A run that panics or exits without a `--- FAIL` line is a crash, and
+// the next unit still runs: a later clean failure kills it. The tests together
+// get three times their unmutated time plus 30 s, builds not counted. env is
+// added to the row's (a schema's switch).
 func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
-	var left time.Duration = 30 * time.Second
+	left := p.grace
 	for _, u := range us {
 		left += 3 * u.dur
 	}
 	env = append(slices.Clip(s.Env), env...)
+	crash := ""
 	for _, u := range us {
 		tp := p.pkgs[u.pkg]
 		b, refusal, built := bin(u.pkg)
 		c.Build += built
 		if b == "" {
-			return NotViable, refusal
+			return Crashed, "the test binary does not build: " + refusal
 		}
 		if left <= 0 {
 			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, u.pattern(s))
@@ -275,17 +281,52 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 		left -= time.Since(start)
 		c.Test += time.Since(start)
 		c.Ran++
-		switch {
-		case errors.Is(err, context.DeadlineExceeded):
+		if errors.Is(err, context.DeadlineExceeded) {
 			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, u.pattern(s))
-		case err != nil:
+		}
+		if err == nil {
+			continue
+		}
+		st, detail := judge(out)
+		if st == Killed {
 			p.mu.Lock()
 			p.kills[u.id]++
 			p.mu.Unlock()
-			return Killed, failingTest(out)
+			return Killed, detail
+		}
+		if crash == "" {
+			crash = fmt.Sprintf("%s %s: %s", tp.path, u.pattern(s), detail)
 		}
 	}
+	if crash != "" {
+		return Crashed, crash
+	}
 	return Lived, p.reproduce(s, us)
+}
+
+// judge reads a failed test run: killed when a test failed (a `--- FAIL` line)
+// and nothing panicked; crashed when the binary panicked or died (`panic:`,
+// `fatal error:`) or exited without a failing test.
+func judge(out []byte) (Status, string) {
+	fail, crash := "", ""
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case crash == "" && (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")):
+			crash = l
+		case fail == "" && strings.HasPrefix(strings.TrimSpace(l), "--- FAIL: "):
+			fail = strings.TrimPrefix(strings.TrimSpace(l), "--- FAIL: ")
+		}
+	}
+	switch {
+	case crash != "":
+		return Crashed, crash
+	case fail != "":
+		return Killed, fail
+	}
+	return Crashed, "exited without a --- FAIL line: " + firstLines(out, 2)
 }
 
 // reproduce is the go test command that runs what a lived mutant survived.
