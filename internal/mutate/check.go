@@ -18,19 +18,24 @@ import (
 // process, instead of by a build of its own: only a mutant that type-checks is
 // built or switched on in a schema.
 
-// checker type-checks the mutated package with one file replaced.
+// checker type-checks the mutated package with one file replaced. A mutant
+// changes one function body of one file, so the other files are checked with
+// their function bodies cut (their declarations are all the mutated file can
+// see), and only errors in the mutated file count: a package of forty files is
+// then checked in a few milliseconds.
 type checker struct {
 	fset    *token.FileSet
-	files   []*ast.File
+	files   []*ast.File    // the package's files, function bodies cut
 	names   map[string]int // file path -> index into files
 	imports map[string]*types.Package
 	path    string
 }
 
 func newChecker(p *packages.Package) *checker {
-	c := &checker{fset: p.Fset, files: p.Syntax, names: map[string]int{}, imports: map[string]*types.Package{}, path: p.PkgPath}
+	c := &checker{fset: p.Fset, names: map[string]int{}, imports: map[string]*types.Package{}, path: p.PkgPath}
 	for i, f := range p.Syntax {
 		c.names[p.Fset.File(f.Pos()).Name()] = i
+		c.files = append(c.files, withoutBodies(f))
 	}
 	for _, imp := range p.Types.Imports() {
 		c.imports[imp.Path()] = imp
@@ -71,6 +76,9 @@ func (c *checker) check(m Mutant) error {
 			return nil, fmt.Errorf("%s is not imported by %s", path, c.path)
 		}),
 		Error: func(err error) {
+			if te, ok := err.(types.Error); ok && c.fset.File(te.Pos) != c.fset.File(f.Pos()) {
+				return // another file, whose bodies were cut: unused imports
+			}
 			if first == nil {
 				first = err
 			}
@@ -101,4 +109,19 @@ func (c *checker) viability(mutants []Mutant, workers int) []error {
 	close(jobs)
 	wg.Wait()
 	return out
+}
+
+// withoutBodies is a shallow copy of f whose function declarations have no body.
+func withoutBodies(f *ast.File) *ast.File {
+	g := *f
+	g.Decls = make([]ast.Decl, len(f.Decls))
+	for i, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			cut := *fd
+			cut.Body = nil
+			d = &cut
+		}
+		g.Decls[i] = d
+	}
+	return &g
 }

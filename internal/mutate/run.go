@@ -15,17 +15,31 @@ import (
 	"time"
 )
 
-// Scope is one row of the scope table: the files of one package to mutate and the
-// tests that cover them.
+// Scope is one row of the scope table (internal/mutate/scope.json): the files of
+// one package to mutate and the tests that may kill their mutants.
 type Scope struct {
-	Name   string   // for the report, e.g. "provider outputs/support/transition"
-	Module string   // module directory, relative to the workspace root
-	Dirs   []string // candidate package directories inside the module; the first that exists is used
-	Files  []string // file names inside that directory
-	Tests  []string // packages whose tests run against a mutant, relative to the module ("." = its root; "{pkg}" = the mutated package wherever it resolved)
-	Run    string   // -run selection ("" = every test of those packages)
-	Skip   string   // -skip selection (slow tests that measure nothing of these files)
-	Env    []string // extra environment for the tests
+	Name   string   `json:"name"`   // for the report
+	Module string   `json:"module"` // module directory, relative to the workspace root
+	Dirs   []string `json:"dirs"`   // candidate package directories inside the module; the first that exists is used
+	Files  []string `json:"files"`  // file names or patterns (checks_*.go) inside that directory; tests and generated files never match
+	Tests  []string `json:"tests"`  // packages whose tests run against a mutant, relative to the module ("." = its root; "{pkg}" = the mutated package wherever it resolved)
+	Run    string   `json:"run"`    // -run selection ("" = every test of those packages)
+	Skip   string   `json:"skip"`   // -skip selection (slow tests that measure nothing of these files)
+	Env    []string `json:"env"`    // extra environment for the tests
+	Split  *Split   `json:"split"`  // one test run once per value of a variable
+	Note   string   `json:"note"`   // why the row is as it is (a refactor it waits for, ...)
+}
+
+// Split runs one top-level test once per value of an environment variable, each
+// run a unit of its own with its own coverage: the conformance self-test once per
+// check, so a mutant of one check waits only for that check.
+type Split struct {
+	Test   string   `json:"test"`   // the top-level test
+	Env    string   `json:"env"`    // the variable
+	Values []string `json:"values"` // its values
+	// ValuesFrom is a command (run at the workspace root) that prints the values,
+	// the first field of each line, when Values is empty.
+	ValuesFrom []string `json:"valuesFrom"`
 }
 
 // Status is a mutant's outcome.
@@ -81,9 +95,19 @@ func (s Scope) ResolveDir(root string) (string, error) {
 
 // RunScope mutates the files of one scope row and returns every mutant's result.
 func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
-	dir, err := s.ResolveDir(o.Root)
+	dir, files, err := s.ResolveFiles(o.Root)
 	if err != nil {
 		return nil, err
+	}
+	s.Files = files
+	if s.Split != nil {
+		vs, err := s.Split.values(o.Root)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		sp := *s.Split
+		sp.Values = vs
+		s.Split = &sp
 	}
 	modDir := filepath.Join(o.Root, s.Module)
 	var mutants []Mutant

@@ -33,9 +33,10 @@ type testPkg struct {
 // unit is what a mutant's test binary runs at once: one top-level test, or the
 // row's whole selection of one package.
 type unit struct {
-	id    int    // index into plan.units
-	pkg   int    // index into plan.pkgs
-	name  string // the test; "" for the whole selection
+	id    int      // index into plan.units
+	pkg   int      // index into plan.pkgs
+	name  string   // the test; "" for the whole selection
+	env   []string // a split's value (NAME=value), added to the row's environment
 	dur   time.Duration
 	cover coverMap
 }
@@ -97,7 +98,13 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 			return nil, err
 		}
 		for _, n := range names {
-			us = append(us, unit{pkg: i, name: n})
+			if s.Split == nil || n != s.Split.Test {
+				us = append(us, unit{pkg: i, name: n})
+				continue
+			}
+			for _, v := range s.Split.Values {
+				us = append(us, unit{pkg: i, name: n, env: []string{s.Split.Env + "=" + v}})
+			}
 		}
 	}
 	failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir)
@@ -162,14 +169,14 @@ func (p *plan) measure(ctx context.Context, workers int, s Scope, us []unit, bin
 				prof := filepath.Join(dir, fmt.Sprintf("cover-%d.out", i))
 				args := append(runArgs(s, u.pattern(s)), "-test.coverprofile="+prof)
 				start := time.Now()
-				out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, 0, args...)
+				out, err := testCmd(ctx, bins[u.pkg], tp.dir, append(slices.Clip(s.Env), u.env...), 0, args...)
 				u.dur = time.Since(start)
 				if err == nil {
 					u.cover, err = readProfile(prof, pkgDir, s.Files)
 				}
 				if err != nil {
 					mu.Lock()
-					failed = append(failed, fmt.Sprintf("%s %s (%v: %s)", tp.path, u.pattern(s), err, failingTest(out)))
+					failed = append(failed, fmt.Sprintf("%s %s %v (%v: %s)", tp.path, u.pattern(s), u.env, err, failingTest(out)))
 					mu.Unlock()
 				}
 			}
@@ -277,7 +284,7 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, u.pattern(s))
 		}
 		start := time.Now()
-		out, err := testCmd(ctx, b, tp.dir, env, left, runArgs(s, u.pattern(s))...)
+		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), u.env...), left, runArgs(s, u.pattern(s))...)
 		left -= time.Since(start)
 		c.Test += time.Since(start)
 		c.Ran++
@@ -295,7 +302,7 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 			return Killed, detail
 		}
 		if crash == "" {
-			crash = fmt.Sprintf("%s %s: %s", tp.path, u.pattern(s), detail)
+			crash = fmt.Sprintf("%s %s %s: %s", strings.Join(u.env, " "), tp.path, u.pattern(s), detail)
 		}
 	}
 	if crash != "" {
@@ -331,8 +338,13 @@ func judge(out []byte) (Status, string) {
 
 // reproduce is the go test command that runs what a lived mutant survived.
 func (p *plan) reproduce(s Scope, us []unit) string {
-	var runs, pkgs []string
+	var runs, pkgs, envs []string
 	for _, u := range us {
+		for _, e := range u.env {
+			if !slices.Contains(envs, e) {
+				envs = append(envs, e)
+			}
+		}
 		if r := u.pattern(s); r != "" && !slices.Contains(runs, r) {
 			runs = append(runs, r)
 		}
@@ -341,6 +353,9 @@ func (p *plan) reproduce(s Scope, us []unit) string {
 		}
 	}
 	cmd := "go test -count=1"
+	if len(envs) > 0 {
+		cmd = "for each of " + strings.Join(envs, " ") + ": " + cmd
+	}
 	if len(runs) > 0 {
 		cmd += " -run '" + strings.Join(runs, "|") + "'"
 	}
