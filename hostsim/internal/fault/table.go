@@ -43,6 +43,7 @@ var Table = []*Rule{
 	Panic,
 	// targeted
 	FenceIgnore,
+	FenceRefusalWrites,
 	IfMatchIgnore,
 	UIDIgnoreExpected,
 	CreateOverwrite,
@@ -177,6 +178,7 @@ var (
 
 	// identity & fences (docs/protocol.md#identity, #fences)
 	FenceIgnore        = &Rule{Name: "fence.ignore", Stage: StageRules, Effect: "skip the generation fence comparison (and the header/body fence agreement) on apply, import, prepare, observe and delete"}
+	FenceRefusalWrites = &Rule{Name: "fence.refusal-writes", Stage: StageRules, Effect: "an observe refused for a stale generation fence is answered generation_conflict as ever, but the resource's revision moves by one"}
 	IfMatchIgnore      = &Rule{Name: "ifmatch.ignore", Stage: StageRules, Effect: "skip the If-Match revision comparison on apply, import, observe and delete (its syntax is still checked)"}
 	UIDIgnoreExpected  = &Rule{Name: "uid.ignore-expected", Stage: StageRules, Effect: "ignore expectedUid: neither a mismatching uid nor expectedUid on a create is refused"}
 	CreateOverwrite    = &Rule{Name: "create.overwrite", Stage: StageRules, Effect: "a create (If-None-Match: *) of an existing name applies to that resource instead of answering generation_conflict"}
