@@ -165,6 +165,18 @@ func Loop(n int) int {
 	}
 	return s
 }
+
+func Deref(p *int) int {
+	done := make(chan int)
+	go func() {
+		if p == nil {
+			done <- 0
+			return
+		}
+		done <- *p
+	}()
+	return <-done
+}
 `)
 	write("p/p_test.go", `package p
 
@@ -202,6 +214,13 @@ func TestLoop(t *testing.T) {
 		t.Fatal("loop")
 	}
 }
+
+func TestDeref(t *testing.T) {
+	x := 5
+	if Deref(nil) != 0 || Deref(&x) != 5 {
+		t.Fatal("deref")
+	}
+}
 `)
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
@@ -219,10 +238,11 @@ func TestLoop(t *testing.T) {
 		">=>>@10": Lived, ">=><@10": Killed, "+>-@16": NotViable,
 		"||>&&@18":                   Killed, // builds, though vet says "suspect and": a test, not vet, decides
 		"if a >= b { return a }>@10": Killed, "a >= b>true@10": Killed,
-		"if p == nil { return 0 }>@21": Crashed,  // Pick(nil) dereferences nil: the test panics
-		"p == nil>true@21":             Killed,   // Pick(&x) answers 0: a clean --- FAIL
-		"++>--@29":                     TimedOut, // the loop never ends, alone either
-		"s += i>@30":                   Killed,
+		"if p == nil { return 0 }>@21":         Killed,   // Pick(nil) dereferences nil: TestPick's own goroutine panics, --- FAIL
+		"if p == nil { done <- 0 return }>@38": Crashed,  // Deref(nil) dereferences nil in a goroutine of its own: no test fails, the binary dies
+		"p == nil>true@21":                     Killed,   // Pick(&x) answers 0: a clean --- FAIL
+		"++>--@29":                             TimedOut, // the loop never ends, alone either
+		"s += i>@30":                           Killed,
 	}
 	for k, w := range want {
 		if got[k] != w {
@@ -281,7 +301,8 @@ func TestJudge(t *testing.T) {
 	}{
 		{"--- FAIL: TestX (0.00s)\n    x_test.go:3: wrong\nFAIL\n", Killed},
 		{"=== RUN TestX\n    --- FAIL: TestX/sub (0.00s)\n--- FAIL: TestX (0.00s)\nFAIL\n", Killed},
-		{"--- FAIL: TestX (0.00s)\npanic: runtime error: invalid memory address [recovered]\n\ngoroutine 7\n", Crashed},
+		{"--- FAIL: TestX (0.00s)\npanic: runtime error: invalid memory address [recovered]\n\ngoroutine 7\n", Killed}, // the test's own goroutine: a failing test
+		{"panic: send on closed channel\n\ngoroutine 9 [running]:\n", Crashed},                                         // another goroutine: no test failed
 		{"fatal error: all goroutines are asleep - deadlock!\n", Crashed},
 		{"FAIL\nexit status 1\n", Crashed}, // TestMain failed after the tests passed
 		{"", Crashed},

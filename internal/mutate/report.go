@@ -3,16 +3,26 @@ package mutate
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Counts tallies results.
-type Counts struct{ Killed, Lived, TimedOut, Crashed, NotCovered, NotViable int }
+type Counts struct {
+	Killed, Lived, TimedOut, Crashed, NotCovered, NotViable int
+	Panicked                                                int // of Killed: the failing test panicked
+	NotRun                                                  int // the run's deadline came first
+}
 
 // Add counts one result.
 func (c *Counts) Add(r Result) {
 	switch r.Status {
 	case Killed:
 		c.Killed++
+		if strings.Contains(r.Detail, panicked) {
+			c.Panicked++
+		}
+	case NotRun:
+		c.NotRun++
 	case Lived:
 		c.Lived++
 	case TimedOut:
@@ -40,8 +50,12 @@ func (c Counts) Score() float64 {
 
 // Line is `killed / lived / timeout / crash / not covered / not viable` with the score.
 func (c Counts) Line() string {
-	return fmt.Sprintf("%d killed / %d lived / %d timeout / %d crash / %d not covered / %d not viable (score %.1f%%)",
-		c.Killed, c.Lived, c.TimedOut, c.Crashed, c.NotCovered, c.NotViable, c.Score())
+	l := fmt.Sprintf("%d killed / %d lived / %d timeout / %d crash / %d not covered / %d not viable (score %.1f%%; %d of the kills by a test that panicked)",
+		c.Killed, c.Lived, c.TimedOut, c.Crashed, c.NotCovered, c.NotViable, c.Score(), c.Panicked)
+	if c.NotRun > 0 {
+		l += fmt.Sprintf("; %d NOT RUN (the run's deadline came first)", c.NotRun)
+	}
+	return l
 }
 
 // Report prints one line per scope row, one per operator, the score, and the
@@ -68,6 +82,9 @@ func Report(w io.Writer, names []string, results map[string][]Result) Counts {
 		}
 	}
 	fmt.Fprintf(w, "score: %.1f%% of viable mutants killed (killed ÷ (killed + lived + timeout + crash + not covered))\n", total.Score())
+	if total.NotRun > 0 {
+		fmt.Fprintf(w, "NOT RUN: %d mutants (the run's deadline came first; MUTATE_TIMEOUT)\n", total.NotRun)
+	}
 	fmt.Fprintf(w, "mutation: %d killed, %d lived, %d timeout, %d crash, %d not covered, %d not viable\n",
 		total.Killed, total.Lived, total.TimedOut, total.Crashed, total.NotCovered, total.NotViable)
 	return total

@@ -56,6 +56,7 @@ const (
 	Crashed    Status = "crash"
 	NotCovered Status = "not covered"
 	NotViable  Status = "not viable"
+	NotRun     Status = "not run" // the run's deadline came before the mutant
 )
 
 // Result is one mutant's outcome.
@@ -211,6 +212,14 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	close(jobs)
 	wg.Wait()
+	if ctx.Err() != nil { // the run's deadline: what did not finish is reported as not run
+		for i := range results {
+			if results[i].Status == "" || results[i].Status == TimedOut || results[i].Status == Crashed && strings.Contains(results[i].Detail, "interrupted") {
+				results[i] = Result{Mutant: mutants[i], Status: NotRun}
+			}
+		}
+		return results, nil
+	}
 	// a mutant that timed out beside others runs again alone: a loaded machine
 	// is no verdict; if it times out alone too, it is reported as a timeout
 	for i := range results {
@@ -219,7 +228,14 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			run(0, i)
 		}
 	}
-	return results, ctx.Err()
+	if ctx.Err() != nil {
+		for i := range results {
+			if results[i].Status == TimedOut {
+				results[i] = Result{Mutant: mutants[i], Status: NotRun}
+			}
+		}
+	}
+	return results, nil
 }
 
 func rel(root, p string) string {

@@ -311,31 +311,6 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 	return Lived, p.reproduce(s, us)
 }
 
-// judge reads a failed test run: killed when a test failed (a `--- FAIL` line)
-// and nothing panicked; crashed when the binary panicked or died (`panic:`,
-// `fatal error:`) or exited without a failing test.
-func judge(out []byte) (Status, string) {
-	fail, crash := "", ""
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
-	for sc.Scan() {
-		l := sc.Text()
-		switch {
-		case crash == "" && (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")):
-			crash = l
-		case fail == "" && strings.HasPrefix(strings.TrimSpace(l), "--- FAIL: "):
-			fail = strings.TrimPrefix(strings.TrimSpace(l), "--- FAIL: ")
-		}
-	}
-	switch {
-	case crash != "":
-		return Crashed, crash
-	case fail != "":
-		return Killed, fail
-	}
-	return Crashed, "exited without a --- FAIL line: " + firstLines(out, 2)
-}
-
 // reproduce is the go test command that runs what a lived mutant survived.
 func (p *plan) reproduce(s Scope, us []unit) string {
 	var runs, pkgs, envs []string
@@ -383,3 +358,35 @@ func testCmd(ctx context.Context, bin, dir string, env []string, timeout time.Du
 	}
 	return out, err
 }
+
+// judge reads a failed test run: killed when a test failed (a `--- FAIL` line,
+// which the testing package also prints for a test whose own goroutine
+// panicked: the code under test crashed on the test's input, and the detail
+// says "panicked"); crashed when the binary died with no failing test (a panic
+// outside every test, a fatal error such as a deadlock, an exit from TestMain).
+func judge(out []byte) (Status, string) {
+	fail, crash := "", ""
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case crash == "" && (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")):
+			crash = l
+		case fail == "" && strings.HasPrefix(strings.TrimSpace(l), "--- FAIL: "):
+			fail = strings.TrimPrefix(strings.TrimSpace(l), "--- FAIL: ")
+		}
+	}
+	switch {
+	case fail != "" && crash != "":
+		return Killed, fail + " " + panicked + crash
+	case fail != "":
+		return Killed, fail
+	case crash != "":
+		return Crashed, crash
+	}
+	return Crashed, "exited without a --- FAIL line: " + firstLines(out, 2)
+}
+
+// panicked marks the detail of a kill whose failing test panicked.
+const panicked = "panicked: "
