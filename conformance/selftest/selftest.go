@@ -149,7 +149,11 @@ func runLane(ctx context.Context, o Options, lane string) (*conformance.Report, 
 
 func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 	negs := conformance.Negatives()
-	byProfile := map[string][]string{}
+	type negative struct {
+		id string
+		n  conformance.Negative
+	}
+	byProfile := map[string][]negative{}
 	var missing, onCatalog []string
 	positive := map[string]conformance.Status{}
 	for _, r := range out.Positive.Checks {
@@ -175,7 +179,9 @@ func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 			missing = append(missing, c.ID)
 			continue
 		}
-		byProfile[n.Profile] = append(byProfile[n.Profile], c.ID)
+		for _, n := range conformance.NegativesOf(c.ID) { // the first, then each further one
+			byProfile[n.Profile] = append(byProfile[n.Profile], negative{c.ID, n})
+		}
 	}
 	profiles := make([]string, 0, len(byProfile))
 	for p := range byProfile {
@@ -187,8 +193,8 @@ func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 		if err != nil {
 			return err
 		}
-		for _, id := range byProfile[prof] {
-			nr, err := runNegative(ctx, o, sim, id, negs[id])
+		for _, neg := range byProfile[prof] {
+			nr, err := runNegative(ctx, o, sim, neg.id, neg.n)
 			if err != nil {
 				sim.Stop()
 				return err
