@@ -39,7 +39,9 @@ func TestIdentityAndFenceFaults(t *testing.T) {
 	})
 	t.Run("fence.refusal-writes", func(t *testing.T) {
 		c.create(f, "fr", "prod", spec).status(201)
-		stale := func() { observe("fr", map[string]string{"Takoform-Expected-Generation": "2"}).refused("generation_conflict", 412) }
+		stale := func() {
+			observe("fr", map[string]string{"Takoform-Expected-Generation": "2"}).refused("generation_conflict", 412)
+		}
 		revision := func() string { _, _, rev := meta(t, c.read(f, "fr", "prod").status(200)); return rev }
 		before := revision()
 		stale()
