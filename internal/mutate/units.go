@@ -273,23 +273,23 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 	}
 	env = append(slices.Clip(s.Env), env...)
 	crash := ""
-	for _, u := range us {
-		tp := p.pkgs[u.pkg]
-		b, refusal, built := bin(u.pkg)
+	for _, r := range batches(us, s) {
+		tp := p.pkgs[r.pkg]
+		b, refusal, built := bin(r.pkg)
 		c.Build += built
 		if b == "" {
 			return Crashed, "the test binary does not build: " + refusal
 		}
 		if left <= 0 {
-			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, u.pattern(s))
+			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, short(r.pattern))
 		}
 		start := time.Now()
-		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), u.env...), left, runArgs(s, u.pattern(s))...)
+		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), r.env...), left, runArgs(s, r.pattern)...)
 		left -= time.Since(start)
 		c.Test += time.Since(start)
-		c.Ran++
+		c.Ran += len(r.units)
 		if errors.Is(err, context.DeadlineExceeded) {
-			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, u.pattern(s))
+			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, short(r.pattern))
 		}
 		if err == nil {
 			continue
@@ -297,18 +297,83 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 		st, detail := judge(out)
 		if st == Killed {
 			p.mu.Lock()
-			p.kills[u.id]++
+			p.kills[r.killer(detail).id]++
 			p.mu.Unlock()
 			return Killed, detail
 		}
 		if crash == "" {
-			crash = fmt.Sprintf("%s %s %s: %s", strings.Join(u.env, " "), tp.path, u.pattern(s), detail)
+			crash = fmt.Sprintf("%s %s %s: %s", strings.Join(r.env, " "), tp.path, short(r.pattern), detail)
 		}
 	}
 	if crash != "" {
 		return Crashed, crash
 	}
 	return Lived, p.reproduce(s, us)
+}
+
+// alone is how many of a mutant's units run one by one, cheapest first,
+// before the rest of each package run in one process: most mutants fall to
+// one of their first tests, and a mutant that lives would otherwise start a
+// process per test that executes its line (a hundred, for a provider plan
+// helper). Every test passes alone and with the others (baseline, schema), so
+// a batch fails only for the mutant.
+const alone = 3
+
+// batch is one run of a test binary: units of one package and one environment.
+type batch struct {
+	pkg     int
+	env     []string
+	pattern string
+	units   []unit
+}
+
+// batches gives the first units alone, then the rest grouped by package and
+// environment (a split's units stay alone: each has its own value).
+func batches(us []unit, s Scope) []batch {
+	var out []batch
+	group := map[string]int{}
+	for i, u := range us {
+		if i < alone || len(u.env) > 0 || u.name == "" {
+			out = append(out, batch{pkg: u.pkg, env: u.env, pattern: u.pattern(s), units: []unit{u}})
+			continue
+		}
+		k := strconv.Itoa(u.pkg)
+		j, ok := group[k]
+		if !ok {
+			j = len(out)
+			group[k] = j
+			out = append(out, batch{pkg: u.pkg})
+		}
+		b := &out[j]
+		b.units = append(b.units, u)
+		if b.pattern != "" {
+			b.pattern += "|"
+		}
+		b.pattern += u.pattern(s)
+	}
+	return out
+}
+
+// killer is the unit whose test a kill's detail names (the batch's first when
+// none matches).
+func (b batch) killer(detail string) unit {
+	name, _, _ := strings.Cut(detail, " ")
+	name, _, _ = strings.Cut(name, "/")
+	for _, u := range b.units {
+		if u.name == name {
+			return u
+		}
+	}
+	return b.units[0]
+}
+
+// short keeps a long -run pattern readable in a log line.
+func short(pattern string) string {
+	if n := strings.Count(pattern, "|") + 1; n > 3 {
+		first, _, _ := strings.Cut(pattern, "|")
+		return fmt.Sprintf("%s|... (%d tests)", first, n)
+	}
+	return pattern
 }
 
 // reproduce is the go test command that runs what a lived mutant survived.
@@ -332,7 +397,7 @@ func (p *plan) reproduce(s Scope, us []unit) string {
 		cmd = "for each of " + strings.Join(envs, " ") + ": " + cmd
 	}
 	if len(runs) > 0 {
-		cmd += " -run '" + strings.Join(runs, "|") + "'"
+		cmd += " -run '" + short(strings.Join(runs, "|")) + "'"
 	}
 	if s.Skip != "" {
 		cmd += " -skip '" + s.Skip + "'"
