@@ -71,11 +71,14 @@ func runMutation() error {
 	start := time.Now()
 	var names []string
 	results := map[string][]mutate.Result{}
+	var failed []string
 	for _, s := range rows {
 		rowStart := time.Now()
 		rs, err := mutate.RunScope(ctx, o, s)
-		if err != nil {
-			return err
+		if err != nil { // the other rows still run; the target fails at the end
+			fmt.Printf("%s: ERROR: %v\n", s.Name, err)
+			failed = append(failed, s.Name)
+			continue
 		}
 		names = append(names, s.Name)
 		results[s.Name] = rs
@@ -93,6 +96,9 @@ func runMutation() error {
 		return err
 	}
 	mutate.Report(os.Stdout, names, results)
+	if len(failed) > 0 {
+		return fmt.Errorf("mutation: %d row(s) could not run: %s", len(failed), strings.Join(failed, "; "))
+	}
 	return nil
 }
 

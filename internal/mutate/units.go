@@ -284,7 +284,11 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, short(r.pattern))
 		}
 		start := time.Now()
-		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), r.env...), left, runArgs(s, r.pattern)...)
+		args := runArgs(s, r.pattern)
+		if len(r.units) > 1 {
+			args = append(args, "-test.failfast") // the first failure decides
+		}
+		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), r.env...), left, args...)
 		left -= time.Since(start)
 		c.Test += time.Since(start)
 		c.Ran += len(r.units)
