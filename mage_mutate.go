@@ -15,80 +15,31 @@ import (
 	"github.com/takokit/takokit/internal/mutate"
 )
 
-// mutationScope is the core of the three rules, one row per package: the files whose
-// mutants are made and the tests that run against each (docs/mutation.md). Dirs lists
-// candidate locations, first existing wins, so a package that moves keeps working
-// until the row is updated.
-var mutationScope = []mutate.Scope{
-	// provider (provider/takoform since it became public; internal/takoform before)
-	{Name: "provider outputs", Module: "provider",
-		Dirs:  []string{"takoform", "internal/takoform"},
-		Files: []string{"outputs.go"},
-		Tests: []string{"{pkg}"}, Run: "Output|Endpoint"},
-	{Name: "provider plan-time support", Module: "provider",
-		Dirs:  []string{"takoform", "internal/takoform"},
-		Files: []string{"support.go"},
-		Tests: []string{"{pkg}"}, Run: "Capability|Support|Plan|Refus|Digest|Range|Enum|Limit|Bundle"},
-	{Name: "provider plan (ModifyPlan)", Module: "provider",
-		Dirs:  []string{"takoform", "internal/takoform"},
-		Files: []string{"modifyplan.go"},
-		Tests: []string{"{pkg}"}, Run: "Plan|Capability|Support|Transition|Refus|Replace|Rename|Drift|Revision|Version|Reformatted|Space|Cross|Validators|JSONMap|Queue|Import|DesiredSpec|SpecProblem"},
-	{Name: "provider transition", Module: "provider",
-		Dirs:  []string{"takoform", "internal/takoform"},
-		Files: []string{"transition.go", "transition_apply.go", "codes.go"},
-		Tests: []string{"{pkg}"}, Run: "Transition|Retry"},
-	{Name: "provider native spec checks (catalog/model)", Module: "catalog",
-		Dirs:  []string{"model"},
-		Files: []string{"schema_check.go"},
-		Tests: []string{"{pkg}", "."}, Run: "Native|Compile|Validate|Numbers|LocalRefs|FormWithout|Bounds|Problems|ConstAndEnum|NonFinite"},
-	{Name: "hostsim decisions (decide)", Module: "hostsim",
-		Dirs:  []string{"internal/decide", "internal/core"},
-		Files: []string{"intent.go", "fences.go", "claims.go", "capability.go", "nextstate.go", "prepare.go", "operations.go", "order.go"},
-		Tests: []string{"{pkg}", "./internal/lifecycle"}, Run: ""},
-	{Name: "hostsim idempotency", Module: "hostsim",
-		Dirs:  []string{"internal/idempotency"},
-		Files: []string{"idempotency.go"},
-		Tests: []string{"{pkg}"}, Run: ""},
-	{Name: "hostsim transition ledger", Module: "hostsim",
-		Dirs:  []string{"internal/transition"},
-		Files: []string{"ledger.go", "flow.go", "resolve.go", "crash.go"},
-		Tests: []string{"{pkg}"}, Run: ""},
-	{Name: "hostsim profile enforcement", Module: "hostsim",
-		Dirs:  []string{"internal/profile"},
-		Files: []string{"enforce.go", "resolve.go"},
-		Tests: []string{"{pkg}"}, Run: ""},
-	{Name: "hostsim support routes (surface)", Module: "hostsim",
-		Dirs:  []string{"internal/surface"},
-		Files: []string{"surface.go"},
-		Tests: []string{"{pkg}", "."}, Run: "Support|Discovery|ExactFormRef|KVOnly|TightLimits|FormsAndDefinitions|CatalogSurface"},
-	{Name: "hostsim outputs (render)", Module: "hostsim",
-		Dirs:  []string{"internal/render"},
-		Files: []string{"outputs.go"},
-		Tests: []string{"{pkg}", "."}, Run: "Output|Representation|NoEndpoints"},
-	{Name: "conformance outputs checks", Module: "conformance",
-		Dirs:  []string{"."},
-		Files: []string{"checks_outputs.go"},
-		Tests: []string{".", "./selftest"}, Run: "TestOutput|TestSelftest|TestChecksOnPartialHosts",
-		Env: []string{"TAKOKIT_SELFTEST_AREAS=outputs"}},
-	{Name: "conformance support enforcement", Module: "conformance",
-		Dirs:  []string{"."},
-		Files: []string{"support_enforce.go"},
-		Tests: []string{"./selftest"}, Run: "TestSelftest|TestChecksOnPartialHosts|TestNarrowedOperations|TestSupportEnforcement",
-		Env: []string{"TAKOKIT_SELFTEST_AREAS=support profiles"}},
-	{Name: "conformance transition protocol", Module: "conformance",
-		Dirs:  []string{"."},
-		Files: []string{"transition.go"},
-		Tests: []string{".", "./selftest"}, Run: "TestVerifyReceipt|TestNextDecimal|TestSelftest|TestChecksOnPartialHosts",
-		Env: []string{"TAKOKIT_SELFTEST_AREAS=transitions"}},
-}
+// mutationScopeFile is the scope table: one row per package, the files whose
+// mutants are made and the tests that may kill them (docs/mutation.md).
+const mutationScopeFile = "internal/mutate/scope.json"
+
+// productModules are the modules whose production lines the scope's share is
+// counted against (the root module is the project's tooling).
+var productModules = []string{"catalog", "hostsim", "provider", "conformance"}
 
 // runMutation runs every scope row (MUTATE_ONLY=substring narrows to matching rows;
 // MUTATE_WORKERS sets how many mutants run at once, default cores + 1; MUTATE_TIMEOUT
 // bounds the whole run, default 40m; MUTATE_TRACE=1 prints each mutant's build and
-// test time)
-// and prints per row and in total; survivors go to bin/mutation-survivors.txt.
+// test time; MUTATE_SURVEY=1 only counts each row's files, lines and mutants;
+// MUTATE_SCOPE=file reads another scope table)
+// and prints per row, per operator and in total; survivors go to
+// bin/mutation-survivors.txt.
 func runMutation() error {
 	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(root, mutationScopeFile)
+	if f := os.Getenv("MUTATE_SCOPE"); f != "" { // another table, for trying a row out
+		file = f
+	}
+	scope, err := mutate.LoadScope(file)
 	if err != nil {
 		return err
 	}
@@ -97,6 +48,18 @@ func runMutation() error {
 		workers = n
 	}
 	only := os.Getenv("MUTATE_ONLY")
+	var rows []mutate.Scope
+	for _, s := range scope {
+		if only == "" || strings.Contains(s.Name, only) {
+			rows = append(rows, s)
+		}
+	}
+	if err := printShare(root, rows); err != nil {
+		return err
+	}
+	if os.Getenv("MUTATE_SURVEY") != "" {
+		return nil
+	}
 	limit := 40 * time.Minute // the whole run; one worker over every row needs more (MUTATE_TIMEOUT=90m)
 	if d, err := time.ParseDuration(os.Getenv("MUTATE_TIMEOUT")); err == nil && d > 0 {
 		limit = d
@@ -108,14 +71,14 @@ func runMutation() error {
 	start := time.Now()
 	var names []string
 	results := map[string][]mutate.Result{}
-	for _, s := range mutationScope {
-		if only != "" && !strings.Contains(s.Name, only) {
-			continue
-		}
+	var failed []string
+	for _, s := range rows {
 		rowStart := time.Now()
 		rs, err := mutate.RunScope(ctx, o, s)
-		if err != nil {
-			return err
+		if err != nil { // the other rows still run; the target fails at the end
+			fmt.Printf("%s: ERROR: %v\n", s.Name, err)
+			failed = append(failed, s.Name)
+			continue
 		}
 		names = append(names, s.Name)
 		results[s.Name] = rs
@@ -129,7 +92,49 @@ func runMutation() error {
 		return err
 	}
 	fmt.Printf("== mutation report (%s, %d workers)\n", time.Since(start).Round(time.Second), workers)
+	if err := printShare(root, rows); err != nil {
+		return err
+	}
 	mutate.Report(os.Stdout, names, results)
+	if len(failed) > 0 {
+		return fmt.Errorf("mutation: %d row(s) could not run: %s", len(failed), strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+// printShare prints each row's files, lines of code and mutants, and the rows'
+// share of the product modules' production lines of code.
+func printShare(root string, rows []mutate.Scope) error {
+	total, err := mutate.ProductionLines(root, productModules)
+	if err != nil {
+		return err
+	}
+	lines, mutants := 0, 0
+	for _, s := range rows {
+		dir, files, err := s.ResolveFiles(root)
+		if err != nil {
+			return err
+		}
+		n, m := 0, 0
+		for _, f := range files {
+			c, err := mutate.CodeLines(filepath.Join(dir, f))
+			if err != nil {
+				return err
+			}
+			ms, err := mutate.Find(filepath.Join(dir, f))
+			if err != nil {
+				return err
+			}
+			n += c
+			m += len(ms)
+		}
+		rel, _ := filepath.Rel(root, dir)
+		fmt.Printf("scope: %-56s %2d files, %5d lines, %5d mutants in %s\n", s.Name, len(files), n, m, rel)
+		lines += n
+		mutants += m
+	}
+	fmt.Printf("scope: %d lines of code of %d in production files of %s (not tests, not generated): %.1f%%; %d mutants\n",
+		lines, total, strings.Join(productModules, ", "), 100*float64(lines)/float64(total), mutants)
 	return nil
 }
 
@@ -137,9 +142,10 @@ func writeSurvivors(root string, names []string, results map[string][]mutate.Res
 	var b strings.Builder
 	for _, n := range names {
 		for _, r := range results[n] {
-			if r.Status == mutate.Lived || r.Status == mutate.NotCovered {
+			switch r.Status {
+			case mutate.Lived, mutate.NotCovered, mutate.TimedOut, mutate.Crashed:
 				rel, _ := filepath.Rel(root, r.File)
-				fmt.Fprintf(&b, "%s\t%s:%d:%d\t%s\t%q -> %q\n", r.Status, rel, r.Line, r.Col, r.Kind, r.Old, r.New)
+				fmt.Fprintf(&b, "%s\t%s:%d:%d\t%s\t%q -> %q\t%s\n", r.Status, rel, r.Line, r.Col, r.Kind, mutate.Short(r.Old), r.New, r.Detail)
 			}
 		}
 	}

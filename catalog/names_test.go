@@ -17,6 +17,7 @@ func TestSnake(t *testing.T) {
 		"v2Name":                  "v2_name",
 		"aB":                      "a_b",
 		"dependsOn":               "depends_on",
+		"URLPath":                 "url_path", // an initial capital: nothing before it
 	} {
 		if got := Snake(wire); got != want {
 			t.Errorf("Snake(%q) = %q, want %q", wire, got, want)

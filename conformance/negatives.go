@@ -40,7 +40,30 @@ func targeted(fault, fragment string) Negative {
 	return Negative{Profile: "full", Faults: []string{fault}, Fragment: fragment}
 }
 
-// Negatives maps every check id to its negative. TestNegatives requires one per check.
+// NegativesOf gives every registered negative of a check: its first (Negatives)
+// and then its further ones (MoreNegatives).
+func NegativesOf(id string) []Negative {
+	n, ok := Negatives()[id]
+	if !ok {
+		return nil
+	}
+	return append([]Negative{n}, MoreNegatives()[id]...)
+}
+
+// MoreNegatives maps a check id to its further negatives: a check with several
+// rules, whose first negative fails an early one, gets one more for each later
+// rule no negative reached, each failing the check at exactly that rule (the
+// mutation tool finds such rules: a rule no negative reaches can be deleted
+// with every test still passing; docs/mutation.md). The self-test proves each
+// like the first.
+func MoreNegatives() map[string][]Negative {
+	return map[string][]Negative{
+		// the last rule: refused stale requests leave the resource unchanged
+		"stale-generation-rejected": {targeted("fence.refusal-writes", "refused stale requests moved the resource")},
+	}
+}
+
+// Negatives maps every check id to its first negative. TestNegatives requires one per check.
 func Negatives() map[string]Negative {
 	return map[string]Negative{
 		"discovery-exact":                 targeted("discovery.omit-feature", "exact_form_ref"),

@@ -85,6 +85,26 @@ func TestNegatives(t *testing.T) {
 			t.Errorf("negative for %q names no check", id)
 		}
 	}
+	for id, more := range MoreNegatives() {
+		first, ok := negs[id]
+		if !ok {
+			t.Errorf("further negatives for %q, which has no first negative", id)
+			continue
+		}
+		seen := map[string]bool{first.Fragment: true}
+		for _, n := range more {
+			if n.Fragment == "" || n.Profile == "" || n.Missing || n.Wanted != "" {
+				t.Errorf("check %q: a further negative must be isolated, with a profile and a fragment: %+v", id, n)
+			}
+			if seen[n.Fragment] {
+				t.Errorf("check %q: two negatives expect %q; a further negative must fail the check at another rule", id, n.Fragment)
+			}
+			seen[n.Fragment] = true
+		}
+		if got := NegativesOf(id); len(got) != 1+len(more) || got[0].Fragment != first.Fragment {
+			t.Errorf("NegativesOf(%q) = %d negatives, want the first then the %d further ones", id, len(got), len(more))
+		}
+	}
 }
 
 // publishedCorpus is the required check ids of a lane's published conformance corpus.

@@ -37,6 +37,29 @@ func TestIdentityAndFenceFaults(t *testing.T) {
 		disarm(t, sim)
 		c.del(f, "fx", "prod", 2).refused("generation_conflict", 412)
 	})
+	t.Run("fence.refusal-writes", func(t *testing.T) {
+		c.create(f, "fr", "prod", spec).status(201)
+		stale := func() {
+			observe("fr", map[string]string{"Takoform-Expected-Generation": "2"}).refused("generation_conflict", 412)
+		}
+		revision := func() string { _, _, rev := meta(t, c.read(f, "fr", "prod").status(200)); return rev }
+		before := revision()
+		stale()
+		if now := revision(); now != before {
+			t.Fatalf("a refused observe moved the revision from %s to %s", before, now)
+		}
+		arm(t, sim, "fence.refusal-writes,resource=fr")
+		stale() // still refused, as ever
+		moved := revision()
+		if moved == before {
+			t.Fatalf("fence.refusal-writes armed: the refused observe left revision %s; it must move it", before)
+		}
+		disarm(t, sim)
+		stale()
+		if now := revision(); now != moved {
+			t.Fatalf("disarmed, a refused observe moved the revision from %s to %s", moved, now)
+		}
+	})
 	t.Run("ifmatch.ignore", func(t *testing.T) {
 		stale := map[string]string{"Takoform-Expected-Generation": "1", "If-Match": `"99"`}
 		observe("fx", stale).refused("revision_conflict", 412)

@@ -85,7 +85,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		Progress: func(r conformance.Result) { fmt.Fprintln(o.Out, r.Line()) }}
 	tokens(&cfg)
 	out.Positive, err = conformance.Run(ctx, cfg)
-	sim.Stop()
+	defer sim.Stop() // the negatives on profile full run on it too, reset before each
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 	}
 	fmt.Fprintln(o.Out, "== negative matrix: every check against the host that must fail it")
-	if err := runNegatives(ctx, o, out); err != nil {
+	if err := runNegatives(ctx, o, out, sim); err != nil {
 		return nil, err
 	}
 	caught, moot, notIsolated := 0, 0, 0
@@ -147,9 +147,13 @@ func runLane(ctx context.Context, o Options, lane string) (*conformance.Report, 
 	return rep, nil
 }
 
-func runNegatives(ctx context.Context, o Options, out *Outcome) error {
+func runNegatives(ctx context.Context, o Options, out *Outcome, full *Sim) error {
 	negs := conformance.Negatives()
-	byProfile := map[string][]string{}
+	type negative struct {
+		id string
+		n  conformance.Negative
+	}
+	byProfile := map[string][]negative{}
 	var missing, onCatalog []string
 	positive := map[string]conformance.Status{}
 	for _, r := range out.Positive.Checks {
@@ -175,7 +179,9 @@ func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 			missing = append(missing, c.ID)
 			continue
 		}
-		byProfile[n.Profile] = append(byProfile[n.Profile], c.ID)
+		for _, n := range conformance.NegativesOf(c.ID) { // the first, then each further one
+			byProfile[n.Profile] = append(byProfile[n.Profile], negative{c.ID, n})
+		}
 	}
 	profiles := make([]string, 0, len(byProfile))
 	for p := range byProfile {
@@ -183,20 +189,27 @@ func runNegatives(ctx context.Context, o Options, out *Outcome) error {
 	}
 	sort.Strings(profiles)
 	for _, prof := range profiles {
-		sim, err := Start(ctx, o.Hostsim, prof, o.hostArgs()...)
-		if err != nil {
-			return err
+		sim := full // the positive run's host: started alike, reset before each negative
+		if prof != full.Profile {
+			var err error
+			if sim, err = Start(ctx, o.Hostsim, prof, o.hostArgs()...); err != nil {
+				return err
+			}
 		}
-		for _, id := range byProfile[prof] {
-			nr, err := runNegative(ctx, o, sim, id, negs[id])
+		for _, neg := range byProfile[prof] {
+			nr, err := runNegative(ctx, o, sim, neg.id, neg.n)
 			if err != nil {
-				sim.Stop()
+				if sim != full {
+					sim.Stop()
+				}
 				return err
 			}
 			out.Negatives = append(out.Negatives, nr)
 			fmt.Fprintln(o.Out, nr.Verdict)
 		}
-		sim.Stop()
+		if sim != full {
+			sim.Stop()
+		}
 	}
 	for _, id := range onCatalog {
 		nr, err := runOnTestCatalog(ctx, o, id, negs[id])

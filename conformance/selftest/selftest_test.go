@@ -87,7 +87,22 @@ func TestSelftest(t *testing.T) {
 // areaChecks narrows the self-test to the checks of the areas named in
 // TAKOKIT_SELFTEST_AREAS (comma-separated, e.g. "outputs,transitions"): `mage mutate`
 // runs only the areas whose code it mutates. Unset, every check runs.
+//
+// TAKOKIT_SELFTEST_CHECKS (comma-separated check ids) narrows it to those checks:
+// `mage mutate` runs the self-test once per check, so a mutant of one check's
+// code waits only for that check and its negatives.
 func areaChecks(t *testing.T) []string {
+	if env := os.Getenv("TAKOKIT_SELFTEST_CHECKS"); env != "" {
+		var ids []string
+		for _, id := range strings.Split(env, ",") {
+			id = strings.TrimSpace(id)
+			if _, ok := conformance.Negatives()[id]; !ok {
+				t.Fatalf("TAKOKIT_SELFTEST_CHECKS names %q, which is no check of the table", id)
+			}
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	env := os.Getenv("TAKOKIT_SELFTEST_AREAS")
 	if env == "" {
 		return nil

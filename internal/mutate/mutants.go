@@ -1,109 +1,81 @@
 // Package mutate is the mutation tester behind `go tool mage mutate` (docs/mutation.md).
 //
-// It makes the mutants gremlins (github.com/go-gremlins/gremlins) makes by default —
-// arithmetic, conditional boundary, conditional negation, increment/decrement and
-// negation-removal — plus inverted logical operators, and runs them its own way:
-// each mutant is compiled first (one that does not build is NOT VIABLE, never
-// killed), then only the tests a scope row names run against it, through
-// `go test -overlay`, so no module is copied and workspace replaces keep working.
+// Its operators are a table (operators.go): gremlins' token swaps
+// (github.com/go-gremlins/gremlins) plus statement and guard deletion, `!`
+// removal, conditions forced true or false and a returned error made nil. Each
+// mutant is type-checked first (one that does not type-check is NOT VIABLE, never
+// killed), then only the tests a scope row names run against it, through one
+// schema build per package or `go test -overlay`, so no module is copied and
+// workspace replaces keep working.
 package mutate
 
 import (
 	"fmt"
-	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"sort"
+	"strings"
 )
 
-// Kind is a mutation operator (gremlins' names).
+// Kind is a mutation operator.
 type Kind string
 
-// The operators.
-const (
-	ArithmeticBase       Kind = "ARITHMETIC_BASE"
-	ConditionalsBoundary Kind = "CONDITIONALS_BOUNDARY"
-	ConditionalsNegation Kind = "CONDITIONALS_NEGATION"
-	IncrementDecrement   Kind = "INCREMENT_DECREMENT"
-	InvertNegatives      Kind = "INVERT_NEGATIVES"
-	InvertLogical        Kind = "INVERT_LOGICAL"
-)
-
-// Mutant is one token replacement in one file.
+// Mutant is one text replacement in one file: Old, at Offset, becomes New.
 type Mutant struct {
 	File   string // absolute path
 	Line   int
 	Col    int
-	Offset int    // byte offset of the token
-	Old    string // the token replaced
+	Offset int    // byte offset of the replaced text
+	Old    string // the text replaced (a token, an expression or a statement)
 	New    string // what replaces it ("" removes it)
 	Kind   Kind
 }
 
+// End is the byte offset just past the replaced text.
+func (m Mutant) End() int { return m.Offset + len(m.Old) }
+
 func (m Mutant) String() string {
-	return fmt.Sprintf("%s:%d:%d %s %q -> %q", m.File, m.Line, m.Col, m.Kind, m.Old, m.New)
+	return fmt.Sprintf("%s:%d:%d %s %q -> %q", m.File, m.Line, m.Col, m.Kind, Short(m.Old), m.New)
+}
+
+// Short is s on one line, at most 60 bytes: a deleted statement can be long.
+func Short(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
 }
 
 // Apply returns src with the mutation made.
 func (m Mutant) Apply(src []byte) []byte {
-	out := make([]byte, 0, len(src)+2)
+	out := make([]byte, 0, len(src)+len(m.New))
 	out = append(out, src[:m.Offset]...)
 	out = append(out, m.New...)
-	return append(out, src[m.Offset+len(m.Old):]...)
+	return append(out, src[m.End():]...)
 }
 
-var (
-	arithmetic = map[token.Token]string{token.ADD: "-", token.SUB: "+", token.MUL: "/", token.QUO: "*", token.REM: "*"}
-	boundary   = map[token.Token]string{token.LSS: "<=", token.LEQ: "<", token.GTR: ">=", token.GEQ: ">"}
-	negation   = map[token.Token]string{token.EQL: "!=", token.NEQ: "==", token.LSS: ">=", token.LEQ: ">", token.GTR: "<=", token.GEQ: "<"}
-	logical    = map[token.Token]string{token.LAND: "||", token.LOR: "&&"}
-	incdec     = map[token.Token]string{token.INC: "--", token.DEC: "++"}
-)
-
-// Find lists the mutants of one Go file, in source order.
+// Find lists the mutants every operator makes in one Go file, in source order.
 func Find(path string) ([]Mutant, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return FindIn(path, src, Operators)
+}
+
+// FindIn lists the mutants the given operators make in src, in source order.
+func FindIn(path string, src []byte, ops []Operator) ([]Mutant, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}
-	var out []Mutant
-	add := func(pos token.Pos, op token.Token, repl string, k Kind) {
-		p := fset.Position(pos)
-		out = append(out, Mutant{File: path, Line: p.Line, Col: p.Column, Offset: p.Offset, Old: op.String(), New: repl, Kind: k})
+	fi := newFinder(fset, f, path, src)
+	for _, op := range ops {
+		op.find(fi, op.Kind)
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.GenDecl:
-			// constants and package-level tables are data, not behaviour a test can pin
-			return x.Tok != token.CONST
-		case *ast.BinaryExpr:
-			if r, ok := arithmetic[x.Op]; ok {
-				add(x.OpPos, x.Op, r, ArithmeticBase)
-			}
-			if r, ok := boundary[x.Op]; ok {
-				add(x.OpPos, x.Op, r, ConditionalsBoundary)
-			}
-			if r, ok := negation[x.Op]; ok {
-				add(x.OpPos, x.Op, r, ConditionalsNegation)
-			}
-			if r, ok := logical[x.Op]; ok {
-				add(x.OpPos, x.Op, r, InvertLogical)
-			}
-		case *ast.IncDecStmt:
-			add(x.TokPos, x.Tok, incdec[x.Tok], IncrementDecrement)
-		case *ast.UnaryExpr:
-			if x.Op == token.SUB {
-				add(x.OpPos, x.Op, "", InvertNegatives)
-			}
-		}
-		return true
-	})
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
-	return out, nil
+	sort.SliceStable(fi.out, func(i, j int) bool { return fi.out[i].Offset < fi.out[j].Offset })
+	return fi.out, nil
 }

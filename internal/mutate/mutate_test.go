@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,9 +41,12 @@ func TestFindAndApply(t *testing.T) {
 		got = append(got, string(m.Kind)+" "+m.Old+">"+m.New)
 	}
 	want := []string{
+		"CONDITION_TRUE a < b && ok>true", "CONDITION_FALSE a < b && ok>false", // not a guard: its body does not leave
 		"CONDITIONALS_BOUNDARY <><=", "CONDITIONALS_NEGATION <>>=", "INVERT_LOGICAL &&>||",
 		"INCREMENT_DECREMENT ++>--",
-		"CONDITIONALS_NEGATION ==>!=", "INVERT_NEGATIVES ->", "INVERT_LOGICAL ||>&&",
+		"REMOVE_GUARD if a == -b || !ok {\n\t\treturn a * b\n\t}>", // a guard: forced false would be the same mutant
+		"CONDITION_TRUE a == -b || !ok>true",
+		"CONDITIONALS_NEGATION ==>!=", "INVERT_NEGATIVES ->", "INVERT_LOGICAL ||>&&", "REMOVE_NOT !>",
 		"ARITHMETIC_BASE *>/", "ARITHMETIC_BASE %>*",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -54,7 +59,8 @@ func TestFindAndApply(t *testing.T) {
 			t.Errorf("%s: Apply did not replace exactly the token", m)
 		}
 	}
-	if out := string(ms[5].Apply(src)); !strings.Contains(out, "a == b ||") {
+	neg := ms[slices.IndexFunc(ms, func(m Mutant) bool { return m.Kind == InvertNegatives })]
+	if out := string(neg.Apply(src)); !strings.Contains(out, "a == b ||") {
 		t.Errorf("INVERT_NEGATIVES should drop the minus: %s", out)
 	}
 }
@@ -98,15 +104,15 @@ func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
 }
 
 func TestReportClosingLineAndScore(t *testing.T) {
-	rs := map[string][]Result{"a": {{Status: Killed}, {Status: TimedOut}, {Status: Lived}, {Status: NotCovered}, {Status: NotViable}}}
+	rs := map[string][]Result{"a": {{Status: Killed}, {Status: TimedOut}, {Status: Crashed}, {Status: Lived}, {Status: NotCovered}, {Status: NotViable}}}
 	var b bytes.Buffer
 	c := Report(&b, []string{"a"}, rs)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if last := lines[len(lines)-1]; last != "mutation: 2 killed, 1 lived, 1 not covered, 1 not viable" {
+	if last := lines[len(lines)-1]; last != "mutation: 1 killed, 1 lived, 1 timeout, 1 crash, 1 not covered, 1 not viable" {
 		t.Fatalf("last line %q", last)
 	}
-	if c.Score() != 50 {
-		t.Fatalf("score %v, want 50 (2 ÷ (2+1+1)); not viable never counts", c.Score())
+	if c.Score() != 20 {
+		t.Fatalf("score %v, want 20 (1 ÷ 5): a timeout and a crash are no kill, not viable never counts", c.Score())
 	}
 }
 
@@ -144,6 +150,33 @@ func Max(a, b int) int {
 func Label(s string) string { return "x" + s }
 
 func Small(a int) bool { return a == 1 || a == 2 }
+
+func Pick(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func Loop(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i
+	}
+	return s
+}
+
+func Deref(p *int) int {
+	done := make(chan int)
+	go func() {
+		if p == nil {
+			done <- 0
+			return
+		}
+		done <- *p
+	}()
+	return <-done
+}
 `)
 	write("p/p_test.go", `package p
 
@@ -168,25 +201,56 @@ func TestSmall(t *testing.T) {
 		t.Fatal("small")
 	}
 }
+
+func TestPick(t *testing.T) {
+	x := 4
+	if Pick(nil) != 0 || Pick(&x) != 4 {
+		t.Fatal("pick")
+	}
+}
+
+func TestLoop(t *testing.T) {
+	if Loop(4) != 6 {
+		t.Fatal("loop")
+	}
+}
+
+func TestDeref(t *testing.T) {
+	x := 5
+	if Deref(nil) != 0 || Deref(&x) != 5 {
+		t.Fatal("deref")
+	}
+}
 `)
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
-	rs, err := RunScope(t.Context(), Options{Root: root, Workers: 2, Log: t.Logf},
+	var sampleLog strings.Builder
+	rs, err := RunScope(t.Context(), Options{Root: root, Workers: 2, Grace: 2 * time.Second, Log: func(f string, a ...any) { fmt.Fprintf(&sampleLog, f+"\n", a...) }},
 		Scope{Name: "sample", Module: "m", Dirs: []string{"nowhere", "p"}, Files: []string{"p.go"}, Tests: []string{"{pkg}"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]Status{}
 	for _, r := range rs {
-		got[r.Old+">"+r.New+"@"+string(rune('0'+r.Line))] = r.Status
+		got[Short(r.Old)+">"+r.New+"@"+strconv.Itoa(r.Line)] = r.Status
 	}
 	want := map[string]Status{"+>-@3": Killed, "+>-@5": NotViable, ">>>=@7": NotCovered, ">><=@7": NotCovered,
-		">=>>@:": Lived, ">=><@:": Killed, "+>-@@": NotViable,
-		"||>&&@B": Killed} // builds, though vet says "suspect and": a test, not vet, decides
+		">=>>@10": Lived, ">=><@10": Killed, "+>-@16": NotViable,
+		"||>&&@18":                   Killed, // builds, though vet says "suspect and": a test, not vet, decides
+		"if a >= b { return a }>@10": Killed, "a >= b>true@10": Killed,
+		"if p == nil { return 0 }>@21":         Killed,   // Pick(nil) dereferences nil: TestPick's own goroutine panics, --- FAIL
+		"if p == nil { done <- 0 return }>@38": Crashed,  // Deref(nil) dereferences nil in a goroutine of its own: no test fails, the binary dies
+		"p == nil>true@21":                     Killed,   // Pick(&x) answers 0: a clean --- FAIL
+		"++>--@29":                             TimedOut, // the loop never ends, alone either
+		"s += i>@30":                           Killed,
+	}
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("%s: %s, want %s (all: %v)", k, got[k], w, got)
 		}
+	}
+	if !strings.Contains(sampleLog.String(), "re-running alone: ") || !strings.Contains(sampleLog.String(), "INCREMENT_DECREMENT") {
+		t.Errorf("the timed-out mutant was not re-run alone:\n%s", sampleLog.String())
 	}
 	for _, r := range rs {
 		if r.Status == Lived && (!strings.Contains(r.Detail, "^TestMax$") || strings.Contains(r.Detail, "TestAdd")) {
@@ -226,5 +290,25 @@ func TestB(t *testing.T) {
 	}
 	if len(rs) != 1 || rs[0].Status != Killed {
 		t.Errorf("q: %+v, want the one mutant (* -> /) killed", rs)
+	}
+}
+
+// TestJudge: only a `--- FAIL` line kills; a panic or an exit without one is a crash.
+func TestJudge(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		want Status
+	}{
+		{"--- FAIL: TestX (0.00s)\n    x_test.go:3: wrong\nFAIL\n", Killed},
+		{"=== RUN TestX\n    --- FAIL: TestX/sub (0.00s)\n--- FAIL: TestX (0.00s)\nFAIL\n", Killed},
+		{"--- FAIL: TestX (0.00s)\npanic: runtime error: invalid memory address [recovered]\n\ngoroutine 7\n", Killed}, // the test's own goroutine: a failing test
+		{"panic: send on closed channel\n\ngoroutine 9 [running]:\n", Crashed},                                         // another goroutine: no test failed
+		{"fatal error: all goroutines are asleep - deadlock!\n", Crashed},
+		{"FAIL\nexit status 1\n", Crashed}, // TestMain failed after the tests passed
+		{"", Crashed},
+	} {
+		if got, detail := judge([]byte(tc.out)); got != tc.want || detail == "" {
+			t.Errorf("judge(%q) = %s %q, want %s with a detail", tc.out, got, detail, tc.want)
+		}
 	}
 }

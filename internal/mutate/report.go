@@ -3,21 +3,32 @@ package mutate
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Counts tallies results.
-type Counts struct{ Killed, Lived, NotCovered, NotViable, TimedOut int }
+type Counts struct {
+	Killed, Lived, TimedOut, Crashed, NotCovered, NotViable int
+	Panicked                                                int // of Killed: the failing test panicked
+	NotRun                                                  int // the run's deadline came first
+}
 
-// Add counts one result (a timed-out mutant counts as killed).
+// Add counts one result.
 func (c *Counts) Add(r Result) {
 	switch r.Status {
 	case Killed:
 		c.Killed++
-	case TimedOut:
-		c.Killed++
-		c.TimedOut++
+		if strings.Contains(r.Detail, panicked) {
+			c.Panicked++
+		}
+	case NotRun:
+		c.NotRun++
 	case Lived:
 		c.Lived++
+	case TimedOut:
+		c.TimedOut++
+	case Crashed:
+		c.Crashed++
 	case NotCovered:
 		c.NotCovered++
 	case NotViable:
@@ -25,33 +36,56 @@ func (c *Counts) Add(r Result) {
 	}
 }
 
-// Score is killed ÷ (killed + lived + not covered), in percent.
+// Viable is every mutant that type-checks: killed, lived, timed out, crashed or
+// not covered.
+func (c Counts) Viable() int { return c.Killed + c.Lived + c.TimedOut + c.Crashed + c.NotCovered }
+
+// Score is killed ÷ viable, in percent.
 func (c Counts) Score() float64 {
-	d := c.Killed + c.Lived + c.NotCovered
-	if d == 0 {
+	if c.Viable() == 0 {
 		return 0
 	}
-	return 100 * float64(c.Killed) / float64(d)
+	return 100 * float64(c.Killed) / float64(c.Viable())
 }
 
-// Line is `killed / lived / not covered / not viable` with the score.
+// Line is `killed / lived / timeout / crash / not covered / not viable` with the score.
 func (c Counts) Line() string {
-	return fmt.Sprintf("%d killed / %d lived / %d not covered / %d not viable (score %.1f%%)", c.Killed, c.Lived, c.NotCovered, c.NotViable, c.Score())
+	l := fmt.Sprintf("%d killed / %d lived / %d timeout / %d crash / %d not covered / %d not viable (score %.1f%%; %d of the kills by a test that panicked)",
+		c.Killed, c.Lived, c.TimedOut, c.Crashed, c.NotCovered, c.NotViable, c.Score(), c.Panicked)
+	if c.NotRun > 0 {
+		l += fmt.Sprintf("; %d NOT RUN (the run's deadline came first)", c.NotRun)
+	}
+	return l
 }
 
-// Report prints one line per scope, the survivors, and the closing line
-// `mutation: N killed, N lived, N not covered, N not viable`.
+// Report prints one line per scope row, one per operator, the score, and the
+// closing line `mutation: N killed, N lived, N timeout, N crash, N not covered, N not viable`.
 func Report(w io.Writer, names []string, results map[string][]Result) Counts {
 	var total Counts
+	byKind := map[Kind]*Counts{}
 	for _, n := range names {
 		var c Counts
 		for _, r := range results[n] {
 			c.Add(r)
 			total.Add(r)
+			if byKind[r.Kind] == nil {
+				byKind[r.Kind] = &Counts{}
+			}
+			byKind[r.Kind].Add(r)
 		}
-		fmt.Fprintf(w, "%-44s %s\n", n+":", c.Line())
+		fmt.Fprintf(w, "%-48s %s\n", n+":", c.Line())
 	}
-	fmt.Fprintf(w, "score: %.1f%% of viable mutants killed (killed ÷ (killed + lived + not covered)); %d timed out, counted as killed\n", total.Score(), total.TimedOut)
-	fmt.Fprintf(w, "mutation: %d killed, %d lived, %d not covered, %d not viable\n", total.Killed, total.Lived, total.NotCovered, total.NotViable)
+	fmt.Fprintln(w, "by operator:")
+	for _, op := range Operators {
+		if c := byKind[op.Kind]; c != nil {
+			fmt.Fprintf(w, "  %-46s %s\n", string(op.Kind)+":", c.Line())
+		}
+	}
+	fmt.Fprintf(w, "score: %.1f%% of viable mutants killed (killed ÷ (killed + lived + timeout + crash + not covered))\n", total.Score())
+	if total.NotRun > 0 {
+		fmt.Fprintf(w, "NOT RUN: %d mutants (the run's deadline came first; MUTATE_TIMEOUT)\n", total.NotRun)
+	}
+	fmt.Fprintf(w, "mutation: %d killed, %d lived, %d timeout, %d crash, %d not covered, %d not viable\n",
+		total.Killed, total.Lived, total.TimedOut, total.Crashed, total.NotCovered, total.NotViable)
 	return total
 }

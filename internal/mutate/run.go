@@ -15,29 +15,48 @@ import (
 	"time"
 )
 
-// Scope is one row of the scope table: the files of one package to mutate and the
-// tests that cover them.
+// Scope is one row of the scope table (internal/mutate/scope.json): the files of
+// one package to mutate and the tests that may kill their mutants.
 type Scope struct {
-	Name   string   // for the report, e.g. "provider outputs/support/transition"
-	Module string   // module directory, relative to the workspace root
-	Dirs   []string // candidate package directories inside the module; the first that exists is used
-	Files  []string // file names inside that directory
-	Tests  []string // packages whose tests run against a mutant, relative to the module ("." = its root; "{pkg}" = the mutated package wherever it resolved)
-	Run    string   // -run selection ("" = every test of those packages)
-	Skip   string   // -skip selection (slow tests that measure nothing of these files)
-	Env    []string // extra environment for the tests
+	Name   string   `json:"name"`   // for the report
+	Module string   `json:"module"` // module directory, relative to the workspace root
+	Dirs   []string `json:"dirs"`   // candidate package directories inside the module; the first that exists is used
+	Files  []string `json:"files"`  // file names or patterns (checks_*.go) inside that directory; tests and generated files never match
+	Tests  []string `json:"tests"`  // packages whose tests run against a mutant, relative to the module ("." = its root; "{pkg}" = the mutated package wherever it resolved)
+	Run    string   `json:"run"`    // -run selection ("" = every test of those packages)
+	Skip   string   `json:"skip"`   // -skip selection (slow tests that measure nothing of these files)
+	Env    []string `json:"env"`    // extra environment for the tests
+	Split  *Split   `json:"split"`  // one test run once per value of a variable
+	Note   string   `json:"note"`   // why the row is as it is (a refactor it waits for, ...)
+}
+
+// Split runs one top-level test once per value of an environment variable, each
+// run a unit of its own with its own coverage: the conformance self-test once per
+// check, so a mutant of one check waits only for that check.
+type Split struct {
+	Test   string   `json:"test"`   // the top-level test
+	Env    string   `json:"env"`    // the variable
+	Values []string `json:"values"` // its values
+	// ValuesFrom is a command (run at the workspace root) that prints the values,
+	// the first field of each line, when Values is empty.
+	ValuesFrom []string `json:"valuesFrom"`
 }
 
 // Status is a mutant's outcome.
 type Status string
 
-// The outcomes. A mutant that does not build is not viable: no test had to kill it.
+// The outcomes. A mutant that does not type-check is not viable: no test had to
+// kill it. Only a test that fails with a `--- FAIL` line kills a mutant: a run
+// that panics or exits without one crashed, and a run that does not end in its
+// time (twice, the second time alone) timed out; neither counts as killed.
 const (
 	Killed     Status = "killed"
 	Lived      Status = "lived"
+	TimedOut   Status = "timeout"
+	Crashed    Status = "crash"
 	NotCovered Status = "not covered"
 	NotViable  Status = "not viable"
-	TimedOut   Status = "timed out" // counted as killed: the tests did not pass
+	NotRun     Status = "not run" // the run's deadline came before the mutant
 )
 
 // Result is one mutant's outcome.
@@ -60,7 +79,8 @@ type Options struct {
 	Root    string // the workspace root
 	Workers int
 	Log     func(format string, args ...any)
-	Trace   bool // log every mutant's outcome and Cost
+	Trace   bool          // log every mutant's outcome and Cost
+	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: 30 s)
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -76,9 +96,19 @@ func (s Scope) ResolveDir(root string) (string, error) {
 
 // RunScope mutates the files of one scope row and returns every mutant's result.
 func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
-	dir, err := s.ResolveDir(o.Root)
+	dir, files, err := s.ResolveFiles(o.Root)
 	if err != nil {
 		return nil, err
+	}
+	s.Files = files
+	if s.Split != nil {
+		vs, err := s.Split.values(o.Root)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		sp := *s.Split
+		sp.Values = vs
+		s.Split = &sp
 	}
 	modDir := filepath.Join(o.Root, s.Module)
 	var mutants []Mutant
@@ -104,26 +134,65 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	defer os.RemoveAll(work)
 	start := time.Now()
+	types, err := loadPackage(ctx, modDir, pkg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	refusals := newChecker(types).viability(mutants, o.Workers)
+	viable := make([]bool, len(mutants))
+	nv := 0
+	for i, e := range refusals {
+		viable[i] = e == nil
+		if e != nil {
+			nv++
+		}
+	}
+	checked := time.Since(start)
+	start = time.Now()
 	p, err := baseline(ctx, o, s, modDir, pkg, work)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the unmutated tests must pass first: %w", s.Name, err)
+	}
+	p.grace = o.Grace
+	if p.grace <= 0 {
+		p.grace = 30 * time.Second
 	}
 	each := fmt.Sprintf("%d tests, each alone", len(p.units))
 	if p.whole {
 		each = "whole selection"
 	}
-	o.Log("%s: %d mutants in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
+	o.Log("%s: %d mutants (%d do not type-check, %s) in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), nv, checked.Round(time.Millisecond), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
 	start = time.Now()
-	if err := p.useSchema(ctx, s, modDir, pkg, filepath.Join(work, "schema"), mutants, o.Log); err != nil {
+	if err := p.useSchema(ctx, s, modDir, pkg, filepath.Join(work, "schema"), types, mutants, viable, o.Log); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		o.Log("  schema: none, every mutant is built on its own: %v", err)
 	} else {
-		o.Log("  schema: %d of %d mutants in one build per test package (%s)", len(p.schema.ids), len(mutants), time.Since(start).Round(time.Second))
+		o.Log("  schema: %d of %d viable mutants in one build per test package (%s)", len(p.schema.ids), len(mutants)-nv, time.Since(start).Round(time.Second))
 	}
 
 	results := make([]Result, len(mutants))
+	run := func(w, i int) {
+		m := mutants[i]
+		r := Result{Mutant: m}
+		if !viable[i] {
+			r.Status, r.Detail = NotViable, refusals[i].Error()
+		} else {
+			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
+		}
+		results[i] = r
+		switch r.Status {
+		case Lived, Crashed:
+			o.Log("  %s: %s:%d:%d %s %q -> %q: %s", r.Status, rel(o.Root, m.File), m.Line, m.Col, m.Kind, Short(m.Old), m.New, r.Detail)
+		case TimedOut:
+			o.Log("  timed out (re-run alone at the end of the row): %s:%d:%d %s %q -> %q: %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, Short(m.Old), m.New, r.Detail)
+		}
+		if o.Trace {
+			o.Log("  %s:%d:%d %s: %s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status,
+				r.Build.Round(time.Millisecond), r.Ran, r.Of, r.Test.Round(time.Millisecond))
+		}
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < max(1, o.Workers); w++ {
@@ -131,20 +200,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		go func(w int) {
 			defer wg.Done()
 			for i := range jobs {
-				m := mutants[i]
-				r := Result{Mutant: m}
-				r.Status, r.Detail = p.runMutant(ctx, s, modDir, pkg, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
-				results[i] = r
-				switch r.Status {
-				case Lived:
-					o.Log("  lived: %s:%d:%d %s %q -> %q", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New)
-				case TimedOut: // counted as killed; shown so a slow machine is not mistaken for a kill
-					o.Log("  timed out: %s:%d:%d %s %q -> %q: %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, m.Old, m.New, r.Detail)
-				}
-				if o.Trace {
-					o.Log("  %s:%d:%d %s: %s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status,
-						r.Build.Round(time.Millisecond), r.Ran, r.Of, r.Test.Round(time.Millisecond))
-				}
+				run(w, i)
 			}
 		}(w)
 	}
@@ -156,7 +212,30 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	return results, ctx.Err()
+	if ctx.Err() != nil { // the run's deadline: what did not finish is reported as not run
+		for i := range results {
+			if results[i].Status == "" || results[i].Status == TimedOut || results[i].Status == Crashed && strings.Contains(results[i].Detail, "interrupted") {
+				results[i] = Result{Mutant: mutants[i], Status: NotRun}
+			}
+		}
+		return results, nil
+	}
+	// a mutant that timed out beside others runs again alone: a loaded machine
+	// is no verdict; if it times out alone too, it is reported as a timeout
+	for i := range results {
+		if results[i].Status == TimedOut && ctx.Err() == nil {
+			o.Log("  re-running alone: %s:%d:%d %s", rel(o.Root, mutants[i].File), mutants[i].Line, mutants[i].Col, mutants[i].Kind)
+			run(0, i)
+		}
+	}
+	if ctx.Err() != nil {
+		for i := range results {
+			if results[i].Status == TimedOut {
+				results[i] = Result{Mutant: mutants[i], Status: NotRun}
+			}
+		}
+	}
+	return results, nil
 }
 
 func rel(root, p string) string {
@@ -176,49 +255,22 @@ func importPath(modDir, dir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// runMutant runs the tests that execute m's position against it: not covered (or
-// not viable) when none does, else through runUnits, with the schema's binaries
+// runMutant runs the tests that execute m's position against a viable mutant:
+// not covered when none does, else through runUnits, with the schema's binaries
 // when the schema holds m, else building them for m first.
-func (p *plan) runMutant(ctx context.Context, s Scope, modDir, pkg, work string, i int, m Mutant, c *Cost) (Status, string) {
+func (p *plan) runMutant(ctx context.Context, s Scope, modDir, work string, i int, m Mutant, c *Cost) (Status, string) {
 	us, covered := p.unitsFor(m)
+	if !covered {
+		return NotCovered, ""
+	}
 	if id, ok := p.schema.holds(i); ok {
-		if !covered {
-			return NotCovered, "" // the schema holds only mutants that build
-		}
 		return p.runUnits(ctx, s, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id)}, c)
 	}
-	if !covered {
-		start := time.Now()
-		defer func() { c.Build = time.Since(start) }()
-		return uncovered(ctx, modDir, pkg, work, m)
-	}
 	overlay, err := writeOverlay(work, m)
 	if err != nil {
-		return NotViable, err.Error()
+		return Crashed, err.Error()
 	}
 	return p.runUnits(ctx, s, us, p.overlayBuilds(ctx, modDir, overlay, work), nil, c)
-}
-
-// uncovered classifies a mutant no selected test executes: not viable when it
-// does not build (string minus string is no missing test), else not covered.
-func uncovered(ctx context.Context, modDir, pkg, work string, m Mutant) (Status, string) {
-	if _, detail, ok := build(ctx, modDir, pkg, work, m); !ok {
-		return NotViable, detail
-	}
-	return NotCovered, ""
-}
-
-// build writes the mutated file and its overlay under work and builds the
-// mutated package through it; ok is false when it does not build.
-func build(ctx context.Context, modDir, pkg, work string, m Mutant) (overlay, detail string, ok bool) {
-	overlay, err := writeOverlay(work, m)
-	if err != nil {
-		return "", err.Error(), false
-	}
-	if out, err := goCmd(ctx, modDir, nil, 0, "build", "-overlay="+overlay, pkg); err != nil {
-		return "", firstLines(out, 3), false
-	}
-	return overlay, "", true
 }
 
 // writeOverlay writes the mutated file and an overlay replacing the original by it

@@ -40,11 +40,25 @@ type schema struct {
 // site is one expression or statement of the package with the mutants it holds.
 type site struct {
 	lo, hi  int      // byte offsets of the node in its file
-	node    ast.Node // *ast.BinaryExpr, *ast.UnaryExpr or *ast.IncDecStmt
+	node    ast.Node // the expression or statement the wrapper replaces
 	mutants []int    // indexes into the row's mutants
-	boolean bool     // a logical or comparison operator: wrapped in a func() bool
+	style   style    // how it is wrapped
 	outLen  int      // the length of its wrapper in the rewritten file
 }
+
+// style is the shape of a site's wrapper.
+type style int
+
+const (
+	styleBool   style = iota // func() bool { switch _takokitMutant { case id: return alt ... }; return orig }()
+	styleArith               // _takokitArith(id, a, b, op, alt)
+	styleRem                 // _takokitRem(id, a, b)
+	styleNeg                 // _takokitNeg(id, a)
+	styleNot                 // _takokitNot(id, a)
+	styleIncDec              // func() { if _takokitMutant == id { x-- } else { x++ } }()
+	styleStmt                // if _takokitMutant != id { stmt }
+	styleErr                 // func() error { if _takokitMutant == id { return nil }; return orig }()
+)
 
 // span is the lines of one wrapper in a rewritten file.
 type span struct {
@@ -52,19 +66,27 @@ type span struct {
 	ids         []int
 }
 
-// newSchema writes the schema of mutants into dir and builds the package with it,
-// dropping each mutant the compiler refuses until it builds (or none is left).
-func newSchema(ctx context.Context, modDir, pkg, dir string, mutants []Mutant, log func(string, ...any)) (*schema, error) {
-	cfg := &packages.Config{Context: ctx, Dir: modDir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo}
+// loadPackage loads the mutated package with its syntax and types.
+func loadPackage(ctx context.Context, modDir, pkg string) (*packages.Package, error) {
+	cfg := &packages.Config{Context: ctx, Dir: modDir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports}
 	pkgs, err := packages.Load(cfg, pkg)
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		return nil, fmt.Errorf("load %s for its types: %v", pkg, pkgs)
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("load %s for its types: %d packages", pkg, len(pkgs))
 	}
-	p := pkgs[0]
-	sites, err := findSites(p, mutants)
+	if len(pkgs[0].Errors) > 0 {
+		return nil, fmt.Errorf("load %s for its types: %v", pkg, pkgs[0].Errors)
+	}
+	return pkgs[0], nil
+}
+
+// newSchema writes the schema of the viable mutants into dir and builds the
+// package with it, dropping each mutant the compiler refuses until it builds
+// (or none is left).
+func newSchema(ctx context.Context, modDir, pkg, dir string, p *packages.Package, mutants []Mutant, viable []bool, log func(string, ...any)) (*schema, error) {
+	sites, err := findSites(p, mutants, viable)
 	if err != nil {
 		return nil, err
 	}
@@ -92,14 +114,19 @@ func newSchema(ctx context.Context, modDir, pkg, dir string, mutants []Mutant, l
 	return nil, fmt.Errorf("the schema of %s still does not build after 30 rounds", pkg)
 }
 
-// findSites pairs each mutant with its node and keeps those the schema can hold.
-func findSites(p *packages.Package, mutants []Mutant) ([]*site, error) {
-	byOffset := map[string]map[int]ast.Node{}
+// findSites pairs each viable mutant with its node and keeps those the schema
+// can hold.
+func findSites(p *packages.Package, mutants []Mutant, viable []bool) ([]*site, error) {
+	type span struct{ lo, hi int }
+	byOp := map[string]map[int]ast.Node{}
+	stmts := map[string]map[span]ast.Node{}
+	exprs := map[string]map[span]ast.Node{} // the outermost expression of each span
 	parents := map[ast.Node]ast.Node{}
+	conds := map[ast.Node]bool{}
 	for _, f := range p.Syntax {
-		name := p.Fset.File(f.Pos()).Name()
-		m := map[int]ast.Node{}
 		tf := p.Fset.File(f.Pos())
+		name := tf.Name()
+		ops, ss, es := map[int]ast.Node{}, map[span]ast.Node{}, map[span]ast.Node{}
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
 			if n == nil {
@@ -110,61 +137,120 @@ func findSites(p *packages.Package, mutants []Mutant) ([]*site, error) {
 				parents[n] = stack[len(stack)-1]
 			}
 			stack = append(stack, n)
+			sp := span{tf.Offset(n.Pos()), tf.Offset(n.End())}
 			switch x := n.(type) {
 			case *ast.BinaryExpr:
-				m[tf.Offset(x.OpPos)] = x
+				ops[tf.Offset(x.OpPos)] = x
 			case *ast.UnaryExpr:
-				m[tf.Offset(x.OpPos)] = x
+				ops[tf.Offset(x.OpPos)] = x
 			case *ast.IncDecStmt:
-				m[tf.Offset(x.TokPos)] = x
+				ops[tf.Offset(x.TokPos)] = x
+			case *ast.IfStmt:
+				conds[x.Cond] = true
+			case *ast.ForStmt:
+				if x.Cond != nil {
+					conds[x.Cond] = true
+				}
+			}
+			switch n.(type) {
+			case ast.Stmt:
+				if ss[sp] == nil {
+					ss[sp] = n
+				}
+			case ast.Expr:
+				if es[sp] == nil {
+					es[sp] = n
+				}
 			}
 			return true
 		})
-		byOffset[name] = m
+		byOp[name], stmts[name], exprs[name] = ops, ss, es
 	}
 	var sites []*site
 	at := map[ast.Node]*site{}
 	for i, mu := range mutants {
-		n := byOffset[mu.File][mu.Offset]
-		if n == nil {
-			return nil, fmt.Errorf("%s: no expression at the mutant's offset", mu)
-		}
-		boolean, ok := holds(p.TypesInfo, n, mu)
-		if b, isBinary := n.(*ast.BinaryExpr); !ok || isBinary && regroups(b, mu, parents) {
+		if !viable[i] {
 			continue
 		}
-		st := at[n]
-		if st == nil {
-			tf := p.Fset.File(n.Pos())
-			st = &site{lo: tf.Offset(n.Pos()), hi: tf.Offset(n.End()), node: n, boolean: boolean}
-			at[n] = st
-			sites = append(sites, st)
+		var n ast.Node
+		sp := span{mu.Offset, mu.End()}
+		switch mu.Kind {
+		case RemoveStatement, RemoveGuard:
+			n = stmts[mu.File][sp]
+		case ConditionTrue, ConditionFalse, ErrorToNil:
+			n = exprs[mu.File][sp]
+		default:
+			n = byOp[mu.File][mu.Offset]
 		}
-		st.mutants = append(st.mutants, i)
+		if n == nil {
+			return nil, fmt.Errorf("%s: no node at the mutant's offset", mu)
+		}
+		st, ok := siteStyle(p.TypesInfo, n, mu, conds[n])
+		if b, isBinary := n.(*ast.BinaryExpr); !ok || isBinary && mu.Kind == InvertLogical && regroups(b, mu, parents) {
+			continue
+		}
+		s := at[n]
+		if s == nil {
+			tf := p.Fset.File(n.Pos())
+			s = &site{lo: tf.Offset(n.Pos()), hi: tf.Offset(n.End()), node: n, style: st}
+			at[n] = s
+			sites = append(sites, s)
+		}
+		if s.style != st {
+			continue // two shapes for one node: the second mutant is built on its own
+		}
+		s.mutants = append(s.mutants, i)
 	}
 	return sites, nil
 }
 
-// holds says whether the schema can hold mutant mu of node n, which it can when
-// the mutant surely builds and its wrapper has a type the schema can write.
-func holds(info *types.Info, n ast.Node, mu Mutant) (boolean, ok bool) {
+// siteStyle says how the schema holds mutant mu of node n (cond: n is the
+// condition of an if or a for, where any boolean wrapper fits), and whether it
+// can: the mutant type-checks (the caller knows), and its wrapper has a type the
+// schema can write.
+func siteStyle(info *types.Info, n ast.Node, mu Mutant, cond bool) (style, bool) {
 	switch x := n.(type) {
 	case *ast.IncDecStmt:
-		return false, true
+		return styleIncDec, true
+	case ast.Stmt:
+		return styleStmt, true
 	case *ast.UnaryExpr:
-		return false, numeric(info, x, false)
-	case *ast.BinaryExpr:
-		if mu.Kind != ArithmeticBase {
+		if x.Op == token.NOT {
+			if cond {
+				return styleBool, true
+			}
 			tv := info.Types[x]
-			b, isBasic := tv.Type.(*types.Basic)
-			return true, tv.Value == nil && isBasic && b.Info()&types.IsBoolean != 0
+			b, isBasic := tv.Type.Underlying().(*types.Basic)
+			return styleNot, tv.Value == nil && isBasic && b.Info()&types.IsBoolean != 0
 		}
-		if y := info.Types[x.Y]; x.Op == token.MUL && y.Value != nil && constant.Sign(y.Value) == 0 {
-			return false, false // x * 0 -> x / 0 does not build
-		}
-		return false, numeric(info, x, x.Op == token.REM)
+		return styleNeg, numeric(info, x, false)
 	}
-	return false, false
+	switch mu.Kind {
+	case ConditionTrue, ConditionFalse:
+		return styleBool, cond
+	case ErrorToNil:
+		tv := info.Types[n.(ast.Expr)]
+		return styleErr, tv.Type != nil && types.AssignableTo(tv.Type, types.Universe.Lookup("error").Type())
+	}
+	x, ok := n.(*ast.BinaryExpr)
+	if !ok {
+		return 0, false
+	}
+	if mu.Kind != ArithmeticBase {
+		if cond {
+			return styleBool, true
+		}
+		tv := info.Types[x]
+		b, isBasic := tv.Type.(*types.Basic)
+		return styleBool, tv.Value == nil && isBasic && b.Info()&types.IsBoolean != 0
+	}
+	if y := info.Types[x.Y]; x.Op == token.MUL && y.Value != nil && constant.Sign(y.Value) == 0 {
+		return 0, false // x * 0 -> x / 0 does not build
+	}
+	if x.Op == token.REM {
+		return styleRem, numeric(info, x, true)
+	}
+	return styleArith, numeric(info, x, false)
 }
 
 // regroups says whether the mutant's text parses into another tree than the
@@ -252,7 +338,7 @@ func writeSchema(ctx context.Context, modDir, pkg, dir string, p *packages.Packa
 			return b.hi - a.hi // the outer of two nodes that start together first
 		})
 		r := rewriter{src: src, sites: ss, mutants: mutants}
-		text := r.text(0, len(src))
+		text := r.text(0, len(src), nil)
 		out := filepath.Join(dir, filepath.Base(file))
 		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
 			return nil, nil, nil, err
@@ -338,12 +424,12 @@ type rewriter struct {
 	mutants []Mutant
 }
 
-// text is src[lo:hi] with every outermost site inside it wrapped.
-func (r rewriter) text(lo, hi int) string {
+// text is src[lo:hi] with every outermost site inside it wrapped, but skip.
+func (r rewriter) text(lo, hi int, skip *site) string {
 	var b strings.Builder
 	at := lo
 	for _, st := range r.sites {
-		if st.lo < at || st.hi > hi {
+		if st == skip || st.lo < at || st.hi > hi {
 			continue
 		}
 		b.Write(r.src[at:st.lo])
@@ -355,7 +441,7 @@ func (r rewriter) text(lo, hi int) string {
 }
 
 func (r rewriter) span(n ast.Node, base token.Pos, off int) string {
-	return r.text(off+int(n.Pos()-base), off+int(n.End()-base))
+	return r.text(off+int(n.Pos()-base), off+int(n.End()-base), nil)
 }
 
 // mark opens the site's wrapper: /*mutant:ids*/.
@@ -382,29 +468,50 @@ func (r rewriter) wrap(st *site) string {
 func (r rewriter) wrapper(st *site) string {
 	ids := st.ids()
 	base := st.node.Pos()
-	switch x := st.node.(type) {
-	case *ast.IncDecStmt:
+	orig := r.text(st.lo, st.hi, st) // the node with the sites inside it wrapped
+	first := r.mutants[st.mutants[0]]
+	switch st.style {
+	case styleIncDec:
+		x := st.node.(*ast.IncDecStmt)
 		v := r.span(x.X, base, st.lo)
-		return fmt.Sprintf("func() {\nif _takokitMutant == %s {\n%s%s\n} else {\n%s%s\n}\n}()", ids[0], v, r.mutants[st.mutants[0]].New, v, x.Tok)
-	case *ast.UnaryExpr:
-		return fmt.Sprintf("_takokitNeg(%s, %s)", ids[0], r.span(x.X, base, st.lo))
-	case *ast.BinaryExpr:
+		return fmt.Sprintf("func() {\nif _takokitMutant == %s {\n%s%s\n} else {\n%s%s\n}\n}()", ids[0], v, first.New, v, x.Tok)
+	case styleNeg:
+		return fmt.Sprintf("_takokitNeg(%s, %s)", ids[0], r.span(st.node.(*ast.UnaryExpr).X, base, st.lo))
+	case styleNot:
+		return fmt.Sprintf("_takokitNot(%s, %s)", ids[0], r.span(st.node.(*ast.UnaryExpr).X, base, st.lo))
+	case styleRem, styleArith:
+		x := st.node.(*ast.BinaryExpr)
 		left, right := r.span(x.X, base, st.lo), r.span(x.Y, base, st.lo)
-		if !st.boolean {
-			if x.Op == token.REM {
-				return fmt.Sprintf("_takokitRem(%s, %s, %s)", ids[0], left, right)
-			}
-			return fmt.Sprintf("_takokitArith(%s, %s, %s, '%s', '%s')", ids[0], left, right, x.Op, r.mutants[st.mutants[0]].New)
+		if st.style == styleRem {
+			return fmt.Sprintf("_takokitRem(%s, %s, %s)", ids[0], left, right)
 		}
-		var b strings.Builder
-		b.WriteString("func() bool {\nswitch _takokitMutant {\n")
-		for i, m := range st.mutants {
-			fmt.Fprintf(&b, "case %s:\nreturn (%s) %s (%s)\n", ids[i], left, r.mutants[m].New, right)
-		}
-		fmt.Fprintf(&b, "}\nreturn (%s) %s (%s)\n}()", left, x.Op, right)
-		return b.String()
+		return fmt.Sprintf("_takokitArith(%s, %s, %s, '%s', '%s')", ids[0], left, right, x.Op, first.New)
+	case styleStmt:
+		return fmt.Sprintf("if _takokitMutant != %s {\n%s\n}", ids[0], orig)
+	case styleErr:
+		return fmt.Sprintf("func() error {\nif _takokitMutant == %s {\nreturn nil\n}\nreturn %s\n}()", ids[0], orig)
 	}
-	panic(fmt.Sprintf("mutate: no wrapper for %T", st.node))
+	var b strings.Builder
+	b.WriteString("func() bool {\nswitch _takokitMutant {\n")
+	for i, m := range st.mutants {
+		fmt.Fprintf(&b, "case %s:\nreturn %s\n", ids[i], r.alt(st, r.mutants[m], base))
+	}
+	fmt.Fprintf(&b, "}\nreturn (%s)\n}()", orig)
+	return b.String()
+}
+
+// alt is what a boolean site evaluates to when mutant m is switched on.
+func (r rewriter) alt(st *site, m Mutant, base token.Pos) string {
+	switch m.Kind {
+	case ConditionTrue:
+		return "true"
+	case ConditionFalse:
+		return "false"
+	case RemoveNot:
+		return "(" + r.span(st.node.(*ast.UnaryExpr).X, base, st.lo) + ")"
+	}
+	x := st.node.(*ast.BinaryExpr)
+	return fmt.Sprintf("(%s) %s (%s)", r.span(x.X, base, st.lo), m.New, r.span(x.Y, base, st.lo))
 }
 
 // switchFile is the file the schema adds to the package: the switch and the
@@ -455,6 +562,13 @@ func _takokitNeg[T _takokitNumber](id int, a T) T {
 	}
 	return -a
 }
+
+func _takokitNot[T ~bool](id int, a T) T {
+	if _takokitMutant == id {
+		return a
+	}
+	return !a
+}
 `
 }
 
@@ -473,8 +587,8 @@ func (s *schema) binary(pkg int) (string, string, time.Duration) { return s.bins
 // useSchema builds the schema of the row's mutants and one test binary of it per
 // test package, and keeps it only when, with no mutant switched on, each test
 // package's selection passes as the unmutated code does.
-func (p *plan) useSchema(ctx context.Context, s Scope, modDir, pkg, dir string, mutants []Mutant, log func(string, ...any)) error {
-	sch, err := newSchema(ctx, modDir, pkg, dir, mutants, log)
+func (p *plan) useSchema(ctx context.Context, s Scope, modDir, pkg, dir string, types *packages.Package, mutants []Mutant, viable []bool, log func(string, ...any)) error {
+	sch, err := newSchema(ctx, modDir, pkg, dir, types, mutants, viable, log)
 	if err != nil {
 		return err
 	}

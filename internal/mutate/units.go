@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,9 +33,10 @@ type testPkg struct {
 // unit is what a mutant's test binary runs at once: one top-level test, or the
 // row's whole selection of one package.
 type unit struct {
-	id    int    // index into plan.units
-	pkg   int    // index into plan.pkgs
-	name  string // the test; "" for the whole selection
+	id    int      // index into plan.units
+	pkg   int      // index into plan.pkgs
+	name  string   // the test; "" for the whole selection
+	env   []string // a split's value (NAME=value), added to the row's environment
 	dur   time.Duration
 	cover coverMap
 }
@@ -53,7 +55,8 @@ type plan struct {
 	units []unit
 	whole bool // one unit per package: some test failed alone
 
-	schema *schema // nil: every mutant is built on its own
+	schema *schema       // nil: every mutant is built on its own
+	grace  time.Duration // a mutant's tests get three times their time plus this
 
 	mu    sync.Mutex
 	kills map[int]int // by unit id: mutants of this row the unit killed so far
@@ -95,7 +98,13 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 			return nil, err
 		}
 		for _, n := range names {
-			us = append(us, unit{pkg: i, name: n})
+			if s.Split == nil || n != s.Split.Test {
+				us = append(us, unit{pkg: i, name: n})
+				continue
+			}
+			for _, v := range s.Split.Values {
+				us = append(us, unit{pkg: i, name: n, env: []string{s.Split.Env + "=" + v}})
+			}
 		}
 	}
 	failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir)
@@ -160,14 +169,14 @@ func (p *plan) measure(ctx context.Context, workers int, s Scope, us []unit, bin
 				prof := filepath.Join(dir, fmt.Sprintf("cover-%d.out", i))
 				args := append(runArgs(s, u.pattern(s)), "-test.coverprofile="+prof)
 				start := time.Now()
-				out, err := testCmd(ctx, bins[u.pkg], tp.dir, s.Env, 0, args...)
+				out, err := testCmd(ctx, bins[u.pkg], tp.dir, append(slices.Clip(s.Env), u.env...), 0, args...)
 				u.dur = time.Since(start)
 				if err == nil {
 					u.cover, err = readProfile(prof, pkgDir, s.Files)
 				}
 				if err != nil {
 					mu.Lock()
-					failed = append(failed, fmt.Sprintf("%s %s (%v: %s)", tp.path, u.pattern(s), err, failingTest(out)))
+					failed = append(failed, fmt.Sprintf("%s %s %v (%v: %s)", tp.path, u.pattern(s), u.env, err, failingTest(out)))
 					mu.Unlock()
 				}
 			}
@@ -249,49 +258,137 @@ func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, e
 }
 
 // runUnits runs each unit alone against the mutant, in unitsFor's order, until
-// one fails. A package's test binary is asked for when its first unit is due, so
-// a mutant its fastest tests kill links nothing else; when that build fails, the
-// mutant is not viable. The tests together get three times their unmutated time
-// plus 30 s, builds not counted. env is added to the row's (a schema's switch).
+// one fails with a `--- FAIL` line (killed). A package's test binary is asked
+// for when its first unit is due, so a mutant its fastest tests kill links
+// nothing else; a mutant that type-checks but whose test binary does not build
+// crashed. A run that panics or exits without a `--- FAIL` line is a crash, and
+// the next unit still runs: a later clean failure kills it. The tests together
+// get three times their unmutated time plus 30 s, builds not counted. env is
+// added to the row's (a schema's switch).
 func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
-	var left time.Duration = 30 * time.Second
+	left := p.grace
 	for _, u := range us {
 		left += 3 * u.dur
 	}
 	env = append(slices.Clip(s.Env), env...)
-	for _, u := range us {
-		tp := p.pkgs[u.pkg]
-		b, refusal, built := bin(u.pkg)
+	crash := ""
+	for _, r := range batches(us, s) {
+		tp := p.pkgs[r.pkg]
+		b, refusal, built := bin(r.pkg)
 		c.Build += built
 		if b == "" {
-			return NotViable, refusal
+			return Crashed, "the test binary does not build: " + refusal
 		}
 		if left <= 0 {
-			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, u.pattern(s))
+			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, short(r.pattern))
 		}
 		start := time.Now()
-		out, err := testCmd(ctx, b, tp.dir, env, left, runArgs(s, u.pattern(s))...)
+		args := runArgs(s, r.pattern)
+		if len(r.units) > 1 {
+			args = append(args, "-test.failfast") // the first failure decides
+		}
+		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), r.env...), left, args...)
 		left -= time.Since(start)
 		c.Test += time.Since(start)
-		c.Ran++
-		switch {
-		case errors.Is(err, context.DeadlineExceeded):
-			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, u.pattern(s))
-		case err != nil:
-			p.mu.Lock()
-			p.kills[u.id]++
-			p.mu.Unlock()
-			return Killed, failingTest(out)
+		c.Ran += len(r.units)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, short(r.pattern))
 		}
+		if err == nil {
+			continue
+		}
+		st, detail := judge(out)
+		if st == Killed {
+			p.mu.Lock()
+			p.kills[r.killer(detail).id]++
+			p.mu.Unlock()
+			return Killed, detail
+		}
+		if crash == "" {
+			crash = fmt.Sprintf("%s %s %s: %s", strings.Join(r.env, " "), tp.path, short(r.pattern), detail)
+		}
+	}
+	if crash != "" {
+		return Crashed, crash
 	}
 	return Lived, p.reproduce(s, us)
 }
 
+// alone is how many of a mutant's units run one by one, cheapest first,
+// before the rest of each package run in one process: most mutants fall to
+// one of their first tests, and a mutant that lives would otherwise start a
+// process per test that executes its line (a hundred, for a provider plan
+// helper). Every test passes alone and with the others (baseline, schema), so
+// a batch fails only for the mutant.
+const alone = 3
+
+// batch is one run of a test binary: units of one package and one environment.
+type batch struct {
+	pkg     int
+	env     []string
+	pattern string
+	units   []unit
+}
+
+// batches gives the first units alone, then the rest grouped by package and
+// environment (a split's units stay alone: each has its own value).
+func batches(us []unit, s Scope) []batch {
+	var out []batch
+	group := map[string]int{}
+	for i, u := range us {
+		if i < alone || len(u.env) > 0 || u.name == "" {
+			out = append(out, batch{pkg: u.pkg, env: u.env, pattern: u.pattern(s), units: []unit{u}})
+			continue
+		}
+		k := strconv.Itoa(u.pkg)
+		j, ok := group[k]
+		if !ok {
+			j = len(out)
+			group[k] = j
+			out = append(out, batch{pkg: u.pkg})
+		}
+		b := &out[j]
+		b.units = append(b.units, u)
+		if b.pattern != "" {
+			b.pattern += "|"
+		}
+		b.pattern += u.pattern(s)
+	}
+	return out
+}
+
+// killer is the unit whose test a kill's detail names (the batch's first when
+// none matches).
+func (b batch) killer(detail string) unit {
+	name, _, _ := strings.Cut(detail, " ")
+	name, _, _ = strings.Cut(name, "/")
+	for _, u := range b.units {
+		if u.name == name {
+			return u
+		}
+	}
+	return b.units[0]
+}
+
+// short keeps a long -run pattern readable in a log line.
+func short(pattern string) string {
+	if n := strings.Count(pattern, "|") + 1; n > 3 {
+		first, _, _ := strings.Cut(pattern, "|")
+		return fmt.Sprintf("%s|... (%d tests)", first, n)
+	}
+	return pattern
+}
+
 // reproduce is the go test command that runs what a lived mutant survived.
 func (p *plan) reproduce(s Scope, us []unit) string {
-	var runs, pkgs []string
+	var runs, pkgs, envs []string
 	for _, u := range us {
+		for _, e := range u.env {
+			if !slices.Contains(envs, e) {
+				envs = append(envs, e)
+			}
+		}
 		if r := u.pattern(s); r != "" && !slices.Contains(runs, r) {
 			runs = append(runs, r)
 		}
@@ -300,8 +397,11 @@ func (p *plan) reproduce(s Scope, us []unit) string {
 		}
 	}
 	cmd := "go test -count=1"
+	if len(envs) > 0 {
+		cmd = "for each of " + strings.Join(envs, " ") + ": " + cmd
+	}
 	if len(runs) > 0 {
-		cmd += " -run '" + strings.Join(runs, "|") + "'"
+		cmd += " -run '" + short(strings.Join(runs, "|")) + "'"
 	}
 	if s.Skip != "" {
 		cmd += " -skip '" + s.Skip + "'"
@@ -327,3 +427,35 @@ func testCmd(ctx context.Context, bin, dir string, env []string, timeout time.Du
 	}
 	return out, err
 }
+
+// judge reads a failed test run: killed when a test failed (a `--- FAIL` line,
+// which the testing package also prints for a test whose own goroutine
+// panicked: the code under test crashed on the test's input, and the detail
+// says "panicked"); crashed when the binary died with no failing test (a panic
+// outside every test, a fatal error such as a deadlock, an exit from TestMain).
+func judge(out []byte) (Status, string) {
+	fail, crash := "", ""
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case crash == "" && (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")):
+			crash = l
+		case fail == "" && strings.HasPrefix(strings.TrimSpace(l), "--- FAIL: "):
+			fail = strings.TrimPrefix(strings.TrimSpace(l), "--- FAIL: ")
+		}
+	}
+	switch {
+	case fail != "" && crash != "":
+		return Killed, fail + " " + panicked + crash
+	case fail != "":
+		return Killed, fail
+	case crash != "":
+		return Crashed, crash
+	}
+	return Crashed, "exited without a --- FAIL line: " + firstLines(out, 2)
+}
+
+// panicked marks the detail of a kill whose failing test panicked.
+const panicked = "panicked: "

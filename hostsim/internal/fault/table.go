@@ -45,6 +45,7 @@ var Table = []*Rule{
 	Panic,
 	// targeted
 	FenceIgnore,
+	FenceRefusalWrites,
 	IfMatchIgnore,
 	UIDIgnoreExpected,
 	CreateOverwrite,
@@ -179,6 +180,7 @@ var (
 
 	// identity & fences (docs/protocol.md#identity, #fences)
 	FenceIgnore        = &Rule{Name: "fence.ignore", Stage: StageRules, Effect: "skip the generation fence comparison (and the header/body fence agreement) on apply, import, prepare, observe, delete and a Form transition's claim", Decision: decide.FenceIgnore}
+	FenceRefusalWrites = &Rule{Name: "fence.refusal-writes", Stage: StageRules, Effect: "an observe refused for a stale generation fence is answered generation_conflict as ever, but the resource's revision moves by one"}
 	IfMatchIgnore      = &Rule{Name: "ifmatch.ignore", Stage: StageRules, Effect: "skip the If-Match revision comparison on apply, import, observe, delete and a Form transition's claim (its syntax is still checked)", Decision: decide.IfMatchIgnore}
 	UIDIgnoreExpected  = &Rule{Name: "uid.ignore-expected", Stage: StageRules, Effect: "ignore expectedUid: neither a mismatching uid nor expectedUid on a create is refused", Decision: decide.UIDIgnoreExpected}
 	CreateOverwrite    = &Rule{Name: "create.overwrite", Stage: StageRules, Effect: "a create (If-None-Match: *) of an existing name applies to that resource instead of answering generation_conflict", Decision: decide.CreateOverwrite}

@@ -118,7 +118,9 @@ func observe(c *call) *wire.Error {
 		return c.record(q, space, a, cur.UID, "")
 	})
 	if werr != nil {
-		return asRefusal(werr)
+		e := asRefusal(werr)
+		c.refusalWrites(space, ref, e)
+		return e
 	}
 	c.reply(a)
 	return nil
