@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // demoConfig is the example configuration the demo runs unchanged against every partial host.
@@ -71,7 +73,7 @@ func writeCLIConfig(work string) (string, error) {
 func demoHost(work, cliConfig string, h *simHost) error {
 	fmt.Printf("\n== %s (%s, dashboard %s) ==\n", h.Profile, h.URL, h.UI)
 	dir := filepath.Join(work, "cfg-"+h.Profile)
-	if err := copyDir(demoConfig, dir); err != nil {
+	if err := fsx.CopyTree(demoConfig, dir); err != nil {
 		return err
 	}
 	tofu, _ := filepath.Abs("bin/tofu")
@@ -206,22 +208,4 @@ func sanitizedEnv() []string {
 		env = append(env, kv)
 	}
 	return env
-}
-
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }

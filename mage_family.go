@@ -3,9 +3,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // familyGuide holds the main.go that provider:family builds: the guide and the build
@@ -103,7 +102,7 @@ func buildFamilyTo(dir, outDir string) (out, src string, err error) {
 		}
 	}
 	for _, part := range parts {
-		if err := copyTree(filepath.Join(src, part), filepath.Join(work, "family", part)); err != nil {
+		if err := fsx.CopyTree(filepath.Join(src, part), filepath.Join(work, "family", part)); err != nil {
 			return "", "", err
 		}
 	}
@@ -184,30 +183,4 @@ func mergedSums(paths ...string) (string, error) {
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n") + "\n", nil
-}
-
-// copyTree copies a file or directory; an absent source is skipped (bindings/,
-// transitions.json and the lane markers are optional).
-func copyTree(src, dst string) error {
-	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(target, raw, 0o644)
-	})
 }

@@ -1,7 +1,6 @@
 package guidetest
 
 import (
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // TestGuideAcceptanceExamples copies each guide's acceptance-test example into a new
@@ -72,7 +73,7 @@ func TestGuideAcceptanceExamples(t *testing.T) {
 		dir := t.TempDir()
 		// the family: the project's own v1beta1 catalog, laid out as a published family
 		for _, part := range []string{"forms", "interfaces", "bindings", "transitions.json", "lane.json"} {
-			if err := copyTree(filepath.Join(root, "catalog", "data", "v1beta1", part), filepath.Join(dir, "family", part)); err != nil {
+			if err := fsx.CopyTree(filepath.Join(root, "catalog", "data", "v1beta1", part), filepath.Join(dir, "family", part)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -170,29 +171,4 @@ func mergedSums(paths ...string) (string, error) {
 		}
 	}
 	return strings.Join(lines, "\n") + "\n", nil
-}
-
-// copyTree copies a file or a directory; an absent source is skipped.
-func copyTree(src, dst string) error {
-	if _, err := os.Stat(src); err != nil {
-		return nil
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(target, raw, 0o644)
-	})
 }

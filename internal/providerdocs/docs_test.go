@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // These tests need bin/tofu, bin/terraform-provider-takoform and bin/tfplugindocs; `go tool
@@ -191,7 +193,7 @@ func TestProviderDocsExamplesValidate(t *testing.T) {
 		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
 			t.Parallel() // its own copy of the example
 			work := t.TempDir()
-			if err := copyTree(dir, work); err != nil {
+			if err := fsx.CopyTree(dir, work); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(filepath.Join(work, "provider.tf")); err != nil {

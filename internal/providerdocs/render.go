@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // ProviderName is the provider's short name: tfplugindocs finds its schema under it and names
@@ -53,7 +55,7 @@ func Render(root string, tools Tools) (map[string][]byte, error) {
 	}
 	defer os.RemoveAll(stage)
 	for _, dir := range []string{"templates", filepath.Join("examples", "provider"), filepath.Join("examples", "resources")} {
-		if err := copyTree(filepath.Join(root, dir), filepath.Join(stage, dir)); err != nil {
+		if err := fsx.CopyTree(filepath.Join(root, dir), filepath.Join(stage, dir)); err != nil {
 			return nil, fmt.Errorf("stage %s for tfplugindocs: %w", dir, err)
 		}
 	}
@@ -97,30 +99,6 @@ func Render(root string, tools Tools) (map[string][]byte, error) {
 		return nil, fmt.Errorf("tfplugindocs wrote no docs/index.md (is templates/index.md.tmpl there?)")
 	}
 	return pages, nil
-}
-
-// copyTree copies the regular files under src to dst; a missing src copies nothing.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if os.IsNotExist(err) && p == src {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
 }
 
 // cleanEnv is the caller's environment without OpenTofu's, Terraform's and the provider's

@@ -65,20 +65,7 @@ func ListKind(q Q, tenant, space, kind string, allSpaces bool) ([]*Resource, err
 	if allSpaces {
 		where, args = `WHERE tenant=? AND kind=?`, []any{tenant, kind}
 	}
-	rows, err := q.Query(`SELECT `+resourceCols+` FROM resources `+where+` ORDER BY space, api_version, name`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Resource
-	for rows.Next() {
-		r, err := scanResource(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return queryResources(q, `SELECT `+resourceCols+` FROM resources `+where+` ORDER BY space, api_version, name`, args...)
 }
 
 // PendingDelete reports whether an accepted delete of uid is still pending.
@@ -101,20 +88,7 @@ func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []s
 	}
 	w := [4]string{}
 	copy(w[:], workerKinds)
-	rows, err := q.Query(`SELECT `+resourceCols+` FROM resources WHERE tenant=? AND space=? AND uid<>? AND
+	return queryResources(q, `SELECT `+resourceCols+` FROM resources WHERE tenant=? AND space=? AND uid<>? AND
 		(kind IN (?,?,?,?) OR uid IN (SELECT source_uid FROM pins WHERE target_api_version=? AND target_kind=? AND target_name=?))
 		ORDER BY uid`, tenant, space, skip, w[0], w[1], w[2], w[3], apiVersion, kind, name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Resource
-	for rows.Next() {
-		r, err := scanResource(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }

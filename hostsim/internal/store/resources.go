@@ -170,7 +170,12 @@ func cloneBytes(b []byte) []byte { return append(make([]byte, 0, len(b)), b...) 
 
 // ListResources returns every stored resource, ordered by address.
 func ListResources(q Q) ([]*Resource, error) {
-	rows, err := q.Query(`SELECT ` + resourceCols + ` FROM resources ORDER BY tenant, space, api_version, kind, name`)
+	return queryResources(q, `SELECT `+resourceCols+` FROM resources ORDER BY tenant, space, api_version, kind, name`)
+}
+
+// queryResources runs a SELECT of resourceCols and scans every row it answers.
+func queryResources(q Q, query string, args ...any) ([]*Resource, error) {
+	rows, err := q.Query(query, args...)
 	if err != nil {
 		return nil, err
 	}
