@@ -124,26 +124,17 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 			jobs = append(jobs, testrun.Job{Name: m, Dir: m, Env: env, GoTest: append(skip, "./...")})
 			continue
 		}
-		rest, err := rootPackagesBut("./scripts", mutateTests)
+		rest, err := rootPackagesBut("./scripts")
 		if err != nil {
 			return nil, err
 		}
 		jobs = append(jobs,
 			testrun.Job{Name: scenariosJob, Dir: ".", Env: env,
 				GoTest: append(skip, "-parallel", strconv.Itoa(scenarioParallel()), "./scripts")},
-			testrun.Job{Name: mutateJob, Dir: ".", Env: env, GoTest: append(skip, mutateTests)},
 			testrun.Job{Name: ". (other packages)", Dir: ".", Env: env, GoTest: append(skip, rest...)})
 	}
 	return jobs, nil
 }
-
-// mutateTests is the mutation tester's package: its schema test builds every mutant of a
-// sample one after another, one link after the other, for about half a minute, so it runs
-// in a job of its own that starts early rather than behind the root module's other packages.
-const (
-	mutateTests = "./internal/mutate"
-	mutateJob   = ". (internal/mutate)"
-)
 
 // rootPackagesBut lists the root module's packages (relative, ./x) other than except.
 func rootPackagesBut(except ...string) ([]string, error) {
@@ -167,7 +158,7 @@ func rootPackagesBut(except ...string) ([]string, error) {
 
 // jobCost orders the jobs, longest first, so the longest never starts last: their wall
 // time on two cores (docs/decisions.md#test-time). A job not listed goes last.
-var jobCost = []string{scenariosJob, mutateJob, ". (other packages)", "hostsim", "conformance", "provider", "conformance selftest", "catalog"}
+var jobCost = []string{scenariosJob, "hostsim", ". (other packages)", "conformance", "provider", "conformance selftest", "catalog"}
 
 func longestFirst(jobs []testrun.Job) []testrun.Job {
 	rank := func(name string) int {

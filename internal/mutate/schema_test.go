@@ -3,6 +3,7 @@ package mutate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,39 +178,31 @@ func TestSchemaRunsEachMutantAsItsOwnBuildWould(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(overlay string, env ...string) (string, bool) {
-		bin := filepath.Join(root, "bin-"+strconv.Itoa(len(env)))
-		if out, err := goCmd(t.Context(), root, nil, 0, "build", "-overlay="+overlay, "-o", bin, "./cmd"); err != nil {
-			return string(out), false
-		}
-		return execute(t, bin, env...), true
-	}
 	schemaBin := filepath.Join(root, "schema.bin")
 	if out, err := goCmd(t.Context(), root, nil, 0, "build", "-overlay="+sch.overlay, "-o", schemaBin, "./cmd"); err != nil {
 		t.Fatalf("the schema does not build: %s", out)
 	}
 	runSchema := func(id int) string { return execute(t, schemaBin, mutantEnv+"="+strconv.Itoa(id)) }
-	unmutated, _ := run(writeTestOverlay(t, root, file, nil))
-	if got := runSchema(0); got != unmutated {
-		t.Fatalf("no mutant switched on: schema prints\n%s\nthe code prints\n%s", got, unmutated)
+	own := ownBuilds(t, root, file, ms)
+	if got := runSchema(0); got != own.unmutated {
+		t.Fatalf("no mutant switched on: schema prints\n%s\nthe code prints\n%s", got, own.unmutated)
 	}
 	held := 0
 	for i, m := range ms {
-		own, builds := run(writeTestOverlay(t, root, file, m.Apply([]byte(schemaSample))))
-		if builds != viable[i] {
-			t.Errorf("%s: builds on its own %v, type-checks %v (%v)", m, builds, viable[i], refusals[i])
+		if own.builds[i] != viable[i] {
+			t.Errorf("%s: builds on its own %v, type-checks %v (%v)", m, own.builds[i], viable[i], refusals[i])
 		}
 		id, ok := sch.holds(i)
 		if !ok {
 			continue
 		}
 		held++
-		if !builds {
-			t.Errorf("%s: held by the schema, but does not build on its own: %s", m, firstLines([]byte(own), 3))
+		if !own.builds[i] {
+			t.Errorf("%s: held by the schema, but does not build on its own", m)
 			continue
 		}
-		if got := runSchema(id); got != own {
-			t.Errorf("%s: the schema prints\n%s\nits own build prints\n%s", m, got, own)
+		if got := runSchema(id); got != own.prints(i) {
+			t.Errorf("%s: the schema prints\n%s\nits own build prints\n%s", m, got, own.prints(i))
 		}
 	}
 	// left to single builds: "x" +, 2 + 1 and 7 * 3 (constants), both mutants
@@ -226,6 +219,81 @@ func TestSchemaRunsEachMutantAsItsOwnBuildWould(t *testing.T) {
 		}
 		t.Errorf("the schema holds %d of %d mutants, want %d", held, len(ms), want)
 	}
+}
+
+// ownBuilt is every mutant of the sample built on its own: each mutated copy of
+// package p is a package of its own (m/own/pN), so one go build compiles them
+// all and links them once into a binary that runs the copy its argument names.
+// A mutant that does not type-check is compiled alone (it fails before any
+// link), and one the combined build cannot compile fails the test by name.
+type ownBuilt struct {
+	t         *testing.T
+	bin       string
+	builds    []bool
+	unmutated string
+}
+
+func (o ownBuilt) prints(i int) string { return execute(o.t, o.bin, "OWN_MUTANT="+strconv.Itoa(i+1)) }
+
+func ownBuilds(t *testing.T, root, file string, ms []Mutant) ownBuilt {
+	t.Helper()
+	o := ownBuilt{t: t, bin: filepath.Join(root, "own.bin"), builds: make([]bool, len(ms))}
+	write := func(name, body string) {
+		p := filepath.Join(root, "own", name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	node, err := os.ReadFile(filepath.Join(filepath.Dir(file), "node.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyOf := func(i int, src []byte) string {
+		dir := "p" + strconv.Itoa(i)
+		write(dir+"/p.go", string(src))
+		write(dir+"/node.go", string(node))
+		return dir
+	}
+	var imports, cases strings.Builder
+	add := func(i int, dir string) {
+		fmt.Fprintf(&imports, "\t%s \"m/own/%s\"\n", dir, dir)
+		fmt.Fprintf(&cases, "\tcase %d:\n\t\tfor _, a := range []int{-1, 0, 2, 3} {\n\t\t\tfor _, b := range []int{1, 3, 4} {\n"+
+			"\t\t\t\tvar n *%[2]s.Node\n\t\t\t\tif a > 0 {\n\t\t\t\t\tn = &%[2]s.Node{}\n\t\t\t\t}\n"+
+			"\t\t\t\tfmt.Println(%[2]s.Run(a, b, float64(a)+0.5, time.Duration(b), n.Ptr()))\n\t\t\t}\n\t\t}\n", i, dir)
+	}
+	copyOf(0, []byte(schemaSample))
+	for i, m := range ms {
+		copyOf(i+1, m.Apply([]byte(schemaSample)))
+	}
+	// compile every copy (no link); the ones that fail are named in the output
+	out, _ := goCmd(t.Context(), root, nil, 0, "build", "./own/...")
+	failed := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if name, ok := strings.CutPrefix(line, "# m/own/"); ok {
+			failed[strings.TrimSpace(name)] = true
+		}
+	}
+	if failed["p0"] {
+		t.Fatalf("the unmutated sample does not compile: %s", firstLines(out, 5))
+	}
+	for i := 0; i <= len(ms); i++ {
+		dir := "p" + strconv.Itoa(i)
+		if failed[dir] {
+			continue
+		}
+		if i > 0 {
+			o.builds[i-1] = true
+		}
+		add(i, dir)
+	}
+	write("main/main.go", "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"strconv\"\n\t\"time\"\n\n"+imports.String()+")\n\n"+
+		"func main() {\n\ti, _ := strconv.Atoi(os.Getenv(\"OWN_MUTANT\"))\n\tswitch i {\n"+cases.String()+"\t}\n}\n")
+	if out, err := goCmd(t.Context(), root, nil, 0, "build", "-o", o.bin, "./own/main"); err != nil {
+		t.Fatalf("the mutants that compile alone do not build together: %s", firstLines(out, 5))
+	}
+	o.unmutated = execute(t, o.bin, "OWN_MUTANT=0")
+	return o
 }
 
 // execute runs bin for at most two seconds (i-- in a loop counting up never ends)
