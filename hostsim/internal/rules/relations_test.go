@@ -160,3 +160,31 @@ func TestEntryIntegers(t *testing.T) {
 		t.Fatalf("EntryIntegers = %v, want %v (owner and binding entries yield nil)", got, want)
 	}
 }
+
+// The first malformed node is the one refused, not a later one.
+func TestExtractReferencesRefusesTheFirstMalformedNode(t *testing.T) {
+	_, r := ExtractReferences(consumerForm(), map[string]any{"owner": node("Owner", "a"),
+		"parts": []any{map[string]any{"part": "p"}, map[string]any{"part": []any{}}}})
+	if r == nil || r.Pointer != "/parts/0/part" || !strings.Contains(r.Message, "got a string") {
+		t.Fatalf("refusal %+v, want the first malformed part (/parts/0/part, a string)", r)
+	}
+}
+
+// A relation's own binding wins over its field's; a binding-list entry's name
+// is the member that is not the reference, whatever it is called and wherever
+// it stands.
+func TestExtractReferencesBindingAndEntryName(t *testing.T) {
+	f := consumerForm()
+	other := wire.BindingRef{APIVersion: wire.BindingAPIVersion, Name: "consumer.other", Version: "1.0.0", SchemaDigest: dg('9')}
+	f.Relations[1].Binding = &other
+	stores := &f.Fields[1]
+	stores.Members = []catalog.Field{stores.Members[1], {Wire: "binding", Pointer: "/stores/*/binding", Kind: catalog.FieldString}}
+	refs, r := ExtractReferences(f, map[string]any{"owner": node("Owner", "a"),
+		"stores": []any{map[string]any{"binding": "CACHE", "resource": node("Store", "s")}}})
+	if r != nil || len(refs) != 2 {
+		t.Fatalf("refs = %+v, %v", refs, r)
+	}
+	if got := refs[1]; got.Binding == nil || *got.Binding != other || got.EntryName != "CACHE" {
+		t.Errorf("reference %+v: want the relation's binding %s and the entry name CACHE (member \"binding\")", got, other.Name)
+	}
+}
