@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -132,32 +131,6 @@ func TestExtractReferencesEmpty(t *testing.T) {
 	refs, r := ExtractReferences(&catalog.Form{}, map[string]any{"x": 1})
 	if r != nil || len(refs) != 0 {
 		t.Fatalf("a Form without relations yields %v, %v", refs, r)
-	}
-}
-
-func TestEntryIntegers(t *testing.T) {
-	spec := map[string]any{
-		"owner":  node("Owner", "api"),
-		"stores": []any{map[string]any{"name": "C", "resource": node("Store", "c")}},
-		"parts": []any{
-			map[string]any{"weight": float64(6000), "part": node("Part", "v1")},
-			map[string]any{"weight": json.Number("4000"), "part": node("Part", "v2")},
-		},
-	}
-	f := consumerForm()
-	refs, r := ExtractReferences(f, spec)
-	if r != nil {
-		t.Fatal(r)
-	}
-	got := map[string]int64{}
-	for _, ref := range refs {
-		if ints := EntryIntegers(f, spec, ref); ints != nil {
-			got[ref.Pointer] = ints["weight"]
-		}
-	}
-	want := map[string]int64{"/parts/0/part": 6000, "/parts/1/part": 4000}
-	if len(got) != len(want) || got["/parts/0/part"] != 6000 || got["/parts/1/part"] != 4000 {
-		t.Fatalf("EntryIntegers = %v, want %v (owner and binding entries yield nil)", got, want)
 	}
 }
 
