@@ -115,12 +115,9 @@ func walkPattern(v any, tokens []string, ptr string, visit func(ptr string, node
 		}
 		return
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return
-	}
-	child, ok := obj[tok]
-	if !ok || child == nil {
+	obj, _ := v.(map[string]any) // nil for a non-object, where every member is absent
+	child := obj[tok]
+	if child == nil { // absent, or JSON null
 		return
 	}
 	walkPattern(child, rest, ptr+"/"+wire.EscapePointerToken(tok), visit)

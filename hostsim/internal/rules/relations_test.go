@@ -161,3 +161,13 @@ func TestExtractReferencesBindingAndEntryName(t *testing.T) {
 		t.Errorf("reference %+v: want the relation's binding %s and the entry name CACHE (member \"binding\")", got, other.Name)
 	}
 }
+
+// An optional reference written as JSON null is absent, like one left out: it
+// yields no reference and no refusal, at the top and inside a list entry.
+func TestExtractReferencesTreatsNullAsAbsent(t *testing.T) {
+	refs, r := ExtractReferences(consumerForm(), map[string]any{"owner": node("Owner", "a"), "backup": nil,
+		"parts": []any{map[string]any{"weight": float64(1), "part": nil}}})
+	if r != nil || len(refs) != 1 || refs[0].Pointer != "/owner" {
+		t.Fatalf("refs = %+v, refusal %v; want only /owner (null /backup and /parts/0/part are absent)", refs, r)
+	}
+}
