@@ -171,3 +171,49 @@ func TestExtractReferencesTreatsNullAsAbsent(t *testing.T) {
 		t.Fatalf("refs = %+v, refusal %v; want only /owner (null /backup and /parts/0/part are absent)", refs, r)
 	}
 }
+
+// When the model does not say which member of a binding-list item is the
+// reference, the entry's name is the member that is not a reference node.
+func TestEntryNameIsTheMemberThatIsNotAReference(t *testing.T) {
+	f := consumerForm()
+	stores := &f.Fields[1]
+	stores.RefMember = ""
+	stores.Members = []catalog.Field{stores.Members[1], {Wire: "label", Pointer: "/stores/*/label", Kind: catalog.FieldString}}
+	refs, r := ExtractReferences(f, map[string]any{"owner": node("Owner", "a"),
+		"stores": []any{map[string]any{"label": "CACHE", "resource": node("Store", "s")}}})
+	if r != nil || len(refs) != 2 {
+		t.Fatalf("refs = %+v, %v", refs, r)
+	}
+	if got := refs[1]; got.EntryPointer != "/stores/0" || got.EntryName != "CACHE" {
+		t.Errorf("entry %s named %q, want /stores/0 named CACHE (member \"label\", the one that is not a reference)", got.EntryPointer, got.EntryName)
+	}
+}
+
+// The JSON Pointer helpers: "" is the whole document (no tokens), "~1" and
+// "~0" unescape, and a pointer past an array's ends, at a token that is no
+// index, or through a scalar addresses nothing.
+func TestPointersAddressExactlyWhatTheyName(t *testing.T) {
+	doc := map[string]any{"a/b": map[string]any{"~x": "v"}, "list": []any{"zero", "one"}}
+	if got := splitPointer(""); len(got) != 0 {
+		t.Errorf(`splitPointer("") = %q, want no tokens`, got)
+	}
+	if got, ok := lookup(doc, splitPointer("")).(map[string]any); !ok || len(got) != len(doc) {
+		t.Errorf(`lookup of "" = %v, want the whole document`, got)
+	}
+	if got := lookup(doc, splitPointer("/a~1b/~0x")); got != "v" {
+		t.Errorf(`lookup of "/a~1b/~0x" = %v, want v`, got)
+	}
+	if got := lookup(doc, splitPointer("/list/1")); got != "one" {
+		t.Errorf(`lookup of "/list/1" = %v, want one`, got)
+	}
+	for _, p := range []string{"/list/2", "/list/-1", "/list/x", "/list/0/deeper", "/missing/x"} {
+		if got := lookup(doc, splitPointer(p)); got != nil {
+			t.Errorf("lookup of %q = %v, want nothing", p, got)
+		}
+	}
+	for p, want := range map[string]string{"": "", "/a~1b/~0x": "a/b", "/list": "list"} {
+		if got := firstToken(p); got != want {
+			t.Errorf("firstToken(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
