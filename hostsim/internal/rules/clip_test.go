@@ -48,6 +48,7 @@ func TestDependencyInUseListsHoldersWithinItsBound(t *testing.T) {
 	if !strings.Contains(r.Message, fmt.Sprintf(" and %d more", 400-items)) || items == 0 || items == 400 {
 		t.Fatalf("400 holders: %d named, message %d bytes: ...%s", items, len(r.Message), r.Message[len(r.Message)-60:])
 	}
+	// 112 entries of 32 bytes fill the bound exactly: the 112th, ending on it, is named
 	per := len(`Worker "worker-000" at /spec/x, `)
 	if want := (MaxMessage - 512) / per; items != want {
 		t.Errorf("400 holders: %d named, want %d (as many as fit in %d bytes)", items, want, MaxMessage-512)
@@ -65,5 +66,17 @@ func TestDependencyInUseListsHoldersWithinItsBound(t *testing.T) {
 	exact[3] += strings.Repeat("x", MaxMessage-512-len(strings.Join(exact, ", ")))
 	if got := clipList(exact); len(strings.Join(exact, ", ")) != MaxMessage-512 || got != strings.Join(exact, ", ") {
 		t.Errorf("a list of exactly %d bytes: %d bytes back, ends %q", MaxMessage-512, len(got), got[len(got)-12:])
+	}
+}
+
+// A string with no character boundary in reach (UTF-8 continuation bytes
+// only) is cut to nothing, never read before its start.
+func TestClipsOfBytesThatAreNoCharacters(t *testing.T) {
+	junk := strings.Repeat("\x80", MaxMessage+10)
+	if got := ClipHostReason(junk); got != "" {
+		t.Errorf("hostReason of continuation bytes only: %d bytes back, want none", len(got))
+	}
+	if got := clip(junk); got != "…" {
+		t.Errorf("message of continuation bytes only: %d bytes back, want only the ellipsis", len(got))
 	}
 }
