@@ -1,6 +1,7 @@
 package related
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -57,5 +58,21 @@ func TestHostnameFieldsAreTheHostnamePatternedStrings(t *testing.T) {
 	k := &catalog.Kind{Versions: []*catalog.Form{{Fields: []catalog.Field{zone, host}}, {Fields: []catalog.Field{host, zone, alias}}}}
 	if got, want := hostnameFields(k), []string{"hostname", "alias"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("hostname fields %v, want %v", got, want)
+	}
+}
+
+// toInt reads a weight however the spec was decoded; what is no integer
+// reads as 0, a weight the deployment rules refuse.
+func TestToIntReadsAWeight(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want int64
+	}{
+		{float64(2500), 2500}, {json.Number("7500"), 7500}, {int64(3), 3}, {4, 4},
+		{json.Number("1.5"), 0}, {"10000", 0}, {nil, 0},
+	} {
+		if got := toInt(tc.v); got != tc.want {
+			t.Errorf("toInt(%#v) = %d, want %d", tc.v, got, tc.want)
+		}
 	}
 }
