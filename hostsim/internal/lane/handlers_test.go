@@ -31,7 +31,7 @@ func newHost(t *testing.T, name string) *host {
 	if err != nil {
 		t.Fatalf("the built-in catalog does not load: %v", err)
 	}
-	h := &host{t: t, sim: hostsimtest.Start(t, hostsim.Config{Catalog: cat})}
+	h := &host{t: t, sim: hostsimtest.Start(t, hostsim.Config{Catalog: cat, ConformanceProbes: true})}
 	for _, f := range cat.Forms() {
 		if len(f.Fixtures) > 0 && len(f.Relations) == 0 && !f.HasOutputs() && f.Role != "revision" {
 			h.f, h.spec = f, f.Fixtures[0].Desired
