@@ -42,11 +42,17 @@ func newHost(t *testing.T, name string) *host {
 		t.Fatal("the built-in catalog holds no Form without relations and outputs")
 	}
 	if name != "" {
-		pd := h.prepare(name)
-		h.do("PUT", h.path(name), map[string]string{"If-None-Match": "*", "Idempotency-Key": h.key()},
-			h.doc(name, map[string]any{"review": map[string]any{"prepareDigest": pd}})).want(201)
+		h.create(name)().want(201)
 	}
 	return h
+}
+
+// create prepares name and returns the create, to send now or later.
+func (h *host) create(name string) func() *reply {
+	pd := h.prepare(name)
+	hd := map[string]string{"If-None-Match": "*", "Idempotency-Key": h.key()}
+	b := h.doc(name, map[string]any{"review": map[string]any{"prepareDigest": pd}})
+	return func() *reply { return h.do("PUT", h.path(name), hd, b) }
 }
 
 func (h *host) key() string { h.keys++; return fmt.Sprintf("lane-key-%d", h.keys) }
