@@ -47,7 +47,9 @@ func TestShortBodyIsRefused(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	var env struct{ Error struct{ Code, Message string } }
+	var env struct {
+		Error struct{ Code, Message string }
+	}
 	_ = json.Unmarshal(b, &env)
 	if resp.StatusCode != 400 || !strings.Contains(env.Error.Message, "could not be read") {
 		t.Fatalf("HTTP %d %s, want 400 invalid_argument: the request body could not be read", resp.StatusCode, b)
