@@ -1,0 +1,52 @@
+package lane_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+// fired asserts how often a fault has fired on the host.
+func (h *host) fired(name string, want int64) {
+	h.t.Helper()
+	n, err := h.sim.Admin.Counters()
+	if err != nil || n.Fired[name] != want {
+		h.t.Fatalf("%s fired %v times (%v), want %d", name, n.Fired[name], err, want)
+	}
+}
+
+// space.ignore reaches into other spaces only for a resource its own space
+// lacks: a read that finds it where asked does not fire.
+func TestSpaceIgnoreFiresOnlyOnAMiss(t *testing.T) {
+	h := newHost(t, "orders")
+	if err := h.sim.Admin.ArmFault("space.ignore"); err != nil {
+		t.Fatal(err)
+	}
+	h.do("GET", h.path("orders")+h.query(), nil, nil).want(200)
+	h.fired("space.ignore", 0)
+}
+
+// response.drop-after-commit on delete: the delete commits, the connection
+// closes with no answer, and the resend of the same request gets the 204.
+func TestDeleteDropAfterCommit(t *testing.T) {
+	h := newHost(t, "orders")
+	if err := h.sim.Admin.ArmFault("response.drop-after-commit,route=delete,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
+	req, _ := http.NewRequest("DELETE", h.sim.URL+h.path("orders")+h.query(), nil)
+	req.Header.Set("Authorization", "Bearer sim-primary")
+	for k, v := range hd {
+		req.Header.Set(k, v)
+	}
+	// A fresh connection: Go's transport retries an idempotent method (DELETE)
+	// by itself only on a reused one.
+	tr := &http.Transport{DisableKeepAlives: true}
+	defer tr.CloseIdleConnections()
+	if resp, err := (&http.Client{Transport: tr}).Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the delete was answered HTTP %d; the fault should have dropped the connection", resp.StatusCode)
+	}
+	h.fired("response.drop-after-commit", 1)
+	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
+	h.do("GET", h.path("orders")+h.query(), nil, nil).refused("resource_not_found", "")
+}
