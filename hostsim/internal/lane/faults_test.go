@@ -1,9 +1,39 @@
 package lane_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"slices"
 	"testing"
 )
+
+// journaled is the status of each request the journal holds for route, in order.
+func (h *host) journaled(route string) []int {
+	h.t.Helper()
+	raw, err := h.sim.Admin.Events(0)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out struct {
+		Events []struct {
+			Type string
+			Data struct {
+				Route  string
+				Status int
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		h.t.Fatalf("events: %v: %s", err, raw)
+	}
+	var st []int
+	for _, e := range out.Events {
+		if e.Type == "request" && e.Data.Route == route {
+			st = append(st, e.Data.Status)
+		}
+	}
+	return st
+}
 
 // fired asserts how often a fault has fired on the host.
 func (h *host) fired(name string, want int64) {
@@ -49,4 +79,8 @@ func TestDeleteDropAfterCommit(t *testing.T) {
 	h.fired("response.drop-after-commit", 1)
 	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
 	h.do("GET", h.path("orders")+h.query(), nil, nil).refused("resource_not_found", "")
+	// The journal tells the dropped delete (no answer: status 0) from its replay.
+	if st := h.journaled("delete"); !slices.Equal(st, []int{0, 204}) {
+		t.Fatalf("the journal holds delete statuses %v, want [0 204]", st)
+	}
 }
