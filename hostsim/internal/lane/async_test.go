@@ -17,7 +17,9 @@ func TestAsyncUpdateNamesItsTarget(t *testing.T) {
 	_ = json.Unmarshal(h.do("GET", h.path("orders")+h.query(), nil, nil).want(200).body, &got)
 	fence := map[string]string{"Takoform-Expected-Generation": "1"}
 	r := h.do("POST", wire.DefaultLane.APIRoot+"/resources/prepare", fence, h.doc("orders", nil)).want(200)
-	var prep struct{ Review struct{ PrepareDigest string } }
+	var prep struct {
+		Review struct{ PrepareDigest string }
+	}
 	_ = json.Unmarshal(r.body, &prep)
 	r = h.do("PUT", h.path("orders"), map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key(),
 		"Takoform-Conformance-Probe": "async"}, h.doc("orders", map[string]any{"review": map[string]any{"prepareDigest": prep.Review.PrepareDigest}})).want(202)
