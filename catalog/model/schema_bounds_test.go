@@ -150,3 +150,27 @@ func TestNonFiniteNumbersAreNotJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestFloatsAreTheNumbersJSONSpells: a float64 or float32 (a default decoded by
+// json.Unmarshal, a provider's number) is the number its JSON spelling names, as the
+// engine sees it once encoded: 0.1 is at the maximum 0.1 and equal to the const 0.1,
+// not the binary fraction just above it.
+func TestFloatsAreTheNumbersJSONSpells(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		value  any
+	}{
+		{`{"maximum":0.1}`, 0.1}, {`{"const":0.1}`, 0.1}, {`{"enum":[0.3]}`, float32(0.3)},
+		{`{"minimum":0.7}`, float32(0.7)}, {`{"type":"object","properties":{"a":{"maximum":0.1}}}`, map[string]any{"a": 0.1}},
+	} {
+		if got := problems(t, mustCompile(t, c.schema), c.value); len(got) != 0 {
+			t.Errorf("%T %v against %s: %v", c.value, c.value, c.schema, got)
+		}
+	}
+	if got := problems(t, mustCompile(t, `{"maximum":0.1}`), 0.1000001); len(got) != 1 {
+		t.Errorf("0.1000001 against the maximum 0.1: %v, want one problem", got)
+	}
+	if got := problems(t, mustCompile(t, `{"type":"integer"}`), float32(2.5)); len(got) != 1 {
+		t.Errorf("float32 2.5 is an integer: %v", got)
+	}
+}

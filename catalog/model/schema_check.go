@@ -279,10 +279,17 @@ func ratOf(v any) (*big.Rat, bool) {
 	case json.Number:
 		return new(big.Rat).SetString(string(n))
 	case float64:
-		r := new(big.Rat).SetFloat64(n) // nil for NaN and the infinities
-		return r, r != nil
+		// the number as JSON spells it (the shortest digits that read back as n), as the
+		// engine sees it after encoding: 0.1 is 1/10, not the binary fraction nearest it
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetString(strconv.FormatFloat(n, 'g', -1, 64))
 	case float32:
-		return ratOf(float64(n))
+		if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetString(strconv.FormatFloat(float64(n), 'g', -1, 32))
 	case int:
 		return new(big.Rat).SetInt64(int64(n)), true
 	case int8:
