@@ -144,7 +144,7 @@ func TestConstAndEnumCompareJSONValues(t *testing.T) {
 // value holding one is refused as not JSON rather than checked.
 func TestNonFiniteNumbersAreNotJSON(t *testing.T) {
 	s := mustCompile(t, `{"type":"number","maximum":1}`)
-	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}} {
+	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}, float32(math.NaN()), map[string]any{"a": float32(math.Inf(1))}} {
 		if _, err := s.Validate(v); err == nil {
 			t.Errorf("%v validated", v)
 		}
@@ -172,5 +172,26 @@ func TestFloatsAreTheNumbersJSONSpells(t *testing.T) {
 	}
 	if got := problems(t, mustCompile(t, `{"type":"integer"}`), float32(2.5)); len(got) != 1 {
 		t.Errorf("float32 2.5 is an integer: %v", got)
+	}
+}
+
+// TestValuesAreCheckedAsTheirJSON: a value is checked as encoding/json spells it, as
+// the engine reads it: a byte that is not UTF-8 (in a string or a member name) is
+// U+FFFD, and a Go slice or map inside a decoded map is the array or object it encodes.
+func TestValuesAreCheckedAsTheirJSON(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		value  any
+		want   string
+	}{
+		{`{"const":"\ufffd"}`, "\xff", ""},
+		{`{"type":"object","properties":{"\ufffd":{}},"additionalProperties":false}`, map[string]any{"\xff": 1}, ""},
+		{`{"type":"object","properties":{"a":{"type":"array","maxItems":1}}}`, map[string]any{"a": []string{"x"}}, ""},
+		{`{"type":"object","properties":{"a":{"type":"array","maxItems":1}}}`, map[string]any{"a": []string{"x", "y"}}, "/a: 2 entries; at most 1 are allowed"},
+		{`{"type":"array","items":{"type":"object"}}`, []any{map[string]string{"k": "v"}}, ""},
+	} {
+		if got := strings.Join(problems(t, mustCompile(t, c.schema), c.value), "; "); got != c.want {
+			t.Errorf("%#v against %s: got %q, want %q", c.value, c.schema, got, c.want)
+		}
 	}
 }

@@ -345,8 +345,12 @@ func genericJSON(v any) (any, error) {
 
 func isGeneric(v any) bool {
 	switch x := v.(type) {
-	case nil, bool, string, json.Number, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32:
+	case nil, bool, json.Number, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return true
+	case string: // encoding/json spells a byte that is not UTF-8 as U+FFFD, as the engine reads it
+		return utf8.ValidString(x)
+	case float32:
+		return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
 	case float64:
 		return !math.IsNaN(x) && !math.IsInf(x, 0)
 	case []any:
@@ -357,8 +361,8 @@ func isGeneric(v any) bool {
 		}
 		return true
 	case map[string]any:
-		for _, e := range x {
-			if !isGeneric(e) {
+		for k, e := range x {
+			if !utf8.ValidString(k) || !isGeneric(e) {
 				return false
 			}
 		}
