@@ -1,12 +1,14 @@
 package lifecycle_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/lifecycle"
@@ -255,4 +257,42 @@ func (w *world) prepare(q store.Q) error {
 		return e
 	}
 	return nil
+}
+
+// A committed delete counts one mutation and journals the deletion, for a
+// database (whose real database is dropped after the commit) as for any
+// other resource.
+func TestCommitDeleteCountsAndJournals(t *testing.T) {
+	for _, kind := range []string{"AtLeastOnceQueue", "SQLiteDatabase"} {
+		t.Run(kind, func(t *testing.T) {
+			w := &world{t: t}
+			w.host("full", nil)
+			t.Cleanup(w.close)
+			f := w.formOf(kind)
+			spec, _ := wire.CanonicalValue(f.Materialize(map[string]any{}))
+			cur := &store.Resource{Tenant: tenant, Space: space, APIVersion: f.Ref.APIVersion, Kind: kind, Name: "main",
+				UID: "u-main", DefVersion: f.Ref.DefinitionVersion, SchemaDigest: f.Ref.SchemaDigest, Generation: 1, Revision: 1,
+				Spec: spec, SpecDigest: wire.RawDigest(spec), ReadyStatus: wire.StatusTrue, ReadyReason: wire.ReasonAvailable}
+			w.write(func(q store.Q) error { return store.InsertResource(q, cur) })
+			w.events = nil
+			var counted int64
+			w.write(func(q store.Q) error {
+				if err := w.en.CommitDelete(q, cur, fault.Fixed()); err != nil {
+					return err
+				}
+				c, err := store.CounterValues(q)
+				counted = c["mutations"]
+				return err
+			})
+			journalled := 0
+			for _, e := range w.events {
+				if e.Type == "mutation" && bytes.Contains(e.Data, []byte("u-main")) {
+					journalled++
+				}
+			}
+			if counted != 1 || journalled != 1 {
+				t.Fatalf("deleting %s counted %d mutations and journalled %d deletions; want 1 and 1", kind, counted, journalled)
+			}
+		})
+	}
 }
