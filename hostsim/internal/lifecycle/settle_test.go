@@ -296,3 +296,42 @@ func TestCommitDeleteCountsAndJournals(t *testing.T) {
 		})
 	}
 }
+
+// A prepare refused at its target resolves no tenant: prepare.host-wide,
+// armed, does not act (nor count a firing) for a prepare it does not bind.
+func TestRefusedPrepareLeavesTheTenantFaultAlone(t *testing.T) {
+	w := &world{t: t}
+	w.host("full", nil)
+	t.Cleanup(w.close)
+	w.storeQueue("orders", "u-orders")
+	f := w.formOf("AtLeastOnceQueue")
+	var spec map[string]any
+	_ = json.Unmarshal(f.Fixtures[0].Desired, &spec)
+	s, err := fault.ParseText("prepare.host-wide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := fault.Fixed(s)
+	g, e := w.en.GateOrRefuse(f, spec, fs)
+	if e != nil {
+		t.Fatal(e)
+	}
+	w.decided(false, func(q store.Q) error {
+		_, e = w.en.Prepare(q, tenant, &request.Request{Ref: f.Ref, Name: "orders", Space: space}, g, 7, fs)
+		return nil
+	})
+	if e == nil || e.Code != wire.CodeGenerationConflict {
+		t.Fatalf("prepare at a stale fence: %v; want generation_conflict", e)
+	}
+	if fired := fs.Firings(); len(fired) != 0 {
+		t.Fatalf("the refused prepare fired %v", fired)
+	}
+	// The fault acts on a prepare that binds.
+	w.decided(false, func(q store.Q) error {
+		_, e = w.en.Prepare(q, tenant, &request.Request{Ref: f.Ref, Name: "orders", Space: space}, g, 1, fs)
+		return nil
+	})
+	if e != nil || len(fs.Firings()) != 1 {
+		t.Fatalf("a binding prepare: %v, fired %v; want prepare.host-wide once", e, fs.Firings())
+	}
+}
