@@ -12,7 +12,9 @@ import (
 // The refusal of a failing file says exactly what stayed: how many files the
 // database keeps before it, which of them this request applied (five by
 // name, then a count, or none) and that the application was not created.
-// Each failed run journals one migration-failed event, and no other run does.
+// Each failed run journals one migration-failed event, and no other run
+// does; a failed run that moved the ledger re-renders the database's other
+// applications.
 func TestAFailingFileSaysWhatThisRequestApplied(t *testing.T) {
 	w := newMigrationWorld(t, hostsim.Config{})
 	var good []sqlFile
@@ -52,6 +54,12 @@ func TestAFailingFileSaysWhatThisRequestApplied(t *testing.T) {
 
 	w.create(kSQLite, "b", map[string]any{}).status(201)
 	w.apply("app-b", "b", "short").status(201) // a run that applies files and fails none
+	// A run that applies files 3-6 and then fails moved the ledger: the other
+	// application of the database is re-rendered at once, ahead of its set.
+	w.apply("app-b-long", "b", "long").refused("invalid_argument", 400)
+	if r := readyIn(t, w.read(kApp, "app-b").status(200)); r.Status != "False" || r.HostReason != "ledger-ahead-of-set" || r.Revision != "2" {
+		t.Fatalf("app-b after another application's partly applied run: %+v; want not ready, ledger-ahead-of-set, at revision 2", r)
+	}
 
 	raw, err := w.sim.Admin.Events(0)
 	if err != nil {
@@ -65,7 +73,7 @@ func TestAFailingFileSaysWhatThisRequestApplied(t *testing.T) {
 			failed++
 		}
 	}
-	if failed != 2 {
-		t.Fatalf("%d migration-failed events; want one per failed run (2)", failed)
+	if failed != 3 {
+		t.Fatalf("%d migration-failed events; want one per failed run (3)", failed)
 	}
 }
