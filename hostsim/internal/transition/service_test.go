@@ -3,6 +3,8 @@ package transition
 import (
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // New defaults the clock: a Service built without one still stamps its rows.
@@ -14,5 +16,18 @@ func TestNewDefaultsTheClock(t *testing.T) {
 	}
 	if s.Now == nil || time.Since(s.Now()) > time.Minute {
 		t.Fatalf("the default clock is not the wall clock")
+	}
+}
+
+// New fails when it cannot create its tables.
+func TestNewReportsAStoreItCannotExtend(t *testing.T) {
+	w := newWorld(t)
+	st, err := store.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if s, err := New(Options{Store: st, Host: w.s.Host}); err == nil || s != nil {
+		t.Fatalf("New over a closed store: %v %v", s, err)
 	}
 }
