@@ -191,13 +191,24 @@ func TestIdentityLeakFaults(t *testing.T) {
 		_ = json.Unmarshal(r.body, &fr)
 		return fr.Forms[0].Identity.FormRef.DefinitionVersion
 	}
+	// the definition read collapses too: it answers the newest version's identity
+	defined := func() string {
+		r := c.do("GET", api+"/form-definitions/"+old.Ref.APIVersion+"/"+old.Ref.Kind+exactQuery(old, "prod"), nil, nil).status(200)
+		var d struct {
+			Identity struct {
+				FormRef struct{ DefinitionVersion string }
+			}
+		}
+		_ = json.Unmarshal(r.body, &d)
+		return d.Identity.FormRef.DefinitionVersion
+	}
 	broken(t, sim, "formref.collapse", func() {
-		if v := answered(); v != old.Ref.DefinitionVersion {
-			t.Fatalf("forms of %s answered version %s", old.Ref, v)
+		if v, d := answered(), defined(); v != old.Ref.DefinitionVersion || d != old.Ref.DefinitionVersion {
+			t.Fatalf("forms of %s answered version %s, its definition %s", old.Ref, v, d)
 		}
 	}, func() {
-		if v := answered(); v == old.Ref.DefinitionVersion {
-			t.Fatalf("formref.collapse still answered %s", v)
+		if v, d := answered(), defined(); v == old.Ref.DefinitionVersion || d == old.Ref.DefinitionVersion {
+			t.Fatalf("formref.collapse still answered %s, its definition %s", v, d)
 		}
 	})
 }

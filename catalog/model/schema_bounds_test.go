@@ -144,9 +144,54 @@ func TestConstAndEnumCompareJSONValues(t *testing.T) {
 // value holding one is refused as not JSON rather than checked.
 func TestNonFiniteNumbersAreNotJSON(t *testing.T) {
 	s := mustCompile(t, `{"type":"number","maximum":1}`)
-	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}} {
+	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}, float32(math.NaN()), map[string]any{"a": float32(math.Inf(1))}} {
 		if _, err := s.Validate(v); err == nil {
 			t.Errorf("%v validated", v)
+		}
+	}
+}
+
+// TestFloatsAreTheNumbersJSONSpells: a float64 or float32 (a default decoded by
+// json.Unmarshal, a provider's number) is the number its JSON spelling names, as the
+// engine sees it once encoded: 0.1 is at the maximum 0.1 and equal to the const 0.1,
+// not the binary fraction just above it.
+func TestFloatsAreTheNumbersJSONSpells(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		value  any
+	}{
+		{`{"maximum":0.1}`, 0.1}, {`{"const":0.1}`, 0.1}, {`{"enum":[0.3]}`, float32(0.3)},
+		{`{"minimum":0.7}`, float32(0.7)}, {`{"type":"object","properties":{"a":{"maximum":0.1}}}`, map[string]any{"a": 0.1}},
+	} {
+		if got := problems(t, mustCompile(t, c.schema), c.value); len(got) != 0 {
+			t.Errorf("%T %v against %s: %v", c.value, c.value, c.schema, got)
+		}
+	}
+	if got := problems(t, mustCompile(t, `{"maximum":0.1}`), 0.1000001); len(got) != 1 {
+		t.Errorf("0.1000001 against the maximum 0.1: %v, want one problem", got)
+	}
+	if got := problems(t, mustCompile(t, `{"type":"integer"}`), float32(2.5)); len(got) != 1 {
+		t.Errorf("float32 2.5 is an integer: %v", got)
+	}
+}
+
+// TestValuesAreCheckedAsTheirJSON: a value is checked as encoding/json spells it, as
+// the engine reads it: a byte that is not UTF-8 (in a string or a member name) is
+// U+FFFD, and a Go slice or map inside a decoded map is the array or object it encodes.
+func TestValuesAreCheckedAsTheirJSON(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		value  any
+		want   string
+	}{
+		{`{"const":"\ufffd"}`, "\xff", ""},
+		{`{"type":"object","properties":{"\ufffd":{}},"additionalProperties":false}`, map[string]any{"\xff": 1}, ""},
+		{`{"type":"object","properties":{"a":{"type":"array","maxItems":1}}}`, map[string]any{"a": []string{"x"}}, ""},
+		{`{"type":"object","properties":{"a":{"type":"array","maxItems":1}}}`, map[string]any{"a": []string{"x", "y"}}, "/a: 2 entries; at most 1 are allowed"},
+		{`{"type":"array","items":{"type":"object"}}`, []any{map[string]string{"k": "v"}}, ""},
+	} {
+		if got := strings.Join(problems(t, mustCompile(t, c.schema), c.value), "; "); got != c.want {
+			t.Errorf("%#v against %s: got %q, want %q", c.value, c.schema, got, c.want)
 		}
 	}
 }

@@ -279,10 +279,17 @@ func ratOf(v any) (*big.Rat, bool) {
 	case json.Number:
 		return new(big.Rat).SetString(string(n))
 	case float64:
-		r := new(big.Rat).SetFloat64(n) // nil for NaN and the infinities
-		return r, r != nil
+		// the number as JSON spells it (the shortest digits that read back as n), as the
+		// engine sees it after encoding: 0.1 is 1/10, not the binary fraction nearest it
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetString(strconv.FormatFloat(n, 'g', -1, 64))
 	case float32:
-		return ratOf(float64(n))
+		if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetString(strconv.FormatFloat(float64(n), 'g', -1, 32))
 	case int:
 		return new(big.Rat).SetInt64(int64(n)), true
 	case int8:
@@ -338,8 +345,12 @@ func genericJSON(v any) (any, error) {
 
 func isGeneric(v any) bool {
 	switch x := v.(type) {
-	case nil, bool, string, json.Number, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32:
+	case nil, bool, json.Number, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return true
+	case string: // encoding/json spells a byte that is not UTF-8 as U+FFFD, as the engine reads it
+		return utf8.ValidString(x)
+	case float32:
+		return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
 	case float64:
 		return !math.IsNaN(x) && !math.IsInf(x, 0)
 	case []any:
@@ -350,8 +361,8 @@ func isGeneric(v any) bool {
 		}
 		return true
 	case map[string]any:
-		for _, e := range x {
-			if !isGeneric(e) {
+		for k, e := range x {
+			if !utf8.ValidString(k) || !isGeneric(e) {
 				return false
 			}
 		}

@@ -41,9 +41,16 @@ func EscapePointerToken(s string) string {
 // followed only by whitespace, no duplicate member names (after unescaping), only the
 // JSON escapes, paired surrogates, the JSON number grammar with finite binary64 values
 // and no negative zero, and at most MaxDepth nested containers.
-func CheckIJSON(data []byte) error {
+func CheckIJSON(data []byte) error { return checkIJSON(data, false) }
+
+// CheckIJSONButDuplicates is CheckIJSON with duplicate member names let
+// through: what a host that keeps the last of duplicate members (hostsim's
+// fault json.duplicates) must still refuse.
+func CheckIJSONButDuplicates(data []byte) error { return checkIJSON(data, true) }
+
+func checkIJSON(data []byte, dupsAllowed bool) error {
 	var buf [16]step
-	s := &scanner{data: data, path: buf[:0]}
+	s := &scanner{data: data, path: buf[:0], dupsAllowed: dupsAllowed}
 	if !utf8.Valid(data) {
 		i := firstInvalidUTF8(data)
 		return &JSONError{Pointer: "", Offset: i, Message: "the document is not valid UTF-8; use UTF-8 encoded JSON"}
@@ -75,6 +82,8 @@ type scanner struct {
 	pos  int
 	path path
 	num  float64 // the value of the last number scanned
+	// dupsAllowed lets duplicate member names through (CheckIJSONButDuplicates)
+	dupsAllowed bool
 }
 
 // fail reports a problem at the JSON Pointer of what the scanner is in: the
@@ -165,7 +174,7 @@ func (s *scanner) object(depth int) error {
 				}
 			}
 		}
-		if dup {
+		if dup && !s.dupsAllowed {
 			return s.fail(fmt.Sprintf("duplicate member name %q; every member name in an object must be unique", name))
 		}
 		s.ws()

@@ -82,6 +82,8 @@ func TestCheckChange(t *testing.T) {
 		{name: "commit.skip-fences off the commit path", cur: current(), ref: refA, in: Intent{Fence: 2}, fs: armed(CommitSkipFences), want: wire.CodeGenerationConflict},
 		{name: "stale revision", cur: current(), ref: refA, in: Intent{Fence: 3, IfMatch: 4}, want: wire.CodeRevisionConflict},
 		{name: "stale revision, ifmatch.ignore", cur: current(), ref: refA, in: Intent{Fence: 3, IfMatch: 4}, fs: armed(IfMatchIgnore)},
+		{name: "stale revision at commit, commit.skip-fences", cur: current(), ref: refA, in: Intent{Fence: 3, IfMatch: 4}, atCommit: true, fs: armed(CommitSkipFences)},
+		{name: "commit.skip-fences off the commit path spares no stale revision", cur: current(), ref: refA, in: Intent{Fence: 3, IfMatch: 4}, fs: armed(CommitSkipFences), want: wire.CodeRevisionConflict},
 		{name: "generation is checked before revision", cur: current(), ref: refA, in: Intent{Fence: 2, IfMatch: 4}, want: wire.CodeGenerationConflict},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,6 +102,7 @@ func TestCheckDeleteFences(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		d    *Deletion
+		rev  int64 // the resource's revision, when not 5
 		fs   *Acts
 		want wire.Code
 	}{
@@ -108,10 +111,18 @@ func TestCheckDeleteFences(t *testing.T) {
 		{name: "stale generation", d: del(2, 0), want: wire.CodeGenerationConflict},
 		{name: "stale If-Match", d: del(3, 4), want: wire.CodeRevisionConflict},
 		{name: "delete.revision-fenced compares the fence with the revision", d: del(3, 0), fs: armed(DeleteRevisionFenced), want: wire.CodeGenerationConflict},
+		{name: "delete.revision-fenced does not act where the revision equals the fence", d: del(3, 0), rev: 3, fs: armed(DeleteRevisionFenced)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := codeOf(CheckDeleteFences(current(), tc.d, false, tc.d.What(), tc.fs)); got != tc.want {
+			cur := current()
+			if tc.rev != 0 {
+				cur.Revision = tc.rev
+			}
+			if got := codeOf(CheckDeleteFences(cur, tc.d, false, tc.d.What(), tc.fs)); got != tc.want {
 				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			if tc.fs != nil && tc.want == "" && tc.fs.Acted() {
+				t.Fatal("a fault acted on a delete whose fences hold")
 			}
 		})
 	}

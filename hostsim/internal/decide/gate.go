@@ -124,12 +124,9 @@ func Ungated(f *catalog.Form, spec map[string]any) (*Gated, *wire.Error) {
 	return &Gated{Form: f, Spec: m, JCS: b, Digest: wire.RawDigest(b)}, nil
 }
 
-func pointerText(p string) string {
-	if p == "" {
-		return "spec"
-	}
-	return "spec" + p
-}
+// pointerText names the field at p in a message: "spec" for the whole spec
+// (p is ""), "spec/worker" for a member.
+func pointerText(p string) string { return "spec" + p }
 
 func clip(s string) string {
 	if len(s) > 4000 {

@@ -55,6 +55,9 @@ func TestNewUIDAndTouch(t *testing.T) {
 	if got := NewUID("u-new", "u-gone", armed(UIDReuse)); got != "u-gone" {
 		t.Fatalf("uid.reuse: %q", got)
 	}
+	if a := armed(UIDReuse); NewUID("u-new", "", a) != "u-new" || a.Acted() {
+		t.Fatalf("uid.reuse with no deleted uid to reuse: %q, acted %v", NewUID("u-new", "", armed(UIDReuse)), a.Acted())
+	}
 	if got := NewUID("u-new", "", armed(UIDInvalid)); got != "-u-new" || wire.ValidUID(got) {
 		t.Fatalf("uid.invalid: %q", got)
 	}

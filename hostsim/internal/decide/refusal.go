@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"unsafe"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -51,8 +53,17 @@ func Field(e *wire.Error) string {
 }
 
 // Describe names a resource in messages.
+// It is written by hand, not with fmt: it is built for every request that
+// names a resource (a refusal may quote it), and %q's output is
+// strconv.Quote's, so the text is the same.
 func Describe(kind, name, space string) string {
-	return fmt.Sprintf("%s %q in space %q", kind, name, space)
+	b := make([]byte, 0, len(kind)+len(name)+len(space)+16)
+	b = append(b, kind...)
+	b = append(b, ' ')
+	b = strconv.AppendQuote(b, name)
+	b = append(b, " in space "...)
+	b = strconv.AppendQuote(b, space)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again (as strings.Builder does)
 }
 
 // NewRequestID mints a request id: req_ + 20 random hex characters.

@@ -112,10 +112,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if c.status != 0 && w.Header().Get("Content-Length") != "" {
 		flush(w)
 	}
-	if s.Logger.Enabled(c.ctx, slog.LevelInfo) {
-		s.Logger.LogAttrs(c.ctx, slog.LevelInfo, "request", slog.String("requestId", c.id),
-			slog.String("tenant", c.who.Tenant), slog.String("method", r.Method), slog.String("route", name),
-			slog.Int("status", c.status), slog.Duration("duration", time.Since(start)))
+	if h := s.Logger.Handler(); h.Enabled(c.ctx, slog.LevelInfo) {
+		// The record goes to the handler directly: Logger.LogAttrs would also walk
+		// the stack for a source position no handler of hostsim prints.
+		rec := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+		rec.AddAttrs(slog.String("requestId", c.id), slog.String("tenant", c.who.Tenant), slog.String("method", r.Method),
+			slog.String("route", name), slog.Int("status", c.status), slog.Duration("duration", time.Since(start)))
+		_ = h.Handle(c.ctx, rec)
 	}
 }
 

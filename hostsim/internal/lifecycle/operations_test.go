@@ -105,3 +105,23 @@ func TestForcedFailureAndCancelCommitNothing(t *testing.T) {
 		t.Fatalf("cancel: %+v, stored %+v", doc, w.stored("orders"))
 	}
 }
+
+// The error of a failed Operation carries the host's reason code when the
+// refusal has one, and no hostCode member when it has none.
+func TestDocumentCarriesTheHostCode(t *testing.T) {
+	with := wire.NewError(wire.CodeInvalidArgument, "bad")
+	with.HostCode = "migration_file_failed"
+	for _, c := range []struct {
+		e    *wire.Error
+		want string
+	}{{with, "migration_file_failed"}, {wire.NewError(wire.CodeInvalidArgument, "bad"), ""}} {
+		var doc struct{ Error map[string]any }
+		if err := json.Unmarshal(lifecycle.Document("op_1", "", "Failed", nil, c.e), &doc); err != nil {
+			t.Fatal(err)
+		}
+		got, present := doc.Error["hostCode"]
+		if c.want == "" && present || c.want != "" && got != c.want {
+			t.Fatalf("the error member %v; want hostCode %q (absent when empty)", doc.Error, c.want)
+		}
+	}
+}

@@ -34,6 +34,8 @@ type world struct {
 	st     *store.Store
 	en     *lifecycle.Engine
 	faults []fault.Spec
+	file   string          // the database file, "" for the in-memory database
+	events []store.Pending // the journal events committed since host
 }
 
 func (w *world) close() {
@@ -60,9 +62,11 @@ func (w *world) host(name string, data []byte) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if w.st, err = store.Open(""); err != nil {
+	if w.st, err = store.Open(w.file); err != nil {
 		w.t.Fatal(err)
 	}
+	w.events = nil
+	w.st.OnEvents(func(ps []store.Pending) { w.events = append(w.events, ps...) })
 	if err := w.st.Extend(artifact.Schema, artifact.Tables...); err != nil {
 		w.t.Fatal(err)
 	}

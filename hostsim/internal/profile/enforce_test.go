@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 func testCatalog(t *testing.T) *catalog.Catalog {
@@ -247,5 +248,24 @@ func TestLimitField(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("limitField(%q) = %q, %v; want %q", key, got, ok, want)
 		}
+	}
+}
+
+// A limit on a collection inside a list's items is keyed "maximum" and each
+// path element's UpperFirst, and holds for every item's collection.
+func TestNestedCollectionLimitsAreEnforced(t *testing.T) {
+	f := &catalog.Form{Ref: wire.FormRef{Kind: "Router", DefinitionVersion: "0.1.0"}, Fields: []catalog.Field{
+		{Wire: "routes", Pointer: "/routes", Kind: catalog.FieldObjectList, Members: []catalog.Field{
+			{Wire: "path", Pointer: "/routes/*/path", Kind: catalog.FieldString},
+			{Wire: "hosts", Pointer: "/routes/*/hosts", Kind: catalog.FieldStringList}}}}}
+	h := &Host{P: &Profile{Name: "nested", Limits: map[string]map[string]int64{"Router": {"maximumRoutesHosts": 2}}}}
+	route := func(hosts ...any) map[string]any { return map[string]any{"path": "/", "hosts": hosts} }
+	if v := h.CheckSpec(f, map[string]any{"routes": []any{route("a"), route("a", "b")}}); v != nil {
+		t.Fatalf("routes within the limit refused: %v", v)
+	}
+	v := h.CheckSpec(f, map[string]any{"routes": []any{route("a", "b"), route("a", "b", "c")}})
+	if v == nil || v.Field != "/routes/1/hosts" || !strings.Contains(v.Message, "routes.hosts has 3 entries") ||
+		!strings.Contains(v.Message, "at most 2 (maximumRoutesHosts)") {
+		t.Fatalf("three hosts in the second route: %+v, want refused at /routes/1/hosts naming the limit", v)
 	}
 }

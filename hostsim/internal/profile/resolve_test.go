@@ -257,3 +257,35 @@ func installed(t *testing.T, h *Host, kind string) *catalog.Form {
 	t.Fatalf("%s is not installed", kind)
 	return nil
 }
+
+// A profile's interface and binding selections decide what is installed: an
+// excluded interface or binding is not, the others are.
+func TestSelectionsNarrowInterfacesAndBindings(t *testing.T) {
+	full := resolved(t, "full")
+	if len(full.Interfaces()) < 2 || len(full.Bindings()) < 2 {
+		t.Fatalf("full installs %d interfaces and %d bindings; the test needs two of each", len(full.Interfaces()), len(full.Bindings()))
+	}
+	i, b := full.Interfaces()[0], full.Bindings()[0]
+	h := inline(t, `{"name": "narrow", "interfaces": {"exclude": ["`+i.Ref.Name+`"]}, "bindings": {"exclude": ["`+b.Ref.Name+`@`+b.Ref.Version+`"]}}`)
+	if _, ok := h.Interface(i.Ref.Name, i.Ref.Version); ok || len(h.Interfaces()) != len(full.Interfaces())-1 {
+		t.Errorf("excluding interface %s left %d of %d installed", i.Ref.Name, len(h.Interfaces()), len(full.Interfaces()))
+	}
+	if _, ok := h.Binding(b.Ref.Name, b.Ref.Version); ok || len(h.Bindings()) != len(full.Bindings())-1 {
+		t.Errorf("excluding binding %s@%s left %d of %d installed", b.Ref.Name, b.Ref.Version, len(h.Bindings()), len(full.Bindings()))
+	}
+}
+
+// A per-kind member keyed "Kind@version" wins over the kind's own for that
+// version.
+func TestVersionKeyedMembersWinOverTheKind(t *testing.T) {
+	full := resolved(t, "full")
+	f := full.Forms()[0]
+	if len(f.Capabilities) < 2 {
+		t.Fatalf("%s has capabilities %v; the test needs two", f.Ref, f.Capabilities)
+	}
+	first, last := f.Capabilities[0], f.Capabilities[len(f.Capabilities)-1]
+	h := inline(t, `{"name": "keyed", "operations": {"`+f.Ref.Kind+`": ["`+first+`"], "`+f.Ref.Kind+`@`+f.Ref.DefinitionVersion+`": ["`+last+`"]}}`)
+	if got := h.Operations(f); !reflect.DeepEqual(got, []string{last}) {
+		t.Errorf("operations of %s = %v, want [%s] (its version's member)", f.Ref, got, last)
+	}
+}

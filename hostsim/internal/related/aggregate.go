@@ -270,7 +270,10 @@ func (g *G) DeleteScans(q store.Q, cur *store.Resource, external bool, fs *fault
 	}
 	var names []string
 	for _, p := range holders {
-		src, _ := store.GetResourceByUID(q, p.SourceUID)
+		src, err := store.GetResourceByUID(q, p.SourceUID)
+		if err != nil {
+			return decide.Internal(err)
+		}
 		if src != nil {
 			names = append(names, fmt.Sprintf("%s %q (%s)", src.Kind, src.Name, p.Pointer))
 		}

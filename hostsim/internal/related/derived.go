@@ -120,7 +120,7 @@ func (g *G) weighted(q store.Q, dr *deploymentRole, pins []store.Pin, spec map[s
 	var out []rules.WeightedVersion
 	for _, p := range pinsOf(pins, dr.Versions) {
 		wv := rules.WeightedVersion{Pointer: p.Pointer, Name: p.TargetName, UID: p.TargetUID}
-		wv.Weight, _ = toInt(valueAt(spec, parentPointer(p.Pointer)+"/"+dr.Weight))
+		wv.Weight = toInt(valueAt(spec, parentPointer(p.Pointer)+"/"+dr.Weight))
 		v, err := store.GetResourceByUID(q, p.TargetUID)
 		if err != nil {
 			return nil, err
@@ -245,20 +245,22 @@ func valueAt(v any, ptr string) any {
 	return v
 }
 
-// toInt reads a JSON integer decoded as float64 or json.Number.
-func toInt(v any) (int64, bool) {
+// toInt reads a JSON integer decoded as float64 or json.Number; anything
+// else reads as 0 (a json.Number that is no int64: 0 or its clamp), which the
+// deployment rules refuse as a weight out of range.
+func toInt(v any) int64 {
 	switch n := v.(type) {
 	case float64:
-		return int64(n), true
+		return int64(n)
 	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
+		i, _ := n.Int64()
+		return i
 	case int64:
-		return n, true
+		return n
 	case int:
-		return int64(n), true
+		return int64(n)
 	}
-	return 0, false
+	return 0
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }

@@ -62,6 +62,12 @@ func (w *world) write(fn func(q store.Q) error) {
 // insert stores name of kind with uid and its fixture spec, pinned as resolved.
 func (w *world) insert(kind, name, uid string) (*store.Resource, []store.Pin) {
 	w.t.Helper()
+	return w.insertIn(space, kind, name, uid)
+}
+
+// insertIn is insert in another space of the tenant.
+func (w *world) insertIn(space, kind, name, uid string) (*store.Resource, []store.Pin) {
+	w.t.Helper()
 	f := w.form(kind)
 	var spec map[string]any
 	_ = json.Unmarshal(f.Fixtures[0].Desired, &spec)
@@ -207,4 +213,25 @@ func TestRoles(t *testing.T) {
 	if !IsWorker("ModuleWorker") || IsWorker("AtLeastOnceQueue") || !IsDatabase("SQLiteDatabase") || IsDatabase("ModuleWorker") {
 		t.Fatal("the role table (worker_roles.json) does not name the worker and the database kinds")
 	}
+}
+
+// The recompute pass re-renders every source pinning the mutated name, not
+// only the first it changes.
+func TestRecomputeReachesEverySource(t *testing.T) {
+	w := newWorld(t)
+	worker, _ := w.insert("ModuleWorker", "module-worker", "u-worker-1")
+	w.insert("WorkerCronTrigger", "nightly", "u-trigger-1")
+	w.insert("WorkerCronTrigger", "hourly", "u-trigger-2")
+	w.write(func(q store.Q) error { return store.DeleteResource(q, worker) })
+	w.write(func(q store.Q) error {
+		if err := w.g.Recompute(q, tenant, space, worker.APIVersion, worker.Kind, worker.Name, worker.UID, "t1", nil); err != nil {
+			return err
+		}
+		for _, uid := range []string{"u-trigger-1", "u-trigger-2"} {
+			if r, _ := store.GetResourceByUID(q, uid); r.ReadyReason != wire.ReasonDependencyMissing || r.Revision != 2 {
+				t.Errorf("%s after the pass: Ready %s %s, revision %d; want False DependencyMissing at revision 2", uid, r.ReadyStatus, r.ReadyReason, r.Revision)
+			}
+		}
+		return nil
+	})
 }

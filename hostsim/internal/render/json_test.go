@@ -44,8 +44,10 @@ func TestRepresentationJSONIsTheMarshal(t *testing.T) {
 	}
 }
 
-// Writing a plain representation allocates its buffer once: neither the
-// marshal nor a growing buffer.
+// Writing a plain representation allocates its buffer once: it is sized
+// for the spec and outputs in advance and never grows. (json.Marshal also
+// allocates once, from its pooled buffer, so this does not tell the direct
+// write from the marshal: docs/mutation-equivalent-render.md.)
 func TestPlainRepresentationAllocatesOnce(t *testing.T) {
 	r := &Representation{APIVersion: "edge.forms.takoform.com/v1beta1", Kind: "EdgeKVNamespace",
 		Form: Form{FormRef: wire.FormRef{APIVersion: "edge.forms.takoform.com/v1beta1", Kind: "EdgeKVNamespace", DefinitionVersion: "0.1.0",

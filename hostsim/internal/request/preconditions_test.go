@@ -70,6 +70,9 @@ func TestCheckIdempotencyKey(t *testing.T) {
 		{"DEL", []string{"k\x7f"}, nil, false},
 		{"missing", nil, nil, false},
 		{"missing under headers.lenient", nil, fault.Fixed(fault.Spec{Fault: "headers.lenient"}), true},
+		// headers.lenient forgives a missing key only, not a bad one.
+		{"two keys under headers.lenient", []string{"a", "b"}, fault.Fixed(fault.Spec{Fault: "headers.lenient"}), false},
+		{"a space under headers.lenient", []string{"k 1"}, fault.Fixed(fault.Spec{Fault: "headers.lenient"}), false},
 		{"two keys", []string{"a", "b"}, nil, false},
 		{"empty", []string{""}, nil, false},
 		{"256 characters", []string{strings.Repeat("k", 256)}, nil, false},

@@ -86,7 +86,16 @@ func DecodeBody(body []byte, v any, fs *fault.Set) *wire.Error {
 		if wire.CheckIJSON(body) == nil {
 			return decide.Invalid("the request body is not acceptable JSON: %v", err)
 		}
-		if !fs.On(fault.JSONDuplicates) {
+		// json.duplicates forgives duplicate member names only: a body with any
+		// other I-JSON problem (a lone surrogate the re-encoding would replace) is
+		// refused as ever.
+		if !fs.Armed(fault.JSONDuplicates) {
+			return decide.Invalid("the request body is not acceptable JSON: %v", err)
+		}
+		if other := wire.CheckIJSONButDuplicates(body); other != nil {
+			return decide.Invalid("the request body is not acceptable JSON: %v", other)
+		}
+		if !fs.On(fault.JSONDuplicates) { // spent since Armed by a request beside this one
 			return decide.Invalid("the request body is not acceptable JSON: %v", err)
 		}
 		if err := wire.DecodeStrict(lastMemberWins(body), v); err != nil {

@@ -71,3 +71,22 @@ func TestDependencyInUse(t *testing.T) {
 		t.Fatalf("long holder list: %d bytes", len(r.Message))
 	}
 }
+
+// Of several drifted pins, the hostReason names the first missing target (a
+// missing one wins) or, when none is missing, the first replaced one; the
+// message lists every one.
+func TestDriftHostReasonNamesTheFirstDriftedPin(t *testing.T) {
+	pinA := Pin{Pointer: "/owner", TargetKind: "Owner", TargetName: "api", TargetUID: "u-1", TargetFormRef: ownerRef}
+	pinB := Pin{Pointer: "/backup", TargetKind: "Store", TargetName: "cache", TargetUID: "u-2", TargetFormRef: storeRef}
+	moved := func(p Pin) *Target {
+		return &Target{Found: true, Kind: p.TargetKind, Name: p.TargetName, UID: p.TargetUID + "-new", FormRef: p.TargetFormRef}
+	}
+	d := EvaluateDrift([]PinState{{pinA, nil}, {pinB, nil}})
+	if d.HostReason != "relation-target-missing /owner pinned u-1 now none" || strings.Count(d.Message, "no longer exists") != 2 {
+		t.Errorf("two missing targets: hostReason %q, message %q; want the first (/owner) named, both listed", d.HostReason, d.Message)
+	}
+	d = EvaluateDrift([]PinState{{pinA, moved(pinA)}, {pinB, moved(pinB)}})
+	if d.HostReason != "relation-target-replaced /owner pinned u-1 now u-1-new" || strings.Count(d.Message, "is now uid") != 2 {
+		t.Errorf("two replaced targets: hostReason %q, message %q; want the first (/owner) named, both listed", d.HostReason, d.Message)
+	}
+}

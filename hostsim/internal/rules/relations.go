@@ -115,12 +115,9 @@ func walkPattern(v any, tokens []string, ptr string, visit func(ptr string, node
 		}
 		return
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return
-	}
-	child, ok := obj[tok]
-	if !ok || child == nil {
+	obj, _ := v.(map[string]any) // nil for a non-object, where every member is absent
+	child := obj[tok]
+	if child == nil { // absent, or JSON null
 		return
 	}
 	walkPattern(child, rest, ptr+"/"+wire.EscapePointerToken(tok), visit)
@@ -180,37 +177,4 @@ func jsonType(v any) string {
 	default:
 		return fmt.Sprintf("a %T", v)
 	}
-}
-
-// EntryIntegers returns the integer members of the object-list item holding ref (for
-// a deployment entry: its weight), keyed by wire name; nil when ref is not inside an
-// object-list item. Members come from the Form's field model, so nothing names a kind.
-func EntryIntegers(form *catalog.Form, spec map[string]any, ref Reference) map[string]int64 {
-	top, ok := form.Field(firstToken(ref.Relation.Pointer))
-	if !ok || top.Kind != catalog.FieldObjectList {
-		return nil
-	}
-	item, ok := lookup(spec, splitPointer(ref.Pointer[:strings.LastIndex(ref.Pointer, "/")])).(map[string]any)
-	if !ok {
-		return nil
-	}
-	out := map[string]int64{}
-	for _, m := range top.Members {
-		if m.Kind != catalog.FieldInteger {
-			continue
-		}
-		switch n := item[m.Wire].(type) {
-		case float64:
-			out[m.Wire] = int64(n)
-		case json.Number:
-			if i, err := n.Int64(); err == nil {
-				out[m.Wire] = i
-			}
-		case int64:
-			out[m.Wire] = n
-		case int:
-			out[m.Wire] = int64(n)
-		}
-	}
-	return out
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -135,28 +134,86 @@ func TestExtractReferencesEmpty(t *testing.T) {
 	}
 }
 
-func TestEntryIntegers(t *testing.T) {
-	spec := map[string]any{
-		"owner":  node("Owner", "api"),
-		"stores": []any{map[string]any{"name": "C", "resource": node("Store", "c")}},
-		"parts": []any{
-			map[string]any{"weight": float64(6000), "part": node("Part", "v1")},
-			map[string]any{"weight": json.Number("4000"), "part": node("Part", "v2")},
-		},
+// The first malformed node is the one refused, not a later one.
+func TestExtractReferencesRefusesTheFirstMalformedNode(t *testing.T) {
+	_, r := ExtractReferences(consumerForm(), map[string]any{"owner": node("Owner", "a"),
+		"parts": []any{map[string]any{"part": "p"}, map[string]any{"part": []any{}}}})
+	if r == nil || r.Pointer != "/parts/0/part" || !strings.Contains(r.Message, "got a string") {
+		t.Fatalf("refusal %+v, want the first malformed part (/parts/0/part, a string)", r)
 	}
+}
+
+// A relation's own binding wins over its field's; a binding-list entry's name
+// is the member that is not the reference, whatever it is called and wherever
+// it stands.
+func TestExtractReferencesBindingAndEntryName(t *testing.T) {
 	f := consumerForm()
-	refs, r := ExtractReferences(f, spec)
-	if r != nil {
-		t.Fatal(r)
+	other := wire.BindingRef{APIVersion: wire.BindingAPIVersion, Name: "consumer.other", Version: "1.0.0", SchemaDigest: dg('9')}
+	f.Relations[1].Binding = &other
+	stores := &f.Fields[1]
+	stores.Members = []catalog.Field{stores.Members[1], {Wire: "binding", Pointer: "/stores/*/binding", Kind: catalog.FieldString}}
+	refs, r := ExtractReferences(f, map[string]any{"owner": node("Owner", "a"),
+		"stores": []any{map[string]any{"binding": "CACHE", "resource": node("Store", "s")}}})
+	if r != nil || len(refs) != 2 {
+		t.Fatalf("refs = %+v, %v", refs, r)
 	}
-	got := map[string]int64{}
-	for _, ref := range refs {
-		if ints := EntryIntegers(f, spec, ref); ints != nil {
-			got[ref.Pointer] = ints["weight"]
+	if got := refs[1]; got.Binding == nil || *got.Binding != other || got.EntryName != "CACHE" {
+		t.Errorf("reference %+v: want the relation's binding %s and the entry name CACHE (member \"binding\")", got, other.Name)
+	}
+}
+
+// An optional reference written as JSON null is absent, like one left out: it
+// yields no reference and no refusal, at the top and inside a list entry.
+func TestExtractReferencesTreatsNullAsAbsent(t *testing.T) {
+	refs, r := ExtractReferences(consumerForm(), map[string]any{"owner": node("Owner", "a"), "backup": nil,
+		"parts": []any{map[string]any{"weight": float64(1), "part": nil}}})
+	if r != nil || len(refs) != 1 || refs[0].Pointer != "/owner" {
+		t.Fatalf("refs = %+v, refusal %v; want only /owner (null /backup and /parts/0/part are absent)", refs, r)
+	}
+}
+
+// When the model does not say which member of a binding-list item is the
+// reference, the entry's name is the member that is not a reference node.
+func TestEntryNameIsTheMemberThatIsNotAReference(t *testing.T) {
+	f := consumerForm()
+	stores := &f.Fields[1]
+	stores.RefMember = ""
+	stores.Members = []catalog.Field{stores.Members[1], {Wire: "label", Pointer: "/stores/*/label", Kind: catalog.FieldString}}
+	refs, r := ExtractReferences(f, map[string]any{"owner": node("Owner", "a"),
+		"stores": []any{map[string]any{"label": "CACHE", "resource": node("Store", "s")}}})
+	if r != nil || len(refs) != 2 {
+		t.Fatalf("refs = %+v, %v", refs, r)
+	}
+	if got := refs[1]; got.EntryPointer != "/stores/0" || got.EntryName != "CACHE" {
+		t.Errorf("entry %s named %q, want /stores/0 named CACHE (member \"label\", the one that is not a reference)", got.EntryPointer, got.EntryName)
+	}
+}
+
+// The JSON Pointer helpers: "" is the whole document (no tokens), "~1" and
+// "~0" unescape, and a pointer past an array's ends, at a token that is no
+// index, or through a scalar addresses nothing.
+func TestPointersAddressExactlyWhatTheyName(t *testing.T) {
+	doc := map[string]any{"a/b": map[string]any{"~x": "v"}, "list": []any{"zero", "one"}}
+	if got := splitPointer(""); len(got) != 0 {
+		t.Errorf(`splitPointer("") = %q, want no tokens`, got)
+	}
+	if got, ok := lookup(doc, splitPointer("")).(map[string]any); !ok || len(got) != len(doc) {
+		t.Errorf(`lookup of "" = %v, want the whole document`, got)
+	}
+	if got := lookup(doc, splitPointer("/a~1b/~0x")); got != "v" {
+		t.Errorf(`lookup of "/a~1b/~0x" = %v, want v`, got)
+	}
+	if got := lookup(doc, splitPointer("/list/1")); got != "one" {
+		t.Errorf(`lookup of "/list/1" = %v, want one`, got)
+	}
+	for _, p := range []string{"/list/2", "/list/-1", "/list/x", "/list/0/deeper", "/missing/x"} {
+		if got := lookup(doc, splitPointer(p)); got != nil {
+			t.Errorf("lookup of %q = %v, want nothing", p, got)
 		}
 	}
-	want := map[string]int64{"/parts/0/part": 6000, "/parts/1/part": 4000}
-	if len(got) != len(want) || got["/parts/0/part"] != 6000 || got["/parts/1/part"] != 4000 {
-		t.Fatalf("EntryIntegers = %v, want %v (owner and binding entries yield nil)", got, want)
+	for p, want := range map[string]string{"": "", "/a~1b/~0x": "a/b", "/list": "list"} {
+		if got := firstToken(p); got != want {
+			t.Errorf("firstToken(%q) = %q, want %q", p, got, want)
+		}
 	}
 }

@@ -62,49 +62,51 @@ func VerifyReference(source *catalog.Form, ref Reference, target Target, host Co
 		return invalid(ref.Pointer, "%s: relation %s accepts only %s %s targets; %q resolved to %s %s",
 			ref.Pointer, rel.Pointer, rel.TargetAPIVersion, rel.TargetKind, ref.Name, target.APIVersion, target.Kind)
 	}
+	var def *catalog.Binding // the binding of a binding-list entry, as installed
 	if ref.Binding != nil {
-		if r := verifyBinding(source, ref, target, host); r != nil {
+		var r *Refusal
+		if def, r = verifyBinding(source, ref, target, host); r != nil {
 			return r
 		}
 	}
 	if r := verifyContract(ref, target, host); r != nil {
 		return r
 	}
-	if ref.Binding != nil {
-		if r := verifyBindingEntry(ref, target, host); r != nil {
-			return r
-		}
+	if def != nil {
+		return verifyBindingEntry(ref, def, target)
 	}
 	return nil
 }
 
-func verifyBinding(source *catalog.Form, ref Reference, target Target, host Contracts) *Refusal {
+// verifyBinding is binding checks 1 to 5; it returns the accepted binding as the host
+// installed it (check 2), whose grammar the entry's name is checked against last.
+func verifyBinding(source *catalog.Form, ref Reference, target Target, host Contracts) (*catalog.Binding, *Refusal) {
 	p, b := ref.Pointer, ref.Binding
 	i := slices.IndexFunc(source.Accepted, func(a wire.BindingRef) bool { return a.Name == b.Name })
 	if i < 0 {
-		return invalid(p, "%s: binding check 1: %s does not accept binding %q (it accepts %s)",
+		return nil, invalid(p, "%s: binding check 1: %s does not accept binding %q (it accepts %s)",
 			p, source.Ref, b.Name, bindingNames(source.Accepted))
 	}
 	accepted := source.Accepted[i]
 	def, ok := host.InstalledBinding(accepted)
 	if !ok {
-		return refuse(wire.CodeUnsupportedCapability, p,
+		return nil, refuse(wire.CodeUnsupportedCapability, p,
 			"%s: binding check 2: this host does not install binding %s; use a host that supports it (see its BindingSupport profile) or remove the binding",
 			p, accepted)
 	}
 	if def.SourceRole != source.Role {
-		return invalid(p, "%s: binding check 3: binding %s is for sources of role %q; %s has role %q",
+		return nil, invalid(p, "%s: binding check 3: binding %s is for sources of role %q; %s has role %q",
 			p, accepted, def.SourceRole, source.Ref.Kind, source.Role)
 	}
 	if !slices.Contains(def.AllowedTargetForms, catalog.KindName{APIVersion: target.APIVersion, Kind: target.Kind}) {
-		return invalid(p, "%s: binding check 4: binding %s may target only %s; %q is a %s %s",
+		return nil, invalid(p, "%s: binding check 4: binding %s may target only %s; %q is a %s %s",
 			p, accepted, kindNames(def.AllowedTargetForms), ref.Name, target.APIVersion, target.Kind)
 	}
 	if !slices.Contains(target.Provided, def.TargetInterface) {
-		return invalid(p, "%s: binding check 5: binding %s needs a target providing interface %s; %s %q (%s) does not provide it",
+		return nil, invalid(p, "%s: binding check 5: binding %s needs a target providing interface %s; %s %q (%s) does not provide it",
 			p, accepted, def.TargetInterface, target.Kind, ref.Name, refText(target.FormRef))
 	}
-	return nil
+	return def, nil
 }
 
 // verifyContract is step 3 (binding check 7 for binding entries).
@@ -139,15 +141,13 @@ func verifyContract(ref Reference, target Target, host Contracts) *Refusal {
 	return nil
 }
 
-func verifyBindingEntry(ref Reference, target Target, host Contracts) *Refusal {
-	def, _ := host.InstalledBinding(*ref.Binding)
-	if def != nil && def.NameGrammar != "" {
-		re, err := regexp.Compile(def.NameGrammar)
-		if err == nil && !re.MatchString(ref.EntryName) {
-			np := ref.EntryPointer + "/name"
-			return invalid(np, "%s: binding name %q does not match the grammar %s of binding %s",
-				np, ref.EntryName, def.NameGrammar, ref.Binding.Name)
-		}
+// verifyBindingEntry checks the entry's name against the grammar of def, the binding
+// check 2 found installed (an empty grammar matches every name), then the target's readiness.
+func verifyBindingEntry(ref Reference, def *catalog.Binding, target Target) *Refusal {
+	if re, err := regexp.Compile(def.NameGrammar); err == nil && !re.MatchString(ref.EntryName) {
+		np := ref.EntryPointer + "/name"
+		return invalid(np, "%s: binding name %q does not match the grammar %s of binding %s",
+			np, ref.EntryName, def.NameGrammar, ref.Binding.Name)
 	}
 	if target.NotReady != "" {
 		return refuse(wire.CodeUnsupportedCapability, ref.Pointer,

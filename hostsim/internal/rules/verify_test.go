@@ -92,7 +92,12 @@ func TestVerifyReferenceRefusals(t *testing.T) {
 			code: wire.CodeInvalidArgument, ptr: "/stores/0/resource", says: []string{"accepts only", "Other"}},
 		{name: "binding check 1 not accepted", spec: storeSpec("CACHE"), refIdx: 1, form: func(f *catalog.Form) { f.Accepted = nil },
 			host: func(h *fakeContracts) { h.bindings = nil },
-			code: wire.CodeInvalidArgument, ptr: "/stores/0/resource", says: []string{"binding check 1", "consumer.store"}},
+			code: wire.CodeInvalidArgument, ptr: "/stores/0/resource", says: []string{"binding check 1", `binding "consumer.store" (it accepts none)`}},
+		{name: "binding check 1 names the accepted bindings", spec: storeSpec("CACHE"), refIdx: 1,
+			form: func(f *catalog.Form) {
+				f.Accepted = []wire.BindingRef{{Name: "consumer.other", Version: "1.0.0"}, {Name: "consumer.third", Version: "1.0.0"}}
+			},
+			code: wire.CodeInvalidArgument, ptr: "/stores/0/resource", says: []string{"binding check 1", "(it accepts consumer.other, consumer.third)"}},
 		{name: "binding check 2 not installed", spec: storeSpec("CACHE"), refIdx: 1, host: func(h *fakeContracts) { h.bindings = nil },
 			form: func(f *catalog.Form) { f.Role = "identity" },
 			code: wire.CodeUnsupportedCapability, ptr: "/stores/0/resource", says: []string{"binding check 2", "does not install"}},
@@ -124,6 +129,11 @@ func TestVerifyReferenceRefusals(t *testing.T) {
 				*t = Target{Found: true, APIVersion: grp, Kind: "Owner", Name: "api", FormRef: ownerRef}
 			},
 			code: wire.CodeInvalidArgument, ptr: "/owner", says: []string{"contract of relation /owner", "owner.runtime", ownerRef.SchemaDigest}},
+		{name: "a relation without a contract takes any target of its kind", spec: storeSpec("CACHE"), refIdx: 0,
+			form: func(f *catalog.Form) { f.Relations[0].RequiredInterface = nil },
+			target: func(t *Target) {
+				*t = Target{Found: true, APIVersion: grp, Kind: "Owner", Name: "api", FormRef: ownerRef}
+			}},
 		{name: "non-binding readiness is not gated", spec: storeSpec("CACHE"), refIdx: 0,
 			target: func(t *Target) {
 				*t = Target{Found: true, APIVersion: grp, Kind: "Owner", Name: "api", FormRef: ownerRef, Provided: []wire.InterfaceRef{ifOwner}, NotReady: "x"}

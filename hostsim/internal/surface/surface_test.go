@@ -132,6 +132,15 @@ func TestExactFormRef(t *testing.T) {
 		}
 	}
 
+	for _, f := range []*catalog.Form{older, newer} {
+		d := must(s.FormDefinition(f.Ref, f, f.Ref.APIVersion, f.Ref.Kind, armed("formref.collapse", "")))
+		var schema any
+		_ = json.Unmarshal(newer.DesiredJSON, &schema)
+		if ref, _ := identityOf(d); !reflect.DeepEqual(ref, roundTrip(t, newer.Ref)) || !reflect.DeepEqual(d["desiredSchema"], schema) {
+			t.Fatalf("formref.collapse: the definition of %s answered as %v, want the newest %s and its schema", f.Ref, ref, newer.Ref)
+		}
+	}
+
 	d := must(s.FormDefinition(older.Ref, older, older.Ref.APIVersion, older.Ref.Kind, nil))
 	if ref, pkg := identityOf(d); !reflect.DeepEqual(ref, roundTrip(t, older.Ref)) || pkg != older.PackageDigest {
 		t.Fatalf("definition of %s answered %v %v", older.Ref, ref, pkg)
@@ -156,6 +165,22 @@ func TestExactFormRef(t *testing.T) {
 	d = must(s.FormDefinition(bare.Ref, &bare, bare.Ref.APIVersion, bare.Ref.Kind, nil))
 	if _, pkg := identityOf(d); pkg != nil || d["displayName"] != nil || d["description"] != nil {
 		t.Fatalf("a bare definition: %v", d)
+	}
+}
+
+// formref.collapse fires only where it changes the answer: asked about the
+// newest version it records no firing and, armed once, is still armed for
+// the older version asked next.
+func TestExactFormRefCollapseFiresOnlyOnAnOlderVersion(t *testing.T) {
+	s := surfaceOf(t, "full")
+	older, newer := formOf(t, s, "WorkerEndpoint", "0.1.0"), formOf(t, s, "WorkerEndpoint", "0.2.0")
+	fs := fault.Fixed(fault.Spec{Fault: "formref.collapse", Count: 1})
+	if _, e := s.FormDefinition(newer.Ref, newer, newer.Ref.APIVersion, newer.Ref.Kind, fs); e != nil || len(fs.Firings()) != 0 {
+		t.Fatalf("the newest version's definition: refusal %v, firings %v; want an answer and no firing", e, fs.Firings())
+	}
+	a := doc(t, s.Forms(older.Ref, older, fs), nil)["forms"].([]any)[0].(map[string]any)
+	if ref, _ := identityOf(a); !reflect.DeepEqual(ref, roundTrip(t, newer.Ref)) || !reflect.DeepEqual(fs.Firings(), []string{"formref.collapse"}) {
+		t.Fatalf("then %s answered as %v with firings %v; want the newest %s and one firing", older.Ref, ref, fs.Firings(), newer.Ref)
 	}
 }
 

@@ -5,9 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	_ "modernc.org/sqlite"
+
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
-	_ "modernc.org/sqlite"
 )
 
 // TestRequestMismatch: an operationId recorded with another requestDigest is

@@ -1,6 +1,7 @@
 package transition
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -200,8 +201,12 @@ func (p *parsed) pair(s *Service, c *Call) *wire.Error {
 // checkSpec: no secret material (checked first: a secret is refused as such
 // whatever else is wrong), valid under toForm, materialized, inside the profile.
 func (p *parsed) checkSpec(s *Service) *wire.Error {
+	// Numbers stay json.Number, as an apply decodes them: the profile's
+	// supportedRanges compare only json.Number values.
 	var spec map[string]any
-	if err := json.Unmarshal(p.Resource.Spec, &spec); err != nil || spec == nil {
+	dec := json.NewDecoder(bytes.NewReader(p.Resource.Spec))
+	dec.UseNumber()
+	if err := dec.Decode(&spec); err != nil || spec == nil {
 		return invalid("", "/resource/spec must be a JSON object (the desired spec under %s)", p.to.Ref)
 	}
 	if ptr, ok := secretAt(spec, ""); ok {
