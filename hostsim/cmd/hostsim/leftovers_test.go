@@ -25,9 +25,17 @@ func filesIn(dir string) []string {
 }
 
 // openFiles lists the regular files a process holds open (the runtime's
-// cgroup files under /sys aside).
+// cgroup files under /sys aside), less those this test process holds too: a
+// file this process inherited (a caller's `time -o FILE`) is inherited by the
+// host as well, and is not the host's.
 func openFiles(t *testing.T, pid int) []string {
 	t.Helper()
+	ours := map[string]bool{}
+	if pid != os.Getpid() {
+		for _, f := range openFiles(t, os.Getpid()) {
+			ours[f] = true
+		}
+	}
 	fds, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
 	if err != nil {
 		t.Skipf("cannot read /proc/%d/fd: %v", pid, err)
@@ -36,7 +44,7 @@ func openFiles(t *testing.T, pid int) []string {
 	for _, fd := range fds {
 		target, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + fd.Name())
 		if err == nil && strings.HasPrefix(target, "/") && !strings.HasPrefix(target, "/dev/null") && !strings.HasPrefix(target, "/proc") && !strings.HasPrefix(target, "/sys") {
-			if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() {
+			if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() && !ours[target] {
 				out = append(out, target)
 			}
 		}
