@@ -344,3 +344,21 @@ func TestCreateUnderAnOlderVersionIsPlannedUnderIt(t *testing.T) {
 		"",
 		`Move the resource with form_transition = "at-least-once-queue-0.1-to-0.2" first, or remove max_message_bytes.`).at("max_message_bytes"))
 }
+
+// TestInPlaceUpdatePlansTheRecordedRef: an in-place update is sent under the recorded
+// ref, so the plan shows that ref in full, the package digest too, not "known after
+// apply" (docs/provider-design.md#recorded-ref).
+func TestInPlaceUpdatePlansTheRecordedRef(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	st := h.create(queueType, cfg)
+	cfg["message_retention_seconds"] = i64(7200)
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	for _, a := range []string{aFormAPIVersion, aFormKind, aFormDefVersion, aFormSchemaDigest, aFormPackageDigest} {
+		if !st.known(a) || !pr.planned[a].Equal(st[a]) {
+			t.Errorf("%s: planned %v, want the recorded %v", a, pr.planned[a], st[a])
+		}
+	}
+}
