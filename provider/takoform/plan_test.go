@@ -362,3 +362,20 @@ func TestInPlaceUpdatePlansTheRecordedRef(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownValueOfAnUndeclaredFieldKeepsItsRecordedValue: a field the recorded
+// version does not declare is planned as state holds it (its newest default) even when
+// the configuration's value is not known yet: nothing of it is sent, and a value that
+// turns out to be another one is refused when it is known.
+func TestUnknownValueOfAnUndeclaredFieldKeepsItsRecordedValue(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
+	st := h.create(queueType, cfg)
+	cfg["max_message_bytes"] = types.Int64Unknown()
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if got, want := pr.planned["max_message_bytes"], st["max_message_bytes"]; !want.Equal(types.Int64Value(127000)) || !want.Equal(got) {
+		t.Errorf("max_message_bytes planned %v, want the recorded default %v", got, want)
+	}
+}
