@@ -52,3 +52,18 @@ func TestDesiredAttributeDescriptions(t *testing.T) {
 		t.Errorf("descriptions (-want +got):\n%s", diff)
 	}
 }
+
+// TestObjectMemberModes: a member the object's schema requires is Required, any other
+// Optional, never both nor neither (OpenTofu refuses such a schema).
+func TestObjectMemberModes(t *testing.T) {
+	t.Parallel()
+	h := withPlacement(t)
+	got := map[string][2]bool{}
+	for n, a := range h.kind(gadgetType).schema.Attributes["placement"].(schema.SingleNestedAttribute).Attributes {
+		got[n] = [2]bool{a.IsRequired(), a.IsOptional()}
+	}
+	want := map[string][2]bool{"zone": {true, false}, "replicas": {false, true}, "store": {false, true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("placement members [required optional] (-want +got):\n%s", diff)
+	}
+}
