@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/hostsim"
 )
