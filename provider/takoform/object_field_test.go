@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -177,6 +178,13 @@ func TestObjectMemberSupportedEnumByDottedKey(t *testing.T) {
 func withPlacement(t *testing.T) *harness {
 	t.Helper()
 	dir := gadgetDir(t)
+	addPlacement(t, dir)
+	return catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+}
+
+// addPlacement adds the placement object (zone immutable) to Gadget 0.2.0 in dir.
+func addPlacement(t *testing.T, dir string) {
+	t.Helper()
 	reseal(t, dir, gadgetPkg(dir, "0.2.0"), true, func(def map[string]any) {
 		items := gadgetProps(def)["items"].(map[string]any)["items"].(map[string]any)
 		storeRef := items["properties"].(map[string]any)["target"] // a Store reference with its interface
@@ -189,7 +197,6 @@ func withPlacement(t *testing.T) *harness {
 			}}
 		def["immutableFields"] = []any{"/holder", "/placement/zone"}
 	}, nil)
-	return catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
 }
 
 // TestImmutableMemberReplacesAndTheRestUpdates: on a Form that can update, changing

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -313,5 +314,69 @@ func TestReformattedJSONAppliesWithoutARequest(t *testing.T) {
 	}
 	if after, _ := counters(t, h); after != before {
 		t.Errorf("a reformatting made %d requests", after-before)
+	}
+}
+
+// TestCreateUnderAnOlderVersionIsPlannedUnderIt: a create that names an older
+// definition version is planned under that version's ref (known at plan, not left to
+// apply), and a value for a field that version lacks is refused at plan, before
+// anything is sent.
+func TestCreateUnderAnOlderVersionIsPlannedUnderIt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	old, _ := h.kind(queueType).model.form("0.1.0")
+	if got, want := pr.planned.str(aFormSchemaDigest), old.Ref.SchemaDigest; got != want || !pr.planned.known(aFormAPIVersion) {
+		t.Errorf("planned schema digest %q (api version %v), want 0.1.0's %q", got, pr.planned[aFormAPIVersion], want)
+	}
+	bad := cfg.clone()
+	bad["max_message_bytes"] = i64(2048)
+	pr = h.plan(queueType, bad, nil)
+	wantDiags(t, pr.diags, errorDiag("max_message_bytes is not part of AtLeastOnceQueue 0.1.0",
+		"The resource's Form definition does not declare this field.",
+		"",
+		"Resource: takoform_at_least_once_queue (orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/maxMessageBytes",
+		"Code: takoform.provider/field-not-in-recorded-definition",
+		"Retryable: no",
+		"",
+		`Move the resource with form_transition = "at-least-once-queue-0.1-to-0.2" first, or remove max_message_bytes.`).at("max_message_bytes"))
+}
+
+// TestInPlaceUpdatePlansTheRecordedRef: an in-place update is sent under the recorded
+// ref, so the plan shows that ref in full, the package digest too, not "known after
+// apply" (docs/provider-design.md#recorded-ref).
+func TestInPlaceUpdatePlansTheRecordedRef(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	st := h.create(queueType, cfg)
+	cfg["message_retention_seconds"] = i64(7200)
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	for _, a := range []string{aFormAPIVersion, aFormKind, aFormDefVersion, aFormSchemaDigest, aFormPackageDigest} {
+		if !st.known(a) || !pr.planned[a].Equal(st[a]) {
+			t.Errorf("%s: planned %v, want the recorded %v", a, pr.planned[a], st[a])
+		}
+	}
+}
+
+// TestUnknownValueOfAnUndeclaredFieldKeepsItsRecordedValue: a field the recorded
+// version does not declare is planned as state holds it (its newest default) even when
+// the configuration's value is not known yet: nothing of it is sent, and a value that
+// turns out to be another one is refused when it is known.
+func TestUnknownValueOfAnUndeclaredFieldKeepsItsRecordedValue(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
+	st := h.create(queueType, cfg)
+	cfg["max_message_bytes"] = types.Int64Unknown()
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if got, want := pr.planned["max_message_bytes"], st["max_message_bytes"]; !want.Equal(types.Int64Value(127000)) || !want.Equal(got) {
+		t.Errorf("max_message_bytes planned %v, want the recorded default %v", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/hostsim"
 )
@@ -56,10 +57,10 @@ func TestDesiredSpecProblemsNameTheirAttribute(t *testing.T) {
 // TestSpecProblemOutsideEveryAttribute: a problem whose pointer falls in no top-level
 // attribute (the spec's root, or a member no attribute holds) is reported on the
 // resource as a whole, still with its pointer, code and repair; one inside an attribute
-// names that attribute.
+// names that attribute, or the member of an object attribute it falls in.
 func TestSpecProblemOutsideEveryAttribute(t *testing.T) {
 	t.Parallel()
-	h := gadgetHarness(t, hostsim.Config{})
+	h := withPlacement(t)
 	form := h.kind(gadgetType).model.newest
 	for _, c := range []struct {
 		pointer, summary string
@@ -68,6 +69,9 @@ func TestSpecProblemOutsideEveryAttribute(t *testing.T) {
 		{"", "Invalid desired spec for Gadget g", ""},
 		{"/nothing", "Invalid desired spec for Gadget g", ""},
 		{"/labels/team", "Invalid labels_json for Gadget g", "labels_json"},
+		{"/placement/zone", "Invalid placement.zone for Gadget g", "placement.zone"},
+		{"/placement/zone/deeper", "Invalid placement.zone for Gadget g", "placement.zone"},
+		{"/placement/nothing", "Invalid placement for Gadget g", "placement"},
 	} {
 		rep := specProblem(gadgetType, form, "g", model.SchemaProblem{Pointer: c.pointer, Message: "broken"})
 		var d diag.Diagnostics

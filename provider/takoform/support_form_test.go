@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -57,5 +58,27 @@ func TestPlanBeforeTheProviderIsConfiguredAsksNothing(t *testing.T) {
 	}
 	if after := capCounters(t, h).requests; after != before {
 		t.Errorf("%d requests reached the host", after-before)
+	}
+}
+
+// TestRenameBeforeTheProviderIsConfiguredLeavesTheSpaceUnknown: a renamed resource is
+// a new one, and one that sets no space takes the provider's: while the provider is not
+// configured yet that space is unknown, not the old resource's.
+func TestRenameBeforeTheProviderIsConfiguredLeavesTheSpaceUnknown(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
+	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv = srv // never configured
+	pr := h.plan(queueType, values{aName: s("orders2"), "message_retention_seconds": i64(3600)}, st)
+	mustNoError(t, "plan", pr.diags)
+	if !st.known(aSpace) || !pr.planned[aSpace].IsUnknown() {
+		t.Errorf("planned space %v (recorded %v), want unknown", pr.planned[aSpace], st[aSpace])
 	}
 }
