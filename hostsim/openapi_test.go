@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/pb33f/libopenapi"
@@ -17,43 +16,6 @@ import (
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
-
-// exchange is one request and the answer hostsim gave, kept whole for validation.
-type exchange struct {
-	req  *http.Request
-	resp *http.Response
-	body []byte
-}
-
-// exchangeRecorder is an http.RoundTripper that keeps every exchange.
-type exchangeRecorder struct {
-	mu   sync.Mutex
-	list []exchange
-}
-
-func (r *exchangeRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	var reqBody []byte
-	if req.Body != nil {
-		reqBody, _ = io.ReadAll(req.Body)
-		req.Body = io.NopCloser(bytes.NewReader(reqBody))
-	}
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	kept := req.Clone(req.Context())
-	kept.Body = io.NopCloser(bytes.NewReader(reqBody))
-	r.mu.Lock()
-	r.list = append(r.list, exchange{kept, resp, body})
-	r.mu.Unlock()
-	return resp, nil
-}
 
 // openAPIValidator reads the host's own document from /_sim/openapi.json, checks it is a
 // valid OpenAPI 3.1 document, and returns a validator of exchanges against it.
@@ -115,7 +77,7 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 		}
 	}
 
-	rec := &exchangeRecorder{}
+	rec := &hostsimtest.Recorder{}
 	c := newClient(t, sim.URL, "sim-primary")
 	c.http = &http.Client{Transport: rec}
 	cat := testCatalog(t)
@@ -138,19 +100,18 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 		c.do("GET", path, nil, nil).status(200)
 	}
 
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	if len(rec.list) < 60 {
-		t.Fatalf("recorded only %d exchanges", len(rec.list))
+	kept := rec.Exchanges()
+	if len(kept) < 60 {
+		t.Fatalf("recorded only %d exchanges", len(kept))
 	}
 	seen := map[string]bool{}
-	for _, x := range rec.list {
-		if x.req.URL.Path == api+"/nowhere" {
+	for _, x := range kept {
+		if x.Req.URL.Path == api+"/nowhere" {
 			continue // no route: the one answer the document cannot describe, and should not
 		}
-		x.resp.Body = io.NopCloser(bytes.NewReader(x.body))
-		x.resp.Request = x.req
-		if ok, errs := v.ValidateHttpResponse(x.req, x.resp); !ok {
+		x.Resp.Body = io.NopCloser(bytes.NewReader(x.Body))
+		x.Resp.Request = x.Req
+		if ok, errs := v.ValidateHttpResponse(x.Req, x.Resp); !ok {
 			var msgs []string
 			for _, e := range errs {
 				msgs = append(msgs, fmt.Sprintf("%s: %s", e.Message, e.Reason))
@@ -158,9 +119,9 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 					msgs = append(msgs, "  "+se.FieldPath+" ("+se.KeywordLocation+"): "+se.Reason)
 				}
 			}
-			t.Errorf("%s %s → %d does not match the document:\n%s\n%s", x.req.Method, x.req.URL.Path, x.resp.StatusCode, strings.Join(msgs, "\n"), x.body)
+			t.Errorf("%s %s → %d does not match the document:\n%s\n%s", x.Req.Method, x.Req.URL.Path, x.Resp.StatusCode, strings.Join(msgs, "\n"), x.Body)
 		}
-		seen[fmt.Sprint(x.resp.StatusCode)] = true
+		seen[fmt.Sprint(x.Resp.StatusCode)] = true
 	}
 	for _, status := range []string{"200", "201", "202", "204", "400", "404", "409"} {
 		if !seen[status] {

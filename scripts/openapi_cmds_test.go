@@ -15,6 +15,8 @@ import (
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
 
 // A recording proxy in front of a scenario's host, so that every answer the host gives
@@ -23,16 +25,9 @@ import (
 
 // openAPIProxy is one recording reverse proxy on loopback.
 type openAPIProxy struct {
-	srv       *http.Server
-	admin     string
-	mu        sync.Mutex
-	exchanges []recorded
-}
-
-type recorded struct {
-	req  *http.Request
-	resp *http.Response
-	body []byte
+	hostsimtest.Recorder // forwards and keeps every exchange
+	srv                  *http.Server
+	admin                string
 }
 
 var (
@@ -75,31 +70,6 @@ func cmdOpenAPIProxy(ts *testscript.TestScript, args []string) error {
 	return nil
 }
 
-// RoundTrip forwards one request to the host and keeps the exchange.
-func (px *openAPIProxy) RoundTrip(req *http.Request) (*http.Response, error) {
-	var reqBody []byte
-	if req.Body != nil {
-		reqBody, _ = io.ReadAll(req.Body)
-		req.Body = io.NopCloser(bytes.NewReader(reqBody))
-	}
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	kept := req.Clone(req.Context())
-	kept.Body = io.NopCloser(bytes.NewReader(reqBody))
-	px.mu.Lock()
-	px.exchanges = append(px.exchanges, recorded{kept, resp, body})
-	px.mu.Unlock()
-	return resp, nil
-}
-
 // cmdOpenAPIValidate checks every answer recorded through NAME's proxy against the
 // OpenAPI document NAME serves, and that there were at least MIN of them.
 func cmdOpenAPIValidate(ts *testscript.TestScript, args []string) error {
@@ -133,24 +103,23 @@ func cmdOpenAPIValidate(ts *testscript.TestScript, args []string) error {
 	if ok, verrs := v.ValidateDocument(); !ok {
 		return fmt.Errorf("the host's OpenAPI document is not valid OpenAPI 3.1: %s", verrs[0].Message)
 	}
-	px.mu.Lock()
-	defer px.mu.Unlock()
-	if len(px.exchanges) < min {
-		return fmt.Errorf("%d answers went through the proxy, want at least %d", len(px.exchanges), min)
+	kept := px.Exchanges()
+	if len(kept) < min {
+		return fmt.Errorf("%d answers went through the proxy, want at least %d", len(kept), min)
 	}
 	var bad []string
-	for _, x := range px.exchanges {
-		x.resp.Body = io.NopCloser(bytes.NewReader(x.body))
-		x.resp.Request = x.req
-		if ok, verrs := v.ValidateHttpResponse(x.req, x.resp); !ok {
+	for _, x := range kept {
+		x.Resp.Body = io.NopCloser(bytes.NewReader(x.Body))
+		x.Resp.Request = x.Req
+		if ok, verrs := v.ValidateHttpResponse(x.Req, x.Resp); !ok {
 			var why []string
 			for _, e := range verrs {
 				why = append(why, e.Message+": "+e.Reason)
 			}
-			bad = append(bad, fmt.Sprintf("%s %s → %d: %s", x.req.Method, x.req.URL.Path, x.resp.StatusCode, strings.Join(why, "; ")))
+			bad = append(bad, fmt.Sprintf("%s %s → %d: %s", x.Req.Method, x.Req.URL.Path, x.Resp.StatusCode, strings.Join(why, "; ")))
 		}
 	}
-	fmt.Fprintf(ts.Stdout(), "%d answers checked against %s/openapi.json\n", len(px.exchanges), px.admin)
+	fmt.Fprintf(ts.Stdout(), "%d answers checked against %s/openapi.json\n", len(kept), px.admin)
 	if len(bad) > 0 {
 		msg := fmt.Sprintf("%d answers do not match the host's OpenAPI document:\n%s", len(bad), strings.Join(bad, "\n"))
 		fmt.Fprintln(ts.Stdout(), msg) // a negated command is asserted on what it printed

@@ -9,7 +9,7 @@ import (
 // (resourceDescription, also the plain Description), then two sections only the catalog
 // knows — the definition versions this provider carries for the kind and, when it declares
 // any, its typed outputs. The language server shows it on hover; the documentation page
-// (templates/resources.md.tmpl) puts the summary under the title and the sections after the
+// (the resource template of tfplugindocs, see docs/decisions.md, "Provider docs by tfplugindocs") puts the summary under the title and the sections after the
 // example. Paragraphs are separated by one blank line and tables hold none, so the template
 // can split the summary off at the first blank line (docs/provider-design.md#documentation).
 func resourceMarkdown(m *kindModel) string {
