@@ -66,8 +66,13 @@ func runMutation() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
+	shared, err := mutate.NewShared(root, rows) // each module's tests measured once for all its rows
+	if err != nil {
+		return err
+	}
+	defer shared.Close()
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
-		Trace: os.Getenv("MUTATE_TRACE") != ""}
+		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared}
 	start := time.Now()
 	var names []string
 	results := map[string][]mutate.Result{}

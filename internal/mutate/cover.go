@@ -36,8 +36,10 @@ func (c coverMap) at(m Mutant) (ran, inBlock bool) {
 }
 
 // readProfile reads a coverage profile, keeping the blocks of files (base names)
-// in the mutated package, keyed by their path under pkgDir.
-func readProfile(path, pkgDir string, files []string) (coverMap, error) {
+// of the mutated package pkg (an import path: a shared profile covers several
+// packages, and two of them may hold files of one name), keyed by their path
+// under pkgDir.
+func readProfile(path, pkg, pkgDir string, files []string) (coverMap, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -53,7 +55,7 @@ func readProfile(path, pkgDir string, files []string) (coverMap, error) {
 			continue
 		}
 		base := filepath.Base(line[:colon+3])
-		if !slices.Contains(files, base) {
+		if line[:colon+3] != pkg+"/"+base || !slices.Contains(files, base) {
 			continue
 		}
 		var b block

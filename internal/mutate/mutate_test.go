@@ -312,3 +312,99 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedBaselineMeasuresEachTestOnce: two rows of one module share a test
+// package; with a shared baseline its tests run alone, unmutated, once for both
+// rows, and each row reads from the shared profiles only its own package's
+// blocks, though both packages hold a file of the same name.
+func TestSharedBaselineMeasuresEachTestOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	root := t.TempDir()
+	write := func(name, body string) {
+		p := filepath.Join(root, "m", name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module m\n\ngo 1.22\n")
+	write("a/x.go", "package a\n\nfunc A(n int) bool { return n > 2 }\n")
+	write("b/x.go", "package b\n\nfunc B(n int) bool { return n > 2 }\n")
+	write("c/c_test.go", `package c
+
+import (
+	"os"
+	"testing"
+
+	"m/a"
+	"m/b"
+)
+
+var _ = a.A // linked, never run
+
+// note records a run measured with coverage (the baseline's; mutants run
+// without it).
+func note(t *testing.T) {
+	if testing.CoverMode() == "" {
+		return
+	}
+	f, err := os.OpenFile(os.Getenv("RUNS_LOG"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(t.Name() + "\n")
+}
+
+func TestB(t *testing.T) {
+	note(t)
+	if !b.B(3) || b.B(2) {
+		t.Fatal("B")
+	}
+}
+
+func TestNothing(t *testing.T) { note(t) }
+`)
+	runs := filepath.Join(t.TempDir(), "runs.log")
+	t.Setenv("RUNS_LOG", runs)
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	rows := []Scope{
+		{Name: "a", Module: "m", Dirs: []string{"a"}, Files: []string{"x.go"}, Tests: []string{"./c"}},
+		{Name: "b", Module: "m", Dirs: []string{"b"}, Files: []string{"x.go"}, Tests: []string{"./c"}},
+	}
+	sh, err := NewShared(root, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sh.Close()
+	var log strings.Builder
+	o := Options{Root: root, Workers: 2, Shared: sh, Log: func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }}
+	got := map[string]Status{}
+	for _, s := range rows {
+		rs, err := RunScope(t.Context(), o, s)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", s.Name, err, log.String())
+		}
+		for _, r := range rs {
+			got[s.Name+":"+r.Old+">"+r.New] = r.Status
+		}
+	}
+	// A runs in no test: its mutants are not covered, though b/x.go's blocks at
+	// the same lines ran; B's boundary falls to TestB.
+	want := map[string]Status{"a:>>>=": NotCovered, "a:>><=": NotCovered, "b:>>>=": Killed, "b:>><=": Killed}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s (all: %v)", k, got[k], w, got)
+		}
+	}
+	b, err := os.ReadFile(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Fields(string(b)); !slices.Equal(lines, []string{"TestB", "TestNothing"}) && !slices.Equal(lines, []string{"TestNothing", "TestB"}) {
+		t.Errorf("the baseline ran %v, want TestB and TestNothing once each for both rows", lines)
+	}
+}

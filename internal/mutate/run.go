@@ -81,6 +81,7 @@ type Options struct {
 	Log     func(format string, args ...any)
 	Trace   bool          // log every mutant's outcome and Cost
 	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: 30 s)
+	Shared  *Shared       // the baseline the rows of one run share (nil: each row measures its own)
 }
 
 // ResolveDir returns the first existing candidate directory of s.

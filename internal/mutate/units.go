@@ -76,9 +76,16 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 	}
 	p := &plan{}
 	var bins []string
+	coverpkg := o.Shared.coverFor(s, pkg)
 	for i, t := range s.Tests {
 		bin := filepath.Join(dir, strconv.Itoa(i)+".test")
-		if out, err := goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-cover", "-coverpkg="+pkg, "-o", bin, t); err != nil {
+		var out []byte
+		if o.Shared != nil {
+			bin, out, err = o.Shared.testBinary(ctx, s, modDir, t, coverpkg)
+		} else {
+			out, err = goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-cover", "-coverpkg="+coverpkg, "-o", bin, t)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("go test -c %s: %v\n%s", t, err, firstLines(out, 20))
 		}
 		if _, err := os.Stat(bin); err != nil {
@@ -107,7 +114,7 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 			}
 		}
 	}
-	failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir)
+	failed := p.measure(ctx, o, s, pkg, us, bins, pkgDir, dir)
 	if len(failed) > 0 {
 		o.Log("%s: %s fail(s) alone, so every mutant runs the row's whole selection", s.Name, strings.Join(failed, ", "))
 		us = us[:0]
@@ -115,7 +122,7 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 			us = append(us, unit{pkg: i})
 		}
 		p.whole = true
-		if failed := p.measure(ctx, o.Workers, s, us, bins, pkgDir, dir); len(failed) > 0 {
+		if failed := p.measure(ctx, o, s, pkg, us, bins, pkgDir, dir); len(failed) > 0 {
 			return nil, fmt.Errorf("%s", strings.Join(failed, "; "))
 		}
 	}
@@ -153,26 +160,39 @@ func listTests(ctx context.Context, bin, dir string, s Scope) ([]string, error) 
 }
 
 // measure runs every unit alone with coverage, filling in its time and coverage,
-// and returns a line for each unit that failed.
-func (p *plan) measure(ctx context.Context, workers int, s Scope, us []unit, bins []string, pkgDir, dir string) []string {
+// and returns a line for each unit that failed. With a shared baseline, a unit
+// another row ran with the same binary, pattern, skip and environment is not
+// run again: its profile is read for this row's files.
+func (p *plan) measure(ctx context.Context, o Options, s Scope, pkg string, us []unit, bins []string, pkgDir, dir string) []string {
 	var mu sync.Mutex
 	var failed []string
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < max(1, workers); w++ {
+	for w := 0; w < max(1, o.Workers); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
 				u := &us[i]
 				tp := p.pkgs[u.pkg]
+				env := append(slices.Clip(s.Env), u.env...)
+				run := func(prof string) (time.Duration, []byte, error) {
+					args := append(runArgs(s, u.pattern(s)), "-test.coverprofile="+prof)
+					start := time.Now()
+					out, err := testCmd(ctx, bins[u.pkg], tp.dir, env, 0, args...)
+					return time.Since(start), out, err
+				}
+				var out []byte
+				var err error
 				prof := filepath.Join(dir, fmt.Sprintf("cover-%d.out", i))
-				args := append(runArgs(s, u.pattern(s)), "-test.coverprofile="+prof)
-				start := time.Now()
-				out, err := testCmd(ctx, bins[u.pkg], tp.dir, append(slices.Clip(s.Env), u.env...), 0, args...)
-				u.dur = time.Since(start)
+				if o.Shared != nil {
+					key := strings.Join(append([]string{bins[u.pkg], tp.dir, u.pattern(s), s.Skip}, env...), "\x00")
+					u.dur, prof, out, err = o.Shared.unit(key, run)
+				} else {
+					u.dur, out, err = run(prof)
+				}
 				if err == nil {
-					u.cover, err = readProfile(prof, pkgDir, s.Files)
+					u.cover, err = readProfile(prof, pkg, pkgDir, s.Files)
 				}
 				if err != nil {
 					mu.Lock()
