@@ -408,3 +408,26 @@ func TestNothing(t *testing.T) { note(t) }
 		t.Errorf("the baseline ran %v, want TestB and TestNothing once each for both rows", lines)
 	}
 }
+
+// TestBatchesRunCheapUnitsAlone: the first units run alone, and more of them
+// while their time stays within a third of the set's; the rest of a package run
+// in one process, and a split's units always alone.
+func TestBatchesRunCheapUnitsAlone(t *testing.T) {
+	ms := time.Millisecond
+	us := []unit{
+		{pkg: 0, name: "TestA", dur: 10 * ms}, {pkg: 0, name: "TestB", dur: 10 * ms}, {pkg: 0, name: "TestC", dur: 10 * ms},
+		{pkg: 0, name: "TestD", dur: 20 * ms}, {pkg: 1, name: "TestE", dur: 30 * ms}, // 80 ms alone in all: within 1/3 of 300
+		{pkg: 0, name: "TestF", dur: 60 * ms}, {pkg: 1, name: "TestG", dur: 70 * ms},
+		{pkg: 1, name: "TestS", dur: 5 * ms, env: []string{"X=1"}}, // a split's unit, after the budget: alone still
+		{pkg: 0, name: "TestH", dur: 85 * ms},
+	}
+	var got []string
+	for _, b := range batches(us, Scope{}) {
+		got = append(got, fmt.Sprintf("%d:%s%v", b.pkg, b.pattern, b.env))
+	}
+	want := []string{"0:^TestA$[]", "0:^TestB$[]", "0:^TestC$[]", "0:^TestD$[]", "1:^TestE$[]",
+		"0:^TestF$|^TestH$[]", "1:^TestG$[]", "1:^TestS$[X=1]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("batches:\n got %q\nwant %q", got, want)
+	}
+}

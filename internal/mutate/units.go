@@ -335,13 +335,21 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 	return Lived, p.reproduce(s, us)
 }
 
-// alone is how many of a mutant's units run one by one, cheapest first,
-// before the rest of each package run in one process: most mutants fall to
-// one of their first tests, and a mutant that lives would otherwise start a
+// alone is how many of a mutant's units at least run one by one, cheapest
+// first, before the rest of each package run in one process: most mutants fall
+// to one of their first tests, and a mutant that lives would otherwise start a
 // process per test that executes its line (a hundred, for a provider plan
 // helper). Every test passes alone and with the others (baseline, schema), so
 // a batch fails only for the mutant.
 const alone = 3
+
+// aloneShare: past the first units, a unit still runs alone while the units run
+// alone so far took at most this share of the whole set's unmutated time. A
+// batch runs its tests in source order and, with t.Parallel, side by side, so
+// it costs about the whole set's time wherever its killer is; the provider's
+// batches took 7-25 s for mutants that one test of half a second kills. For a
+// mutant that lives, the tests run alone are only taken out of the batch.
+const aloneShare = 3
 
 // batch is one run of a test binary: units of one package and one environment.
 type batch struct {
@@ -351,14 +359,22 @@ type batch struct {
 	units   []unit
 }
 
-// batches gives the first units alone, then the rest grouped by package and
-// environment (a split's units stay alone: each has its own value).
+// batches gives the first units alone (at least alone of them, and more while
+// their time stays within 1/aloneShare of the set's), then the rest grouped by
+// package and environment (a split's units stay alone: each has its own value).
 func batches(us []unit, s Scope) []batch {
+	var total, spent time.Duration
+	for _, u := range us {
+		total += u.dur
+	}
 	var out []batch
 	group := map[string]int{}
+	grouping := false
 	for i, u := range us {
-		if i < alone || len(u.env) > 0 || u.name == "" {
+		grouping = grouping || i >= alone && spent+u.dur > total/aloneShare
+		if !grouping || len(u.env) > 0 || u.name == "" {
 			out = append(out, batch{pkg: u.pkg, env: u.env, pattern: u.pattern(s), units: []unit{u}})
+			spent += u.dur
 			continue
 		}
 		k := strconv.Itoa(u.pkg)
