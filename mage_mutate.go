@@ -74,6 +74,9 @@ func runMutation() error {
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
 		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared}
 	start := time.Now()
+	if err := shared.Prepare(ctx, o, rows); err != nil { // every row's schema, then one build per module's test package
+		return err
+	}
 	var names []string
 	results := map[string][]mutate.Result{}
 	var failed []string

@@ -366,6 +366,13 @@ func TestB(t *testing.T) {
 }
 
 func TestNothing(t *testing.T) { note(t) }
+
+// TestProbe shows which package's mutant a run switched on.
+func TestProbe(t *testing.T) {
+	if os.Getenv("PROBE") != "" {
+		t.Logf("A(2)=%v B(2)=%v", a.A(2), b.B(2))
+	}
+}
 `)
 	runs := filepath.Join(t.TempDir(), "runs.log")
 	t.Setenv("RUNS_LOG", runs)
@@ -382,6 +389,9 @@ func TestNothing(t *testing.T) { note(t) }
 	defer sh.Close()
 	var log strings.Builder
 	o := Options{Root: root, Workers: 2, Shared: sh, Log: func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }}
+	if err := sh.Prepare(t.Context(), o, rows); err != nil {
+		t.Fatal(err)
+	}
 	got := map[string]Status{}
 	for _, s := range rows {
 		rs, err := RunScope(t.Context(), o, s)
@@ -404,8 +414,25 @@ func TestNothing(t *testing.T) { note(t) }
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lines := strings.Fields(string(b)); !slices.Equal(lines, []string{"TestB", "TestNothing"}) && !slices.Equal(lines, []string{"TestNothing", "TestB"}) {
+	lines := strings.Fields(string(b))
+	slices.Sort(lines)
+	if !slices.Equal(lines, []string{"TestB", "TestNothing"}) {
 		t.Errorf("the baseline ran %v, want TestB and TestNothing once each for both rows", lines)
+	}
+	// both rows ran on one build of ./c holding both schemas, and a mutant's id
+	// switches on only its own package's mutant
+	if n := strings.Count(log.String(), "one build per test package, the module's"); n != 2 {
+		t.Errorf("%d rows used the module's shared schema build, want 2:\n%s", n, log.String())
+	}
+	bin, err := sh.schemaBinary(t.Context(), "m", filepath.Join(root, "m"), "./c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg, want := range map[string]string{"m/a": "A(2)=true B(2)=false", "m/b": "A(2)=false B(2)=true"} {
+		out, err := testCmd(t.Context(), bin, filepath.Join(root, "m", "c"), []string{"PROBE=1", mutantEnv + "=1", mutantPkgEnv + "=" + pkg}, time.Minute, "-test.run", "^TestProbe$", "-test.v")
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("mutant 1 of %s: %v\n%s\nwant %q", pkg, err, out, want)
+		}
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // Scope is one row of the scope table (internal/mutate/scope.json): the files of
@@ -95,8 +97,25 @@ func (s Scope) ResolveDir(root string) (string, error) {
 	return "", fmt.Errorf("%s: none of %v exists under %s (update the scope table in mage_mutate.go)", s.Name, s.Dirs, filepath.Join(root, s.Module))
 }
 
-// RunScope mutates the files of one scope row and returns every mutant's result.
-func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
+// row is a scope row made ready for its tests: its files resolved, its
+// mutants found and type-checked, and (with a shared run) its schema written.
+type row struct {
+	s        Scope // Files, Tests and Split resolved
+	dir      string
+	modDir   string
+	pkg      string
+	mutants  []Mutant
+	types    *packages.Package
+	refusals []error
+	viable   []bool
+	nv       int
+	checked  time.Duration
+	sch      *schema // the row's schema, written by Shared.Prepare (nil: written by the row)
+	schErr   error
+}
+
+// prepareRow resolves s and finds and type-checks its mutants.
+func prepareRow(ctx context.Context, o Options, s Scope) (*row, error) {
 	dir, files, err := s.ResolveFiles(o.Root)
 	if err != nil {
 		return nil, err
@@ -111,45 +130,55 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		sp.Values = vs
 		s.Split = &sp
 	}
-	modDir := filepath.Join(o.Root, s.Module)
-	var mutants []Mutant
+	r := &row{dir: dir, modDir: filepath.Join(o.Root, s.Module)}
 	for _, f := range s.Files {
 		ms, err := Find(filepath.Join(dir, f))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w (update the scope table in mage_mutate.go)", s.Name, err)
 		}
-		mutants = append(mutants, ms...)
+		r.mutants = append(r.mutants, ms...)
 	}
-	pkg, err := importPath(modDir, dir)
-	if err != nil {
+	if r.pkg, err = importPath(r.modDir, dir); err != nil {
 		return nil, err
 	}
 	tests := make([]string, len(s.Tests))
 	for i, t := range s.Tests {
-		tests[i] = strings.ReplaceAll(t, "{pkg}", pkg)
+		tests[i] = strings.ReplaceAll(t, "{pkg}", r.pkg)
 	}
 	s.Tests = tests
+	r.s = s
+	start := time.Now()
+	if r.types, err = loadPackage(ctx, r.modDir, r.pkg); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	r.refusals = newChecker(r.types).viability(r.mutants, o.Workers)
+	r.viable = make([]bool, len(r.mutants))
+	for i, e := range r.refusals {
+		r.viable[i] = e == nil
+		if e != nil {
+			r.nv++
+		}
+	}
+	r.checked = time.Since(start)
+	return r, nil
+}
+
+// RunScope mutates the files of one scope row and returns every mutant's result.
+func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
+	r := o.Shared.prepared(s.Name)
+	if r == nil {
+		var err error
+		if r, err = prepareRow(ctx, o, s); err != nil {
+			return nil, err
+		}
+	}
+	s, dir, modDir, pkg, mutants, viable, refusals, nv := r.s, r.dir, r.modDir, r.pkg, r.mutants, r.viable, r.refusals, r.nv
 	work, err := os.MkdirTemp("", "takokit-mutate-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
 	start := time.Now()
-	types, err := loadPackage(ctx, modDir, pkg)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Name, err)
-	}
-	refusals := newChecker(types).viability(mutants, o.Workers)
-	viable := make([]bool, len(mutants))
-	nv := 0
-	for i, e := range refusals {
-		viable[i] = e == nil
-		if e != nil {
-			nv++
-		}
-	}
-	checked := time.Since(start)
-	start = time.Now()
 	p, err := baseline(ctx, o, s, modDir, pkg, work)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the unmutated tests must pass first: %w", s.Name, err)
@@ -162,15 +191,15 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	if p.whole {
 		each = "whole selection"
 	}
-	o.Log("%s: %d mutants (%d do not type-check, %s) in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), nv, checked.Round(time.Millisecond), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
+	o.Log("%s: %d mutants (%d do not type-check, %s) in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), nv, r.checked.Round(time.Millisecond), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
 	start = time.Now()
-	if err := p.useSchema(ctx, s, modDir, pkg, filepath.Join(work, "schema"), types, mutants, viable, o.Log); err != nil {
+	if err := p.useSchema(ctx, o, r, filepath.Join(work, "schema")); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		o.Log("  schema: none, every mutant is built on its own: %v", err)
 	} else {
-		o.Log("  schema: %d of %d viable mutants in one build per test package (%s)", len(p.schema.ids), len(mutants)-nv, time.Since(start).Round(time.Second))
+		o.Log("  schema: %d of %d viable mutants in one build per test package%s (%s)", len(p.schema.ids), len(mutants)-nv, p.schema.sharedNote, time.Since(start).Round(time.Second))
 	}
 
 	results := make([]Result, len(mutants))
@@ -265,7 +294,7 @@ func (p *plan) runMutant(ctx context.Context, s Scope, modDir, work string, i in
 		return NotCovered, ""
 	}
 	if id, ok := p.schema.holds(i); ok {
-		return p.runUnits(ctx, s, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id)}, c)
+		return p.runUnits(ctx, s, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id), mutantPkgEnv + "=" + p.schema.pkg}, c)
 	}
 	overlay, err := writeOverlay(work, m)
 	if err != nil {

@@ -26,15 +26,23 @@ import (
 // (a string `+`, a constant expression, a type the wrapper cannot name) is built
 // on its own, as before.
 
-// mutantEnv names the variable that switches one mutant of a schema on.
-const mutantEnv = "TAKOKIT_MUTANT"
+// mutantEnv names the variable that switches one mutant of a schema on, and
+// mutantPkgEnv the package whose schema it switches: the rows of a module share
+// one build holding every row's schema (docs/mutation.md#shared-baseline), and
+// their ids start at 1 in each package. Unset, any package's id matches.
+const (
+	mutantEnv    = "TAKOKIT_MUTANT"
+	mutantPkgEnv = "TAKOKIT_MUTANT_PKG"
+)
 
 // schema is the rewritten package: the overlay that builds it and the id of each
 // mutant (by index into the row's mutants) it holds.
 type schema struct {
-	overlay string
-	ids     map[int]int
-	bins    []string // by test package, once built
+	overlay    string
+	pkg        string // the import path of the rewritten package
+	ids        map[int]int
+	bins       []string // by test package, once built
+	sharedNote string   // how the module's shared build served it, for the log
 }
 
 // site is one expression or statement of the package with the mutants it holds.
@@ -348,7 +356,7 @@ func writeSchema(ctx context.Context, modDir, pkg, dir string, p *packages.Packa
 	}
 	pkgDir := filepath.Dir(mutants[0].File)
 	sw := filepath.Join(dir, "zz_takokit_mutants.go")
-	if err := os.WriteFile(sw, []byte(switchFile(p.Name)), 0o644); err != nil {
+	if err := os.WriteFile(sw, []byte(switchFile(p.Name, pkg)), 0o644); err != nil {
 		return nil, nil, nil, err
 	}
 	replace[filepath.Join(pkgDir, "zz_takokit_mutants.go")] = sw
@@ -363,7 +371,7 @@ func writeSchema(ctx context.Context, modDir, pkg, dir string, p *packages.Packa
 		}
 		return nil, out, spans, nil
 	}
-	return &schema{overlay: overlay, ids: ids}, nil, nil, nil
+	return &schema{overlay: overlay, pkg: pkg, ids: ids}, nil, nil, nil
 }
 
 // wrapperSpans finds each site's wrapper in the rewritten text by the marker it
@@ -516,15 +524,21 @@ func (r rewriter) alt(st *site, m Mutant, base token.Pos) string {
 
 // switchFile is the file the schema adds to the package: the switch and the
 // generic wrappers of arithmetic (which need no type written out).
-func switchFile(pkg string) string {
-	return `package ` + pkg + `
+func switchFile(name, pkg string) string {
+	return `package ` + name + `
 
 import (
 	_takokitOS "os"
 	_takokitStrconv "strconv"
 )
 
-var _takokitMutant, _ = _takokitStrconv.Atoi(_takokitOS.Getenv("` + mutantEnv + `"))
+var _takokitMutant = func() int {
+	if p := _takokitOS.Getenv("` + mutantPkgEnv + `"); p != "" && p != ` + strconv.Quote(pkg) + ` {
+		return 0
+	}
+	n, _ := _takokitStrconv.Atoi(_takokitOS.Getenv("` + mutantEnv + `"))
+	return n
+}()
 
 type _takokitInteger interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
@@ -586,22 +600,58 @@ func (s *schema) binary(pkg int) (string, string, time.Duration) { return s.bins
 
 // useSchema builds the schema of the row's mutants and one test binary of it per
 // test package, and keeps it only when, with no mutant switched on, each test
-// package's selection passes as the unmutated code does.
-func (p *plan) useSchema(ctx context.Context, s Scope, modDir, pkg, dir string, types *packages.Package, mutants []Mutant, viable []bool, log func(string, ...any)) error {
-	sch, err := newSchema(ctx, modDir, pkg, dir, types, mutants, viable, log)
+// package's selection passes as the unmutated code does. With a shared run the
+// schema was written by Shared.Prepare and the test binaries are the module's,
+// holding every row's schema; if those fail, the row builds its own.
+func (p *plan) useSchema(ctx context.Context, o Options, r *row, dir string) error {
+	base, err := r.sch, r.schErr
+	if base == nil && err == nil {
+		base, err = newSchema(ctx, r.modDir, r.pkg, dir, r.types, r.mutants, r.viable, o.Log)
+	}
 	if err != nil {
 		return err
 	}
+	s := r.s
+	whole := time.Minute
+	for _, u := range p.units {
+		whole += 3 * u.dur
+	}
+	if r.sch != nil && o.Shared != nil {
+		sch := &schema{overlay: base.overlay, pkg: base.pkg, ids: base.ids, sharedNote: ", the module's"}
+		err := func() error {
+			for _, tp := range p.pkgs {
+				bin, err := o.Shared.schemaBinary(ctx, s.Module, r.modDir, tp.path)
+				if err != nil {
+					return err
+				}
+				if err := o.Shared.schemaPasses(bin, tp.dir, s, func() error {
+					if out, err := testCmd(ctx, bin, tp.dir, s.Env, whole, runArgs(s, s.Run)...); err != nil {
+						return fmt.Errorf("with no mutant switched on, %s fails with the module's schemas: %s", tp.path, failingTest(out))
+					}
+					return nil
+				}); err != nil {
+					return err
+				}
+				sch.bins = append(sch.bins, bin)
+			}
+			return nil
+		}()
+		if err == nil {
+			p.schema = sch
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		o.Log("  schema: the module's shared build failed, the row builds its own: %v", err)
+	}
+	sch := &schema{overlay: base.overlay, pkg: base.pkg, ids: base.ids}
 	for i, tp := range p.pkgs {
 		bin := filepath.Join(dir, strconv.Itoa(i)+".test")
-		if out, err := buildTest(ctx, modDir, sch.overlay, bin, tp.path); err != nil {
+		if out, err := buildTest(ctx, r.modDir, sch.overlay, bin, tp.path); err != nil {
 			return fmt.Errorf("go test -c %s with the schema: %s", tp.path, firstLines(out, 3))
 		}
 		sch.bins = append(sch.bins, bin)
-	}
-	var whole time.Duration = time.Minute
-	for _, u := range p.units {
-		whole += 3 * u.dur
 	}
 	for i, tp := range p.pkgs {
 		if out, err := testCmd(ctx, sch.bins[i], tp.dir, s.Env, whole, runArgs(s, s.Run)...); err != nil {

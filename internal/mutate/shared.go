@@ -2,7 +2,9 @@ package mutate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +27,11 @@ type Shared struct {
 	mu    sync.Mutex
 	bins  map[string]*sharedBin
 	units map[string]*sharedUnit
+
+	rows     map[string]*row       // by row name, made ready by Prepare
+	overlays map[string]string     // by module: the overlay of every prepared row's schema
+	schemas  map[string]*sharedBin // by module and test package: built with the module's overlay
+	passes   map[string]*sharedUnit
 }
 
 type sharedBin struct {
@@ -51,7 +58,8 @@ func NewShared(root string, rows []Scope) (*Shared, error) {
 	if err != nil {
 		return nil, err
 	}
-	sh := &Shared{dir: dir, coverpkg: map[string]string{}, bins: map[string]*sharedBin{}, units: map[string]*sharedUnit{}}
+	sh := &Shared{dir: dir, coverpkg: map[string]string{}, bins: map[string]*sharedBin{}, units: map[string]*sharedUnit{},
+		rows: map[string]*row{}, overlays: map[string]string{}, schemas: map[string]*sharedBin{}, passes: map[string]*sharedUnit{}}
 	pkgs := map[string][]string{}
 	for _, s := range rows {
 		d, err := s.ResolveDir(root)
@@ -116,4 +124,93 @@ func (sh *Shared) unit(key string, run func(prof string) (time.Duration, []byte,
 	sh.mu.Unlock()
 	u.once.Do(func() { u.dur, u.out, u.err = run(u.prof) })
 	return u.dur, u.prof, u.out, u.err
+}
+
+// Prepare makes every row ready before any runs: mutants found and type-checked,
+// each row's schema written and built on its own package, and per module one
+// overlay holding every row's schema, so that each test package of a module is
+// linked once for all its rows (a row's mutant is switched on by its id and its
+// package, mutantPkgEnv). A row whose schema cannot be written is left to
+// RunScope, which reports it as before.
+func (sh *Shared) Prepare(ctx context.Context, o Options, rows []Scope) error {
+	replace := map[string]map[string]string{}
+	for i, s := range rows {
+		start := time.Now()
+		r, err := prepareRow(ctx, o, s)
+		if err != nil {
+			return err
+		}
+		r.sch, r.schErr = newSchema(ctx, r.modDir, r.pkg, filepath.Join(sh.dir, fmt.Sprintf("schema-%d", i)), r.types, r.mutants, r.viable, o.Log)
+		if r.schErr == nil {
+			b, err := os.ReadFile(r.sch.overlay)
+			if err != nil {
+				return err
+			}
+			var ov struct{ Replace map[string]string }
+			if err := json.Unmarshal(b, &ov); err != nil {
+				return fmt.Errorf("%s: the schema's overlay: %w", s.Name, err)
+			}
+			if replace[s.Module] == nil {
+				replace[s.Module] = map[string]string{}
+			}
+			maps.Copy(replace[s.Module], ov.Replace)
+		}
+		sh.rows[s.Name] = r
+		o.Log("prepared %s: %d mutants, %d do not type-check (%s)", s.Name, len(r.mutants), r.nv, time.Since(start).Round(time.Millisecond))
+	}
+	for m, rp := range replace {
+		b, _ := json.Marshal(map[string]any{"Replace": rp})
+		f := filepath.Join(sh.dir, "overlay-"+strconv.Itoa(len(sh.overlays))+".json")
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			return err
+		}
+		sh.overlays[m] = f
+	}
+	return nil
+}
+
+// prepared is the row Prepare made ready, or nil.
+func (sh *Shared) prepared(name string) *row {
+	if sh == nil {
+		return nil
+	}
+	return sh.rows[name]
+}
+
+// schemaBinary links test package t of module with every prepared row's schema
+// of that module, once per run.
+func (sh *Shared) schemaBinary(ctx context.Context, module, modDir, t string) (string, error) {
+	sh.mu.Lock()
+	overlay := sh.overlays[module]
+	key := module + "\x00" + t
+	b, ok := sh.schemas[key]
+	if !ok {
+		b = &sharedBin{path: filepath.Join(sh.dir, "schema-bin-"+strconv.Itoa(len(sh.schemas))+".test")}
+		sh.schemas[key] = b
+	}
+	sh.mu.Unlock()
+	if overlay == "" {
+		return "", fmt.Errorf("no schema of module %s was prepared", module)
+	}
+	b.once.Do(func() {
+		if b.out, b.err = buildTest(ctx, modDir, overlay, b.path, t); b.err != nil {
+			b.err = fmt.Errorf("go test -c %s with the module's schemas: %s", t, firstLines(b.out, 3))
+		}
+	})
+	return b.path, b.err
+}
+
+// schemaPasses runs check (the row's selection of bin with no mutant switched
+// on) once per binary, directory, selection and environment.
+func (sh *Shared) schemaPasses(bin, dir string, s Scope, check func() error) error {
+	key := strings.Join(append([]string{bin, dir, s.Run, s.Skip}, s.Env...), "\x00")
+	sh.mu.Lock()
+	u, ok := sh.passes[key]
+	if !ok {
+		u = &sharedUnit{}
+		sh.passes[key] = u
+	}
+	sh.mu.Unlock()
+	u.once.Do(func() { u.err = check() })
+	return u.err
 }
