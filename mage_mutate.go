@@ -71,6 +71,11 @@ func runMutation() error {
 		return err
 	}
 	defer shared.Close()
+	tmp, err := shared.TempDir() // what a killed test binary leaves goes with the run
+	if err != nil {
+		return err
+	}
+	os.Setenv("TMPDIR", tmp)
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
 		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared}
 	start := time.Now()

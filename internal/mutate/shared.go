@@ -83,8 +83,16 @@ func NewShared(root string, rows []Scope) (*Shared, error) {
 	return sh, nil
 }
 
-// Close removes the shared binaries and profiles.
+// Close removes the shared binaries and profiles, and TempDir.
 func (sh *Shared) Close() { os.RemoveAll(sh.dir) }
+
+// TempDir is a directory inside the run's own, for the temporary files of the
+// tests it runs (TMPDIR): a test binary killed at its deadline never removes its
+// t.TempDir, which holds hostsim database files; Close removes them all.
+func (sh *Shared) TempDir() (string, error) {
+	d := filepath.Join(sh.dir, "tmp")
+	return d, os.MkdirAll(d, 0o755)
+}
 
 // coverFor is the -coverpkg of a row's test binaries: every package the run
 // mutates in the row's module (the row's own when nothing is shared).
