@@ -26,6 +26,7 @@ type call struct {
 	rt     *route
 	params map[string]string
 	probe  string
+	path   string // r.URL.EscapedPath(), once asked (escaped)
 	body   []byte
 	status int
 	fs     *fault.Set       // the armed faults, scoped to the request's kind and name
@@ -107,6 +108,15 @@ func (c *call) readBody() *wire.Error {
 	}
 	c.body = b
 	return nil
+}
+
+// escaped is the request's escaped path, worked out once: routing and the
+// journal both ask for it, and url.URL.EscapedPath escapes the path anew each time.
+func (c *call) escaped() string {
+	if c.path == "" {
+		c.path = c.r.URL.EscapedPath()
+	}
+	return c.path
 }
 
 // requireEmptyBody is for observe, delete, cancel, commit and abandon.

@@ -97,8 +97,9 @@ func requestFaults(c *call) *wire.Error {
 
 // escapedPath is the request path routing uses (segments decode one by one).
 func escapedPath(c *call) string {
-	p := c.r.URL.EscapedPath()
-	if strings.Contains(strings.ToUpper(p), "%2F") {
+	p := c.escaped()
+	// "%2F" in either case, without upper-casing a copy of every path
+	if strings.Contains(p, "%2F") || strings.Contains(p, "%2f") {
 		if c.fs.On(fault.PathDecodeGroup) {
 			return strings.NewReplacer("%2F", "/", "%2f", "/").Replace(p)
 		}

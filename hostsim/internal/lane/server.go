@@ -104,7 +104,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		name = c.rt.name
 	}
 	if s.Journal != nil {
-		s.Journal.Request(c.who.Tenant, r.Method, name, r.URL.EscapedPath(), c.journalKey(), c.status, c.rt != nil && c.rt.support)
+		s.Journal.Request(c.who.Tenant, r.Method, name, c.escaped(), c.journalKey(), c.status, c.rt != nil && c.rt.support)
 	}
 	// The answer is complete: the client need not wait for the log line. Only an
 	// answer framed by Content-Length is flushed early: flushing one without a body
