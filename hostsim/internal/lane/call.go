@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 
@@ -31,6 +32,10 @@ type call struct {
 	status int
 	fs     *fault.Set       // the armed faults, scoped to the request's kind and name
 	keying *idempotency.Key // a keyed request's record owner and fingerprint, once decided
+	// dropped is the connection a fault took from the answer (drop); ServeHTTP
+	// closes it once the request is journaled, as an answer reaches the client
+	// only after its journal entry is written.
+	dropped net.Conn
 }
 
 // serve is the prelude every route shares (docs/protocol.md#order, steps

@@ -114,7 +114,10 @@ func (c *call) dropsAfterCommit() bool {
 	return c.fs.On(fault.ResponseDropAfterCommit)
 }
 
-// drop closes the connection with no answer; false when it cannot.
+// drop takes the connection from the answer, which is never written; false when
+// it cannot. ServeHTTP closes it (closeDropped) after journaling the request: a
+// client that resends at once must find the dropped request in the journal
+// before its resend (a test saw the resend journaled first on a loaded machine).
 func (c *call) drop() bool {
 	hj, ok := c.w.(http.Hijacker)
 	if !ok {
@@ -124,12 +127,21 @@ func (c *call) drop() bool {
 	if err != nil {
 		return false
 	}
-	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = conn.Close()
+	c.dropped = conn
 	c.status = 0
 	return true
+}
+
+// closeDropped closes the connection drop took, resetting it: the client sees
+// the connection end with no answer.
+func (c *call) closeDropped() {
+	if c.dropped == nil {
+		return
+	}
+	if tc, ok := c.dropped.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = c.dropped.Close()
 }
 
 // exclusive is the fault mutation.exclusive: while it is armed a mutation

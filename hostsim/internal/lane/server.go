@@ -89,6 +89,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.Now()
 	c := &call{s: s, w: w, r: r, ctx: r.Context(), id: decide.NewRequestID()}
 	c.fs = s.Armory.Request(c.id, "", "")
+	defer c.closeDropped() // last: after the journal entry (drop)
 	defer func() {
 		if v := recover(); v != nil {
 			_ = c.fs.Flush(s.Store, s.Now) // the firings of a request that panicked still count
