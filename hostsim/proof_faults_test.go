@@ -312,23 +312,50 @@ func TestTransitionHangHoldsAfterTheDurableWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(req)
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	hr, _ := http.NewRequestWithContext(ctx, "POST", sim.URL+resPath(from, "held")+"/form-transitions?space=prod", bytes.NewReader(b))
 	for k, v := range map[string]string{"Authorization": "Bearer sim-primary", "Idempotency-Key": req.OperationID,
 		"Takoform-Expected-Generation": "1", "If-Match": `"1"`} {
 		hr.Header.Set(k, v)
 	}
-	if resp, err := http.DefaultClient.Do(hr); err == nil {
-		resp.Body.Close()
-		t.Fatalf("transition.hang=C answered HTTP %d; it must hold until the client goes away", resp.StatusCode)
-	}
-	cs, err := sim.Admin.Counters()
-	if err != nil {
-		t.Fatal(err)
+	answered := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(hr)
+		if err == nil {
+			resp.Body.Close()
+			err = fmt.Errorf("transition.hang=C answered HTTP %d; it must hold until the client goes away", resp.StatusCode)
+		} else if ctx.Err() == nil {
+			err = fmt.Errorf("the held request ended before the client went away: %v", err)
+		} else {
+			err = nil
+		}
+		answered <- err
+	}()
+	// the firing and the backend call are committed while the request is still held
+	// (polled, not a fixed wait: a slow machine takes longer to get there)
+	var cs hostsimtest.Counters
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var err error
+		if cs, err = sim.Admin.Counters(); err != nil {
+			t.Fatal(err)
+		}
+		if cs.Fired["transition.hang=C"] == 1 && cs.Dispatch[req.OperationID] == 1 || time.Now().After(deadline) {
+			break
+		}
 	}
 	if cs.Fired["transition.hang=C"] != 1 || cs.Dispatch[req.OperationID] != 1 {
 		t.Fatalf("while held at C: fired %v, dispatch %v; want the firing and the backend call committed", cs.Fired, cs.Dispatch)
+	}
+	// and it stays held: no answer for half a second after them, until the client gives up
+	select {
+	case err := <-answered:
+		t.Fatalf("the request at C did not hold: %v", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	cancel()
+	if err := <-answered; err != nil {
+		t.Fatal(err)
 	}
 	rb := c.do("GET", resPath(from, "held")+"/form-transitions/"+req.OperationID+"?space=prod", nil, nil).status(200)
 	if !contains(rb.body, `"committed"`) {

@@ -3,7 +3,6 @@ package takoform
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"strconv"
 
@@ -88,8 +87,9 @@ func resolve(d *diag.Diagnostics, v types.String, attr, env string) (string, boo
 	return os.Getenv(env), true
 }
 
-// configure validates the provider configuration locally; it makes no request.
-func configure(ctx context.Context, version string, lane *wire.Lane, hc *http.Client, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
+// configure validates the provider configuration locally; it makes no request. over
+// carries the tests' overrides of the client (Provider.testClient).
+func configure(ctx context.Context, version string, lane *wire.Lane, over client.Config, req provider.ConfigureRequest, resp *provider.ConfigureResponse) *providerData {
 	var cfg providerConfig
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -125,7 +125,8 @@ func configure(ctx context.Context, version string, lane *wire.Lane, hc *http.Cl
 	if d.HasError() {
 		return nil
 	}
-	c, err := client.New(client.Config{Endpoint: endpoint, Token: token, Version: version, Lane: lane, HTTP: hc})
+	c, err := client.New(client.Config{Endpoint: endpoint, Token: token, Version: version, Lane: lane,
+		HTTP: over.HTTP, SupportRetryWait: over.SupportRetryWait})
 	if err != nil {
 		d.AddError("Invalid takoform provider configuration", err.Error())
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
@@ -65,6 +67,10 @@ func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {
 	if _, err := h.srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
 		h.t.Fatal(err)
 	}
+	// A plan whose support read fails pauses before its one retry (250 ms in a build);
+	// no test here measures that pause (the client's tests hold it), and the plans
+	// against a host that cannot answer would wait it each time.
+	h.p.testClient.SupportRetryWait = time.Millisecond
 	resp, err := h.srv.ConfigureProvider(h.ctx, &tfprotov6.ConfigureProviderRequest{Config: &dv})
 	if err != nil {
 		h.t.Fatal(err)

@@ -3,6 +3,7 @@ package takoform
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/hostsim"
 )
@@ -55,15 +57,53 @@ func answerRewriter(t *testing.T, h *harness, name string, rewrite func(res map[
 	mustNoError(t, "configure against the rewriting host", h.configure(map[string]string{"endpoint": srv.URL, "token": "sim-primary", "space": "dev"}))
 }
 
-// applyEndpointThrough creates the WorkerEndpoint through a host that rewrites its
-// representation, and returns what the create wrote and said.
-func applyEndpointThrough(t *testing.T, rewrite func(res map[string]any)) (values, []*tfprotov6.Diagnostic) {
-	h := withWorker(t, hostsim.Config{})
-	cfg := endpointConfig(nil)
-	answerRewriter(t, h, cfg.str(aName), rewrite)
-	pr := h.plan(endpointType, cfg, nil)
+// throughHost is one host on which the output tests create a resource through a host
+// that rewrites its answers (answerRewriter), each create under a name of its own
+// (api-edge, api-edge-2, ...). The subtests of a test share the host and what the
+// resource attaches to: starting a host and making them again for each case was most of
+// these tests' time, and no case depends on the others' resources.
+type throughHost struct {
+	h   *harness
+	w   written // the first resource; the next ones get -2, -3, ... after its name
+	cfg func(name string) values
+	n   int
+	// exclusive: the host holds one such resource at a time (a ModuleWorker has one
+	// WorkerEndpoint), so each create first deletes the one before it
+	exclusive bool
+	last      values
+}
+
+// endpointsThrough creates WorkerEndpoints on one withWorker host.
+func endpointsThrough(t *testing.T) *throughHost {
+	return &throughHost{h: withWorker(t, hostsim.Config{}), w: apiEdge, exclusive: true,
+		cfg: func(name string) values { return endpointConfig(values{aName: s(name)}) }}
+}
+
+// create creates one more resource through a host that rewrites its representation
+// (nil: as hostsim sends it), and returns what the create wrote and said, and the
+// resource as the diagnostics name it. Failures are t's (the subtest's).
+func (x *throughHost) create(t *testing.T, rewrite func(res map[string]any)) (values, []*tfprotov6.Diagnostic, written) {
+	t.Helper()
+	x.h.t = t
+	x.n++
+	w := x.w
+	if x.n > 1 {
+		w.name = fmt.Sprintf("%s-%d", w.name, x.n)
+	}
+	capReconfigure(t, x.h)
+	if x.exclusive && x.last != nil {
+		_, d := x.h.apply(w.typeName, nil, x.last, nil)
+		mustNoError(t, "delete the "+x.w.kind+" before", d)
+	}
+	if rewrite != nil {
+		answerRewriter(t, x.h, w.name, rewrite)
+	}
+	cfg := x.cfg(w.name)
+	pr := x.h.plan(w.typeName, cfg, nil)
 	mustNoError(t, "plan", pr.diags)
-	return h.apply(endpointType, cfg, nil, pr.planned)
+	st, d := x.h.apply(w.typeName, cfg, nil, pr.planned)
+	x.last = st
+	return st, d, w
 }
 
 // TestMissingStatusFailsEachDeclaredOutput: a representation without status, or
@@ -72,6 +112,7 @@ func applyEndpointThrough(t *testing.T, rewrite func(res map[string]any)) (value
 // rest of the state is still written, so the create leaves a tainted object.
 func TestMissingStatusFailsEachDeclaredOutput(t *testing.T) {
 	t.Parallel()
+	host := endpointsThrough(t)
 	for _, c := range []struct {
 		name, problem string
 		rewrite       func(map[string]any)
@@ -82,8 +123,8 @@ func TestMissingStatusFailsEachDeclaredOutput(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			st, d := applyEndpointThrough(t, c.rewrite)
-			wantDiags(t, d, apiEdge.unusableOutput("hostname", c.problem), apiEdge.unusableOutput("port", c.problem), apiEdge.unusableOutput("url", c.problem))
+			st, d, w := host.create(t, c.rewrite)
+			wantDiags(t, d, w.unusableOutput("hostname", c.problem), w.unusableOutput("port", c.problem), w.unusableOutput("url", c.problem))
 			if st == nil || st.str(aUID) == "" || !st["url"].IsNull() {
 				t.Errorf("want the state written with null outputs; got %v", st)
 			}
@@ -95,6 +136,7 @@ func TestMissingStatusFailsEachDeclaredOutput(t *testing.T) {
 // pattern or bounds fails the write naming that output and what it broke.
 func TestOutputOutsideItsDeclarationFailsNamingIt(t *testing.T) {
 	t.Parallel()
+	host := endpointsThrough(t)
 	for _, c := range []struct {
 		output, value, problem string
 	}{
@@ -106,10 +148,10 @@ func TestOutputOutsideItsDeclarationFailsNamingIt(t *testing.T) {
 			if err := json.Unmarshal([]byte(c.value), &v); err != nil {
 				t.Fatal(err)
 			}
-			st, d := applyEndpointThrough(t, func(res map[string]any) {
+			st, d, w := host.create(t, func(res map[string]any) {
 				res["status"].(map[string]any)["outputs"].(map[string]any)[c.output] = v
 			})
-			wantDiags(t, d, apiEdge.unusableOutput(c.output, c.problem))
+			wantDiags(t, d, w.unusableOutput(c.output, c.problem))
 			if st == nil || !st[c.output].IsNull() {
 				t.Errorf("%s must be written null", c.output)
 			}

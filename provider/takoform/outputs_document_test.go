@@ -12,13 +12,14 @@ import (
 // written null, and outputs_json keeps what the host sent.
 func TestOutputsThatAreNotAnObjectFailEachDeclaredOutput(t *testing.T) {
 	t.Parallel()
+	host := endpointsThrough(t)
 	for _, sent := range []string{`["https://a.example/"]`, `"https://a.example/"`, `null`} {
 		t.Run(sent, func(t *testing.T) {
-			st, d := applyEndpointThrough(t, func(res map[string]any) {
+			st, d, w := host.create(t, func(res map[string]any) {
 				res["status"].(map[string]any)["outputs"] = json.RawMessage(sent)
 			})
 			const problem = "cannot be read because status.outputs is not a JSON object"
-			wantDiags(t, d, apiEdge.unusableOutput("hostname", problem), apiEdge.unusableOutput("port", problem), apiEdge.unusableOutput("url", problem))
+			wantDiags(t, d, w.unusableOutput("hostname", problem), w.unusableOutput("port", problem), w.unusableOutput("url", problem))
 			for _, out := range []string{"hostname", "url", "port"} {
 				if st == nil || !st[out].IsNull() {
 					t.Errorf("%s must be written null", out)

@@ -44,12 +44,12 @@ func (w written) unusableOutput(output, problem string) diagnostic {
 }
 
 // mustRefuseOutput asserts that the write failed for exactly one output of
-// WorkerEndpoint api-edge, with the error a user reads (unusableOutput), that the
+// the WorkerEndpoint w, with the error a user reads (unusableOutput), that the
 // output is written null and that the other declared outputs and the rest of the
 // state are still written.
-func mustRefuseOutput(t *testing.T, st values, d []*tfprotov6.Diagnostic, output, problem string) {
+func mustRefuseOutput(t *testing.T, w written, st values, d []*tfprotov6.Diagnostic, output, problem string) {
 	t.Helper()
-	wantDiags(t, d, apiEdge.unusableOutput(output, problem))
+	wantDiags(t, d, w.unusableOutput(output, problem))
 	if st == nil || st.str(aUID) == "" {
 		t.Fatalf("the rest of the state must be written; got %v", st)
 	}
@@ -68,6 +68,7 @@ func mustRefuseOutput(t *testing.T, st values, d []*tfprotov6.Diagnostic, output
 // the declared bounds are inclusive.
 func TestIntegerOutputIsAValueNotASpelling(t *testing.T) {
 	t.Parallel()
+	host := endpointsThrough(t)
 	for _, c := range []struct {
 		sent string
 		want int64
@@ -75,7 +76,7 @@ func TestIntegerOutputIsAValueNotASpelling(t *testing.T) {
 		{"443.0", 443}, {"4.43e2", 443}, {"1", 1}, {"65535", 65535},
 	} {
 		t.Run(c.sent, func(t *testing.T) {
-			st, d := applyEndpointThrough(t, setOutput("port", c.sent))
+			st, d, _ := host.create(t, setOutput("port", c.sent))
 			mustNoError(t, "apply", d)
 			if !st["port"].Equal(i64(c.want)) {
 				t.Errorf("port = %v, want %d", st["port"], c.want)
@@ -93,6 +94,7 @@ func TestIntegerOutputIsAValueNotASpelling(t *testing.T) {
 // write naming port and saying what the host sent.
 func TestIntegerOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
 	t.Parallel()
+	host := endpointsThrough(t)
 	for _, c := range []struct{ sent, problem string }{
 		{"0", "is 0, outside the declared range 1 to 65535"},
 		{"65536", "is 65536, outside the declared range 1 to 65535"},
@@ -105,8 +107,8 @@ func TestIntegerOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
 		{"null", "is null"},
 	} {
 		t.Run(strings.Trim(c.sent, `"[]{}`), func(t *testing.T) {
-			st, d := applyEndpointThrough(t, setOutput("port", c.sent))
-			mustRefuseOutput(t, st, d, "port", c.problem)
+			st, d, w := host.create(t, setOutput("port", c.sent))
+			mustRefuseOutput(t, w, st, d, "port", c.problem)
 		})
 	}
 }

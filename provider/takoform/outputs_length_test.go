@@ -11,6 +11,7 @@ import (
 // characters and a pattern that admits any script (no white space at either end).
 func TestStringOutputLengthCountsCharacters(t *testing.T) {
 	t.Parallel()
+	host := gadgetsThrough(t)
 	// U+1F419 as a host's JSON may write it: one character, four UTF-8 bytes, two UTF-16 units
 	const octopus = `\ud83d\udc19`
 	for _, c := range []struct {
@@ -28,7 +29,7 @@ func TestStringOutputLengthCountsCharacters(t *testing.T) {
 		{"pattern", `"タコの足は八本 "`, "", `is "タコの足は八本 ", which does not match the declared pattern ^\S(?:.*\S)?$`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			st, d := applyGadgetThrough(t, setOutput("motto", c.sent))
+			st, d, w := host.create(t, setOutput("motto", c.sent))
 			if c.problem == "" {
 				wantDiags(t, d)
 				if got := st.str("motto"); got != c.written {
@@ -36,7 +37,7 @@ func TestStringOutputLengthCountsCharacters(t *testing.T) {
 				}
 				return
 			}
-			wantDiags(t, d, gadgetG.unusableOutput("motto", c.problem))
+			wantDiags(t, d, w.unusableOutput("motto", c.problem))
 			if st == nil || st.str(aUID) == "" || !st["motto"].IsNull() {
 				t.Errorf("want the state written with motto null; got %v", st)
 			}

@@ -28,7 +28,7 @@ func TestStringOutputAtItsDeclaredMaximumIsWritten(t *testing.T) {
 	if len(host) != 253 {
 		t.Fatalf("test host name has %d characters", len(host))
 	}
-	st, d := applyEndpointThrough(t, setOutput("hostname", `"`+host+`"`))
+	st, d, _ := endpointsThrough(t).create(t, setOutput("hostname", `"`+host+`"`))
 	mustNoError(t, "apply", d)
 	if st.str("hostname") != host {
 		t.Errorf("hostname = %q, want the 253 characters the host sent", st.str("hostname"))
@@ -40,6 +40,7 @@ func TestStringOutputAtItsDeclaredMaximumIsWritten(t *testing.T) {
 // naming that output and what the host sent.
 func TestStringOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
 	t.Parallel()
+	host := endpointsThrough(t)
 	long := hostOfLength(254)
 	for _, c := range []struct{ name, output, sent, problem string }{
 		{"null", "hostname", "null", "is null"},
@@ -48,8 +49,8 @@ func TestStringOutputOutsideItsDeclarationFailsTheWrite(t *testing.T) {
 		{"pattern", "url", `"http://api.example/"`, `is "http://api.example/", which does not match the declared pattern ^https://[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/$`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			st, d := applyEndpointThrough(t, setOutput(c.output, c.sent))
-			mustRefuseOutput(t, st, d, c.output, c.problem)
+			st, d, w := host.create(t, setOutput(c.output, c.sent))
+			mustRefuseOutput(t, w, st, d, c.output, c.problem)
 		})
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -15,20 +15,14 @@ import (
 // contract, hostsim assigns valid outputs, and the rewriting host breaks one member
 // at a time.
 
-// applyGadgetThrough creates the store and holder a Gadget needs, then creates the
-// Gadget "g" through a host that rewrites its representation (nil: as hostsim sends it).
-func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values, []*tfprotov6.Diagnostic) {
+// gadgetsThrough creates the store and holder a Gadget needs on one gadget host; each
+// create of the throughHost is then one more Gadget (g, g-2, ...) of that holder.
+func gadgetsThrough(t *testing.T) *throughHost {
 	t.Helper()
 	h := gadgetHarness(t, hostsim.Config{})
 	h.create("takoform_store", values{aName: s("main")})
 	holder := h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
-	cfg := values{aName: s("g"), "holder": s(holder.str(aName))}
-	if rewrite != nil {
-		answerRewriter(t, h, "g", rewrite)
-	}
-	pr := h.plan(gadgetType, cfg, nil)
-	mustNoError(t, "plan", pr.diags)
-	return h.apply(gadgetType, cfg, nil, pr.planned)
+	return &throughHost{h: h, w: gadgetG, cfg: func(name string) values { return values{aName: s(name), "holder": s(holder.str(aName))} }}
 }
 
 // TestOutputsOfEveryTypeAreWrittenTyped: the host's valid answer gives a Bool, a
@@ -37,13 +31,14 @@ func applyGadgetThrough(t *testing.T, rewrite func(res map[string]any)) (values,
 // without an enum takes either value.
 func TestOutputsOfEveryTypeAreWrittenTyped(t *testing.T) {
 	t.Parallel()
-	st, d := applyGadgetThrough(t, nil)
+	host := gadgetsThrough(t)
+	st, d, _ := host.create(t, nil)
 	mustNoError(t, "apply", d)
 	if !st["healthy"].Equal(types.BoolValue(true)) || st.str("tier") != "gold" || !st["port"].Equal(i64(443)) || len(st.str("address")) < 8 {
 		t.Fatalf("outputs: healthy=%v tier=%v port=%v address=%v", st["healthy"], st["tier"], st["port"], st["address"])
 	}
 	for output, sent := range map[string]string{"tier": `"silver"`, "port": "8443", "address": `"abcd.efg"`, "serving": "false"} {
-		st, d := applyGadgetThrough(t, setOutput(output, sent))
+		st, d, _ := host.create(t, setOutput(output, sent))
 		mustNoError(t, output+" = "+sent, d)
 		if got := st[output].String(); got != sent {
 			t.Errorf("%s = %s, want %s", output, got, sent)
@@ -55,6 +50,7 @@ func TestOutputsOfEveryTypeAreWrittenTyped(t *testing.T) {
 // boolean, enum or minimum-length output can have fails the write naming it.
 func TestOutputsOfEveryTypeOutsideTheirDeclarationFailTheWrite(t *testing.T) {
 	t.Parallel()
+	host := gadgetsThrough(t)
 	for _, c := range []struct{ output, sent, problem string }{
 		{"healthy", `"yes"`, `was declared boolean and the host sent the string "yes"`},
 		{"healthy", "1", "was declared boolean and the host sent the number 1"},
@@ -64,8 +60,8 @@ func TestOutputsOfEveryTypeOutsideTheirDeclarationFailTheWrite(t *testing.T) {
 		{"address", `"abc.efg"`, "has 7 characters, fewer than the declared minimum 8"},
 	} {
 		t.Run(c.output+"="+strings.Trim(c.sent, `"`), func(t *testing.T) {
-			st, d := applyGadgetThrough(t, setOutput(c.output, c.sent))
-			wantDiags(t, d, gadgetG.unusableOutput(c.output, c.problem))
+			st, d, w := host.create(t, setOutput(c.output, c.sent))
+			wantDiags(t, d, w.unusableOutput(c.output, c.problem))
 			if st == nil || st.str(aUID) == "" || !st[c.output].IsNull() {
 				t.Errorf("want the state written with %s null; got %v", c.output, st)
 			}

@@ -5,7 +5,6 @@ package takoform
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/provider/internal/client"
 )
 
 // TypeName is the provider type name.
@@ -27,8 +27,9 @@ type Provider struct {
 	// data is the provider block's configuration once Configure has run; every
 	// Resource the framework makes afterwards carries it.
 	data atomic.Pointer[providerData]
-	// httpClient replaces the client's transport (tests: a short timeout); nil in a build
-	httpClient *http.Client
+	// testClient holds what tests override in each configuration's client: HTTP (e.g. a
+	// short timeout) and SupportRetryWait; the zero value in a build
+	testClient client.Config
 }
 
 // New builds the provider factory over cat: a catalog loaded by package catalog
@@ -75,7 +76,7 @@ func (p *Provider) Schema(_ context.Context, _ provider.SchemaRequest, resp *pro
 }
 
 func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	pd := configure(ctx, p.version, p.lane, p.httpClient, req, resp)
+	pd := configure(ctx, p.version, p.lane, p.testClient, req, resp)
 	if pd == nil {
 		return
 	}

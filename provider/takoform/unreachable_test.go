@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -57,13 +58,15 @@ func TestUnreachableHostIsNamedSoInEveryAnswer(t *testing.T) {
 	create := h.plan(queueType, other, nil)
 	mustNoError(t, "plan the create", create.diags)
 
+	// The silent origin never answers, so any client timeout ends in "no answer in time":
+	// 20 ms keeps the seven answers (each a GET and its one resend) well under a second.
 	situations := []struct {
 		name, origin, reason string
 		timeout              time.Duration
 	}{
 		{"connection refused", deadOrigin(t), "connection refused (nothing listens at that address)", 0},
 		{"DNS failure", "https://takoform-test.invalid", "the host name takoform-test.invalid does not resolve (DNS)", 0},
-		{"timeout", silentOrigin(t), "no answer in time (timeout)", 150 * time.Millisecond},
+		{"timeout", silentOrigin(t), "no answer in time (timeout)", 20 * time.Millisecond},
 	}
 	const (
 		head    = "host unreachable at <origin>"
@@ -74,8 +77,8 @@ func TestUnreachableHostIsNamedSoInEveryAnswer(t *testing.T) {
 	)
 	for _, sit := range situations {
 		t.Run(sit.name, func(t *testing.T) {
-			h.p.httpClient = &http.Client{Timeout: sit.timeout}
-			defer func() { h.p.httpClient = nil }()
+			h.p.testClient.HTTP = &http.Client{Timeout: sit.timeout}
+			defer func() { h.p.testClient.HTTP = nil }()
 			mustNoError(t, "configure", h.configure(map[string]string{"endpoint": sit.origin, "token": "sim-primary", "space": "dev"}))
 			cause := "Cause: " + head + ": " + sit.reason + " (GET /.well-known/takoform/v1beta1)"
 			answers := []struct {

@@ -38,6 +38,10 @@ type Config struct {
 	Lane *wire.Lane
 	// HTTP overrides the transport (tests); redirects are refused either way.
 	HTTP *http.Client
+	// SupportRetryWait overrides the 250 ms pause before a failed support read's one
+	// retry (tests: a plan against a host that cannot answer waits it each time); 0
+	// keeps 250 ms. A host's Retry-After still wins.
+	SupportRetryWait time.Duration
 }
 
 // Client is per provider configuration: discovery is cached in it.
@@ -52,6 +56,8 @@ type Client struct {
 	// docs/provider-design.md#lifecycle is the client's own, exactly once.
 	mut     *http.Client
 	backoff func(attempt int) time.Duration
+	// supportRetryWait is the pause before a failed support read's one retry.
+	supportRetryWait time.Duration
 
 	supportCache supportCache
 
@@ -93,8 +99,12 @@ func New(cfg Config) (*Client, error) {
 	if lane == nil {
 		lane = wire.DefaultLane
 	}
+	supportWait := cfg.SupportRetryWait
+	if supportWait <= 0 {
+		supportWait = supportRetryWait
+	}
 	return &Client{lane: lane, origin: origin, token: cfg.Token, agent: "terraform-provider-takoform/" + version,
-		hc: hc, mut: &mut, backoff: jitterBackoff}, nil
+		hc: hc, mut: &mut, backoff: jitterBackoff, supportRetryWait: supportWait}, nil
 }
 
 // ParseEndpoint checks the bare-origin rule of docs/provider-design.md#configuration and returns the origin.

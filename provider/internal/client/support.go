@@ -48,6 +48,10 @@ type SupportAnswer struct {
 // SupportDeadline bounds all support reads of one resource's plan.
 const SupportDeadline = 30 * time.Second
 
+// supportRetryWait is the pause before the one retry of a failed support read, unless
+// the host's Retry-After names another.
+const supportRetryWait = 250 * time.Millisecond
+
 type supportCall struct {
 	done chan struct{}
 	ans  *SupportAnswer
@@ -169,7 +173,7 @@ func (c *Client) support(ctx context.Context, route string, check func(*SupportP
 		if err == nil {
 			return ans, nil
 		}
-		wait := 250 * time.Millisecond
+		wait := c.supportRetryWait
 		if h, ok := AsHost(err); ok && h.RetryAfter > 0 {
 			wait = h.RetryAfter
 		}
