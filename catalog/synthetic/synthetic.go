@@ -45,7 +45,36 @@ type plan struct {
 // Forms builds the synthetic Forms for cat: each one whose source kind cat holds
 // and whose identity cat does not hold yet. The result is a catalog of cat's lane
 // holding only them (and the Interfaces they provide).
+//
+// The sealed documents load with catalog.LoadPrechecked: what it skips is settled
+// already. seal.Files has just written every digest over these very bytes; the
+// fixtures are cat's, under the desired and output schemas of their source
+// definition, which the edits leave alone; the Interfaces are cat's own documents
+// (catalog.Extend refuses any other); and the definitions are re-encoded by
+// encoding/json from decoded documents (no duplicate member, the source's numbers).
+// The rest of Load's rules run as in any load. So over a cat a checking Load
+// accepted (or the embedded data, which the catalog module's tests hold to it) the
+// result is what Load would derive; TestSyntheticFilesPassTheCheckingLoad holds
+// each lane's embedded catalog and the test catalog to that.
 func Forms(cat *catalog.Catalog) (*catalog.Catalog, error) {
+	files, err := sealedFiles(cat)
+	if err != nil || files == nil {
+		return nil, err
+	}
+	fsys := fstest.MapFS{}
+	for p, b := range files {
+		fsys[p] = &fstest.MapFile{Data: b}
+	}
+	out, err := catalog.LoadPrechecked(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("the synthetic conformance definitions do not load: %w", err)
+	}
+	return out, nil
+}
+
+// sealedFiles is the sealed catalog root of the synthetic Forms for cat, nil when
+// cat holds every one already.
+func sealedFiles(cat *catalog.Catalog) (map[string][]byte, error) {
 	var p plan
 	if err := wire.DecodeStrict(probesJSON, &p); err != nil {
 		return nil, fmt.Errorf("catalog/synthetic/probes.json: %w", err)
@@ -102,15 +131,7 @@ func Forms(cat *catalog.Catalog) (*catalog.Catalog, error) {
 	if _, err := seal.Files(files); err != nil {
 		return nil, fmt.Errorf("seal the synthetic conformance definitions: %w", err)
 	}
-	fsys := fstest.MapFS{}
-	for p, b := range files {
-		fsys[p] = &fstest.MapFile{Data: b}
-	}
-	out, err := catalog.Load(fsys)
-	if err != nil {
-		return nil, fmt.Errorf("the synthetic conformance definitions do not load: %w", err)
-	}
-	return out, nil
+	return files, nil
 }
 
 // Extend returns cat with the synthetic Forms added (cat itself when it already
