@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -165,6 +166,11 @@ func TestSyntheticFilesPassTheCheckingLoad(t *testing.T) {
 			if len(full.Forms()) != 2 || len(fast.Forms()) != len(full.Forms()) || len(fast.Interfaces()) != len(full.Interfaces()) {
 				t.Fatalf("Load derives %d Forms, Forms %d", len(full.Forms()), len(fast.Forms()))
 			}
+			for _, i := range fast.Interfaces() {
+				if !slices.ContainsFunc(fast.Forms(), func(f *catalog.Form) bool { return references(f, i.Ref) }) {
+					t.Errorf("the synthetic root carries %s, which no synthetic Form references", i.Ref)
+				}
+			}
 			for i, f := range full.Forms() {
 				g := fast.Forms()[i]
 				if f.Ref != g.Ref || f.PackageDigest != g.PackageDigest || !reflect.DeepEqual(f.Fields, g.Fields) ||
@@ -180,4 +186,11 @@ func TestSyntheticFilesPassTheCheckingLoad(t *testing.T) {
 			}
 		})
 	}
+}
+
+// references: f provides ref or a relation of f requires it.
+func references(f *catalog.Form, ref wire.InterfaceRef) bool {
+	return f.Provides(ref) || slices.ContainsFunc(f.Relations, func(r catalog.Relation) bool {
+		return r.RequiredInterface != nil && *r.RequiredInterface == ref
+	})
 }
