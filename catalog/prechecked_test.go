@@ -6,13 +6,23 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // TestPrecheckedLoadDerivesTheSameCatalog: LoadPrechecked skips only checks that
 // reject, so over a root Load accepts it derives the very same model, and the schemas
 // it defers still validate (and refuse) on first use.
 func TestPrecheckedLoadDerivesTheSameCatalog(t *testing.T) {
-	for name, fsys := range map[string]fs.FS{"embedded": EmbeddedFS(), "test catalog": os.DirFS(goodDir)} {
+	roots := map[string]fs.FS{"test catalog": os.DirFS(goodDir)}
+	for _, lane := range wire.Lanes() {
+		fsys, err := EmbeddedLaneFS(lane)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots["embedded "+lane.Name] = fsys
+	}
+	for name, fsys := range roots {
 		t.Run(name, func(t *testing.T) {
 			full, err := Load(fsys)
 			if err != nil {
@@ -22,30 +32,75 @@ func TestPrecheckedLoadDerivesTheSameCatalog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(full.Forms()) != len(fast.Forms()) || len(full.Kinds()) != len(fast.Kinds()) ||
-				len(full.Interfaces()) != len(fast.Interfaces()) || len(full.Bindings()) != len(fast.Bindings()) ||
-				len(full.Transitions()) != len(fast.Transitions()) {
-				t.Fatalf("prechecked load has another shape than Load")
-			}
-			for i, f := range full.Forms() {
-				g := fast.Forms()[i]
-				if f.Ref != g.Ref || f.PackageDigest != g.PackageDigest || !reflect.DeepEqual(f.Fields, g.Fields) ||
-					!reflect.DeepEqual(f.Outputs, g.Outputs) || !reflect.DeepEqual(f.Relations, g.Relations) ||
-					!reflect.DeepEqual(f.Fixtures, g.Fixtures) || !reflect.DeepEqual(f.Provided, g.Provided) {
-					t.Errorf("%s: prechecked load derives another model", f.Ref)
-				}
-				for _, fx := range g.Fixtures {
-					if err := g.ValidateDesired(fx.Desired); err != nil {
-						t.Errorf("%s fixture %s: deferred desiredSchema refuses it: %v", g.Ref, fx.Name, err)
-					}
-				}
-				for _, nf := range g.NegativeFixtures {
-					if nf.Stage == "desired" && g.ValidateDesired(nf.Input) == nil {
-						t.Errorf("%s negative fixture %s: deferred desiredSchema accepts it", g.Ref, nf.Name)
-					}
-				}
-			}
+			sameModel(t, full, fast)
 		})
+	}
+}
+
+// TestEmbeddedLanesPassTheCheckingLoad: EmbeddedLane derives each lane's model with
+// LoadPrechecked, which skips the checks that only reject, so this test is where
+// the embedded data of every lane meets the checking Load; a lane whose documents
+// Load refuses fails here (docs/catalog-rules.md#load-modes).
+func TestEmbeddedLanesPassTheCheckingLoad(t *testing.T) {
+	for _, lane := range wire.Lanes() {
+		t.Run(lane.Name, func(t *testing.T) {
+			fsys, err := EmbeddedLaneFS(lane)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := Load(fsys)
+			if err != nil {
+				t.Fatalf("the embedded data/%s does not pass the checking Load:\n%v", lane.Name, err)
+			}
+			emb, err := EmbeddedLane(lane)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if emb.Lane() != full.Lane() || emb.LaneChoice() != full.LaneChoice() {
+				t.Errorf("EmbeddedLane speaks %v (%+v), Load %v (%+v)", emb.Lane(), emb.LaneChoice(), full.Lane(), full.LaneChoice())
+			}
+			sameModel(t, full, emb)
+		})
+	}
+}
+
+// sameModel fails t unless fast (a prechecked load) carries the model full (a
+// checking load of the same root) does, and its deferred desiredSchemas still accept
+// the fixtures and refuse the desired-stage negative fixtures.
+func sameModel(t *testing.T, full, fast *Catalog) {
+	t.Helper()
+	if len(full.Forms()) != len(fast.Forms()) || len(full.Kinds()) != len(fast.Kinds()) ||
+		len(full.Interfaces()) != len(fast.Interfaces()) || len(full.Bindings()) != len(fast.Bindings()) ||
+		len(full.Transitions()) != len(fast.Transitions()) {
+		t.Fatalf("prechecked load has another shape than Load")
+	}
+	for i, f := range full.Forms() {
+		g := fast.Forms()[i]
+		if f.Ref != g.Ref || f.PackageDigest != g.PackageDigest || !reflect.DeepEqual(f.Fields, g.Fields) ||
+			!reflect.DeepEqual(f.Outputs, g.Outputs) || !reflect.DeepEqual(f.Relations, g.Relations) ||
+			!reflect.DeepEqual(f.Fixtures, g.Fixtures) || !reflect.DeepEqual(f.Provided, g.Provided) {
+			t.Errorf("%s: prechecked load derives another model", f.Ref)
+		}
+		for _, fx := range g.Fixtures {
+			if err := g.ValidateDesired(fx.Desired); err != nil {
+				t.Errorf("%s fixture %s: deferred desiredSchema refuses it: %v", g.Ref, fx.Name, err)
+			}
+		}
+		for _, nf := range g.NegativeFixtures {
+			if nf.Stage == "desired" && g.ValidateDesired(nf.Input) == nil {
+				t.Errorf("%s negative fixture %s: deferred desiredSchema accepts it", g.Ref, nf.Name)
+			}
+		}
+	}
+	for i, x := range full.Interfaces() {
+		if y := fast.Interfaces()[i]; x.Ref != y.Ref {
+			t.Errorf("interface %d: %s by Load, %s prechecked", i, x.Ref, y.Ref)
+		}
+	}
+	for i, x := range full.Bindings() {
+		if y := fast.Bindings()[i]; x.Ref != y.Ref {
+			t.Errorf("binding %d: %s by Load, %s prechecked", i, x.Ref, y.Ref)
+		}
 	}
 }
 

@@ -44,20 +44,50 @@ type plan struct {
 
 // Forms builds the synthetic Forms for cat: each one whose source kind cat holds
 // and whose identity cat does not hold yet. The result is a catalog of cat's lane
-// holding only them (and the Interfaces they provide).
+// holding only them (and the Interfaces they reference).
+//
+// The sealed documents load with catalog.LoadPrechecked: what it skips is settled
+// already. seal.Files has just written every digest over these very bytes; the
+// fixtures are cat's, under the desired and output schemas of their source
+// definition, which the edits leave alone; the Interfaces are cat's own documents
+// (catalog.Extend refuses any other); and the definitions are re-encoded by
+// encoding/json from decoded documents (no duplicate member, the source's numbers).
+// The rest of Load's rules run as in any load. So over a cat a checking Load
+// accepted (or the embedded data, which the catalog module's tests hold to it) the
+// result is what Load would derive; TestSyntheticFilesPassTheCheckingLoad holds
+// each lane's embedded catalog and the test catalog to that.
 func Forms(cat *catalog.Catalog) (*catalog.Catalog, error) {
+	files, err := sealedFiles(cat)
+	if err != nil || files == nil {
+		return nil, err
+	}
+	fsys := fstest.MapFS{}
+	for p, b := range files {
+		fsys[p] = &fstest.MapFile{Data: b}
+	}
+	out, err := catalog.LoadPrechecked(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("the synthetic conformance definitions do not load: %w", err)
+	}
+	return out, nil
+}
+
+// sealedFiles is the sealed catalog root of the synthetic Forms for cat, nil when
+// cat holds every one already.
+func sealedFiles(cat *catalog.Catalog) (map[string][]byte, error) {
 	var p plan
 	if err := wire.DecodeStrict(probesJSON, &p); err != nil {
 		return nil, fmt.Errorf("catalog/synthetic/probes.json: %w", err)
 	}
 	files := map[string][]byte{"lane.json": []byte(`{"lane": "` + cat.Lane().Name + `"}` + "\n")}
+	named := map[*catalog.Interface]bool{} // the Interfaces the synthetic definitions reference
 	added := 0
 	if src := newest(cat, p.SecondDefinitionVersion.Kind); src != nil && !holds(cat, src.Ref.APIVersion, src.Ref.Kind, p.SecondDefinitionVersion.DefinitionVersion) {
 		var withheld []string
 		for _, w := range p.SecondDefinitionVersion.Withhold {
 			withheld = append(withheld, w.Name+"@"+w.Version)
 		}
-		err := add(files, src, func(def map[string]any) {
+		err := add(files, cat, named, src, func(def map[string]any) {
 			def["definitionVersion"] = p.SecondDefinitionVersion.DefinitionVersion
 			var kept []any
 			for _, i := range asList(def["providedInterfaces"]) {
@@ -82,7 +112,7 @@ func Forms(cat *catalog.Catalog) (*catalog.Catalog, error) {
 	if src := newest(cat, p.SecondGroup.Kind); src != nil {
 		group := secondGroup(src.Ref.APIVersion, p.SecondGroup.FirstLabel, p.SecondGroup.Version)
 		if group != src.Ref.APIVersion && !holds(cat, group, src.Ref.Kind, src.Ref.DefinitionVersion) {
-			err := add(files, src, func(def map[string]any) {
+			err := add(files, cat, named, src, func(def map[string]any) {
 				def["apiVersion"] = group
 				def["description"] = fmt.Sprintf("%s A synthetic copy in a second group built for conformance runs: the same kind name in %s is another kind.",
 					strings.TrimSpace(fmt.Sprint(def["description"])), group)
@@ -96,21 +126,15 @@ func Forms(cat *catalog.Catalog) (*catalog.Catalog, error) {
 	if added == 0 {
 		return nil, nil
 	}
-	for _, i := range cat.Interfaces() {
-		files[path.Join("interfaces", interfaceDir(i), i.Ref.Name, "definition.json")] = i.JSON
+	for _, i := range cat.Interfaces() { // only those: sealing and loading an Interface is a JCS digest of tens of KiB
+		if named[i] {
+			files[path.Join("interfaces", interfaceDir(i), i.Ref.Name, "definition.json")] = i.JSON
+		}
 	}
 	if _, err := seal.Files(files); err != nil {
 		return nil, fmt.Errorf("seal the synthetic conformance definitions: %w", err)
 	}
-	fsys := fstest.MapFS{}
-	for p, b := range files {
-		fsys[p] = &fstest.MapFile{Data: b}
-	}
-	out, err := catalog.Load(fsys)
-	if err != nil {
-		return nil, fmt.Errorf("the synthetic conformance definitions do not load: %w", err)
-	}
-	return out, nil
+	return files, nil
 }
 
 // Extend returns cat with the synthetic Forms added (cat itself when it already
@@ -159,8 +183,9 @@ func interfaceDir(i *catalog.Interface) string {
 }
 
 // add writes a package derived from src: its definition changed by edit, and its
-// fixture documents at the paths the definition names.
-func add(files map[string][]byte, src *catalog.Form, edit func(def map[string]any)) error {
+// fixture documents at the paths the definition names. It marks in named each of
+// cat's Interfaces the definition references (an object naming its name and version).
+func add(files map[string][]byte, cat *catalog.Catalog, named map[*catalog.Interface]bool, src *catalog.Form, edit func(def map[string]any)) error {
 	dec := json.NewDecoder(bytes.NewReader(src.DefinitionJSON))
 	dec.UseNumber()
 	var def map[string]any
@@ -168,6 +193,7 @@ func add(files map[string][]byte, src *catalog.Form, edit func(def map[string]an
 		return fmt.Errorf("read the definition of %s: %w", src.Ref, err)
 	}
 	edit(def)
+	markInterfaces(def, cat, named)
 	dir := path.Join("forms", strings.NewReplacer("/", "-", ".", "-").Replace(fmt.Sprint(def["apiVersion"])), src.Slug, fmt.Sprint(def["definitionVersion"]))
 	raw, err := json.MarshalIndent(def, "", "  ")
 	if err != nil {
@@ -197,6 +223,30 @@ func add(files map[string][]byte, src *catalog.Form, edit func(def map[string]an
 		}
 	}
 	return nil
+}
+
+// markInterfaces marks the Interfaces of cat that an object under v names by its
+// string members name and version: an Interface reference has that shape wherever it
+// stands (providedInterfaces, x-takoform-required-interface), and marking an object
+// of that shape that is no reference only carries one Interface more.
+func markInterfaces(v any, cat *catalog.Catalog, named map[*catalog.Interface]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		name, okN := x["name"].(string)
+		version, okV := x["version"].(string)
+		if okN && okV {
+			if i, ok := cat.Interface(name, version); ok {
+				named[i] = true
+			}
+		}
+		for _, e := range x {
+			markInterfaces(e, cat, named)
+		}
+	case []any:
+		for _, e := range x {
+			markInterfaces(e, cat, named)
+		}
+	}
 }
 
 func asList(v any) []any {

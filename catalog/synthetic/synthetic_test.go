@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
+	"testing/fstest"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/reftest"
@@ -117,4 +120,77 @@ func TestSecondGroup(t *testing.T) {
 			t.Errorf("secondGroup(%s) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// Forms loads its sealed documents with LoadPrechecked; over each lane's embedded
+// catalog and each published family the same documents pass the checking Load and
+// derive the same Forms, so the checks the prechecked load skips would refuse
+// nothing here.
+func TestSyntheticFilesPassTheCheckingLoad(t *testing.T) {
+	bases := map[string]func(t *testing.T) *catalog.Catalog{}
+	for _, lane := range wire.Lanes() {
+		bases["embedded "+lane.Name] = func(t *testing.T) *catalog.Catalog {
+			c, err := catalog.EmbeddedLane(lane)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		bases["published "+lane.Name] = func(t *testing.T) *catalog.Catalog {
+			c, err := catalog.Load(os.DirFS(reftest.Lane(t, lane)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+	}
+	for name, base := range bases {
+		t.Run(name, func(t *testing.T) {
+			cat := base(t)
+			files, err := sealedFiles(cat)
+			if err != nil || files == nil {
+				t.Fatalf("no synthetic documents: %v", err)
+			}
+			fsys := fstest.MapFS{}
+			for p, b := range files {
+				fsys[p] = &fstest.MapFile{Data: b}
+			}
+			full, err := catalog.Load(fsys)
+			if err != nil {
+				t.Fatalf("the synthetic documents do not pass the checking Load:\n%v", err)
+			}
+			fast, err := Forms(cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(full.Forms()) != 2 || len(fast.Forms()) != len(full.Forms()) || len(fast.Interfaces()) != len(full.Interfaces()) {
+				t.Fatalf("Load derives %d Forms, Forms %d", len(full.Forms()), len(fast.Forms()))
+			}
+			for _, i := range fast.Interfaces() {
+				if !slices.ContainsFunc(fast.Forms(), func(f *catalog.Form) bool { return references(f, i.Ref) }) {
+					t.Errorf("the synthetic root carries %s, which no synthetic Form references", i.Ref)
+				}
+			}
+			for i, f := range full.Forms() {
+				g := fast.Forms()[i]
+				if f.Ref != g.Ref || f.PackageDigest != g.PackageDigest || !reflect.DeepEqual(f.Fields, g.Fields) ||
+					!reflect.DeepEqual(f.Outputs, g.Outputs) || !reflect.DeepEqual(f.Relations, g.Relations) ||
+					!reflect.DeepEqual(f.Fixtures, g.Fixtures) || !reflect.DeepEqual(f.Provided, g.Provided) {
+					t.Errorf("%s: Forms derives another model than Load", f.Ref)
+				}
+				for _, fx := range g.Fixtures {
+					if err := g.ValidateDesired(fx.Desired); err != nil {
+						t.Errorf("%s fixture %s: the deferred desiredSchema refuses it: %v", g.Ref, fx.Name, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// references: f provides ref or a relation of f requires it.
+func references(f *catalog.Form, ref wire.InterfaceRef) bool {
+	return f.Provides(ref) || slices.ContainsFunc(f.Relations, func(r catalog.Relation) bool {
+		return r.RequiredInterface != nil && *r.RequiredInterface == ref
+	})
 }

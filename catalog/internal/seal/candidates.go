@@ -21,6 +21,16 @@ func packageKey(formKey string) string { return "Package " + formKey }
 // sealCandidateSets rewrites the digests of every candidate-set.json under forms/,
 // interfaces/ and bindings/. Every entry must name a document of the catalog.
 func sealCandidateSets(files map[string][]byte, docs []*document) []string {
+	var listings []string
+	for p := range files {
+		if path.Base(p) == candidateSetName {
+			listings = append(listings, p)
+		}
+	}
+	if len(listings) == 0 { // a catalog built at run time (catalog/synthetic) has none: no digest to compute
+		return nil
+	}
+	sort.Strings(listings)
 	digests := map[string]string{}
 	for _, d := range docs {
 		dg, err := digestOf(d.raw)
@@ -38,13 +48,6 @@ func sealCandidateSets(files map[string][]byte, docs []*document) []string {
 		}
 		digests[packageKey(d.key)] = pd
 	}
-	var listings []string
-	for p := range files {
-		if path.Base(p) == candidateSetName {
-			listings = append(listings, p)
-		}
-	}
-	sort.Strings(listings)
 	var probs []string
 	for _, p := range listings {
 		top, err := parse(files[p])

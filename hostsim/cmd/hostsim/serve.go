@@ -55,6 +55,12 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	url := "http://" + l.Addr().String()
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(h.EndStreams) // a dashboard's live stream never goes idle by itself
+	// Before the ready file: a script that stops the host with SIGINT the moment the
+	// file appears must find the handler installed (a background job of a shell
+	// starts with SIGINT ignored, which would otherwise lose it).
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	fmt.Fprintf(stdout, "hostsim %s listening on %s (dashboard %s): %s\n", h.Profile().Name, url, dashboardURL(url), summary(h, hc.Catalog))
@@ -64,9 +70,6 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 			return fmt.Errorf("write the --ready-file: %w", err)
 		}
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
 	select {
 	case <-sig:
 	case <-stop:
