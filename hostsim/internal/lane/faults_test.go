@@ -2,9 +2,11 @@ package lane_test
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 )
 
 // journaled is the status of each request the journal holds for route, in order.
@@ -70,11 +72,17 @@ func TestDeleteDropAfterCommit(t *testing.T) {
 	}
 	// A fresh connection: Go's transport retries an idempotent method (DELETE)
 	// by itself only on a reused one.
+	// A deadline: a connection the host never closes must fail the test as one
+	// that is not dropped, not hang it.
 	tr := &http.Transport{DisableKeepAlives: true}
 	defer tr.CloseIdleConnections()
-	if resp, err := (&http.Client{Transport: tr}).Do(req); err == nil {
+	resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Do(req)
+	if err == nil {
 		resp.Body.Close()
 		t.Fatalf("the delete was answered HTTP %d; the fault should have dropped the connection", resp.StatusCode)
+	}
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatalf("the delete was neither answered nor dropped: the connection stayed open (%v)", err)
 	}
 	h.fired("response.drop-after-commit", 1)
 	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
