@@ -29,7 +29,12 @@ func lint() error {
 	for _, m := range modules {
 		cmd := exec.Command("go", "mod", "tidy", "-diff")
 		cmd.Dir = m
-		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		// the diff is on stdout; stderr also carries "go: downloading" lines on a
+		// fresh module cache, which are no sign of an untidy go.mod
+		if out, err := cmd.Output(); err != nil || len(out) > 0 {
+			if ee, ok := err.(*exec.ExitError); ok {
+				out = append(out, ee.Stderr...)
+			}
 			return fmt.Errorf("go.mod of %s is not tidy (run go mod tidy there): %v\n%s", m, err, out)
 		}
 	}
