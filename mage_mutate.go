@@ -66,7 +66,7 @@ func runMutation() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	shared, err := mutate.NewShared(root, rows) // each module's tests measured once for all its rows
+	shared, err := mutate.NewShared() // each module's tests measured once for all its rows
 	if err != nil {
 		return err
 	}

@@ -123,15 +123,7 @@ func TestRunScopeClassifies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
-	root := t.TempDir()
-	write := func(name, body string) {
-		p := filepath.Join(root, "m", name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module m\n\ngo 1.22\n")
+	root, write := sampleModule(t)
 	write("p/p.go", `package p
 
 func Add(a, b int) int { return a + b }
@@ -321,15 +313,7 @@ func TestSharedBaselineMeasuresEachTestOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
-	root := t.TempDir()
-	write := func(name, body string) {
-		p := filepath.Join(root, "m", name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module m\n\ngo 1.22\n")
+	root, write := sampleModule(t)
 	write("a/x.go", "package a\n\nfunc A(n int) bool { return n > 2 }\n")
 	write("b/x.go", "package b\n\nfunc B(n int) bool { return n > 2 }\n")
 	write("c/c_test.go", `package c
@@ -382,7 +366,7 @@ func TestProbe(t *testing.T) {
 		{Name: "a", Module: "m", Dirs: []string{"a"}, Files: []string{"x.go"}, Tests: []string{"./c"}},
 		{Name: "b", Module: "m", Dirs: []string{"b"}, Files: []string{"x.go"}, Tests: []string{"./c"}},
 	}
-	sh, err := NewShared(root, rows)
+	sh, err := NewShared()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,4 +441,19 @@ func TestBatchesRunCheapUnitsAlone(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("batches:\n got %q\nwant %q", got, want)
 	}
+}
+
+// sampleModule is a throwaway module m under a temporary root, and a writer of
+// its files (paths relative to the module).
+func sampleModule(t *testing.T) (root string, write func(name, body string)) {
+	root = t.TempDir()
+	write = func(name, body string) {
+		p := filepath.Join(root, "m", name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module m\n\ngo 1.22\n")
+	return root, write
 }

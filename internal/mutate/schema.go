@@ -624,12 +624,7 @@ func (p *plan) useSchema(ctx context.Context, o Options, r *row, dir string) err
 				if err != nil {
 					return err
 				}
-				if err := o.Shared.schemaPasses(bin, tp.dir, s, func() error {
-					if out, err := testCmd(ctx, bin, tp.dir, s.Env, whole, runArgs(s, s.Run)...); err != nil {
-						return fmt.Errorf("with no mutant switched on, %s fails with the module's schemas: %s", tp.path, failingTest(out))
-					}
-					return nil
-				}); err != nil {
+				if err := o.Shared.schemaPasses(bin, tp.dir, s, func() error { return passes(ctx, bin, tp, s, whole, "the module's schemas") }); err != nil {
 					return err
 				}
 				sch.bins = append(sch.bins, bin)
@@ -654,10 +649,19 @@ func (p *plan) useSchema(ctx context.Context, o Options, r *row, dir string) err
 		sch.bins = append(sch.bins, bin)
 	}
 	for i, tp := range p.pkgs {
-		if out, err := testCmd(ctx, sch.bins[i], tp.dir, s.Env, whole, runArgs(s, s.Run)...); err != nil {
-			return fmt.Errorf("with no mutant switched on, %s fails with the schema: %s", tp.path, failingTest(out))
+		if err := passes(ctx, sch.bins[i], tp, s, whole, "the schema"); err != nil {
+			return err
 		}
 	}
 	p.schema = sch
+	return nil
+}
+
+// passes runs the row's selection of a schema's test binary with no mutant
+// switched on; it must pass as the unmutated code does.
+func passes(ctx context.Context, bin string, tp testPkg, s Scope, limit time.Duration, what string) error {
+	if out, err := testCmd(ctx, bin, tp.dir, s.Env, limit, runArgs(s, s.Run)...); err != nil {
+		return fmt.Errorf("with no mutant switched on, %s fails with %s: %s", tp.path, what, failingTest(out))
+	}
 	return nil
 }

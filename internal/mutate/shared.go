@@ -51,36 +51,15 @@ type sharedUnit struct {
 	out  []byte
 }
 
-// NewShared resolves each row's package and gives the run's shared baseline;
-// Close removes what it measured.
-func NewShared(root string, rows []Scope) (*Shared, error) {
+// NewShared gives a run's shared baseline, empty until Prepare; Close removes
+// what it measured.
+func NewShared() (*Shared, error) {
 	dir, err := os.MkdirTemp("", "takokit-mutate-shared-")
 	if err != nil {
 		return nil, err
 	}
-	sh := &Shared{dir: dir, coverpkg: map[string]string{}, bins: map[string]*sharedBin{}, units: map[string]*sharedUnit{},
-		rows: map[string]*row{}, overlays: map[string]string{}, schemas: map[string]*sharedBin{}, passes: map[string]*sharedUnit{}}
-	pkgs := map[string][]string{}
-	for _, s := range rows {
-		d, err := s.ResolveDir(root)
-		if err != nil {
-			sh.Close()
-			return nil, err
-		}
-		p, err := importPath(filepath.Join(root, s.Module), d)
-		if err != nil {
-			sh.Close()
-			return nil, err
-		}
-		if !slices.Contains(pkgs[s.Module], p) {
-			pkgs[s.Module] = append(pkgs[s.Module], p)
-		}
-	}
-	for m, ps := range pkgs {
-		slices.Sort(ps)
-		sh.coverpkg[m] = strings.Join(ps, ",")
-	}
-	return sh, nil
+	return &Shared{dir: dir, coverpkg: map[string]string{}, bins: map[string]*sharedBin{}, units: map[string]*sharedUnit{},
+		rows: map[string]*row{}, overlays: map[string]string{}, schemas: map[string]*sharedBin{}, passes: map[string]*sharedUnit{}}, nil
 }
 
 // Close removes the shared binaries and profiles, and TempDir.
@@ -164,6 +143,9 @@ func (sh *Shared) Prepare(ctx context.Context, o Options, rows []Scope) error {
 			maps.Copy(replace[s.Module], ov.Replace)
 		}
 		sh.rows[s.Name] = r
+		if ps := strings.Split(sh.coverpkg[s.Module], ","); !slices.Contains(ps, r.pkg) {
+			sh.coverpkg[s.Module] = strings.Trim(sh.coverpkg[s.Module]+","+r.pkg, ",")
+		}
 		o.Log("prepared %s: %d mutants, %d do not type-check (%s)", s.Name, len(r.mutants), r.nv, time.Since(start).Round(time.Millisecond))
 	}
 	for m, rp := range replace {
