@@ -19,6 +19,11 @@ import (
 // mutants are made and the tests that may kill them (docs/mutation.md).
 const mutationScopeFile = "internal/mutate/scope.json"
 
+// mutantGrace is added to three times a mutant's tests' unmutated time before it
+// times out: a hanging mutant costs that twice (it runs again alone), and every
+// test of the scope ends in seconds or fails at a deadline of its own.
+const mutantGrace = 10 * time.Second
+
 // productModules are the modules whose production lines the scope's share is
 // counted against (the root module is the project's tooling).
 var productModules = []string{"catalog", "hostsim", "provider", "conformance"}
@@ -27,7 +32,8 @@ var productModules = []string{"catalog", "hostsim", "provider", "conformance"}
 // MUTATE_WORKERS sets how many mutants run at once, default cores + 1; MUTATE_TIMEOUT
 // bounds the whole run, default 40m; MUTATE_TRACE=1 prints each mutant's build and
 // test time; MUTATE_SURVEY=1 only counts each row's files, lines and mutants;
-// MUTATE_SCOPE=file reads another scope table)
+// MUTATE_SCOPE=file reads another scope table; MUTATE_ALL=1 runs every viable
+// mutant instead of one per line, docs/mutation.md#sampling)
 // and prints per row, per operator and in total; survivors go to
 // bin/mutation-survivors.txt.
 func runMutation() error {
@@ -76,8 +82,12 @@ func runMutation() error {
 		return err
 	}
 	os.Setenv("TMPDIR", tmp)
+	sample := mutate.OnePerLine
+	if os.Getenv("MUTATE_ALL") != "" {
+		sample = mutate.EveryMutant
+	}
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
-		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared}
+		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared, Sample: sample, Grace: mutantGrace}
 	start := time.Now()
 	if err := shared.Prepare(ctx, o, rows); err != nil { // every row's schema, then one build per module's test package
 		return err

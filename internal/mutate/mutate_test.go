@@ -104,7 +104,7 @@ func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
 }
 
 func TestReportClosingLineAndScore(t *testing.T) {
-	rs := map[string][]Result{"a": {{Status: Killed}, {Status: TimedOut}, {Status: Crashed}, {Status: Lived}, {Status: NotCovered}, {Status: NotViable}}}
+	rs := map[string][]Result{"a": {{Status: Killed}, {Status: TimedOut}, {Status: Crashed}, {Status: Lived}, {Status: NotCovered}, {Status: NotViable}, {Status: NotSampled}}}
 	var b bytes.Buffer
 	c := Report(&b, []string{"a"}, rs)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -112,7 +112,10 @@ func TestReportClosingLineAndScore(t *testing.T) {
 		t.Fatalf("last line %q", last)
 	}
 	if c.Score() != 20 {
-		t.Fatalf("score %v, want 20 (1 ÷ 5): a timeout and a crash are no kill, not viable never counts", c.Score())
+		t.Fatalf("score %v, want 20 (1 ÷ 5): a timeout and a crash are no kill, not viable and not sampled never count", c.Score())
+	}
+	if !strings.Contains(b.String(), "1 viable not sampled") || !strings.Contains(b.String(), "sampled: one mutant per line; 1 viable mutants") {
+		t.Fatalf("the report does not say what sampling left out:\n%s", b.String())
 	}
 }
 

@@ -11,6 +11,7 @@ type Counts struct {
 	Killed, Lived, TimedOut, Crashed, NotCovered, NotViable int
 	Panicked                                                int // of Killed: the failing test panicked
 	NotRun                                                  int // the run's deadline came first
+	NotSampled                                              int // viable, left out by the run's sampling
 }
 
 // Add counts one result.
@@ -23,6 +24,8 @@ func (c *Counts) Add(r Result) {
 		}
 	case NotRun:
 		c.NotRun++
+	case NotSampled:
+		c.NotSampled++
 	case Lived:
 		c.Lived++
 	case TimedOut:
@@ -52,6 +55,9 @@ func (c Counts) Score() float64 {
 func (c Counts) Line() string {
 	l := fmt.Sprintf("%d killed / %d lived / %d timeout / %d crash / %d not covered / %d not viable (score %.1f%%; %d of the kills by a test that panicked)",
 		c.Killed, c.Lived, c.TimedOut, c.Crashed, c.NotCovered, c.NotViable, c.Score(), c.Panicked)
+	if c.NotSampled > 0 {
+		l += fmt.Sprintf("; %d viable not sampled", c.NotSampled)
+	}
 	if c.NotRun > 0 {
 		l += fmt.Sprintf("; %d NOT RUN (the run's deadline came first)", c.NotRun)
 	}
@@ -82,6 +88,9 @@ func Report(w io.Writer, names []string, results map[string][]Result) Counts {
 		}
 	}
 	fmt.Fprintf(w, "score: %.1f%% of viable mutants killed (killed ÷ (killed + lived + timeout + crash + not covered))\n", total.Score())
+	if total.NotSampled > 0 {
+		fmt.Fprintf(w, "sampled: one mutant per line; %d viable mutants of lines that had more were not run and are not in the score (MUTATE_ALL=1 runs every one)\n", total.NotSampled)
+	}
 	if total.NotRun > 0 {
 		fmt.Fprintf(w, "NOT RUN: %d mutants (the run's deadline came first; MUTATE_TIMEOUT)\n", total.NotRun)
 	}

@@ -84,6 +84,7 @@ type Options struct {
 	Trace   bool          // log every mutant's outcome and Cost
 	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: 30 s)
 	Shared  *Shared       // the baseline the rows of one run share (nil: each row measures its own)
+	Sample  Sampling      // which viable mutants run ("" = every one)
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -108,7 +109,8 @@ type row struct {
 	types    *packages.Package
 	refusals []error
 	viable   []bool
-	nv       int
+	run      []bool // viable and chosen by the run's Sampling
+	nv, ns   int    // not viable, not sampled
 	checked  time.Duration
 	sch      *schema // the row's schema, written by Shared.Prepare (nil: written by the row)
 	schErr   error
@@ -159,6 +161,12 @@ func prepareRow(ctx context.Context, o Options, s Scope) (*row, error) {
 			r.nv++
 		}
 	}
+	r.run = chooseMutants(o.Sample, r.mutants, r.viable)
+	for i := range r.mutants {
+		if r.viable[i] && !r.run[i] {
+			r.ns++
+		}
+	}
 	r.checked = time.Since(start)
 	return r, nil
 }
@@ -191,7 +199,11 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	if p.whole {
 		each = "whole selection"
 	}
-	o.Log("%s: %d mutants (%d do not type-check, %s) in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), nv, r.checked.Round(time.Millisecond), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
+	sampled := ""
+	if r.ns > 0 {
+		sampled = fmt.Sprintf(", %d viable ones not sampled", r.ns)
+	}
+	o.Log("%s: %d mutants (%d do not type-check%s, %s) in %s (%s), tests %v -run %q (%s); baseline %s", s.Name, len(mutants), nv, sampled, r.checked.Round(time.Millisecond), rel(o.Root, dir), strings.Join(s.Files, ", "), s.Tests, s.Run, each, time.Since(start).Round(time.Second))
 	start = time.Now()
 	if err := p.useSchema(ctx, o, r, filepath.Join(work, "schema")); err != nil {
 		if ctx.Err() != nil {
@@ -199,16 +211,20 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		}
 		o.Log("  schema: none, every mutant is built on its own: %v", err)
 	} else {
-		o.Log("  schema: %d of %d viable mutants in one build per test package%s (%s)", len(p.schema.ids), len(mutants)-nv, p.schema.sharedNote, time.Since(start).Round(time.Second))
+		o.Log("  schema: %d of %d mutants to run in one build per test package%s (%s)", len(p.schema.ids), len(mutants)-nv-r.ns, p.schema.sharedNote, time.Since(start).Round(time.Second))
 	}
 
 	results := make([]Result, len(mutants))
+	chosen := r.run
 	run := func(w, i int) {
 		m := mutants[i]
 		r := Result{Mutant: m}
-		if !viable[i] {
+		switch {
+		case !viable[i]:
 			r.Status, r.Detail = NotViable, refusals[i].Error()
-		} else {
+		case !chosen[i]:
+			r.Status = NotSampled
+		default:
 			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
 		}
 		results[i] = r

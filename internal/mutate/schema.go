@@ -90,9 +90,9 @@ func loadPackage(ctx context.Context, modDir, pkg string) (*packages.Package, er
 	return pkgs[0], nil
 }
 
-// newSchema writes the schema of the viable mutants into dir and builds the
-// package with it, dropping each mutant the compiler refuses until it builds
-// (or none is left).
+// newSchema writes the schema of the mutants to run (viable, and chosen by the
+// run's sampling) into dir and builds the package with it, dropping each mutant
+// the compiler refuses until it builds (or none is left).
 func newSchema(ctx context.Context, modDir, pkg, dir string, p *packages.Package, mutants []Mutant, viable []bool, log func(string, ...any)) (*schema, error) {
 	sites, err := findSites(p, mutants, viable)
 	if err != nil {
@@ -606,7 +606,7 @@ func (s *schema) binary(pkg int) (string, string, time.Duration) { return s.bins
 func (p *plan) useSchema(ctx context.Context, o Options, r *row, dir string) error {
 	base, err := r.sch, r.schErr
 	if base == nil && err == nil {
-		base, err = newSchema(ctx, r.modDir, r.pkg, dir, r.types, r.mutants, r.viable, o.Log)
+		base, err = newSchema(ctx, r.modDir, r.pkg, dir, r.types, r.mutants, r.run, o.Log)
 	}
 	if err != nil {
 		return err

@@ -127,7 +127,7 @@ func (sh *Shared) Prepare(ctx context.Context, o Options, rows []Scope) error {
 		if err != nil {
 			return err
 		}
-		r.sch, r.schErr = newSchema(ctx, r.modDir, r.pkg, filepath.Join(sh.dir, fmt.Sprintf("schema-%d", i)), r.types, r.mutants, r.viable, o.Log)
+		r.sch, r.schErr = newSchema(ctx, r.modDir, r.pkg, filepath.Join(sh.dir, fmt.Sprintf("schema-%d", i)), r.types, r.mutants, r.run, o.Log)
 		if r.schErr == nil {
 			b, err := os.ReadFile(r.sch.overlay)
 			if err != nil {
@@ -146,7 +146,7 @@ func (sh *Shared) Prepare(ctx context.Context, o Options, rows []Scope) error {
 		if ps := strings.Split(sh.coverpkg[s.Module], ","); !slices.Contains(ps, r.pkg) {
 			sh.coverpkg[s.Module] = strings.Trim(sh.coverpkg[s.Module]+","+r.pkg, ",")
 		}
-		o.Log("prepared %s: %d mutants, %d do not type-check (%s)", s.Name, len(r.mutants), r.nv, time.Since(start).Round(time.Millisecond))
+		o.Log("prepared %s: %d mutants, %d do not type-check, %d viable ones not sampled (%s)", s.Name, len(r.mutants), r.nv, r.ns, time.Since(start).Round(time.Millisecond))
 	}
 	for m, rp := range replace {
 		b, _ := json.Marshal(map[string]any{"Replace": rp})
