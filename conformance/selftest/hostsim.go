@@ -90,7 +90,12 @@ type Sim struct {
 	exited  chan error
 	stderr  *bytes.Buffer
 	dir     string
+	stop    func() // a host not run as a process (startHost in tests)
 }
+
+// startHost starts the self-test's hosts: Start, or in this package's tests an
+// in-process hostsim when TAKOKIT_SELFTEST_INPROCESS=1 (inprocess_test.go).
+var startHost = Start
 
 // Start runs `hostsim serve` on a free loopback port with the profile and the
 // probe header enabled, and waits on its ready file.
@@ -146,6 +151,10 @@ func Start(ctx context.Context, bin, profile string, extra ...string) (*Sim, err
 
 // Stop interrupts the process, waits up to five seconds, then kills it.
 func (s *Sim) Stop() {
+	if s.stop != nil {
+		s.stop()
+		return
+	}
 	_ = s.cmd.Process.Signal(syscall.SIGINT)
 	select {
 	case <-s.exited:

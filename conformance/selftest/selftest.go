@@ -76,7 +76,7 @@ func tokens(cfg *conformance.Config) {
 func Run(ctx context.Context, o Options) (*Outcome, error) {
 	start := time.Now()
 	out := &Outcome{}
-	sim, err := Start(ctx, o.Hostsim, "full", o.hostArgs()...)
+	sim, err := startHost(ctx, o.Hostsim, "full", o.hostArgs()...)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func runLane(ctx context.Context, o Options, lane string) (*conformance.Report, 
 	if err != nil {
 		return nil, err
 	}
-	sim, err := Start(ctx, o.Hostsim, "full", "--lane", lane)
+	sim, err := startHost(ctx, o.Hostsim, "full", "--lane", lane)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func runNegatives(ctx context.Context, o Options, out *Outcome, full *Sim) error
 		sim := full // the positive run's host: started alike, reset before each negative
 		if prof != full.Profile {
 			var err error
-			if sim, err = Start(ctx, o.Hostsim, prof, o.hostArgs()...); err != nil {
+			if sim, err = startHost(ctx, o.Hostsim, prof, o.hostArgs()...); err != nil {
 				return err
 			}
 		}
@@ -241,7 +241,7 @@ func runOnTestCatalog(ctx context.Context, o Options, id string, n conformance.N
 	if err != nil {
 		return NegativeResult{}, err
 	}
-	sim, err := Start(ctx, o.Hostsim, n.Profile, "--catalog", dir)
+	sim, err := startHost(ctx, o.Hostsim, n.Profile, "--catalog", dir)
 	if err != nil {
 		return NegativeResult{}, err
 	}
