@@ -62,7 +62,17 @@ func setup(step string, err error) error {
 // failf returns a Failure. One that words a Failure among its args in its own
 // message keeps that failure's Rule, Detail and answer: the added words give
 // context, the rule broken is still the wrapped one.
+//
+// A request that got no answer is never the host's failure: failf over a
+// TransportError (a check's "%v (… must be accepted)") gives a lostRequest, an
+// error that still names it, so the check errors (docs/guides/conformance.md#a-lost-request).
 func failf(format string, args ...any) error {
+	for _, a := range args {
+		var te *TransportError
+		if err, ok := a.(error); ok && errors.As(err, &te) {
+			return &lostRequest{msg: fmt.Sprintf(format, args...), err: te}
+		}
+	}
 	out := &Failure{Msg: fmt.Sprintf(format, args...)}
 	for _, a := range args {
 		var f *Failure
@@ -73,6 +83,15 @@ func failf(format string, args ...any) error {
 	}
 	return out
 }
+
+// lostRequest is a check's own words around a request that got no answer.
+type lostRequest struct {
+	msg string
+	err *TransportError
+}
+
+func (e *lostRequest) Error() string { return e.msg }
+func (e *lostRequest) Unwrap() error { return e.err }
 
 // notApplicable returns a NotApplicable.
 func notApplicable(format string, args ...any) error {
