@@ -444,6 +444,32 @@ func TestBatchesRunCheapUnitsAlone(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("batches:\n got %q\nwant %q", got, want)
 	}
+
+	// a run's deadline is its own tests' (three times plus the grace), within what is left
+	b := batch{units: []unit{{dur: 100 * ms}, {dur: 200 * ms}}}
+	if got := b.limit(time.Second, time.Minute); got != 1900*ms {
+		t.Errorf("limit of a 300 ms batch with 1 s grace: %s, want 1.9s", got)
+	}
+	if got := b.limit(time.Second, 500*ms); got != 500*ms {
+		t.Errorf("limit with 500 ms of the set's time left: %s, want 500ms", got)
+	}
+
+	// past the units run alone, a package's units go in batches of 8, 32, 128...
+	us = nil
+	for i := range 3 + 8 + 32 + 5 {
+		d := 10 * ms
+		if i < 3 {
+			d = 200 * ms // the three run alone already take more than a third of the set's time
+		}
+		us = append(us, unit{pkg: 0, name: fmt.Sprintf("Test%02d", i), dur: d})
+	}
+	var sizes []int
+	for _, b := range batches(us, Scope{}) {
+		sizes = append(sizes, len(b.units))
+	}
+	if want := []int{1, 1, 1, 8, 32, 5}; !slices.Equal(sizes, want) {
+		t.Errorf("batch sizes %v, want %v", sizes, want)
+	}
 }
 
 // sampleModule is a throwaway module m under a temporary root, and a writer of

@@ -36,7 +36,7 @@ type Scope struct {
 // run a unit of its own with its own coverage: the conformance self-test once per
 // check, so a mutant of one check waits only for that check.
 type Split struct {
-	Test   string   `json:"test"`   // the top-level test
+	Test   string   `json:"test"`   // the top-level test (several: A|B, each split)
 	Env    string   `json:"env"`    // the variable
 	Values []string `json:"values"` // its values
 	// ValuesFrom is a command (run at the workspace root) that prints the values,

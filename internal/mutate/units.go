@@ -105,7 +105,7 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 			return nil, err
 		}
 		for _, n := range names {
-			if s.Split == nil || n != s.Split.Test {
+			if s.Split == nil || !slices.Contains(strings.Split(s.Split.Test, "|"), n) {
 				us = append(us, unit{pkg: i, name: n})
 				continue
 			}
@@ -282,8 +282,9 @@ func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, e
 // for when its first unit is due, so a mutant its fastest tests kill links
 // nothing else; a mutant that type-checks but whose test binary does not build
 // crashed. A run that panics or exits without a `--- FAIL` line is a crash, and
-// the next unit still runs: a later clean failure kills it. The tests together
-// get three times their unmutated time plus 30 s, builds not counted. env is
+// the next unit still runs: a later clean failure kills it. Each run of a test
+// binary gets three times its tests' unmutated time plus the grace, and all of
+// them together three times the set's plus the grace, builds not counted. env is
 // added to the row's (a schema's switch).
 func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
@@ -303,17 +304,18 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 		if left <= 0 {
 			return TimedOut, fmt.Sprintf("no time left for %s %s", tp.path, short(r.pattern))
 		}
+		limit := r.limit(p.grace, left)
 		start := time.Now()
 		args := runArgs(s, r.pattern)
 		if len(r.units) > 1 {
 			args = append(args, "-test.failfast") // the first failure decides
 		}
-		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), r.env...), left, args...)
+		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), r.env...), limit, args...)
 		left -= time.Since(start)
 		c.Test += time.Since(start)
 		c.Ran += len(r.units)
 		if errors.Is(err, context.DeadlineExceeded) {
-			return TimedOut, fmt.Sprintf("no answer within the time left (%s %s)", tp.path, short(r.pattern))
+			return TimedOut, fmt.Sprintf("no answer within %s (%s %s)", limit.Round(time.Millisecond), tp.path, short(r.pattern))
 		}
 		if err == nil {
 			continue
@@ -359,9 +361,29 @@ type batch struct {
 	units   []unit
 }
 
+// firstBatch is how many units the first batch of a package holds; each next
+// batch of that package holds four times the one before. A batch of parallel
+// tests costs about its slowest tests' time, so the likeliest killers after the
+// ones run alone go first in a small batch: a provider mutant of the plan
+// helper every test executes, killed by its tenth test, took a 136-test batch
+// (25-35 s on the loaded machine) when the rest of a package ran as one.
+const firstBatch = 8
+
+// chunk is the batch (0, 1, ...) of a package that its k-th grouped unit goes in.
+func chunk(k int) int {
+	i, end, size := 0, firstBatch, firstBatch
+	for k >= end {
+		size *= 4
+		end += size
+		i++
+	}
+	return i
+}
+
 // batches gives the first units alone (at least alone of them, and more while
 // their time stays within 1/aloneShare of the set's), then the rest grouped by
-// package and environment (a split's units stay alone: each has its own value).
+// package and environment in batches growing fourfold from firstBatch (a
+// split's units stay alone: each has its own value).
 func batches(us []unit, s Scope) []batch {
 	var total, spent time.Duration
 	for _, u := range us {
@@ -369,6 +391,7 @@ func batches(us []unit, s Scope) []batch {
 	}
 	var out []batch
 	group := map[string]int{}
+	grouped := map[int]int{} // by package: units put in a batch so far
 	grouping := false
 	for i, u := range us {
 		grouping = grouping || i >= alone && spent+u.dur > total/aloneShare
@@ -377,7 +400,8 @@ func batches(us []unit, s Scope) []batch {
 			spent += u.dur
 			continue
 		}
-		k := strconv.Itoa(u.pkg)
+		k := strconv.Itoa(u.pkg) + "/" + strconv.Itoa(chunk(grouped[u.pkg]))
+		grouped[u.pkg]++
 		j, ok := group[k]
 		if !ok {
 			j = len(out)
@@ -392,6 +416,18 @@ func batches(us []unit, s Scope) []batch {
 		b.pattern += u.pattern(s)
 	}
 	return out
+}
+
+// limit is how long one run of the batch may take: three times its tests'
+// unmutated time plus grace, within what is left of the set's. A mutant that
+// hangs the first test run alone times out on that test's time, not the set's
+// (a provider mutant that never ended a goroutine waited 2m37s, twice).
+func (b batch) limit(grace, left time.Duration) time.Duration {
+	d := grace
+	for _, u := range b.units {
+		d += 3 * u.dur
+	}
+	return min(d, left)
 }
 
 // killer is the unit whose test a kill's detail names (the batch's first when
