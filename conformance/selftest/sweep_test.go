@@ -119,6 +119,11 @@ func TestEveryCheckErrsWhenOneOfItsRequestsFails(t *testing.T) {
 		}
 	}
 	base := sweepRun(ctx, t, sim.URL, cat, ids, 0)
+	if only != nil && !slices.ContainsFunc(ids, func(id string) bool { return base[id].res.Status == conformance.StatusPass }) {
+		// mage mutate narrows the test to one check (TAKOKIT_SELFTEST_CHECKS); one
+		// not-applicable against full is proven on a test catalog by TestSelftest
+		t.Skipf("none of %v passes against hostsim full, so none has a request to refuse here", ids)
+	}
 	runs, short := 0, 0
 	for n := 1; ; n++ {
 		var due []string
