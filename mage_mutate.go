@@ -19,11 +19,6 @@ import (
 // mutants are made and the tests that may kill them (docs/mutation.md).
 const mutationScopeFile = "internal/mutate/scope.json"
 
-// mutantGrace is added to three times a mutant's tests' unmutated time before it
-// times out: a hanging mutant costs that twice (it runs again alone), and every
-// test of the scope ends in seconds or fails at a deadline of its own.
-const mutantGrace = 10 * time.Second
-
 // productModules are the modules whose production lines the scope's share is
 // counted against (the root module is the project's tooling).
 var productModules = []string{"catalog", "hostsim", "provider", "conformance"}
@@ -87,7 +82,7 @@ func runMutation() error {
 		sample = mutate.EveryMutant
 	}
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
-		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared, Sample: sample, Grace: mutantGrace}
+		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared, Sample: sample}
 	start := time.Now()
 	if err := shared.Prepare(ctx, o, rows); err != nil { // every row's schema, then one build per module's test package
 		return err

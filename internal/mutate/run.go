@@ -76,13 +76,18 @@ type Cost struct {
 	Ran, Of     int
 }
 
+// DefaultGrace is added to three times a run's tests' unmutated time before it
+// times out: a hanging mutant costs that twice (it runs again alone), and every
+// test of the scope ends in seconds or fails at a deadline of its own.
+const DefaultGrace = 10 * time.Second
+
 // Options for a run.
 type Options struct {
 	Root    string // the workspace root
 	Workers int
 	Log     func(format string, args ...any)
 	Trace   bool          // log every mutant's outcome and Cost
-	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: 30 s)
+	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: DefaultGrace)
 	Shared  *Shared       // the baseline the rows of one run share (nil: each row measures its own)
 	Sample  Sampling      // which viable mutants run ("" = every one)
 }
@@ -193,7 +198,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	p.grace = o.Grace
 	if p.grace <= 0 {
-		p.grace = 30 * time.Second
+		p.grace = DefaultGrace
 	}
 	each := fmt.Sprintf("%d tests, each alone", len(p.units))
 	if p.whole {

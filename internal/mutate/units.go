@@ -99,13 +99,17 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 		bins = append(bins, bin)
 	}
 	var us []unit
+	var split []string // the tests a split runs once per value
+	if s.Split != nil {
+		split = strings.Split(s.Split.Test, "|")
+	}
 	for i, tp := range p.pkgs {
 		names, err := listTests(ctx, bins[i], tp.dir, s)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range names {
-			if s.Split == nil || !slices.Contains(strings.Split(s.Split.Test, "|"), n) {
+			if !slices.Contains(split, n) {
 				us = append(us, unit{pkg: i, name: n})
 				continue
 			}
