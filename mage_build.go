@@ -3,7 +3,10 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +37,7 @@ func buildBinaries() error {
 	}
 	fmt.Println("version", v)
 	for _, b := range binaries {
-		if err := run(".", nil, "go", "build", "-ldflags", "-X main.version="+v, "-o", b.out, b.pkg); err != nil {
+		if err := goBuildKeep(".", nil, b.out, "-ldflags", "-X main.version="+v, b.pkg); err != nil {
 			return fmt.Errorf("build %s: %w", b.out, err)
 		}
 	}
@@ -83,6 +86,48 @@ func buildTofu() error {
 		return err
 	}
 	return run("tools", []string{"GOWORK=off"}, "go", "build", "-ldflags", tofuLDFlags, "-o", out, tofuPkg)
+}
+
+// goBuildKeep runs `go build -o out args...` in dir, into a new file beside out, and
+// keeps the old out when the new one has the same bytes (Go builds are reproducible):
+// an unchanged binary keeps its modification time, which is what lets `go test` reuse
+// the results of tests that run it (docs/decisions.md#test-time).
+func goBuildKeep(dir string, env []string, out string, args ...string) error {
+	fresh := out + ".new"
+	if !filepath.IsAbs(fresh) {
+		fresh = filepath.Join(dir, fresh)
+	}
+	defer os.Remove(fresh)
+	if err := run(dir, env, "go", append([]string{"build", "-o", fresh}, args...)...); err != nil {
+		return err
+	}
+	old := out
+	if !filepath.IsAbs(old) {
+		old = filepath.Join(dir, old)
+	}
+	if same, err := sameBytes(old, fresh); err != nil || same {
+		if same {
+			fmt.Printf("+ %s: the same bytes as the one in place, kept\n", out)
+		}
+		return err
+	}
+	return os.Rename(fresh, old)
+}
+
+// sameBytes says whether files a and b hold the same bytes; a missing a is false.
+func sameBytes(a, b string) (bool, error) {
+	x, err := os.ReadFile(a)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	y, err := os.ReadFile(b)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(x, y), nil
 }
 
 // run executes a command in dir with extra environment, echoing it first, streaming its output.

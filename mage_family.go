@@ -121,7 +121,7 @@ func buildFamilyTo(dir, outDir string) (out, src string, err error) {
 		return "", "", err
 	}
 	out = filepath.Join(outDir, "terraform-provider-takoform")
-	if err := run(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, "go", "build", "-ldflags", "-X main.version="+v, "-o", out, "."); err != nil {
+	if err := goBuildKeep(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, out, "-ldflags", "-X main.version="+v, "."); err != nil {
 		return "", "", fmt.Errorf("build %s: %w", out, err)
 	}
 	if err := run(".", nil, out, "-check"); err != nil {
