@@ -41,7 +41,7 @@ func runQuick() error {
 		abs[i] = filepath.Join(root, f)
 	}
 	changed := testrun.ChangedPackages(abs, pkgs)
-	env, err := binDirEnv()
+	env, err := testEnv()
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func runQuick() error {
 		if len(ps) == 0 {
 			continue
 		}
-		args := []string{"-short"}
+		args := append(cacheFlags(), "-short")
 		if s := binTests[m]; s != "" {
 			args = append(args, "-skip", s)
 		}

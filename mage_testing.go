@@ -46,12 +46,12 @@ func runModuleTests(withScenarios bool) error {
 func runScenarios(steps ...step) error {
 	var total testtally.Tally
 	runSteps(&total, steps)
-	env, err := binDirEnv()
+	env, err := testEnv()
 	if err != nil {
 		return err
 	}
 	job := testrun.Job{Name: ". (scenarios)", Dir: ".", Env: env,
-		GoTest: []string{"-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts"}}
+		GoTest: append(cacheFlags(), "-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts")}
 	total.Add(testrun.Run(saveJSON([]testrun.Job{job}), 1, os.Stdout))
 	return finish(total)
 }
@@ -107,18 +107,18 @@ const scenariosJob = ". (scripts)"
 // moduleJobs is one `go test ./...` job per module, the root module's scripts/ package in
 // a job of its own; without scenarios each module's binTests are skipped by -skip.
 func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
-	env, err := binDirEnv()
+	env, err := testEnv()
 	if err != nil {
-		return nil, fmt.Errorf("bin/ on PATH: %w", err)
+		return nil, err
 	}
 	if !withScenarios {
 		env = append(env, binEnv...)
 	}
 	var jobs []testrun.Job
 	for _, m := range modules {
-		var skip []string
+		skip := cacheFlags()
 		if s := binTests[m]; s != "" && !withScenarios { // they need bin/ (and the browser test Chromium)
-			skip = []string{"-skip", s}
+			skip = append(skip, "-skip", s)
 		}
 		if m != "." {
 			jobs = append(jobs, testrun.Job{Name: m, Dir: m, Env: env, GoTest: append(skip, "./...")})

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/takokit/takokit/internal/testinputs"
 )
 
 // TestDashboardInBrowser applies a configuration with OpenTofu, then drives
@@ -19,9 +21,10 @@ import (
 // the ledger, outputs.omit armed from the Faults page, and — without a reload
 // — its firing and the failed write's event arriving live while OpenTofu
 // applies again. An unknown resource is the 404 page. Each page is saved as
-// a PNG (TAKOKIT_DASHBOARD_SHOTS=DIR, else bin/dashboard-shots; `go tool mage
-// docs` writes docs/guides/dashboard/).
+// a PNG (TAKOKIT_DASHBOARD_SHOTS=DIR, else takokit-dashboard-shots in the
+// temporary directory; `go tool mage docs` writes docs/guides/dashboard/).
 func TestDashboardInBrowser(t *testing.T) {
+	testinputs.DeclareBin() // runs bin/: docs/decisions.md#test-cache
 	chromium := findChromium(t)
 	bin := binDir(t)
 	shots := shotDir(t)
@@ -187,12 +190,14 @@ func TestDashboardInBrowser(t *testing.T) {
 }
 
 // shotDir is where the screenshots go: TAKOKIT_DASHBOARD_SHOTS (`go tool
-// mage docs` points it at docs/guides/dashboard), else bin/dashboard-shots.
+// mage docs` points it at docs/guides/dashboard), else takokit-dashboard-shots in the
+// temporary directory. Not bin/: a file the test writes inside the module is one go
+// test counts among its inputs, too new to reuse the result (docs/decisions.md#test-cache).
 func shotDir(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("TAKOKIT_DASHBOARD_SHOTS")
 	if dir == "" {
-		dir = filepath.Join("..", "bin", "dashboard-shots")
+		dir = filepath.Join(os.TempDir(), "takokit-dashboard-shots")
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {

@@ -92,14 +92,14 @@ func (c *familyCache) build(dir, out string) ([]byte, error) {
 	b.once.Do(func() {
 		c.building.Lock()
 		defer c.building.Unlock()
-		repo, err := filepath.Abs("..")
-		if err != nil {
-			b.err = err
-			return
-		}
-		cmd := exec.Command("go", "tool", "mage", "provider:family", dir)
+		// from this package's directory, mage told where the magefile is (-d) and where to
+		// run it (-w): a child started in the repository's root would have go test key
+		// this package's cached result on the root directory, which every mage run touches
+		// (docs/decisions.md#test-cache)
+		cmd := exec.Command("go", "tool", "mage", "-d", "..", "-w", "..", "provider:family", dir)
 		// the caller's environment, not the scenario's: go needs its real module and build caches
-		cmd.Dir, cmd.Env = repo, append(os.Environ(), "TAKOKIT_FAMILY_OUT="+out)
+		cmd.Env = append(os.Environ(), "TAKOKIT_FAMILY_OUT="+out)
+		var err error
 		b.output, err = cmd.CombinedOutput()
 		if err != nil {
 			b.err = fmt.Errorf("go tool mage provider:family %s: %v\n%s", dir, err, b.output)

@@ -5,6 +5,7 @@ package scripts
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,14 +14,42 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/internal/testinputs"
 )
 
 // binaries the scenarios run; `go tool mage build` and `go tool mage tofu` write them to bin/.
 var requiredBinaries = []string{"tofu", "hostsim", "conformance", "terraform-provider-takoform", "v1alpha3/terraform-provider-takoform"}
 
+// declareInputs keys this package's cached result on what its programs read beyond
+// what go test sees (docs/decisions.md#test-cache): the binaries of bin/ (their id;
+// the stats below of ../bin are this module's files, but a scenario's tofu also runs
+// what they load), and what `go tool mage provider:family` reads besides the provider
+// and catalog sources that bin/terraform-provider-takoform is built from: the magefiles
+// and the family guide whose main.go it compiles.
+func declareInputs(t *testing.T) {
+	t.Helper()
+	testinputs.DeclareBin()
+	// listed by git, not globbed: reading the root directory would key the result on its
+	// modification time, which every mage run changes
+	out, err := exec.Command("git", "-C", "..", "ls-files", "--cached", "--others", "--exclude-standard", "--", "magefile.go", "mage_*.go").Output()
+	files := strings.Fields(string(out))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the magefiles the family build runs: git ls-files found none beside ../magefile.go (%v)", err)
+	}
+	for i, f := range files {
+		files[i] = filepath.Join("..", f)
+	}
+	for _, f := range append(files, "../docs/guides/custom-family.md") {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("an input of the family build: %v", err)
+		}
+	}
+}
+
 // TestScenarios runs every scripts/testdata/*.txtar. It needs the binaries in ../bin; when they are
 // missing it fails with the command that builds them rather than skipping silently.
 func TestScenarios(t *testing.T) {
+	declareInputs(t)
 	t.Parallel() // beside the harness tests; each scenario has its own hosts and work directory
 	bin, err := filepath.Abs("../bin")
 	if err != nil {

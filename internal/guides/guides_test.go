@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/internal/testinputs"
 )
 
 // TestGuides runs every docs/guides/*.md, a new guide included: each one's command blocks
@@ -17,6 +19,7 @@ import (
 // never skips, when a binary is missing. The guide's host address 127.0.0.1:8484 becomes a
 // free port, so the guides run beside each other and beside a host a developer keeps there.
 func TestGuides(t *testing.T) {
+	testinputs.Declare() // runs programs that read the tree: docs/decisions.md#test-cache
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -108,8 +108,10 @@ func Unignored(repo, root string, copied []string) ([]string, error) {
 // git runs git in repo with the paths on standard input (NUL-separated) and returns the
 // NUL-separated paths it prints. check-ignore's status 1 (nothing ignored) is no error.
 func git(repo string, stdin []string, args ...string) ([]string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = repo
+	// -C rather than a working directory: a child started in the repository's root would
+	// have go test key the caller's cached result on the root directory, which every mage
+	// run touches (docs/decisions.md#test-cache)
+	cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
 	cmd.Stdin = strings.NewReader(strings.Join(stdin, "\x00"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/internal/fsx"
+	"github.com/takokit/takokit/internal/testinputs"
 )
 
 // TestGuideAcceptanceExamples copies each guide's acceptance-test example into a new
 // module, as a reader would, and runs it with TF_ACC=1 against bin/tofu: every test the
 // example declares must pass, none may skip.
 func TestGuideAcceptanceExamples(t *testing.T) {
+	testinputs.Declare() // runs programs that read the tree: docs/decisions.md#test-cache
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/internal/testinputs"
 )
 
 func repoRoot(t *testing.T) string {
@@ -31,6 +33,7 @@ var hostTarget = Target{runtime.GOOS, runtime.GOARCH}
 // OpenTofu installs the zip from a filesystem mirror and runs it. The
 // full six-platform matrix is `go tool mage release`'s; TestReleaseMatrix pins it.
 func TestReleaseSnapshot(t *testing.T) {
+	testinputs.Declare() // runs programs that read the tree: docs/decisions.md#test-cache
 	root := repoRoot(t)
 	goreleaser := filepath.Join(root, "bin", "goreleaser")
 	if _, err := os.Stat(goreleaser); err != nil {

@@ -27,7 +27,7 @@ type Job struct {
 	Name string   // what the job's closing line names: a module, "." (scripts), a step
 	Dir  string   // where it runs
 	Env  []string // added to the caller's environment
-	// GoTest, when set, are the arguments of `go test -json -count=1 -timeout 75m`:
+	// GoTest, when set, are the arguments of `go test -json -timeout 75m`:
 	// the job's counts are the stream's (testtally.Consume).
 	GoTest []string
 	// Command, when GoTest is empty, runs as is: exit status 0 passes and prints its
@@ -40,7 +40,7 @@ type Job struct {
 }
 
 // GoTestFlags come before a job's GoTest arguments.
-var GoTestFlags = []string{"test", "-json", "-count=1", "-timeout", "75m"}
+var GoTestFlags = []string{"test", "-json", "-timeout", "75m"}
 
 // Line is how a job is shown when it starts: the command, reproducible by hand.
 func (j Job) Line() string {

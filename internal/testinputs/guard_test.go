@@ -1,0 +1,99 @@
+package testinputs
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// runsPrograms is what marks a test file as starting programs, directly or through the
+// helpers that start OpenTofu, hostsim or testscript's commands.
+var runsPrograms = regexp.MustCompile(`exec\.Command(Context)?\(|LocateHostsim\(|UseOpenTofu\(|testscript\.Run\(`)
+
+// declares is what marks a package as keying its results on the tree's id.
+var declares = regexp.MustCompile(`testinputs\.Declare(Bin)?\(\)|os\.Getenv\("TAKOKIT_(TREE|BIN)_ID"\)`)
+
+// selfContained are the packages whose tests start programs that read nothing go test
+// does not already see, each with the reason (docs/decisions.md#test-cache).
+var selfContained = map[string]string{
+	"hostsim/cmd/hostsim":     "builds and runs its own package, whose sources make the test binary",
+	"hostsim/internal/decide": "lists the imports of its own package",
+	"provider":                "lists the imports of its own package",
+	"provider/takoformtest":   "checks UseOpenTofu's errors and the variables it sets; it runs nothing",
+	"internal/mutate":         "builds and runs programs from modules it writes in a temporary directory",
+	"internal/testtally":      "runs go test in a module it writes in a temporary directory",
+	"internal/testinputs":     "runs git in repositories it makes in a temporary directory",
+	"conformance/cmd/conformance": "finds bin/hostsim through selftest.LocateHostsim, " +
+		"which reads the binaries' id",
+}
+
+// A test that starts a program reading files go test cannot see (a child building the
+// sources, OpenTofu running bin/, anything outside its module) must key its package's
+// result on the tree's id, or `go tool mage test` would reuse a pass the change broke.
+// A package new to running programs fails here until it declares or is listed above.
+func TestEveryPackageThatRunsProgramsKeysItsResultsOnTheTree(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[string]bool{}
+	declared := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if rel == "tools" || rel == "bin" || rel == "dist" || strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		if strings.HasSuffix(path, "_test.go") && runsPrograms.Match(src) {
+			runs[dir] = true
+		}
+		if declares.Match(src) && !strings.HasPrefix(rel, filepath.Join("internal", "testinputs")) {
+			declared[dir] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) < 10 {
+		t.Fatalf("found only %d packages whose tests run programs under %s: the walk is wrong", len(runs), root)
+	}
+	var dirs []string
+	for d := range runs {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		_, exempt := selfContained[d]
+		switch {
+		case declared[d] && exempt:
+			t.Errorf("%s both declares the tree's id and is listed as self-contained: drop one", d)
+		case !declared[d] && !exempt:
+			t.Errorf("%s: its tests start programs, but it neither calls testinputs.Declare or DeclareBin "+
+				"(or reads TAKOKIT_TREE_ID or TAKOKIT_BIN_ID) nor is listed in selfContained with why it needs not: go test could "+
+				"reuse a result that a change it cannot see broke", d)
+		}
+	}
+	for d := range selfContained {
+		if !runs[d] {
+			t.Errorf("selfContained lists %s, whose tests start no program any more: remove it", d)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package testinputs
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// newRepo makes a git work tree with one tracked file, one untracked file, an ignored
+// bin/ holding a built binary, and returns its root.
+func newRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("git is needed to list the work tree: %v", err)
+	}
+	root := t.TempDir()
+	write(t, root, ".gitignore", "/bin\n")
+	write(t, root, "a.go", "package a\n")
+	write(t, root, "bin/tool", "v1")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "a.go", ".gitignore"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write(t, root, "new.md", "untracked\n")
+	return root
+}
+
+func write(t *testing.T, root, name, text string) {
+	t.Helper()
+	p := filepath.Join(root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func treeID(t *testing.T, root string) string {
+	t.Helper()
+	id, err := TreeID(root, "bin/tool", "bin/absent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A cached test result is only as good as the key: every kind of change the tests could
+// see through a child process must change the tree's id, and nothing else may (a run that
+// leaves the tree alone must be able to reuse results).
+func TestTreeIDChangesWithEveryChangeOfTheTreeAndOnlyThen(t *testing.T) {
+	root := newRepo(t)
+	base := treeID(t, root)
+	if again := treeID(t, root); again != base {
+		t.Fatalf("the id of an unchanged tree moved: %s then %s", base, again)
+	}
+	later := time.Now().Add(time.Minute)
+	changes := []struct {
+		name string
+		do   func()
+	}{
+		{"a tracked file rewritten", func() { write(t, root, "a.go", "package b\n") }},
+		{"a tracked file touched", func() { os.Chtimes(filepath.Join(root, "a.go"), later, later) }},
+		{"an untracked file edited", func() { write(t, root, "new.md", "edited\n") }},
+		{"a file added", func() { write(t, root, "docs/added.md", "x\n") }},
+		{"a file removed", func() { os.Remove(filepath.Join(root, "new.md")) }},
+		{"a built binary rebuilt", func() { write(t, root, "bin/tool", "v2") }},
+		{"a missing binary built", func() { write(t, root, "bin/absent", "v1") }},
+		{"a file made executable", func() { os.Chmod(filepath.Join(root, "a.go"), 0o755) }},
+	}
+	seen := map[string]string{base: "the first tree"}
+	for _, c := range changes {
+		c.do()
+		id := treeID(t, root)
+		if prev, ok := seen[id]; ok {
+			t.Errorf("%s: the tree's id %s is the one of %s", c.name, id, prev)
+		}
+		seen[id] = c.name
+	}
+	last := treeID(t, root)
+	write(t, root, "bin/other-output", "an ignored file no test runs")
+	if got := treeID(t, root); got != last {
+		t.Errorf("an ignored file that is not a listed binary changed the id: %s then %s", last, got)
+	}
+}
+
+func TestTreeIDOutsideAWorkTreeSaysSo(t *testing.T) {
+	_, err := TreeID(t.TempDir())
+	if err == nil {
+		t.Fatal("a directory git does not know gave an id: the tests could reuse results it cannot key")
+	}
+}
+
+func TestDeclareReadsTheVariables(t *testing.T) {
+	t.Setenv(EnvTreeID, "abc")
+	t.Setenv(EnvBinID, "def")
+	if got := Declare(); got != "abc" {
+		t.Errorf("Declare() = %q, want %s's value", got, EnvTreeID)
+	}
+	if got := DeclareBin(); got != "def" {
+		t.Errorf("DeclareBin() = %q, want %s's value", got, EnvBinID)
+	}
+}
+
+// The binaries' id moves with a rebuilt binary and only with the listed files: an edit
+// elsewhere in the tree (a guide, say) leaves the results of tests that run only bin/.
+func TestBinIDFollowsOnlyTheListedFiles(t *testing.T) {
+	root := newRepo(t)
+	base := BinID(root, "bin/tool", "bin/absent")
+	write(t, root, "a.go", "package edited\n")
+	write(t, root, "docs/guide.md", "new\n")
+	if got := BinID(root, "bin/tool", "bin/absent"); got != base {
+		t.Errorf("an edit outside the listed files moved the binaries' id: %s then %s", base, got)
+	}
+	write(t, root, "bin/tool", "rebuilt")
+	rebuilt := BinID(root, "bin/tool", "bin/absent")
+	if rebuilt == base {
+		t.Errorf("a rebuilt binary left the binaries' id at %s", base)
+	}
+	write(t, root, "bin/absent", "built")
+	if got := BinID(root, "bin/tool", "bin/absent"); got == rebuilt {
+		t.Errorf("a binary built where none was left the binaries' id at %s", got)
+	}
+}
