@@ -193,13 +193,15 @@ func (tf *tofu) apply(t *testing.T, vars ...string) string {
 	return out
 }
 
-// newChromium starts a headless Chromium with a fresh profile.
+// newChromium starts a headless Chromium with a fresh profile. Its temporary
+// directory is the test's too: Chromium leaves its org.chromium.Chromium.* folders
+// (the profile's singleton lock) in TMPDIR, and the test removes its own.
 func newChromium(t *testing.T, path string) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+		chromedp.UserDataDir(t.TempDir()), chromedp.Env("TMPDIR="+t.TempDir()), chromedp.WindowSize(1280, 900))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
