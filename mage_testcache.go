@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -31,11 +30,11 @@ func testEnv() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := testinputs.TreeID(".", builtFiles()...)
+	ids, err := testinputs.Env(".", builtFiles()...)
 	if err != nil {
-		return nil, fmt.Errorf("the work tree's id for the test cache: %w", err)
+		return nil, err
 	}
-	return append(env, testinputs.EnvTreeID+"="+id, testinputs.EnvBinID+"="+testinputs.BinID(".", builtFiles()...)), nil
+	return append(env, ids...), nil
 }
 
 // cacheFlags are the go test flags that decide whether results are reused: none, so go

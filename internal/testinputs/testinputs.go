@@ -42,6 +42,16 @@ func DeclareBin() string {
 	return os.Getenv(EnvBinID)
 }
 
+// Env is what `go tool mage` adds to every test job's environment: EnvTreeID and
+// EnvBinID of the work tree at root and of its built binaries (paths relative to root).
+func Env(root string, built ...string) ([]string, error) {
+	tree, err := TreeID(root, built...)
+	if err != nil {
+		return nil, fmt.Errorf("the work tree's id for the test cache: %w", err)
+	}
+	return []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, built...)}, nil
+}
+
 // BinID hashes the path, size, mode and modification time of each file (relative to
 // root; a missing one is hashed as missing).
 func BinID(root string, files ...string) string {

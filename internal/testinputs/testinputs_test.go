@@ -125,3 +125,24 @@ func TestBinIDFollowsOnlyTheListedFiles(t *testing.T) {
 		t.Errorf("a binary built where none was left the binaries' id at %s", got)
 	}
 }
+
+// The environment mage gives the tests carries both ids, and they are the ones the
+// tests would compute: a job without them would key nothing on bin/ or the tree.
+func TestEnvCarriesBothIDs(t *testing.T) {
+	root := newRepo(t)
+	env, err := Env(root, "bin/tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := TreeID(root, "bin/tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, "bin/tool")}
+	if len(env) != 2 || env[0] != want[0] || env[1] != want[1] {
+		t.Fatalf("Env = %q, want %q", env, want)
+	}
+	if _, err := Env(t.TempDir(), "bin/tool"); err == nil {
+		t.Error("Env outside a git work tree gave ids")
+	}
+}
