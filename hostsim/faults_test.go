@@ -3,7 +3,9 @@ package hostsim_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -251,4 +253,63 @@ func TestBodyCapAndCancelRules(t *testing.T) {
 	newClient(t, sim.URL, "sim-other-tenant").do("GET", api+"/operations/"+env.Operation.ID, nil, nil).refused("operation_not_found", 404)
 	c.do("POST", cancel, map[string]string{"Idempotency-Key": newKey()}, nil).status(200)
 	c.do("GET", api+"/operations/"+env.Operation.ID+"?x=1", nil, nil).refused("invalid_argument", 400)
+}
+
+// TestStoreFailFailsTheNamedStatementAndStoresNothing: a create whose n-th
+// data statement fails answers internal_error 500 saying the fault asked for
+// it, stores nothing (the write rolled back: the name is still free, no
+// mutation counted), and the same create with the same key then succeeds as
+// a first create — for every statement of the create, until n passes its last.
+func TestStoreFailFailsTheNamedStatementAndStoresNothing(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	failed := 0
+	for n := 1; ; n++ {
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+		c := newClient(t, sim.URL, "sim-primary")
+		spec := fixture(t, f)
+		pd := c.prepare(f, "orders", "prod", spec, 0)
+		before, _ := sim.Admin.Counters()
+		if err := sim.Admin.ArmFault(fmt.Sprintf("store.fail=%d,count=1", n)); err != nil {
+			t.Fatal(err)
+		}
+		b := body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
+		h := map[string]string{"If-None-Match": "*", "Idempotency-Key": fmt.Sprintf("k%d", n)}
+		r := c.do("PUT", resPath(f, "orders"), h, b)
+		fired := func() int64 {
+			c, err := sim.Admin.Counters()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c.Fired[fmt.Sprintf("store.fail=%d", n)]
+		}
+		if r.code == 201 { // the create has fewer than n data statements: nothing failed
+			if failed == 0 {
+				t.Fatal("store.fail=1 did not fail the create's first data statement")
+			}
+			if fired := fired(); fired != 0 {
+				t.Fatalf("store.fail=%d: the create passed, yet the fault counted %d firings", n, fired)
+			}
+			break
+		}
+		failed++
+		r.refused("internal_error", 500)
+		if msg := string(r.body); !strings.Contains(msg, fmt.Sprintf("data statement %d of this request failed", n)) || !strings.Contains(msg, "store.fail") || strings.Contains(msg, "hostsim bug") {
+			t.Fatalf("store.fail=%d: the 500 must name the injected statement and not call it a bug: %s", n, msg)
+		}
+		if fired := fired(); fired != 1 {
+			t.Fatalf("store.fail=%d: the fault counted %d firings, want 1", n, fired)
+		}
+		if after, _ := sim.Admin.Counters(); after.Mutations != before.Mutations {
+			t.Fatalf("store.fail=%d: a failed create counted a mutation (%d -> %d)", n, before.Mutations, after.Mutations)
+		}
+		c.read(f, "orders", "prod").refused("resource_not_found", 404) // nothing of the write is stored
+		if _, g, _ := meta(t, c.do("PUT", resPath(f, "orders"), h, b).status(201)); g != "1" {
+			t.Fatalf("store.fail=%d: the retried create is not a first create (generation %s)", n, g)
+		}
+		if n > 200 {
+			t.Fatal("store.fail: a create of more than 200 data statements; the sweep does not end")
+		}
+	}
+	t.Logf("store.fail failed each of the create's %d data statements in turn", failed)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -32,7 +33,17 @@ func NotFound(format string, args ...any) *wire.Error {
 
 // Internal is a hostsim failure (a bug or a store failure).
 func Internal(err error) *wire.Error {
+	if Injected(err) {
+		return Refuse(wire.CodeInternalError, "hostsim failed as an armed fault asked: %v", err)
+	}
 	return Refuse(wire.CodeInternalError, "hostsim failed internally: %v; this is a hostsim bug, please report it", err)
+}
+
+// Injected says whether err is a failure a fault made on purpose (store.fail),
+// which an internal_error must not call a bug: such errors have Injected() true.
+func Injected(err error) bool {
+	var inj interface{ Injected() bool }
+	return errors.As(err, &inj) && inj.Injected()
 }
 
 // AtField names the spec field at fault in details.field.

@@ -19,6 +19,7 @@ package fault
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -107,6 +108,13 @@ func failureCode(v string) error {
 	}
 	if !ok {
 		return fmt.Errorf("value %q is not a failure code such as backend_rejected (^[a-z][a-z0-9_]{0,63}$)", v)
+	}
+	return nil
+}
+
+func statementIndex(v string) error {
+	if n, err := strconv.Atoi(v); err != nil || n < 1 || strconv.Itoa(n) != v {
+		return fmt.Errorf("value %q is not a statement number such as 1 or 3 (the request's n-th data statement fails)", v)
 	}
 	return nil
 }

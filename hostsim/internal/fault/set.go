@@ -2,6 +2,8 @@ package fault
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -53,7 +55,10 @@ type firing struct {
 	kind, name string
 }
 
-type firings struct{ list []firing }
+type firings struct {
+	list       []firing
+	statements int // the request's data statements so far (store.fail)
+}
 
 // Fixed is a Set over the given faults with no store behind it (tests of
 // pure code): it fires as an armed host would and records nothing.
@@ -178,7 +183,7 @@ func (s *Set) Pending() bool { return s != nil && len(s.fired.list) > 0 }
 // firings are forgotten; an error of fn rolls both back and leaves them
 // pending for the request's next write or its Flush. now stamps the firings.
 func (s *Set) Write(ctx context.Context, st *store.Store, now func() time.Time, fn func(q store.Q) error) error {
-	err := st.Write(ctx, func(q store.Q) error {
+	err := st.WriteWith(ctx, s.failStatement, func(q store.Q) error {
 		if err := fn(q); err != nil {
 			return err
 		}
@@ -188,6 +193,31 @@ func (s *Set) Write(ctx context.Context, st *store.Store, now func() time.Time, 
 		s.committed()
 	}
 	return err
+}
+
+// StoreFailure is the error of the data statement store.fail failed.
+type StoreFailure struct{ N int }
+
+// Injected marks the failure as one a fault made (decide.Injected).
+func (e *StoreFailure) Injected() bool { return true }
+
+func (e *StoreFailure) Error() string {
+	return fmt.Sprintf("data statement %d of this request failed: the store.fail fault injected a storage error (nothing of that write is stored)", e.N)
+}
+
+// failStatement counts the request's data statements and fails the one an
+// armed store.fail names: the point is asked once per statement, and fires
+// only on the statement whose number is the fault's value.
+func (s *Set) failStatement() error {
+	if s == nil || len(s.armed) == 0 {
+		return nil
+	}
+	s.fired.statements++
+	n := s.fired.statements
+	if _, ok := s.Where(StoreFail, func(v string) bool { return v == strconv.Itoa(n) || v == "" && n == 1 }); ok {
+		return &StoreFailure{N: n}
+	}
+	return nil
 }
 
 // Flush records what is still pending in a write of its own (a request whose

@@ -23,6 +23,7 @@ var Table = []*Rule{
 	OutputsOutOfRange,
 	ApplyAcceptUnfinished,
 	ResponseDropAfterCommit,
+	StoreFail,
 	Latency,
 	AuthAcceptAny,
 	InjectedError,
@@ -147,6 +148,7 @@ var (
 	OutputsPatternViolation    = &Rule{Name: "outputs.pattern-violation", Stage: StageRender, Effect: "one declared string output with a pattern is served as a string its pattern refuses (value names it; default: the first such output)", Value: anyName}
 	OutputsOutOfRange          = &Rule{Name: "outputs.out-of-range", Stage: StageRender, Effect: "one declared integer output with a bound is served one past its maximum (or below its minimum) (value names it; default: the first such output)", Value: anyName}
 	ApplyAcceptUnfinished      = &Rule{Name: "apply.accept-unfinished", Stage: StageMutation, Effect: "a mutation answers 202 and its operation stays running"}
+	StoreFail                  = &Rule{Name: "store.fail", Stage: StageMutation, Effect: "the matching request's value-th data statement (counting over all its writes; default 1) fails as a failing disk would; the request answers internal_error 500 and a write that fails rolls back (docs/protocol.md#faults)", Value: statementIndex}
 	ResponseDropAfterCommit    = &Rule{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"}
 	Latency                    = &Rule{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true}
 	AuthAcceptAny              = &Rule{Name: "auth.accept-any", Stage: StageRequest, Effect: "a request without a valid credential is served as the first configured principal"}

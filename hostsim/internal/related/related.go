@@ -10,9 +10,8 @@
 package related
 
 import (
-	"fmt"
-
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
@@ -47,7 +46,7 @@ func Refusal(err error) *wire.Error {
 	if e, ok := err.(*wire.Error); ok {
 		return e
 	}
-	return wire.NewError(wire.CodeInternalError, fmt.Sprintf("hostsim failed internally: %v; this is a hostsim bug, please report it", err))
+	return decide.Internal(err)
 }
 
 // prefixed names the resource a rules refusal is about.

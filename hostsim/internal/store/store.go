@@ -126,12 +126,20 @@ func (s *Store) DB() Q { return poolQ{c: s.stmts} }
 // Write runs fn in one transaction, serialized with every other writer.
 // fn's error rolls everything back.
 func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
-	err := s.write(ctx, fn)
+	return s.WriteWith(ctx, nil, fn)
+}
+
+// WriteWith is Write with beforeExec run before each Exec statement of the
+// transaction: an error it returns is that statement's error, as SQLite's
+// would be (the statement does nothing, the transaction stays open and fn
+// decides). The store.fail fault fails a request's statement this way.
+func (s *Store) WriteWith(ctx context.Context, beforeExec func() error, fn func(tx Q) error) error {
+	err := s.write(ctx, beforeExec, fn)
 	s.fill()
 	return err
 }
 
-func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
+func (s *Store) write(ctx context.Context, beforeExec func() error, fn func(tx Q) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.memory {
@@ -149,7 +157,7 @@ func (s *Store) write(ctx context.Context, fn func(tx Q) error) error {
 		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: mirror.NewOverlay[Resource, Pin](), memory: s.memory}
 	}
 	w := s.w
-	w.events, w.after, w.began, w.err = nil, nil, false, nil
+	w.events, w.after, w.began, w.err, w.beforeExec = nil, nil, false, nil, beforeExec
 	w.ov.Clear()
 	err := fn(writeQ{w})
 	if err == nil {

@@ -215,3 +215,49 @@ func TestAfterCommitRunsOnlyForACommittedWrite(t *testing.T) {
 		t.Fatal("AfterCommit outside a write transaction was accepted")
 	}
 }
+
+// WriteWith's hook fails a statement as SQLite would: that statement does
+// nothing, the transaction stays open, and what fn does with the error decides
+// the write (returned: all rolls back; dropped: the other statements commit).
+func TestWriteWithFailsOneStatementAndLeavesTheDecisionToFn(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	failSecond := func() func() error {
+		n := 0
+		return func() error {
+			if n++; n == 2 {
+				return os.ErrPermission
+			}
+			return nil
+		}
+	}
+	err = s.WriteWith(ctx, failSecond(), func(q Q) error {
+		if err := AddCounter(q, "a", 1); err != nil {
+			return err
+		}
+		return AddCounter(q, "b", 1)
+	})
+	if err != os.ErrPermission {
+		t.Fatalf("the failed statement's error did not come back: %v", err)
+	}
+	if c, _ := CounterValues(s.DB()); len(c) != 0 {
+		t.Fatalf("a write whose second statement failed left %v", c)
+	}
+	if err := s.WriteWith(ctx, failSecond(), func(q Q) error {
+		_ = AddCounter(q, "a", 1)
+		_ = AddCounter(q, "b", 1) // dropped: the statement did nothing
+		return AddCounter(q, "c", 1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := CounterValues(s.DB()); c["a"] != 1 || c["b"] != 0 || c["c"] != 1 {
+		t.Fatalf("counters %v, want a and c written and the failed b not", c)
+	}
+	if err := s.Write(ctx, func(q Q) error { return AddCounter(q, "b", 1) }); err != nil {
+		t.Fatalf("the hook outlived its write: %v", err)
+	}
+}

@@ -21,6 +21,10 @@ type writer struct {
 	memory bool     // the in-memory database: what only the mirror reads stays there
 	began  bool     // BEGIN IMMEDIATE was sent for the current write
 	err    error    // and failed
+	// beforeExec, when set for the current write, runs before each of its Exec
+	// statements; its error is that statement's, and the transaction stays open
+	// (the store.fail fault: WriteWith)
+	beforeExec func() error
 }
 
 // begin opens the write's SQLite transaction before its first statement.
@@ -58,6 +62,11 @@ type writeQ struct{ w *writer }
 func (q writeQ) Exec(query string, args ...any) (sql.Result, error) {
 	if err := q.w.begin(); err != nil {
 		return nil, err
+	}
+	if q.w.beforeExec != nil {
+		if err := q.w.beforeExec(); err != nil {
+			return nil, err
+		}
 	}
 	s, err := q.w.stmt(query)
 	if err != nil {

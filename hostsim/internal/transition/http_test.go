@@ -144,3 +144,13 @@ func expectErr(t *testing.T, r *reply, code wire.Code, hostCode string) *wire.Er
 	}
 	return e
 }
+
+// fired is how often the armed fault NAME (or NAME=VALUE) fired, durably.
+func (e *env) fired(name string) int64 {
+	e.t.Helper()
+	var c struct {
+		Fired map[string]int64 `json:"fired"`
+	}
+	e.admin("/counters", &c)
+	return c.Fired[name]
+}
