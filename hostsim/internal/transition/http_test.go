@@ -154,3 +154,17 @@ func (e *env) fired(name string) int64 {
 	e.admin("/counters", &c)
 	return c.Fired[name]
 }
+
+// disarm removes every armed fault (DELETE /_sim/faults).
+func (e *env) disarm() {
+	e.t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, e.url+"/_sim/faults", nil)
+	r, err := client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode/100 != 2 {
+		e.t.Fatalf("DELETE /_sim/faults: HTTP %d", r.StatusCode)
+	}
+}

@@ -69,8 +69,7 @@ func TestStoreFailAtEveryStatementStaysExact(t *testing.T) {
 				t.Fatalf("store.fail=%d: the retry answered %s/%v, want indeterminate with the dispatch attempted", n, st, d)
 			}
 			e.clock.add(10 * time.Second)
-			rej := expectErr(t, e.readback(op), wire.CodeFormIdentityConflict, "dispatch_not_observed")
-			checkRejectionDetails(t, rej, op, "dispatch_not_observed")
+			e.rejectAtTheDeadline(n, op)
 			e.endState(false, "3")
 			e.rev = 3
 			next := e.request()
@@ -84,4 +83,36 @@ func TestStoreFailAtEveryStatementStaysExact(t *testing.T) {
 		t.Fatalf("the sweep met only %v: a failure both before and after the dispatch fence was expected", classes)
 	}
 	t.Logf("store.fail over every statement of the POST: %v", classes)
+}
+
+// rejectAtTheDeadline reads op back after its acknowledgement deadline, first
+// failing each data statement of that readback (the rejection's writes) in
+// turn: each failed readback answers 500 naming its statement and leaves the
+// operation awaiting evidence, and the readback past its last statement is the
+// dispatch_not_observed rejection.
+func (e *env) rejectAtTheDeadline(n int, op string) {
+	e.t.Helper()
+	for m := 1; ; m++ {
+		if m > 100 {
+			e.t.Fatal("a rejecting readback of more than 100 data statements: the sweep does not end")
+		}
+		e.arm(fmt.Sprintf("store.fail=%d,kind=%s,count=1", m, e.from.Ref.Kind))
+		r := e.readback(op)
+		if r.status != 500 {
+			if m == 1 {
+				e.t.Fatalf("store.fail=%d, then store.fail=1 on the rejecting readback: %d %s, want a 500", n, r.status, r.body)
+			}
+			e.disarm()
+			rej := expectErr(e.t, r, wire.CodeFormIdentityConflict, "dispatch_not_observed")
+			checkRejectionDetails(e.t, rej, op, "dispatch_not_observed")
+			return
+		}
+		failed := expectErr(e.t, r, wire.CodeInternalError, "")
+		if want := fmt.Sprintf("data statement %d of this request failed", m); !strings.Contains(failed.Message, want) {
+			e.t.Fatalf("store.fail=%d on the rejecting readback: %q, want it to name %q", m, failed.Message, want)
+		}
+		if s := e.state(); len(s.Transitions) != 1 || s.Transitions[0].Status == "rejected" || !s.Transitions[0].AwaitingEvidence {
+			e.t.Fatalf("store.fail=%d on the rejecting readback left %+v, want the operation still awaiting evidence", m, s.Transitions)
+		}
+	}
 }
