@@ -120,14 +120,20 @@ func (e *env) state() *state {
 	return &s
 }
 
-func (e *env) dispatches(op string) int64 {
-	e.t.Helper()
-	var c struct {
-		Dispatch map[string]int64 `json:"dispatch"`
-	}
-	e.admin("/counters", &c)
-	return c.Dispatch[op]
+// counters is the part of /_sim/counters these tests read.
+type counters struct {
+	Dispatch map[string]int64 `json:"dispatch"`
+	Fired    map[string]int64 `json:"fired"` // firings per fault, NAME or NAME=VALUE, durably
 }
+
+func (e *env) counters() counters {
+	e.t.Helper()
+	var c counters
+	e.admin("/counters", &c)
+	return c
+}
+
+func (e *env) dispatches(op string) int64 { e.t.Helper(); return e.counters().Dispatch[op] }
 
 // expectErr fails unless r is the error code (and hostCode when given).
 func expectErr(t *testing.T, r *reply, code wire.Code, hostCode string) *wire.Error {
@@ -146,14 +152,7 @@ func expectErr(t *testing.T, r *reply, code wire.Code, hostCode string) *wire.Er
 }
 
 // fired is how often the armed fault NAME (or NAME=VALUE) fired, durably.
-func (e *env) fired(name string) int64 {
-	e.t.Helper()
-	var c struct {
-		Fired map[string]int64 `json:"fired"`
-	}
-	e.admin("/counters", &c)
-	return c.Fired[name]
-}
+func (e *env) fired(name string) int64 { e.t.Helper(); return e.counters().Fired[name] }
 
 // disarm removes every armed fault (DELETE /_sim/faults).
 func (e *env) disarm() {
