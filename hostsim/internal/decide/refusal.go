@@ -33,10 +33,17 @@ func NotFound(format string, args ...any) *wire.Error {
 
 // Internal is a hostsim failure (a bug or a store failure).
 func Internal(err error) *wire.Error {
+	return Refuse(wire.CodeInternalError, "%s", InternalText("", err))
+}
+
+// InternalText is what an internal_error says about err, failed while doing
+// what during names (" during a Form transition", or ""): a failure a fault
+// injected says the fault asked for it; any other is a bug to report.
+func InternalText(during string, err error) string {
 	if Injected(err) {
-		return Refuse(wire.CodeInternalError, "hostsim failed as an armed fault asked: %v", err)
+		return fmt.Sprintf("hostsim failed%s as an armed fault asked: %v", during, err)
 	}
-	return Refuse(wire.CodeInternalError, "hostsim failed internally: %v; this is a hostsim bug, please report it", err)
+	return fmt.Sprintf("hostsim failed internally%s: %v; this is a hostsim bug, please report it", during, err)
 }
 
 // Injected says whether err is a failure a fault made on purpose (store.fail),

@@ -20,10 +20,7 @@ func invalid(hostCode, format string, args ...any) *wire.Error {
 
 // internal is a hostsim failure (a bug or a store failure).
 func internal(err error) *wire.Error {
-	if decide.Injected(err) {
-		return refuse(wire.CodeInternalError, "", "hostsim failed during a Form transition as an armed fault asked: %v", err)
-	}
-	return refuse(wire.CodeInternalError, "", "hostsim failed internally during a Form transition: %v; this is a hostsim bug, please report it", err)
+	return refuse(wire.CodeInternalError, "", "%s", decide.InternalText(" during a Form transition", err))
 }
 
 // unknownOp is the readback answer for an unknown operation.
