@@ -75,10 +75,14 @@ func checkEndpointFollowsActiveDeployment(ctx context.Context, p *Probe) error {
 		if err != nil {
 			return err
 		}
-		if r.Status < 300 {
+		switch {
+		case r.Status < 300:
 			served = append(served, v)
-		} else {
+		case expectCode(r, wire.CodeUnsupportedCapability) == nil:
 			refused = append(refused, v)
+		default:
+			return failf("%s: %s with a version declaring only %q answered %s, expected it created or refused %d %s",
+				r.What(), e.Ref.Kind, v, r.Got(), wire.CodeUnsupportedCapability.Status(), wire.CodeUnsupportedCapability)
 		}
 	}
 	if len(served) == 0 || len(refused) == 0 {

@@ -60,7 +60,7 @@ func checkIdempotencyReplay(ctx context.Context, p *Probe) error {
 		return err
 	}
 	// The store moves; the replay does not.
-	if _, err := p.observe(ctx, p.P, f.Ref, res.Metadata.Name, "1", nil); err != nil {
+	if err := p.moveStore(ctx, f.Ref, res.Metadata.Name); err != nil {
 		return err
 	}
 	later, err := p.P.Do(ctx, req)

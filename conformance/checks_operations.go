@@ -101,7 +101,7 @@ func checkOperationReplayTerminal(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.observe(ctx, p.P, f.Ref, name, "1", nil); err != nil {
+	if err := p.moveStore(ctx, f.Ref, name); err != nil {
 		return err
 	}
 	for i := 0; i < 2; i++ {
@@ -176,8 +176,8 @@ func checkOperationCancel(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(again.Body, r.Body) {
-		return failf("%s: cancelling a terminal operation must answer it unchanged", again.What())
+	if again.Status != r.Status || !bytes.Equal(again.Body, r.Body) {
+		return failf("%s: cancelling a terminal operation must answer it unchanged: got %s, expected %d %s", again.What(), again.Got(), r.Status, snippet(r.Body))
 	}
 	unknown, err := p.cancel(ctx, p.P, "op_conformance"+p.run)
 	if err != nil {

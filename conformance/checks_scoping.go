@@ -73,6 +73,9 @@ func checkAddressTenantScoped(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
+	if err := expectStatus(theirs, http.StatusOK); err != nil {
+		return failf("%s (the other tenant reading its own resource)", err)
+	}
 	got, err := decodeResource(theirs)
 	if err != nil {
 		return err

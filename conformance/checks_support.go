@@ -236,8 +236,11 @@ func checkNoCommercialData(ctx context.Context, p *Probe) error {
 		if err != nil {
 			return err
 		}
-		if r.Status != http.StatusOK {
-			continue
+		if expectCode(r, wire.CodeResourceNotFound) == nil {
+			continue // a contract the host does not implement (docs/protocol.md#support)
+		}
+		if err := expectStatus(r, http.StatusOK); err != nil {
+			return failf("%s (a support route answers its profile or resource_not_found)", err)
 		}
 		read++
 		if m := commercialMember.Find(r.Body); m != nil {

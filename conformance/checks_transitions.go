@@ -137,11 +137,23 @@ func checkTransitionNeverReIncrements(ctx context.Context, p *Probe) error {
 		return err
 	}
 	for i := 0; i < 2; i++ {
-		if _, err := p.P.Do(ctx, t.req("")); err != nil {
+		// a replay and the readback both answer the stored receipt: a host that
+		// refused them would move nothing and prove nothing
+		again, err := p.P.Do(ctx, t.req(""))
+		if err != nil {
 			return err
 		}
-		if _, err := p.get(ctx, t.readbackPath(t.OperationID)); err != nil {
+		rb, err := p.get(ctx, t.readbackPath(t.OperationID))
+		if err != nil {
 			return err
+		}
+		for _, r := range []*Resp{again, rb} {
+			if err := expectStatus(r, http.StatusOK); err != nil {
+				return failf("%s (the committed transition's receipt, replayed)", err)
+			}
+			if !bytes.Equal(r.Body, first.Body) {
+				return failf("%s: answered %s, expected the stored receipt", r.What(), snippet(r.Body))
+			}
 		}
 	}
 	now, err := p.readResource(ctx, t.to.Ref, t.Resource.Metadata.Name)
@@ -161,6 +173,9 @@ func checkTransitionNeverReIncrements(ctx context.Context, p *Probe) error {
 			rb, err := p.get(ctx, t.readbackPath(t.OperationID))
 			if err != nil {
 				return err
+			}
+			if err := expectStatus(rb, http.StatusOK); err != nil {
+				return failf("%s (the readback after a later update)", err)
 			}
 			if !bytes.Equal(rb.Body, first.Body) {
 				return failf("%s: after a later update the readback answered %s, expected the stored receipt", rb.What(), snippet(rb.Body))

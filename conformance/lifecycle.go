@@ -210,6 +210,20 @@ func (p *Probe) observe(ctx context.Context, c *Client, ref wire.FormRef, name, 
 	return c.Do(ctx, Req{Method: http.MethodPost, Target: ResourcePath(ref, name) + "/observe" + exactQuery(p.Space, ref), Header: h})
 }
 
+// moveStore observes generation 1 of the named resource so that the store moves
+// (a host-side write), failing unless the observe succeeds: a check that asks
+// whether an answer survives the store moving must know that it moved.
+func (p *Probe) moveStore(ctx context.Context, ref wire.FormRef, name string) error {
+	r, err := p.observe(ctx, p.P, ref, name, "1", nil)
+	if err != nil {
+		return err
+	}
+	if _, err := observed(r); err != nil {
+		return failf("%v (the observe that moves the store)", err)
+	}
+	return nil
+}
+
 // deleted deletes res and waits for a 202 to settle; it fails unless the delete succeeds.
 func (p *Probe) deleted(ctx context.Context, res *Resource) error {
 	r, err := p.del(ctx, p.P, res.Ref(), res.Metadata.Name, res.Metadata.Generation, nil)

@@ -17,15 +17,22 @@ import (
 // refusal is the error the sweep's transport answers for the request it refuses.
 const refusal = "refused by the request sweep"
 
-// sweepTransport carries a run's requests and refuses the n-th request of each
-// check (counting from 1; n = 0 refuses none). Checks run one after the other,
-// so the count starts again at each check's result (next).
+// teapot is the status the answer sweep gives the answer it alters: a status no
+// request of the protocol is answered with, so no check may accept it.
+const teapot = http.StatusTeapot
+
+// sweepTransport carries a run's requests and alters the n-th request of each
+// check (counting from 1; n = 0 alters none): it refuses it, or with restatus
+// sends it and answers the host's answer with its status replaced by teapot.
+// Checks run one after the other, so the count starts again at each check's
+// result (next).
 type sweepTransport struct {
-	n     int
-	mu    sync.Mutex
-	armed bool     // the surface was read: the checks' requests are counted
-	sent  []string // method and path of the current check's requests
-	fired bool     // the current check's n-th request came and was refused
+	n        int
+	restatus bool
+	mu       sync.Mutex
+	armed    bool     // the surface was read: the checks' requests are counted
+	sent     []string // method and path of the current check's requests
+	fired    bool     // the current check's n-th request came and was altered
 }
 
 func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -39,6 +46,13 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	k := len(s.sent)
 	s.mu.Unlock()
+	if refuse && s.restatus {
+		resp, err := http.DefaultTransport.RoundTrip(r)
+		if err == nil {
+			resp.StatusCode, resp.Status = teapot, fmt.Sprintf("%d %s", teapot, http.StatusText(teapot))
+		}
+		return resp, err
+	}
 	if refuse {
 		if r.Body != nil {
 			r.Body.Close()
@@ -48,7 +62,7 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// next ends the current check: its requests and whether its n-th was refused.
+// next ends the current check: its requests and whether its n-th was altered.
 func (s *sweepTransport) next() ([]string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -64,11 +78,11 @@ type sweptCheck struct {
 	fired bool
 }
 
-// sweepRun runs the checks ids in one run against the host, refusing the n-th
-// request of each.
-func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalog, ids []string, n int) map[string]sweptCheck {
+// sweepRun runs the checks ids in one run against the host, altering the n-th
+// request of each (restatus: its answer's status, else the request itself).
+func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalog, ids []string, n int, restatus bool) map[string]sweptCheck {
 	t.Helper()
-	tr := &sweepTransport{n: n}
+	tr := &sweepTransport{n: n, restatus: restatus}
 	out := map[string]sweptCheck{}
 	cfg := conformance.Config{Endpoint: url, Catalog: cat, Space: "sweep", Only: ids, Transport: tr, Timeout: 20 * time.Second,
 		AfterSurface: func(context.Context) error {
@@ -85,21 +99,17 @@ func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalo
 		}}
 	tokens(&cfg)
 	if _, err := conformance.Run(ctx, cfg); err != nil {
-		t.Fatalf("the sweep's run refusing request %d did not start: %v", n, err)
+		t.Fatalf("the sweep's run altering request %d did not start: %v", n, err)
 	}
 	return out
 }
 
-// TestEveryCheckErrsWhenOneOfItsRequestsFails: a check whose request gets no
-// answer must end in error, naming that request, never pass, never fail (a host
-// is not at fault for a connection the runner lost). Every check that passes
-// against hostsim full runs again once per request it made, with that one
-// refused by the transport: a check that dropped a request's error, or went on
-// with no answer, would pass, fail or report a runner bug instead
-// (docs/guides/conformance.md, "A lost request"). Run n refuses the n-th
-// request of every check that made at least n.
-func TestEveryCheckErrsWhenOneOfItsRequestsFails(t *testing.T) {
-	t.Parallel() // its own host
+// sweep runs every check that passes against hostsim full (or the ones
+// TAKOKIT_SELFTEST_CHECKS names) again once per request it made, altering that
+// one (sweepRun), and hands judge each run in which the altered request came;
+// it returns how many did. Run n alters the n-th request of every check that
+// made at least n.
+func sweep(t *testing.T, restatus bool, judge func(id string, n int, r sweptCheck)) int {
 	only := areaChecks(t)
 	cat, err := catalog.Embedded()
 	if err != nil {
@@ -118,11 +128,11 @@ func TestEveryCheckErrsWhenOneOfItsRequestsFails(t *testing.T) {
 			ids = append(ids, c.ID)
 		}
 	}
-	base := sweepRun(ctx, t, sim.URL, cat, ids, 0)
+	base := sweepRun(ctx, t, sim.URL, cat, ids, 0, false)
 	if only != nil && !slices.ContainsFunc(ids, func(id string) bool { return base[id].res.Status == conformance.StatusPass }) {
 		// mage mutate narrows the test to one check (TAKOKIT_SELFTEST_CHECKS); one
 		// not-applicable against full is proven on a test catalog by TestSelftest
-		t.Skipf("none of %v passes against hostsim full, so none has a request to refuse here", ids)
+		t.Skipf("none of %v passes against hostsim full, so none has a request to alter here", ids)
 	}
 	runs, short := 0, 0
 	for n := 1; ; n++ {
@@ -135,19 +145,52 @@ func TestEveryCheckErrsWhenOneOfItsRequestsFails(t *testing.T) {
 		if len(due) == 0 {
 			break
 		}
-		for id, r := range sweepRun(ctx, t, sim.URL, cat, due, n) {
+		for id, r := range sweepRun(ctx, t, sim.URL, cat, due, n, restatus) {
 			if !r.fired {
 				short++ // this run polled an operation fewer times: it ended before its n-th request
 				continue
 			}
 			runs++
-			if want := fmt.Sprintf("%s (request %d)", refusal, n); r.res.Status != conformance.StatusError || !strings.Contains(r.res.Message, want) {
-				t.Errorf("%s with its request %d (%s) refused: %s\nwant status error naming %q", id, n, r.sent[n-1], r.res.Line(), want)
-			}
+			judge(id, n, r)
 		}
 	}
 	if runs == 0 {
-		t.Fatal("no check had a request refused: the sweep measured nothing")
+		t.Fatal("no check had a request altered: the sweep measured nothing")
 	}
-	t.Logf("%d checks run with one request refused; %d more ended before the request to refuse", runs, short)
+	t.Logf("%d checks run with one request altered; %d more ended before the request to alter", runs, short)
+	return runs
+}
+
+// TestEveryCheckErrsWhenOneOfItsRequestsFails: a check whose request gets no
+// answer must end in error, naming that request, never pass, never fail (a host
+// is not at fault for a connection the runner lost). Every check that passes
+// against hostsim full runs again once per request it made, with that one
+// refused by the transport: a check that dropped a request's error, or went on
+// with no answer, would pass, fail or report a runner bug instead
+// (docs/guides/conformance.md, "A lost request").
+func TestEveryCheckErrsWhenOneOfItsRequestsFails(t *testing.T) {
+	t.Parallel() // its own host
+	sweep(t, false, func(id string, n int, r sweptCheck) {
+		if want := fmt.Sprintf("%s (request %d)", refusal, n); r.res.Status != conformance.StatusError || !strings.Contains(r.res.Message, want) {
+			t.Errorf("%s with its request %d (%s) refused: %s\nwant status error naming %q", id, n, r.sent[n-1], r.res.Line(), want)
+		}
+	})
+}
+
+// TestEveryCheckFailsWhenOneOfItsAnswersHasAnotherStatus: a check reads the
+// status of every answer it gets. Every check that passes against hostsim full
+// runs again once per request it made, with that one's answer given status 418
+// (its body and headers as the host sent them), and must end naming the 418:
+// failed, or errored when the answer was a setup step's (a check's setup is not
+// its rule). A check that went on past an answer without looking at its status
+// would pass, or end later for another reason (docs/guides/conformance.md, "An
+// answer's status").
+func TestEveryCheckFailsWhenOneOfItsAnswersHasAnotherStatus(t *testing.T) {
+	t.Parallel() // its own host
+	sweep(t, true, func(id string, n int, r sweptCheck) {
+		ended := r.res.Status == conformance.StatusFail || r.res.Status == conformance.StatusError
+		if want := fmt.Sprint(teapot); !ended || !strings.Contains(r.res.Message, want) {
+			t.Errorf("%s with the answer to its request %d (%s) given status %d: %s\nwant status fail or error naming %s", id, n, r.sent[n-1], teapot, r.res.Line(), want)
+		}
+	})
 }
