@@ -21,39 +21,40 @@ const refusal = "refused by the request sweep"
 // request of the protocol is answered with, so no check may accept it.
 const teapot = http.StatusTeapot
 
-// sweepTransport carries a run's requests and alters the n-th request of each
-// check (counting from 1; n = 0 alters none): it refuses it, or with restatus
-// sends it and answers the host's answer with its status replaced by teapot.
-// Checks run one after the other, so the count starts again at each check's
-// result (next).
+// sweepTransport carries a run's requests and alters the n-th request of the
+// running check, n = plan[i] for the run's i-th check (counting requests from 1;
+// n = 0 alters none): it refuses it, or with restatus sends it and answers the
+// host's answer with its status replaced by teapot. Checks run one after the
+// other, so the count starts again at each check's result (next).
 type sweepTransport struct {
-	n        int
+	plan     []int
 	restatus bool
 	mu       sync.Mutex
 	armed    bool     // the surface was read: the checks' requests are counted
-	sent     []string // method and path of the current check's requests
-	fired    bool     // the current check's n-th request came and was altered
+	check    int      // the running check's index in plan
+	sent     []string // method and path of the running check's requests
+	fired    bool     // the running check's n-th request came and was altered
 }
 
 func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.mu.Lock()
-	refuse := false
-	if s.armed {
+	alter := false
+	if s.armed && s.check < len(s.plan) {
 		s.sent = append(s.sent, r.Method+" "+r.URL.Path)
-		if len(s.sent) == s.n {
-			refuse, s.fired = true, true
+		if len(s.sent) == s.plan[s.check] {
+			alter, s.fired = true, true
 		}
 	}
 	k := len(s.sent)
 	s.mu.Unlock()
-	if refuse && s.restatus {
+	switch {
+	case alter && s.restatus:
 		resp, err := http.DefaultTransport.RoundTrip(r)
 		if err == nil {
 			resp.StatusCode, resp.Status = teapot, fmt.Sprintf("%d %s", teapot, http.StatusText(teapot))
 		}
 		return resp, err
-	}
-	if refuse {
+	case alter:
 		if r.Body != nil {
 			r.Body.Close()
 		}
@@ -62,12 +63,13 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// next ends the current check: its requests and whether its n-th was altered.
+// next ends the running check: its requests and whether its n-th was altered.
 func (s *sweepTransport) next() ([]string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sent, fired := s.sent, s.fired
 	s.sent, s.fired = nil, false
+	s.check++
 	return sent, fired
 }
 
@@ -78,13 +80,28 @@ type sweptCheck struct {
 	fired bool
 }
 
-// sweepRun runs the checks ids in one run against the host, altering the n-th
-// request of each (restatus: its answer's status, else the request itself).
-func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalog, ids []string, n int, restatus bool) map[string]sweptCheck {
+// alteration is one run of a check with its n-th request altered.
+type alteration struct {
+	id string
+	n  int
+}
+
+// sweepRun runs the planned alterations in order, in one conformance run
+// against the host (its surface read once), altering each one's request
+// (restatus: its answer's status, else the request itself).
+func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalog, plan []alteration, restatus bool) []sweptCheck {
 	t.Helper()
-	tr := &sweepTransport{n: n, restatus: restatus}
-	out := map[string]sweptCheck{}
-	cfg := conformance.Config{Endpoint: url, Catalog: cat, Space: "sweep", Only: ids, Transport: tr, Timeout: 20 * time.Second,
+	tr := &sweepTransport{restatus: restatus}
+	var checks []conformance.Check
+	for _, a := range plan {
+		i := slices.IndexFunc(conformance.Table(), func(c conformance.Check) bool { return c.ID == a.id })
+		if i < 0 {
+			t.Fatalf("the sweep plans check %q, which is no check of the table", a.id)
+		}
+		checks, tr.plan = append(checks, conformance.Table()[i]), append(tr.plan, a.n)
+	}
+	var out []sweptCheck
+	cfg := conformance.Config{Endpoint: url, Catalog: cat, Space: "sweep", Checks: checks, Transport: tr, Timeout: 20 * time.Second,
 		AfterSurface: func(context.Context) error {
 			tr.mu.Lock()
 			tr.armed = true
@@ -93,13 +110,14 @@ func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalo
 		},
 		Progress: func(r conformance.Result) {
 			sent, fired := tr.next()
-			if slices.Contains(ids, r.ID) {
-				out[r.ID] = sweptCheck{res: r, sent: sent, fired: fired}
-			}
+			out = append(out, sweptCheck{res: r, sent: sent, fired: fired})
 		}}
 	tokens(&cfg)
 	if _, err := conformance.Run(ctx, cfg); err != nil {
-		t.Fatalf("the sweep's run altering request %d did not start: %v", n, err)
+		t.Fatalf("the sweep's run did not start: %v", err)
+	}
+	if len(out) != len(plan) {
+		t.Fatalf("the sweep planned %d runs of checks and got %d results", len(plan), len(out))
 	}
 	return out
 }
@@ -107,8 +125,7 @@ func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalo
 // sweep runs every check that passes against hostsim full (or the ones
 // TAKOKIT_SELFTEST_CHECKS names) again once per request it made, altering that
 // one (sweepRun), and hands judge each run in which the altered request came;
-// it returns how many did. Run n alters the n-th request of every check that
-// made at least n.
+// it returns how many did.
 func sweep(t *testing.T, restatus bool, judge func(id string, n int, r sweptCheck)) int {
 	only := areaChecks(t)
 	cat, err := catalog.Embedded()
@@ -122,42 +139,42 @@ func sweep(t *testing.T, restatus bool, judge func(id string, n int, r sweptChec
 		t.Fatal(err)
 	}
 	defer sim.Stop()
-	var ids []string
+	var plan []alteration
 	for _, c := range conformance.Table() {
 		if only == nil || contains(only, c.ID) {
-			ids = append(ids, c.ID)
+			plan = append(plan, alteration{id: c.ID})
 		}
 	}
-	base := sweepRun(ctx, t, sim.URL, cat, ids, 0, false)
-	if only != nil && !slices.ContainsFunc(ids, func(id string) bool { return base[id].res.Status == conformance.StatusPass }) {
+	base := sweepRun(ctx, t, sim.URL, cat, plan, false)
+	var ids []string
+	plan = nil
+	for _, b := range base {
+		if b.res.Status != conformance.StatusPass {
+			continue // what a check answers against full is TestSelftest's
+		}
+		ids = append(ids, b.res.ID)
+		for n := 1; n <= len(b.sent); n++ {
+			plan = append(plan, alteration{id: b.res.ID, n: n})
+		}
+	}
+	if only != nil && len(ids) == 0 {
 		// mage mutate narrows the test to one check (TAKOKIT_SELFTEST_CHECKS); one
 		// not-applicable against full is proven on a test catalog by TestSelftest
-		t.Skipf("none of %v passes against hostsim full, so none has a request to alter here", ids)
+		t.Skipf("none of %v passes against hostsim full, so none has a request to alter here", only)
 	}
 	runs, short := 0, 0
-	for n := 1; ; n++ {
-		var due []string
-		for _, id := range ids {
-			if b := base[id]; b.res.Status == conformance.StatusPass && len(b.sent) >= n {
-				due = append(due, id) // what a check answers against full is TestSelftest's
-			}
+	for i, r := range sweepRun(ctx, t, sim.URL, cat, plan, restatus) {
+		if !r.fired {
+			short++ // this run polled an operation fewer times: it ended before its n-th request
+			continue
 		}
-		if len(due) == 0 {
-			break
-		}
-		for id, r := range sweepRun(ctx, t, sim.URL, cat, due, n, restatus) {
-			if !r.fired {
-				short++ // this run polled an operation fewer times: it ended before its n-th request
-				continue
-			}
-			runs++
-			judge(id, n, r)
-		}
+		runs++
+		judge(plan[i].id, plan[i].n, r)
 	}
 	if runs == 0 {
 		t.Fatal("no check had a request altered: the sweep measured nothing")
 	}
-	t.Logf("%d checks run with one request altered; %d more ended before the request to alter", runs, short)
+	t.Logf("%d runs of %d checks with one request altered; %d more ended before the request to alter", runs, len(ids), short)
 	return runs
 }
 
