@@ -3,6 +3,8 @@ package selftest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -42,15 +45,32 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		switch k {
 		case "Idempotency-Key", "User-Agent", "Accept-Encoding":
 			continue
+		case "Accept", "Content-Type":
+			if len(v) == 1 && v[0] == "application/json" {
+				continue // every JSON request's
+			}
 		}
 		hs = append(hs, k+"="+strings.Join(v, ","))
 	}
 	sort.Strings(hs)
-	line := fmt.Sprintf("%s %s [%s] %s", req.Method, req.URL.RequestURI(), strings.Join(hs, " "), body)
+	target := strings.Replace(req.URL.RequestURI(), wire.DefaultLane.APIRoot, conformance.API, 1)
+	line := random.ReplaceAllString(fmt.Sprintf("%s %s [%s]", req.Method, target, strings.Join(hs, " ")), "#")
 	r.mu.Lock()
-	r.reqs = append(r.reqs, random.ReplaceAllString(line, "#"))
+	r.reqs = append(r.reqs, line+" "+maskedBody(body))
 	r.mu.Unlock()
 	return http.DefaultTransport.RoundTrip(req)
+}
+
+// maskedBody is a request body on one line, random masked, or when that is longer than a
+// line should be, its length and the start of its SHA-256 (taken after masking,
+// written after it so the digest itself is not masked).
+func maskedBody(body []byte) string {
+	b := strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(random.ReplaceAllString(string(body), "#"))
+	if len(b) <= 240 {
+		return b
+	}
+	sum := sha256.Sum256([]byte(b))
+	return fmt.Sprintf("(%d bytes, sha256 %s)", len(b), base64.RawURLEncoding.EncodeToString(sum[:9]))
 }
 
 func (r *recorder) take() []string {
