@@ -401,3 +401,82 @@ func TestDeleteOfAPinnedTargetExplainsTheTeardownOrder(t *testing.T) {
 		t.Error("a refused delete must keep the resource in state")
 	}
 }
+
+// TestDeleteOfAnUnfinishedCreateLearnsItsGenerationFirst: a create the host
+// accepted and had not finished leaves a state without a generation; destroying
+// it reads the resource first for the fence, and deletes what it found under it.
+func TestDeleteOfAnUnfinishedCreateLearnsItsGenerationFirst(t *testing.T) {
+	t.Parallel()
+	unfinished := func(t *testing.T) (*harness, values) {
+		h := newHarness(t, hostsim.Config{})
+		if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+			t.Fatal(err)
+		}
+		cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("300ms")}
+		st, d := h.apply(queueType, cfg, nil, h.plan(queueType, cfg, nil).planned)
+		mustNoError(t, "the unfinished create", d)
+		if st == nil || st.str(aPendingOp) == "" || st.str(aGeneration) != "" {
+			t.Fatalf("want a state with pending_operation_id and no generation, got %v", st)
+		}
+		return h, st
+	}
+	gone := func(t *testing.T, h *harness) {
+		t.Helper()
+		if _, d := h.importID(queueType, "dev/orders"); !hasError(d) {
+			t.Fatalf("dev/orders is still on the host after the destroy: %s", dump(d))
+		}
+	}
+	t.Run("finished since", func(t *testing.T) {
+		t.Parallel()
+		h, st := unfinished(t)
+		if _, err := h.sim.Admin.Complete(st.str(aPendingOp)); err != nil {
+			t.Fatal(err)
+		}
+		after, d := h.apply(queueType, nil, st, nil)
+		mustNoError(t, "destroy", d)
+		if after != nil {
+			t.Errorf("the destroy kept a state: %v", after)
+		}
+		gone(t, h)
+	})
+	t.Run("still running", func(t *testing.T) {
+		t.Parallel()
+		h, st := unfinished(t)
+		after, d := h.apply(queueType, nil, st, nil)
+		mustNoError(t, "destroy of a create that made nothing yet", d)
+		if after != nil {
+			t.Errorf("the destroy kept a state: %v", after)
+		}
+		gone(t, h)
+	})
+	t.Run("unreadable", func(t *testing.T) {
+		t.Parallel()
+		h, st := unfinished(t)
+		if _, err := h.sim.Admin.Complete(st.str(aPendingOp)); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.sim.Admin.ArmFault("error=permission_denied,kind=AtLeastOnceQueue,route=read,count=1"); err != nil {
+			t.Fatal(err)
+		}
+		after, d := h.apply(queueType, nil, st, nil)
+		wantDiags(t, d, errorDiag("Failed to delete AtLeastOnceQueue orders",
+			"The resource could not be read to learn its generation before deleting it.",
+			"",
+			"Host: error permission_denied injected by an armed hostsim fault (error=permission_denied)",
+			"",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Pointer: /metadata",
+			"Request: <req-1>",
+			"Code: permission_denied (host, HTTP 403)",
+			"Retryable: no",
+			"",
+			"The credential may not do this. Use a token that is allowed to."))
+		if after.str(aPendingOp) != st.str(aPendingOp) {
+			t.Errorf("the failed destroy lost the state's marker: %v", after)
+		}
+		if _, d := h.importID(queueType, "dev/orders"); hasError(d) {
+			t.Errorf("a destroy that could not read the resource deleted it anyway: %s", dump(d))
+		}
+	})
+}
