@@ -27,3 +27,34 @@ func TestSpaceKnownOnlyAfterApplyIsNotReplacedByADefault(t *testing.T) {
 		t.Errorf("existing resource: space planned %v, want unknown (the prior %q would hide a move)", pr.planned[aSpace], st.str(aSpace))
 	}
 }
+
+// TestCreateResolvesWhatThePlanLeftUnknown: a plan made before the provider knew
+// its configuration leaves the space and the Form unknown; the create fills them in
+// with the functions the plan uses (the provider's default space, the newest
+// definition version the host supports) and creates exactly that.
+func TestCreateResolvesWhatThePlanLeftUnknown(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{}) // the provider's default space is dev
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	known := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", known.diags)
+	planned := values{}
+	for k, v := range known.planned {
+		planned[k] = v
+	}
+	for _, k := range []string{aSpace, aFormAPIVersion, aFormKind, aFormDefVersion, aFormSchemaDigest, aFormPackageDigest} {
+		planned[k] = types.StringUnknown()
+	}
+	st, d := h.apply(queueType, cfg, nil, planned)
+	mustNoError(t, "create", d)
+	for _, k := range []string{aSpace, aFormAPIVersion, aFormKind, aFormDefVersion, aFormSchemaDigest, aFormPackageDigest} {
+		if !st[k].Equal(known.planned[k]) {
+			t.Errorf("%s: created with %v, the plan that knew it says %v", k, st[k], known.planned[k])
+		}
+	}
+	got, d := h.read(queueType, st)
+	mustNoError(t, "read", d)
+	if got.str(aUID) != st.str(aUID) || got.str(aSpace) != "dev" {
+		t.Errorf("the host holds %v, want dev/orders as created (%v)", got, st)
+	}
+}
