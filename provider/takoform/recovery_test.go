@@ -480,3 +480,47 @@ func TestDeleteOfAnUnfinishedCreateLearnsItsGenerationFirst(t *testing.T) {
 		}
 	})
 }
+
+// TestUpdateAnsweredForAnotherIncarnationKeepsState: the provider fences an update
+// on the state's uid; a host that ignores the fence (hostsim uid.ignore-expected)
+// and updates the object re-created under the name is caught by the answer's uid,
+// and the state stays as it was instead of adopting the other object.
+func TestUpdateAnsweredForAnotherIncarnationKeepsState(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	old := h.create(queueType, cfg)
+	_, d := h.apply(queueType, nil, old, nil) // out of band: delete and re-create under the same name
+	mustNoError(t, "delete", d)
+	fresh := h.create(queueType, cfg)
+	if err := h.sim.Admin.ArmFault("uid.ignore-expected,kind=AtLeastOnceQueue"); err != nil {
+		t.Fatal(err)
+	}
+	changed := values{aName: s("orders"), "message_retention_seconds": i64(7200)}
+	pr := h.plan(queueType, changed, old)
+	mustNoError(t, "plan", pr.diags)
+	st, d := h.apply(queueType, changed, old, pr.planned)
+	wantDiags(t, named(d, "<state's uid>", old.str(aUID), "<host's uid>", fresh.str(aUID)),
+		errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
+			"The host serves another incarnation under this name (it was deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.",
+			"",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Pointer: /metadata/uid",
+			"Expected UID: <state's uid>",
+			"Current UID: <host's uid>",
+			"Current generation: 2",
+			"Current revision: 2",
+			"Code: takoform.provider/uid-mismatch",
+			"Retryable: no",
+			"",
+			"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
+	if st == nil {
+		t.Fatal("state was removed")
+	}
+	for k, v := range old {
+		if !st[k].Equal(v) {
+			t.Errorf("state changed at %s: %v -> %v", k, v, st[k])
+		}
+	}
+}
