@@ -1,6 +1,7 @@
 package takoform
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -216,11 +217,13 @@ func TestTransitionPostThatNeverArrivedIsForgottenOnRefresh(t *testing.T) {
 	up, d := applyTransition(t, h, cfg, st)
 	mustBeIndeterminate(t, up, d, transitionIndeterminate(postLost+"; readback: host refused with resource_not_found (HTTP 404): Form transition operation <formtx-1> is not known for this resource (never posted, or posted by another tenant or for another resource); POST the request to start it", "", false))
 	lose = false
+	mustKeepTransition(t, h, true)
 	rd, d := h.read(queueType, up)
 	mustNoError(t, "refresh", d)
 	if len(d) != 0 || rd.str(aPendingOp) != "" || rd.str(aFormDefVersion) != "0.1.0" || rd.str(aGeneration) != "1" {
 		t.Fatalf("refresh of a transition the host never recorded: pending=%q version=%q gen=%q\n%s", rd.str(aPendingOp), rd.str(aFormDefVersion), rd.str(aGeneration), dump(d))
 	}
+	mustKeepTransition(t, h, false)
 	done, d := applyTransition(t, h, cfg, rd)
 	mustBeCommitted(t, st, done, d)
 	if done.str(aPendingOp) == up.str(aPendingOp) {
@@ -250,7 +253,9 @@ func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
 	up, d := applyTransition(t, h, cfg, st)
 	mustBeIndeterminate(t, up, d, transitionIndeterminate(postLost+"; readback: GET "+readbackURL+": no complete answer from the host: unexpected EOF", "", false))
 	lose = false
+	mustKeepTransition(t, h, true)
 	rd, d := h.read(queueType, up)
+	mustKeepTransition(t, h, false)
 	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), warningDiag("Form transition of AtLeastOnceQueue orders was rejected",
 		"The host rejected the transition with failure code backend_rejected; the resource is unchanged and operable on 0.1.0, and the state no longer records the operation.",
 		"",
@@ -270,4 +275,14 @@ func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
 	}
 	done, d := applyTransition(t, h, cfg, rd)
 	mustBeCommitted(t, st, done, d)
+}
+
+// mustKeepTransition fails unless the queue's private state holds the kept request
+// of an unresolved transition (want) or no longer does (!want): a resolved
+// transition's request must not linger to be resent.
+func mustKeepTransition(t *testing.T, h *harness, want bool) {
+	t.Helper()
+	if got := bytes.Contains(h.private[queueType], []byte(`"`+privateTransitionKey+`"`)); got != want {
+		t.Fatalf("private state holds the transition's kept request: %v, want %v (%s)", got, want, h.private[queueType])
+	}
 }

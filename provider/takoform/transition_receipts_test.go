@@ -55,8 +55,10 @@ func TestTransitionReceiptThatDoesNotVerifyIsNeverAdopted(t *testing.T) {
 	}
 
 	corrupt = false
+	mustKeepTransition(t, h, true)
 	rd, d = h.read(queueType, up)
 	mustNoError(t, "refresh with a receipt that verifies", d)
+	mustKeepTransition(t, h, false)
 	if rd.str(aFormDefVersion) != "0.2.0" || rd.str(aGeneration) != "2" || rd.str(aUID) != st.str(aUID) || rd.str(aPendingOp) != "" {
 		t.Fatalf("refresh after the commit: version=%q gen=%q uid=%q pending=%q", rd.str(aFormDefVersion), rd.str(aGeneration), rd.str(aUID), rd.str(aPendingOp))
 	}
