@@ -155,6 +155,19 @@ func TestCrossFieldConventions(t *testing.T) {
 		"Retryable: no",
 		"",
 		"Rename one of them.").at("vars_json"))
+	// a required sensitive var (a set: its path is the value) named like a binding
+	secret := cfg.clone()
+	secret["vars_json"] = s(`{}`)
+	secret["required_sensitive_vars"] = types.SetValueMust(types.StringType, []attr.Value{s("TOKEN"), s("CACHE")})
+	pr = h.plan("takoform_worker_version", secret, nil)
+	wantDiags(t, pr.diags, errorDiag(`Module environment name "CACHE" is declared twice`,
+		"Binding names, vars keys and names of required sensitive vars share one namespace in the module's environment.",
+		"",
+		"Resource: takoform_worker_version",
+		"Code: takoform.provider/environment-name-duplicate",
+		"Retryable: no",
+		"",
+		"Rename one of them.").at(`required_sensitive_vars{"CACHE"}`))
 	both := cfg.clone()
 	both[aName] = s("version-a")
 	both["vars_json"] = s(`{}`)
