@@ -43,7 +43,7 @@ func renderReadme() string {
 	b.WriteString("- `NAME_URL`, `NAME_ADMIN` — set by `hostsim-start NAME ...`.\n")
 	b.WriteString("- `TAKOFORM_ENDPOINT`, `TAKOFORM_TOKEN`, `TAKOFORM_SPACE`, `TF_CLI_CONFIG_FILE` — set by `tofu-env`.\n")
 	b.WriteString("- `FAMILY_DIR`, `TAKOKIT_PROVIDER_DIR` — set by `family-provider` (the family root; the provider directory tofu-env uses).\n")
-	b.WriteString("- `TAKOKIT_UPDATE_GOLDEN=1` — let failing `cmp` commands rewrite the golden files inside the scenario.\n")
+	b.WriteString("- `TAKOKIT_UPDATE_GOLDEN=1` — let failing `cmp` commands rewrite the golden files inside the scenario. (The same variable records again what each conformance check sends, `conformance/selftest/testdata/requests/`, docs/guides/conformance.md#what-a-check-sends.)\n")
 	b.WriteString("- `" + laneEnv + "` — set when a scenario runs again on another lane: `hostsim-start` starts its hosts on that lane and `tofu-env` uses that lane's provider (`bin/<lane>/`).\n")
 	b.WriteString("\n## Lanes\n\n")
 	b.WriteString("Every scenario runs on the default lane. One whose comments hold a line `# lanes: v1alpha3` runs again, as\n")
