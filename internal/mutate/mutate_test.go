@@ -425,7 +425,7 @@ func TestProbe(t *testing.T) {
 
 // TestBatchesRunCheapUnitsAlone: the first units run alone, and more of them
 // while their time stays within a third of the set's; the rest of a package run
-// in one process, and a split's units always alone.
+// in one process, and a split's units alone unless its variable takes a list.
 func TestBatchesRunCheapUnitsAlone(t *testing.T) {
 	ms := time.Millisecond
 	us := []unit{
@@ -469,6 +469,31 @@ func TestBatchesRunCheapUnitsAlone(t *testing.T) {
 	}
 	if want := []int{1, 1, 1, 8, 32, 5}; !slices.Equal(sizes, want) {
 		t.Errorf("batch sizes %v, want %v", sizes, want)
+	}
+
+	// a split whose variable takes a list: past the first units, its units share
+	// runs (values joined once each, tests once each), apart from other tests
+	joined := Scope{Split: &Split{Env: "X", Join: ","}}
+	us = []unit{
+		{pkg: 0, name: "TestS", dur: 10 * ms, env: []string{"X=a"}}, {pkg: 0, name: "TestT", dur: 10 * ms, env: []string{"X=a"}},
+		{pkg: 0, name: "TestS", dur: 10 * ms, env: []string{"X=b"}},
+		{pkg: 0, name: "TestT", dur: 10 * ms, env: []string{"X=b"}}, {pkg: 0, name: "TestS", dur: 10 * ms, env: []string{"X=c"}},
+		{pkg: 0, name: "TestU", dur: 10 * ms},
+		{pkg: 0, name: "TestT", dur: 10 * ms, env: []string{"X=c"}},
+		{pkg: 1, name: "TestS", dur: 10 * ms, env: []string{"X=d"}},
+	}
+	got = nil
+	for _, b := range batches(us, joined) {
+		got = append(got, fmt.Sprintf("%d:%s%v(%d)", b.pkg, b.pattern, b.env, len(b.units)))
+	}
+	want = []string{"0:^TestS$[X=a](1)", "0:^TestT$[X=a](1)", "0:^TestS$[X=b](1)",
+		"0:^TestT$|^TestS$[X=b,c](3)", "0:^TestU$[](1)", "1:^TestS$[X=d](1)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("joined batches:\n got %q\nwant %q", got, want)
+	}
+	// without Join the same units each run alone
+	if n := len(batches(us, Scope{Split: &Split{Env: "X"}})); n != 5+1+1+1 {
+		t.Errorf("%d batches without Join, want one per split unit and one for TestU (8)", n)
 	}
 }
 

@@ -42,6 +42,11 @@ type Split struct {
 	// ValuesFrom is a command (run at the workspace root) that prints the values,
 	// the first field of each line, when Values is empty.
 	ValuesFrom []string `json:"valuesFrom"`
+	// Join, when the variable also takes a list of values ("," for the
+	// self-test's check ids), lets a mutant's units past those run alone share
+	// one process: the batch's values joined, its tests all run for each. A
+	// process costs more to start than one check costs to run (docs/mutation.md).
+	Join string `json:"join"`
 }
 
 // Status is a mutant's outcome.

@@ -365,6 +365,32 @@ type batch struct {
 	units   []unit
 }
 
+// joins says whether u is a split's unit that may share a run with others of
+// its split (the split's variable takes a list).
+func joins(u unit, s Scope) bool {
+	return len(u.env) > 0 && s.Split != nil && s.Split.Join != ""
+}
+
+// add puts a split's unit in a joined batch: its value joins the variable's list
+// and its test the pattern, each once. The batch runs every test for every value,
+// more than its units when their tests differ by value; each of those passes
+// unmutated (baseline), so a failure is still the mutant's.
+func (b *batch) add(u unit, s Scope) {
+	b.units = append(b.units, u)
+	_, v, _ := strings.Cut(u.env[0], "=")
+	if len(b.env) == 0 {
+		b.env = []string{s.Split.Env + "=" + v}
+	} else if vs := strings.Split(strings.TrimPrefix(b.env[0], s.Split.Env+"="), s.Split.Join); !slices.Contains(vs, v) {
+		b.env[0] += s.Split.Join + v
+	}
+	if p := u.pattern(s); !slices.Contains(strings.Split(b.pattern, "|"), p) {
+		if b.pattern != "" {
+			b.pattern += "|"
+		}
+		b.pattern += p
+	}
+}
+
 // firstBatch is how many units the first batch of a package holds; each next
 // batch of that package holds four times the one before. A batch of parallel
 // tests costs about its slowest tests' time, so the likeliest killers after the
@@ -387,7 +413,9 @@ func chunk(k int) int {
 // batches gives the first units alone (at least alone of them, and more while
 // their time stays within 1/aloneShare of the set's), then the rest grouped by
 // package and environment in batches growing fourfold from firstBatch (a
-// split's units stay alone: each has its own value).
+// split's units stay alone, each with its own value, unless the split joins
+// values: then they are grouped past the first alone units, apart from the
+// package's other units).
 func batches(us []unit, s Scope) []batch {
 	var total, spent time.Duration
 	for _, u := range us {
@@ -395,17 +423,23 @@ func batches(us []unit, s Scope) []batch {
 	}
 	var out []batch
 	group := map[string]int{}
-	grouped := map[int]int{} // by package: units put in a batch so far
+	grouped := map[string]int{} // by package (and split): units put in a batch so far
 	grouping := false
 	for i, u := range us {
-		grouping = grouping || i >= alone && spent+u.dur > total/aloneShare
-		if !grouping || len(u.env) > 0 || u.name == "" {
+		// a joinable split's units share runs as soon as the first ones ran alone:
+		// their runs cost mostly a process start each
+		grouping = grouping || i >= alone && (spent+u.dur > total/aloneShare || joins(u, s))
+		if !grouping || len(u.env) > 0 && !joins(u, s) || u.name == "" {
 			out = append(out, batch{pkg: u.pkg, env: u.env, pattern: u.pattern(s), units: []unit{u}})
 			spent += u.dur
 			continue
 		}
-		k := strconv.Itoa(u.pkg) + "/" + strconv.Itoa(chunk(grouped[u.pkg]))
-		grouped[u.pkg]++
+		g := strconv.Itoa(u.pkg)
+		if joins(u, s) {
+			g += "/" + s.Split.Env
+		}
+		k := g + "/" + strconv.Itoa(chunk(grouped[g]))
+		grouped[g]++
 		j, ok := group[k]
 		if !ok {
 			j = len(out)
@@ -413,6 +447,10 @@ func batches(us []unit, s Scope) []batch {
 			out = append(out, batch{pkg: u.pkg})
 		}
 		b := &out[j]
+		if joins(u, s) {
+			b.add(u, s)
+			continue
+		}
 		b.units = append(b.units, u)
 		if b.pattern != "" {
 			b.pattern += "|"
