@@ -38,6 +38,8 @@ func TestJudge(t *testing.T) {
 		{"the innermost setup step is the cause", "any", setup("setting up Outer", setup("setting up Inner", refused)), StatusError,
 			"setting up Inner: PUT /x/q-1: expected 201, got 500 internal_error: boom", "setting up Inner", ""},
 		{"a transport error", "any", &TransportError{What: "GET /", Err: errors.New("EOF")}, StatusError, "GET /: EOF", "", ""},
+		{"a lost request worded twice", "any", failf("%v (outer)", failf("%v (inner)", &TransportError{What: "GET /", Err: errors.New("EOF")})), StatusError,
+			"GET /: EOF (inner) (outer)", "", ""},
 	}
 	for _, c := range cases {
 		v := judge(c.id, c.err)
@@ -47,6 +49,33 @@ func TestJudge(t *testing.T) {
 	}
 	if setup("setting up Q", nil) != nil {
 		t.Error("a setup step that succeeded is no error")
+	}
+}
+
+// TestJudgeKeepsTheAnswerAndTheCause: the verdict carries the answer a failure
+// names (the report shows its excerpt) on every path, and a rule-tagged failure
+// without a Detail is its own cause.
+func TestJudgeKeepsTheAnswerAndTheCause(t *testing.T) {
+	r := &Resp{Req: Req{Method: "PUT", Target: "/x/q-1"}, Status: 500}
+	refused := &Failure{Msg: "PUT /x/q-1: expected 201, got 500", Resp: r}
+	for _, c := range []struct {
+		name string
+		id   string
+		err  error
+	}{
+		{"the check's own failure", "any", refused},
+		{"a setup step refused", "any", setup("setting up Q", refused)},
+		{"another check's rule", "any", &Failure{Msg: "m", Rule: RuleETag, Detail: "d", Resp: r}},
+		{"a setup step broken by another check's rule", "any", setup("setting up Q", &Failure{Msg: "m", Rule: RuleETag, Detail: "d", Resp: r})},
+		{"the rule's own check", RuleETag, &Failure{Msg: "m", Rule: RuleETag, Resp: r}},
+	} {
+		if v := judge(c.id, c.err); v.Resp != r {
+			t.Errorf("%s: judge = %+v; want the failure's answer kept", c.name, v)
+		}
+	}
+	v := judge("any", &Failure{Msg: "PUT /x/q-1: ETag is weak", Rule: RuleETag})
+	if v.Status != StatusError || v.Cause != "PUT /x/q-1: ETag is weak" || v.Rule != RuleETag {
+		t.Errorf("a rule-tagged failure without Detail: judge = %+v; want an error caused by its whole message", v)
 	}
 }
 
