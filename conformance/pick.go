@@ -40,8 +40,10 @@ func (p *Probe) build(ctx context.Context, need string, fits func(*catalog.Form)
 			return b, nil
 		}
 		// A host refusing what its own profile narrowed (a handler it does not offer,
-		// say) is right; the check moves on to the next Form that fits.
-		if !declined(err) {
+		// say) is right, and so is one whose limits leave a Form nothing to attach
+		// to (specFor's not-applicable); the check moves on to the next Form that fits.
+		var na *NotApplicable
+		if !declined(err) && !errors.As(err, &na) {
 			return nil, err
 		}
 		last = err

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // world builds, inside one check's space, the resources a Form's canonical fixture
@@ -21,6 +23,10 @@ type world struct {
 	order    []*Resource          // everything made, in creation order
 	noDeploy bool                 // leave attachments' workers without a deployment
 	onlyEnum string               // declare just this value in revision enum sets ("" = all the host accepts)
+	// cut are the values a revision enum set accepted by the host left out
+	// because of the host's maximum (a version may declare one handler): an
+	// attachment refused for a value left out is built again declaring it.
+	cut []string
 }
 
 // artifactAddressed reports a Form whose desired schema has exactly one property,
@@ -30,7 +36,63 @@ func artifactAddressed(f *catalog.Form) bool {
 }
 
 // specFor returns a valid, materialized spec for f, creating what it refers to.
+//
+// A worker attachment may need its worker's versions to declare one handler (a
+// cron trigger, the scheduled one); the runner cannot know which from the
+// catalog, and the host decides it when the attachment is created. When the
+// host's maximum cut the handlers a version declares, the attachment is created
+// once under a name of its own and deleted again: refused
+// unsupported_capability, a fresh world is built once per value that was cut,
+// declaring just that one, until one is accepted. None accepted, the first
+// world stays (docs/guides/conformance.md#partial-hosts).
 func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, error) {
+	spec, err := p.specOnce(ctx, f)
+	if err != nil || p.world.onlyEnum != "" || len(p.world.cut) == 0 || !p.workerAttachment(f) {
+		return spec, err
+	}
+	first, firstSpec := p.world, spec
+	declined, err := p.tryAttachment(ctx, f, spec)
+	if err != nil || declined == nil {
+		return spec, err
+	}
+	for _, v := range first.cut {
+		p.world = &world{made: map[string]*Resource{}, noDeploy: p.world.noDeploy, onlyEnum: v}
+		spec, err := p.specOnce(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		again, err := p.tryAttachment(ctx, f, spec)
+		if err != nil || again == nil {
+			return spec, err
+		}
+	}
+	// refused whichever it declares: the first world's spec, for a check that
+	// measures a refusal coming before the handler's
+	p.world = first
+	return firstSpec, nil
+}
+
+// tryAttachment creates f with spec under a fresh name and deletes it again,
+// settling either; it returns the answer when the host declined it
+// (unsupported_capability), nil when the host took it.
+func (p *Probe) tryAttachment(ctx context.Context, f *catalog.Form, spec map[string]any) (*Resp, error) {
+	step := "trying which handler " + f.Ref.Kind + " needs"
+	r, err := p.apply(ctx, p.P, f.Ref, p.Name(slugPrefix(f)), spec, "")
+	if err != nil {
+		return nil, setup(step, err)
+	}
+	if r.Code() == wire.CodeUnsupportedCapability {
+		return r, nil
+	}
+	res, err := p.settle(ctx, p.P, r, http.StatusCreated)
+	if err != nil {
+		return nil, setup(step, err)
+	}
+	return nil, setup(step, p.deleted(ctx, res))
+}
+
+// specOnce is specFor in the world as it is.
+func (p *Probe) specOnce(ctx context.Context, f *catalog.Form) (map[string]any, error) {
 	if p.world == nil {
 		p.world = &world{made: map[string]*Resource{}}
 	}
@@ -112,6 +174,7 @@ func (p *Probe) widenEnumSets(f *catalog.Form, spec map[string]any) {
 				vals = slices.DeleteFunc(vals, func(v string) bool { return !slices.Contains(allowed, v) })
 			}
 			if max, ok := prof.Limits["maximum"+strings.ToUpper(fl.Wire[:1])+fl.Wire[1:]]; ok && int64(len(vals)) > max {
+				p.world.cut = append(p.world.cut, vals[max:]...)
 				vals = vals[:max]
 			}
 		}

@@ -1,0 +1,132 @@
+package selftest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/conformance"
+)
+
+// outcomesDir holds, per shaped host, how each check ends there.
+var outcomesDir = filepath.Join("testdata", "outcomes")
+
+// shapedHosts are hosts that install less than full, or speak the other lane:
+// on them a check ends not-applicable for a reason of its own, or passes on
+// what is left. The files are named for the host.
+var shapedHosts = []struct {
+	name, profile, lane string
+}{
+	{"bundles-only", "testdata/bundles-only.json", ""},
+	{"kv-only", "kv-only", ""},
+	{"no-endpoints", "no-endpoints", ""},
+	{"silent-support", "silent-support", ""},
+	{"tight-limits", "tight-limits", ""},
+	{"v1alpha3", "full", "v1alpha3"},
+}
+
+// TestEachCheckEndsAsRecordedOnShapedHosts: how each check ends on hosts that
+// install less than full (its status, and its message with what a run draws at
+// random masked) is recorded in testdata/outcomes/HOST.txt. A check that
+// stopped saying why it does not apply, passed where it has nothing to
+// measure, or broke on a missing Form (a runner panic is an error) changes its
+// line. Each host runs every check (TAKOKIT_SELFTEST_CHECKS narrows them, for
+// mage mutate) in one run; TAKOKIT_UPDATE_GOLDEN=1 records them again.
+func TestEachCheckEndsAsRecordedOnShapedHosts(t *testing.T) {
+	t.Parallel() // its own hosts
+	only := areaChecks(t)
+	update := os.Getenv("TAKOKIT_UPDATE_GOLDEN") == "1"
+	if update && only != nil {
+		t.Fatal("TAKOKIT_UPDATE_GOLDEN=1 records every check: unset TAKOKIT_SELFTEST_CHECKS")
+	}
+	for _, h := range shapedHosts {
+		t.Run(h.name, func(t *testing.T) {
+			got := endings(t, h.profile, h.lane, only)
+			file := filepath.Join(outcomesDir, h.name+".txt")
+			if update {
+				if err := os.MkdirAll(outcomesDir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("no recorded outcomes (%v): record them with TAKOKIT_UPDATE_GOLDEN=1 go test ./selftest -run %s and review the file", err, t.Name())
+			}
+			want := map[string]string{}
+			for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+				id, _, _ := strings.Cut(l, " ")
+				want[id] = l
+			}
+			for _, l := range got {
+				id, _, _ := strings.Cut(l, " ")
+				if w, ok := want[id]; !ok {
+					t.Errorf("%s: no recorded outcome on %s (record with TAKOKIT_UPDATE_GOLDEN=1)\n got %s", id, h.name, l)
+				} else if w != l {
+					t.Errorf("%s on %s ends otherwise than recorded in %s:\n got %s\nwant %s", id, h.name, file, l, w)
+				}
+			}
+			if only == nil && len(got) != len(want) {
+				t.Errorf("%d checks ran on %s, %d are recorded in %s", len(got), h.name, len(want), file)
+			}
+		})
+	}
+}
+
+// endings runs the checks (all when only is nil) against an in-process hostsim
+// of profile on lane (the default when "") and gives one line per check: its id,
+// status and masked message.
+func endings(t *testing.T, profile, lane string, only []string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	var extra []string
+	l := wire.DefaultLane
+	if lane != "" {
+		extra = []string{"--lane", lane}
+		var err error
+		if l, err = wire.LaneNamed(lane); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.HasSuffix(profile, ".json") {
+		abs, err := filepath.Abs(profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		profile = abs
+	}
+	cat, err := catalog.EmbeddedLane(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := startInProcess(ctx, "", profile, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Stop()
+	var lines []string
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat, Space: "shaped", Only: only, Timeout: 20 * time.Second,
+		Progress: func(r conformance.Result) {
+			if r.Status == conformance.StatusSkipped || only != nil && !slices.Contains(only, r.ID) {
+				return
+			}
+			msg := strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(random.ReplaceAllString(r.Message, "#"))
+			lines = append(lines, fmt.Sprintf("%s %s: %s", r.ID, r.Status, msg))
+		}}
+	tokens(&cfg)
+	if _, err := conformance.Run(ctx, cfg); err != nil {
+		t.Fatalf("the run against hostsim %s did not start: %v", profile, err)
+	}
+	return lines
+}
