@@ -116,6 +116,7 @@ func TestVerifyReceipt(t *testing.T) {
 		{"resource of another uid", "resource.metadata.uid", "u-9", "receipt's resource"},
 		{"resource at the old generation", "resource.metadata.generation", "19", "receipt's resource"},
 		{"a receipt missing its proof", "transitionProof", nil, "not a committed transition receipt"},
+		{"a resource with a member no representation has", "resource.surprise", 1, "embedded resource is not a valid representation"},
 	}
 	for _, c := range cases {
 		_, doc := receiptCase(t)
