@@ -60,6 +60,8 @@ func MoreNegatives() map[string][]Negative {
 	return map[string][]Negative{
 		// the last rule: refused stale requests leave the resource unchanged
 		"stale-generation-rejected": {targeted("fence.refusal-writes", "refused stale requests moved the resource")},
+		// the last rule: each error answer carries a requestId of its own
+		"error-envelope-taxonomy": {targeted("errors.request-id-fixed", "it must be unique per answer")},
 	}
 }
 

@@ -33,6 +33,25 @@ func TestStrictJSONAndErrorFaults(t *testing.T) {
 			validate([]byte(tc.doc)).refused("invalid_argument", 400)
 		})
 	}
+	t.Run("errors.request-id-fixed", func(t *testing.T) {
+		ids := func() [2]string {
+			var out [2]string
+			for i := range out {
+				var env struct{ Error struct{ RequestID string } }
+				_ = json.Unmarshal(c.do("GET", api+"/nowhere", nil, nil).refused("resource_not_found", 404).body, &env)
+				out[i] = env.Error.RequestID
+			}
+			return out
+		}
+		arm(t, sim, "errors.request-id-fixed")
+		if got := ids(); got[0] != got[1] || got[0] != "req_00000000000000000000" {
+			t.Fatalf("errors.request-id-fixed: two error answers carry requestIds %q", got)
+		}
+		disarm(t, sim)
+		if got := ids(); got[0] == got[1] || !strings.HasPrefix(got[0], "req_") {
+			t.Fatalf("disarmed, two error answers carry requestIds %q", got)
+		}
+	})
 	t.Run("errors.retryable-wrong", func(t *testing.T) {
 		retryable := func() bool {
 			var env struct{ Error struct{ Retryable bool } }

@@ -66,6 +66,7 @@ var Table = []*Rule{
 	JSONDuplicates,
 	JSONUnknownMembers,
 	ErrorsRetryableWrong,
+	ErrorsRequestIDFixed,
 	SpaceLenient,
 	TenantIgnore,
 	PrepareHostWide,
@@ -177,6 +178,10 @@ var (
 	Panic = &Rule{Name: "panic", Stage: StageRequest, Effect: "the matching request panics in its handler (the recover middleware answers internal_error 500 and logs the stack)"}
 )
 
+// FixedRequestID is the requestId errors.request-id-fixed writes in every error
+// envelope: valid in form, the same for every answer.
+const FixedRequestID = "req_00000000000000000000"
+
 // Targeted faults: each switches off one lane rule.
 var (
 
@@ -208,6 +213,7 @@ var (
 	JSONDuplicates       = &Rule{Name: "json.duplicates", Stage: StageRules, Effect: "request bodies with duplicate member names pass the I-JSON gate; the last member wins"}
 	JSONUnknownMembers   = &Rule{Name: "json.unknown-members", Stage: StageRules, Effect: "request bodies are decoded leniently: members the closed schema does not declare are ignored"}
 	ErrorsRetryableWrong = &Rule{Name: "errors.retryable-wrong", Stage: StageRules, Effect: "every error envelope carries the opposite of its code's retryable value"}
+	ErrorsRequestIDFixed = &Rule{Name: "errors.request-id-fixed", Stage: StageRules, Effect: "every error envelope carries one and the same requestId (" + FixedRequestID + ") instead of its request's"}
 	SpaceLenient         = &Rule{Name: "space.lenient", Stage: StageRules, Effect: "/metadata/space is not checked against the SpaceID grammar (the query's space still is)"}
 
 	// tenancy (docs/protocol.md#auth)

@@ -171,6 +171,9 @@ func (c *call) fail(e *wire.Error) {
 	if c.fs.On(fault.ErrorsRetryableWrong) {
 		out.Retryable = !out.Retryable
 	}
+	if c.fs.On(fault.ErrorsRequestIDFixed) {
+		out.RequestID = fault.FixedRequestID
+	}
 	body, _ := json.Marshal(wire.Envelope{Error: &out})
 	c.w.Header().Del(wire.HeaderETag)
 	c.send(out.Code.Status(), body, "")
