@@ -94,6 +94,18 @@ type alteration struct {
 	n  int
 }
 
+// unaltered plans one run of each check of the table (of only, when it is not
+// nil) with nothing altered: the sweep's transport then only records.
+func unaltered(only []string) []alteration {
+	var plan []alteration
+	for _, c := range conformance.Table() {
+		if only == nil || contains(only, c.ID) {
+			plan = append(plan, alteration{id: c.ID})
+		}
+	}
+	return plan
+}
+
 // sweepRun runs the planned alterations in order, in one conformance run
 // against the host (its surface read once), altering each one's request
 // (restatus: its answer's status, else the request itself).
@@ -166,15 +178,9 @@ func sweep(t *testing.T, profile string, onlyAccepted, restatus bool, judge func
 		t.Fatal(err)
 	}
 	defer sim.Stop()
-	var plan []alteration
-	for _, c := range conformance.Table() {
-		if only == nil || contains(only, c.ID) {
-			plan = append(plan, alteration{id: c.ID})
-		}
-	}
-	base := sweepRun(ctx, t, sim.URL, cat, plan, false)
+	base := sweepRun(ctx, t, sim.URL, cat, unaltered(only), false)
 	var ids []string
-	plan = nil
+	var plan []alteration
 	for _, b := range base {
 		if b.res.Status != conformance.StatusPass {
 			continue // what a check answers against full is TestSelftest's (against async, TestEveryCheckPassesOnTheAsyncHost's)
