@@ -96,7 +96,7 @@ func (p *Probe) await(ctx context.Context, c *Client, r *Resp) (*Operation, erro
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()
-			case <-time.After(time.Duration(wait)*time.Second + 20*time.Millisecond):
+			case <-time.After(time.Duration(wait)*time.Second + p.pollPause):
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -23,6 +24,8 @@ type Probe struct {
 	check int // the check's place in the run: what keeps tenant-wide values apart between checks
 	seq   int
 	world *world
+	// pollPause is the wait between two polls beyond their Retry-After (Config.PollPause)
+	pollPause time.Duration
 }
 
 // Name returns a fresh resource name for this run and check.

@@ -30,6 +30,9 @@ type Config struct {
 	Lane     *wire.Lane
 	Checks   []Check       // nil = Table()
 	Timeout  time.Duration // per check; 0 = 60s
+	// PollPause is how long the runner waits between two polls of a pending
+	// Operation on top of the Retry-After it carries; 0 = 20ms.
+	PollPause time.Duration
 	Progress func(Result)  // called after each check, in order
 	// Started is called once the host's lane is known, before anything else is read
 	// (the command prints the report's first line from it).
@@ -56,6 +59,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 60 * time.Second
+	}
+	if cfg.PollPause == 0 {
+		cfg.PollPause = 20 * time.Millisecond
 	}
 	if cfg.Space == "" {
 		cfg.Space = "conformance"
@@ -102,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		default:
 			rec := &recorder{}
 			p := &Probe{P: primary.recording(rec), Space: fmt.Sprintf("%s-%s-%d", cfg.Space, runID, i+1),
-				Cat: cfg.Catalog, S: surface, run: runID, check: i + 1}
+				Cat: cfg.Catalog, S: surface, run: runID, check: i + 1, pollPause: cfg.PollPause}
 			if cfg.Alternate != "" {
 				p.Alt = cfg.client("alternate", cfg.Alternate).recording(rec)
 			}
