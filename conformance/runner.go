@@ -27,13 +27,13 @@ type Config struct {
 	Strict      bool
 	Catalog     *catalog.Catalog // nil = the project's catalog of the host's lane
 	// Lane is the host's lane, learned from its discovery at the start of the run.
-	Lane     *wire.Lane
-	Checks   []Check       // nil = Table()
-	Timeout  time.Duration // per check; 0 = 60s
+	Lane    *wire.Lane
+	Checks  []Check       // nil = Table()
+	Timeout time.Duration // per check; 0 = 60s
 	// PollPause is how long the runner waits between two polls of a pending
 	// Operation on top of the Retry-After it carries; 0 = 20ms.
 	PollPause time.Duration
-	Progress func(Result)  // called after each check, in order
+	Progress  func(Result) // called after each check, in order
 	// Started is called once the host's lane is known, before anything else is read
 	// (the command prints the report's first line from it).
 	Started func(host string, lane *wire.Lane)
