@@ -42,8 +42,7 @@ func (p *Probe) build(ctx context.Context, need string, fits func(*catalog.Form)
 		// A host refusing what its own profile narrowed (a handler it does not offer,
 		// say) is right, and so is one whose limits leave a Form nothing to attach
 		// to (specFor's not-applicable); the check moves on to the next Form that fits.
-		var na *NotApplicable
-		if !declined(err) && !errors.As(err, &na) {
+		if !declined(err) && classify(err) != StatusNotApplicable {
 			return nil, err
 		}
 		last = err

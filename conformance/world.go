@@ -47,7 +47,7 @@ func artifactAddressed(f *catalog.Form) bool {
 // world stays (docs/guides/conformance.md#partial-hosts).
 func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, error) {
 	spec, err := p.specOnce(ctx, f)
-	if err != nil || p.world.onlyEnum != "" || len(p.world.cut) == 0 || !p.workerAttachment(f) {
+	if err != nil || len(p.world.cut) == 0 || !p.workerAttachment(f) {
 		return spec, err
 	}
 	first, firstSpec := p.world, spec
@@ -56,7 +56,7 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 		return spec, err
 	}
 	for _, v := range first.cut {
-		p.world = &world{made: map[string]*Resource{}, noDeploy: p.world.noDeploy, onlyEnum: v}
+		p.world = &world{made: map[string]*Resource{}, noDeploy: first.noDeploy, onlyEnum: v}
 		spec, err := p.specOnce(ctx, f)
 		if err != nil {
 			return nil, err

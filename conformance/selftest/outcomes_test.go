@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/takokit/takokit/catalog"
-	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -85,30 +82,15 @@ func TestEachCheckEndsAsRecordedOnShapedHosts(t *testing.T) {
 
 // endings runs the checks (all when only is nil) against an in-process hostsim
 // of profile on lane (the default when "") and gives one line per check: its id,
-// status and masked message.
+// status and masked message. The runner probes with the project's catalog of
+// the lane it learns from the host.
 func endings(t *testing.T, profile, lane string, only []string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	var extra []string
-	l := wire.DefaultLane
 	if lane != "" {
 		extra = []string{"--lane", lane}
-		var err error
-		if l, err = wire.LaneNamed(lane); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if strings.HasSuffix(profile, ".json") {
-		abs, err := filepath.Abs(profile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		profile = abs
-	}
-	cat, err := catalog.EmbeddedLane(l)
-	if err != nil {
-		t.Fatal(err)
 	}
 	sim, err := startInProcess(ctx, "", profile, extra...)
 	if err != nil {
@@ -116,9 +98,9 @@ func endings(t *testing.T, profile, lane string, only []string) []string {
 	}
 	defer sim.Stop()
 	var lines []string
-	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat, Space: "shaped", Only: only, Timeout: 20 * time.Second,
+	cfg := conformance.Config{Endpoint: sim.URL, Space: "shaped", Only: only, Timeout: 20 * time.Second,
 		Progress: func(r conformance.Result) {
-			if r.Status == conformance.StatusSkipped || only != nil && !slices.Contains(only, r.ID) {
+			if r.Status == conformance.StatusSkipped {
 				return
 			}
 			msg := strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(random.ReplaceAllString(r.Message, "#"))

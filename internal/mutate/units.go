@@ -363,6 +363,8 @@ type batch struct {
 	env     []string
 	pattern string
 	units   []unit
+	// a joined batch's split values and test patterns, each once (add)
+	values, tests []string
 }
 
 // joins says whether u is a split's unit that may share a run with others of
@@ -378,16 +380,13 @@ func joins(u unit, s Scope) bool {
 func (b *batch) add(u unit, s Scope) {
 	b.units = append(b.units, u)
 	_, v, _ := strings.Cut(u.env[0], "=")
-	if len(b.env) == 0 {
-		b.env = []string{s.Split.Env + "=" + v}
-	} else if vs := strings.Split(strings.TrimPrefix(b.env[0], s.Split.Env+"="), s.Split.Join); !slices.Contains(vs, v) {
-		b.env[0] += s.Split.Join + v
+	if !slices.Contains(b.values, v) {
+		b.values = append(b.values, v)
+		b.env = []string{s.Split.Env + "=" + strings.Join(b.values, s.Split.Join)}
 	}
-	if p := u.pattern(s); !slices.Contains(strings.Split(b.pattern, "|"), p) {
-		if b.pattern != "" {
-			b.pattern += "|"
-		}
-		b.pattern += p
+	if p := u.pattern(s); !slices.Contains(b.tests, p) {
+		b.tests = append(b.tests, p)
+		b.pattern = strings.Join(b.tests, "|")
 	}
 }
 
