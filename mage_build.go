@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/takokit/takokit/internal/stamp"
 )
 
 // modules is every module in go.work, in dependency order (catalog at the bottom).
@@ -58,22 +60,22 @@ func buildLaneProviders() error {
 	return nil
 }
 
-// stampVersion is `git describe --tags --dirty` when a tag is reachable, else
-// 0.0.0-dev+<commit> (with .dirty when the work tree has changes): every binary of one
-// build says which source it came from.
+// stampVersion is the version every binary of one build is stamped with: `git describe
+// --tags` of the last commit that changed the files the binaries are built from, else
+// 0.0.0-dev+<that commit> (dirty when one of those files has changes). A commit or an
+// edit that leaves those files alone leaves the binaries' bytes alone, and the tests
+// that run them keep their results (internal/stamp, docs/decisions.md#test-cache).
 func stampVersion() (string, error) {
-	if out, err := exec.Command("git", "describe", "--tags", "--dirty").Output(); err == nil {
-		return strings.TrimSpace(string(out)), nil
+	pkgs := make([]string, 0, len(binaries))
+	for _, b := range binaries {
+		pkgs = append(pkgs, b.pkg)
 	}
-	out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	// the lane providers' main.go is the family guide's (mage_family.go)
+	inputs, err := stamp.Inputs(".", []string{familyGuide}, pkgs...)
 	if err != nil {
-		return "", fmt.Errorf("the build stamps its version from git, and git rev-parse HEAD failed: %v", err)
+		return "", err
 	}
-	v := "0.0.0-dev+" + strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "status", "--porcelain").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
-		v += ".dirty"
-	}
-	return v, nil
+	return stamp.Version(".", inputs)
 }
 
 // buildTofu builds OpenTofu with GOWORK=off: the tools module is deliberately outside go.work so

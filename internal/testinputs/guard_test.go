@@ -27,6 +27,7 @@ var selfContained = map[string]string{
 	"internal/mutate":         "builds and runs programs from modules it writes in a temporary directory",
 	"internal/testtally":      "runs go test in a module it writes in a temporary directory",
 	"internal/testinputs":     "runs git in repositories it makes in a temporary directory",
+	"internal/stamp":          "runs git and go list in a module it writes in a temporary directory",
 	"conformance/cmd/conformance": "finds bin/hostsim through selftest.LocateHostsim, " +
 		"which reads the binaries' id",
 }
