@@ -121,7 +121,10 @@ func buildFamilyTo(dir, outDir string) (out, src string, err error) {
 		return "", "", err
 	}
 	out = filepath.Join(outDir, "terraform-provider-takoform")
-	if err := goBuildKeep(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, out, "-ldflags", "-X main.version="+v, "."); err != nil {
+	// -buildvcs=false: built outside the workspace, go would stamp the commit and the
+	// modified flag of the repository around bin/, and any edit anywhere would change the
+	// binary's bytes (docs/decisions.md#test-cache); the version says the source instead
+	if err := goBuildKeep(work, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, out, "-buildvcs=false", "-ldflags", "-X main.version="+v, "."); err != nil {
 		return "", "", fmt.Errorf("build %s: %w", out, err)
 	}
 	if err := run(".", nil, out, "-check"); err != nil {
