@@ -37,6 +37,11 @@ type Job struct {
 	// SaveJSON, when set, is a file that receives the go test -json stream as it came
 	// (per test and package timings, for finding what is slow).
 	SaveJSON string
+	// PassKey and PassFile, both set, let a Command job reuse its last pass, as go test
+	// reuses a cached result: a pass writes PassKey (what the command's outcome depends
+	// on, e.g. its binaries' ids) to PassFile, and a job whose PassFile already holds its
+	// PassKey says so and does not run. A failure removes the file.
+	PassKey, PassFile string
 }
 
 // GoTestFlags come before a job's GoTest arguments.
@@ -160,6 +165,10 @@ func (j Job) runCommand(w io.Writer, start time.Time) testtally.Tally {
 		t.Fail(j.Name + " (a job with neither GoTest nor Command)")
 		return t
 	}
+	if j.passedBefore() {
+		fmt.Fprintf(w, "%s: ok, reused: it passed on the same inputs before (%s; TAKOKIT_TEST_FRESH=1 runs it)\n", j.Name, j.PassFile)
+		return t
+	}
 	cmd := exec.Command(j.Command[0], j.Command[1:]...)
 	cmd.Dir = j.Dir
 	cmd.Env = append(os.Environ(), j.Env...)
@@ -172,13 +181,30 @@ func (j Job) runCommand(w io.Writer, start time.Time) testtally.Tally {
 		}
 		fmt.Fprintf(w, "%s: failed: %v (%s)\n", j.Name, err, d)
 		t.Fail(j.Name)
+		if j.PassFile != "" {
+			os.Remove(j.PassFile)
+		}
 		return t
+	}
+	if j.PassKey != "" && j.PassFile != "" {
+		if err := os.WriteFile(j.PassFile, []byte(j.PassKey), 0o644); err != nil {
+			fmt.Fprintf(w, "%s: recording the pass: %v\n", j.Name, err)
+		}
 	}
 	if last := lastLine(out); last != "" {
 		fmt.Fprintln(w, last)
 	}
 	fmt.Fprintf(w, "%s: ok (%s)\n", j.Name, d)
 	return t
+}
+
+// passedBefore is whether PassFile holds PassKey: the job passed on these inputs.
+func (j Job) passedBefore() bool {
+	if j.PassKey == "" || j.PassFile == "" {
+		return false
+	}
+	have, err := os.ReadFile(j.PassFile)
+	return err == nil && string(have) == j.PassKey
 }
 
 func lastLine(b []byte) string {

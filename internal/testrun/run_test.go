@@ -165,3 +165,44 @@ func TestStartLineRunsAsPrintedWithTheAddedPathShort(t *testing.T) {
 		t.Errorf("start line\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A command job with a pass key runs until it passes on that key, then reuses the pass;
+// a new key runs it again, and a failure forgets the pass.
+func TestCommandJobReusesItsPassOnTheSameKeyOnly(t *testing.T) {
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	passFile := filepath.Join(dir, "passed")
+	job := func(key, exit string) Job {
+		return Job{Name: "conformance selftest", Dir: dir, PassKey: key, PassFile: passFile,
+			Command: []string{"sh", "-c", "echo ran >> runs; echo caught; exit " + exit}}
+	}
+	count := func() int {
+		raw, _ := os.ReadFile(runs)
+		return strings.Count(string(raw), "ran")
+	}
+	steps := []struct {
+		key, exit string
+		runs      int
+		failed    int
+		say       string
+	}{
+		{"k1", "0", 1, 0, "conformance selftest: ok ("},
+		{"k1", "0", 1, 0, "conformance selftest: ok, reused: it passed on the same inputs before (" + passFile},
+		{"k2", "0", 2, 0, "conformance selftest: ok ("},
+		{"k2", "3", 2, 0, "reused"},
+		{"k3", "3", 3, 1, "conformance selftest: failed: exit status 3"},
+		{"k2", "0", 4, 0, "conformance selftest: ok ("}, // the failure removed k2's pass
+	}
+	for i, s := range steps {
+		var out bytes.Buffer
+		got := Run([]Job{job(s.key, s.exit)}, 1, &out)
+		if count() != s.runs || got.Failed != s.failed || !strings.Contains(out.String(), s.say) {
+			t.Fatalf("step %d (key %s, exit %s): %d runs, %d failed, want %d and %d and %q in:\n%s",
+				i, s.key, s.exit, count(), got.Failed, s.runs, s.failed, s.say, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if got := Run([]Job{{Name: "no key", Dir: dir, PassFile: passFile, Command: []string{"sh", "-c", "echo ran >> runs"}}}, 1, &out); got.Failed != 0 || count() != 5 {
+		t.Fatalf("a job without a key always runs: %d runs\n%s", count(), out.String())
+	}
+}
