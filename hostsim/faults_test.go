@@ -260,7 +260,17 @@ func TestBodyCapAndCancelRules(t *testing.T) {
 // it, stores nothing (the write rolled back: the name is still free, no
 // mutation counted), and the same create with the same key then succeeds as
 // a first create — for every statement of the create, until n passes its last.
+// store.read-fail does the same with the create's SQL reads inside its writes.
 func TestStoreFailFailsTheNamedStatementAndStoresNothing(t *testing.T) {
+	for _, k := range []struct{ fault, says string }{
+		{"store.fail", "data statement %d of this request failed"},
+		{"store.read-fail", "read %d inside this request's writes failed"},
+	} {
+		t.Run(k.fault, func(t *testing.T) { sweepStoreFault(t, k.fault, k.says) })
+	}
+}
+
+func sweepStoreFault(t *testing.T, name, says string) {
 	cat := testCatalog(t)
 	f := updatable(t, cat)
 	failed := 0
@@ -270,7 +280,7 @@ func TestStoreFailFailsTheNamedStatementAndStoresNothing(t *testing.T) {
 		spec := fixture(t, f)
 		pd := c.prepare(f, "orders", "prod", spec, 0)
 		before, _ := sim.Admin.Counters()
-		if err := sim.Admin.ArmFault(fmt.Sprintf("store.fail=%d,count=1", n)); err != nil {
+		if err := sim.Admin.ArmFault(fmt.Sprintf("%s=%d,count=1", name, n)); err != nil {
 			t.Fatal(err)
 		}
 		b := body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
@@ -281,35 +291,35 @@ func TestStoreFailFailsTheNamedStatementAndStoresNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return c.Fired[fmt.Sprintf("store.fail=%d", n)]
+			return c.Fired[fmt.Sprintf("%s=%d", name, n)]
 		}
 		if r.code == 201 { // the create has fewer than n data statements: nothing failed
 			if failed == 0 {
-				t.Fatal("store.fail=1 did not fail the create's first data statement")
+				t.Fatalf("%s=1 did not fail the create's first statement of its kind", name)
 			}
 			if fired := fired(); fired != 0 {
-				t.Fatalf("store.fail=%d: the create passed, yet the fault counted %d firings", n, fired)
+				t.Fatalf("%s=%d: the create passed, yet the fault counted %d firings", name, n, fired)
 			}
 			break
 		}
 		failed++
 		r.refused("internal_error", 500)
-		if msg := string(r.body); !strings.Contains(msg, fmt.Sprintf("data statement %d of this request failed", n)) || !strings.Contains(msg, "store.fail") || strings.Contains(msg, "hostsim bug") {
-			t.Fatalf("store.fail=%d: the 500 must name the injected statement and not call it a bug: %s", n, msg)
+		if msg := string(r.body); !strings.Contains(msg, fmt.Sprintf(says, n)) || !strings.Contains(msg, name+" fault") || strings.Contains(msg, "hostsim bug") {
+			t.Fatalf("%s=%d: the 500 must name the injected statement and not call it a bug: %s", name, n, msg)
 		}
 		if fired := fired(); fired != 1 {
-			t.Fatalf("store.fail=%d: the fault counted %d firings, want 1", n, fired)
+			t.Fatalf("%s=%d: the fault counted %d firings, want 1", name, n, fired)
 		}
 		if after, _ := sim.Admin.Counters(); after.Mutations != before.Mutations {
-			t.Fatalf("store.fail=%d: a failed create counted a mutation (%d -> %d)", n, before.Mutations, after.Mutations)
+			t.Fatalf("%s=%d: a failed create counted a mutation (%d -> %d)", name, n, before.Mutations, after.Mutations)
 		}
 		c.read(f, "orders", "prod").refused("resource_not_found", 404) // nothing of the write is stored
 		if _, g, _ := meta(t, c.do("PUT", resPath(f, "orders"), h, b).status(201)); g != "1" {
-			t.Fatalf("store.fail=%d: the retried create is not a first create (generation %s)", n, g)
+			t.Fatalf("%s=%d: the retried create is not a first create (generation %s)", name, n, g)
 		}
 		if n > 200 {
-			t.Fatal("store.fail: a create of more than 200 data statements; the sweep does not end")
+			t.Fatalf("%s: a create of more than 200 statements of its kind; the sweep does not end", name)
 		}
 	}
-	t.Logf("store.fail failed each of the create's %d data statements in turn", failed)
+	t.Logf("%s failed each of the create's %d statements of its kind in turn", name, failed)
 }

@@ -58,6 +58,7 @@ type firing struct {
 type firings struct {
 	list       []firing
 	statements int // the request's data statements so far (store.fail)
+	reads      int // the request's SQL reads inside its writes so far (store.read-fail)
 }
 
 // Fixed is a Set over the given faults with no store behind it (tests of
@@ -195,27 +196,46 @@ func (s *Set) Write(ctx context.Context, st *store.Store, now func() time.Time, 
 	return err
 }
 
-// StoreFailure is the error of the data statement store.fail failed.
-type StoreFailure struct{ N int }
+// StoreFailure is the error of the statement store.fail or store.read-fail
+// failed.
+type StoreFailure struct {
+	N    int
+	Read bool // a read (store.read-fail), else a data statement (store.fail)
+}
 
 // Injected marks the failure as one a fault made (decide.Injected).
 func (e *StoreFailure) Injected() bool { return true }
 
 func (e *StoreFailure) Error() string {
+	if e.Read {
+		return fmt.Sprintf("read %d inside this request's writes failed: the store.read-fail fault injected a storage error (nothing of that write is stored)", e.N)
+	}
 	return fmt.Sprintf("data statement %d of this request failed: the store.fail fault injected a storage error (nothing of that write is stored)", e.N)
 }
 
-// failStatement counts the request's data statements and fails the one an
-// armed store.fail names: the point is asked once per statement, and fires
-// only on the statement whose number is the fault's value.
-func (s *Set) failStatement() error {
+// failStatement counts the request's data statements and its reads inside
+// writes, and fails the one an armed store.fail or store.read-fail names: the
+// point is asked once per statement, and fires only on the statement whose
+// number (of its kind) is the fault's value.
+func (s *Set) failStatement(read bool) error {
 	if s == nil || len(s.armed) == 0 {
 		return nil
 	}
-	s.fired.statements++
-	n := s.fired.statements
-	if _, ok := s.Where(StoreFail, func(v string) bool { return v == strconv.Itoa(n) || v == "" && n == 1 }); ok {
-		return &StoreFailure{N: n}
+	count := &s.fired.statements
+	if read {
+		count = &s.fired.reads
+	}
+	*count++
+	n := *count
+	named := func(v string) bool { return v == strconv.Itoa(n) || v == "" && n == 1 }
+	var ok bool
+	if read {
+		_, ok = s.Where(StoreReadFail, named)
+	} else {
+		_, ok = s.Where(StoreFail, named)
+	}
+	if ok {
+		return &StoreFailure{N: n, Read: read}
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ var Table = []*Rule{
 	ApplyAcceptUnfinished,
 	ResponseDropAfterCommit,
 	StoreFail,
+	StoreReadFail,
 	Latency,
 	AuthAcceptAny,
 	InjectedError,
@@ -150,6 +151,7 @@ var (
 	OutputsOutOfRange          = &Rule{Name: "outputs.out-of-range", Stage: StageRender, Effect: "one declared integer output with a bound is served one past its maximum (or below its minimum) (value names it; default: the first such output)", Value: anyName}
 	ApplyAcceptUnfinished      = &Rule{Name: "apply.accept-unfinished", Stage: StageMutation, Effect: "a mutation answers 202 and its operation stays running"}
 	StoreFail                  = &Rule{Name: "store.fail", Stage: StageMutation, Effect: "the matching request's value-th data statement (counting over all its writes; default 1) fails as a failing disk would; the request answers internal_error 500 and a write that fails rolls back (docs/protocol.md#faults)", Value: statementIndex}
+	StoreReadFail              = &Rule{Name: "store.read-fail", Stage: StageMutation, Effect: "the matching request's value-th SQL read inside its writes (counting over all its writes; default 1; lookups hostsim's in-memory mirror answers run no SQL) fails as a failing disk would; the request answers internal_error 500 and a write that fails rolls back (docs/protocol.md#faults)", Value: statementIndex}
 	ResponseDropAfterCommit    = &Rule{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"}
 	Latency                    = &Rule{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true}
 	AuthAcceptAny              = &Rule{Name: "auth.accept-any", Stage: StageRequest, Effect: "a request without a valid credential is served as the first configured principal"}

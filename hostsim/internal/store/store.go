@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"sync"
@@ -129,17 +130,20 @@ func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
 	return s.WriteWith(ctx, nil, fn)
 }
 
-// WriteWith is Write with beforeExec run before each Exec statement of the
-// transaction: an error it returns is that statement's error, as SQLite's
-// would be (the statement does nothing, the transaction stays open and fn
-// decides). The store.fail fault fails a request's statement this way.
-func (s *Store) WriteWith(ctx context.Context, beforeExec func() error, fn func(tx Q) error) error {
-	err := s.write(ctx, beforeExec, fn)
+// WriteWith is Write with before run before each statement of the
+// transaction (read: a Query or QueryRow; else an Exec): an error it returns
+// is that statement's error, as SQLite's would be (the statement does nothing,
+// the transaction stays open and fn decides; a QueryRow's row scans as
+// cancelled, and when fn returns that, the write returns before's error). The
+// store.fail and store.read-fail faults fail a request's statement this way.
+// Lookups the mirror answers run no statement.
+func (s *Store) WriteWith(ctx context.Context, before func(read bool) error, fn func(tx Q) error) error {
+	err := s.write(ctx, before, fn)
 	s.fill()
 	return err
 }
 
-func (s *Store) write(ctx context.Context, beforeExec func() error, fn func(tx Q) error) error {
+func (s *Store) write(ctx context.Context, before func(read bool) error, fn func(tx Q) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.memory {
@@ -157,11 +161,14 @@ func (s *Store) write(ctx context.Context, beforeExec func() error, fn func(tx Q
 		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: mirror.NewOverlay[Resource, Pin](), memory: s.memory}
 	}
 	w := s.w
-	w.events, w.after, w.began, w.err, w.beforeExec = nil, nil, false, nil, beforeExec
+	w.events, w.after, w.began, w.err, w.before, w.injected = nil, nil, false, nil, before, nil
 	w.ov.Clear()
 	err := fn(writeQ{w})
 	if err == nil {
 		err = w.err // a BEGIN that failed under a statement whose error fn dropped
+	}
+	if err != nil && w.injected != nil && errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("%w (%v)", w.injected, err) // the failed QueryRow's own error
 	}
 	if err != nil {
 		if w.began && w.err == nil {

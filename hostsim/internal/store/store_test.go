@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,9 +227,12 @@ func TestWriteWithFailsOneStatementAndLeavesTheDecisionToFn(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	failSecond := func() func() error {
+	failSecond := func() func(bool) error {
 		n := 0
-		return func() error {
+		return func(read bool) error {
+			if read {
+				t.Fatal("a read statement in a write of counters alone")
+			}
 			if n++; n == 2 {
 				return os.ErrPermission
 			}
@@ -259,5 +263,59 @@ func TestWriteWithFailsOneStatementAndLeavesTheDecisionToFn(t *testing.T) {
 	}
 	if err := s.Write(ctx, func(q Q) error { return AddCounter(q, "b", 1) }); err != nil {
 		t.Fatalf("the hook outlived its write: %v", err)
+	}
+}
+
+// The hook is asked before reads too (read=true): a failed Query returns its
+// error, a failed QueryRow scans as cancelled and the write returns the hook's
+// error when fn returns that, and a read error fn drops leaves the write to
+// commit what fn wrote.
+func TestWriteWithFailsAReadAsItFailsAWrite(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	errRead := errors.New("read failed on purpose")
+	var asked []bool
+	failReads := func(read bool) error {
+		asked = append(asked, read)
+		if read {
+			return errRead
+		}
+		return nil
+	}
+	if err := s.WriteWith(ctx, failReads, func(q Q) error {
+		if err := AddCounter(q, "a", 1); err != nil {
+			return err
+		}
+		_, err := q.Query(`SELECT name FROM counters`)
+		return err
+	}); err != errRead {
+		t.Fatalf("a failed Query: %v, want the hook's error", err)
+	}
+	if len(asked) != 2 || asked[0] || !asked[1] {
+		t.Fatalf("the hook was asked %v, want a write then a read", asked)
+	}
+	err = s.WriteWith(ctx, failReads, func(q Q) error {
+		var v int64
+		return q.QueryRow(`SELECT value FROM counters WHERE name = 'a'`).Scan(&v)
+	})
+	if !errors.Is(err, errRead) || !strings.Contains(err.Error(), "read failed on purpose") {
+		t.Fatalf("a failed QueryRow: %v, want the hook's error", err)
+	}
+	if c, _ := CounterValues(s.DB()); len(c) != 0 {
+		t.Fatalf("failed writes left %v", c)
+	}
+	if err := s.WriteWith(ctx, failReads, func(q Q) error {
+		var v int64
+		_ = q.QueryRow(`SELECT value FROM counters WHERE name = 'a'`).Scan(&v) // dropped
+		return AddCounter(q, "b", 1)
+	}); err != nil {
+		t.Fatalf("a dropped read error: %v", err)
+	}
+	if c, _ := CounterValues(s.DB()); c["b"] != 1 {
+		t.Fatalf("counters %v, want b written after the dropped read", c)
 	}
 }

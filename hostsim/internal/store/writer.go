@@ -21,10 +21,14 @@ type writer struct {
 	memory bool     // the in-memory database: what only the mirror reads stays there
 	began  bool     // BEGIN IMMEDIATE was sent for the current write
 	err    error    // and failed
-	// beforeExec, when set for the current write, runs before each of its Exec
-	// statements; its error is that statement's, and the transaction stays open
-	// (the store.fail fault: WriteWith)
-	beforeExec func() error
+	// before, when set for the current write, runs before each of its
+	// statements (read: a Query or QueryRow, else an Exec); its error is that
+	// statement's, and the transaction stays open (the store.fail and
+	// store.read-fail faults: WriteWith)
+	before func(read bool) error
+	// injected is the error before gave a QueryRow: a *sql.Row cannot carry it,
+	// so the row scans as cancelled and write names this error instead
+	injected error
 }
 
 // begin opens the write's SQLite transaction before its first statement.
@@ -63,8 +67,8 @@ func (q writeQ) Exec(query string, args ...any) (sql.Result, error) {
 	if err := q.w.begin(); err != nil {
 		return nil, err
 	}
-	if q.w.beforeExec != nil {
-		if err := q.w.beforeExec(); err != nil {
+	if q.w.before != nil {
+		if err := q.w.before(false); err != nil {
 			return nil, err
 		}
 	}
@@ -79,6 +83,11 @@ func (q writeQ) Query(query string, args ...any) (*sql.Rows, error) {
 	if err := q.w.begin(); err != nil {
 		return nil, err
 	}
+	if q.w.before != nil {
+		if err := q.w.before(true); err != nil {
+			return nil, err
+		}
+	}
 	s, err := q.w.stmt(query)
 	if err != nil {
 		return nil, err
@@ -88,13 +97,24 @@ func (q writeQ) Query(query string, args ...any) (*sql.Rows, error) {
 
 func (q writeQ) QueryRow(query string, args ...any) *sql.Row {
 	if q.w.begin() != nil { // a Row that runs nothing and scans as an error; write returns w.err
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		return q.w.conn.QueryRowContext(ctx, query, args...)
+		return q.w.cancelledRow(query, args)
+	}
+	if q.w.before != nil {
+		if err := q.w.before(true); err != nil {
+			q.w.injected = err
+			return q.w.cancelledRow(query, args)
+		}
 	}
 	s, err := q.w.stmt(query)
 	if err != nil {
 		return q.w.conn.QueryRowContext(context.Background(), query, args...)
 	}
 	return s.QueryRow(args...)
+}
+
+// cancelledRow is a Row that runs nothing and scans as context.Canceled.
+func (w *writer) cancelledRow(query string, args []any) *sql.Row {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return w.conn.QueryRowContext(ctx, query, args...)
 }

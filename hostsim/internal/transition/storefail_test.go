@@ -21,38 +21,49 @@ import (
 // after the backend's evidence was) or reads indeterminate and, at the
 // acknowledgement deadline, is rejected with dispatch_not_observed, its claim
 // released, so a new request commits. A step that dropped a statement's error
-// would commit a partial write and answer otherwise.
+// would commit a partial write and answer otherwise. store.read-fail does the
+// same with every SQL read inside the POST's writes (a step that read a
+// failed read as "nothing there" would skip its write and answer otherwise).
 func TestStoreFailAtEveryStatementStaysExact(t *testing.T) {
+	for _, k := range []struct{ fault, says string }{
+		{"store.fail", "data statement %d of this request failed"},
+		{"store.read-fail", "read %d inside this request's writes failed"},
+	} {
+		t.Run(k.fault, func(t *testing.T) { sweepStoreFault(t, k.fault, k.says) })
+	}
+}
+
+func sweepStoreFault(t *testing.T, name, says string) {
 	classes := map[string]int{}
 	for n := 1; ; n++ {
 		if n > 100 {
 			t.Fatal("a Form transition of more than 100 data statements: the sweep does not end")
 		}
 		e := newEnv(t, hostsim.Config{DBPath: filepath.Join(t.TempDir(), "sim.db"), AckDeadline: 10 * time.Second})
-		e.arm(fmt.Sprintf("store.fail=%d,kind=%s,count=1", n, e.from.Ref.Kind))
+		e.arm(fmt.Sprintf("%s=%d,kind=%s,count=1", name, n, e.from.Ref.Kind))
 		req := e.request()
 		op := req.OperationID
 		first := e.post(req, nil)
 		if first.status == 200 { // n is past the POST's last statement: nothing failed
 			if n == 1 {
-				t.Fatal("store.fail=1 did not fail the POST's first statement")
+				t.Fatalf("%s=1 did not fail the POST's first statement of its kind", name)
 			}
 			e.verifyCommitted(first, op, 1)
-			if fired := e.fired(fmt.Sprintf("store.fail=%d", n)); fired != 0 {
-				t.Fatalf("store.fail=%d: the POST committed, yet the fault counted %d firings", n, fired)
+			if fired := e.fired(fmt.Sprintf("%s=%d", name, n)); fired != 0 {
+				t.Fatalf("%s=%d: the POST committed, yet the fault counted %d firings", name, n, fired)
 			}
 			break
 		}
 		failed := expectErr(t, first, wire.CodeInternalError, "")
-		if want := fmt.Sprintf("data statement %d of this request failed", n); !strings.Contains(failed.Message, want) ||
-			!strings.Contains(failed.Message, "store.fail") || strings.Contains(failed.Message, "hostsim bug") {
-			t.Fatalf("store.fail=%d: %q must name %q and the fault, and call it no bug", n, failed.Message, want)
+		if want := fmt.Sprintf(says, n); !strings.Contains(failed.Message, want) ||
+			!strings.Contains(failed.Message, name+" fault") || strings.Contains(failed.Message, "hostsim bug") {
+			t.Fatalf("%s=%d: %q must name %q and the fault, and call it no bug", name, n, failed.Message, want)
 		}
-		if fired := e.fired(fmt.Sprintf("store.fail=%d", n)); fired != 1 {
-			t.Fatalf("store.fail=%d: the fault counted %d firings, want 1", n, fired)
+		if fired := e.fired(fmt.Sprintf("%s=%d", name, n)); fired != 1 {
+			t.Fatalf("%s=%d: the fault counted %d firings, want 1", name, n, fired)
 		}
 		if d := e.dispatches(op); d > 1 {
-			t.Fatalf("store.fail=%d: the backend acted %d times", n, d)
+			t.Fatalf("%s=%d: the backend acted %d times", name, n, d)
 		}
 		again := e.post(req, nil)
 		switch again.status {
@@ -61,28 +72,28 @@ func TestStoreFailAtEveryStatementStaysExact(t *testing.T) {
 			e.verifyCommitted(again, op, 1)
 			e.endState(true, "3")
 			if d := e.dispatches(op); d != 1 {
-				t.Fatalf("store.fail=%d: committed with the backend acting %d times, want once", n, d)
+				t.Fatalf("%s=%d: committed with the backend acting %d times, want once", name, n, d)
 			}
 		case 202:
 			classes["indeterminate, then rejected at the deadline"]++
 			if st, d := opStatus(t, again); st != "indeterminate" || !d {
-				t.Fatalf("store.fail=%d: the retry answered %s/%v, want indeterminate with the dispatch attempted", n, st, d)
+				t.Fatalf("%s=%d: the retry answered %s/%v, want indeterminate with the dispatch attempted", name, n, st, d)
 			}
 			e.clock.add(10 * time.Second)
-			e.rejectAtTheDeadline(n, op)
+			e.rejectAtTheDeadline(n, op, name, says)
 			e.endState(false, "3")
 			e.rev = 3
 			next := e.request()
 			e.verifyCommitted(e.post(next, nil), next.OperationID, 1)
 			e.endState(true, "5")
 		default:
-			t.Fatalf("store.fail=%d: the retry answered %d %s, want the receipt or an indeterminate operation", n, again.status, again.body)
+			t.Fatalf("%s=%d: the retry answered %d %s, want the receipt or an indeterminate operation", name, n, again.status, again.body)
 		}
 	}
 	if len(classes) < 2 {
 		t.Fatalf("the sweep met only %v: a failure both before and after the dispatch fence was expected", classes)
 	}
-	t.Logf("store.fail over every statement of the POST: %v", classes)
+	t.Logf("%s over every statement of its kind of the POST: %v", name, classes)
 }
 
 // rejectAtTheDeadline reads op back after its acknowledgement deadline, first
@@ -90,17 +101,17 @@ func TestStoreFailAtEveryStatementStaysExact(t *testing.T) {
 // turn: each failed readback answers 500 naming its statement and leaves the
 // operation awaiting evidence, and the readback past its last statement is the
 // dispatch_not_observed rejection.
-func (e *env) rejectAtTheDeadline(n int, op string) {
+func (e *env) rejectAtTheDeadline(n int, op, name, says string) {
 	e.t.Helper()
 	for m := 1; ; m++ {
 		if m > 100 {
 			e.t.Fatal("a rejecting readback of more than 100 data statements: the sweep does not end")
 		}
-		e.arm(fmt.Sprintf("store.fail=%d,kind=%s,count=1", m, e.from.Ref.Kind))
+		e.arm(fmt.Sprintf("%s=%d,kind=%s,count=1", name, m, e.from.Ref.Kind))
 		r := e.readback(op)
 		if r.status != 500 {
 			if m == 1 {
-				e.t.Fatalf("store.fail=%d, then store.fail=1 on the rejecting readback: %d %s, want a 500", n, r.status, r.body)
+				e.t.Fatalf("%s=%d, then %s=1 on the rejecting readback: %d %s, want a 500", name, n, name, r.status, r.body)
 			}
 			e.disarm()
 			rej := expectErr(e.t, r, wire.CodeFormIdentityConflict, "dispatch_not_observed")
@@ -108,11 +119,11 @@ func (e *env) rejectAtTheDeadline(n int, op string) {
 			return
 		}
 		failed := expectErr(e.t, r, wire.CodeInternalError, "")
-		if want := fmt.Sprintf("data statement %d of this request failed", m); !strings.Contains(failed.Message, want) {
-			e.t.Fatalf("store.fail=%d on the rejecting readback: %q, want it to name %q", m, failed.Message, want)
+		if want := fmt.Sprintf(says, m); !strings.Contains(failed.Message, want) {
+			e.t.Fatalf("%s=%d on the rejecting readback: %q, want it to name %q", name, m, failed.Message, want)
 		}
 		if s := e.state(); len(s.Transitions) != 1 || s.Transitions[0].Status == "rejected" || !s.Transitions[0].AwaitingEvidence {
-			e.t.Fatalf("store.fail=%d on the rejecting readback left %+v, want the operation still awaiting evidence", m, s.Transitions)
+			e.t.Fatalf("%s=%d on the rejecting readback left %+v, want the operation still awaiting evidence", name, m, s.Transitions)
 		}
 	}
 }
