@@ -182,7 +182,7 @@ func (s *Service) dispatch(c *Call, row *opRow) answer {
 		if won, err = setDispatched(q, row.Tenant, row.OperationID, now); err != nil || !won {
 			return err
 		}
-		row.DispatchAttempted, row.DispatchedAt = true, now
+		// row is not updated: every later step reads the operation from the ledger
 		if err := s.log(q, "B:dispatch-fence", row, nil); err != nil {
 			return err
 		}

@@ -189,7 +189,7 @@ func (s *Service) advance(c *Call, row *opRow) (cr *crash, err error) {
 		if err != nil {
 			return err
 		}
-		r.DispatchAttempted = true
+		// r is proven, so its dispatch was attempted: its ledger row says so
 		body, err := json.Marshal(receipt{Operation: s.view(r, statusCommitted), Resource: rep.JSON(), TransitionProof: r.Proof})
 		if err != nil {
 			return err
