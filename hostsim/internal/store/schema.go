@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS pins (
   target_uid TEXT NOT NULL, target_ref TEXT NOT NULL, binding_ref TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (source_uid, pointer)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS pins_target ON pins(target_uid);
+CREATE INDEX IF NOT EXISTS pins_target_name ON pins(target_api_version, target_kind, target_name);
 CREATE TABLE IF NOT EXISTS idempotency (
   tenant TEXT NOT NULL, principal TEXT NOT NULL, space TEXT NOT NULL, key TEXT NOT NULL,
   fingerprint TEXT NOT NULL, status INTEGER NOT NULL, etag TEXT NOT NULL, body BLOB NOT NULL,
