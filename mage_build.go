@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/takokit/takokit/internal/stamp"
 )
@@ -66,6 +67,19 @@ func buildLaneProviders() error {
 // edit that leaves those files alone leaves the binaries' bytes alone, and the tests
 // that run them keep their results (internal/stamp, docs/decisions.md#test-cache).
 func stampVersion() (string, error) {
+	stamped.once.Do(func() { stamped.v, stamped.err = findVersion() })
+	return stamped.v, stamped.err
+}
+
+// stamped is the version found once per mage run: the workspace binaries and each lane
+// provider of one build carry the same one, and finding it runs go list and git.
+var stamped struct {
+	once sync.Once
+	v    string
+	err  error
+}
+
+func findVersion() (string, error) {
 	pkgs := make([]string, 0, len(binaries))
 	for _, b := range binaries {
 		pkgs = append(pkgs, b.pkg)

@@ -67,12 +67,16 @@ func Inputs(root string, extra []string, pkgs ...string) ([]string, error) {
 			}
 		}
 	}
-	for _, f := range append([]string{"go.work", "go.work.sum"}, extra...) {
+	for _, f := range []string{"go.work", "go.work.sum"} { // when the root is a workspace
 		if exists(filepath.Join(abs, f)) {
 			add(filepath.Join(abs, f))
-		} else if !slices.Contains([]string{"go.work", "go.work.sum"}, f) {
+		}
+	}
+	for _, f := range extra {
+		if !exists(filepath.Join(abs, f)) {
 			return nil, fmt.Errorf("stamp inputs: %s is named as an input of the build but does not exist under %s", f, abs)
 		}
+		add(filepath.Join(abs, f))
 	}
 	files := make([]string, 0, len(set))
 	for f := range set {

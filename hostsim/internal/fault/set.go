@@ -221,23 +221,26 @@ func (s *Set) failStatement(read bool) error {
 	if s == nil || len(s.armed) == 0 {
 		return nil
 	}
-	count := &s.fired.statements
-	if read {
-		count = &s.fired.reads
-	}
-	*count++
-	n := *count
-	named := func(v string) bool { return v == strconv.Itoa(n) || v == "" && n == 1 }
+	var n int
 	var ok bool
 	if read {
-		_, ok = s.Where(StoreReadFail, named)
+		s.fired.reads++
+		n = s.fired.reads
+		_, ok = s.Where(StoreReadFail, nth(n))
 	} else {
-		_, ok = s.Where(StoreFail, named)
+		s.fired.statements++
+		n = s.fired.statements
+		_, ok = s.Where(StoreFail, nth(n))
 	}
-	if ok {
-		return &StoreFailure{N: n, Read: read}
+	if !ok {
+		return nil
 	}
-	return nil
+	return &StoreFailure{N: n, Read: read}
+}
+
+// nth matches a statement fault's value against statement n (no value: the first).
+func nth(n int) func(v string) bool {
+	return func(v string) bool { return v == strconv.Itoa(n) || v == "" && n == 1 }
 }
 
 // Flush records what is still pending in a write of its own (a request whose
