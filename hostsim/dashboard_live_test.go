@@ -144,6 +144,7 @@ type stalledWriter struct {
 	header   http.Header
 	mu       sync.Mutex
 	deadline time.Time
+	ready    chan struct{} // closed at the first write: the stream follows from here
 	stuck    chan struct{} // closed when a write blocks
 	expire   chan struct{} // closed by the test: the deadline passed
 	once     sync.Once
@@ -165,6 +166,7 @@ func (w *stalledWriter) Write(b []byte) (int, error) {
 	first := w.writes == 1
 	w.mu.Unlock()
 	if first {
+		close(w.ready)
 		return len(b), nil // the retry line
 	}
 	w.once.Do(func() { close(w.stuck) })
@@ -180,11 +182,18 @@ func TestDashboardStalledBrowserNeverBlocksTheHost(t *testing.T) {
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
 	c := newClient(t, sim.URL, "sim-primary")
 	f := updatable(t, cat)
-	w := &stalledWriter{header: http.Header{}, stuck: make(chan struct{}), expire: make(chan struct{})}
+	w := &stalledWriter{header: http.Header{}, ready: make(chan struct{}), stuck: make(chan struct{}), expire: make(chan struct{})}
 	req := httptest.NewRequest("GET", ui+"/events", nil)
 	req.RemoteAddr, req.Host = "127.0.0.1:4000", "127.0.0.1:8484"
 	ended := make(chan struct{})
 	go func() { sim.Host.Handler().ServeHTTP(w, req); close(ended) }()
+	// the stream follows events after the last one when it connects: a create
+	// before that would be history it never sends
+	select {
+	case <-w.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream never wrote its retry line")
+	}
 	c.create(f, "wake", "prod", fixture(t, f)).status(201)
 	select {
 	case <-w.stuck:
