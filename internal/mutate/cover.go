@@ -17,14 +17,26 @@ type block struct {
 	count          int
 }
 
-// at reports whether m's position lies in a block that ran, and in any block. A
-// position in no block at all (case expressions and similar are outside go cover's
-// statement blocks) is run rather than assumed dead; only a position inside blocks
-// that never ran is not covered.
+// at reports whether m's position lies in a block that ran, and whether it lies in
+// any block. go cover leaves some positions in no block (case expressions, the rest
+// of a statement after a function literal); for those the first of m's anchors that
+// lies in a block decides: the enclosing statement's start runs whenever the
+// position does, so its tests are a superset of the position's. A position whose
+// anchors too lie in no block is run rather than assumed dead; only a position
+// inside blocks that never ran is not covered.
 func (c coverMap) at(m Mutant) (ran, inBlock bool) {
-	for _, b := range c[m.File] {
-		after := m.Line > b.l0 || (m.Line == b.l0 && m.Col >= b.c0)
-		before := m.Line < b.l1 || (m.Line == b.l1 && m.Col <= b.c1)
+	for _, p := range append([]Pos{{m.Line, m.Col}}, m.Anchors...) {
+		if ran, in := c.atPos(m.File, p); in {
+			return ran, true
+		}
+	}
+	return false, false
+}
+
+func (c coverMap) atPos(file string, p Pos) (ran, inBlock bool) {
+	for _, b := range c[file] {
+		after := p.Line > b.l0 || (p.Line == b.l0 && p.Col >= b.c0)
+		before := p.Line < b.l1 || (p.Line == b.l1 && p.Col <= b.c1)
 		if after && before {
 			if b.count > 0 {
 				return true, true

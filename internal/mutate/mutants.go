@@ -30,7 +30,21 @@ type Mutant struct {
 	Old    string // the text replaced (a token, an expression or a statement)
 	New    string // what replaces it ("" removes it)
 	Kind   Kind
+	// Anchors are the starts of the statements that enclose the position,
+	// innermost first: where go cover puts the position in no block (a case
+	// expression, the rest of a statement after a function literal), the first
+	// anchor in a block tells which tests execute it (docs/mutation.md).
+	Anchors []Pos
+	// Func is the start of the innermost function (declaration or literal)
+	// holding the position: its mutants mostly fall to the same tests.
+	Func Pos
 }
+
+// funcKey names m's function within the run.
+func (m Mutant) funcKey() string { return fmt.Sprintf("%s:%d:%d", m.File, m.Func.Line, m.Func.Col) }
+
+// Pos is a line and column of the mutated file.
+type Pos struct{ Line, Col int }
 
 // End is the byte offset just past the replaced text.
 func (m Mutant) End() int { return m.Offset + len(m.Old) }

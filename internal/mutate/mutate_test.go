@@ -73,7 +73,7 @@ func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
 		{id: 0, name: "TestSlow", dur: 3 * time.Second, cover: blocks(1, 0)},
 		{id: 1, name: "TestFast", dur: time.Second, cover: blocks(1, 0)},
 		{id: 2, name: "TestOther", dur: 2 * time.Second, cover: blocks(0, 0)},
-	}, kills: map[int]int{}}
+	}, kills: map[int]int{}, near: map[string]map[int]int{}}
 	names := func(us []unit) string {
 		var n []string
 		for _, u := range us {
@@ -100,6 +100,16 @@ func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
 	p.kills[0] = 5
 	if us, _ := p.unitsFor(Mutant{File: "/x.go", Line: 6, Col: 1}); names(us) != "TestSlow,TestFast" {
 		t.Errorf("after TestSlow's kills: %q, want it first", names(us))
+	}
+	// TestOther killed one mutant of the function at 8:1 and none elsewhere: for
+	// that function's next mutant (in no block, every test runs) it goes first,
+	// though TestSlow has killed more of the row; not for another function's
+	p.killed(Mutant{File: "/x.go", Line: 8, Col: 3, Func: Pos{8, 1}}, 2)
+	if us, _ := p.unitsFor(Mutant{File: "/x.go", Line: 8, Col: 5, Func: Pos{8, 1}}); names(us) != "TestOther,TestSlow,TestFast" {
+		t.Errorf("after TestOther killed a neighbour: %q, want it first", names(us))
+	}
+	if us, _ := p.unitsFor(Mutant{File: "/x.go", Line: 8, Col: 5, Func: Pos{4, 1}}); names(us) != "TestSlow,TestFast,TestOther" {
+		t.Errorf("another function's mutant: %q, want the row's order", names(us))
 	}
 }
 

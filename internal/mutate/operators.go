@@ -64,6 +64,8 @@ type finder struct {
 	inList map[ast.Stmt]bool        // statements of a block, a case or a select clause
 	conds  map[ast.Expr]ast.Stmt    // the condition of an if or a for, to its statement
 	errRet map[*ast.ReturnStmt]bool // returns of a function whose last result is error
+	stmts  []ast.Stmt               // every statement cover can count (no block or clause), in source order
+	funcs  []ast.Node               // every function declaration and literal, in source order
 	out    []Mutant
 }
 
@@ -87,6 +89,12 @@ func newFinder(fset *token.FileSet, f *ast.File, path string, src []byte) *finde
 		fi.nodes = append(fi.nodes, n)
 		if ft, ok := funcOf(n); ok {
 			funcs = append(funcs, ft)
+			fi.funcs = append(fi.funcs, n)
+		}
+		switch n.(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		case ast.Stmt:
+			fi.stmts = append(fi.stmts, n.(ast.Stmt))
 		}
 		switch x := n.(type) {
 		case *ast.BlockStmt:
@@ -140,7 +148,33 @@ func (fi *finder) list(ss []ast.Stmt) {
 func (fi *finder) add(lo, hi token.Pos, repl string, k Kind) {
 	p := fi.fset.Position(lo)
 	end := fi.fset.Position(hi).Offset
-	fi.out = append(fi.out, Mutant{File: fi.path, Line: p.Line, Col: p.Column, Offset: p.Offset, Old: string(fi.src[p.Offset:end]), New: repl, Kind: k})
+	fi.out = append(fi.out, Mutant{File: fi.path, Line: p.Line, Col: p.Column, Offset: p.Offset, Old: string(fi.src[p.Offset:end]), New: repl, Kind: k, Anchors: fi.anchors(lo), Func: fi.funcAt(lo)})
+}
+
+// funcAt is the start of the innermost function holding pos (the zero Pos
+// outside every function).
+func (fi *finder) funcAt(pos token.Pos) Pos {
+	for i := len(fi.funcs) - 1; i >= 0; i-- {
+		if f := fi.funcs[i]; f.Pos() <= pos && pos < f.End() {
+			p := fi.fset.Position(f.Pos())
+			return Pos{p.Line, p.Column}
+		}
+	}
+	return Pos{}
+}
+
+// anchors are the starts of the statements enclosing pos, innermost first (of
+// two enclosing statements the one that starts later is inside the other).
+func (fi *finder) anchors(pos token.Pos) []Pos {
+	var out []Pos
+	for i := len(fi.stmts) - 1; i >= 0; i-- {
+		s := fi.stmts[i]
+		if s.Pos() <= pos && pos < s.End() {
+			p := fi.fset.Position(s.Pos())
+			out = append(out, Pos{p.Line, p.Column})
+		}
+	}
+	return out
 }
 
 func swapOp(table map[token.Token]string) func(*finder, Kind) {

@@ -3,6 +3,7 @@ package mutate
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -182,6 +183,86 @@ func TestOperatorTableIsDocumented(t *testing.T) {
 		}
 		if !strings.Contains(string(doc), "`"+string(op.Kind)+"`") {
 			t.Errorf("docs/mutation.md does not name `%s`", op.Kind)
+		}
+	}
+}
+
+// TestAnchorsPlaceWhatCoverLeavesOutside runs go cover over a small package: a
+// case expression and the condition of an if after a function literal lie in no
+// coverage block, and their anchors (the enclosing statements' starts) tell which
+// runs execute them, ran or not.
+func TestAnchorsPlaceWhatCoverLeavesOutside(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	dir := t.TempDir()
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	src := `package p
+
+func Ran(a bool, f func(func() bool) bool) int {
+	switch {
+	case !a:
+		return 1
+	}
+	if ok := f(func() bool { return a }); !ok {
+		return 2
+	}
+	return 3
+}
+
+func NeverRan(a bool) int {
+	switch {
+	case !a:
+		return 1
+	}
+	return 0
+}
+`
+	test := "package p\n\nimport \"testing\"\n\nfunc TestRan(t *testing.T) { Ran(true, func(g func() bool) bool { return g() }) }\n"
+	for name, body := range map[string]string{"go.mod": "module m\n\ngo 1.24\n", "p.go": src, "p_test.go": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	profile := filepath.Join(dir, "cover.out")
+	cmd := exec.Command("go", "test", "-count=1", "-coverprofile="+profile, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	file := filepath.Join(dir, "p.go")
+	c, err := readProfile(profile, "m", dir, []string{"p.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := FindIn(file, []byte(src), Operators)
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(line int, k Kind) Mutant {
+		i := slices.IndexFunc(ms, func(m Mutant) bool { return m.Line == line && m.Kind == k })
+		if i < 0 {
+			t.Fatalf("no %s mutant on line %d", k, line)
+		}
+		return ms[i]
+	}
+	for _, tc := range []struct {
+		m       Mutant
+		ran, in bool
+	}{
+		{find(5, RemoveNot), true, true},   // case !a: in Ran, which ran
+		{find(8, RemoveNot), true, true},   // !ok, after the function literal
+		{find(16, RemoveNot), false, true}, // case !a: in NeverRan
+	} {
+		if _, own := c.atPos(file, Pos{tc.m.Line, tc.m.Col}); own {
+			t.Errorf("%s: its own position lies in a block; the case tests nothing", tc.m)
+		}
+		if fn := map[int]int{5: 3, 8: 3, 16: 14}[tc.m.Line]; tc.m.Func != (Pos{fn, 1}) {
+			t.Errorf("%s: in the function at %v, want the one at %d:1", tc.m, tc.m.Func, fn)
+		}
+		if ran, in := c.at(tc.m); ran != tc.ran || in != tc.in {
+			t.Errorf("%s (anchors %v): ran %v in a block %v, want %v %v", tc.m, tc.m.Anchors, ran, in, tc.ran, tc.in)
 		}
 	}
 }

@@ -320,13 +320,13 @@ func (p *plan) runMutant(ctx context.Context, s Scope, modDir, work string, i in
 		return NotCovered, ""
 	}
 	if id, ok := p.schema.holds(i); ok {
-		return p.runUnits(ctx, s, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id), mutantPkgEnv + "=" + p.schema.pkg}, c)
+		return p.runUnits(ctx, s, m, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id), mutantPkgEnv + "=" + p.schema.pkg}, c)
 	}
 	overlay, err := writeOverlay(work, m)
 	if err != nil {
 		return Crashed, err.Error()
 	}
-	return p.runUnits(ctx, s, us, p.overlayBuilds(ctx, modDir, overlay, work), nil, c)
+	return p.runUnits(ctx, s, m, us, p.overlayBuilds(ctx, modDir, overlay, work), nil, c)
 }
 
 // writeOverlay writes the mutated file and an overlay replacing the original by it

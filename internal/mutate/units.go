@@ -59,7 +59,8 @@ type plan struct {
 	grace  time.Duration // a mutant's tests get three times their time plus this
 
 	mu    sync.Mutex
-	kills map[int]int // by unit id: mutants of this row the unit killed so far
+	kills map[int]int            // by unit id: mutants of this row the unit killed so far
+	near  map[string]map[int]int // by Mutant.funcKey, then unit id: mutants of that function the unit killed
 }
 
 // baseline builds each test package once with coverage of the mutated package,
@@ -135,6 +136,7 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 	}
 	p.units = us
 	p.kills = map[int]int{}
+	p.near = map[string]map[int]int{}
 	return p, nil
 }
 
@@ -229,9 +231,12 @@ func runArgs(s Scope, run string) []string {
 
 // unitsFor returns the units that execute m's position, cheapest first; covered is
 // false when m lies only in blocks none of them ran. A position outside every
-// block (case expressions and the like) gets every unit. A unit's cost is its run
-// time divided by one plus the mutants of the row it has killed: the neighbours of
-// a mutant (the same condition, the same function) mostly fall to the same test.
+// block whose anchors are too gets every unit. A unit's cost is its run time
+// divided by one plus the mutants of the row it has killed plus nearWeight times
+// those of m's own function: the neighbours of a mutant (the same condition, the
+// same function) mostly fall to the same test, and a check's helper every test
+// executes falls to the one test that asserts its rule, not to the row's
+// busiest killer.
 func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
 	inBlock := false
 	for _, u := range p.units {
@@ -245,10 +250,29 @@ func (p *plan) unitsFor(m Mutant) (us []unit, covered bool) {
 		us = slices.Clone(p.units)
 	}
 	p.mu.Lock()
-	cost := func(u unit) time.Duration { return u.dur / time.Duration(1+p.kills[u.id]) }
+	near := p.near[m.funcKey()]
+	cost := func(u unit) time.Duration {
+		return u.dur / time.Duration(1+p.kills[u.id]+nearWeight*near[u.id])
+	}
 	slices.SortStableFunc(us, func(a, b unit) int { return int(cost(a) - cost(b)) })
 	p.mu.Unlock()
 	return us, len(us) > 0
+}
+
+// nearWeight: a kill of a mutant of the same function counts this many of the
+// row's kills elsewhere.
+const nearWeight = 10
+
+// killed records that unit id killed m.
+func (p *plan) killed(m Mutant, id int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.kills[id]++
+	k := m.funcKey()
+	if p.near[k] == nil {
+		p.near[k] = map[int]int{}
+	}
+	p.near[k][id]++
 }
 
 // binaries gives the test binary of a test package for one mutant: built from
@@ -290,7 +314,7 @@ func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, e
 // binary gets three times its tests' unmutated time plus the grace, and all of
 // them together three times the set's plus the grace, builds not counted. env is
 // added to the row's (a schema's switch).
-func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
+func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
 	left := p.grace
 	for _, u := range us {
@@ -326,9 +350,7 @@ func (p *plan) runUnits(ctx context.Context, s Scope, us []unit, bin binaries, e
 		}
 		st, detail := judge(out)
 		if st == Killed {
-			p.mu.Lock()
-			p.kills[r.killer(detail).id]++
-			p.mu.Unlock()
+			p.killed(m, r.killer(detail).id)
 			return Killed, detail
 		}
 		if crash == "" {
