@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -68,7 +70,7 @@ func (r *Resource) checkEnvironmentNames(cfg values, d *diag.Diagnostics) {
 		case model.FieldJSONMap:
 			var obj map[string]json.RawMessage
 			if json.Unmarshal([]byte(v.(types.String).ValueString()), &obj) == nil {
-				for _, k := range sortedKeys(obj) {
+				for _, k := range slices.Sorted(maps.Keys(obj)) {
 					visit(k, root)
 				}
 			}
@@ -155,17 +157,4 @@ func (r *Resource) checkRevisionNaming(cfg values, d *diag.Diagnostics) {
 			code: codeRevisionOwnerMissing, attr: &p, what: "A revision needs a name: give one, or let revision_owner derive it from the content.",
 			repair: "Set revision_owner (recommended, with lifecycle { create_before_destroy = true }) or name."}).add(d)
 	}
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
