@@ -236,7 +236,9 @@ func (h *harness) read(typeName string, state values) (values, []*tfprotov6.Diag
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	h.private[typeName] = resp.Private
+	if !hasError(resp.Diagnostics) { // as OpenTofu: a refresh that fails writes nothing, private state included
+		h.private[typeName] = resp.Private
+	}
 	return h.undyn(typeName, resp.NewState), resp.Diagnostics
 }
 

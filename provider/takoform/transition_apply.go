@@ -215,9 +215,10 @@ func (r *Resource) readTransition(ctx context.Context, req resource.ReadRequest,
 			return nil, nil, true
 		}
 		clear()
+		// the read goes on under the `to` ref; what it reads back (fromResource)
+		// records the ref, uid and generation, so only the marker is cleared here:
+		// a read that then fails names no operation that has ended
 		next := prior.clone()
-		m.setRef(next, to.Ref)
-		next[aUID], next[aGeneration] = strVal(rb.Resource.Metadata.UID), strVal(rb.Resource.Metadata.Generation)
 		next[aPendingOp] = strOrNull("")
 		return next, to, false
 	case err == nil:

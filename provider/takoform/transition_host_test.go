@@ -36,6 +36,15 @@ type txHook func(method string, n int, fwd func() reply) reply
 // function that counts the transition requests per method seen so far.
 func transitionHost(t *testing.T, h *harness, hook txHook) func(method string) int {
 	t.Helper()
+	return transitionHostWith(t, h, hook, nil)
+}
+
+// otherHook may answer a request to any other route itself (ok); else it is forwarded.
+type otherHook func(r *http.Request) (rep reply, ok bool)
+
+// transitionHostWith is transitionHost whose other requests go through other first.
+func transitionHostWith(t *testing.T, h *harness, hook txHook, other otherHook) func(method string) int {
+	t.Helper()
 	target, err := url.Parse(h.sim.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +68,12 @@ func transitionHost(t *testing.T, h *harness, hook txHook) func(method string) i
 	seen := map[string]int{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.Contains(r.URL.Path, "/form-transitions") {
+			if other != nil {
+				if rep, ok := other(r); ok {
+					answer(t, w, rep)
+					return
+				}
+			}
 			rp.ServeHTTP(w, r)
 			return
 		}
@@ -88,28 +103,7 @@ func transitionHost(t *testing.T, h *harness, hook txHook) func(method string) i
 		} else {
 			rep = hook(r.Method, n, fwd)
 		}
-		if rep.status == 0 {
-			conn, buf, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
-			buf.Flush()
-			conn.Close()
-			return
-		}
-		for k, v := range rep.header {
-			if k != "Content-Length" {
-				w.Header()[k] = v
-			}
-		}
-		if w.Header().Get("Content-Type") == "" {
-			w.Header().Set("Content-Type", "application/json")
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
-		w.WriteHeader(rep.status)
-		w.Write(rep.body)
+		answer(t, w, rep)
 	}))
 	t.Cleanup(srv.Close)
 	self = srv.URL
@@ -119,6 +113,32 @@ func transitionHost(t *testing.T, h *harness, hook txHook) func(method string) i
 		defer mu.Unlock()
 		return seen[method]
 	}
+}
+
+// answer writes rep (status 0: a connection broken mid-answer).
+func answer(t *testing.T, w http.ResponseWriter, rep reply) {
+	if rep.status == 0 {
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+		buf.Flush()
+		conn.Close()
+		return
+	}
+	for k, v := range rep.header {
+		if k != "Content-Length" {
+			w.Header()[k] = v
+		}
+	}
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+	w.WriteHeader(rep.status)
+	w.Write(rep.body)
 }
 
 // editJSON returns body with edit applied to its decoded object, re-encoded.
