@@ -1,0 +1,57 @@
+package takoform
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// TestHostCallsBeforeTheProviderIsConfigured: every operation that needs the host
+// (create, read, update, delete, import) on a provider whose block was never
+// configured ends in the one "not configured" error, naming the resource, and
+// sends nothing.
+func TestHostCallsBeforeTheProviderIsConfigured(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	st := h.create(queueType, cfg)
+	planned := planQueue(h, 3600).planned
+	changed := cfg.clone()
+	changed["message_retention_seconds"] = i64(7200)
+	upd := h.plan(queueType, changed, st)
+	mustNoError(t, "plan the update", upd.diags)
+	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv = srv // never configured
+	before := capCounters(t, h).requests
+	notConfigured := errorDiag("The takoform provider is not configured",
+		"A host call was needed but the provider block has not been configured.",
+		"",
+		"Resource: takoform_at_least_once_queue (orders)",
+		"Code: takoform.provider/not-configured",
+		"Retryable: no",
+		"",
+		"Configure the takoform provider (endpoint and token, or TAKOFORM_ENDPOINT and TAKOFORM_TOKEN).")
+	for _, op := range []struct {
+		name string
+		run  func() []*tfprotov6.Diagnostic
+	}{
+		{"create", func() []*tfprotov6.Diagnostic { _, d := h.apply(queueType, cfg, nil, planned); return d }},
+		{"read", func() []*tfprotov6.Diagnostic { _, d := h.read(queueType, st); return d }},
+		{"update", func() []*tfprotov6.Diagnostic { _, d := h.apply(queueType, changed, st, upd.planned); return d }},
+		{"delete", func() []*tfprotov6.Diagnostic { _, d := h.apply(queueType, nil, st, nil); return d }},
+		{"import", func() []*tfprotov6.Diagnostic { _, d := h.importID(queueType, "dev/orders"); return d }},
+	} {
+		t.Run(op.name, func(t *testing.T) { wantDiags(t, op.run(), notConfigured) })
+	}
+	if after := capCounters(t, h).requests; after != before {
+		t.Errorf("%d requests reached the host", after-before)
+	}
+}
