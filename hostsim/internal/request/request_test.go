@@ -39,6 +39,9 @@ func TestDecodeBody(t *testing.T) {
 		{name: "duplicate member and trailing value, json.duplicates", body: `{"a":1,"a":2} {"a":3}`, fs: []string{"json.duplicates"},
 			msg: "not acceptable JSON"},
 		{name: "trailing value", body: `{"a":1} {}`, msg: "not acceptable JSON"},
+		// ... nor broken JSON: what no plain decode reads stays as sent, and is refused.
+		{name: "duplicate member, truncated, json.duplicates", body: `{"a":1,"a":2,`, fs: []string{"json.duplicates"}, msg: "not acceptable JSON"},
+		{name: "not JSON, json.duplicates", body: `{"a":1,"a":2}}`, fs: []string{"json.duplicates"}, msg: "not acceptable JSON"},
 		// ... nor another I-JSON problem its re-encoding would hide: a lone
 		// surrogate would become U+FFFD and the body read as something else.
 		{name: "duplicate member and lone surrogate, json.duplicates", body: `{"a":1,"a":2,"s":"\ud800"}`, fs: []string{"json.duplicates"},
