@@ -47,9 +47,9 @@ func (m *kindModel) setOutputs(v values, form *model.Form, st *client.Status, sp
 		if err == nil {
 			outJSON = string(canon)
 		}
-		if json.Unmarshal(st.Outputs, &doc) != nil {
-			doc = nil // not an object (null leaves it nil too)
-		}
+		// a value that is no JSON object (null included) leaves doc nil: the
+		// decoder refuses it before it makes the map
+		_ = json.Unmarshal(st.Outputs, &doc)
 	}
 	v[aOutputsJSON] = types.StringValue(outJSON)
 	if st == nil && len(form.Outputs) == 0 {
