@@ -58,7 +58,7 @@ type firing struct {
 type firings struct {
 	list       []firing
 	statements int // the request's data statements so far (store.fail)
-	reads      int // the request's SQL reads inside its writes so far (store.read-fail)
+	reads      int // the request's reads inside its writes so far, mirror lookups included (store.read-fail)
 }
 
 // Fixed is a Set over the given faults with no store behind it (tests of

@@ -41,6 +41,19 @@ func viewOf(q Q) (view, bool) {
 	return view{}, false
 }
 
+// lookupView is viewOf for a lookup the mirror answers. Inside a write that
+// lookup is a read of the store as much as a query is: the write's before
+// (WriteWith) is asked first, so store.read-fail fails it as it fails a query.
+func lookupView(q Q) (view, bool, error) {
+	v, ok := viewOf(q)
+	if x, w := q.(writeQ); ok && w && x.w.before != nil {
+		if err := x.w.before(true); err != nil {
+			return view{}, false, err
+		}
+	}
+	return v, ok, nil
+}
+
 // sortedPins is pins as stored for source: SourceUID filled in, by pointer.
 func sortedPins(source string, pins []Pin) []Pin {
 	out := make([]Pin, len(pins))

@@ -36,7 +36,9 @@ func ReplacePins(q Q, source string, pins []Pin, existing bool) error {
 
 // PinsOf lists what source pins.
 func PinsOf(q Q, source string) ([]Pin, error) {
-	if v, ok := viewOf(q); ok {
+	if v, ok, err := lookupView(q); err != nil {
+		return nil, err
+	} else if ok {
 		return append([]Pin(nil), v.PinsOf(source)...), nil
 	}
 	return queryPins(q, `WHERE source_uid=? ORDER BY pointer`, source)

@@ -41,7 +41,9 @@ func scanResource(sc interface{ Scan(...any) error }) (*Resource, error) {
 
 // GetResource returns the resource holding the name, or nil.
 func GetResource(q Q, tenant, space, apiVersion, kind, name string) (*Resource, error) {
-	if v, ok := viewOf(q); ok {
+	if v, ok, err := lookupView(q); err != nil {
+		return nil, err
+	} else if ok {
 		return clone(v.Resource(mirror.Addr{Tenant: tenant, Space: space, APIVersion: apiVersion, Kind: kind, Name: name})), nil
 	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources
@@ -65,7 +67,9 @@ func GetResourceInAnySpace(q Q, tenant, apiVersion, kind, name string) (*Resourc
 
 // GetResourceByUID returns the live resource with that uid, or nil.
 func GetResourceByUID(q Q, uid string) (*Resource, error) {
-	if v, ok := viewOf(q); ok {
+	if v, ok, err := lookupView(q); err != nil {
+		return nil, err
+	} else if ok {
 		return clone(v.ByUID(uid)), nil
 	}
 	r, err := scanResource(q.QueryRow(`SELECT `+resourceCols+` FROM resources WHERE uid=?`, uid))
@@ -77,7 +81,9 @@ func GetResourceByUID(q Q, uid string) (*Resource, error) {
 
 // UIDLive reports whether a resource with uid exists.
 func UIDLive(q Q, uid string) (bool, error) {
-	if v, ok := viewOf(q); ok {
+	if v, ok, err := lookupView(q); err != nil {
+		return false, err
+	} else if ok {
 		return v.ByUID(uid) != nil, nil
 	}
 	var n int

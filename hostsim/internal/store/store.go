@@ -136,7 +136,8 @@ func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
 // the transaction stays open and fn decides; a QueryRow's row scans as
 // cancelled, and when fn returns that, the write returns before's error). The
 // store.fail and store.read-fail faults fail a request's statement this way.
-// Lookups the mirror answers run no statement.
+// A lookup of a resource or of pins the mirror answers runs no statement but
+// asks before as a read all the same (lookupView).
 func (s *Store) WriteWith(ctx context.Context, before func(read bool) error, fn func(tx Q) error) error {
 	err := s.write(ctx, before, fn)
 	s.fill()

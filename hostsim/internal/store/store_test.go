@@ -319,6 +319,22 @@ func TestWriteWithFailsAReadAsItFailsAWrite(t *testing.T) {
 	if c, _ := CounterValues(s.DB()); c["b"] != 1 {
 		t.Fatalf("counters %v, want b written after the dropped read", c)
 	}
+	// the lookups the mirror answers are reads too: each asks the hook, and
+	// fails with its error; outside WriteWith nothing asks
+	for name, lookup := range map[string]func(q Q) error{
+		"GetResource":      func(q Q) error { _, err := GetResource(q, "t", "s", "a/v1", "K", "n"); return err },
+		"GetResourceByUID": func(q Q) error { _, err := GetResourceByUID(q, "u-1"); return err },
+		"UIDLive":          func(q Q) error { _, err := UIDLive(q, "u-1"); return err },
+		"PinsOf":           func(q Q) error { _, err := PinsOf(q, "u-1"); return err },
+	} {
+		asked = nil
+		if err := s.WriteWith(ctx, failReads, lookup); err != errRead || len(asked) != 1 || !asked[0] {
+			t.Errorf("%s inside WriteWith: %v, the hook asked %v; want the hook's error from one read", name, err, asked)
+		}
+		if err := s.Write(ctx, lookup); err != nil {
+			t.Errorf("%s inside Write: %v", name, err)
+		}
+	}
 }
 
 // The lookup a mutation makes of the resources it may re-render (Affected) goes
