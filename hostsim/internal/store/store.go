@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/url"
 	"sync"
@@ -134,8 +133,8 @@ func (s *Store) Write(ctx context.Context, fn func(tx Q) error) error {
 // transaction (read: a Query or QueryRow; else an Exec): an error it returns
 // is that statement's error, as SQLite's would be (the statement does nothing,
 // the transaction stays open and fn decides; a QueryRow's row scans as
-// cancelled, and when fn returns that, the write returns before's error). The
-// store.fail and store.read-fail faults fail a request's statement this way.
+// before's error). The store.fail and store.read-fail faults fail a request's
+// statement this way.
 // A lookup of a resource or of pins the mirror answers runs no statement but
 // asks before as a read all the same (lookupView).
 func (s *Store) WriteWith(ctx context.Context, before func(read bool) error, fn func(tx Q) error) error {
@@ -162,14 +161,11 @@ func (s *Store) write(ctx context.Context, before func(read bool) error, fn func
 		s.w = &writer{conn: c, stmts: map[string]*sql.Stmt{}, m: s.m, ov: mirror.NewOverlay[Resource, Pin](), memory: s.memory}
 	}
 	w := s.w
-	w.events, w.after, w.began, w.err, w.before, w.injected = nil, nil, false, nil, before, nil
+	w.events, w.after, w.began, w.err, w.before = nil, nil, false, nil, before
 	w.ov.Clear()
 	err := fn(writeQ{w})
 	if err == nil {
 		err = w.err // a BEGIN that failed under a statement whose error fn dropped
-	}
-	if err != nil && w.injected != nil && errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("%w (%v)", w.injected, err) // the failed QueryRow's own error
 	}
 	if err != nil {
 		if w.began && w.err == nil {

@@ -301,7 +301,11 @@ func TestWriteWithFailsAReadAsItFailsAWrite(t *testing.T) {
 	}
 	err = s.WriteWith(ctx, failReads, func(q Q) error {
 		var v int64
-		return q.QueryRow(`SELECT value FROM counters WHERE name = 'a'`).Scan(&v)
+		err := q.QueryRow(`SELECT value FROM counters WHERE name = 'a'`).Scan(&v)
+		if !errors.Is(err, errRead) { // the row itself scans as the hook's error
+			t.Errorf("the failed QueryRow scans as %v, want the hook's error", err)
+		}
+		return err
 	})
 	if !errors.Is(err, errRead) || !strings.Contains(err.Error(), "read failed on purpose") {
 		t.Fatalf("a failed QueryRow: %v, want the hook's error", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"time"
 )
 
 // writer is the one connection every write transaction runs on, with the
@@ -26,9 +27,6 @@ type writer struct {
 	// statement's, and the transaction stays open (the store.fail and
 	// store.read-fail faults: WriteWith)
 	before func(read bool) error
-	// injected is the error before gave a QueryRow: a *sql.Row cannot carry it,
-	// so the row scans as cancelled and write names this error instead
-	injected error
 }
 
 // begin opens the write's SQLite transaction before its first statement.
@@ -101,8 +99,7 @@ func (q writeQ) QueryRow(query string, args ...any) *sql.Row {
 	}
 	if q.w.before != nil {
 		if err := q.w.before(true); err != nil {
-			q.w.injected = err
-			return q.w.cancelledRow(query, args)
+			return q.w.failedRow(err, query, args)
 		}
 	}
 	s, err := q.w.stmt(query)
@@ -114,7 +111,21 @@ func (q writeQ) QueryRow(query string, args ...any) *sql.Row {
 
 // cancelledRow is a Row that runs nothing and scans as context.Canceled.
 func (w *writer) cancelledRow(query string, args []any) *sql.Row {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	return w.conn.QueryRowContext(ctx, query, args...)
+	return w.failedRow(context.Canceled, query, args)
 }
+
+// failedRow is a Row that runs nothing and scans as err: database/sql gives
+// the Scan of a Row whose context is done that context's Err.
+func (w *writer) failedRow(err error, query string, args []any) *sql.Row {
+	return w.conn.QueryRowContext(failedCtx{err}, query, args...)
+}
+
+// failedCtx is a context that is done, with err as its Err.
+type failedCtx struct{ err error }
+
+func (failedCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (failedCtx) Done() <-chan struct{}       { return closedDone }
+func (c failedCtx) Err() error                { return c.err }
+func (failedCtx) Value(any) any               { return nil }
+
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

@@ -1,0 +1,151 @@
+package hostsim_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/hostsimtest"
+)
+
+// TestStoreFaultsLeaveEveryChangeWhole: a change whose n-th data statement
+// (store.fail) or n-th read inside its writes (store.read-fail, the mirror's
+// lookups included) fails answers internal_error 500 naming it and the fault,
+// changes nothing (what it touches reads back byte for byte as before, no
+// mutation counted), and the same change sent again succeeds — for every
+// statement and read of the change, on a host on a database file (where every
+// record is a statement), until n passes the last one. The changes: an update
+// and a delete, and the create and the delete of a resource whose relations pin
+// three others. A step that dropped an error, or read a failed lookup as
+// "nothing there", would store half a change or answer otherwise
+// (docs/protocol.md#faults).
+func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
+	for _, c := range changeCases {
+		for _, k := range []struct{ fault, says string }{
+			{"store.fail", "data statement %d of this request failed"},
+			{"store.read-fail", "read %d inside this request's writes failed"},
+		} {
+			t.Run(c.name+"/"+k.fault, func(t *testing.T) {
+				t.Parallel()
+				sweepChange(t, c, k.fault, k.says)
+			})
+		}
+	}
+}
+
+// changeCase is one change the sweep fails: start builds a host on a database
+// file and what precedes the change, and returns what the change touches (read)
+// and the change (send: a fresh request each call, its prepare already made).
+type changeCase struct {
+	name  string
+	route string // the change's route: the fault fires there, not on its prepare
+	start func(t *testing.T, db string) (sim *hostsimtest.Sim, read func() []byte, send func() *reply)
+}
+
+var changeCases = []changeCase{
+	{"update", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, c, f := plainHost(t, db)
+		spec := changed(t, f, fixture(t, f))
+		return sim, func() []byte { return c.read(f, "orders", "prod").status(200).body }, func() *reply {
+			pd := c.prepare(f, "orders", "prod", spec, 1)
+			return c.do("PUT", resPath(f, "orders"), map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": newKey()},
+				body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}}))
+		}
+	}},
+	{"delete", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, c, f := plainHost(t, db)
+		return sim, func() []byte { return c.read(f, "orders", "prod").status(200).body },
+			func() *reply { return c.del(f, "orders", "prod", 1) }
+	}},
+	{"create with relations", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
+		spec := consumerSpec(w, "api", "events", "dead")
+		return sim, func() []byte { return relatedReads(w) }, func() *reply {
+			f := w.f(kConsumer)
+			pd := w.c.prepare(f, "qc", w.space, spec, 0)
+			return w.c.do("PUT", resPath(f, "qc"), map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
+				body(f, "qc", w.space, spec, map[string]any{"review": map[string]any{"prepareDigest": pd}}))
+		}
+	}},
+	{"delete with relations", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
+		w.create(kConsumer, "qc", consumerSpec(w, "api", "events", "dead")).status(201)
+		return sim, func() []byte { return relatedReads(w) }, func() *reply { return w.del(kConsumer, "qc", 1) }
+	}},
+}
+
+// plainHost is a host on db holding one resource of an updatable Form, orders.
+func plainHost(t *testing.T, db string) (*hostsimtest.Sim, *client, *catalog.Form) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db})
+	c := newClient(t, sim.URL, "sim-primary")
+	c.create(f, "orders", "prod", fixture(t, f)).status(201)
+	return sim, c, f
+}
+
+// relatedReads reads the consumer and the three resources its relations name.
+func relatedReads(w *world) []byte {
+	var b bytes.Buffer
+	for _, r := range []struct{ kind, name string }{{kConsumer, "qc"}, {kWorker, "api"}, {kQueue, "events"}, {kQueue, "dead"}} {
+		a := w.read(r.kind, r.name)
+		fmt.Fprintf(&b, "%s %s: %d %s\n", r.kind, r.name, a.code, requestIDs.ReplaceAll(a.body, []byte("<request id>")))
+	}
+	return b.Bytes()
+}
+
+// requestIDs are the request ids of refusals, new with every request.
+var requestIDs = regexp.MustCompile(`req_[0-9a-f]+`)
+
+func sweepChange(t *testing.T, c changeCase, name, says string) {
+	failed := 0
+	for n := 1; ; n++ {
+		if n > 200 {
+			t.Fatalf("%s: a %s of more than 200 statements of its kind; the sweep does not end", name, c.name)
+		}
+		sim, read, send := c.start(t, filepath.Join(t.TempDir(), "sim.db"))
+		before := read()
+		counted, _ := sim.Admin.Counters()
+		arm(t, sim, fmt.Sprintf("%s=%d,route=%s,count=1", name, n, c.route))
+		r := send()
+		fired := func() int64 {
+			c, err := sim.Admin.Counters()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c.Fired[fmt.Sprintf("%s=%d", name, n)]
+		}
+		if r.code < 300 { // the change has fewer than n: nothing failed
+			if failed == 0 {
+				t.Fatalf("%s=1 did not fail the %s's first statement of its kind: %d %s", name, c.name, r.code, r.body)
+			}
+			if fired := fired(); fired != 0 {
+				t.Fatalf("%s=%d: the %s passed, yet the fault counted %d firings", name, n, c.name, fired)
+			}
+			break
+		}
+		failed++
+		r.refused("internal_error", 500)
+		if msg := string(r.body); !strings.Contains(msg, fmt.Sprintf(says, n)) || !strings.Contains(msg, name+" fault") || strings.Contains(msg, "hostsim bug") {
+			t.Fatalf("%s=%d: the 500 of the %s must name the injected statement and not call it a bug: %s", name, n, c.name, msg)
+		}
+		if fired := fired(); fired != 1 {
+			t.Fatalf("%s=%d: the fault counted %d firings, want 1", name, n, fired)
+		}
+		if after, _ := sim.Admin.Counters(); after.Mutations != counted.Mutations {
+			t.Fatalf("%s=%d: a failed %s counted a mutation (%d -> %d)", name, n, c.name, counted.Mutations, after.Mutations)
+		}
+		if now := read(); !bytes.Equal(now, before) {
+			t.Fatalf("%s=%d: the failed %s changed what it touches:\nbefore %s\nnow    %s", name, n, c.name, before, now)
+		}
+		if r := send(); r.code >= 300 {
+			t.Fatalf("%s=%d: the %s sent again: %d %s", name, n, c.name, r.code, r.body)
+		}
+	}
+	t.Logf("%s failed each of the %s's %d statements of its kind in turn", name, c.name, failed)
+}
