@@ -245,7 +245,11 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			o.Log("  timed out (re-run alone at the end of the row): %s:%d:%d %s %q -> %q: %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, Short(m.Old), m.New, r.Detail)
 		}
 		if o.Trace {
-			o.Log("  %s:%d:%d %s: %s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status,
+			by := ""
+			if r.Status == Killed {
+				by = " by " + Short(r.Detail) // the failing test: which test kills what orders the next mutants' tests
+			}
+			o.Log("  %s:%d:%d %s: %s%s; build %s, %d of %d tests %s", rel(o.Root, m.File), m.Line, m.Col, m.Kind, r.Status, by,
 				r.Build.Round(time.Millisecond), r.Ran, r.Of, r.Test.Round(time.Millisecond))
 		}
 	}
