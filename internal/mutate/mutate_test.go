@@ -480,6 +480,16 @@ func TestBatchesRunCheapUnitsAlone(t *testing.T) {
 	if want := []int{1, 1, 1, 8, 32, 5}; !slices.Equal(sizes, want) {
 		t.Errorf("batch sizes %v, want %v", sizes, want)
 	}
+	// a second package whose one unit comes last in the cost order: its batch
+	// runs before the first package's second, not after the whole first package
+	us = append(us[:3+8+32:3+8+32], unit{pkg: 1, name: "TestUnit", dur: 10 * ms})
+	got = nil
+	for _, b := range batches(us, Scope{}) {
+		got = append(got, fmt.Sprintf("%d:%d", b.pkg, len(b.units)))
+	}
+	if want := []string{"0:1", "0:1", "0:1", "0:8", "1:1", "0:32"}; !slices.Equal(got, want) {
+		t.Errorf("batches of two packages %q, want %q", got, want)
+	}
 
 	// a split whose variable takes a list: past the first units, its units share
 	// runs (values joined once each, tests once each), apart from other tests

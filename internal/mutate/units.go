@@ -381,6 +381,7 @@ const aloneShare = 3
 
 // batch is one run of a test binary: units of one package and one environment.
 type batch struct {
+	level   int // -1 for a unit run before grouping began, else the batch's growth step (chunk)
 	pkg     int
 	env     []string
 	pattern string
@@ -433,7 +434,8 @@ func chunk(k int) int {
 
 // batches gives the first units alone (at least alone of them, and more while
 // their time stays within 1/aloneShare of the set's), then the rest grouped by
-// package and environment in batches growing fourfold from firstBatch (a
+// package and environment in batches growing fourfold from firstBatch, the
+// first batch of each package before the second of any (a
 // split's units stay alone, each with its own value, unless the split joins
 // values: then they are grouped past the first alone units, apart from the
 // package's other units).
@@ -451,7 +453,11 @@ func batches(us []unit, s Scope) []batch {
 		// their runs cost mostly a process start each
 		grouping = grouping || i >= alone && (spent+u.dur > total/aloneShare || joins(u, s))
 		if !grouping || len(u.env) > 0 && !joins(u, s) || u.name == "" {
-			out = append(out, batch{pkg: u.pkg, env: u.env, pattern: u.pattern(s), units: []unit{u}})
+			level := -1
+			if grouping {
+				level = 0
+			}
+			out = append(out, batch{level: level, pkg: u.pkg, env: u.env, pattern: u.pattern(s), units: []unit{u}})
 			spent += u.dur
 			continue
 		}
@@ -459,13 +465,14 @@ func batches(us []unit, s Scope) []batch {
 		if joins(u, s) {
 			g += "/" + s.Split.Env
 		}
-		k := g + "/" + strconv.Itoa(chunk(grouped[g]))
+		level := chunk(grouped[g])
+		k := g + "/" + strconv.Itoa(level)
 		grouped[g]++
 		j, ok := group[k]
 		if !ok {
 			j = len(out)
 			group[k] = j
-			out = append(out, batch{pkg: u.pkg})
+			out = append(out, batch{level: level, pkg: u.pkg})
 		}
 		b := &out[j]
 		if joins(u, s) {
@@ -478,6 +485,10 @@ func batches(us []unit, s Scope) []batch {
 		}
 		b.pattern += u.pattern(s)
 	}
+	// every package's first batch before any package's second: a package whose
+	// units come late in the cost order (a unit test that killed nothing yet,
+	// behind a suite whose units killed hundreds) is not left to the last batch
+	slices.SortStableFunc(out, func(a, b batch) int { return a.level - b.level })
 	return out
 }
 
