@@ -261,11 +261,15 @@ func TestBodyCapAndCancelRules(t *testing.T) {
 // mutation counted), and the same create with the same key then succeeds as
 // a first create — for every statement of the create, until n passes its last.
 // store.read-fail does the same with the create's SQL reads inside its writes.
+// storeFaults are the two store faults a sweep arms, each with how its 500 names
+// the statement it failed (a format of its number).
+var storeFaults = []struct{ fault, says string }{
+	{"store.fail", "data statement %d of this request failed"},
+	{"store.read-fail", "read %d inside this request's writes failed"},
+}
+
 func TestStoreFailFailsTheNamedStatementAndStoresNothing(t *testing.T) {
-	for _, k := range []struct{ fault, says string }{
-		{"store.fail", "data statement %d of this request failed"},
-		{"store.read-fail", "read %d inside this request's writes failed"},
-	} {
+	for _, k := range storeFaults {
 		t.Run(k.fault, func(t *testing.T) { sweepStoreFault(t, k.fault, k.says) })
 	}
 }
@@ -286,19 +290,12 @@ func sweepStoreFault(t *testing.T, name, says string) {
 		b := body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
 		h := map[string]string{"If-None-Match": "*", "Idempotency-Key": fmt.Sprintf("k%d", n)}
 		r := c.do("PUT", resPath(f, "orders"), h, b)
-		fired := func() int64 {
-			c, err := sim.Admin.Counters()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return c.Fired[fmt.Sprintf("%s=%d", name, n)]
-		}
 		if r.code == 201 { // the create has fewer than n data statements: nothing failed
 			if failed == 0 {
 				t.Fatalf("%s=1 did not fail the create's first statement of its kind", name)
 			}
-			if fired := fired(); fired != 0 {
-				t.Fatalf("%s=%d: the create passed, yet the fault counted %d firings", name, n, fired)
+			if got := fired(t, sim, fmt.Sprintf("%s=%d", name, n)); got != 0 {
+				t.Fatalf("%s=%d: the create passed, yet the fault counted %d firings", name, n, got)
 			}
 			break
 		}
@@ -307,8 +304,8 @@ func sweepStoreFault(t *testing.T, name, says string) {
 		if msg := string(r.body); !strings.Contains(msg, fmt.Sprintf(says, n)) || !strings.Contains(msg, name+" fault") || strings.Contains(msg, "hostsim bug") {
 			t.Fatalf("%s=%d: the 500 must name the injected statement and not call it a bug: %s", name, n, msg)
 		}
-		if fired := fired(); fired != 1 {
-			t.Fatalf("%s=%d: the fault counted %d firings, want 1", name, n, fired)
+		if got := fired(t, sim, fmt.Sprintf("%s=%d", name, n)); got != 1 {
+			t.Fatalf("%s=%d: the fault counted %d firings, want 1", name, n, got)
 		}
 		if after, _ := sim.Admin.Counters(); after.Mutations != before.Mutations {
 			t.Fatalf("%s=%d: a failed create counted a mutation (%d -> %d)", name, n, before.Mutations, after.Mutations)

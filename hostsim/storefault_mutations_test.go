@@ -26,10 +26,7 @@ import (
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
 	for _, c := range changeCases {
-		for _, k := range []struct{ fault, says string }{
-			{"store.fail", "data statement %d of this request failed"},
-			{"store.read-fail", "read %d inside this request's writes failed"},
-		} {
+		for _, k := range storeFaults {
 			t.Run(c.name+"/"+k.fault, func(t *testing.T) {
 				t.Parallel()
 				sweepChange(t, c, k.fault, k.says)
@@ -113,19 +110,12 @@ func sweepChange(t *testing.T, c changeCase, name, says string) {
 		counted, _ := sim.Admin.Counters()
 		arm(t, sim, fmt.Sprintf("%s=%d,route=%s,count=1", name, n, c.route))
 		r := send()
-		fired := func() int64 {
-			c, err := sim.Admin.Counters()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return c.Fired[fmt.Sprintf("%s=%d", name, n)]
-		}
 		if r.code < 300 { // the change has fewer than n: nothing failed
 			if failed == 0 {
 				t.Fatalf("%s=1 did not fail the %s's first statement of its kind: %d %s", name, c.name, r.code, r.body)
 			}
-			if fired := fired(); fired != 0 {
-				t.Fatalf("%s=%d: the %s passed, yet the fault counted %d firings", name, n, c.name, fired)
+			if got := fired(t, sim, fmt.Sprintf("%s=%d", name, n)); got != 0 {
+				t.Fatalf("%s=%d: the %s passed, yet the fault counted %d firings", name, n, c.name, got)
 			}
 			break
 		}
@@ -134,8 +124,8 @@ func sweepChange(t *testing.T, c changeCase, name, says string) {
 		if msg := string(r.body); !strings.Contains(msg, fmt.Sprintf(says, n)) || !strings.Contains(msg, name+" fault") || strings.Contains(msg, "hostsim bug") {
 			t.Fatalf("%s=%d: the 500 of the %s must name the injected statement and not call it a bug: %s", name, n, c.name, msg)
 		}
-		if fired := fired(); fired != 1 {
-			t.Fatalf("%s=%d: the fault counted %d firings, want 1", name, n, fired)
+		if got := fired(t, sim, fmt.Sprintf("%s=%d", name, n)); got != 1 {
+			t.Fatalf("%s=%d: the fault counted %d firings, want 1", name, n, got)
 		}
 		if after, _ := sim.Admin.Counters(); after.Mutations != counted.Mutations {
 			t.Fatalf("%s=%d: a failed %s counted a mutation (%d -> %d)", name, n, c.name, counted.Mutations, after.Mutations)

@@ -41,7 +41,12 @@ type Mutant struct {
 }
 
 // funcKey names m's function within the run.
-func (m Mutant) funcKey() string { return fmt.Sprintf("%s:%d:%d", m.File, m.Func.Line, m.Func.Col) }
+func (m Mutant) funcKey() funcKey { return funcKey{m.File, m.Func} }
+
+type funcKey struct {
+	file string
+	at   Pos
+}
 
 // Pos is a line and column of the mutated file.
 type Pos struct{ Line, Col int }

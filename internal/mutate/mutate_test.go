@@ -73,7 +73,7 @@ func TestUnitsForPicksTheTestsThatRanTheLineFastestFirst(t *testing.T) {
 		{id: 0, name: "TestSlow", dur: 3 * time.Second, cover: blocks(1, 0)},
 		{id: 1, name: "TestFast", dur: time.Second, cover: blocks(1, 0)},
 		{id: 2, name: "TestOther", dur: 2 * time.Second, cover: blocks(0, 0)},
-	}, kills: map[int]int{}, near: map[string]map[int]int{}}
+	}, kills: map[int]int{}, near: map[funcKey]map[int]int{}}
 	names := func(us []unit) string {
 		var n []string
 		for _, u := range us {

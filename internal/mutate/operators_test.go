@@ -195,7 +195,8 @@ func TestAnchorsPlaceWhatCoverLeavesOutside(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
-	dir := t.TempDir()
+	root, write := sampleModule(t)
+	dir := filepath.Join(root, "m")
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
 	src := `package p
@@ -220,11 +221,8 @@ func NeverRan(a bool) int {
 }
 `
 	test := "package p\n\nimport \"testing\"\n\nfunc TestRan(t *testing.T) { Ran(true, func(g func() bool) bool { return g() }) }\n"
-	for name, body := range map[string]string{"go.mod": "module m\n\ngo 1.24\n", "p.go": src, "p_test.go": test} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write("p.go", src)
+	write("p_test.go", test)
 	profile := filepath.Join(dir, "cover.out")
 	cmd := exec.Command("go", "test", "-count=1", "-coverprofile="+profile, ".")
 	cmd.Dir = dir

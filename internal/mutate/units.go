@@ -59,8 +59,8 @@ type plan struct {
 	grace  time.Duration // a mutant's tests get three times their time plus this
 
 	mu    sync.Mutex
-	kills map[int]int            // by unit id: mutants of this row the unit killed so far
-	near  map[string]map[int]int // by Mutant.funcKey, then unit id: mutants of that function the unit killed
+	kills map[int]int             // by unit id: mutants of this row the unit killed so far
+	near  map[funcKey]map[int]int // by Mutant.funcKey, then unit id: mutants of that function the unit killed
 }
 
 // baseline builds each test package once with coverage of the mutated package,
@@ -136,7 +136,7 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 	}
 	p.units = us
 	p.kills = map[int]int{}
-	p.near = map[string]map[int]int{}
+	p.near = map[funcKey]map[int]int{}
 	return p, nil
 }
 

@@ -43,6 +43,20 @@ func newHarness(t *testing.T, cfg hostsim.Config) *harness {
 	return h
 }
 
+// unconfigure points h at a fresh provider whose block is never configured (its
+// schema read first, as OpenTofu does); the host and h's kinds stay.
+func (h *harness) unconfigure() {
+	h.t.Helper()
+	srv, err := providerserver.NewProtocol6WithError(testProvider(h.t))()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		h.t.Fatal(err)
+	}
+	h.srv = srv
+}
+
 // configure sends the provider block cfg (attributes left out are null; the boolean
 // require_support_surface is written "true" or "false").
 func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {

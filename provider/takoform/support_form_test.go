@@ -3,9 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -39,14 +36,7 @@ func TestSupportFormRefusalWhenNoVersionIsOffered(t *testing.T) {
 func TestPlanBeforeTheProviderIsConfiguredAsksNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
-	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	h.srv = srv // never configured
+	h.unconfigure()
 	before := capCounters(t, h).requests
 	pr := planQueue(h, 3600)
 	mustNoError(t, "plan", pr.diags)
@@ -68,14 +58,7 @@ func TestRenameBeforeTheProviderIsConfiguredLeavesTheSpaceUnknown(t *testing.T) 
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
-	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	h.srv = srv // never configured
+	h.unconfigure()
 	pr := h.plan(queueType, values{aName: s("orders2"), "message_retention_seconds": i64(3600)}, st)
 	mustNoError(t, "plan", pr.diags)
 	if !st.known(aSpace) || !pr.planned[aSpace].IsUnknown() {

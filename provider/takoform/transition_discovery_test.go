@@ -3,8 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -149,14 +147,7 @@ func TestTransitionPlannedBeforeTheProviderIsConfiguredAsksNothing(t *testing.T)
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st, cfg := oldQueue(t, h)
-	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	h.srv = srv // never configured
+	h.unconfigure()
 	before := capCounters(t, h).requests
 	pr := h.plan(queueType, cfg, st)
 	mustNoError(t, "plan", pr.diags)

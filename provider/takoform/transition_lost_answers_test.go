@@ -52,6 +52,25 @@ func rejectedByHost(op string) string {
 	return `Host: Form transition ` + op + ` of AtLeastOnceQueue "orders" in space "dev" was rejected (failureCode backend_rejected): the backend definitively rejected it. The resource keeps its Form, spec and generation 1 and stays operable; refresh it and apply again (the new attempt gets a new operationId)`
 }
 
+// refreshRejected is the warning of a refresh whose readback finds the transition
+// op rejected.
+func refreshRejected(op string) diagnostic {
+	return warningDiag("Form transition of AtLeastOnceQueue orders was rejected",
+		"The host rejected the transition with failure code backend_rejected; the resource is unchanged and operable on 0.1.0, and the state no longer records the operation.",
+		"",
+		rejectedByHost(op),
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Operation: "+op,
+		"Request: <req-1>",
+		"Host reason: backend_rejected",
+		"Code: takoform.provider/form-transition-rejected (form_identity_conflict (host, HTTP 409))",
+		"Retryable: no",
+		"",
+		"The host rejected the Form transition; the resource is unchanged and operable. Apply again to try under a new operation id.")
+}
+
 // transitionInProgress is the warning of a refresh whose readback finds the
 // transition <pending> prepared.
 var transitionInProgress = warningDiag("AtLeastOnceQueue orders has a Form transition in progress",
@@ -256,20 +275,7 @@ func TestTransitionRejectedWhileUnresolvedIsClearedByRefresh(t *testing.T) {
 	mustKeepTransition(t, h, true)
 	rd, d := h.read(queueType, up)
 	mustKeepTransition(t, h, false)
-	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), warningDiag("Form transition of AtLeastOnceQueue orders was rejected",
-		"The host rejected the transition with failure code backend_rejected; the resource is unchanged and operable on 0.1.0, and the state no longer records the operation.",
-		"",
-		rejectedByHost("<pending>"),
-		"",
-		"Resource: takoform_at_least_once_queue (dev/orders)",
-		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
-		"Operation: <pending>",
-		"Request: <req-1>",
-		"Host reason: backend_rejected",
-		"Code: takoform.provider/form-transition-rejected (form_identity_conflict (host, HTTP 409))",
-		"Retryable: no",
-		"",
-		"The host rejected the Form transition; the resource is unchanged and operable. Apply again to try under a new operation id."))
+	wantDiags(t, named(d, "<pending>", up.str(aPendingOp)), refreshRejected("<pending>"))
 	if rd.str(aPendingOp) != "" || rd.str(aFormDefVersion) != "0.1.0" || rd.str(aGeneration) != "1" {
 		t.Fatalf("after the refresh: pending=%q version=%q gen=%q", rd.str(aPendingOp), rd.str(aFormDefVersion), rd.str(aGeneration))
 	}

@@ -30,20 +30,7 @@ func TestTransitionSettledByARefreshWhoseReadThenFails(t *testing.T) {
 			"",
 			"The connection to the host broke before a complete answer came. Check the endpoint and network, then apply again.")
 	}
-	rejected := warningDiag("Form transition of AtLeastOnceQueue orders was rejected",
-		"The host rejected the transition with failure code backend_rejected; the resource is unchanged and operable on 0.1.0, and the state no longer records the operation.",
-		"",
-		"Host: Form transition <formtx-1> of AtLeastOnceQueue \"orders\" in space \"dev\" was rejected (failureCode backend_rejected): the backend definitively rejected it. The resource keeps its Form, spec and generation 1 and stays operable; refresh it and apply again (the new attempt gets a new operationId)",
-		"",
-		"Resource: takoform_at_least_once_queue (dev/orders)",
-		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
-		"Operation: <formtx-1>",
-		"Request: <req-1>",
-		"Host reason: backend_rejected",
-		"Code: takoform.provider/form-transition-rejected (form_identity_conflict (host, HTTP 409))",
-		"Retryable: no",
-		"",
-		"The host rejected the Form transition; the resource is unchanged and operable. Apply again to try under a new operation id.")
+	rejected := refreshRejected("<formtx-1>")
 	const (
 		old = "682ec9caadde8431ea209a2691a4e425c7e3bef3e9d9b7fa0156e09eb5958988" // AtLeastOnceQueue 0.1.0
 		new = "013dedcd03e506564c96719928b5ac7a6e4ec814f4fdf94d204823e46899b06a" // 0.2.0

@@ -3,7 +3,6 @@ package takoform
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
@@ -22,14 +21,7 @@ func TestHostCallsBeforeTheProviderIsConfigured(t *testing.T) {
 	changed["message_retention_seconds"] = i64(7200)
 	upd := h.plan(queueType, changed, st)
 	mustNoError(t, "plan the update", upd.diags)
-	srv, err := providerserver.NewProtocol6WithError(testProvider(t))()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := srv.GetProviderSchema(h.ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	h.srv = srv // never configured
+	h.unconfigure()
 	before := capCounters(t, h).requests
 	notConfigured := errorDiag("The takoform provider is not configured",
 		"A host call was needed but the provider block has not been configured.",

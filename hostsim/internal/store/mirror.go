@@ -46,8 +46,8 @@ func viewOf(q Q) (view, bool) {
 // (WriteWith) is asked first, so store.read-fail fails it as it fails a query.
 func lookupView(q Q) (view, bool, error) {
 	v, ok := viewOf(q)
-	if x, w := q.(writeQ); ok && w && x.w.before != nil {
-		if err := x.w.before(true); err != nil {
+	if wq, inWrite := q.(writeQ); ok && inWrite && wq.w.before != nil {
+		if err := wq.w.before(true); err != nil {
 			return view{}, false, err
 		}
 	}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"time"
 )
 
 // writer is the one connection every write transaction runs on, with the
@@ -95,7 +94,7 @@ func (q writeQ) Query(query string, args ...any) (*sql.Rows, error) {
 
 func (q writeQ) QueryRow(query string, args ...any) *sql.Row {
 	if q.w.begin() != nil { // a Row that runs nothing and scans as an error; write returns w.err
-		return q.w.cancelledRow(query, args)
+		return q.w.failedRow(context.Canceled, query, args)
 	}
 	if q.w.before != nil {
 		if err := q.w.before(true); err != nil {
@@ -109,23 +108,22 @@ func (q writeQ) QueryRow(query string, args ...any) *sql.Row {
 	return s.QueryRow(args...)
 }
 
-// cancelledRow is a Row that runs nothing and scans as context.Canceled.
-func (w *writer) cancelledRow(query string, args []any) *sql.Row {
-	return w.failedRow(context.Canceled, query, args)
-}
-
 // failedRow is a Row that runs nothing and scans as err: database/sql gives
 // the Scan of a Row whose context is done that context's Err.
 func (w *writer) failedRow(err error, query string, args []any) *sql.Row {
-	return w.conn.QueryRowContext(failedCtx{err}, query, args...)
+	return w.conn.QueryRowContext(failedCtx{doneCtx, err}, query, args...)
 }
 
-// failedCtx is a context that is done, with err as its Err.
-type failedCtx struct{ err error }
+// failedCtx is a done context whose Err is err.
+type failedCtx struct {
+	context.Context
+	err error
+}
 
-func (failedCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (failedCtx) Done() <-chan struct{}       { return closedDone }
-func (c failedCtx) Err() error                { return c.err }
-func (failedCtx) Value(any) any               { return nil }
+func (c failedCtx) Err() error { return c.err }
 
-var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+var doneCtx = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
