@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/takokit/takokit/internal/mutate"
@@ -87,24 +88,39 @@ func runMutation() error {
 	if err := shared.Prepare(ctx, o, rows); err != nil { // every row's schema, then one build per module's test package
 		return err
 	}
-	var names []string
+	// the rows run side by side, their test processes drawn from one pool of
+	// workers: no worker idles while a row's last slow mutants end
+	// (docs/mutation.md#rows-side-by-side)
+	o.Slots = mutate.NewSlots(workers)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
 	results := map[string][]mutate.Result{}
 	var failed []string
 	for _, s := range rows {
-		rowStart := time.Now()
-		rs, err := mutate.RunScope(ctx, o, s)
-		if err != nil { // the other rows still run; the target fails at the end
-			fmt.Printf("%s: ERROR: %v\n", s.Name, err)
-			failed = append(failed, s.Name)
-			continue
+		wg.Go(func() {
+			rowStart := time.Now()
+			rs, err := mutate.RunScope(ctx, o, s)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil { // the other rows still run; the target fails at the end
+				fmt.Printf("%s: ERROR: %v\n", s.Name, err)
+				failed = append(failed, s.Name)
+				return
+			}
+			results[s.Name] = rs
+			var c mutate.Counts
+			for _, r := range rs {
+				c.Add(r)
+			}
+			fmt.Printf("%s: %s (row ended %s after it started, %s so far)\n", s.Name, c.Line(), time.Since(rowStart).Round(time.Second), time.Since(start).Round(time.Second))
+		})
+	}
+	wg.Wait()
+	var names []string
+	for _, s := range rows { // the report keeps the table's order
+		if _, ok := results[s.Name]; ok {
+			names = append(names, s.Name)
 		}
-		names = append(names, s.Name)
-		results[s.Name] = rs
-		var c mutate.Counts
-		for _, r := range rs {
-			c.Add(r)
-		}
-		fmt.Printf("%s: %s (row %s, %s so far)\n", s.Name, c.Line(), time.Since(rowStart).Round(time.Second), time.Since(start).Round(time.Second))
 	}
 	if err := writeSurvivors(root, names, results); err != nil {
 		return err

@@ -95,6 +95,7 @@ type Options struct {
 	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: DefaultGrace)
 	Shared  *Shared       // the baseline the rows of one run share (nil: each row measures its own)
 	Sample  Sampling      // which viable mutants run ("" = every one)
+	Slots   *Slots        // the run's pool when rows run side by side (nil: each row's Workers are the limit)
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -226,7 +227,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 
 	results := make([]Result, len(mutants))
 	chosen := r.run
-	run := func(w, i int) {
+	run := func(w, i int, alone bool) {
 		m := mutants[i]
 		r := Result{Mutant: m}
 		switch {
@@ -235,7 +236,9 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		case !chosen[i]:
 			r.Status = NotSampled
 		default:
+			give := o.Slots.take(ctx, alone)
 			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
+			give()
 		}
 		results[i] = r
 		switch r.Status {
@@ -260,7 +263,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		go func(w int) {
 			defer wg.Done()
 			for i := range jobs {
-				run(w, i)
+				run(w, i, false)
 			}
 		}(w)
 	}
@@ -285,7 +288,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	for i := range results {
 		if results[i].Status == TimedOut && ctx.Err() == nil {
 			o.Log("  re-running alone: %s:%d:%d %s", rel(o.Root, mutants[i].File), mutants[i].Line, mutants[i].Col, mutants[i].Kind)
-			run(0, i)
+			run(0, i, true)
 		}
 	}
 	if ctx.Err() != nil {

@@ -184,6 +184,8 @@ func (p *plan) measure(ctx context.Context, o Options, s Scope, pkg string, us [
 				env := append(slices.Clip(s.Env), u.env...)
 				run := func(prof string) (time.Duration, []byte, error) {
 					args := append(runArgs(s, u.pattern(s)), "-test.coverprofile="+prof)
+					give := o.Slots.take(ctx, false)
+					defer give()
 					start := time.Now()
 					out, err := testCmd(ctx, bins[u.pkg], tp.dir, env, 0, args...)
 					return time.Since(start), out, err
