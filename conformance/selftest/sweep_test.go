@@ -1,8 +1,10 @@
 package selftest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -29,11 +31,21 @@ const teapot = http.StatusTeapot
 type sweepTransport struct {
 	plan     []int
 	restatus bool
+	// lies, when set, is the lie told for each planned run (lies_test.go): the
+	// n-th answer is told it instead, and every answer of a check is kept (the
+	// lies that replay an earlier answer read them)
+	lies []string
+	keep bool // with lies: each check's answers go with its result (not only while it runs)
+	// timeout is each check's (0: 20 s); a lie can leave a check waiting for what
+	// never comes, and the lie sweep does not wait 20 s for each such lie
+	timeout  time.Duration
 	mu       sync.Mutex
 	armed    bool     // the surface was read: the checks' requests are counted
 	check    int      // the running check's index in plan
 	sent     []string // method and path of the running check's requests
+	answers  []answer // with lies: the answers the running check got, as it got them
 	fired    bool     // the running check's n-th request came and was altered
+	told     bool     // with lies: the n-th answer could be told the lie (it applied)
 	accepted bool     // some answer of the running check had status 202
 }
 
@@ -48,7 +60,7 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	k := len(s.sent)
 	s.mu.Unlock()
-	if alter && !s.restatus {
+	if alter && !s.restatus && s.lies == nil {
 		if r.Body != nil {
 			r.Body.Close()
 		}
@@ -63,35 +75,70 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		s.accepted = true
 		s.mu.Unlock()
 	}
+	if s.lies != nil {
+		return s.tell(r, resp, alter)
+	}
 	if alter {
 		resp.StatusCode, resp.Status = teapot, fmt.Sprintf("%d %s", teapot, http.StatusText(teapot))
 	}
 	return resp, err
 }
 
-// next ends the running check: its requests, whether its n-th was altered, and
-// whether one of its answers was 202.
-func (s *sweepTransport) next() ([]string, bool, bool) {
+// tell reads the whole answer, keeps it, and when alter is set tells the running
+// check's lie in its place.
+func (s *sweepTransport) tell(r *http.Request, resp *http.Response, alter bool) (*http.Response, error) {
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	a := answer{target: r.Method + " " + r.URL.Path, status: resp.StatusCode, header: resp.Header.Clone(), body: b}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sent, fired, accepted := s.sent, s.fired, s.accepted
-	s.sent, s.fired, s.accepted = nil, false, false
+	if alter && s.check < len(s.lies) {
+		if lied, ok := tellLie(s.lies[s.check], a, s.answers); ok {
+			a, s.told = lied, true
+		}
+	}
+	s.answers = append(s.answers, a)
+	resp.StatusCode, resp.Status = a.status, fmt.Sprintf("%d %s", a.status, http.StatusText(a.status))
+	resp.Header = a.header
+	resp.Header.Del("Content-Length")
+	resp.ContentLength = int64(len(a.body))
+	resp.Body = io.NopCloser(bytes.NewReader(a.body))
+	return resp, nil
+}
+
+// next ends the running check: its requests, whether its n-th was altered, and
+// whether one of its answers was 202.
+func (s *sweepTransport) next() sweptCheck {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := sweptCheck{sent: s.sent, fired: s.fired, told: s.told, accepted: s.accepted}
+	if s.keep {
+		out.answers = s.answers
+	}
+	s.sent, s.answers, s.fired, s.told, s.accepted = nil, nil, false, false, false
 	s.check++
-	return sent, fired, accepted
+	return out
 }
 
 // sweptCheck is one check's result in a sweep run.
 type sweptCheck struct {
 	res      conformance.Result
 	sent     []string
+	answers  []answer // with lies: the answers it got
 	fired    bool
+	told     bool // with lies: the lie applied to the n-th answer
 	accepted bool // an answer had status 202: the check followed an Operation
 }
 
-// alteration is one run of a check with its n-th request altered.
+// alteration is one run of a check with its n-th request altered (and, in the
+// lie sweep, the lie its answer tells).
 type alteration struct {
-	id string
-	n  int
+	id  string
+	n   int
+	lie string
 }
 
 // unaltered plans one run of each check of the table (of only, when it is not
@@ -111,10 +158,15 @@ func unaltered(only []string) []alteration {
 // (restatus: its answer's status, else the request itself).
 func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalog, plan []alteration, restatus bool) []sweptCheck {
 	t.Helper()
+	return sweepWith(ctx, t, url, cat, plan, &sweepTransport{restatus: restatus})
+}
+
+// sweepWith is sweepRun through the transport tr (the lie sweep's keeps answers).
+func sweepWith(ctx context.Context, t *testing.T, url string, cat *catalog.Catalog, plan []alteration, tr *sweepTransport) []sweptCheck {
+	t.Helper()
 	if len(plan) == 0 {
 		t.Fatal("the sweep planned no run: an empty Checks would run the whole table")
 	}
-	tr := &sweepTransport{restatus: restatus}
 	var checks []conformance.Check
 	for _, a := range plan {
 		i := slices.IndexFunc(conformance.Table(), func(c conformance.Check) bool { return c.ID == a.id })
@@ -122,11 +174,18 @@ func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalo
 			t.Fatalf("the sweep plans check %q, which is no check of the table", a.id)
 		}
 		checks, tr.plan = append(checks, conformance.Table()[i]), append(tr.plan, a.n)
+		if tr.lies != nil {
+			tr.lies = append(tr.lies, a.lie)
+		}
 	}
 	var out []sweptCheck
 	// the runner's own pause between polls (20 ms) is most of a sweep's time on
 	// hostsim async, where an Operation completes on its second poll
-	cfg := conformance.Config{Endpoint: url, Catalog: cat, Space: "sweep", Checks: checks, Transport: tr, Timeout: 20 * time.Second, PollPause: time.Millisecond,
+	timeout := 20 * time.Second
+	if tr.timeout > 0 {
+		timeout = tr.timeout
+	}
+	cfg := conformance.Config{Endpoint: url, Catalog: cat, Space: "sweep", Checks: checks, Transport: tr, Timeout: timeout, PollPause: time.Millisecond,
 		AfterSurface: func(context.Context) error {
 			tr.mu.Lock()
 			tr.armed = true
@@ -134,8 +193,9 @@ func sweepRun(ctx context.Context, t *testing.T, url string, cat *catalog.Catalo
 			return nil
 		},
 		Progress: func(r conformance.Result) {
-			sent, fired, accepted := tr.next()
-			out = append(out, sweptCheck{res: r, sent: sent, fired: fired, accepted: accepted})
+			c := tr.next()
+			c.res = r
+			out = append(out, c)
 		}}
 	tokens(&cfg)
 	if _, err := conformance.Run(ctx, cfg); err != nil {
