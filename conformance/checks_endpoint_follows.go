@@ -10,21 +10,29 @@ import (
 )
 
 // reweighted is a deployment spec weighting only the version named v, with the
-// whole of the weights the spec held.
-func reweighted(d *catalog.Form, spec map[string]any, v string) (map[string]any, bool) {
+// whole of the weights the spec held. ok is false when the Form has no weighted
+// list or the spec weights nothing; bad says what is missing when the spec (as
+// the host answered it) has entries that are not objects or lack their
+// reference: a lying host fails the check, it does not break the runner.
+func reweighted(d *catalog.Form, spec map[string]any, v string) (out map[string]any, ok bool, bad error) {
 	fl, ok := weightedList(d)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	list, _ := spec[fl.Wire].([]any)
 	if len(list) == 0 {
-		return nil, false
+		return nil, false, nil
 	}
-	entry := cloneSpec(list[0].(map[string]any))
+	first, isObject := list[0].(map[string]any)
+	if !isObject {
+		return nil, false, fmt.Errorf("/%s/0 is %s, not an object", fl.Wire, snippet(mustJSON(list[0])))
+	}
+	entry := cloneSpec(first)
 	total := 0.0
 	for _, e := range list {
+		em, _ := e.(map[string]any)
 		for _, m := range fl.Members {
-			if w, ok := e.(map[string]any)[m.Wire].(float64); ok && m.Kind == catalog.FieldInteger {
+			if w, ok := em[m.Wire].(float64); ok && m.Kind == catalog.FieldInteger {
 				total += w
 			}
 		}
@@ -34,14 +42,18 @@ func reweighted(d *catalog.Form, spec map[string]any, v string) (map[string]any,
 		case catalog.FieldInteger:
 			entry[m.Wire] = total
 		case catalog.FieldReference:
-			ref := cloneSpec(entry[m.Wire].(map[string]any))
+			r, isObject := entry[m.Wire].(map[string]any)
+			if !isObject {
+				return nil, false, fmt.Errorf("/%s/0 has no reference object /%s", fl.Wire, m.Wire)
+			}
+			ref := cloneSpec(r)
 			ref["name"] = v
 			entry[m.Wire] = ref
 		}
 	}
-	out := cloneSpec(spec)
+	out = cloneSpec(spec)
 	out[fl.Wire] = []any{entry}
-	return out, true
+	return out, true, nil
 }
 
 // madeOf returns the world's resource of the first Form that fits, and its Form.
@@ -108,7 +120,10 @@ func checkEndpointFollowsActiveDeployment(ctx context.Context, p *Probe) error {
 	promote := func(to *Resource) (*Resp, error) {
 		var ds map[string]any
 		_ = jsonUnmarshal(dep.Spec, &ds)
-		next, ok := reweighted(d, ds, to.Metadata.Name)
+		next, ok, bad := reweighted(d, ds, to.Metadata.Name)
+		if bad != nil {
+			return nil, failf("PUT %s: the spec the host answered for %s %q is not one it was given: %v", ResourcePath(dep.Ref(), dep.Metadata.Name), d.Ref.Kind, dep.Metadata.Name, bad)
+		}
 		if !ok {
 			return nil, notApplicable("%s has no weighted list to promote a version in", d.Ref.Kind)
 		}

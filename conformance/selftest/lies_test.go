@@ -233,12 +233,17 @@ func (e lieEntry) String() string {
 func ending(r conformance.Result) string {
 	msg := runLocal.ReplaceAllString(random.ReplaceAllString(r.Message, "#"), "#")
 	msg = cut.ReplaceAllString(msg, "…")
+	msg = sourceDir.ReplaceAllString(msg, "(at ")
 	return fmt.Sprintf("%s: %s", r.Status, strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(msg))
 }
 
 // cut is the word an excerpt of an answer ends in: where the excerpt stops
 // depends on how long the masked values before it were.
 var cut = regexp.MustCompile(`\S*…`)
+
+// sourceDir is where a runner bug's source file lies: the checkout's, not the
+// bug's.
+var sourceDir = regexp.MustCompile(`\(at [^)\s]*/`)
 
 // runLocal is what differs between two runs of one lie besides the random
 // names: the test server's port, and the number of the space (one per run of
