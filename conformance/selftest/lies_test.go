@@ -328,18 +328,26 @@ func mask(s string) string { return random.ReplaceAllString(s, "#") }
 func tellEach(ctx context.Context, t *testing.T, sim *Sim, cat *catalog.Catalog, plan []alteration) []sweptCheck {
 	t.Helper()
 	var out []sweptCheck
+	for _, g := range byCheck(plan) {
+		if err := sim.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, warmTold(ctx, t, sim, cat, plan[g[0]:g[1]], false, 0)...)
+	}
+	return out
+}
+
+// byCheck splits the plan into its runs of one check's lies, as [from, to).
+func byCheck(plan []alteration) [][2]int {
+	var groups [][2]int
 	for from := 0; from < len(plan); {
 		to := from + 1
 		for to < len(plan) && plan[to].id == plan[from].id {
 			to++
 		}
-		if err := sim.Reset(ctx); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, warmTold(ctx, t, sim, cat, plan[from:to], false, 0)...)
-		from = to
+		groups, from = append(groups, [2]int{from, to}), to
 	}
-	return out
+	return groups
 }
 
 // lieTimeout bounds each check a lie is told to while recording: on hostsim a
@@ -368,8 +376,11 @@ func readLies(t *testing.T) []lieEntry {
 	var out []lieEntry
 	for i, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
 		f := strings.SplitN(l, "\t", 5)
-		n, err := strconv.Atoi(f[min(1, len(f)-1)])
-		if len(f) != 5 || err != nil || n < 1 {
+		if len(f) != 5 {
+			f = []string{l, "", "", "", ""}
+		}
+		n, err := strconv.Atoi(f[1])
+		if f[4] == "" || err != nil || n < 1 {
 			t.Fatalf("%s:%d: want id, request number, target, lie and ending separated by tabs, got %q", liesFile, i+1, l)
 		}
 		out = append(out, lieEntry{id: f[0], n: n, target: f[2], lie: f[3], ending: f[4]})
@@ -398,15 +409,7 @@ func recordLies(t *testing.T, only []string) {
 	// run tells the plan's lies on two hosts side by side, each check's (a run
 	// of the plan with one id) on a host reset before it, as the test tells them
 	run := func(plan []alteration, keep bool) []sweptCheck {
-		type group struct{ from, to int }
-		var groups []group
-		for from := 0; from < len(plan); {
-			to := from + 1
-			for to < len(plan) && plan[to].id == plan[from].id {
-				to++
-			}
-			groups, from = append(groups, group{from, to}), to
-		}
+		groups := byCheck(plan)
 		const hosts = 2
 		out := make([]sweptCheck, len(plan))
 		var mu sync.Mutex
@@ -432,7 +435,7 @@ func recordLies(t *testing.T, only []string) {
 						t.Error(err)
 						return
 					}
-					from, to := groups[g].from, groups[g].to
+					from, to := groups[g][0], groups[g][1]
 					began := time.Now()
 					copy(out[from:to], warmTold(ctx, t, sim, cat, plan[from:to], keep, lieTimeout))
 					if d := time.Since(began); d > 20*time.Second {
