@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
@@ -63,9 +65,17 @@ func TestDropAfterCommitThenReplay(t *testing.T) {
 	req.Header.Set("If-None-Match", "*")
 	req.Header.Set("Idempotency-Key", "lost")
 	req.GetBody = nil // Go's transport would otherwise resend a keyed request by itself
-	if resp, err := http.DefaultClient.Do(req); err == nil {
+	// A deadline: a connection the host takes and never closes must fail the
+	// test as one that is not dropped, not hang it.
+	tr := &http.Transport{DisableKeepAlives: true}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr, Timeout: 4 * time.Second}).Do(req)
+	if err == nil {
 		resp.Body.Close()
 		t.Fatalf("the connection was not dropped: HTTP %d", resp.StatusCode)
+	}
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatalf("the create was neither answered nor dropped: the connection stayed open (%v)", err)
 	}
 	r := c.do("PUT", resPath(f, "orders"), map[string]string{"If-None-Match": "*", "Idempotency-Key": "lost"}, b).status(201)
 	if _, g, _ := meta(t, r); g != "1" {

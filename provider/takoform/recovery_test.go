@@ -334,7 +334,9 @@ func TestImportFindsTheOldRefNewestFirst(t *testing.T) {
 func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
-	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aUpdateTimeout: s("300ms")}
+	// create_timeout is short too: an update that polled under it (the re-pin's
+	// timeout) would end in seconds naming create_timeout, not hang the test.
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aUpdateTimeout: s("300ms"), aCreateTimeout: s("2s")}
 	st := h.create(queueType, cfg)
 	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
 		t.Fatal(err)

@@ -76,7 +76,7 @@ func TestDeleteDropAfterCommit(t *testing.T) {
 	// that is not dropped, not hang it.
 	tr := &http.Transport{DisableKeepAlives: true}
 	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Do(req)
+	resp, err := (&http.Client{Transport: tr, Timeout: 4 * time.Second}).Do(req)
 	if err == nil {
 		resp.Body.Close()
 		t.Fatalf("the delete was answered HTTP %d; the fault should have dropped the connection", resp.StatusCode)

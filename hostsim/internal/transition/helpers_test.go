@@ -131,12 +131,22 @@ func (e *env) start() {
 	e.url = e.srv.URL
 }
 
+// stop closes the server and the Host. httptest's Close waits for every
+// request in flight; a handler that never returns fails the test instead of
+// hanging it.
 func (e *env) stop() {
-	if e.host != nil {
-		e.srv.Close()
-		_ = e.host.Close()
-		e.host = nil
+	if e.host == nil {
+		return
 	}
+	done := make(chan struct{})
+	go func() { e.srv.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		e.t.Errorf("a request was still in flight 3 s after the server closed: its handler never returned")
+	}
+	_ = e.host.Close()
+	e.host = nil
 }
 
 // restart stops the Host and starts another on the same configuration (and

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
@@ -13,8 +15,9 @@ import (
 
 // client never reuses a connection: net/http retries a request carrying an
 // Idempotency-Key on a reused connection that drops, and a dropped
-// connection here must stay a dropped connection.
-var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+// connection here must stay a dropped connection. A deadline: a request the
+// host neither answers nor drops fails its test instead of hanging it.
+var client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 3 * time.Second}
 
 // reply is one HTTP answer; dropped is true when the connection was dropped.
 type reply struct {
@@ -53,6 +56,9 @@ func (e *env) do(method, path string, h map[string]string, body []byte) *reply {
 	}
 	what := method + " " + path
 	resp, err := client.Do(req)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		e.t.Fatalf("%s was neither answered nor dropped: the connection stayed open (%v)", what, err)
+	}
 	if err != nil {
 		return &reply{dropped: true, what: what}
 	}
