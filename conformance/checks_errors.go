@@ -13,7 +13,17 @@ var retryableCodes = map[wire.Code]bool{wire.CodeResourceBusy: true, wire.CodeBa
 	wire.CodeRateLimited: true, wire.CodeDeadlineExceeded: true}
 
 func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
-	seen := map[string]wire.Code{}
+	// every error answer of the check carries a requestId no other answer of it
+	// carried (docs/protocol.md#errors)
+	seen := map[string]string{}
+	unique := func(r *Resp, code string) error {
+		answered := code + " to " + r.What()
+		if prev, dup := seen[r.Err.RequestID]; dup {
+			return failf("%s: requestId %q answered both %s and %s; it must be unique per answer", r.What(), r.Err.RequestID, prev, answered)
+		}
+		seen[r.Err.RequestID] = answered
+		return nil
+	}
 	for _, code := range wire.Codes() {
 		r, err := p.P.Do(ctx, Req{Method: http.MethodGet, Target: API + "/forms", Header: map[string]string{ProbeHeader: "error:" + string(code)}})
 		if err != nil {
@@ -31,10 +41,9 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 		if r.Header.Get(wire.HeaderETag) != "" {
 			return failf("%s with probe error:%s: an error carries an ETag", r.What(), code)
 		}
-		if prev, dup := seen[r.Err.RequestID]; dup {
-			return failf("%s: requestId %q answered both %s and %s; it must be unique per answer", r.What(), r.Err.RequestID, prev, code)
+		if err := unique(r, string(code)); err != nil {
+			return err
 		}
-		seen[r.Err.RequestID] = code
 	}
 	r, err := p.P.Do(ctx, Req{Method: http.MethodGet, Target: API + "/forms", Header: map[string]string{ProbeHeader: "error:not_a_lane_code"}})
 	if err != nil {
@@ -42,6 +51,9 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 	}
 	if err := expectCode(r, wire.CodeInvalidArgument); err != nil {
 		return failf("%s (probe error: with a code outside the 26)", err)
+	}
+	if err := unique(r, "probe error:not_a_lane_code"); err != nil {
+		return err
 	}
 	// Errors the host reaches by itself travel in the same envelope.
 	natural := map[string]wire.Code{API + "/forms": wire.CodeInvalidArgument, API + "/operations/op_conformance" + p.run: wire.CodeOperationNotFound}
@@ -53,8 +65,8 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 		if err := expectCode(r, code); err != nil {
 			return err
 		}
-		if prev, dup := seen[r.Err.RequestID]; dup {
-			return failf("%s: requestId %q answered both %s and %s; it must be unique per answer", r.What(), r.Err.RequestID, prev, code)
+		if err := unique(r, string(code)); err != nil {
+			return err
 		}
 	}
 	for _, t := range []struct{ method, target string }{{http.MethodPatch, API + "/forms"}, {http.MethodGet, API + "/refresh"}, {http.MethodGet, API + "/forms/"}} {
@@ -64,6 +76,9 @@ func checkErrorTaxonomy(ctx context.Context, p *Probe) error {
 		}
 		if err := expectCode(r, wire.CodeResourceNotFound); err != nil {
 			return failf("%s (an unknown route or method; the lane has no 405)", err)
+		}
+		if err := unique(r, string(wire.CodeResourceNotFound)); err != nil {
+			return err
 		}
 	}
 	return nil

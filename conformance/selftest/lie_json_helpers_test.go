@@ -2,6 +2,7 @@ package selftest
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -43,5 +44,20 @@ func TestLiesEditOnlyTheirMember(t *testing.T) {
 	got, _ := tellLie("alter:revision", r, nil)
 	if string(got.body) != `{"metadata":{"revision":"4"}}` || got.header.Get("ETag") != `"4"` || r.header.Get("ETag") != `"3"` {
 		t.Errorf("alter:revision told %s with ETag %s (the host's answer's ETag now %s)", got.body, got.header.Get("ETag"), r.header.Get("ETag"))
+	}
+}
+
+// A narrowed recording replaces its checks' lines in place and keeps the others.
+func TestNarrowedRecordingReplacesOnlyItsChecks(t *testing.T) {
+	e := func(id string, n int) lieEntry { return lieEntry{id: id, n: n, target: "GET /x", lie: "member", ending: "fail: x"} }
+	old := []lieEntry{e("a", 1), e("b", 1), e("b", 2), e("c", 1)}
+	fresh := []lieEntry{e("b", 3), e("d", 1)}
+	got := mergeLies(old, fresh, []string{"b", "d"})
+	want := []lieEntry{e("a", 1), e("b", 3), e("c", 1), e("d", 1)}
+	if !slices.Equal(got, want) {
+		t.Fatalf("merged %v, want %v", got, want)
+	}
+	if got := mergeLies(old, nil, []string{"c"}); !slices.Equal(got, old[:3]) {
+		t.Fatalf("a check that now ends no lie keeps no line: got %v", got)
 	}
 }
