@@ -49,7 +49,9 @@ func TestLiesEditOnlyTheirMember(t *testing.T) {
 
 // A narrowed recording replaces its checks' lines in place and keeps the others.
 func TestNarrowedRecordingReplacesOnlyItsChecks(t *testing.T) {
-	e := func(id string, n int) lieEntry { return lieEntry{id: id, n: n, target: "GET /x", lie: "member", ending: "fail: x"} }
+	e := func(id string, n int) lieEntry {
+		return lieEntry{id: id, n: n, target: "GET /x", lie: "member", ending: "fail: x"}
+	}
 	old := []lieEntry{e("a", 1), e("b", 1), e("b", 2), e("c", 1)}
 	fresh := []lieEntry{e("b", 3), e("d", 1)}
 	got := mergeLies(old, fresh, []string{"b", "d"})
