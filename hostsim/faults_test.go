@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -329,4 +330,33 @@ func sweepStoreFault(t *testing.T, name, says string) {
 		}
 	}
 	t.Logf("%s failed each of the create's %d statements of its kind in turn", name, failed)
+}
+
+// response.drop-after-commit needs a connection to take: through a
+// ResponseWriter that cannot be hijacked the create is answered as ever and the
+// fault stays armed, unfired.
+func TestDropAfterCommitNeedsAConnection(t *testing.T) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
+	c := newClient(t, sim.URL, "sim-primary")
+	spec := fixture(t, f)
+	pd := c.prepare(f, "orders", "prod", spec, 0)
+	if err := sim.Admin.ArmFault("response.drop-after-commit,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	b := body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
+	req := httptest.NewRequest("PUT", resPath(f, "orders"), bytes.NewReader(b))
+	req.Header.Set("Authorization", "Bearer sim-primary")
+	req.Header.Set("If-None-Match", "*")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", "no-conn")
+	rec := httptest.NewRecorder() // not an http.Hijacker
+	sim.Host.Handler().ServeHTTP(rec, req)
+	if rec.Code != 201 {
+		t.Fatalf("the create through a writer that cannot be hijacked: HTTP %d %s, want 201", rec.Code, rec.Body)
+	}
+	if n := fired(t, sim, "response.drop-after-commit"); n != 0 {
+		t.Fatalf("response.drop-after-commit fired %d times with no connection to drop; want 0 (it stays armed)", n)
+	}
 }

@@ -66,7 +66,15 @@ func TestCatalogSurfaceFaults(t *testing.T) {
 	withPkg := resPath(f, "cs") + exactQuery(f, "prod") + "&packageDigest=sha256%3A" + strings.Repeat("a", 64)
 	broken(t, sim, "formref.package-key",
 		func() { c.do("GET", withPkg, nil, nil).refused("invalid_argument", 400) },
-		func() { c.do("GET", withPkg, nil, nil).status(200) })
+		func() {
+			c.do("GET", withPkg, nil, nil).status(200)
+			// a query without packageDigest has nothing for the fault to drop: it does not fire
+			n := fired(t, sim, "formref.package-key")
+			c.do("GET", resPath(f, "cs")+exactQuery(f, "prod"), nil, nil).status(200)
+			if m := fired(t, sim, "formref.package-key"); n != 1 || m != 1 {
+				t.Fatalf("formref.package-key fired %d times for the query with packageDigest, %d after one without; want 1 and 1", n, m)
+			}
+		})
 	unknown := resPath(f, "cs") + "?space=prod&group=" + q(f.Ref.APIVersion) + "&kind=" + f.Ref.Kind +
 		"&definitionVersion=9.9.9&schemaDigest=" + q(f.Ref.SchemaDigest)
 	broken(t, sim, "formref.loose",

@@ -108,10 +108,24 @@ func (c *call) reply(a answer) {
 // connection will close without an answer (the client's resend of the same
 // bytes gets the replay). Only a hijackable connection can be dropped.
 func (c *call) dropsAfterCommit() bool {
-	if _, ok := c.w.(http.Hijacker); !ok {
+	if !hijackable(c.w) {
 		return false
 	}
 	return c.fs.On(fault.ResponseDropAfterCommit)
+}
+
+// hijackable reports whether the writer under w's wrappers can hand over its
+// connection: a wrapper (echo's Response) has a Hijack method whatever it wraps,
+// and asking it would consume the fault for a drop that then cannot happen.
+func hijackable(w http.ResponseWriter) bool {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			_, ok := w.(http.Hijacker)
+			return ok
+		}
+		w = u.Unwrap()
+	}
 }
 
 // drop takes the connection from the answer, which is never written; false when
