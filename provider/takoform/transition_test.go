@@ -55,6 +55,7 @@ func TestTransitionCommitsInPlace(t *testing.T) {
 	if !up["max_message_bytes"].Equal(types.Int64Value(127000)) {
 		t.Errorf("max_message_bytes = %v", up["max_message_bytes"])
 	}
+	mustKeepTransition(t, h, false) // the committed transition's kept request goes with it
 	rd, d := h.read(queueType, up)
 	mustNoError(t, "read", d)
 	pr = h.plan(queueType, cfg, rd)
@@ -107,6 +108,7 @@ func TestTransitionRejectedKeepsTheOldRef(t *testing.T) {
 	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp) != "" {
 		t.Errorf("after rejection: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
 	}
+	mustKeepTransition(t, h, false) // the rejected operation is over: its request is not kept
 	rd, d := h.read(queueType, up)
 	mustNoError(t, "refresh adopts the moved revision", d)
 	pr = h.plan(queueType, cfg, rd)
@@ -168,6 +170,7 @@ func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
 	if done.str(aFormDefVersion) != "0.2.0" || done.str(aGeneration) != "2" || done.str(aUID) != st.str(aUID) || done.str(aPendingOp) != "" {
 		t.Errorf("after resume: version=%q gen=%q uid=%q pending=%q", done.str(aFormDefVersion), done.str(aGeneration), done.str(aUID), done.str(aPendingOp))
 	}
+	mustKeepTransition(t, h, false) // the resumed request committed: it is kept no longer
 	if c, _ := h.sim.Admin.Counters(); len(c.Dispatch) != 1 {
 		t.Errorf("dispatch counters %v: the backend must be called for exactly one operation", c.Dispatch)
 	} else {
@@ -314,4 +317,32 @@ func withChanges(attr string) diagnostic {
 		"Retryable: no",
 		"",
 		"Apply the transition first with the current values, then make the change.").at("form_transition")
+}
+
+// A kept request that the host rejects when the next apply re-sends it is over:
+// the state leaves the old ref and the private state stops keeping the request.
+func TestTransitionResumedAndRejectedIsKeptNoLonger(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	if err := h.sim.Admin.ArmFault("transition.crash=A,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	wantDiags(t, d, transitionIndeterminate(postDropped, "", false))
+	mustKeepTransition(t, h, true)
+	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr = h.plan(queueType, cfg, up)
+	mustNoError(t, "plan again", pr.diags)
+	again, d := h.apply(queueType, cfg, up, pr.planned)
+	wantDiags(t, d, transitionRejected)
+	if again.str(aFormDefVersion) != "0.1.0" || again.str(aPendingOp) != "" {
+		t.Errorf("after the resumed request was rejected: version=%q pending=%q", again.str(aFormDefVersion), again.str(aPendingOp))
+	}
+	mustKeepTransition(t, h, false)
 }
