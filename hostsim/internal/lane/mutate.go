@@ -118,14 +118,8 @@ func (c *call) dropsAfterCommit() bool {
 // connection: a wrapper (echo's Response) has a Hijack method whatever it wraps,
 // and asking it would consume the fault for a drop that then cannot happen.
 func hijackable(w http.ResponseWriter) bool {
-	for {
-		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
-		if !ok {
-			_, ok := w.(http.Hijacker)
-			return ok
-		}
-		w = u.Unwrap()
-	}
+	_, ok := innermost(w).(http.Hijacker)
+	return ok
 }
 
 // drop takes the connection from the answer, which is never written; false when

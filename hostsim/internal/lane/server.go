@@ -125,13 +125,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // flush sends what w buffered, when w (or what it wraps) can.
 func flush(w http.ResponseWriter) {
+	_ = http.NewResponseController(innermost(w)).Flush()
+}
+
+// innermost is the writer under w's wrappers (each with an Unwrap method).
+func innermost(w http.ResponseWriter) http.ResponseWriter {
 	for {
-		if u, ok := w.(interface{ Unwrap() http.ResponseWriter }); ok {
-			w = u.Unwrap()
-			continue
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
 		}
-		_ = http.NewResponseController(w).Flush()
-		return
+		w = u.Unwrap()
 	}
 }
 
