@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
@@ -50,7 +51,10 @@ func TestErrorAndLatencyFaults(t *testing.T) {
 	}
 }
 
-func TestDropAfterCommitThenReplay(t *testing.T) {
+// dropArmed serves a host with response.drop-after-commit armed once and
+// returns the body of a reviewed create of "orders" in prod.
+func dropArmed(t *testing.T) (*hostsimtest.Sim, *catalog.Form, *client, []byte) {
+	t.Helper()
 	cat := testCatalog(t)
 	f := updatable(t, cat)
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
@@ -61,6 +65,11 @@ func TestDropAfterCommitThenReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
+	return sim, f, c, b
+}
+
+func TestDropAfterCommitThenReplay(t *testing.T) {
+	sim, f, c, b := dropArmed(t)
 	req, _ := http.NewRequest("PUT", sim.URL+resPath(f, "orders"), bytes.NewReader(b))
 	req.Header.Set("Authorization", "Bearer sim-primary")
 	req.Header.Set("If-None-Match", "*")
@@ -336,16 +345,7 @@ func sweepStoreFault(t *testing.T, name, says string) {
 // ResponseWriter that cannot be hijacked the create is answered as ever and the
 // fault stays armed, unfired.
 func TestDropAfterCommitNeedsAConnection(t *testing.T) {
-	cat := testCatalog(t)
-	f := updatable(t, cat)
-	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat})
-	c := newClient(t, sim.URL, "sim-primary")
-	spec := fixture(t, f)
-	pd := c.prepare(f, "orders", "prod", spec, 0)
-	if err := sim.Admin.ArmFault("response.drop-after-commit,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	b := body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}})
+	sim, f, _, b := dropArmed(t)
 	req := httptest.NewRequest("PUT", resPath(f, "orders"), bytes.NewReader(b))
 	req.Header.Set("Authorization", "Bearer sim-primary")
 	req.Header.Set("If-None-Match", "*")

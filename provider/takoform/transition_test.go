@@ -145,14 +145,7 @@ func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
-	st, cfg := oldQueue(t, h)
-	if err := h.sim.Admin.ArmFault("transition.crash=A,kind=AtLeastOnceQueue,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	pr := h.plan(queueType, cfg, st)
-	mustNoError(t, "plan", pr.diags)
-	up, d := h.apply(queueType, cfg, st, pr.planned)
-	wantDiags(t, d, transitionIndeterminate(postDropped, "", false))
+	st, cfg, up := crashedAtA(t, h)
 	if up.str(aFormDefVersion) != "0.1.0" || up.str(aPendingOp)[:7] != "formtx_" {
 		t.Fatalf("indeterminate state: version=%q pending=%q", up.str(aFormDefVersion), up.str(aPendingOp))
 	}
@@ -163,7 +156,7 @@ func TestTransitionCrashAResumesOnTheNextApply(t *testing.T) {
 		t.Fatalf("refresh must keep the state: pending %q revision %q", rd.str(aPendingOp), rd.str(aRevision))
 	}
 	// the next apply re-sends the kept bytes and commits
-	pr = h.plan(queueType, cfg, rd)
+	pr := h.plan(queueType, cfg, rd)
 	mustNoError(t, "plan again", pr.diags)
 	done, d := h.apply(queueType, cfg, rd, pr.planned)
 	mustNoError(t, "the next apply resumes the kept request", d)
@@ -325,19 +318,12 @@ func TestTransitionResumedAndRejectedIsKeptNoLonger(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	requireTransitions(t, h)
-	st, cfg := oldQueue(t, h)
-	if err := h.sim.Admin.ArmFault("transition.crash=A,kind=AtLeastOnceQueue,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	pr := h.plan(queueType, cfg, st)
-	mustNoError(t, "plan", pr.diags)
-	up, d := h.apply(queueType, cfg, st, pr.planned)
-	wantDiags(t, d, transitionIndeterminate(postDropped, "", false))
+	_, cfg, up := crashedAtA(t, h)
 	mustKeepTransition(t, h, true)
 	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
 		t.Fatal(err)
 	}
-	pr = h.plan(queueType, cfg, up)
+	pr := h.plan(queueType, cfg, up)
 	mustNoError(t, "plan again", pr.diags)
 	again, d := h.apply(queueType, cfg, up, pr.planned)
 	wantDiags(t, d, transitionRejected)
