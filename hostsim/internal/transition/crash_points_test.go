@@ -97,15 +97,30 @@ func TestHangHoldsUntilTheClientGoesAway(t *testing.T) {
 func TestFinishExitsOnlyAtAnExitPoint(t *testing.T) {
 	var codes []int
 	s := &Service{Options: Options{Exit: func(code int) { codes = append(codes, code) }}}
-	if a := s.finish(answer{crash: &crash{point: "C", op: "formtx_x"}}); !a.Drop || len(codes) != 0 {
+	if a := finishWithin(t, s, answer{crash: &crash{point: "C", op: "formtx_x"}}); !a.Drop || len(codes) != 0 {
 		t.Fatalf("transition.crash: %+v, exits %v", a, codes)
 	}
 	log := stderr(t, func() {
-		if a := s.finish(answer{crash: &crash{point: "C", op: "formtx_x", exit: true}}); !a.Drop {
+		if a := finishWithin(t, s, answer{crash: &crash{point: "C", op: "formtx_x", exit: true}}); !a.Drop {
 			t.Fatalf("transition.exit answered %+v", a)
 		}
 	})
 	if len(codes) != 1 || codes[0] != ExitStatus || !strings.Contains(log, "exiting at Form transition point C of formtx_x") {
 		t.Fatalf("transition.exit: exits %v, stderr %q", codes, log)
+	}
+}
+
+// finishWithin is s.finish(a), failing the test instead of hanging it when
+// finish does not return: only transition.hang holds an answer.
+func finishWithin(t *testing.T, s *Service, a answer) Answer {
+	t.Helper()
+	done := make(chan Answer, 1)
+	go func() { done <- s.finish(a) }()
+	select {
+	case out := <-done:
+		return out
+	case <-time.After(3 * time.Second):
+		t.Fatalf("finish(%+v) held its answer for 3 s without transition.hang", a.crash)
+		return Answer{}
 	}
 }
