@@ -33,6 +33,12 @@ type recorder struct {
 // operation ids, digests) and idempotency keys.
 var random = regexp.MustCompile(`[0-9a-z]{16,}|[0-9a-f]{6,}|[0-9A-F]{6,}`)
 
+// oneLine escapes a text's CR and LF, so a recorded message stays on its line.
+var oneLine = strings.NewReplacer("\r", `\r`, "\n", `\n`)
+
+// masked is s with what a run draws at random masked, on one line.
+func masked(s string) string { return oneLine.Replace(random.ReplaceAllString(s, "#")) }
+
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
@@ -65,7 +71,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 // line should be, its length and the start of its SHA-256 (taken after masking,
 // written after it so the digest itself is not masked).
 func maskedBody(body []byte) string {
-	b := strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(random.ReplaceAllString(string(body), "#"))
+	b := masked(string(body))
 	if len(b) <= 240 {
 		return b
 	}

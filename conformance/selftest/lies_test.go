@@ -235,7 +235,7 @@ func ending(r conformance.Result) string {
 	msg = cut.ReplaceAllString(msg, "…")
 	msg = sourceDir.ReplaceAllString(msg, "(at ")
 	msg = concurrentNth.ReplaceAllString(msg, "$1 # of")
-	return fmt.Sprintf("%s: %s", r.Status, strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(msg))
+	return fmt.Sprintf("%s: %s", r.Status, oneLine.Replace(msg))
 }
 
 // cut is the word an excerpt of an answer ends in: where the excerpt stops
@@ -309,8 +309,8 @@ func TestEachCheckCatchesTheLiesRecordedForIt(t *testing.T) {
 		case !r.fired || len(r.sent) < e.n:
 			t.Errorf("%s ended after %d requests, before its request %d (%s) could be answered with the lie %s; record again if the check changed",
 				e.id, len(r.sent), e.n, e.target, e.lie)
-		case mask(r.sent[e.n-1]) != e.target:
-			t.Errorf("%s: its request %d is %s, recorded %s; record again if the check changed", e.id, e.n, mask(r.sent[e.n-1]), e.target)
+		case masked(r.sent[e.n-1]) != e.target:
+			t.Errorf("%s: its request %d is %s, recorded %s; record again if the check changed", e.id, e.n, masked(r.sent[e.n-1]), e.target)
 		case !r.told:
 			t.Errorf("%s: the answer to its request %d (%s) cannot tell the lie %s any more", e.id, e.n, e.target, e.lie)
 		case ending(r.res) != e.ending:
@@ -318,8 +318,6 @@ func TestEachCheckCatchesTheLiesRecordedForIt(t *testing.T) {
 		}
 	}
 }
-
-func mask(s string) string { return random.ReplaceAllString(s, "#") }
 
 // tellEach tells the plan's lies in order, each check's on the host reset
 // before it (warmTold): what a check sends depends on what the checks before it
@@ -473,7 +471,7 @@ func recordLies(t *testing.T, only []string) {
 		if k := a.id + " " + template.ReplaceAllString(ending(r.res), "_"); !seen[k] {
 			seen[k] = true
 			keep = append(keep, a)
-			entries = append(entries, lieEntry{id: a.id, n: a.n, target: mask(r.sent[a.n-1]), lie: a.lie, ending: ending(r.res)})
+			entries = append(entries, lieEntry{id: a.id, n: a.n, target: masked(r.sent[a.n-1]), lie: a.lie, ending: ending(r.res)})
 		}
 	}
 	t.Logf("told, fired, status: %v (%s)", stat, time.Since(start).Round(time.Second))

@@ -103,8 +103,7 @@ func endings(t *testing.T, profile, lane string, only []string) []string {
 			if r.Status == conformance.StatusSkipped {
 				return
 			}
-			msg := strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(random.ReplaceAllString(r.Message, "#"))
-			lines = append(lines, fmt.Sprintf("%s %s: %s", r.ID, r.Status, msg))
+			lines = append(lines, fmt.Sprintf("%s %s: %s", r.ID, r.Status, masked(r.Message)))
 		}}
 	tokens(&cfg)
 	if _, err := conformance.Run(ctx, cfg); err != nil {

@@ -323,12 +323,7 @@ func TestTransitionResumedAndRejectedIsKeptNoLonger(t *testing.T) {
 	if err := h.sim.Admin.ArmFault("transition.reject,kind=AtLeastOnceQueue,count=1"); err != nil {
 		t.Fatal(err)
 	}
-	pr := h.plan(queueType, cfg, up)
-	mustNoError(t, "plan again", pr.diags)
-	again, d := h.apply(queueType, cfg, up, pr.planned)
-	wantDiags(t, d, transitionRejected)
-	if again.str(aFormDefVersion) != "0.1.0" || again.str(aPendingOp) != "" {
-		t.Errorf("after the resumed request was rejected: version=%q pending=%q", again.str(aFormDefVersion), again.str(aPendingOp))
-	}
+	again, d := applyTransition(t, h, cfg, up)
+	mustBeRejected(t, again, d)
 	mustKeepTransition(t, h, false)
 }
