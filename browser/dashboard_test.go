@@ -24,7 +24,8 @@ import (
 // a PNG (TAKOKIT_DASHBOARD_SHOTS=DIR, else takokit-dashboard-shots in the
 // temporary directory; `go tool mage docs` writes docs/guides/dashboard/).
 func TestDashboardInBrowser(t *testing.T) {
-	testinputs.DeclareBin() // runs bin/: docs/decisions.md#test-cache
+	// runs these three of bin/, and no other: docs/decisions.md#test-cache
+	testinputs.DeclareBin("bin/hostsim", "bin/tofu", "bin/terraform-provider-takoform")
 	chromium := findChromium(t)
 	bin := binDir(t)
 	shots := shotDir(t)

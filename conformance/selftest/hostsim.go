@@ -59,9 +59,9 @@ const NoHostsimEnv = "TAKOKIT_NO_HOSTSIM"
 // as a process all find it this way.
 func LocateHostsim(wd string, optOut bool) (bin, skip string, err error) {
 	// bin/ is outside this module, where go test's result cache does not look: reading
-	// the binaries' id that `go tool mage test` sets keys the caller's results on it
-	// (docs/decisions.md#test-cache).
-	_ = os.Getenv("TAKOKIT_BIN_ID")
+	// bin/hostsim's id that `go tool mage test` sets keys the caller's results on it,
+	// and on no other binary (docs/decisions.md#test-cache).
+	_ = os.Getenv("TAKOKIT_BIN_ID_HOSTSIM")
 	if optOut {
 		return "", NoHostsimEnv + "=1 leaves out the tests that run bin/hostsim (go tool mage test runs them)", nil
 	}

@@ -2,6 +2,7 @@ package testinputs
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +16,11 @@ import (
 var runsPrograms = regexp.MustCompile(`exec\.Command(Context)?\(|LocateHostsim\(|UseOpenTofu\(|testscript\.Run\(`)
 
 // declares is what marks a package as keying its results on the tree's id.
-var declares = regexp.MustCompile(`testinputs\.Declare(Bin)?\(\)|os\.Getenv\("TAKOKIT_(TREE|BIN)_ID"\)`)
+var declares = regexp.MustCompile(`testinputs\.Declare(Bin)?\(|os\.Getenv\("TAKOKIT_(TREE|BIN)_ID(_[A-Z0-9_]+)?"\)`)
+
+// binIDLiteral is a test reading one binary's id by name (modules that cannot import
+// this package do): the name must be one Env sets, or the read keys on nothing.
+var binIDLiteral = regexp.MustCompile(`"(TAKOKIT_BIN_ID_[A-Z0-9_]+)"`)
 
 // selfContained are the packages whose tests start programs that read nothing go test
 // does not already see, each with the reason (docs/decisions.md#test-cache).
@@ -67,6 +72,11 @@ func TestEveryPackageThatRunsProgramsKeysItsResultsOnTheTree(t *testing.T) {
 		}
 		if declares.Match(src) && !strings.HasPrefix(rel, filepath.Join("internal", "testinputs")) {
 			declared[dir] = true
+			for _, m := range binIDLiteral.FindAllStringSubmatch(string(src), -1) {
+				if !slices.Contains(slices.Collect(maps.Values(BinEnv)), m[1]) {
+					t.Errorf("%s reads %s, which `go tool mage test` does not set (testinputs.BinEnv sets %v): its results would key on nothing", rel, m[1], slices.Sorted(maps.Values(BinEnv)))
+				}
+			}
 		}
 		return nil
 	})

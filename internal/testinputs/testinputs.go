@@ -5,11 +5,13 @@
 // see what a child process reads (goreleaser building the sources, OpenTofu running
 // bin/terraform-provider-takoform, `go tool mage` building a family), nor files outside
 // the package's module (bin/ for the provider and conformance modules). `go tool mage
-// test` therefore puts two ids in the environment: BinID, of the binaries it built
-// (EnvBinID), and TreeID, of every file of the work tree and those binaries (EnvTreeID).
-// A test whose programs read only bin/ calls DeclareBin; one whose programs read the
-// sources calls Declare. go test then keys the package's result on that id, so a change
-// it covers reruns the package (docs/decisions.md#test-cache).
+// test` therefore puts ids in the environment: BinID, of the binaries it built
+// (EnvBinID), one BinID per binary a test may run alone (BinEnv), and TreeID, of every
+// file of the work tree and those binaries (EnvTreeID). A test whose programs read only
+// bin/ calls DeclareBin, naming the binaries it runs when it runs only some; one whose
+// programs read the sources calls Declare. go test then keys the package's result on
+// what it read, so a change it covers reruns the package, and only such a change
+// (docs/decisions.md#test-cache).
 package testinputs
 
 import (
@@ -17,10 +19,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // EnvTreeID and EnvBinID are the environment variables that carry TreeID and BinID.
@@ -28,6 +32,16 @@ const (
 	EnvTreeID = "TAKOKIT_TREE_ID"
 	EnvBinID  = "TAKOKIT_BIN_ID"
 )
+
+// BinEnv names, for each binary a test may run without the others, the variable that
+// carries that binary's id alone: a test of the conformance module runs bin/hostsim and
+// nothing else of bin/, so a rebuilt provider must not rerun it. Tests in other modules
+// read these names as literals; the guard test holds every such literal to this table.
+var BinEnv = map[string]string{
+	"bin/hostsim":                     "TAKOKIT_BIN_ID_HOSTSIM",
+	"bin/tofu":                        "TAKOKIT_BIN_ID_TOFU",
+	"bin/terraform-provider-takoform": "TAKOKIT_BIN_ID_PROVIDER",
+}
 
 // Declare reads EnvTreeID so that go test keys the calling package's result on the whole
 // work tree: for tests whose programs read the sources. It returns the value, "" outside
@@ -38,18 +52,41 @@ func Declare() string {
 
 // DeclareBin reads EnvBinID so that go test keys the calling package's result on the
 // built binaries: for tests whose programs are bin/'s and read nothing else of the tree.
-func DeclareBin() string {
-	return os.Getenv(EnvBinID)
+// Given binaries (keys of BinEnv), it reads only their ids: the result is then kept
+// when another binary is rebuilt. It panics on a binary BinEnv does not name, which
+// would key the result on nothing.
+func DeclareBin(binaries ...string) string {
+	if len(binaries) == 0 {
+		return os.Getenv(EnvBinID)
+	}
+	var ids []string
+	for _, b := range binaries {
+		name, ok := BinEnv[b]
+		if !ok {
+			panic(fmt.Sprintf("testinputs.DeclareBin(%q): no variable carries that binary's id alone; add it to BinEnv", b))
+		}
+		ids = append(ids, os.Getenv(name))
+	}
+	return strings.Join(ids, " ")
 }
 
 // Env is what `go tool mage` adds to every test job's environment: EnvTreeID and
-// EnvBinID of the work tree at root and of its built binaries (paths relative to root).
+// EnvBinID of the work tree at root and of its built binaries (paths relative to root),
+// then each BinEnv variable with its binary's id. A binary of BinEnv missing from built
+// is an error: a test reading its variable would key its result on nothing.
 func Env(root string, built ...string) ([]string, error) {
 	tree, err := TreeID(root, built...)
 	if err != nil {
 		return nil, fmt.Errorf("the work tree's id for the test cache: %w", err)
 	}
-	return []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, built...)}, nil
+	env := []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, built...)}
+	for _, b := range slices.Sorted(maps.Keys(BinEnv)) {
+		if !slices.Contains(built, b) {
+			return nil, fmt.Errorf("the test cache keys tests on %s alone (testinputs.BinEnv), but the build does not list it among the binaries it writes", b)
+		}
+		env = append(env, BinEnv[b]+"="+BinID(root, b))
+	}
+	return env, nil
 }
 
 // BinID hashes the path, size, mode and modification time of each file (relative to

@@ -1,9 +1,12 @@
 package testinputs
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -103,6 +106,17 @@ func TestDeclareReadsTheVariables(t *testing.T) {
 	if got := DeclareBin(); got != "def" {
 		t.Errorf("DeclareBin() = %q, want %s's value", got, EnvBinID)
 	}
+	t.Setenv("TAKOKIT_BIN_ID_HOSTSIM", "h")
+	t.Setenv("TAKOKIT_BIN_ID_TOFU", "o")
+	if got := DeclareBin("bin/hostsim", "bin/tofu"); got != "h o" {
+		t.Errorf("DeclareBin(bin/hostsim, bin/tofu) = %q, want the two binaries' own ids", got)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "BinEnv") {
+			t.Errorf("DeclareBin of a binary no variable carries: recovered %v, want a panic naming BinEnv", r)
+		}
+	}()
+	DeclareBin("bin/conformance")
 }
 
 // The binaries' id moves with a rebuilt binary and only with the listed files: an edit
@@ -126,23 +140,72 @@ func TestBinIDFollowsOnlyTheListedFiles(t *testing.T) {
 	}
 }
 
-// The environment mage gives the tests carries both ids, and they are the ones the
-// tests would compute: a job without them would key nothing on bin/ or the tree.
+// The environment mage gives the tests carries both ids, and one id per binary of BinEnv,
+// each the one the tests would compute: a job without them would key nothing on bin/ or
+// the tree.
 func TestEnvCarriesBothIDs(t *testing.T) {
 	root := newRepo(t)
-	env, err := Env(root, "bin/tool")
+	built := []string{"bin/tool", "bin/hostsim", "bin/tofu", "bin/terraform-provider-takoform"}
+	env, err := Env(root, built...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := TreeID(root, "bin/tool")
+	tree, err := TreeID(root, built...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, "bin/tool")}
-	if len(env) != 2 || env[0] != want[0] || env[1] != want[1] {
+	want := []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, built...),
+		"TAKOKIT_BIN_ID_HOSTSIM=" + BinID(root, "bin/hostsim"),
+		"TAKOKIT_BIN_ID_PROVIDER=" + BinID(root, "bin/terraform-provider-takoform"),
+		"TAKOKIT_BIN_ID_TOFU=" + BinID(root, "bin/tofu")}
+	if !slices.Equal(env, want) {
 		t.Fatalf("Env = %q, want %q", env, want)
 	}
-	if _, err := Env(t.TempDir(), "bin/tool"); err == nil {
+	if _, err := Env(t.TempDir(), built...); err == nil {
 		t.Error("Env outside a git work tree gave ids")
+	}
+	if _, err := Env(root, "bin/tool", "bin/tofu", "bin/terraform-provider-takoform"); err == nil || !strings.Contains(err.Error(), "bin/hostsim") {
+		t.Errorf("Env without bin/hostsim among the built files: %v, want an error naming bin/hostsim (a test reading its id would key on nothing)", err)
+	}
+}
+
+// A binary's own id moves when that binary is rebuilt and only then: a test that runs
+// bin/hostsim alone keeps its result when bin/tofu or the provider is rebuilt.
+func TestEachBinarysIDMovesWithItAlone(t *testing.T) {
+	root := newRepo(t)
+	built := []string{"bin/tool", "bin/hostsim", "bin/tofu", "bin/terraform-provider-takoform"}
+	write(t, root, "bin/hostsim", "h1")
+	write(t, root, "bin/tofu", "t1")
+	vars := func() map[string]string {
+		env, err := Env(root, built...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			m[k] = v
+		}
+		return m
+	}
+	base := vars()
+	write(t, root, "bin/tool", "rebuilt")
+	write(t, root, "a.go", "package edited\n")
+	after := vars()
+	if after[EnvBinID] == base[EnvBinID] {
+		t.Errorf("a rebuilt bin/tool left %s at %s", EnvBinID, base[EnvBinID])
+	}
+	for _, name := range BinEnv {
+		if after[name] != base[name] {
+			t.Errorf("a rebuilt bin/tool and an edited source moved %s: %s then %s", name, base[name], after[name])
+		}
+	}
+	write(t, root, "bin/hostsim", "h2")
+	last := vars()
+	if last["TAKOKIT_BIN_ID_HOSTSIM"] == after["TAKOKIT_BIN_ID_HOSTSIM"] {
+		t.Error("a rebuilt bin/hostsim left TAKOKIT_BIN_ID_HOSTSIM as it was")
+	}
+	if last["TAKOKIT_BIN_ID_TOFU"] != after["TAKOKIT_BIN_ID_TOFU"] {
+		t.Error("a rebuilt bin/hostsim moved TAKOKIT_BIN_ID_TOFU")
 	}
 }

@@ -95,7 +95,7 @@ func TestGeneratedExamplesCoverEveryType(t *testing.T) {
 
 // TestGeneratedExamplesAreFormatted runs `tofu fmt -check` when bin/tofu is built.
 func TestGeneratedExamplesAreFormatted(t *testing.T) {
-	_ = os.Getenv("TAKOKIT_BIN_ID") // bin/tofu is outside this module: docs/decisions.md#test-cache
+	_ = os.Getenv("TAKOKIT_BIN_ID_TOFU") // bin/tofu is outside this module: docs/decisions.md#test-cache
 	t.Parallel()
 	root := repoRoot(t)
 	tofu := filepath.Join(root, "bin", "tofu")
