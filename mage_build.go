@@ -32,12 +32,12 @@ const tofuPkg = "github.com/opentofu/opentofu/cmd/tofu"
 const tofuLDFlags = "-s -w -X github.com/opentofu/opentofu/version.dev=no"
 
 func buildBinaries() error {
-	v, err := stampVersion()
-	if err != nil {
-		return err
-	}
-	fmt.Println("version", v)
 	for _, b := range binaries {
+		v, err := stampVersion(b.pkg)
+		if err != nil {
+			return err
+		}
+		fmt.Println("version of", b.out, v)
 		if err := goBuildKeep(".", nil, b.out, "-ldflags", "-X main.version="+v, b.pkg); err != nil {
 			return fmt.Errorf("build %s: %w", b.out, err)
 		}
@@ -61,35 +61,40 @@ func buildLaneProviders() error {
 	return nil
 }
 
-// stampVersion is the version every binary of one build is stamped with: `git describe
-// --tags` of the last commit that changed the files the binaries are built from, else
-// 0.0.0-dev+<that commit> (dirty when one of those files has changes). A commit or an
-// edit that leaves those files alone leaves the binaries' bytes alone, and the tests
-// that run them keep their results (internal/stamp, docs/decisions.md#test-cache).
-func stampVersion() (string, error) {
-	stamped.once.Do(func() { stamped.v, stamped.err = findVersion() })
-	return stamped.v, stamped.err
-}
-
-// stamped is the version found once per mage run: the workspace binaries and each lane
-// provider of one build carry the same one, and finding it runs go list and git.
-var stamped struct {
-	once sync.Once
-	v    string
-	err  error
-}
-
-func findVersion() (string, error) {
-	pkgs := make([]string, 0, len(binaries))
-	for _, b := range binaries {
-		pkgs = append(pkgs, b.pkg)
+// stampVersion is the version a binary built from pkg is stamped with: `git describe
+// --tags` of the last commit that changed the files it is built from (pkg, what it
+// imports from the workspace, and the extra files), else 0.0.0-dev+<that commit>
+// (dirty when one of those files has changes). Each binary has its own: an edit of the
+// conformance runner leaves bin/hostsim's bytes alone, and a commit or an edit that
+// leaves a binary's files alone leaves it alone too, so the tests that run it keep their
+// results (internal/stamp, docs/decisions.md#test-cache).
+func stampVersion(pkg string, extra ...string) (string, error) {
+	key := strings.Join(append([]string{pkg}, extra...), "\x00")
+	stamped.mu.Lock()
+	defer stamped.mu.Unlock()
+	if v, ok := stamped.v[key]; ok {
+		return v, nil
 	}
-	// the lane providers' main.go is the family guide's (mage_family.go)
-	inputs, err := stamp.Inputs(".", []string{familyGuide}, pkgs...)
+	inputs, err := stamp.Inputs(".", extra, pkg)
 	if err != nil {
 		return "", err
 	}
-	return stamp.Version(".", inputs)
+	v, err := stamp.Version(".", inputs)
+	if err != nil {
+		return "", err
+	}
+	if stamped.v == nil {
+		stamped.v = map[string]string{}
+	}
+	stamped.v[key] = v
+	return v, nil
+}
+
+// stamped is each version found in this mage run, by package and extra files: finding
+// one runs go list and git.
+var stamped struct {
+	mu sync.Mutex
+	v  map[string]string
 }
 
 // buildTofu builds OpenTofu with GOWORK=off: the tools module is deliberately outside go.work so

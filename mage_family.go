@@ -116,7 +116,13 @@ func buildFamilyTo(dir, outDir string) (out, src string, err error) {
 			return "", "", err
 		}
 	}
-	v, err := stampVersion()
+	// the provider's sources and the guide's main.go, and the family itself when it is
+	// one of the project's own (catalog/data/<lane>)
+	extra := []string{familyGuide}
+	if rel, err := filepath.Rel(root, src); err == nil && !strings.HasPrefix(rel, "..") {
+		extra = append(extra, rel)
+	}
+	v, err := stampVersion("./provider", extra...)
 	if err != nil {
 		return "", "", err
 	}
