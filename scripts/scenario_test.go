@@ -65,30 +65,58 @@ func TestScenarios(t *testing.T) {
 			t.Log("\n" + table)
 		}
 	})
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata",
-		RequireExplicitExec: true,
-		RequireUniqueNames:  true,
-		UpdateScripts:       os.Getenv("TAKOKIT_UPDATE_GOLDEN") == "1",
-		Setup:               func(e *testscript.Env) error { return setupEnv(e, bin) },
-		Cmds:                commandFuncs(),
-		Condition:           condition,
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenario under testdata (%v)", err)
+	}
+	reuse := newReuse(t, bin)
+	run := func(t *testing.T, files []string, lane string, params testscript.Params) {
+		todo, reused := reuse.split(files, lane)
+		reportReused(t, reused)
+		if len(reused) > 0 {
+			t.Logf("%d of %d scenarios reused a pass on the same inputs; the other %d may run", len(reused), len(files), len(todo))
+		} else if reuse.off != "" {
+			t.Logf("every scenario runs: %s", reuse.off)
+		}
+		if len(todo) == 0 {
+			return
+		}
+		setup := params.Setup
+		params.Files, params.RequireExplicitExec, params.Cmds, params.Condition = todo, true, commandFuncs(), condition
+		params.Setup = func(e *testscript.Env) error {
+			if err := setup(e); err != nil {
+				return err
+			}
+			reuse.record(e, scenarioFile(e), lane)
+			return nil
+		}
+		testscript.Run(t, params)
+	}
+	run(t, files, "", testscript.Params{
+		RequireUniqueNames: true,
+		UpdateScripts:      os.Getenv("TAKOKIT_UPDATE_GOLDEN") == "1",
+		Setup:              func(e *testscript.Env) error { return setupEnv(e, bin) },
 	})
 	// the scenarios that name other lanes run again on each of them
 	for lane, files := range otherLaneScenarios(t) {
 		t.Run(lane, func(t *testing.T) {
-			testscript.Run(t, testscript.Params{
-				Files:               files,
-				RequireExplicitExec: true,
+			run(t, files, lane, testscript.Params{
 				Setup: func(e *testscript.Env) error {
 					e.Vars = append(e.Vars, laneEnv+"="+lane)
 					return setupEnv(e, bin)
 				},
-				Cmds:      commandFuncs(),
-				Condition: condition,
 			})
 		})
 	}
+}
+
+// scenarioFile is the file of the scenario an Env runs: its subtest's last name.
+func scenarioFile(e *testscript.Env) string {
+	named, ok := e.T().(interface{ Name() string })
+	if !ok {
+		return ""
+	}
+	return filepath.Join("testdata", filepath.Base(named.Name())+".txtar")
 }
 
 // laneEnv is the lane a scenario runs on when it runs again on another lane than the

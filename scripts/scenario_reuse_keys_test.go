@@ -1,0 +1,171 @@
+package scripts
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A reused pass is only as good as what it keys on: each kind of command must bring in
+// the binaries it runs, and what the tables do not know must key on the whole tree.
+func TestUsesOfReadsWhatAScriptRuns(t *testing.T) {
+	tofu := []string{"*/terraform-provider-takoform", "terraform-provider-takoform", "tofu"}
+	for _, c := range []struct {
+		name, script string
+		want         scenarioUses
+	}{
+		{"a host and its commands", "hostsim-start SIM full\nhostsim-count SIM mutations == 0\njson-get f /a\n",
+			scenarioUses{binaries: []string{"hostsim"}}},
+		{"OpenTofu through tofu-env", "tofu-env SIM\n",
+			scenarioUses{binaries: tofu}},
+		{"exec, negated and conditioned", "! exec conformance run\n[!reference] exec tofu plan\n",
+			scenarioUses{binaries: slices.Concat([]string{"conformance"}, tofu), docs: true}},
+		{"within and each program after --", "within 2s hostsim version -- tofu version\n",
+			scenarioUses{binaries: slices.Concat(tofu[:2], []string{"hostsim"}, tofu[2:])}},
+		{"interrupt-when's program and its host", "interrupt-when SIM holding tofu apply\n",
+			scenarioUses{binaries: slices.Concat(tofu[:2], []string{"hostsim"}, tofu[2:])}},
+		{"an unknown program reads anything", "exec sed -n 1p file\n",
+			scenarioUses{tree: true}},
+		{"a family build reads the sources and the reference", "family-provider v1beta1\n",
+			scenarioUses{tree: true, docs: true}},
+		{"comments and files name nothing", "# exec tofu apply\n\n",
+			scenarioUses{}},
+	} {
+		got := usesOf(c.script)
+		slices.Sort(c.want.binaries) // usesOf lists them sorted
+		if d := cmp.Diff(c.want, got, cmp.AllowUnexported(scenarioUses{})); d != "" {
+			t.Errorf("%s: usesOf(%q) (-want +got):\n%s", c.name, c.script, d)
+		}
+	}
+}
+
+// Every command of the harness says what it runs: a new command that started a binary
+// without a line in commandUses would let a scenario reuse a pass its binary broke.
+func TestEveryCommandSaysWhatItRuns(t *testing.T) {
+	for _, c := range commands {
+		uses, ok := commandUses[c.name]
+		if !ok {
+			t.Errorf("command %s is not in commandUses: say what it runs (a program of programBinaries, \"\", \"args\" or \"tree\")", c.name)
+			continue
+		}
+		if _, bin := programBinaries[uses]; uses != "" && uses != "args" && uses != "tree" && !bin {
+			t.Errorf("commandUses[%s] = %q, which is no program of programBinaries", c.name, uses)
+		}
+	}
+	for name := range commandUses {
+		if !slices.ContainsFunc(commands, func(c command) bool { return c.name == name }) {
+			t.Errorf("commandUses lists %s, which is no command any more", name)
+		}
+	}
+}
+
+// The key moves with the scenario's file, the lane and each binary the scenario runs,
+// and not with a binary it does not run.
+func TestReuseKeyFollowsOnlyWhatTheScenarioRuns(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	for _, b := range []string{"hostsim", "conformance"} {
+		write(t, filepath.Join(bin, b), "v1")
+	}
+	file := filepath.Join(root, "s.txtar")
+	write(t, file, "hostsim-start SIM full\nhostsim-count SIM mutations == 0\n-- f --\nx\n")
+	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes")}
+	key := func() string {
+		k, err := r.key(file, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	base := key()
+	touch(t, filepath.Join(bin, "conformance"))
+	if got := key(); got != base {
+		t.Error("a rebuilt bin/conformance moved the key of a scenario that runs only hostsim")
+	}
+	if k, _ := r.key(file, "v1alpha3"); k == base {
+		t.Error("the same scenario on another lane has the same key")
+	}
+	touch(t, filepath.Join(bin, "hostsim"))
+	moved := key()
+	if moved == base {
+		t.Error("a rebuilt bin/hostsim left the key of a scenario that runs it")
+	}
+	write(t, file, "hostsim-start SIM full\nhostsim-count SIM mutations == 0\n-- f --\ny\n")
+	if got := key(); got == moved {
+		t.Error("an edited file of the scenario left its key")
+	}
+	r.harness = "h2"
+	if got := key(); got == moved {
+		t.Error("another harness left the key")
+	}
+	os.Remove(filepath.Join(bin, "hostsim"))
+	if _, err := r.key(file, ""); err == nil {
+		t.Error("a scenario whose binary is missing got a key: its pass could be reused without it")
+	}
+}
+
+// A pass is reused only for the key it was recorded with, never when reuse is off.
+func TestSplitReusesOnlyARecordedKey(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	write(t, filepath.Join(bin, "hostsim"), "v1")
+	a, b := filepath.Join(root, "a.txtar"), filepath.Join(root, "b.txtar")
+	write(t, a, "hostsim-start SIM full\n")
+	write(t, b, "hostsim-start SIM async\n")
+	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes")}
+	k, err := r.key(a, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, r.passFile(a, ""), k)
+	write(t, r.passFile(b, ""), "an older key")
+	run, reused := r.split([]string{a, b}, "")
+	if !slices.Equal(run, []string{b}) || len(reused) != 1 || reused[a] != k {
+		t.Errorf("split ran %v and reused %v; want b run (its pass is of other inputs) and a reused", run, reused)
+	}
+	if run, _ := r.split([]string{a}, "v1alpha3"); !slices.Equal(run, []string{a}) {
+		t.Error("a pass recorded on the default lane was reused on v1alpha3")
+	}
+	r.off = "CI runs every scenario"
+	if run, reused := r.split([]string{a, b}, ""); len(run) != 2 || len(reused) != 0 {
+		t.Errorf("with reuse off, split ran %v and reused %v", run, reused)
+	}
+}
+
+func TestReuseIsOffWhereEveryScenarioMustRun(t *testing.T) {
+	for _, v := range []string{"CI=true", "TAKOKIT_TEST_FRESH=1", "TAKOKIT_UPDATE_GOLDEN=1"} {
+		t.Run(v, func(t *testing.T) {
+			t.Setenv("CI", "")
+			t.Setenv("TAKOKIT_TEST_FRESH", "")
+			t.Setenv("TAKOKIT_UPDATE_GOLDEN", "")
+			k, val, _ := strings.Cut(v, "=")
+			t.Setenv(k, val)
+			if reuseOff() == "" {
+				t.Errorf("with %s a scenario's pass may be reused", v)
+			}
+		})
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func touch(t *testing.T, path string) {
+	t.Helper()
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+}

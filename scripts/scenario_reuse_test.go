@@ -1,0 +1,306 @@
+package scripts
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/takokit/takokit/internal/testinputs"
+)
+
+// A scenario's pass is reused, the way go test reuses a package's, when nothing it
+// depends on changed since it passed: the harness (this test binary), its own file, the
+// binaries of bin/ it runs, the lane it runs on and, for the scenarios that build a
+// family provider or read the published reference documents, the whole work tree and
+// those documents. go test reruns this package when any binary changes; without this,
+// a rebuilt bin/conformance reran the 80 scenarios that never run it
+// (docs/decisions.md#test-cache). CI, TAKOKIT_TEST_FRESH=1 and TAKOKIT_UPDATE_GOLDEN=1
+// run every scenario.
+
+// reuseOff says why no pass is reused in this run ("" when they may be).
+func reuseOff() string {
+	switch {
+	case os.Getenv("CI") != "":
+		return "CI runs every scenario"
+	case os.Getenv("TAKOKIT_TEST_FRESH") == "1":
+		return "TAKOKIT_TEST_FRESH=1 runs every scenario"
+	case os.Getenv("TAKOKIT_UPDATE_GOLDEN") == "1":
+		return "TAKOKIT_UPDATE_GOLDEN=1 rewrites the scenarios"
+	}
+	return ""
+}
+
+// scenarioUses is what a scenario's script runs, read from its commands.
+type scenarioUses struct {
+	binaries []string // under bin/
+	tree     bool     // the work tree (and every binary): it builds from the sources or runs an unknown program
+	docs     bool     // the published reference documents
+}
+
+// programBinaries are the programs a script may run by name, and the binaries of bin/
+// each one runs: OpenTofu runs the providers of every lane.
+var programBinaries = map[string][]string{
+	"tofu":                        {"tofu", "terraform-provider-takoform", "*/terraform-provider-takoform"},
+	"hostsim":                     {"hostsim"},
+	"conformance":                 {"conformance"},
+	"terraform-provider-takoform": {"terraform-provider-takoform"},
+}
+
+// commandUses is, for each command of this harness (commands), what it runs: a
+// binary's program name (programBinaries), "" for nothing, "args" for the programs its
+// arguments name (exec-like: after a duration, a condition, or --), or "tree" for the
+// sources. TestEveryCommandSaysWhatItRuns holds every command to this table: one missing
+// from it could run a binary a reused pass does not key on.
+var commandUses = map[string]string{
+	"hostsim-start": "hostsim", "hostsim-restart": "hostsim", "hostsim-stop": "hostsim",
+	"hostsim-fault": "hostsim", "hostsim-disarm": "hostsim", "hostsim-complete": "hostsim",
+	"hostsim-count": "hostsim", "hostsim-events": "hostsim", "hostsim-distinct": "hostsim",
+	"hostsim-kill": "hostsim", "hostsim-mark": "hostsim", "hostsim-wait": "hostsim",
+	"hostsim-state": "hostsim", "crash-row": "hostsim",
+	"openapi-proxy": "hostsim", "openapi-validate": "hostsim", // the document bin/hostsim serves
+	"interrupt-when": "args", "within": "args",
+	"tofu-env":        "tofu", // dev_overrides at the providers of bin/
+	"family-provider": "tree", // `go tool mage provider:family` builds the sources
+	"json-env":        "", "ready-wait": "", "http-get": "", "json-get": "",
+}
+
+// usesOf reads a script's commands: exec, within and interrupt-when name their
+// programs, this harness's commands say what they run (commandUses). A program the
+// tables do not know may read anything, so it keys the scenario on the whole tree, as
+// family-provider does; a condition naming the reference documents keys it on them.
+func usesOf(script string) scenarioUses {
+	var u scenarioUses
+	bins := map[string]bool{}
+	program := func(name string) {
+		b, ok := programBinaries[name]
+		if !ok {
+			u.tree = true
+			return
+		}
+		for _, x := range b {
+			bins[x] = true
+		}
+	}
+	for line := range strings.Lines(script) {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		for len(f) > 0 && (f[0] == "!" || f[0] == "?" || strings.HasPrefix(f[0], "[")) {
+			if strings.Contains(f[0], "reference") {
+				u.docs = true
+			}
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			continue
+		}
+		cmd, args := f[0], f[1:]
+		uses, custom := commandUses[cmd]
+		switch {
+		case cmd == "exec" && len(args) > 0:
+			program(args[0])
+		case cmd == "within" && len(args) > 1:
+			program(args[1])
+			for i, a := range args {
+				if a == "--" && i+1 < len(args) {
+					program(args[i+1])
+				}
+			}
+		case cmd == "interrupt-when" && len(args) > 2:
+			program(args[2])
+			bins["hostsim"] = true
+		case uses == "tree":
+			u.tree, u.docs = true, true
+		case custom && uses != "" && uses != "args":
+			program(uses)
+		}
+	}
+	u.binaries = slices.Sorted(maps.Keys(bins))
+	return u
+}
+
+// reuse keys and records scenario passes in the user's cache directory, outside the
+// module: a file go test saw this package open inside it would rerun the package
+// whenever a pass is recorded.
+type reuse struct {
+	dir     string // where the passes are kept
+	root    string // the repository
+	bin     string
+	harness string // this test binary's digest
+	off     string // why nothing is reused, if so
+}
+
+func newReuse(t *testing.T, bin string) *reuse {
+	t.Helper()
+	r := &reuse{bin: bin, off: reuseOff()}
+	if r.off != "" {
+		return r
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		r.off = "no user cache directory to keep passes in: " + err.Error()
+		return r
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		r.harness, err = fileDigest(exe)
+	}
+	if err != nil {
+		r.off = "cannot read this test binary to key passes on it: " + err.Error()
+		return r
+	}
+	sum := sha256.Sum256([]byte(root))
+	r.root, r.dir = root, filepath.Join(cache, "takokit", "scenario-passes", hex.EncodeToString(sum[:8]))
+	return r
+}
+
+// key is the scenario's inputs as one digest, or an error when one cannot be read.
+func (r *reuse) key(file, lane string) (string, error) {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	u := usesOf(string(txtar.Parse(raw).Comment))
+	h := sha256.New()
+	fmt.Fprintf(h, "harness %s\nlane %q\nfile %x\n", r.harness, lane, sha256.Sum256(raw))
+	var bins []string
+	for _, b := range u.binaries {
+		matches, err := filepath.Glob(filepath.Join(r.bin, b))
+		if err != nil || len(matches) == 0 {
+			return "", fmt.Errorf("bin/%s, which %s runs, is missing", b, file)
+		}
+		for _, m := range matches {
+			rel, _ := filepath.Rel(r.root, m)
+			bins = append(bins, rel)
+		}
+	}
+	fmt.Fprintf(h, "bin %s\n", testinputs.BinID(r.root, bins...))
+	if u.tree {
+		var all []string
+		for _, b := range requiredBinaries {
+			all = append(all, filepath.Join("bin", b))
+		}
+		id, err := testinputs.TreeID(r.root, all...)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "tree %s\n", id)
+	}
+	if u.docs {
+		dir, ok := referenceRoot()
+		fmt.Fprintf(h, "reference %q %v %s\n", dir, ok, statDigest(dir))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// passFile is where a scenario's last pass on a lane is kept.
+func (r *reuse) passFile(file, lane string) string {
+	name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+	if lane != "" {
+		name = lane + "-" + name
+	}
+	return filepath.Join(r.dir, name)
+}
+
+// split divides files into those to run and those whose pass on these inputs is kept
+// (why, for each: the key). It keeps a pass only for a key it could compute.
+func (r *reuse) split(files []string, lane string) (run []string, reused map[string]string) {
+	reused = map[string]string{}
+	for _, f := range files {
+		if r.off != "" {
+			run = append(run, f)
+			continue
+		}
+		k, err := r.key(f, lane)
+		if err == nil {
+			if kept, _ := os.ReadFile(r.passFile(f, lane)); string(kept) == k {
+				reused[f] = k
+				continue
+			}
+		}
+		run = append(run, f)
+	}
+	return run, reused
+}
+
+// record keeps the pass of the scenario a testscript.Env belongs to, once it has
+// passed, and forgets an earlier pass when it fails.
+func (r *reuse) record(e *testscript.Env, file, lane string) {
+	tt, ok := e.T().(interface {
+		Cleanup(func())
+		Failed() bool
+		Skipped() bool
+	})
+	if r.off != "" || !ok {
+		return
+	}
+	k, err := r.key(file, lane)
+	if err != nil {
+		return
+	}
+	pass := r.passFile(file, lane)
+	os.Remove(pass)
+	tt.Cleanup(func() {
+		if tt.Failed() || tt.Skipped() {
+			return // a skipped scenario proved nothing to reuse
+		}
+		if err := os.MkdirAll(r.dir, 0o755); err == nil {
+			os.WriteFile(pass, []byte(k), 0o644)
+		}
+	})
+}
+
+// reportReused runs one passing subtest per reused scenario, under the scenario's own
+// name, saying so: the count of scenarios is the same whether they ran or were reused.
+func reportReused(t *testing.T, reused map[string]string) {
+	for _, f := range slices.Sorted(maps.Keys(reused)) {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
+			t.Logf("reused: it passed on the same inputs before (key %s…: its file, the harness, the binaries it runs; TAKOKIT_TEST_FRESH=1 runs it)", reused[f][:12])
+		})
+	}
+}
+
+func fileDigest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// statDigest hashes the path, size and modification time of every file under dir
+// ("" for none).
+func statDigest(dir string) string {
+	h := sha256.New()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if st, err := d.Info(); err == nil {
+			fmt.Fprintf(h, "%q %d %d\n", p, st.Size(), st.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))
+}
