@@ -29,10 +29,12 @@ func TestUsesOfReadsWhatAScriptRuns(t *testing.T) {
 			scenarioUses{binaries: slices.Concat(tofu[:2], []string{"hostsim"}, tofu[2:])}},
 		{"interrupt-when's program and its host", "interrupt-when SIM holding tofu apply\n",
 			scenarioUses{binaries: slices.Concat(tofu[:2], []string{"hostsim"}, tofu[2:])}},
-		{"an unknown program reads anything", "exec sed -n 1p file\n",
+		{"an unknown program reads anything", "exec awk 1 file\n",
 			scenarioUses{tree: true}},
-		{"a family build reads the sources and the reference", "family-provider v1beta1\n",
-			scenarioUses{tree: true, docs: true}},
+		{"a tool of the work directory reads only it", "exec sed -n 1p file\nexec head -c 3 file\n",
+			scenarioUses{}},
+		{"a family build reads its sources and the reference", "family-provider v1beta1\n",
+			scenarioUses{family: true, docs: true}},
 		{"comments and files name nothing", "# exec tofu apply\n\n",
 			scenarioUses{}},
 	} {
@@ -50,10 +52,10 @@ func TestEveryCommandSaysWhatItRuns(t *testing.T) {
 	for _, c := range commands {
 		uses, ok := commandUses[c.name]
 		if !ok {
-			t.Errorf("command %s is not in commandUses: say what it runs (a program of programBinaries, \"\", \"args\" or \"tree\")", c.name)
+			t.Errorf("command %s is not in commandUses: say what it runs (a program of programBinaries, \"\", \"args\" or \"family\")", c.name)
 			continue
 		}
-		if _, bin := programBinaries[uses]; uses != "" && uses != "args" && uses != "tree" && !bin {
+		if _, bin := programBinaries[uses]; uses != "" && uses != "args" && uses != "family" && !bin {
 			t.Errorf("commandUses[%s] = %q, which is no program of programBinaries", c.name, uses)
 		}
 	}

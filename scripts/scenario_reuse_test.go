@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -16,14 +15,15 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/takokit/takokit/internal/fsx"
 	"github.com/takokit/takokit/internal/testinputs"
 )
 
 // A scenario's pass is reused, the way go test reuses a package's, when nothing it
 // depends on changed since it passed: the harness (this test binary), its own file, the
 // binaries of bin/ it runs, the lane it runs on and, for the scenarios that build a
-// family provider or read the published reference documents, the whole work tree and
-// those documents. go test reruns this package when any binary changes; without this,
+// family provider or read the published reference documents, the sources that build
+// reads and those documents. go test reruns this package when any binary changes; without this,
 // a rebuilt bin/conformance reran the 80 scenarios that never run it
 // (docs/decisions.md#test-cache). CI, TAKOKIT_TEST_FRESH=1 and TAKOKIT_UPDATE_GOLDEN=1
 // run every scenario.
@@ -44,9 +44,16 @@ func reuseOff() string {
 // scenarioUses is what a scenario's script runs, read from its commands.
 type scenarioUses struct {
 	binaries []string // under bin/
-	tree     bool     // the work tree (and every binary): it builds from the sources or runs an unknown program
+	tree     bool     // the work tree (and every binary): it runs a program the tables do not know
+	family   bool     // what a family build reads (familySources)
 	docs     bool     // the published reference documents
 }
+
+// familySources is what `go tool mage provider:family` builds a provider from, as git
+// pathspecs: the magefiles and the root module's packages they import, the modules the
+// provider is built with and the guide whose main.go it compiles (mage_family.go).
+var familySources = []string{"magefile.go", "mage_*.go", "go.mod", "go.sum", "go.work", "go.work.sum",
+	"internal", "catalog", "provider", "hostsim", "docs/guides/custom-family.md"}
 
 // programBinaries are the programs a script may run by name, and the binaries of bin/
 // each one runs: OpenTofu runs the providers of every lane.
@@ -55,13 +62,16 @@ var programBinaries = map[string][]string{
 	"hostsim":                     {"hostsim"},
 	"conformance":                 {"conformance"},
 	"terraform-provider-takoform": {"terraform-provider-takoform"},
+	// tools that read only the files the scenario names in its work directory
+	"head": {}, "sed": {},
 }
 
 // commandUses is, for each command of this harness (commands), what it runs: a
 // binary's program name (programBinaries), "" for nothing, "args" for the programs its
-// arguments name (exec-like: after a duration, a condition, or --), or "tree" for the
-// sources. TestEveryCommandSaysWhatItRuns holds every command to this table: one missing
-// from it could run a binary a reused pass does not key on.
+// arguments name (exec-like: after a duration, a condition, or --), or "family" for
+// what a family build reads (familySources). TestEveryCommandSaysWhatItRuns holds every
+// command to this table: one missing from it could run a binary a reused pass does not
+// key on.
 var commandUses = map[string]string{
 	"hostsim-start": "hostsim", "hostsim-restart": "hostsim", "hostsim-stop": "hostsim",
 	"hostsim-fault": "hostsim", "hostsim-disarm": "hostsim", "hostsim-complete": "hostsim",
@@ -70,15 +80,16 @@ var commandUses = map[string]string{
 	"hostsim-state": "hostsim", "crash-row": "hostsim",
 	"openapi-proxy": "hostsim", "openapi-validate": "hostsim", // the document bin/hostsim serves
 	"interrupt-when": "args", "within": "args",
-	"tofu-env":        "tofu", // dev_overrides at the providers of bin/
-	"family-provider": "tree", // `go tool mage provider:family` builds the sources
+	"tofu-env":        "tofu",   // dev_overrides at the providers of bin/
+	"family-provider": "family", // `go tool mage provider:family` builds the sources
 	"json-env":        "", "ready-wait": "", "http-get": "", "json-get": "",
 }
 
 // usesOf reads a script's commands: exec, within and interrupt-when name their
 // programs, this harness's commands say what they run (commandUses). A program the
-// tables do not know may read anything, so it keys the scenario on the whole tree, as
-// family-provider does; a condition naming the reference documents keys it on them.
+// tables do not know may read anything, so it keys the scenario on the whole tree;
+// family-provider keys it on what a family build reads and on the reference documents,
+// as does a condition naming them.
 func usesOf(script string) scenarioUses {
 	var u scenarioUses
 	bins := map[string]bool{}
@@ -121,8 +132,8 @@ func usesOf(script string) scenarioUses {
 		case cmd == "interrupt-when" && len(args) > 2:
 			program(args[2])
 			bins["hostsim"] = true
-		case uses == "tree":
-			u.tree, u.docs = true, true
+		case uses == "family":
+			u.family, u.docs = true, true
 		case custom && uses != "" && uses != "args":
 			program(uses)
 		}
@@ -159,7 +170,7 @@ func newReuse(t *testing.T, bin string) *reuse {
 	}
 	exe, err := os.Executable()
 	if err == nil {
-		r.harness, err = fileDigest(exe)
+		r.harness, err = fsx.SHA256(exe)
 	}
 	if err != nil {
 		r.off = "cannot read this test binary to key passes on it: " + err.Error()
@@ -191,16 +202,23 @@ func (r *reuse) key(file, lane string) (string, error) {
 		}
 	}
 	fmt.Fprintf(h, "bin %s\n", testinputs.BinID(r.root, bins...))
+	var all []string
+	for _, b := range requiredBinaries {
+		all = append(all, filepath.Join("bin", b))
+	}
 	if u.tree {
-		var all []string
-		for _, b := range requiredBinaries {
-			all = append(all, filepath.Join("bin", b))
-		}
 		id, err := testinputs.TreeID(r.root, all...)
 		if err != nil {
 			return "", err
 		}
 		fmt.Fprintf(h, "tree %s\n", id)
+	}
+	if u.family {
+		id, err := testinputs.TreeIDOf(r.root, familySources)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "family sources %s\n", id)
 	}
 	if u.docs {
 		dir, ok := referenceRoot()
@@ -274,19 +292,6 @@ func reportReused(t *testing.T, reused map[string]string) {
 			t.Logf("reused: it passed on the same inputs before (key %s…: its file, the harness, the binaries it runs; TAKOKIT_TEST_FRESH=1 runs it)", reused[f][:12])
 		})
 	}
-}
-
-func fileDigest(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // statDigest hashes the path, size and modification time of every file under dir

@@ -54,3 +54,17 @@ func TestCopyTreeOfAnAbsentSourceWritesNothing(t *testing.T) {
 		t.Fatalf("absent source made %s (%v)", dst, err)
 	}
 }
+
+func TestSHA256IsTheFilesDigest(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := SHA256(p)
+	if want := "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"; err != nil || got != want {
+		t.Errorf("SHA256 of \"abc\" = %q, %v; want %s", got, err, want)
+	}
+	if _, err := SHA256(filepath.Join(t.TempDir(), "absent")); err == nil {
+		t.Error("SHA256 of a missing file gave a digest")
+	}
+}

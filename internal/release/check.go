@@ -6,8 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +16,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/semver"
+
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // Check lists every way dist differs from a release of matrix (build id -> platforms): a
@@ -102,7 +102,7 @@ func checkSums(dist, name string, want []string) []string {
 			continue
 		}
 		listed[file] = true
-		if got, err := sha256File(filepath.Join(dist, file)); err != nil {
+		if got, err := fsx.SHA256(filepath.Join(dist, file)); err != nil {
 			bad = append(bad, fmt.Sprintf("%s lists %s, which dist does not hold", name, file))
 		} else if got != sum {
 			bad = append(bad, fmt.Sprintf("%s gives %s for %s; the file's digest is %s", name, sum, file, got))
@@ -117,19 +117,6 @@ func checkSums(dist, name string, want []string) []string {
 		bad = append(bad, fmt.Sprintf("%s lists %d files, want %d: %v", name, len(listed), len(want), slices.Sorted(maps.Keys(listed))))
 	}
 	return bad
-}
-
-func sha256File(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // holdsOnly: the archive at p (zip, or tar.gz) holds exactly one file, named binary,
