@@ -68,7 +68,7 @@ func render(t *testing.T) (map[string][]byte, []byte) {
 // TestProviderDocsAreCurrent is CI's staleness check: the committed docs/index.md and
 // docs/resources are what tfplugindocs renders from today's schema, templates and examples.
 func TestProviderDocsAreCurrent(t *testing.T) {
-	testinputs.Declare() // runs programs that read the tree: docs/decisions.md#test-cache
+	testinputs.DeclarePart("PROVIDER_DOCS") // its programs read that part of the tree: docs/decisions.md#test-cache
 	pages, _ := render(t)
 	stale, err := Stale(repoRoot(t), pages)
 	if err != nil {
@@ -118,7 +118,7 @@ func descriptions(attrs map[string]attribute, into map[string]string) {
 // typed outputs), every attribute's description nested ones included, its examples and its
 // import; the provider page holds every setting.
 func TestProviderDocsCarryTheSchema(t *testing.T) {
-	testinputs.Declare() // runs programs that read the tree: docs/decisions.md#test-cache
+	testinputs.DeclarePart("PROVIDER_DOCS") // its programs read that part of the tree: docs/decisions.md#test-cache
 	root := repoRoot(t)
 	pages, raw := render(t)
 	var doc schemaDoc
@@ -179,7 +179,7 @@ func TestProviderDocsCarryTheSchema(t *testing.T) {
 // (examples/provider, examples/resources/<type>) against the built provider, so an example
 // naming an attribute the schema lacks, or one of the wrong type, fails.
 func TestProviderDocsExamplesValidate(t *testing.T) {
-	testinputs.Declare() // runs programs that read the tree: docs/decisions.md#test-cache
+	testinputs.DeclarePart("PROVIDER_DOCS") // its programs read that part of the tree: docs/decisions.md#test-cache
 	root := repoRoot(t)
 	tools := binTools(t)
 	dirs, err := filepath.Glob(filepath.Join(root, "examples", "resources", "*"))

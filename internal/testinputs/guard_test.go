@@ -16,7 +16,7 @@ import (
 var runsPrograms = regexp.MustCompile(`exec\.Command(Context)?\(|LocateHostsim\(|UseOpenTofu\(|testscript\.Run\(`)
 
 // declares is what marks a package as keying its results on the tree's id.
-var declares = regexp.MustCompile(`testinputs\.Declare(Bin)?\(|os\.Getenv\("TAKOKIT_(TREE|BIN)_ID(_[A-Z0-9_]+)?"\)`)
+var declares = regexp.MustCompile(`testinputs\.Declare(Bin|Part)?\(|os\.Getenv\("TAKOKIT_(TREE|BIN)_ID(_[A-Z0-9_]+)?"\)`)
 
 // binIDLiteral is a test reading one binary's id by name (modules that cannot import
 // this package do): the name must be one Env sets, or the read keys on nothing.

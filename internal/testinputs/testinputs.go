@@ -43,6 +43,41 @@ var BinEnv = map[string]string{
 	"bin/terraform-provider-takoform": "TAKOKIT_BIN_ID_PROVIDER",
 }
 
+// Part is a part of the tree some tests' programs read alone: git pathspecs, and the
+// built binaries (paths relative to root) they run.
+type Part struct {
+	Paths, Bins []string
+}
+
+// Parts are the parts of the tree a test may key on instead of the whole tree (Env sets
+// EnvTreeID + "_" + name for each; DeclarePart reads it): an edit outside a part, a
+// change to the conformance runner say, keeps the results of the tests that read only
+// the part.
+var Parts = map[string]Part{
+	// internal/guidetest: the guides' acceptance examples build modules replacing
+	// catalog, hostsim and provider, copy catalog/data, and run bin/tofu
+	"GUIDE_EXAMPLES": {
+		Paths: []string{"docs/guides/testing-with-hostsim.md", "docs/guides/custom-family.md", "catalog", "hostsim", "provider"},
+		Bins:  []string{"bin/tofu"},
+	},
+	// internal/providerdocs: tfplugindocs renders the templates and examples with the
+	// schema of the built provider; tofu validates the examples
+	"PROVIDER_DOCS": {
+		Paths: []string{"templates", "examples", "docs/index.md", "docs/resources", "internal/providerdocs"},
+		Bins:  []string{"bin/tofu", "bin/terraform-provider-takoform", "bin/tfplugindocs"},
+	},
+}
+
+// DeclarePart reads the id of the named part of Parts, keying the calling package's
+// result on it (in place of Declare's whole tree). It panics on a part Parts does not
+// name, which would key the result on nothing.
+func DeclarePart(name string) string {
+	if _, ok := Parts[name]; !ok {
+		panic(fmt.Sprintf("testinputs.DeclarePart(%q): no such part; add it to Parts", name))
+	}
+	return os.Getenv(EnvTreeID + "_" + name)
+}
+
 // Declare reads EnvTreeID so that go test keys the calling package's result on the whole
 // work tree: for tests whose programs read the sources. It returns the value, "" outside
 // `go tool mage` (plain `go test` with -count=1 is then the way to rerun such a package).
@@ -86,6 +121,13 @@ func Env(root string, built ...string) ([]string, error) {
 		}
 		env = append(env, BinEnv[b]+"="+BinID(root, b))
 	}
+	for _, name := range slices.Sorted(maps.Keys(Parts)) {
+		id, err := TreeIDOf(root, Parts[name].Paths, Parts[name].Bins...)
+		if err != nil {
+			return nil, fmt.Errorf("the id of the tree's part %s for the test cache: %w", name, err)
+		}
+		env = append(env, EnvTreeID+"_"+name+"="+id)
+	}
 	return env, nil
 }
 
@@ -101,7 +143,18 @@ func BinID(root string, files ...string) string {
 // file is hashed as missing. Only metadata is read, as go test's own cache does for the
 // files a test opens.
 func TreeID(root string, extra ...string) (string, error) {
-	cmd := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	return TreeIDOf(root, nil, extra...)
+}
+
+// TreeIDOf is TreeID over the part of the tree the git pathspecs name (a directory, a
+// file, a glob such as mage_*.go; nil: the whole tree): for a program that reads only
+// that part, so that an edit elsewhere keeps what it decided.
+func TreeIDOf(root string, pathspecs []string, extra ...string) (string, error) {
+	args := []string{"-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"}
+	if pathspecs != nil {
+		args = append(append(args, "--"), pathspecs...)
+	}
+	cmd := exec.Command("git", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -113,6 +166,9 @@ func TreeID(root string, extra ...string) (string, error) {
 		if len(p) > 0 {
 			files = append(files, string(p))
 		}
+	}
+	if pathspecs != nil && len(files) == 0 {
+		return "", fmt.Errorf("git ls-files in %s lists no file under %v: a part of the tree that holds nothing keys on nothing", root, pathspecs)
 	}
 	return hashStats(root, append(files, extra...)), nil
 }

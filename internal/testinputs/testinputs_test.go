@@ -145,6 +145,8 @@ func TestBinIDFollowsOnlyTheListedFiles(t *testing.T) {
 // the tree.
 func TestEnvCarriesBothIDs(t *testing.T) {
 	root := newRepo(t)
+	defer func(p map[string]Part) { Parts = p }(Parts)
+	Parts = map[string]Part{"SOURCES": {Paths: []string{"a.go"}, Bins: []string{"bin/tool"}}}
 	built := []string{"bin/tool", "bin/hostsim", "bin/tofu", "bin/terraform-provider-takoform"}
 	env, err := Env(root, built...)
 	if err != nil {
@@ -158,6 +160,11 @@ func TestEnvCarriesBothIDs(t *testing.T) {
 		"TAKOKIT_BIN_ID_HOSTSIM=" + BinID(root, "bin/hostsim"),
 		"TAKOKIT_BIN_ID_PROVIDER=" + BinID(root, "bin/terraform-provider-takoform"),
 		"TAKOKIT_BIN_ID_TOFU=" + BinID(root, "bin/tofu")}
+	part, err := TreeIDOf(root, []string{"a.go"}, "bin/tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, EnvTreeID+"_SOURCES="+part)
 	if !slices.Equal(env, want) {
 		t.Fatalf("Env = %q, want %q", env, want)
 	}
@@ -173,6 +180,8 @@ func TestEnvCarriesBothIDs(t *testing.T) {
 // bin/hostsim alone keeps its result when bin/tofu or the provider is rebuilt.
 func TestEachBinarysIDMovesWithItAlone(t *testing.T) {
 	root := newRepo(t)
+	defer func(p map[string]Part) { Parts = p }(Parts)
+	Parts = nil
 	built := []string{"bin/tool", "bin/hostsim", "bin/tofu", "bin/terraform-provider-takoform"}
 	write(t, root, "bin/hostsim", "h1")
 	write(t, root, "bin/tofu", "t1")
@@ -208,4 +217,68 @@ func TestEachBinarysIDMovesWithItAlone(t *testing.T) {
 	if last["TAKOKIT_BIN_ID_TOFU"] != after["TAKOKIT_BIN_ID_TOFU"] {
 		t.Error("a rebuilt bin/hostsim moved TAKOKIT_BIN_ID_TOFU")
 	}
+}
+
+// A part of the tree moves with the files under it and only with them.
+func TestTreeIDOfFollowsOnlyItsPart(t *testing.T) {
+	root := newRepo(t)
+	write(t, root, "docs/guide.md", "g\n")
+	part := func() string {
+		id, err := TreeIDOf(root, []string{"a.go", "docs"}, "bin/tool")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	base := part()
+	write(t, root, "new.md", "edited outside the part\n")
+	if got := part(); got != base {
+		t.Error("an edit outside the part moved its id")
+	}
+	write(t, root, "docs/guide.md", "edited\n")
+	edited := part()
+	if edited == base {
+		t.Error("an edit of a file under the part left its id")
+	}
+	write(t, root, "bin/tool", "rebuilt")
+	if part() == edited {
+		t.Error("a rebuilt extra file left the part's id")
+	}
+	if _, err := TreeIDOf(root, []string{"nothing-here"}); err == nil {
+		t.Error("a part that holds no file got an id")
+	}
+}
+
+// Each part names files of this repository, each pathspec at least one: a part whose
+// pathspec matched nothing after a rename would leave that input unkeyed.
+func TestEveryPartNamesFilesOfTheRepository(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range Parts {
+		for _, spec := range p.Paths {
+			if _, err := TreeIDOf(root, []string{spec}); err != nil {
+				t.Errorf("part %s: %v", name, err)
+			}
+		}
+		for _, b := range p.Bins {
+			if !strings.HasPrefix(b, "bin/") {
+				t.Errorf("part %s runs %s, which is not a built binary under bin/", name, b)
+			}
+		}
+	}
+}
+
+func TestDeclarePartReadsItsVariable(t *testing.T) {
+	t.Setenv(EnvTreeID+"_GUIDE_EXAMPLES", "g")
+	if got := DeclarePart("GUIDE_EXAMPLES"); got != "g" {
+		t.Errorf("DeclarePart(GUIDE_EXAMPLES) = %q, want its variable's value", got)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "Parts") {
+			t.Errorf("DeclarePart of an unknown part: recovered %v, want a panic naming Parts", r)
+		}
+	}()
+	DeclarePart("NO_SUCH_PART")
 }
