@@ -14,7 +14,7 @@ import (
 // A reused pass is only as good as what it keys on: each kind of command must bring in
 // the binaries it runs, and what the tables do not know must key on the whole tree.
 func TestUsesOfReadsWhatAScriptRuns(t *testing.T) {
-	tofu := []string{"*/terraform-provider-takoform", "terraform-provider-takoform", "tofu"}
+	tofu := []string{"terraform-provider-takoform", "tofu", "v1alpha3/terraform-provider-takoform"}
 	for _, c := range []struct {
 		name, script string
 		want         scenarioUses

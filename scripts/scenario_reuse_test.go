@@ -56,9 +56,11 @@ var familySources = []string{"magefile.go", "mage_*.go", "go.mod", "go.sum", "go
 	"internal", "catalog", "provider", "hostsim", "docs/guides/custom-family.md"}
 
 // programBinaries are the programs a script may run by name, and the binaries of bin/
-// each one runs: OpenTofu runs the providers of every lane.
+// each one runs: OpenTofu runs the providers of every lane (named, not globbed: reading
+// the bin/ directory would key this package's result on its modification time, which
+// every build moves).
 var programBinaries = map[string][]string{
-	"tofu":                        {"tofu", "terraform-provider-takoform", "*/terraform-provider-takoform"},
+	"tofu":                        slices.Concat([]string{"tofu"}, providerBinaries()),
 	"hostsim":                     {"hostsim"},
 	"conformance":                 {"conformance"},
 	"terraform-provider-takoform": {"terraform-provider-takoform"},
@@ -83,6 +85,17 @@ var commandUses = map[string]string{
 	"tofu-env":        "tofu",   // dev_overrides at the providers of bin/
 	"family-provider": "family", // `go tool mage provider:family` builds the sources
 	"json-env":        "", "ready-wait": "", "http-get": "", "json-get": "",
+}
+
+// providerBinaries are the providers of every lane among requiredBinaries.
+func providerBinaries() []string {
+	var out []string
+	for _, b := range requiredBinaries {
+		if filepath.Base(b) == "terraform-provider-takoform" {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // usesOf reads a script's commands: exec, within and interrupt-when name their
@@ -192,14 +205,12 @@ func (r *reuse) key(file, lane string) (string, error) {
 	fmt.Fprintf(h, "harness %s\nlane %q\nfile %x\n", r.harness, lane, sha256.Sum256(raw))
 	var bins []string
 	for _, b := range u.binaries {
-		matches, err := filepath.Glob(filepath.Join(r.bin, b))
-		if err != nil || len(matches) == 0 {
+		p := filepath.Join(r.bin, b)
+		if _, err := os.Stat(p); err != nil {
 			return "", fmt.Errorf("bin/%s, which %s runs, is missing", b, file)
 		}
-		for _, m := range matches {
-			rel, _ := filepath.Rel(r.root, m)
-			bins = append(bins, rel)
-		}
+		rel, _ := filepath.Rel(r.root, p)
+		bins = append(bins, rel)
 	}
 	fmt.Fprintf(h, "bin %s\n", testinputs.BinID(r.root, bins...))
 	var all []string
