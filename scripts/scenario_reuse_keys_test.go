@@ -2,6 +2,7 @@ package scripts
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -169,5 +170,51 @@ func touch(t *testing.T, path string) {
 	later := time.Now().Add(time.Minute)
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A family build's scenario keys on the sources that build reads, and a scenario running
+// a program the tables do not know on the whole tree.
+func TestReuseKeyOfFamilyAndUnknownPrograms(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"magefile.go", "provider/p.go", "conformance/c.go", "docs/guides/custom-family.md"} {
+		write(t, filepath.Join(root, f), "v1\n")
+	}
+	if out, err := exec.Command("git", "-C", root, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	family, unknown := filepath.Join(root, "family.txtar"), filepath.Join(root, "unknown.txtar")
+	write(t, family, "family-provider v1beta1\n")
+	write(t, unknown, "exec awk 1 file\n")
+	r := &reuse{root: root, bin: filepath.Join(root, "bin"), harness: "h", dir: filepath.Join(root, "passes")}
+	keys := func() (string, string) {
+		f, err := r.key(family, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := r.key(unknown, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f, u
+	}
+	f0, u0 := keys()
+	touch(t, filepath.Join(root, "conformance/c.go"))
+	f1, u1 := keys()
+	if f1 != f0 {
+		t.Error("an edit of the conformance runner moved the key of a family build's scenario")
+	}
+	if u1 == u0 {
+		t.Error("an edit anywhere left the key of a scenario running an unknown program")
+	}
+	touch(t, filepath.Join(root, "provider/p.go"))
+	if f2, _ := keys(); f2 == f1 {
+		t.Error("an edit of the provider left the key of a family build's scenario")
+	}
+	touch(t, filepath.Join(root, "magefile.go"))
+	f3, _ := keys()
+	touch(t, filepath.Join(root, "docs/guides/custom-family.md"))
+	if f4, _ := keys(); f4 == f3 {
+		t.Error("an edit of the family guide left the key of a family build's scenario")
 	}
 }

@@ -213,11 +213,11 @@ func (r *reuse) key(file, lane string) (string, error) {
 		bins = append(bins, rel)
 	}
 	fmt.Fprintf(h, "bin %s\n", testinputs.BinID(r.root, bins...))
-	var all []string
-	for _, b := range requiredBinaries {
-		all = append(all, filepath.Join("bin", b))
-	}
 	if u.tree {
+		var all []string
+		for _, b := range requiredBinaries {
+			all = append(all, filepath.Join("bin", b))
+		}
 		id, err := testinputs.TreeID(r.root, all...)
 		if err != nil {
 			return "", err
