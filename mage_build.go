@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/takokit/takokit/internal/stamp"
 )
@@ -69,32 +68,11 @@ func buildLaneProviders() error {
 // leaves a binary's files alone leaves it alone too, so the tests that run it keep their
 // results (internal/stamp, docs/decisions.md#test-cache).
 func stampVersion(pkg string, extra ...string) (string, error) {
-	key := strings.Join(append([]string{pkg}, extra...), "\x00")
-	stamped.mu.Lock()
-	defer stamped.mu.Unlock()
-	if v, ok := stamped.v[key]; ok {
-		return v, nil
-	}
 	inputs, err := stamp.Inputs(".", extra, pkg)
 	if err != nil {
 		return "", err
 	}
-	v, err := stamp.Version(".", inputs)
-	if err != nil {
-		return "", err
-	}
-	if stamped.v == nil {
-		stamped.v = map[string]string{}
-	}
-	stamped.v[key] = v
-	return v, nil
-}
-
-// stamped is each version found in this mage run, by package and extra files: finding
-// one runs go list and git.
-var stamped struct {
-	mu sync.Mutex
-	v  map[string]string
+	return stamp.Version(".", inputs)
 }
 
 // buildTofu builds OpenTofu with GOWORK=off: the tools module is deliberately outside go.work so

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -164,6 +165,8 @@ type reuse struct {
 	bin     string
 	harness string // this test binary's digest
 	off     string // why nothing is reused, if so
+	mu      sync.Mutex
+	keys    map[string]string // by pass file: the key split computed for each scenario it let run
 }
 
 func newReuse(t *testing.T, bin string) *reuse {
@@ -248,7 +251,8 @@ func (r *reuse) passFile(file, lane string) string {
 }
 
 // split divides files into those to run and those whose pass on these inputs is kept
-// (why, for each: the key). It keeps a pass only for a key it could compute.
+// (why, for each: the key). It keeps a pass only for a key it could compute, and keeps
+// the key of each scenario it lets run for record.
 func (r *reuse) split(files []string, lane string) (run []string, reused map[string]string) {
 	reused = map[string]string{}
 	for _, f := range files {
@@ -257,12 +261,21 @@ func (r *reuse) split(files []string, lane string) (run []string, reused map[str
 			continue
 		}
 		k, err := r.key(f, lane)
-		if err == nil {
-			if kept, _ := os.ReadFile(r.passFile(f, lane)); string(kept) == k {
-				reused[f] = k
-				continue
-			}
+		if err != nil {
+			run = append(run, f)
+			continue
 		}
+		pass := r.passFile(f, lane)
+		if kept, _ := os.ReadFile(pass); string(kept) == k {
+			reused[f] = k
+			continue
+		}
+		r.mu.Lock()
+		if r.keys == nil {
+			r.keys = map[string]string{}
+		}
+		r.keys[pass] = k
+		r.mu.Unlock()
 		run = append(run, f)
 	}
 	return run, reused
@@ -279,11 +292,13 @@ func (r *reuse) record(e *testscript.Env, file, lane string) {
 	if r.off != "" || !ok {
 		return
 	}
-	k, err := r.key(file, lane)
-	if err != nil {
-		return
-	}
 	pass := r.passFile(file, lane)
+	r.mu.Lock()
+	k, keyed := r.keys[pass]
+	r.mu.Unlock()
+	if !keyed {
+		return // split could not key it: nothing to record
+	}
 	os.Remove(pass)
 	tt.Cleanup(func() {
 		if tt.Failed() || tt.Skipped() {
