@@ -53,7 +53,7 @@ func runQuick() error {
 		if len(ps) == 0 {
 			continue
 		}
-		args := append(goTestFlags(), "-short")
+		args := append(cacheFlags(), "-short")
 		if s := binTests[m]; s != "" {
 			args = append(args, "-skip", s)
 		}

@@ -37,20 +37,6 @@ func testEnv() ([]string, error) {
 	return append(env, ids...), nil
 }
 
-// goTestFlags are the flags every go test job of mage passes: testLinkFlags, then
-// cacheFlags. mage test, unit, quick and scenarios pass the same link flags, so one's
-// cached results and test binaries serve the others.
-func goTestFlags() []string {
-	return append([]string{testLinkFlags}, cacheFlags()...)
-}
-
-// testLinkFlags link each test binary without its symbol table and DWARF. A test binary
-// is run and thrown away, never debugged from the cache (a panic's trace still names
-// files and lines); linking them is most of what a change to hostsim costs before a test
-// runs, and stripped it takes half the CPU: 19 CPU-s instead of 38 for hostsim's 29 test
-// binaries on 2 cores (docs/decisions.md#test-time).
-const testLinkFlags = "-ldflags=-s -w"
-
 // cacheFlags are the go test flags that decide whether results are reused: none, so go
 // test reuses what did not change, unless CI is set or TAKOKIT_TEST_FRESH=1 asks for a
 // full run (-count=1: every test runs again).

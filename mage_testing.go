@@ -65,7 +65,7 @@ func runScenarios(steps ...step) error {
 		return err
 	}
 	job := testrun.Job{Name: ". (scenarios)", Dir: ".", Env: env,
-		GoTest: append(goTestFlags(), "-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts")}
+		GoTest: append(cacheFlags(), "-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts")}
 	total.Add(testrun.Run(saveJSON([]testrun.Job{job}), 1, os.Stdout))
 	return finish(total)
 }
@@ -130,7 +130,7 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	}
 	var jobs []testrun.Job
 	for _, m := range modules {
-		skip := goTestFlags()
+		skip := cacheFlags()
 		if s := binTests[m]; s != "" && !withScenarios { // they need bin/ (and the browser test Chromium)
 			skip = append(skip, "-skip", s)
 		}
