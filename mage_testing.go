@@ -113,6 +113,14 @@ var binTests = map[string]string{
 // bin/hostsim fails them.
 var binEnv = []string{"TAKOKIT_NO_HOSTSIM=1"}
 
+// unitCacheFlags give `mage unit`'s runs results of their own in go test's cache. go test
+// keeps, per test binary and command line, the inputs its last run read: a unit run of the
+// conformance module (with binEnv, its self-test skipped) had the same command line as mage
+// test's, so it replaced those inputs and the next `mage test` ran the module again (1m39s)
+// although nothing had changed. The timeout is go test's default, so nothing else moves
+// (docs/decisions.md#test-cache).
+var unitCacheFlags = []string{"-timeout=10m0s"}
+
 // scenariosJob names the job that runs the root module's scripts/ package: the scenarios,
 // OpenTofu processes that mostly wait, run more at a time than the cores
 // (scenarioParallel).
@@ -131,6 +139,9 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	var jobs []testrun.Job
 	for _, m := range modules {
 		skip := cacheFlags()
+		if !withScenarios {
+			skip = append(skip, unitCacheFlags...)
+		}
 		if s := binTests[m]; s != "" && !withScenarios { // they need bin/ (and the browser test Chromium)
 			skip = append(skip, "-skip", s)
 		}
