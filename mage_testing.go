@@ -138,15 +138,15 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	}
 	var jobs []testrun.Job
 	for _, m := range modules {
-		skip := cacheFlags()
+		args := cacheFlags()
 		if !withScenarios {
-			skip = append(skip, unitCacheFlags...)
-		}
-		if s := binTests[m]; s != "" && !withScenarios { // they need bin/ (and the browser test Chromium)
-			skip = append(skip, "-skip", s)
+			args = append(args, unitCacheFlags...)
+			if s := binTests[m]; s != "" { // they need bin/ (and the browser test Chromium)
+				args = append(args, "-skip", s)
+			}
 		}
 		if m != "." {
-			jobs = append(jobs, testrun.Job{Name: m, Dir: m, Env: env, GoTest: append(skip, "./...")})
+			jobs = append(jobs, testrun.Job{Name: m, Dir: m, Env: env, GoTest: slices.Concat(args, []string{"./..."})})
 			continue
 		}
 		rest, err := rootPackagesBut("./scripts")
@@ -155,8 +155,8 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 		}
 		jobs = append(jobs,
 			testrun.Job{Name: scenariosJob, Dir: ".", Env: env,
-				GoTest: append(skip, "-parallel", strconv.Itoa(scenarioParallel()), "./scripts")},
-			testrun.Job{Name: ". (other packages)", Dir: ".", Env: env, GoTest: append(skip, rest...)})
+				GoTest: slices.Concat(args, []string{"-parallel", strconv.Itoa(scenarioParallel()), "./scripts"})},
+			testrun.Job{Name: ". (other packages)", Dir: ".", Env: env, GoTest: slices.Concat(args, rest)})
 	}
 	return jobs, nil
 }

@@ -78,13 +78,7 @@ func TestReuseKeyFollowsOnlyWhatTheScenarioRuns(t *testing.T) {
 	file := filepath.Join(root, "s.txtar")
 	write(t, file, "hostsim-start SIM full\nhostsim-count SIM mutations == 0\n-- f --\nx\n")
 	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes")}
-	key := func() string {
-		k, err := r.key(file, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return k
-	}
+	key := func() string { return mustKey(t, r, file) }
 	base := key()
 	touch(t, filepath.Join(bin, "conformance"))
 	if got := key(); got != base {
@@ -121,10 +115,7 @@ func TestSplitReusesOnlyARecordedKey(t *testing.T) {
 	write(t, a, "hostsim-start SIM full\n")
 	write(t, b, "hostsim-start SIM async\n")
 	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes")}
-	k, err := r.key(a, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := mustKey(t, r, a)
 	write(t, r.passFile(a, ""), k)
 	write(t, r.passFile(b, ""), "an older key")
 	run, reused := r.split([]string{a, b}, "")
@@ -187,17 +178,7 @@ func TestReuseKeyOfFamilyAndUnknownPrograms(t *testing.T) {
 	write(t, family, "family-provider v1beta1\n")
 	write(t, unknown, "exec awk 1 file\n")
 	r := &reuse{root: root, bin: filepath.Join(root, "bin"), harness: "h", dir: filepath.Join(root, "passes")}
-	keys := func() (string, string) {
-		f, err := r.key(family, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := r.key(unknown, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f, u
-	}
+	keys := func() (string, string) { return mustKey(t, r, family), mustKey(t, r, unknown) }
 	f0, u0 := keys()
 	touch(t, filepath.Join(root, "conformance/c.go"))
 	f1, u1 := keys()
@@ -217,4 +198,14 @@ func TestReuseKeyOfFamilyAndUnknownPrograms(t *testing.T) {
 	if f4, _ := keys(); f4 == f3 {
 		t.Error("an edit of the family guide left the key of a family build's scenario")
 	}
+}
+
+// mustKey is r's reuse key of the scenario file on the default lane; an error fails the test.
+func mustKey(t *testing.T, r *reuse, file string) string {
+	t.Helper()
+	k, err := r.key(file, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
