@@ -117,9 +117,9 @@ var binEnv = []string{"TAKOKIT_NO_HOSTSIM=1"}
 // keeps, per test binary and command line, the inputs its last run read: a unit run of the
 // conformance module (with binEnv, its self-test skipped) had the same command line as mage
 // test's, so it replaced those inputs and the next `mage test` ran the module again (1m39s)
-// although nothing had changed. The timeout is go test's default, so nothing else moves
-// (docs/decisions.md#test-cache).
-var unitCacheFlags = []string{"-timeout=10m0s"}
+// although nothing had changed. The flag repeats the timeout testrun already gives every
+// job (75m), spelt another way, so nothing else moves (docs/decisions.md#test-cache).
+var unitCacheFlags = []string{"-timeout=75m0s"}
 
 // scenariosJob names the job that runs the root module's scripts/ package: the scenarios,
 // OpenTofu processes that mostly wait, run more at a time than the cores
