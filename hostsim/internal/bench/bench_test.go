@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ func TestParseOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.hostsim != "bin/hostsim" || o.sequential != 1000 || o.parallel != 2000 || o.workers != 8 || o.rounds != 3 || o.rssAfter != 6000 || o.profile != "" {
+	if o.hostsim != "bin/hostsim" || o.sequential != 1500 || o.parallel != 4000 || o.workers != 8 || o.rounds != 5 || o.rssAfter != 6000 || o.profile != "" {
 		t.Fatalf("defaults: %+v", o)
 	}
 	o, err = parseOptions([]string{"--hostsim", "/x/hostsim", "--workers", "2", "--rounds", "5", "--sequential", "10",
@@ -110,5 +111,43 @@ func TestProcReaders(t *testing.T) {
 	}
 	if r, err := readRSS(os.Getpid()); err != nil || r.total <= 0 {
 		t.Errorf("readRSS of this process: %+v, %v", r, err)
+	}
+}
+
+// The CPU clock reads another process's CPU time to the nanosecond and agrees
+// with the kernel's tick count of it: a child that spins for a while has used
+// about as much CPU by either reading, and more than nothing.
+func TestClockCPUReadsAChild(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "while :; do :; done")
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("spin a shell: %v", err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	time.Sleep(300 * time.Millisecond)
+	pid := cmd.Process.Pid
+	c0, err := clockCPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticks, err := tickCPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := clockCPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c0 < 50*time.Millisecond || c1 < c0 {
+		t.Fatalf("clock read %v then %v for a child that spun 300 ms", c0, c1)
+	}
+	// ticks were read between the two clock readings: within a tick of them
+	if ticks < c0-2*time.Second/clockTicks || ticks > c1+2*time.Second/clockTicks {
+		t.Fatalf("ticks %v outside the clock's %v..%v (± two ticks)", ticks, c0, c1)
+	}
+	if c0%(time.Second/clockTicks) == 0 && c1%(time.Second/clockTicks) == 0 {
+		t.Errorf("clock readings %v and %v are whole ticks: not the nanosecond clock", c0, c1)
+	}
+	if _, err := clockCPU(1 << 27); err == nil { // above any pid_max (at most 2^22)
+		t.Error("the CPU clock of a process that does not exist was read")
 	}
 }

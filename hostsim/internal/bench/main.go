@@ -5,11 +5,15 @@
 // interleaved rounds, so a machine's changing load weighs on both alike), the
 // host's resident memory after 6,000 lifecycles, and the rates with --db FILE.
 // Figures depend on the machine and its load: read them as indicative. Beside
-// each rate it prints the CPU one lifecycle cost in the server (from
-// /proc/PID/stat) and in the client (getrusage): on a shared machine CPU per
+// each rate it prints the CPU one lifecycle cost in the server (from its
+// CPU-time clock, cpu.go) and in the client (getrusage): on a shared machine CPU per
 // lifecycle moves far less with the load than a rate does. Below those rows,
 // "server CPU hostsim/null" is the host's server CPU over the null server's,
 // round by round (issue 23 states its speed targets so): the median and range.
+// Five rounds of 1,500 sequential and 4,000 parallel lifecycles by default
+// (about 30 s): with three rounds of 1,000 and 2,000 one run's median moved by
+// a tenth between runs of the same code (docs/decisions.md, "hostsim and
+// provider speed against their yardsticks").
 //
 // Both servers run as child processes started the same way (a ready file on a
 // free loopback port); `bench null` is the null server. `bench --profile DIR`
@@ -68,10 +72,10 @@ func parseOptions(args []string, errOut io.Writer) (options, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(errOut)
 	fs.StringVar(&o.hostsim, "hostsim", "bin/hostsim", "hostsim binary to measure")
-	fs.IntVar(&o.sequential, "sequential", 1000, "lifecycles of a sequential round")
-	fs.IntVar(&o.parallel, "parallel", 2000, "lifecycles of a parallel round, across the workers")
+	fs.IntVar(&o.sequential, "sequential", 1500, "lifecycles of a sequential round")
+	fs.IntVar(&o.parallel, "parallel", 4000, "lifecycles of a parallel round, across the workers")
 	fs.IntVar(&o.workers, "workers", 8, "concurrent workers, each with its own keep-alive connection")
-	fs.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; the median rate of each is reported")
+	fs.IntVar(&o.rounds, "rounds", 5, "interleaved rounds; the median rate of each is reported")
 	fs.IntVar(&o.rssAfter, "rss-after", 6000, "lifecycles a fresh host serves before its RSS is read")
 	fs.StringVar(&o.profile, "profile", "", "instead of measuring, profile an in-process hostsim and the client into this directory")
 	fs.IntVar(&o.heapRate, "heap-rate", 0, "with --profile: the server's runtime.MemProfileRate (0: Go's default)")
