@@ -27,6 +27,7 @@ var binIDLiteral = regexp.MustCompile(`"(TAKOKIT_BIN_ID_[A-Z0-9_]+)"`)
 var selfContained = map[string]string{
 	"hostsim/cmd/hostsim":     "builds and runs its own package, whose sources make the test binary",
 	"hostsim/internal/decide": "lists the imports of its own package",
+	"hostsim/internal/bench":  "spins a shell loop to read its CPU clock; the loop reads no file",
 	"provider":                "lists the imports of its own package",
 	"provider/takoformtest":   "checks UseOpenTofu's errors and the variables it sets; it runs nothing",
 	"internal/mutate":         "builds and runs programs from modules it writes in a temporary directory",
