@@ -209,3 +209,44 @@ func mustKey(t *testing.T, r *reuse, file string) string {
 	}
 	return k
 }
+
+// A kept pass carries the crash matrix rows its scenario recorded, so a run that
+// reuses it still lists them (marked reused); a pass whose rows do not read is not
+// reused, and adds none.
+func TestKeptPassCarriesItsCrashRows(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	write(t, filepath.Join(bin, "hostsim"), "v1")
+	a, b := filepath.Join(root, "kill_a.txtar"), filepath.Join(root, "kill_b.txtar")
+	write(t, a, "hostsim-start SIM full\n")
+	write(t, b, "hostsim-start SIM async\n")
+	ran := &crashMatrix{}
+	row := crashRow{Point: "A", Fired: 1, Dispatch: []string{"succeeded:1"}, Converged: "yes (0.2.0 gen 2)", Mutations: 3, scenario: "kill_a"}
+	ran.add(row)
+	ran.add(crashRow{Point: "B", Fired: 1, scenario: "kill_b"})
+	ran.add(crashRow{Point: "C", Fired: 1, scenario: "kill_a", reused: true}) // read from an older pass: not kept again
+	if got, want := strings.Count(ran.lines("kill_a"), "\n"), 1; got != want {
+		t.Fatalf("kill_a's lines hold %d rows, want %d (its own, recorded in this run):%s", got, want, ran.lines("kill_a"))
+	}
+	(&reuse{dir: filepath.Join(root, "passes"), crashes: ran}).keep(a, "", mustKey(t, &reuse{root: root, bin: bin, harness: "h"}, a))
+	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes"), crashes: &crashMatrix{}}
+	write(t, r.passFile(b, ""), mustKey(t, r, b)+"\n{\"point\":")
+	run, reused := r.split([]string{a, b}, "")
+	if !slices.Equal(run, []string{b}) || len(reused) != 1 {
+		t.Fatalf("split ran %v and reused %v; want kill_a reused and kill_b (its kept row is cut short) run", run, reused)
+	}
+	want := row
+	want.reused = true
+	if diff := cmp.Diff([]crashRow{want}, r.crashes.rows, cmp.AllowUnexported(crashRow{})); diff != "" {
+		t.Fatalf("rows after split (-want +got):\n%s", diff)
+	}
+	table := r.crashes.table()
+	for _, s := range []string{"succeeded:1", "yes (0.2.0 gen 2)", "kill_a (reused: its pass on the same inputs)"} {
+		if !strings.Contains(table, s) {
+			t.Errorf("the table lacks %q:\n%s", s, table)
+		}
+	}
+	if got := strings.Count(ran.table(), "(reused: its pass"); got != 1 {
+		t.Errorf("%d rows marked reused, want 1 (point C's):\n%s", got, ran.table())
+	}
+}

@@ -167,11 +167,12 @@ type reuse struct {
 	off     string // why nothing is reused, if so
 	mu      sync.Mutex
 	keys    map[string]string // by pass file: the key split computed for each scenario it let run
+	crashes *crashMatrix      // the crash matrix rows of passes are kept with them
 }
 
 func newReuse(t *testing.T, bin string) *reuse {
 	t.Helper()
-	r := &reuse{bin: bin, off: reuseOff()}
+	r := &reuse{bin: bin, off: reuseOff(), crashes: &crashes}
 	if r.off != "" {
 		return r
 	}
@@ -241,13 +242,20 @@ func (r *reuse) key(file, lane string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// passFile is where a scenario's last pass on a lane is kept.
-func (r *reuse) passFile(file, lane string) string {
+// scenarioID names a scenario on a lane: its file's base name, after the lane when it
+// is not the default.
+func scenarioID(file, lane string) string {
 	name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 	if lane != "" {
 		name = lane + "-" + name
 	}
-	return filepath.Join(r.dir, name)
+	return name
+}
+
+// passFile is where a scenario's last pass on a lane is kept: its key on the first
+// line, then the crash matrix rows it recorded (crash_matrix_test.go), one a line.
+func (r *reuse) passFile(file, lane string) string {
+	return filepath.Join(r.dir, scenarioID(file, lane))
 }
 
 // split divides files into those to run and those whose pass on these inputs is kept
@@ -266,7 +274,8 @@ func (r *reuse) split(files []string, lane string) (run []string, reused map[str
 			continue
 		}
 		pass := r.passFile(f, lane)
-		if kept, _ := os.ReadFile(pass); string(kept) == k {
+		kept, _ := os.ReadFile(pass)
+		if lines := strings.Split(string(kept), "\n"); lines[0] == k && r.crashes.addKept(scenarioID(f, lane), lines[1:]) == nil {
 			reused[f] = k
 			continue
 		}
@@ -304,10 +313,16 @@ func (r *reuse) record(e *testscript.Env, file, lane string) {
 		if tt.Failed() || tt.Skipped() {
 			return // a skipped scenario proved nothing to reuse
 		}
-		if err := os.MkdirAll(r.dir, 0o755); err == nil {
-			os.WriteFile(pass, []byte(k), 0o644)
-		}
+		r.keep(file, lane, k)
 	})
+}
+
+// keep writes the pass of a scenario that passed on inputs of key k: the key, then
+// the crash matrix rows it recorded.
+func (r *reuse) keep(file, lane, k string) {
+	if err := os.MkdirAll(r.dir, 0o755); err == nil {
+		os.WriteFile(r.passFile(file, lane), []byte(k+r.crashes.lines(scenarioID(file, lane))), 0o644)
+	}
 }
 
 // reportReused runs one passing subtest per reused scenario, under the scenario's own

@@ -61,7 +61,7 @@ func TestScenarios(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() {
-		if table := crashTable(); table != "" {
+		if table := crashes.table(); table != "" {
 			t.Log("\n" + table)
 		}
 	})
@@ -87,6 +87,7 @@ func TestScenarios(t *testing.T) {
 			if err := setup(e); err != nil {
 				return err
 			}
+			e.Values[scenarioKey{}] = scenarioID(scenarioFile(e), lane)
 			reuse.record(e, scenarioFile(e), lane)
 			return nil
 		}
