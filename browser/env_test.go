@@ -21,20 +21,22 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/takokit/takokit/internal/testinputs"
 )
 
 // findChromium returns the browser to drive. In CI (CI=true) a missing
 // browser fails the test: .ci/run installs it. Elsewhere the test skips and
 // says how to install it.
+//
+// go test does not look at files outside the module, Chromium's included: the test
+// reads testinputs.EnvChromiumID, which `go tool mage test` sets, so that a result
+// (a skip for a missing browser too) is kept only while the browser is the same.
 func findChromium(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("TAKOKIT_CHROMIUM"); p != "" {
+	_ = os.Getenv(testinputs.EnvChromiumID)
+	if p, ok := testinputs.Chromium(); ok {
 		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
 	}
 	msg := "no Chromium found (chromium, chromium-browser, google-chrome or TAKOKIT_CHROMIUM): install it with `apt-get install -y chromium` (Debian)"
 	if os.Getenv("CI") == "true" {

@@ -5,28 +5,25 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/takokit/takokit/catalog/reftest"
 )
 
 // referenceRoot is the published reference directory the reference-reading tests use,
-// the folder holding one folder per lane (takoform-v1beta1, takoform-v1alpha3):
-// TAKOKIT_REFERENCE_DIR (a lane folder given there stands for its parent, as
-// catalog/reftest reads it), else ../shared/reference next to the workspace root. ok is
-// false when it is absent.
+// the folder holding one folder per lane (takoform-v1beta1, takoform-v1alpha3), found
+// as catalog/reftest finds it. ok is false when it is absent.
 func referenceRoot() (string, bool) {
-	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
-	if dir != "" && strings.HasPrefix(filepath.Base(filepath.Clean(dir)), "takoform-") {
-		dir = filepath.Dir(filepath.Clean(dir))
+	_ = os.Getenv(reftest.EnvID) // go test keys this package's result on the documents
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", false
 	}
-	if dir == "" {
-		root, err := filepath.Abs("..")
-		if err != nil {
-			return "", false
-		}
-		dir = filepath.Join(root, "..", "shared", "reference")
+	dir, err := reftest.Dir(wd)
+	if err != nil {
+		return "", false
 	}
 	st, err := os.Stat(dir)
 	return dir, err == nil && st.IsDir()

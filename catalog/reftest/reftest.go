@@ -6,6 +6,7 @@
 package reftest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,35 +15,51 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
+// EnvID is the variable `go tool mage test` sets to an id of the reference documents'
+// files (internal/testinputs). They lie outside every module, where go test does not
+// look at the files a test reads: Root reads the id so that a test's result is kept
+// only while they are unchanged, and a skip for their absence ends when they appear.
+const EnvID = "TAKOKIT_REFERENCE_ID"
+
 // Root returns the reference root: the directory holding one folder per lane
-// (takoform-v1beta1, takoform-v1alpha3). It is TAKOKIT_REFERENCE_DIR when set (a lane
-// folder given there stands for its parent), else ../shared/reference next to the
-// first directory above the working directory that holds go.work.
+// (takoform-v1beta1, takoform-v1alpha3), found as Dir finds it from the working
+// directory; absent, the test skips (fails under CI).
 func Root(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
-	if dir != "" && strings.HasPrefix(filepath.Base(filepath.Clean(dir)), "takoform-") {
-		dir = filepath.Dir(filepath.Clean(dir))
+	_ = os.Getenv(EnvID) // keys the caller's result on the documents (EnvID)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-				dir = filepath.Join(d, "..", "shared", "reference")
-				break
-			}
-			if filepath.Dir(d) == d {
-				absent(t, "no go.work above "+wd+" and TAKOKIT_REFERENCE_DIR is not set")
-			}
-		}
+	dir, err := Dir(wd)
+	if err != nil {
+		absent(t, err.Error())
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		absent(t, "the reference directory "+dir+" is absent")
 	}
 	return dir
+}
+
+// Dir is where the reference root is for a process working in wd, whether it exists or
+// not: TAKOKIT_REFERENCE_DIR when set (a lane folder given there stands for its parent),
+// else ../shared/reference next to the first directory at or above wd holding go.work.
+func Dir(wd string) (string, error) {
+	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
+	if dir != "" && strings.HasPrefix(filepath.Base(filepath.Clean(dir)), "takoform-") {
+		dir = filepath.Dir(filepath.Clean(dir))
+	}
+	if dir != "" {
+		return dir, nil
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return filepath.Join(d, "..", "shared", "reference"), nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no go.work above %s and TAKOKIT_REFERENCE_DIR is not set", wd)
+		}
+	}
 }
 
 // Lane returns the published folder of lane (Root/takoform-<lane>).

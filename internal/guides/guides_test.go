@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/internal/testinputs"
 )
 
@@ -113,16 +114,14 @@ func needsReference(blocks []Block) bool {
 	return false
 }
 
-// referenceRoot is the folder holding takoform-v1beta1 and takoform-v1alpha3:
-// TAKOKIT_REFERENCE_DIR (that folder or one of them), else ../shared/reference beside the
-// repository, as the scenarios find it.
+// referenceRoot is the folder holding takoform-v1beta1 and takoform-v1alpha3, found from
+// the repository as catalog/reftest finds it. Reading reftest.EnvID keys this package's
+// result on the documents, which lie outside the module.
 func referenceRoot(repo string) (string, bool) {
-	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
-	if dir != "" && strings.HasPrefix(filepath.Base(filepath.Clean(dir)), "takoform-") {
-		dir = filepath.Dir(filepath.Clean(dir))
-	}
-	if dir == "" {
-		dir = filepath.Join(repo, "..", "shared", "reference")
+	_ = os.Getenv(reftest.EnvID)
+	dir, err := reftest.Dir(repo)
+	if err != nil {
+		return "", false
 	}
 	dir, _ = filepath.Abs(dir)
 	st, err := os.Stat(dir)

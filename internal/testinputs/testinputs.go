@@ -19,18 +19,25 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/takokit/takokit/catalog/reftest"
 )
 
 // EnvTreeID and EnvBinID are the environment variables that carry TreeID and BinID.
+// EnvChromiumID carries ChromiumID: the browser the browser tests drive lies outside
+// the workspace, where go test does not look (reftest.EnvID does the same for the
+// published reference documents).
 const (
-	EnvTreeID = "TAKOKIT_TREE_ID"
-	EnvBinID  = "TAKOKIT_BIN_ID"
+	EnvTreeID     = "TAKOKIT_TREE_ID"
+	EnvBinID      = "TAKOKIT_BIN_ID"
+	EnvChromiumID = "TAKOKIT_CHROMIUM_ID"
 )
 
 // BinEnv names, for each binary a test may run without the others, the variable that
@@ -107,14 +114,16 @@ func DeclareBin(binaries ...string) string {
 
 // Env is what `go tool mage` adds to every test job's environment: EnvTreeID and
 // EnvBinID of the work tree at root and of its built binaries (paths relative to root),
-// then each BinEnv variable with its binary's id. A binary of BinEnv missing from built
+// EnvChromiumID and reftest.EnvID of what lies outside it, then each BinEnv variable
+// with its binary's id. A binary of BinEnv missing from built
 // is an error: a test reading its variable would key its result on nothing.
 func Env(root string, built ...string) ([]string, error) {
 	tree, err := TreeID(root, built...)
 	if err != nil {
 		return nil, fmt.Errorf("the work tree's id for the test cache: %w", err)
 	}
-	env := []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, built...)}
+	env := []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, built...),
+		EnvChromiumID + "=" + ChromiumID(), reftest.EnvID + "=" + ReferenceID(root)}
 	for _, b := range slices.Sorted(maps.Keys(BinEnv)) {
 		if !slices.Contains(built, b) {
 			return nil, fmt.Errorf("the test cache keys tests on %s alone (testinputs.BinEnv), but the build does not list it among the binaries it writes", b)
@@ -187,4 +196,63 @@ func hashStats(root string, files []string) string {
 		fmt.Fprintf(h, "%q %d %o %d\n", f, st.Size(), st.Mode(), st.ModTime().UnixNano())
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// chromiumNames are the commands a Chromium answers to, in the order Chromium looks.
+var chromiumNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+
+// Chromium is the browser the browser tests drive: TAKOKIT_CHROMIUM, else the first of
+// chromiumNames on PATH. ok is false when there is none.
+func Chromium() (path string, ok bool) {
+	if p := os.Getenv("TAKOKIT_CHROMIUM"); p != "" {
+		return p, true
+	}
+	for _, name := range chromiumNames {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// ChromiumID hashes the path, size, mode and modification time of the browser Chromium
+// finds and of the file its path resolves to (a package upgrade rewrites them);
+// "absent" without one.
+func ChromiumID() string {
+	p, ok := Chromium()
+	if !ok {
+		return "absent"
+	}
+	files := []string{p}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		files = append(files, r)
+	}
+	return hashStats("/", files)
+}
+
+// ReferenceID hashes the path, size, mode and modification time of every file of the
+// published reference documents that reftest finds from root; "absent" without them.
+func ReferenceID(root string) string {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "absent"
+	}
+	dir, err := reftest.Dir(abs)
+	if err != nil {
+		return "absent"
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return "absent"
+	}
+	var files []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		return "absent"
+	}
+	return hashStats("/", files)
 }

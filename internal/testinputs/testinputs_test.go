@@ -157,6 +157,7 @@ func TestEnvCarriesBothIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{EnvTreeID + "=" + tree, EnvBinID + "=" + BinID(root, built...),
+		EnvChromiumID + "=" + ChromiumID(), "TAKOKIT_REFERENCE_ID=" + ReferenceID(root),
 		"TAKOKIT_BIN_ID_HOSTSIM=" + BinID(root, "bin/hostsim"),
 		"TAKOKIT_BIN_ID_PROVIDER=" + BinID(root, "bin/terraform-provider-takoform"),
 		"TAKOKIT_BIN_ID_TOFU=" + BinID(root, "bin/tofu")}
@@ -281,4 +282,69 @@ func TestDeclarePartReadsItsVariable(t *testing.T) {
 		}
 	}()
 	DeclarePart("NO_SUCH_PART")
+}
+
+// What lies outside the work tree has ids that move with it: the browser the browser
+// tests would drive, and the published reference documents; each is "absent" when
+// there is none, and becomes something else when one appears.
+func TestOutsideIDsFollowTheBrowserAndTheDocuments(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir) // no Chromium on it
+	t.Setenv("TAKOKIT_CHROMIUM", "")
+	if got := ChromiumID(); got != "absent" {
+		t.Errorf("ChromiumID with no browser = %q, want absent", got)
+	}
+	browser := filepath.Join(dir, "chromium")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := Chromium(); !ok || p != browser {
+		t.Fatalf("Chromium() = %q, %v; want %s, found on PATH", p, ok, browser)
+	}
+	installed := ChromiumID()
+	if installed == "absent" {
+		t.Fatal("ChromiumID with a browser on PATH is still absent")
+	}
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\n# upgraded\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if ChromiumID() == installed {
+		t.Error("ChromiumID did not move when the browser changed")
+	}
+	t.Setenv("TAKOKIT_CHROMIUM", filepath.Join(dir, "elsewhere"))
+	if p, _ := Chromium(); p != filepath.Join(dir, "elsewhere") {
+		t.Errorf("Chromium() = %q; TAKOKIT_CHROMIUM comes first", p)
+	}
+
+	// as `go tool mage` asks, from the workspace root as ".": the documents are found
+	// beside it, at ../shared/reference
+	ws := filepath.Join(t.TempDir(), "main")
+	write(t, ws, "go.work", "go 1.26\n")
+	refs := filepath.Join(ws, "..", "shared", "reference")
+	t.Setenv("TAKOKIT_REFERENCE_DIR", "")
+	t.Chdir(ws)
+	if got := ReferenceID("."); got != "absent" {
+		t.Errorf("ReferenceID with no documents = %q, want absent", got)
+	}
+	write(t, refs, "takoform-v1beta1/host-api-v1beta1.md", "v1")
+	first := ReferenceID(".")
+	if first == "absent" {
+		t.Fatal("ReferenceID with a document is still absent")
+	}
+	if again := ReferenceID("."); again != first {
+		t.Errorf("ReferenceID moved with nothing changed: %s then %s", first, again)
+	}
+	write(t, refs, "takoform-v1beta1/host-api-v1beta1.md", "v2, longer")
+	if ReferenceID(".") == first {
+		t.Error("ReferenceID did not move when a document changed")
+	}
+	// TAKOKIT_REFERENCE_DIR, relative too, names them instead
+	other := filepath.Join(ws, "refs")
+	write(t, other, "takoform-v1alpha3/host-api.md", "v1")
+	t.Setenv("TAKOKIT_REFERENCE_DIR", "refs")
+	named := ReferenceID(".")
+	write(t, other, "takoform-v1alpha3/host-api.md", "v2, longer")
+	if named == "absent" || ReferenceID(".") == named {
+		t.Errorf("ReferenceID of TAKOKIT_REFERENCE_DIR=refs did not follow its documents (first %s)", named)
+	}
 }
