@@ -37,7 +37,7 @@ func DecodeStrict(data []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	if len(probs) == 0 {
+	if len(probs) == 0 && !fillRaw(data, v) {
 		if err := json.Unmarshal(data, v); err != nil {
 			probs = append(probs, typeProblem(err))
 		}
