@@ -234,7 +234,7 @@ func (f *filler) str() (string, bool) {
 
 // literal passes over word at f.pos.
 func (f *filler) literal(word string) bool {
-	if !strings.HasPrefix(string(f.data[f.pos:min(len(f.data), f.pos+len(word))]), word) {
+	if string(f.data[f.pos:min(len(f.data), f.pos+len(word))]) != word {
 		return false
 	}
 	f.pos += len(word)
