@@ -26,8 +26,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/takokit/takokit/catalog/reftest"
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // EnvTreeID and EnvBinID are the environment variables that carry TreeID and BinID.
@@ -140,17 +143,61 @@ func Env(root string, built ...string) ([]string, error) {
 	return env, nil
 }
 
-// BinID hashes the path, size, mode and modification time of each file (relative to
-// root; a missing one is hashed as missing).
+// BinID hashes the path and the bytes of each file (relative to root; a missing one is
+// hashed as missing). By their bytes, not their times: a binary built again to the same
+// bytes, after an edit undone or a branch switched back, has the id it had, and go test
+// finds the results it kept for it (docs/decisions.md#test-cache).
 func BinID(root string, files ...string) string {
-	return hashStats(root, files)
+	files = slices.Clone(files)
+	slices.Sort(files)
+	files = slices.Compact(files)
+	h := sha256.New()
+	for _, f := range files {
+		d, err := contentDigest(filepath.Join(root, f))
+		if err != nil {
+			fmt.Fprintf(h, "%q missing\n", f)
+			continue
+		}
+		fmt.Fprintf(h, "%q %s\n", f, d)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// digests remembers each file's SHA-256 by its path, size, modification time and inode,
+// so a process that asks for a binary's id many times (the scenarios, one key each)
+// reads it once.
+var digests sync.Map
+
+func contentDigest(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	var ino uint64
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		ino = sys.Ino
+	}
+	key := fmt.Sprintf("%s %d %d %d", abs, st.Size(), st.ModTime().UnixNano(), ino)
+	if d, ok := digests.Load(key); ok {
+		return d.(string), nil
+	}
+	d, err := fsx.SHA256(abs)
+	if err != nil {
+		return "", err
+	}
+	digests.Store(key, d)
+	return d, nil
 }
 
 // TreeID hashes the path, size, mode and modification time of every file git lists in
-// root (tracked, and untracked unless ignored) and of each of the extra files (paths
-// relative to root, such as the built binaries under the ignored bin/). A missing extra
-// file is hashed as missing. Only metadata is read, as go test's own cache does for the
-// files a test opens.
+// root (tracked, and untracked unless ignored; only metadata is read, as go test's own
+// cache does for the files a test opens), and the extra files (paths relative to root,
+// such as the built binaries under the ignored bin/) by their bytes, as BinID does. A
+// missing extra file is hashed as missing.
 func TreeID(root string, extra ...string) (string, error) {
 	return TreeIDOf(root, nil, extra...)
 }
@@ -179,7 +226,8 @@ func TreeIDOf(root string, pathspecs []string, extra ...string) (string, error) 
 	if pathspecs != nil && len(files) == 0 {
 		return "", fmt.Errorf("git ls-files in %s lists no file under %v: a part of the tree that holds nothing keys on nothing", root, pathspecs)
 	}
-	return hashStats(root, append(files, extra...)), nil
+	sum := sha256.Sum256([]byte(hashStats(root, files) + BinID(root, extra...)))
+	return hex.EncodeToString(sum[:])[:32], nil
 }
 
 func hashStats(root string, files []string) string {

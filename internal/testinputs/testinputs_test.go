@@ -135,8 +135,31 @@ func TestBinIDFollowsOnlyTheListedFiles(t *testing.T) {
 		t.Errorf("a rebuilt binary left the binaries' id at %s", base)
 	}
 	write(t, root, "bin/absent", "built")
-	if got := BinID(root, "bin/tool", "bin/absent"); got == rebuilt {
-		t.Errorf("a binary built where none was left the binaries' id at %s", got)
+	built := BinID(root, "bin/tool", "bin/absent")
+	if built == rebuilt {
+		t.Errorf("a binary built where none was left the binaries' id at %s", built)
+	}
+	// built again to the same bytes (a later time, a new file): the same id
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "bin/tool"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got := BinID(root, "bin/tool", "bin/absent"); got != built {
+		t.Errorf("a binary touched but not changed moved the binaries' id from %s to %s", built, got)
+	}
+	os.Remove(filepath.Join(root, "bin/tool"))
+	write(t, root, "bin/tool", "rebuilt")
+	if got := BinID(root, "bin/tool", "bin/absent"); got != built {
+		t.Errorf("a binary written anew with its bytes moved the binaries' id from %s to %s", built, got)
+	}
+	// an edit undone: the binary's earlier bytes bring back the earlier id
+	write(t, root, "bin/absent", "built, then edited")
+	if got := BinID(root, "bin/tool", "bin/absent"); got == built {
+		t.Error("a binary rebuilt to other bytes left the binaries' id")
+	}
+	write(t, root, "bin/absent", "built")
+	if got := BinID(root, "bin/tool", "bin/absent"); got != built {
+		t.Errorf("the binary's earlier bytes gave id %s, not the %s they had", got, built)
 	}
 }
 
