@@ -80,7 +80,7 @@ func TestReuseKeyFollowsOnlyWhatTheScenarioRuns(t *testing.T) {
 	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes")}
 	key := func() string { return mustKey(t, r, file) }
 	base := key()
-	touch(t, filepath.Join(bin, "conformance"))
+	write(t, filepath.Join(bin, "conformance"), "v2")
 	if got := key(); got != base {
 		t.Error("a rebuilt bin/conformance moved the key of a scenario that runs only hostsim")
 	}
@@ -88,6 +88,10 @@ func TestReuseKeyFollowsOnlyWhatTheScenarioRuns(t *testing.T) {
 		t.Error("the same scenario on another lane has the same key")
 	}
 	touch(t, filepath.Join(bin, "hostsim"))
+	if got := key(); got != base {
+		t.Error("bin/hostsim built again to the same bytes (a new time only) moved the key: its pass would not be reused")
+	}
+	write(t, filepath.Join(bin, "hostsim"), "v2")
 	moved := key()
 	if moved == base {
 		t.Error("a rebuilt bin/hostsim left the key of a scenario that runs it")
