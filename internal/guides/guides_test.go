@@ -1,12 +1,14 @@
 package guides
 
 import (
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/takokit/takokit/catalog/reftest"
@@ -167,11 +169,64 @@ func goEnvironment(t *testing.T) []string {
 	return env
 }
 
+// freePort is a loopback port free now and below the kernel's ephemeral range. The
+// guide's server binds it a moment later, once the guide's shell has started it, and a
+// port from that range could be handed in between to a bind of port 0 or to an outgoing
+// connection: the scenarios running beside the guides open thousands. A port is handed
+// out once per process.
 func freePort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	t.Helper()
+	low := ephemeralLow()
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for range 500 {
+		p := portsFrom + rand.IntN(low-portsFrom)
+		if portsGiven[p] {
+			continue
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		portsGiven[p] = true
+		return strconv.Itoa(p)
 	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	t.Fatalf("no free loopback port in %d-%d", portsFrom, low-1)
+	return ""
+}
+
+// portsFrom is the lowest port freePort hands out.
+const portsFrom = 20000
+
+var (
+	portsMu    sync.Mutex
+	portsGiven = map[int]bool{}
+)
+
+// ephemeralLow is the first port of the kernel's ephemeral range (Linux's
+// ip_local_port_range; 32768, its default, when it cannot be read or leaves no room).
+func ephemeralLow() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > portsFrom+1000 {
+				return n
+			}
+		}
+	}
+	return 32768
+}
+
+// The guides' ports come from below the ephemeral range, each once.
+func TestFreePortsAreBelowTheEphemeralRange(t *testing.T) {
+	seen := map[string]bool{}
+	for range 50 {
+		p := freePort(t)
+		n, _ := strconv.Atoi(p)
+		if n < portsFrom || n >= ephemeralLow() || seen[p] {
+			t.Fatalf("freePort gave %s (seen before: %v); want a new port in %d-%d", p, seen[p], portsFrom, ephemeralLow()-1)
+		}
+		seen[p] = true
+	}
 }
