@@ -51,15 +51,14 @@ func (m *crashMatrix) lines(scenario string) string {
 	for _, r := range m.rows {
 		if r.scenario == scenario && !r.reused {
 			line, _ := json.Marshal(r)
-			b.WriteString("\n")
 			b.Write(line)
+			b.WriteString("\n")
 		}
 	}
 	return b.String()
 }
 
-// addKept adds the rows a kept pass of scenario carries (the lines after
-// its key), marked reused. A line that does not read as a row adds none of them and
+// addKept adds the rows a kept pass of scenario carries, marked reused. A line that does not read as a row adds none of them and
 // is an error: the pass is then not reused, and the scenario runs.
 func (m *crashMatrix) addKept(scenario string, lines []string) error {
 	rows := make([]crashRow, len(lines))

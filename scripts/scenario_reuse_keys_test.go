@@ -1,6 +1,7 @@
 package scripts
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,8 +121,8 @@ func TestSplitReusesOnlyARecordedKey(t *testing.T) {
 	write(t, b, "hostsim-start SIM async\n")
 	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes")}
 	k := mustKey(t, r, a)
-	write(t, r.passFile(a, ""), k)
-	write(t, r.passFile(b, ""), "an older key")
+	write(t, r.passFile(a, "", k), "")
+	write(t, r.passFile(b, "", "an-older-key"), "")
 	run, reused := r.split([]string{a, b}, "")
 	if !slices.Equal(run, []string{b}) || len(reused) != 1 || reused[a] != k {
 		t.Errorf("split ran %v and reused %v; want b run (its pass is of other inputs) and a reused", run, reused)
@@ -234,7 +235,7 @@ func TestKeptPassCarriesItsCrashRows(t *testing.T) {
 	}
 	(&reuse{dir: filepath.Join(root, "passes"), crashes: ran}).keep(a, "", mustKey(t, &reuse{root: root, bin: bin, harness: "h"}, a))
 	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes"), crashes: &crashMatrix{}}
-	write(t, r.passFile(b, ""), mustKey(t, r, b)+"\n{\"point\":")
+	write(t, r.passFile(b, "", mustKey(t, r, b)), "{\"point\":\n")
 	run, reused := r.split([]string{a, b}, "")
 	if !slices.Equal(run, []string{b}) || len(reused) != 1 {
 		t.Fatalf("split ran %v and reused %v; want kill_a reused and kill_b (its kept row is cut short) run", run, reused)
@@ -252,5 +253,50 @@ func TestKeptPassCarriesItsCrashRows(t *testing.T) {
 	}
 	if got := strings.Count(ran.table(), "(reused: its pass"); got != 1 {
 		t.Errorf("%d rows marked reused, want 1 (point C's):\n%s", got, ran.table())
+	}
+}
+
+// A scenario keeps a pass for each of its last keptPasses inputs: after an edit and its
+// undoing, the pass of the inputs it returns to is still there.
+func TestPassesOfEarlierInputsAreKept(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	a := filepath.Join(root, "a.txtar")
+	write(t, a, "hostsim-start SIM full\n")
+	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes"), crashes: &crashMatrix{}}
+	keyOf := func(build string) string {
+		write(t, filepath.Join(bin, "hostsim"), build)
+		return mustKey(t, r, a)
+	}
+	// the scenario folder of the single-pass layout, a file, gives way
+	write(t, filepath.Join(r.dir, "a"), "an old single pass")
+	start := time.Now().Add(-time.Hour)
+	var keys []string
+	for i := range keptPasses + 2 {
+		k := keyOf(fmt.Sprintf("build %d", i))
+		r.keep(a, "", k)
+		at := start.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(r.passFile(a, "", k), at, at); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	if entries, err := os.ReadDir(filepath.Join(r.dir, "a")); err != nil || len(entries) != keptPasses {
+		t.Fatalf("%d passes kept (%v), want %d", len(entries), err, keptPasses)
+	}
+	for i, k := range keys {
+		_, err := os.Stat(r.passFile(a, "", k))
+		if kept := err == nil; kept != (i >= 2) {
+			t.Errorf("the pass of build %d kept: %v; want only the newest %d", i, kept, keptPasses)
+		}
+	}
+	// back to build 5's bytes: its pass is reused; to build 0's: it was pruned, so it runs
+	keyOf("build 5")
+	if run, reused := r.split([]string{a}, ""); len(run) != 0 || reused[a] != keys[5] {
+		t.Errorf("back on build 5, split ran %v and reused %v; want its pass reused", run, reused)
+	}
+	keyOf("build 0")
+	if run, _ := r.split([]string{a}, ""); !slices.Equal(run, []string{a}) {
+		t.Errorf("back on build 0, whose pass was pruned, split ran %v", run)
 	}
 }

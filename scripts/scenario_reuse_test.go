@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -252,10 +253,17 @@ func scenarioID(file, lane string) string {
 	return name
 }
 
-// passFile is where a scenario's last pass on a lane is kept: its key on the first
-// line, then the crash matrix rows it recorded (crash_matrix_test.go), one a line.
-func (r *reuse) passFile(file, lane string) string {
-	return filepath.Join(r.dir, scenarioID(file, lane))
+// keptPasses is how many passes of a scenario on a lane are kept, each for the inputs
+// it passed on: an edit undone, or a branch switched back, finds the pass of the inputs
+// it returns to (one kept pass was overwritten by the edit's, and the scenarios ran
+// again on restore).
+const keptPasses = 8
+
+// passFile is where the pass of a scenario on a lane for inputs of key k is kept: a
+// file named by the key in the scenario's folder, holding the crash matrix rows it
+// recorded (crash_matrix_test.go), one a line.
+func (r *reuse) passFile(file, lane, k string) string {
+	return filepath.Join(r.dir, scenarioID(file, lane), k)
 }
 
 // split divides files into those to run and those whose pass on these inputs is kept
@@ -273,9 +281,8 @@ func (r *reuse) split(files []string, lane string) (run []string, reused map[str
 			run = append(run, f)
 			continue
 		}
-		pass := r.passFile(f, lane)
-		kept, _ := os.ReadFile(pass)
-		if lines := strings.Split(string(kept), "\n"); lines[0] == k && r.crashes.addKept(scenarioID(f, lane), lines[1:]) == nil {
+		kept, err := os.ReadFile(r.passFile(f, lane, k))
+		if err == nil && r.crashes.addKept(scenarioID(f, lane), nonEmptyLines(string(kept))) == nil {
 			reused[f] = k
 			continue
 		}
@@ -283,15 +290,25 @@ func (r *reuse) split(files []string, lane string) (run []string, reused map[str
 		if r.keys == nil {
 			r.keys = map[string]string{}
 		}
-		r.keys[pass] = k
+		r.keys[scenarioID(f, lane)] = k
 		r.mu.Unlock()
 		run = append(run, f)
 	}
 	return run, reused
 }
 
+func nonEmptyLines(s string) []string {
+	var out []string
+	for l := range strings.Lines(s) {
+		if l = strings.TrimSuffix(l, "\n"); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // record keeps the pass of the scenario a testscript.Env belongs to, once it has
-// passed, and forgets an earlier pass when it fails.
+// passed, and forgets the pass of these inputs when it fails.
 func (r *reuse) record(e *testscript.Env, file, lane string) {
 	tt, ok := e.T().(interface {
 		Cleanup(func())
@@ -301,14 +318,13 @@ func (r *reuse) record(e *testscript.Env, file, lane string) {
 	if r.off != "" || !ok {
 		return
 	}
-	pass := r.passFile(file, lane)
 	r.mu.Lock()
-	k, keyed := r.keys[pass]
+	k, keyed := r.keys[scenarioID(file, lane)]
 	r.mu.Unlock()
 	if !keyed {
 		return // split could not key it: nothing to record
 	}
-	os.Remove(pass)
+	os.Remove(r.passFile(file, lane, k))
 	tt.Cleanup(func() {
 		if tt.Failed() || tt.Skipped() {
 			return // a skipped scenario proved nothing to reuse
@@ -317,11 +333,38 @@ func (r *reuse) record(e *testscript.Env, file, lane string) {
 	})
 }
 
-// keep writes the pass of a scenario that passed on inputs of key k: the key, then
-// the crash matrix rows it recorded.
+// keep writes the pass of a scenario that passed on inputs of key k (the crash matrix
+// rows it recorded), and forgets its oldest passes beyond keptPasses. A scenario's
+// folder that is a file (a kept pass of the single-pass layout) is replaced.
 func (r *reuse) keep(file, lane, k string) {
-	if err := os.MkdirAll(r.dir, 0o755); err == nil {
-		os.WriteFile(r.passFile(file, lane), []byte(k+r.crashes.lines(scenarioID(file, lane))), 0o644)
+	pass := r.passFile(file, lane, k)
+	dir := filepath.Dir(pass)
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		os.Remove(dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	if err := os.WriteFile(pass, []byte(r.crashes.lines(scenarioID(file, lane))), 0o644); err != nil {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keptPasses {
+		return
+	}
+	type aged struct {
+		name string
+		at   time.Time
+	}
+	var passes []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			passes = append(passes, aged{e.Name(), info.ModTime()})
+		}
+	}
+	slices.SortFunc(passes, func(a, b aged) int { return b.at.Compare(a.at) }) // newest first
+	for _, p := range passes[min(keptPasses, len(passes)):] {
+		os.Remove(filepath.Join(dir, p.name))
 	}
 }
 
