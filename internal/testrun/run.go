@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,10 +38,11 @@ type Job struct {
 	// SaveJSON, when set, is a file that receives the go test -json stream as it came
 	// (per test and package timings, for finding what is slow).
 	SaveJSON string
-	// PassKey and PassFile, both set, let a Command job reuse its last pass, as go test
-	// reuses a cached result: a pass writes PassKey (what the command's outcome depends
-	// on, e.g. its binaries' ids) to PassFile, and a job whose PassFile already holds its
-	// PassKey says so and does not run. A failure removes the file.
+	// PassKey and PassFile, both set, let a Command job reuse a pass, as go test reuses
+	// a cached result: a pass adds PassKey (what the command's outcome depends on, e.g.
+	// its binaries' ids) to the keys PassFile holds (the last keptPasses), and a job
+	// whose PassFile holds its PassKey says so and does not run. A failure removes the
+	// file.
 	PassKey, PassFile string
 }
 
@@ -187,7 +189,7 @@ func (j Job) runCommand(w io.Writer, start time.Time) testtally.Tally {
 		return t
 	}
 	if j.PassKey != "" && j.PassFile != "" {
-		if err := os.WriteFile(j.PassFile, []byte(j.PassKey), 0o644); err != nil {
+		if err := j.keepPass(); err != nil {
 			fmt.Fprintf(w, "%s: recording the pass: %v\n", j.Name, err)
 		}
 	}
@@ -204,7 +206,25 @@ func (j Job) passedBefore() bool {
 		return false
 	}
 	have, err := os.ReadFile(j.PassFile)
-	return err == nil && string(have) == j.PassKey
+	return err == nil && slices.Contains(strings.Split(string(have), "\n"), j.PassKey)
+}
+
+// keptPasses is how many keys a PassFile holds, newest last: an edit undone (a branch
+// switched back) finds the pass of the inputs it returns to.
+const keptPasses = 8
+
+// keepPass adds the job's key to its PassFile, dropping the oldest beyond keptPasses.
+func (j Job) keepPass() error {
+	have, _ := os.ReadFile(j.PassFile)
+	var keys []string
+	for _, k := range strings.Split(string(have), "\n") {
+		if k != "" && k != j.PassKey {
+			keys = append(keys, k)
+		}
+	}
+	keys = append(keys, j.PassKey)
+	keys = keys[max(0, len(keys)-keptPasses):]
+	return os.WriteFile(j.PassFile, []byte(strings.Join(keys, "\n")+"\n"), 0o644)
 }
 
 func lastLine(b []byte) string {

@@ -190,8 +190,10 @@ func TestCommandJobReusesItsPassOnTheSameKeyOnly(t *testing.T) {
 		{"k1", "0", 1, 0, "conformance selftest: ok, reused: it passed on the same inputs before (" + passFile},
 		{"k2", "0", 2, 0, "conformance selftest: ok ("},
 		{"k2", "3", 2, 0, "reused"},
+		{"k1", "3", 2, 0, "reused"}, // the pass of earlier inputs is kept beside k2's
 		{"k3", "3", 3, 1, "conformance selftest: failed: exit status 3"},
-		{"k2", "0", 4, 0, "conformance selftest: ok ("}, // the failure removed k2's pass
+		{"k1", "0", 4, 0, "conformance selftest: ok ("}, // a failure forgets every pass
+		{"k2", "0", 5, 0, "conformance selftest: ok ("}, // the failure removed k2's pass
 	}
 	for i, s := range steps {
 		var out bytes.Buffer
@@ -202,7 +204,29 @@ func TestCommandJobReusesItsPassOnTheSameKeyOnly(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if got := Run([]Job{{Name: "no key", Dir: dir, PassFile: passFile, Command: []string{"sh", "-c", "echo ran >> runs"}}}, 1, &out); got.Failed != 0 || count() != 5 {
+	if got := Run([]Job{{Name: "no key", Dir: dir, PassFile: passFile, Command: []string{"sh", "-c", "echo ran >> runs"}}}, 1, &out); got.Failed != 0 || count() != 6 {
 		t.Fatalf("a job without a key always runs: %d runs\n%s", count(), out.String())
+	}
+}
+
+// A pass file holds the last keptPasses keys, each once, newest last.
+func TestPassFileKeepsTheLastKeys(t *testing.T) {
+	passFile := filepath.Join(t.TempDir(), "passed")
+	for i := range keptPasses + 2 {
+		if err := (Job{PassKey: fmt.Sprintf("k%d", i), PassFile: passFile}).keepPass(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := (Job{PassKey: "k5", PassFile: passFile}).keepPass(); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(passFile)
+	if got, want := string(raw), "k2\nk3\nk4\nk6\nk7\nk8\nk9\nk5\n"; got != want {
+		t.Fatalf("pass file:\n%s\nwant\n%s", got, want)
+	}
+	for key, want := range map[string]bool{"k1": false, "k2": true, "k5": true, "k9": true, "": false} {
+		if got := (Job{PassKey: key, PassFile: passFile}).passedBefore(); got != want {
+			t.Errorf("passedBefore(%q) = %v, want %v", key, got, want)
+		}
 	}
 }
