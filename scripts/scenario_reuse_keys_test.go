@@ -111,14 +111,22 @@ func TestReuseKeyFollowsOnlyWhatTheScenarioRuns(t *testing.T) {
 	}
 }
 
-// A pass is reused only for the key it was recorded with, never when reuse is off.
-func TestSplitReusesOnlyARecordedKey(t *testing.T) {
-	root := t.TempDir()
-	bin := filepath.Join(root, "bin")
+// twoScenarios writes, in a new root, a bin/hostsim and two scenarios that run it, named
+// nameA and nameB.
+func twoScenarios(t *testing.T, nameA, nameB string) (root, bin, a, b string) {
+	t.Helper()
+	root = t.TempDir()
+	bin = filepath.Join(root, "bin")
 	write(t, filepath.Join(bin, "hostsim"), "v1")
-	a, b := filepath.Join(root, "a.txtar"), filepath.Join(root, "b.txtar")
+	a, b = filepath.Join(root, nameA+".txtar"), filepath.Join(root, nameB+".txtar")
 	write(t, a, "hostsim-start SIM full\n")
 	write(t, b, "hostsim-start SIM async\n")
+	return root, bin, a, b
+}
+
+// A pass is reused only for the key it was recorded with, never when reuse is off.
+func TestSplitReusesOnlyARecordedKey(t *testing.T) {
+	root, bin, a, b := twoScenarios(t, "a", "b")
 	r := &reuse{root: root, bin: bin, harness: "h", dir: filepath.Join(root, "passes")}
 	k := mustKey(t, r, a)
 	write(t, r.passFile(a, "", k), "")
@@ -219,12 +227,7 @@ func mustKey(t *testing.T, r *reuse, file string) string {
 // reuses it still lists them (marked reused); a pass whose rows do not read is not
 // reused, and adds none.
 func TestKeptPassCarriesItsCrashRows(t *testing.T) {
-	root := t.TempDir()
-	bin := filepath.Join(root, "bin")
-	write(t, filepath.Join(bin, "hostsim"), "v1")
-	a, b := filepath.Join(root, "kill_a.txtar"), filepath.Join(root, "kill_b.txtar")
-	write(t, a, "hostsim-start SIM full\n")
-	write(t, b, "hostsim-start SIM async\n")
+	root, bin, a, b := twoScenarios(t, "kill_a", "kill_b")
 	ran := &crashMatrix{}
 	row := crashRow{Point: "A", Fired: 1, Dispatch: []string{"succeeded:1"}, Converged: "yes (0.2.0 gen 2)", Mutations: 3, scenario: "kill_a"}
 	ran.add(row)
