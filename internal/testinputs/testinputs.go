@@ -118,8 +118,8 @@ func DeclareBin(binaries ...string) string {
 // Env is what `go tool mage` adds to every test job's environment: EnvTreeID and
 // EnvBinID of the work tree at root and of its built binaries (paths relative to root),
 // EnvChromiumID and reftest.EnvID of what lies outside it, then each BinEnv variable
-// with its binary's id. A binary of BinEnv missing from built
-// is an error: a test reading its variable would key its result on nothing.
+// with its binary's id. A binary of BinEnv missing from built is an error: a test
+// reading its variable would key its result on nothing.
 func Env(root string, built ...string) ([]string, error) {
 	tree, err := TreeID(root, built...)
 	if err != nil {
@@ -246,7 +246,7 @@ func hashStats(root string, files []string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// chromiumNames are the commands a Chromium answers to, in the order Chromium looks.
+// chromiumNames are the commands a Chromium answers to, in the order they are looked for.
 var chromiumNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
 
 // Chromium is the browser the browser tests drive: TAKOKIT_CHROMIUM, else the first of
