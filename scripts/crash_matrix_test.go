@@ -58,8 +58,9 @@ func (m *crashMatrix) lines(scenario string) string {
 	return b.String()
 }
 
-// addKept adds the rows a kept pass of scenario carries, marked reused. A line that does not read as a row adds none of them and
-// is an error: the pass is then not reused, and the scenario runs.
+// addKept adds the rows a kept pass of scenario carries, marked reused. A line that
+// does not read as a row adds none of them and is an error: the pass is then not
+// reused, and the scenario runs.
 func (m *crashMatrix) addKept(scenario string, lines []string) error {
 	rows := make([]crashRow, len(lines))
 	for i, l := range lines {

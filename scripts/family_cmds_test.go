@@ -16,17 +16,11 @@ import (
 // the folder holding one folder per lane (takoform-v1beta1, takoform-v1alpha3), found
 // as catalog/reftest finds it. ok is false when it is absent.
 func referenceRoot() (string, bool) {
-	_ = os.Getenv(reftest.EnvID) // go test keys this package's result on the documents
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", false
 	}
-	dir, err := reftest.Dir(wd)
-	if err != nil {
-		return "", false
-	}
-	st, err := os.Stat(dir)
-	return dir, err == nil && st.IsDir()
+	return reftest.Find(wd)
 }
 
 // cmdFamilyProvider builds the provider for the published family of LANE exactly as a

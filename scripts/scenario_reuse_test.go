@@ -167,7 +167,7 @@ type reuse struct {
 	harness string // this test binary's digest
 	off     string // why nothing is reused, if so
 	mu      sync.Mutex
-	keys    map[string]string // by pass file: the key split computed for each scenario it let run
+	keys    map[string]string // by scenarioID: the key split computed for each scenario it let run
 	crashes *crashMatrix      // the crash matrix rows of passes are kept with them
 }
 

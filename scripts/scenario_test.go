@@ -87,8 +87,9 @@ func TestScenarios(t *testing.T) {
 			if err := setup(e); err != nil {
 				return err
 			}
-			e.Values[scenarioKey{}] = scenarioID(scenarioFile(e), lane)
-			reuse.record(e, scenarioFile(e), lane)
+			file := scenarioFile(e)
+			e.Values[scenarioKey{}] = scenarioID(file, lane)
+			reuse.record(e, file, lane)
 			return nil
 		}
 		testscript.Run(t, params)

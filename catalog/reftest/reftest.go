@@ -17,8 +17,9 @@ import (
 
 // EnvID is the variable `go tool mage test` sets to an id of the reference documents'
 // files (internal/testinputs). They lie outside every module, where go test does not
-// look at the files a test reads: Root reads the id so that a test's result is kept
-// only while they are unchanged, and a skip for their absence ends when they appear.
+// look at the files a test reads: Dir, which every way of finding them goes through,
+// reads the id so that a test's result is kept only while they are unchanged, and a
+// skip for their absence ends when they appear.
 const EnvID = "TAKOKIT_REFERENCE_ID"
 
 // Root returns the reference root: the directory holding one folder per lane
@@ -26,7 +27,6 @@ const EnvID = "TAKOKIT_REFERENCE_ID"
 // directory; absent, the test skips (fails under CI).
 func Root(t testing.TB) string {
 	t.Helper()
-	_ = os.Getenv(EnvID) // keys the caller's result on the documents (EnvID)
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +45,7 @@ func Root(t testing.TB) string {
 // not: TAKOKIT_REFERENCE_DIR when set (a lane folder given there stands for its parent),
 // else ../shared/reference next to the first directory at or above wd holding go.work.
 func Dir(wd string) (string, error) {
+	_ = os.Getenv(EnvID) // keys the calling test's result on the documents (EnvID)
 	dir := os.Getenv("TAKOKIT_REFERENCE_DIR")
 	if dir != "" && strings.HasPrefix(filepath.Base(filepath.Clean(dir)), "takoform-") {
 		dir = filepath.Dir(filepath.Clean(dir))
@@ -60,6 +61,20 @@ func Dir(wd string) (string, error) {
 			return "", fmt.Errorf("no go.work above %s and TAKOKIT_REFERENCE_DIR is not set", wd)
 		}
 	}
+}
+
+// Find is Dir made absolute, for a caller that is not a test: ok is false when the
+// directory is absent.
+func Find(wd string) (dir string, ok bool) {
+	dir, err := Dir(wd)
+	if err != nil {
+		return "", false
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return "", false
+	}
+	st, err := os.Stat(dir)
+	return dir, err == nil && st.IsDir()
 }
 
 // Lane returns the published folder of lane (Root/takoform-<lane>).

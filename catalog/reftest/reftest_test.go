@@ -31,3 +31,22 @@ func TestDirFindsTheReferenceRoot(t *testing.T) {
 		t.Errorf("Dir with TAKOKIT_REFERENCE_DIR = %q, %v; want it as given, go.work or not", got, err)
 	}
 }
+
+func TestFindSaysWhetherTheRootIsThere(t *testing.T) {
+	refs := filepath.Join(t.TempDir(), "refs")
+	t.Setenv("TAKOKIT_REFERENCE_DIR", refs)
+	if dir, ok := Find("."); ok || dir != refs {
+		t.Errorf("Find with the folder absent = %q, %v; want %s, false", dir, ok, refs)
+	}
+	if err := os.Mkdir(refs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if dir, ok := Find("."); !ok || dir != refs {
+		t.Errorf("Find with the folder there = %q, %v; want %s, true", dir, ok, refs)
+	}
+	t.Chdir(filepath.Dir(refs))
+	t.Setenv("TAKOKIT_REFERENCE_DIR", "refs")
+	if dir, ok := Find("."); !ok || dir != refs {
+		t.Errorf("Find of a relative TAKOKIT_REFERENCE_DIR = %q, %v; want the absolute %s", dir, ok, refs)
+	}
+}

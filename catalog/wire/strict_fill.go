@@ -33,7 +33,7 @@ func fillRaw(data []byte, v any) (ok bool) {
 	return f.pos == len(f.data)
 }
 
-// filler walks the bytes as the raw walk does (its ws and skip), storing as it goes.
+// filler walks the bytes as the raw walk does (its ws, str and skip), storing as it goes.
 type filler struct {
 	rawWalker
 }
@@ -61,7 +61,7 @@ func (f *filler) value(v reflect.Value) bool {
 	c := f.data[f.pos]
 	switch t.Kind() {
 	case reflect.String:
-		s, ok := f.str()
+		s, ok := f.stringValue()
 		if ok {
 			v.SetString(s)
 		}
@@ -111,7 +111,7 @@ func (f *filler) value(v reflect.Value) bool {
 			return f.value(v.FieldByIndex(fd))
 		})
 	case reflect.Map:
-		if c != '{' || t.Key().Kind() != reflect.String || t.Key() != reflect.TypeFor[string]() {
+		if c != '{' || t.Key() != stringType {
 			return false
 		}
 		if v.IsNil() {
@@ -176,8 +176,8 @@ func (f *filler) members(fn func(name []byte) bool) bool {
 		if f.data[f.pos] != '"' {
 			return false
 		}
-		name, plain := f.plainBytes()
-		if !plain {
+		name, escaped := f.str()
+		if escaped {
 			return false
 		}
 		f.ws()
@@ -195,34 +195,14 @@ func (f *filler) members(fn func(name []byte) bool) bool {
 	}
 }
 
-// plainBytes reads a string at its opening quote, returning the bytes between the
-// quotes; plain is false (and f is past it) when it holds an escape.
-func (f *filler) plainBytes() (b []byte, plain bool) {
-	f.pos++
-	start := f.pos
-	plain = true
-	for f.data[f.pos] != '"' {
-		if f.data[f.pos] == '\\' {
-			plain = false
-			f.pos++
-		}
-		f.pos++
-	}
-	f.pos++
-	if !plain {
-		return nil, false
-	}
-	return f.data[start : f.pos-1], true
-}
-
-// str reads a string value; one holding escapes is unescaped by json itself.
-func (f *filler) str() (string, bool) {
+// stringValue reads a string value; one holding escapes is unescaped by json itself.
+func (f *filler) stringValue() (string, bool) {
 	if f.data[f.pos] != '"' {
 		return "", false
 	}
 	start := f.pos
-	b, plain := f.plainBytes()
-	if plain {
+	b, escaped := f.str()
+	if !escaped {
 		return string(b), true
 	}
 	var s string
@@ -264,8 +244,9 @@ func (f *filler) integer() (string, bool) {
 }
 
 var (
-	unmarshalerT     = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshalerT = reflect.TypeFor[encoding.TextUnmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	numberType          = reflect.TypeFor[json.Number]()
+	stringType          = reflect.TypeFor[string]()
 )
 
 var fillableTypes sync.Map // reflect.Type -> bool
@@ -277,9 +258,9 @@ func fillable(t reflect.Type) bool {
 		return ok.(bool)
 	}
 	pt := reflect.PointerTo(t)
-	ok := t != reflect.TypeFor[json.Number]() && // a string json fills from numbers alone
-		!t.Implements(unmarshalerT) && !t.Implements(textUnmarshalerT) &&
-		!pt.Implements(unmarshalerT) && !pt.Implements(textUnmarshalerT)
+	ok := t != numberType && // a string json fills from numbers alone
+		!t.Implements(unmarshalerType) && !t.Implements(textUnmarshalerType) &&
+		!pt.Implements(unmarshalerType) && !pt.Implements(textUnmarshalerType)
 	fillableTypes.Store(t, ok)
 	return ok
 }

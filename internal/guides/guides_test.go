@@ -36,7 +36,7 @@ func TestGuides(t *testing.T) {
 	if err != nil || len(guides) == 0 {
 		t.Fatalf("no guide under docs/guides (%v)", err)
 	}
-	reference, hasReference := referenceRoot(repo)
+	reference, hasReference := reftest.Find(repo)
 	goEnv := goEnvironment(t)
 	for _, g := range guides {
 		name := "docs/guides/" + filepath.Base(g)
@@ -114,20 +114,6 @@ func needsReference(blocks []Block) bool {
 		}
 	}
 	return false
-}
-
-// referenceRoot is the folder holding takoform-v1beta1 and takoform-v1alpha3, found from
-// the repository as catalog/reftest finds it. Reading reftest.EnvID keys this package's
-// result on the documents, which lie outside the module.
-func referenceRoot(repo string) (string, bool) {
-	_ = os.Getenv(reftest.EnvID)
-	dir, err := reftest.Dir(repo)
-	if err != nil {
-		return "", false
-	}
-	dir, _ = filepath.Abs(dir)
-	st, err := os.Stat(dir)
-	return dir, err == nil && st.IsDir()
 }
 
 // guideEnv is the environment a guide starts from: the caller's, without what would steer

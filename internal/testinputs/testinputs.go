@@ -285,11 +285,8 @@ func ReferenceID(root string) string {
 	if err != nil {
 		return "absent"
 	}
-	dir, err := reftest.Dir(abs)
-	if err != nil {
-		return "absent"
-	}
-	if dir, err = filepath.Abs(dir); err != nil {
+	dir, ok := reftest.Find(abs)
+	if !ok {
 		return "absent"
 	}
 	var files []string

@@ -205,8 +205,13 @@ func (j Job) passedBefore() bool {
 	if j.PassKey == "" || j.PassFile == "" {
 		return false
 	}
-	have, err := os.ReadFile(j.PassFile)
-	return err == nil && slices.Contains(strings.Split(string(have), "\n"), j.PassKey)
+	return slices.Contains(j.keptKeys(), j.PassKey)
+}
+
+// keptKeys are the keys the job's PassFile holds, oldest first (none when it is absent).
+func (j Job) keptKeys() []string {
+	have, _ := os.ReadFile(j.PassFile)
+	return strings.Fields(string(have))
 }
 
 // keptPasses is how many keys a PassFile holds, newest last: an edit undone (a branch
@@ -215,13 +220,7 @@ const keptPasses = 8
 
 // keepPass adds the job's key to its PassFile, dropping the oldest beyond keptPasses.
 func (j Job) keepPass() error {
-	have, _ := os.ReadFile(j.PassFile)
-	var keys []string
-	for _, k := range strings.Split(string(have), "\n") {
-		if k != "" && k != j.PassKey {
-			keys = append(keys, k)
-		}
-	}
+	keys := slices.DeleteFunc(j.keptKeys(), func(k string) bool { return k == j.PassKey })
 	keys = append(keys, j.PassKey)
 	keys = keys[max(0, len(keys)-keptPasses):]
 	return os.WriteFile(j.PassFile, []byte(strings.Join(keys, "\n")+"\n"), 0o644)

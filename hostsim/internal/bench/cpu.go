@@ -7,7 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // clockTicks is the kernel's USER_HZ (the unit of /proc/PID/stat times); 100 on
@@ -31,10 +32,9 @@ func procCPU(pid int) (time.Duration, error) {
 // (clock_getcpuclockid(3): the clock id is ^pid<<3 | CPUCLOCK_SCHED).
 func clockCPU(pid int) (time.Duration, error) {
 	const cpuclockSched = 2
-	id := int32(^pid<<3 | cpuclockSched)
-	var ts syscall.Timespec
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, uintptr(id), uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return 0, fmt.Errorf("CPU clock of process %d: %w", pid, e)
+	var ts unix.Timespec
+	if err := unix.ClockGettime(int32(^pid<<3|cpuclockSched), &ts); err != nil {
+		return 0, fmt.Errorf("CPU clock of process %d: %w", pid, err)
 	}
 	return time.Duration(ts.Nano()), nil
 }
