@@ -91,10 +91,13 @@ func (p *simProc) start(ts *testscript.TestScript) error {
 		return err
 	}
 	args := append([]string{"serve", "--addr", p.addr, "--ready-file", ready}, p.args...)
-	cmd := exec.Command(filepath.Join(ts.Getenv("TAKOKIT_BIN"), "hostsim"), args...)
-	cmd.Dir = ts.MkAbs(".")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
+	cmd, err := startUnlessBusy(func() *exec.Cmd {
+		cmd := exec.Command(filepath.Join(ts.Getenv("TAKOKIT_BIN"), "hostsim"), args...)
+		cmd.Dir = ts.MkAbs(".")
+		cmd.Stdout, cmd.Stderr = logf, logf
+		return cmd
+	})
+	if err != nil {
 		return fmt.Errorf("start hostsim %s: %v", p.name, err)
 	}
 	p.cmd, p.log, p.done = cmd, logf, make(chan struct{})
@@ -283,4 +286,29 @@ func cmdHostsimStop(ts *testscript.TestScript, args []string) error {
 		return err
 	}
 	return p.stop()
+}
+
+// busyTries and busyPause bound startUnlessBusy: a descriptor held by a forked child
+// lasts until that child execs, well under a millisecond; 40 tries 25 ms apart allow a
+// second on a loaded machine.
+const (
+	busyTries = 40
+	busyPause = 25 * time.Millisecond
+)
+
+// startUnlessBusy starts the command newCmd builds, building and starting it again
+// while the start fails with "text file busy" (ETXTBSY). A test that writes an
+// executable (a fake hostsim) and runs it races every test beside it that forks: a
+// child forked while the file was open for writing holds that descriptor until it
+// execs, and until then the kernel refuses to run the file. Go's own tests retry the
+// same way; any other error is returned at once.
+func startUnlessBusy(newCmd func() *exec.Cmd) (*exec.Cmd, error) {
+	for i := 1; ; i++ {
+		cmd := newCmd()
+		err := cmd.Start()
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || i == busyTries {
+			return cmd, err
+		}
+		time.Sleep(busyPause)
+	}
 }
