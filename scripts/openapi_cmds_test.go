@@ -16,7 +16,7 @@ import (
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/takokit/takokit/hostsim/hostsimtest"
+	"github.com/takokit/takokit/hostsim/hostsimtest/record"
 )
 
 // A recording proxy in front of a scenario's host, so that every answer the host gives
@@ -25,9 +25,9 @@ import (
 
 // openAPIProxy is one recording reverse proxy on loopback.
 type openAPIProxy struct {
-	hostsimtest.Recorder // forwards and keeps every exchange
-	srv                  *http.Server
-	admin                string
+	record.Recorder // forwards and keeps every exchange
+	srv             *http.Server
+	admin           string
 }
 
 var (

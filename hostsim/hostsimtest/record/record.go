@@ -1,4 +1,8 @@
-package hostsimtest
+// Package record keeps the HTTP exchanges a client has with a host (Recorder), for
+// a test to check afterwards. It imports nothing of hostsim, so a test that only
+// records (the scenarios' OpenAPI commands) is not compiled again when hostsim
+// changes; hostsimtest names the same types (docs/decisions.md#test-time).
+package record
 
 import (
 	"bytes"
