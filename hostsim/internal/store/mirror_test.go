@@ -38,6 +38,20 @@ type world struct {
 	rnd  *rand.Rand
 	uids []string
 	n    int
+	// relations: half the steps replace a resource's pins (the relation
+	// lookups' world; the other half is the usual mix)
+	relations bool
+	// rows Affected and PinsTo gave in the comparisons: the world must make
+	// them answer more than nothing
+	affected, pinsTo int
+}
+
+func uidsOf(rs []*Resource) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.UID)
+	}
+	return out
 }
 
 var errRollback = errors.New("roll back")
@@ -52,7 +66,27 @@ func (w *world) digest(i int) string {
 	return fmt.Sprint("digest-", i)
 }
 
+// replacePins gives a random resource zero to two new pins.
+func (w *world) replacePins(q Q) error {
+	if r, _ := GetResourceByUID(q, w.pick(append(w.uids, "none")...)); r != nil {
+		var pins []Pin
+		for i := range w.rnd.Intn(3) {
+			pins = append(pins, Pin{Pointer: fmt.Sprint("/p", 2-i), Relation: "rel", TargetAPIVersion: "g/v1",
+				TargetKind: "Kv", TargetName: fmt.Sprint("n", w.rnd.Intn(6)), TargetUID: w.pick(w.uids...), TargetRef: "{}"})
+		}
+		if err := ReplacePins(q, r.UID, pins, true); err != nil {
+			return err
+		}
+		r.Pins = int64(len(pins))
+		return UpdateResource(q, r)
+	}
+	return nil
+}
+
 func (w *world) step(q Q) error {
+	if w.relations && w.rnd.Intn(2) == 0 {
+		return w.replacePins(q)
+	}
 	switch w.rnd.Intn(13) {
 	case 0, 1:
 		w.n++
@@ -78,18 +112,7 @@ func (w *world) step(q Q) error {
 			return DeleteResource(q, r)
 		}
 	case 4, 11:
-		if r, _ := GetResourceByUID(q, w.pick(append(w.uids, "none")...)); r != nil {
-			var pins []Pin
-			for i := range w.rnd.Intn(3) {
-				pins = append(pins, Pin{Pointer: fmt.Sprint("/p", 2-i), Relation: "rel", TargetAPIVersion: "g/v1",
-					TargetKind: "Kv", TargetName: fmt.Sprint("n", w.rnd.Intn(6)), TargetUID: w.pick(w.uids...), TargetRef: "{}"})
-			}
-			if err := ReplacePins(q, r.UID, pins, true); err != nil {
-				return err
-			}
-			r.Pins = int64(len(pins))
-			return UpdateResource(q, r)
-		}
+		return w.replacePins(q)
 	case 5:
 		body := w.pick("{}", "", fmt.Sprintf(`{"apiVersion":"g/v1","kind":"%s","metadata":{"name":"n%d","uid":"u-%d"}}`,
 			w.pick("Kv", "Worker"), w.rnd.Intn(6), w.rnd.Intn(99)))
@@ -127,6 +150,8 @@ func (w *world) step(q Q) error {
 func (w *world) compare(q Q) {
 	t := w.t
 	t.Helper()
+	affected, pinsTo := 0, 0
+	defer func() { w.affected, w.pinsTo = w.affected+affected, w.pinsTo+pinsTo }()
 	for _, tenant := range []string{"t1", "t2"} {
 		for _, space := range []string{"a", "b"} {
 			for _, kind := range []string{"Kv", "Worker"} {
@@ -137,11 +162,13 @@ func (w *world) compare(q Q) {
 					if !reflect.DeepEqual(a, b) {
 						t.Fatalf("GetResource %s/%s/%s/%s: mirror %+v, sqlite %+v", tenant, space, kind, name, a, b)
 					}
-					a1, _ := Affected(q, tenant, space, "g/v1", kind, name, []string{"Worker"}, "")
-					b1, _ := Affected(rawQ{q}, tenant, space, "g/v1", kind, name, []string{"Worker"}, "")
-					if len(a1) != len(b1) {
-						t.Fatalf("Affected %s/%s/%s/%s: mirror %d, sqlite %d", tenant, space, kind, name, len(a1), len(b1))
+					skip := w.pick(append(w.uids, "")...)
+					a1, _ := Affected(q, tenant, space, "g/v1", kind, name, []string{"Worker"}, skip)
+					b1, _ := Affected(rawQ{q}, tenant, space, "g/v1", kind, name, []string{"Worker"}, skip)
+					if !reflect.DeepEqual(a1, b1) {
+						t.Fatalf("Affected %s/%s/%s/%s skipping %q: mirror %v, sqlite %v", tenant, space, kind, name, skip, uidsOf(a1), uidsOf(b1))
 					}
+					affected += len(a1)
 				}
 			}
 		}
@@ -153,9 +180,10 @@ func (w *world) compare(q Q) {
 		pb, _ := PinsOf(rawQ{q}, uid)
 		ta, _ := PinsTo(q, uid)
 		tb, _ := PinsTo(rawQ{q}, uid)
-		if !reflect.DeepEqual(a, b) || len(pa) != len(pb) || (len(pa) > 0 && !reflect.DeepEqual(pa, pb)) || len(ta) != len(tb) {
+		if !reflect.DeepEqual(a, b) || len(pa) != len(pb) || (len(pa) > 0 && !reflect.DeepEqual(pa, pb)) || len(ta) != len(tb) || (len(ta) > 0 && !reflect.DeepEqual(ta, tb)) {
 			t.Fatalf("uid %s: mirror %+v %v %v, sqlite %+v %v %v", uid, a, pa, ta, b, pb, tb)
 		}
+		pinsTo += len(ta)
 	}
 	for _, space := range []string{"a", "b"} {
 		for i := range 8 {
@@ -279,6 +307,9 @@ func testMirror(t *testing.T, path string) {
 			most[j] = max(most[j], n)
 		}
 	}
+	if w.affected < 100 || w.pinsTo < 100 {
+		t.Fatalf("the comparisons saw %d affected resources and %d pins naming a uid: too few to prove the mirror answers them", w.affected, w.pinsTo)
+	}
 	if min(most[0], most[1], most[2], most[3]) < 2 {
 		t.Fatalf("the random world stayed too empty to prove much: at most %d resources, %d records, %d prepares, %d pin sources",
 			most[0], most[1], most[2], most[3])
@@ -307,6 +338,25 @@ func testMirror(t *testing.T, path string) {
 }
 
 func TestMirrorFollowsSQLiteInMemory(t *testing.T) { testMirror(t, "") }
+
+// The relation lookups a mutation's re-render asks (Affected, PinsTo) answer
+// through the mirror as SQLite answers them, in a world where pins change at
+// every other step: sources that stop naming a target, transactions rolled
+// back, resources deleted while pinned.
+func TestMirrorAnswersRelationLookupsAsSQLite(t *testing.T) {
+	s, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := &world{t: t, s: s, rnd: rand.New(rand.NewSource(7)), relations: true}
+	for i := range 200 {
+		w.transact(i)
+	}
+	if w.affected < 1000 || w.pinsTo < 1000 {
+		t.Fatalf("the comparisons saw %d affected resources and %d pins naming a uid: too few to prove the mirror answers them", w.affected, w.pinsTo)
+	}
+}
 
 func TestMirrorFollowsSQLiteOnAFile(t *testing.T) { testMirror(t, filepath.Join(t.TempDir(), "m.db")) }
 

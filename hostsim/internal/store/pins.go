@@ -1,5 +1,7 @@
 package store
 
+import "slices"
+
 // Pin records the incarnation a reference resolved to (docs/protocol.md#relations).
 type Pin struct {
 	SourceUID, Pointer, Relation             string
@@ -44,12 +46,34 @@ func PinsOf(q Q, source string) ([]Pin, error) {
 	return queryPins(q, `WHERE source_uid=? ORDER BY pointer`, source)
 }
 
-// PinsTo lists the pins naming target by uid, self-pins excluded.
+// PinsTo lists the pins naming target by uid, self-pins excluded, by source
+// and pointer. The mirror answers it; none naming it reads nothing, as the
+// store's query was skipped then (a read fault does not fire).
 func PinsTo(q Q, target string) ([]Pin, error) {
 	if v, ok := viewOf(q); ok && v.PinsNamingUID(target) == 0 {
 		return nil, nil
 	}
-	return queryPins(q, `WHERE target_uid=? AND source_uid<>? ORDER BY source_uid, pointer`, target, target)
+	v, ok, err := lookupView(q)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return queryPins(q, `WHERE target_uid=? AND source_uid<>? ORDER BY source_uid, pointer`, target, target)
+	}
+	srcs := v.SourcesNamingUID(target)
+	slices.Sort(srcs)
+	var out []Pin
+	for _, src := range srcs {
+		if src == target {
+			continue
+		}
+		for _, p := range v.PinsOf(src) { // by pointer already
+			if p.TargetUID == target {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
 }
 
 func queryPins(q Q, where string, args ...any) ([]Pin, error) {

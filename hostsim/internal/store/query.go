@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/takokit/takokit/hostsim/internal/store/mirror"
 )
@@ -83,15 +84,41 @@ func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []s
 	if len(workerKinds) > 4 {
 		return nil, fmt.Errorf("store.Affected takes at most 4 worker kinds, got %d", len(workerKinds))
 	}
-	if v, ok := viewOf(q); ok && !v.MayAffect(tenant, space, mirror.Target{APIVersion: apiVersion, Kind: kind, Name: name}, workerKinds) {
+	t := mirror.Target{APIVersion: apiVersion, Kind: kind, Name: name}
+	if v, ok := viewOf(q); ok && !v.MayAffect(tenant, space, t, workerKinds) {
 		return nil, nil // no pin names it and the space has no worker: nothing to re-render
+	}
+	if v, ok, err := lookupView(q); err != nil {
+		return nil, err
+	} else if ok {
+		return affectedIn(v, tenant, space, t, workerKinds, skip), nil
 	}
 	w := [4]string{}
 	copy(w[:], workerKinds)
 	return queryResources(q, affectedQuery, tenant, space, skip, w[0], w[1], w[2], w[3], apiVersion, kind, name)
 }
 
-// affectedQuery is Affected's one query. Its pins lookup by name is an index
+// affectedIn is Affected answered by the mirror: what affectedQuery selects,
+// copies of the rows by uid.
+func affectedIn(v view, tenant, space string, t mirror.Target, workerKinds []string, skip string) []*Resource {
+	uids := v.SourcesNamingName(tenant, space, t)
+	for _, k := range workerKinds {
+		uids = append(uids, v.OfKind(tenant, space, k)...)
+	}
+	slices.Sort(uids)
+	var out []*Resource
+	for i, uid := range uids {
+		if uid == skip || (i > 0 && uids[i-1] == uid) {
+			continue
+		}
+		if r := v.ByUID(uid); r != nil && r.Tenant == tenant && r.Space == space {
+			out = append(out, clone(r))
+		}
+	}
+	return out
+}
+
+// affectedQuery is Affected's one query when no mirror answers it. Its pins lookup by name is an index
 // search (pins_target_name): without the index every mutation scanned every
 // pin of the host, a third of the CPU of a conformance sweep's 1,800 runs.
 const affectedQuery = `SELECT ` + resourceCols + ` FROM resources WHERE tenant=? AND space=? AND uid<>? AND

@@ -33,6 +33,12 @@ type Target struct{ APIVersion, Kind, Name string }
 
 type kindKey struct{ tenant, space, kind string }
 
+// spaceTarget is a target name as pinned from a (tenant, space).
+type spaceTarget struct {
+	tenant, space string
+	t             Target
+}
+
 // Key is a 128-bit hash of a record's or a prepare's key (Mirror.Hash).
 type Key [2]uint64
 
@@ -56,6 +62,13 @@ type Mirror[R, P any] struct {
 	pins     map[string][]P  // by source uid, in the order the store gave
 	pinUID   map[string]int  // pins naming a target uid
 	pinName  map[Target]int  // pins naming a target name
+	// the sources whose pins name a target uid; the live sources of a
+	// (tenant, space) whose pins name a target name; the live resources of a
+	// (tenant, space, kind): what a mutation re-renders (store.Affected,
+	// store.PinsTo), answered without a query
+	srcUID   map[string]map[string]struct{}
+	srcName  map[spaceTarget]map[string]struct{}
+	ofKind   map[kindKey]map[string]struct{}
 	records  map[Key]Record
 	waiting  map[string]map[Key]struct{} // records by the operation they wait on
 	prepares map[Key]int64               // minted_at
@@ -83,6 +96,7 @@ func (m *Mirror[R, P]) Empty() *Mirror[R, P] {
 func (m *Mirror[R, P]) clear() {
 	m.res, m.uid, m.kinds = map[Addr]*R{}, map[string]*R{}, map[kindKey]int{}
 	m.pins, m.pinUID, m.pinName = map[string][]P{}, map[string]int{}, map[Target]int{}
+	m.srcUID, m.srcName, m.ofKind = map[string]map[string]struct{}{}, map[spaceTarget]map[string]struct{}{}, map[kindKey]map[string]struct{}{}
 	m.records, m.waiting, m.prepares = map[Key]Record{}, map[string]map[Key]struct{}{}, map[Key]int64{}
 	m.counters = map[string]int64{}
 }
@@ -165,24 +179,50 @@ func (m *Mirror[R, P]) Apply(o *Overlay[R, P]) {
 			}
 		}
 	}
+	// the name index is a function of the live resources and their pins:
+	// every uid whose resource or pins change leaves it before and joins it after
+	for uid := range o.uid {
+		m.indexNames(uid, unindex)
+	}
+	for src := range o.pins {
+		m.indexNames(src, unindex)
+	}
 	for uid := range o.uid { // first every old address goes, then the new ones come
 		if old := m.uid[uid]; old != nil {
-			delete(m.res, m.addrOf(old))
+			a := m.addrOf(old)
+			delete(m.res, a)
 			delete(m.uid, uid)
+			unindex(m.ofKind, kindKey{a.Tenant, a.Space, a.Kind}, uid)
 		}
 	}
 	for uid, r := range o.uid {
 		if r != nil {
+			a := m.addrOf(r)
 			m.uid[uid] = r
-			m.res[m.addrOf(r)] = r
+			m.res[a] = r
+			index(m.ofKind, kindKey{a.Tenant, a.Space, a.Kind}, uid)
 		}
 	}
 	for src, p := range o.pins {
+		for _, old := range m.pins[src] {
+			uid, _ := m.targetOf(old)
+			unindex(m.srcUID, uid, src)
+		}
 		if p == nil {
 			delete(m.pins, src)
-		} else {
-			m.pins[src] = p
+			continue
 		}
+		m.pins[src] = p
+		for _, pin := range p {
+			uid, _ := m.targetOf(pin)
+			index(m.srcUID, uid, src)
+		}
+	}
+	for uid := range o.uid {
+		m.indexNames(uid, index)
+	}
+	for src := range o.pins {
+		m.indexNames(src, index)
 	}
 	addCounts(m.kinds, o.kinds)
 	addCounts(m.pinUID, o.pinUID)
@@ -229,6 +269,40 @@ func (m *Mirror[R, P]) Apply(o *Overlay[R, P]) {
 	}
 	for d := range o.dicts.All() {
 		m.dicts.Add(d)
+	}
+}
+
+// indexNames adds (or, with unindex, removes) src under each name its pins
+// name in its resource's (tenant, space), when that resource is live.
+func (m *Mirror[R, P]) indexNames(src string, op func(map[spaceTarget]map[string]struct{}, spaceTarget, string)) {
+	r := m.uid[src]
+	if r == nil {
+		return
+	}
+	a := m.addrOf(r)
+	for _, p := range m.pins[src] {
+		_, name := m.targetOf(p)
+		op(m.srcName, spaceTarget{a.Tenant, a.Space, name}, src)
+	}
+}
+
+// index adds member to the set of k.
+func index[K comparable](sets map[K]map[string]struct{}, k K, member string) {
+	set := sets[k]
+	if set == nil {
+		set = map[string]struct{}{}
+		sets[k] = set
+	}
+	set[member] = struct{}{}
+}
+
+// unindex removes member from the set of k, and the set once empty.
+func unindex[K comparable](sets map[K]map[string]struct{}, k K, member string) {
+	if set := sets[k]; set != nil {
+		delete(set, member)
+		if len(set) == 0 {
+			delete(sets, k)
+		}
 	}
 }
 

@@ -1,6 +1,10 @@
 package mirror
 
-import "github.com/takokit/takokit/hostsim/internal/store/bodycodec"
+import (
+	"slices"
+
+	"github.com/takokit/takokit/hostsim/internal/store/bodycodec"
+)
 
 // View is the mirror as a transaction sees it: its overlay (nil for a
 // reader) over the committed mirror. Lookups hand out the mirror's own rows:
@@ -70,6 +74,105 @@ func (v View[R, P]) PinsNamingUID(uid string) int {
 // PinsNamingName counts the pins naming the target name.
 func (v View[R, P]) PinsNamingName(t Target) int {
 	return count(v, v.m.pinName, t, func(o *Overlay[R, P]) map[Target]int { return o.pinName })
+}
+
+// SourcesNamingUID is every source whose pins name the target uid, each once,
+// in no order.
+func (v View[R, P]) SourcesNamingUID(uid string) []string {
+	return sources(v, v.m.srcUID[uid], func(p P) bool { u, _ := v.m.targetOf(p); return u == uid })
+}
+
+// SourcesNamingName is every source live in (tenant, space) whose pins name
+// the target name, each once, in no order.
+func (v View[R, P]) SourcesNamingName(tenant, space string, t Target) []string {
+	var out []string
+	if v.ov == nil || !v.ov.reset {
+		for src := range v.m.srcName[spaceTarget{tenant, space, t}] {
+			if !v.touched(src) {
+				out = append(out, src)
+			}
+		}
+	}
+	if v.ov == nil {
+		return out
+	}
+	names := func(p P) bool { _, n := v.m.targetOf(p); return n == t }
+	check := func(src string) { // a source the transaction touched, as it now is
+		if r := v.ByUID(src); r != nil {
+			if a := v.m.addrOf(r); a.Tenant == tenant && a.Space == space && slices.ContainsFunc(v.PinsOf(src), names) {
+				out = append(out, src)
+			}
+		}
+	}
+	for src := range v.ov.pins {
+		check(src)
+	}
+	for uid := range v.ov.uid {
+		if _, checked := v.ov.pins[uid]; !checked {
+			check(uid)
+		}
+	}
+	return out
+}
+
+// touched reports whether the transaction changed src's resource or pins.
+func (v View[R, P]) touched(src string) bool {
+	if v.ov == nil {
+		return false
+	}
+	_, pins := v.ov.pins[src]
+	_, res := v.ov.uid[src]
+	return pins || res
+}
+
+// sources is the committed sources (none after a reset) whose pins the
+// transaction left as they were, and the sources it gave pins, one of which names.
+func sources[R, P any](v View[R, P], committed map[string]struct{}, names func(P) bool) []string {
+	var out []string
+	if v.ov == nil || !v.ov.reset {
+		for src := range committed {
+			if v.ov != nil {
+				if _, changed := v.ov.pins[src]; changed {
+					continue
+				}
+			}
+			out = append(out, src)
+		}
+	}
+	if v.ov != nil {
+		for src, pins := range v.ov.pins {
+			if slices.ContainsFunc(pins, names) {
+				out = append(out, src)
+			}
+		}
+	}
+	return out
+}
+
+// OfKind is the uid of every live resource of kind in (tenant, space), in no order.
+func (v View[R, P]) OfKind(tenant, space, kind string) []string {
+	k := kindKey{tenant, space, kind}
+	var out []string
+	if v.ov == nil || !v.ov.reset {
+		for uid := range v.m.ofKind[k] {
+			if v.ov != nil {
+				if _, changed := v.ov.uid[uid]; changed {
+					continue
+				}
+			}
+			out = append(out, uid)
+		}
+	}
+	if v.ov != nil {
+		for uid, r := range v.ov.uid {
+			if r != nil {
+				if a := v.m.addrOf(r); a.Tenant == tenant && a.Space == space && a.Kind == kind {
+					out = append(out, uid)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // count is a committed count (none after a reset) plus the overlay's delta.
