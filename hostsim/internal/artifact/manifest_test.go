@@ -237,3 +237,49 @@ func TestParseManifestFilesCeiling(t *testing.T) {
 		t.Fatalf("three files under the portable ceiling refused: %v", r)
 	}
 }
+
+// A manifest's digest is wire.Digest of the bytes as uploaded, however they
+// spell the document: escapes, number forms, member order, whitespace. The
+// parser digests the decoded document (the canonical form of a spec), so
+// each spelling is checked against the digest of its own bytes.
+func TestParseManifestDigestsItsBytes(t *testing.T) {
+	base := string(doc(t, nil))
+	spellings := []func(string) string{
+		func(s string) string { return s },
+		func(s string) string { return strings.ReplaceAll(s, `"index.js"`, `"index\u002ejs"`) },
+		func(s string) string {
+			return strings.ReplaceAll(s, `"application/javascript"`, `"application\/javascript"`)
+		},
+		func(s string) string { return strings.ReplaceAll(s, `"kind"`, `"\u006bind"`) },
+		func(s string) string { return strings.ReplaceAll(s, `,`, ",\n\t ") },
+		func(s string) string { return strings.ReplaceAll(s, `:`, ` : `) },
+		func(s string) string { return strings.ReplaceAll(s, `"size":`, `"size":0.0e0+`) }, // refused: not JSON
+	}
+	var generic map[string]any
+	if err := json.Unmarshal([]byte(base), &generic); err != nil {
+		t.Fatal(err)
+	}
+	for _, indent := range []string{"", " ", "\t"} {
+		b, _ := json.MarshalIndent(generic, "", indent)
+		s := string(b)
+		spellings = append(spellings, func(string) string { return s })
+	}
+	accepted := 0
+	digests := map[string]bool{}
+	for i, spell := range spellings {
+		raw := []byte(spell(base))
+		m, r := artifact.ParseManifest(raw, nil)
+		if r != nil {
+			continue
+		}
+		want, err := wire.Digest(raw)
+		if err != nil || m.Digest != want {
+			t.Fatalf("spelling %d: digest %s; the digest of its bytes is %s (%v)\n%s", i, m.Digest, want, err, raw)
+		}
+		accepted++
+		digests[m.Digest] = true
+	}
+	if accepted < 8 || len(digests) != 1 {
+		t.Fatalf("%d spellings accepted, %d digests: want at least 8 spellings of one document", accepted, len(digests))
+	}
+}
