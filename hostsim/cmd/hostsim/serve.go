@@ -21,6 +21,7 @@ import (
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/internal/jsonfile"
 	"github.com/takokit/takokit/hostsim/internal/logbatch"
+	"github.com/takokit/takokit/hostsim/internal/reqlog"
 )
 
 // serve runs the simulator until SIGINT/SIGTERM (or stop is closed, for tests).
@@ -95,7 +96,7 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 	if err != nil {
 		return hc, badUsage("%v", err)
 	}
-	var handler slog.Handler = slog.NewTextHandler(logs, nil)
+	var handler slog.Handler = reqlog.New(logs) // slog's text handler
 	if cfg.LogFormat == "json" {
 		handler = slog.NewJSONHandler(logs, nil)
 	}

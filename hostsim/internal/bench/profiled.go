@@ -16,6 +16,7 @@ import (
 
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/internal/logbatch"
+	"github.com/takokit/takokit/hostsim/internal/reqlog"
 )
 
 // serveProfiled is `bench hostsim-profiled`: hostsim served the way
@@ -43,7 +44,7 @@ func serveProfiled(args []string) error {
 	logs := logbatch.New(os.Stderr) // as hostsim serve writes its log
 	defer logs.Flush()
 	h, err := hostsim.New(hostsim.Config{ProfileDoc: prof, DBPath: *db,
-		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+		Logger: slog.New(reqlog.New(logs))})
 	if err != nil {
 		return err
 	}
