@@ -85,14 +85,7 @@ func (v View[R, P]) SourcesNamingUID(uid string) []string {
 // SourcesNamingName is every source live in (tenant, space) whose pins name
 // the target name, each once, in no order.
 func (v View[R, P]) SourcesNamingName(tenant, space string, t Target) []string {
-	var out []string
-	if v.ov == nil || !v.ov.reset {
-		for src := range v.m.srcName[spaceTarget{tenant, space, t}] {
-			if !v.touched(src) {
-				out = append(out, src)
-			}
-		}
-	}
+	out := untouched(v, v.m.srcName[spaceTarget{tenant, space, t}], v.touched)
 	if v.ov == nil {
 		return out
 	}
@@ -115,6 +108,21 @@ func (v View[R, P]) SourcesNamingName(tenant, space string, t Target) []string {
 	return out
 }
 
+// untouched is the members of a committed set (none after a reset) whose rows
+// the transaction left as they were (touched asks, inside a transaction).
+func untouched[R, P any](v View[R, P], committed map[string]struct{}, touched func(string) bool) []string {
+	if v.ov != nil && v.ov.reset {
+		return nil
+	}
+	var out []string
+	for m := range committed {
+		if v.ov == nil || !touched(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // touched reports whether the transaction changed src's resource or pins.
 func (v View[R, P]) touched(src string) bool {
 	if v.ov == nil {
@@ -128,17 +136,7 @@ func (v View[R, P]) touched(src string) bool {
 // sources is the committed sources (none after a reset) whose pins the
 // transaction left as they were, and the sources it gave pins, one of which names.
 func sources[R, P any](v View[R, P], committed map[string]struct{}, names func(P) bool) []string {
-	var out []string
-	if v.ov == nil || !v.ov.reset {
-		for src := range committed {
-			if v.ov != nil {
-				if _, changed := v.ov.pins[src]; changed {
-					continue
-				}
-			}
-			out = append(out, src)
-		}
-	}
+	out := untouched(v, committed, func(src string) bool { _, changed := v.ov.pins[src]; return changed })
 	if v.ov != nil {
 		for src, pins := range v.ov.pins {
 			if slices.ContainsFunc(pins, names) {
@@ -151,18 +149,7 @@ func sources[R, P any](v View[R, P], committed map[string]struct{}, names func(P
 
 // OfKind is the uid of every live resource of kind in (tenant, space), in no order.
 func (v View[R, P]) OfKind(tenant, space, kind string) []string {
-	k := kindKey{tenant, space, kind}
-	var out []string
-	if v.ov == nil || !v.ov.reset {
-		for uid := range v.m.ofKind[k] {
-			if v.ov != nil {
-				if _, changed := v.ov.uid[uid]; changed {
-					continue
-				}
-			}
-			out = append(out, uid)
-		}
-	}
+	out := untouched(v, v.m.ofKind[kindKey{tenant, space, kind}], func(uid string) bool { _, changed := v.ov.uid[uid]; return changed })
 	if v.ov != nil {
 		for uid, r := range v.ov.uid {
 			if r != nil {
