@@ -20,7 +20,9 @@ type Handler struct {
 	buf []byte
 }
 
-// New is a Handler writing to w.
+// New is a Handler writing to w. The text handler and Request each write a whole
+// line under a lock of their own, so w must take concurrent writes (serve's log
+// batcher does; a bytes.Buffer does not).
 func New(w io.Writer) *Handler {
 	return &Handler{TextHandler: slog.NewTextHandler(w, nil), w: w}
 }
