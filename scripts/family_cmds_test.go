@@ -12,17 +12,6 @@ import (
 	"github.com/takokit/takokit/catalog/reftest"
 )
 
-// referenceRoot is the published reference directory the reference-reading tests use,
-// the folder holding one folder per lane (takoform-v1beta1, takoform-v1alpha3), found
-// as catalog/reftest finds it. ok is false when it is absent.
-func referenceRoot() (string, bool) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
-	return reftest.Find(wd)
-}
-
 // cmdFamilyProvider builds the provider for the published family of LANE exactly as a
 // user does, with `go tool mage provider:family DIR` at the repository root, then points
 // the scenario's tofu-env at it and exports FAMILY_DIR for `hostsim --catalog`.
@@ -36,7 +25,7 @@ func cmdFamilyProvider(ts *testscript.TestScript, args []string) error {
 	if len(args) != 1 {
 		return usageError("takes the lane of the published family: v1beta1 or v1alpha3")
 	}
-	root, ok := referenceRoot()
+	root, ok := reftest.Find(".")
 	dir := filepath.Join(root, "takoform-"+args[0])
 	if st, err := os.Stat(dir); !ok || err != nil || !st.IsDir() {
 		return fmt.Errorf("the published family folder %s is absent; guard the scenario with [!reference] skip", dir)

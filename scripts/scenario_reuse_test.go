@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/internal/fsx"
 	"github.com/takokit/takokit/internal/testinputs"
 )
@@ -237,7 +238,7 @@ func (r *reuse) key(file, lane string) (string, error) {
 		fmt.Fprintf(h, "family sources %s\n", id)
 	}
 	if u.docs {
-		dir, ok := referenceRoot()
+		dir, ok := reftest.Find(".")
 		fmt.Fprintf(h, "reference %q %v %s\n", dir, ok, statDigest(dir))
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/internal/testinputs"
 )
@@ -227,5 +228,5 @@ var scriptConditions = []struct {
 	holds         func() bool
 }{
 	{"reference", "the published reference directory is present (TAKOKIT_REFERENCE_DIR, the folder holding takoform-v1beta1 and takoform-v1alpha3, else ../shared/reference next to the workspace root)",
-		func() bool { _, ok := referenceRoot(); return ok }},
+		func() bool { _, ok := reftest.Find("."); return ok }},
 }

@@ -63,11 +63,15 @@ func Dir(wd string) (string, error) {
 	}
 }
 
-// Find is Dir made absolute, for a caller that is not a test: ok is false when the
+// Find is Dir from wd made absolute (so a relative wd is looked above too), with the
+// answer made absolute, for a caller that is not a test: ok is false when the
 // directory is absent.
 func Find(wd string) (dir string, ok bool) {
-	dir, err := Dir(wd)
+	wd, err := filepath.Abs(wd)
 	if err != nil {
+		return "", false
+	}
+	if dir, err = Dir(wd); err != nil {
 		return "", false
 	}
 	if dir, err = filepath.Abs(dir); err != nil {

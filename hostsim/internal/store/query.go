@@ -99,7 +99,7 @@ func Affected(q Q, tenant, space, apiVersion, kind, name string, workerKinds []s
 }
 
 // affectedIn is Affected answered by the mirror: what affectedQuery selects,
-// copies of the rows by uid.
+// copies of the rows by uid (both sets hold only live resources of the space).
 func affectedIn(v view, tenant, space string, t mirror.Target, workerKinds []string, skip string) []*Resource {
 	uids := v.SourcesNamingName(tenant, space, t)
 	for _, k := range workerKinds {
@@ -111,9 +111,7 @@ func affectedIn(v view, tenant, space string, t mirror.Target, workerKinds []str
 		if uid == skip || (i > 0 && uids[i-1] == uid) {
 			continue
 		}
-		if r := v.ByUID(uid); r != nil && r.Tenant == tenant && r.Space == space {
-			out = append(out, clone(r))
-		}
+		out = append(out, clone(v.ByUID(uid)))
 	}
 	return out
 }

@@ -18,7 +18,7 @@ func (m *Mirror[R, P]) Diff(o *Mirror[R, P], skip ...string) string {
 		a, b any
 	}{
 		{"resources by address", m.res, o.res}, {"resources by uid", m.uid, o.uid},
-		{"kind counts", m.kinds, o.kinds}, {"pins", m.pins, o.pins},
+		{"pins", m.pins, o.pins},
 		{"pins by target uid", m.pinUID, o.pinUID}, {"pins by target name", m.pinName, o.pinName},
 		{"sources by target uid", m.srcUID, o.srcUID}, {"sources by target name", m.srcName, o.srcName},
 		{"resources by kind", m.ofKind, o.ofKind},

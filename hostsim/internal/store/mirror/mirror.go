@@ -58,14 +58,13 @@ type Mirror[R, P any] struct {
 	targetOf func(P) (uid string, name Target)
 	res      map[Addr]*R
 	uid      map[string]*R
-	kinds    map[kindKey]int // live resources per (tenant, space, kind)
-	pins     map[string][]P  // by source uid, in the order the store gave
-	pinUID   map[string]int  // pins naming a target uid
-	pinName  map[Target]int  // pins naming a target name
+	pins     map[string][]P // by source uid, in the order the store gave
+	pinUID   map[string]int // pins naming a target uid
+	pinName  map[Target]int // pins naming a target name
 	// the sources whose pins name a target uid; the live sources of a
 	// (tenant, space) whose pins name a target name; the live resources of a
-	// (tenant, space, kind): what a mutation re-renders (store.Affected,
-	// store.PinsTo), answered without a query
+	// (tenant, space, kind), whose number is the kind's count: what a mutation
+	// re-renders (store.Affected, store.PinsTo), answered without a query
 	srcUID   map[string]map[string]struct{}
 	srcName  map[spaceTarget]map[string]struct{}
 	ofKind   map[kindKey]map[string]struct{}
@@ -94,7 +93,7 @@ func (m *Mirror[R, P]) Empty() *Mirror[R, P] {
 }
 
 func (m *Mirror[R, P]) clear() {
-	m.res, m.uid, m.kinds = map[Addr]*R{}, map[string]*R{}, map[kindKey]int{}
+	m.res, m.uid = map[Addr]*R{}, map[string]*R{}
 	m.pins, m.pinUID, m.pinName = map[string][]P{}, map[string]int{}, map[Target]int{}
 	m.srcUID, m.srcName, m.ofKind = map[string]map[string]struct{}{}, map[spaceTarget]map[string]struct{}{}, map[kindKey]map[string]struct{}{}
 	m.records, m.waiting, m.prepares = map[Key]Record{}, map[string]map[Key]struct{}{}, map[Key]int64{}
@@ -224,7 +223,6 @@ func (m *Mirror[R, P]) Apply(o *Overlay[R, P]) {
 	for src := range o.pins {
 		m.indexNames(src, index)
 	}
-	addCounts(m.kinds, o.kinds)
 	addCounts(m.pinUID, o.pinUID)
 	addCounts(m.pinName, o.pinName)
 	if o.recsPurged != 0 {

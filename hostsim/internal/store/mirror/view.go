@@ -50,7 +50,14 @@ func (v View[R, P]) ByUID(uid string) *R {
 }
 
 func (v View[R, P]) kindCount(k kindKey) int {
-	return count(v, v.m.kinds, k, func(o *Overlay[R, P]) map[kindKey]int { return o.kinds })
+	n := 0
+	if v.ov == nil || !v.ov.reset {
+		n = len(v.m.ofKind[k])
+	}
+	if v.ov != nil {
+		n += v.ov.kinds[k]
+	}
+	return n
 }
 
 // PinsOf is the pins source holds.
@@ -79,7 +86,16 @@ func (v View[R, P]) PinsNamingName(t Target) int {
 // SourcesNamingUID is every source whose pins name the target uid, each once,
 // in no order.
 func (v View[R, P]) SourcesNamingUID(uid string) []string {
-	return sources(v, v.m.srcUID[uid], func(p P) bool { u, _ := v.m.targetOf(p); return u == uid })
+	out := untouched(v, v.m.srcUID[uid], func(src string) bool { _, changed := v.ov.pins[src]; return changed })
+	if v.ov != nil {
+		names := func(p P) bool { u, _ := v.m.targetOf(p); return u == uid }
+		for src, pins := range v.ov.pins {
+			if slices.ContainsFunc(pins, names) {
+				out = append(out, src)
+			}
+		}
+	}
+	return out
 }
 
 // SourcesNamingName is every source live in (tenant, space) whose pins name
@@ -131,20 +147,6 @@ func (v View[R, P]) touched(src string) bool {
 	_, pins := v.ov.pins[src]
 	_, res := v.ov.uid[src]
 	return pins || res
-}
-
-// sources is the committed sources (none after a reset) whose pins the
-// transaction left as they were, and the sources it gave pins, one of which names.
-func sources[R, P any](v View[R, P], committed map[string]struct{}, names func(P) bool) []string {
-	out := untouched(v, committed, func(src string) bool { _, changed := v.ov.pins[src]; return changed })
-	if v.ov != nil {
-		for src, pins := range v.ov.pins {
-			if slices.ContainsFunc(pins, names) {
-				out = append(out, src)
-			}
-		}
-	}
-	return out
 }
 
 // OfKind is the uid of every live resource of kind in (tenant, space), in no order.
