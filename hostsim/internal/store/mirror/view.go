@@ -398,9 +398,12 @@ func (v View[R, P]) SetCounter(name string, n int64) { v.ov.counters[name] = cou
 // AddDict records a dictionary the transaction created.
 func (v View[R, P]) AddDict(d *bodycodec.Dict) { v.ov.dicts.Add(d) }
 
-// Reset records that the transaction emptied every table: what it changed
-// so far is gone with everything else.
+// Reset records that the transaction emptied every table of protocol state:
+// what it changed so far is gone with everything else, but for the
+// dictionaries it created, which a reset leaves in SQLite as it leaves the
+// committed ones.
 func (v View[R, P]) Reset() {
+	dicts := v.ov.dicts
 	v.ov.Clear()
-	v.ov.reset = true
+	v.ov.reset, v.ov.dicts = true, dicts
 }
