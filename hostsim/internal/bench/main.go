@@ -27,8 +27,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sort"
+	"syscall"
 )
 
 func main() {
@@ -47,6 +49,9 @@ func main() {
 		return
 	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if stopping.Load() {
+			select {} // removeOnSignal exits once the folder is gone
+		}
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -104,11 +109,15 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "hostsim-bench-")
+	dir, err := makeRunDir(os.TempDir())
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go removeOnSignal(sigs, dir, os.Exit)
 	self, err := os.Executable()
 	if err != nil {
 		return err

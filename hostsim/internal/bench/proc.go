@@ -38,6 +38,9 @@ func start(dir, name, bin string, args ...string) (*proc, error) {
 	}
 	p := &proc{name: name, cmd: cmd, done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); logf.Close(); close(p.done) }()
+	started.Lock()
+	started.procs = append(started.procs, p)
+	started.Unlock()
 	deadline := time.After(30 * time.Second)
 	for p.url == "" {
 		var r struct {
@@ -61,6 +64,12 @@ func start(dir, name, bin string, args ...string) (*proc, error) {
 }
 
 func (p *proc) pid() int { return p.cmd.Process.Pid }
+
+// kill kills the process and waits for it.
+func (p *proc) kill() {
+	_ = p.cmd.Process.Kill()
+	<-p.done
+}
 
 // stop interrupts the process and waits for it (killing it after 10s).
 func (p *proc) stop() {
