@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -38,6 +39,8 @@ type recT struct {
 	mu     sync.Mutex
 	failed bool
 	log    strings.Builder
+	only   string   // when set, the one script run, as `go test -run Test/name` runs one
+	ran    []string // the work folder of each script set up
 }
 
 func (r *recT) Skip(a ...any)  { r.Log(a...); runtime.Goexit() }
@@ -61,7 +64,10 @@ func (r *recT) FailNow() {
 	r.mu.Unlock()
 	runtime.Goexit()
 }
-func (r *recT) Run(_ string, f func(testscript.T)) {
+func (r *recT) Run(name string, f func(testscript.T)) {
+	if r.only != "" && name != r.only {
+		return
+	}
 	done := make(chan struct{})
 	go func() { defer close(done); f(r) }()
 	<-done
@@ -71,26 +77,37 @@ func (r *recT) Run(_ string, f func(testscript.T)) {
 // hostsim in mode, and returns whether the scenario failed and its log.
 func runFakeScenario(t *testing.T, mode, script string) (bool, string) {
 	t.Helper()
+	r := &recT{}
+	runFakeScripts(t, r, mode, map[string]string{"s": script})
+	return r.failed, r.log.String()
+}
+
+// runFakeScripts runs scripts (by name) as runFakeScenario runs one, under r.
+func runFakeScripts(t *testing.T, r *recT, mode string, scripts map[string]string) {
+	t.Helper()
 	bin := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bin, "hostsim"), []byte(strings.Replace(fakeHostsim, "MODE", mode, 1)), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "s.txtar"), []byte(script), 0o644); err != nil {
-		t.Fatal(err)
+	for name, script := range scripts {
+		if err := os.WriteFile(filepath.Join(dir, name+".txtar"), []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	r := &recT{}
-	testscript.RunT(r, testscript.Params{
+	testscript.RunT(r, inOwnRoot(t, testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Values[scenarioT{}] = e.T()
 			e.Vars = append(e.Vars, "TAKOKIT_BIN="+bin)
+			r.mu.Lock()
+			r.ran = append(r.ran, filepath.Base(e.WorkDir))
+			r.mu.Unlock()
 			return nil
 		},
 		Cmds: commandFuncs(),
-	})
-	return r.failed, r.log.String()
+	}))
 }
 
 func TestHarnessFailsWhenTheHostDied(t *testing.T) {
@@ -118,6 +135,26 @@ func TestHarnessStopReportsAnEarlierDeath(t *testing.T) {
 	failed, log = runFakeScenario(t, "die", "hostsim-start SIM full\nexec sleep 0.6\nhostsim-stop SIM\n")
 	if !failed || !strings.Contains(log, "had already exited") {
 		t.Fatalf("hostsim-stop of a host that died unseen must fail; failed=%v\n%s", failed, log)
+	}
+}
+
+// A scenario run leaves no folder behind in the temp dir, not even the
+// common root of its work folders, when only some of its scripts run (as
+// `go test -run 'TestScenarios/name'` runs one): testscript removes that root
+// only once every script it was given has finished.
+func TestScenarioRunsLeaveNoFolderInTheTempDir(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("GOTMPDIR", tmp) // where testscript puts its root when not told otherwise
+	t.Setenv("TMPDIR", tmp)
+	r := &recT{only: "one"}
+	t.Run("run", func(t *testing.T) { // whose cleanups have run when it returns
+		runFakeScripts(t, r, "clean", map[string]string{"one": "exec true\n", "two": "exec true\n"})
+	})
+	if r.failed || !slices.Equal(r.ran, []string{"script-one"}) {
+		t.Fatalf("script one alone should have run, and passed; ran %v:\n%s", r.ran, r.log.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Fatalf("the run left %d entries in the temp dir, the first %s", len(left), left[0].Name())
 	}
 }
 

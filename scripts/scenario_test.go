@@ -93,7 +93,7 @@ func TestScenarios(t *testing.T) {
 			reuse.record(e, file, lane)
 			return nil
 		}
-		testscript.Run(t, params)
+		testscript.Run(t, inOwnRoot(t, params))
 	}
 	run(t, files, "", testscript.Params{
 		RequireUniqueNames: true,
@@ -114,6 +114,24 @@ func TestScenarios(t *testing.T) {
 }
 
 // scenarioFile is the file of the scenario an Env runs: its subtest's last name.
+// inOwnRoot has testscript make its work folders in a temporary folder that
+// t's cleanup removes. On its own, testscript removes their common root (a
+// go-test-script* folder in the temp dir) only once every script it was given
+// has finished, so a run of some of them (`go test -run 'TestScenarios/name'`)
+// left one behind each time. The root's name is kept short, shorter than
+// testscript's own: OpenTofu's provider listens on a Unix socket under the
+// script's $WORK/.tmp, and a socket's path must stay under 108 bytes.
+func inOwnRoot(t *testing.T, p testscript.Params) testscript.Params {
+	t.Helper()
+	root, err := os.MkdirTemp("", "ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	p.WorkdirRoot = root
+	return p
+}
+
 func scenarioFile(e *testscript.Env) string {
 	named, ok := e.T().(interface{ Name() string })
 	if !ok {
