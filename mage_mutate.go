@@ -31,8 +31,9 @@ var productModules = []string{"catalog", "hostsim", "provider", "conformance"}
 // MUTATE_SCOPE=file reads another scope table; MUTATE_ALL=1 runs every viable
 // mutant instead of one per line, docs/mutation.md#sampling)
 // and prints per row, per operator and in total; survivors go to
-// bin/mutation-survivors.txt.
-func runMutation() error {
+// bin/mutation-survivors.txt. Ctrl-C (mage cancels ctx and waits 5 s) stops the
+// rows and removes the run's temporary folders; what ended is reported.
+func runMutation(parent context.Context) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func runMutation() error {
 	if d, err := time.ParseDuration(os.Getenv("MUTATE_TIMEOUT")); err == nil && d > 0 {
 		limit = d
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	ctx, cancel := context.WithTimeout(parent, limit)
 	defer cancel()
 	shared, err := mutate.NewShared() // each module's tests measured once for all its rows
 	if err != nil {
@@ -130,6 +131,9 @@ func runMutation() error {
 		return err
 	}
 	mutate.Report(os.Stdout, names, results)
+	if parent.Err() != nil {
+		return fmt.Errorf("mutation: interrupted; the report above holds what ended before the interrupt, and the run's temporary folders are removed")
+	}
 	if len(failed) > 0 {
 		return fmt.Errorf("mutation: %d row(s) could not run: %s", len(failed), strings.Join(failed, "; "))
 	}

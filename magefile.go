@@ -7,6 +7,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/magefile/mage/mg"
 )
 
@@ -45,8 +47,8 @@ func Scenarios() error {
 }
 
 // Mutate runs the mutation tester over the core of the three rules (not part of test; docs/mutation.md).
-func Mutate() error {
-	return runMutation()
+func Mutate(ctx context.Context) error {
+	return runMutation(ctx)
 }
 
 // Bench measures hostsim against a null HTTP server: lifecycle rates, their ratios, RSS, --db rates.
