@@ -193,11 +193,11 @@ func contentDigest(path string) (string, error) {
 	return d, nil
 }
 
-// TreeID hashes the path, size, mode and modification time of every file git lists in
-// root (tracked, and untracked unless ignored; only metadata is read, as go test's own
-// cache does for the files a test opens), and the extra files (paths relative to root,
-// such as the built binaries under the ignored bin/) by their bytes, as BinID does. A
-// missing extra file is hashed as missing.
+// TreeID hashes the path, mode and bytes of every file git lists in root (tracked,
+// and untracked unless ignored), and the extra files (paths relative to root, such as
+// the built binaries under the ignored bin/), as BinID does; a missing file is hashed as
+// missing. By their bytes, not their times: an edit undone, or a branch switched back,
+// gives the tree the id it had, and go test finds the results it kept for it.
 func TreeID(root string, extra ...string) (string, error) {
 	return TreeIDOf(root, nil, extra...)
 }
@@ -226,10 +226,43 @@ func TreeIDOf(root string, pathspecs []string, extra ...string) (string, error) 
 	if pathspecs != nil && len(files) == 0 {
 		return "", fmt.Errorf("git ls-files in %s lists no file under %v: a part of the tree that holds nothing keys on nothing", root, pathspecs)
 	}
-	sum := sha256.Sum256([]byte(hashStats(root, files) + BinID(root, extra...)))
+	sum := sha256.Sum256([]byte(hashFiles(root, files) + BinID(root, extra...)))
 	return hex.EncodeToString(sum[:])[:32], nil
 }
 
+// hashFiles hashes the path, mode and bytes of each file (relative to root); a
+// symbolic link by its target, a missing file as missing.
+func hashFiles(root string, files []string) string {
+	files = slices.Clone(files)
+	slices.Sort(files)
+	files = slices.Compact(files)
+	h := sha256.New()
+	for _, f := range files {
+		p := filepath.Join(root, f)
+		st, err := os.Lstat(p)
+		var what string
+		var mode fs.FileMode
+		if err == nil {
+			mode = st.Mode()
+		}
+		switch {
+		case err != nil:
+			what = "missing"
+		case mode&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			what = "link " + target
+		case mode.IsRegular():
+			if what, err = contentDigest(p); err != nil {
+				what = "unreadable"
+			}
+		}
+		fmt.Fprintf(h, "%q %o %s\n", f, mode, what)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// hashStats hashes the path, size, mode and modification time of each file (relative
+// to root): for files outside the tree too large to read on every run (the browser).
 func hashStats(root string, files []string) string {
 	files = slices.Clone(files)
 	slices.Sort(files)

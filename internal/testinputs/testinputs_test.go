@@ -66,7 +66,6 @@ func TestTreeIDChangesWithEveryChangeOfTheTreeAndOnlyThen(t *testing.T) {
 		do   func()
 	}{
 		{"a tracked file rewritten", func() { write(t, root, "a.go", "package b\n") }},
-		{"a tracked file touched", func() { os.Chtimes(filepath.Join(root, "a.go"), later, later) }},
 		{"an untracked file edited", func() { write(t, root, "new.md", "edited\n") }},
 		{"a file added", func() { write(t, root, "docs/added.md", "x\n") }},
 		{"a file removed", func() { os.Remove(filepath.Join(root, "new.md")) }},
@@ -87,6 +86,25 @@ func TestTreeIDChangesWithEveryChangeOfTheTreeAndOnlyThen(t *testing.T) {
 	write(t, root, "bin/other-output", "an ignored file no test runs")
 	if got := treeID(t, root); got != last {
 		t.Errorf("an ignored file that is not a listed binary changed the id: %s then %s", last, got)
+	}
+	os.Chtimes(filepath.Join(root, "a.go"), later, later)
+	os.Chtimes(filepath.Join(root, "bin/tool"), later, later)
+	if got := treeID(t, root); got != last {
+		t.Errorf("files touched, their bytes unchanged, changed the id: %s then %s", last, got)
+	}
+	old, _ := os.ReadFile(filepath.Join(root, "a.go"))
+	write(t, root, "a.go", "package edited\n")
+	if got := treeID(t, root); got == last {
+		t.Errorf("an edit kept the id %s", got)
+	}
+	write(t, root, "a.go", string(old))
+	if got := treeID(t, root); got != last {
+		t.Errorf("an edit undone did not give the tree back its id: %s, then %s", last, got)
+	}
+	// git still lists a tracked file deleted from the work tree: it is hashed as missing
+	os.Remove(filepath.Join(root, "a.go"))
+	if got := treeID(t, root); got == last {
+		t.Errorf("a tracked file deleted kept the id %s", got)
 	}
 }
 
