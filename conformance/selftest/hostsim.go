@@ -104,13 +104,14 @@ var startHost = Start
 // Start runs `hostsim serve` on a free loopback port with the profile and the
 // probe header enabled, and waits on its ready file.
 func Start(ctx context.Context, bin, profile string, extra ...string) (*Sim, error) {
-	dir, err := os.MkdirTemp("", "conformance-hostsim-")
+	dir, err := makeRunDir(os.TempDir())
 	if err != nil {
 		return nil, err
 	}
 	ready := filepath.Join(dir, "ready.json")
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--profile", profile, "--ready-file", ready, "--conformance-probes"}, extra...)
 	cmd := exec.Command(bin, args...)
+	dieWithParent(cmd)
 	var stderr bytes.Buffer
 	cmd.Stdout = io.Discard
 	cmd.Stderr = &stderr
