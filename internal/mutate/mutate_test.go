@@ -129,6 +129,25 @@ func TestReportClosingLineAndScore(t *testing.T) {
 	}
 }
 
+// Mutants a run did not reach are counted apart, never in the score, and the report
+// says why: the run stopped, by its deadline or an interrupt.
+func TestReportSaysWhatTheRunDidNotReach(t *testing.T) {
+	rs := map[string][]Result{"a": {{Status: Killed}, {Status: Lived}, {Status: NotRun}, {Status: NotRun}}}
+	var b bytes.Buffer
+	c := Report(&b, []string{"a"}, rs)
+	if c.NotRun != 2 || c.Score() != 50 {
+		t.Fatalf("not run %d, score %v; want 2 and 50 (1 ÷ 2): a mutant not run is no verdict", c.NotRun, c.Score())
+	}
+	for _, want := range []string{
+		"; 2 NOT RUN (the run stopped first: its deadline or an interrupt)",
+		"NOT RUN: 2 mutants (the run stopped before them: its deadline, MUTATE_TIMEOUT, or an interrupt)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
 // TestRunScopeClassifies mutates a throwaway module end to end: a mutant its test
 // kills, one it lets live, one that does not build and one in code no test runs
 // (which, when it does not build either, is not viable rather than not covered).

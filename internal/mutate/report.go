@@ -10,7 +10,7 @@ import (
 type Counts struct {
 	Killed, Lived, TimedOut, Crashed, NotCovered, NotViable int
 	Panicked                                                int // of Killed: the failing test panicked
-	NotRun                                                  int // the run's deadline came first
+	NotRun                                                  int // the run stopped first: its deadline or an interrupt
 	NotSampled                                              int // viable, left out by the run's sampling
 }
 
@@ -59,7 +59,7 @@ func (c Counts) Line() string {
 		l += fmt.Sprintf("; %d viable not sampled", c.NotSampled)
 	}
 	if c.NotRun > 0 {
-		l += fmt.Sprintf("; %d NOT RUN (the run's deadline came first)", c.NotRun)
+		l += fmt.Sprintf("; %d NOT RUN (the run stopped first: its deadline or an interrupt)", c.NotRun)
 	}
 	return l
 }
@@ -92,7 +92,7 @@ func Report(w io.Writer, names []string, results map[string][]Result) Counts {
 		fmt.Fprintf(w, "sampled: one mutant per line; %d viable mutants of lines that had more were not run and are not in the score (MUTATE_ALL=1 runs every one)\n", total.NotSampled)
 	}
 	if total.NotRun > 0 {
-		fmt.Fprintf(w, "NOT RUN: %d mutants (the run's deadline came first; MUTATE_TIMEOUT)\n", total.NotRun)
+		fmt.Fprintf(w, "NOT RUN: %d mutants (the run stopped before them: its deadline, MUTATE_TIMEOUT, or an interrupt)\n", total.NotRun)
 	}
 	fmt.Fprintf(w, "mutation: %d killed, %d lived, %d timeout, %d crash, %d not covered, %d not viable\n",
 		total.Killed, total.Lived, total.TimedOut, total.Crashed, total.NotCovered, total.NotViable)

@@ -63,7 +63,7 @@ const (
 	Crashed    Status = "crash"
 	NotCovered Status = "not covered"
 	NotViable  Status = "not viable"
-	NotRun     Status = "not run" // the run's deadline came before the mutant
+	NotRun     Status = "not run" // the run stopped (deadline or interrupt) before the mutant
 )
 
 // Result is one mutant's outcome.
@@ -275,7 +275,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	if ctx.Err() != nil { // the run's deadline: what did not finish is reported as not run
+	if ctx.Err() != nil { // the run's deadline or an interrupt: what did not finish is reported as not run
 		for i := range results {
 			if results[i].Status == "" || results[i].Status == TimedOut || results[i].Status == Crashed && strings.Contains(results[i].Detail, "interrupted") {
 				results[i] = Result{Mutant: mutants[i], Status: NotRun}
