@@ -12,9 +12,11 @@ package testtally
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,6 +26,14 @@ import (
 type Tally struct {
 	Passed, Failed, Skipped int
 	FailedNames             []string // package.Test, package (for a package failure) or a named step
+	Ran                     []Ran    // the packages whose tests ran, not reused from go test's cache
+	Reused                  int      // packages whose result go test's cache gave back
+}
+
+// Ran is a package whose tests ran, and for how long.
+type Ran struct {
+	Package string
+	Elapsed time.Duration
 }
 
 // Add adds o into t.
@@ -32,6 +42,8 @@ func (t *Tally) Add(o Tally) {
 	t.Failed += o.Failed
 	t.Skipped += o.Skipped
 	t.FailedNames = append(t.FailedNames, o.FailedNames...)
+	t.Ran = append(t.Ran, o.Ran...)
+	t.Reused += o.Reused
 }
 
 // Fail records one failed step that is not a Go test (a build, the conformance self-test).
@@ -76,7 +88,7 @@ type event struct {
 // copied through. It returns the counts of the stream.
 func Consume(r io.Reader, w io.Writer) Tally {
 	c := consumer{w: w, outputs: map[string]*strings.Builder{}, build: map[string]*strings.Builder{},
-		failedIn: map[string]bool{}}
+		failedIn: map[string]bool{}, cached: map[string]bool{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -100,6 +112,7 @@ type consumer struct {
 	outputs  map[string]*strings.Builder // package+test -> output
 	build    map[string]*strings.Builder // import path -> build output
 	failedIn map[string]bool             // packages with a failed test
+	cached   map[string]bool             // packages whose result line said (cached)
 }
 
 func (c *consumer) event(ev event) {
@@ -108,7 +121,13 @@ func (c *consumer) event(ev event) {
 		appendTo(c.build, ev.ImportPath, ev.Output)
 	case "output":
 		appendTo(c.outputs, ev.Package+" "+ev.Test, ev.Output)
+		if ev.Test == "" && strings.HasPrefix(ev.Output, "ok  \t") && strings.HasSuffix(strings.TrimRight(ev.Output, "\n"), "\t(cached)") {
+			c.cached[ev.Package] = true
+		}
 	case "pass", "skip":
+		if ev.Test == "" && ev.Action == "pass" {
+			c.packageEnded(ev)
+		}
 		if ev.Test != "" {
 			if ev.Action == "pass" {
 				c.t.Passed++
@@ -126,9 +145,20 @@ func (c *consumer) event(ev event) {
 			delete(c.outputs, key)
 			return
 		}
+		c.packageEnded(ev)
 		c.packageFailed(ev)
 		delete(c.outputs, key)
 	}
+}
+
+// packageEnded counts a package whose tests ended as run or as reused; a package
+// without test files (its "skip") is neither.
+func (c *consumer) packageEnded(ev event) {
+	if c.cached[ev.Package] {
+		c.t.Reused++
+		return
+	}
+	c.t.Ran = append(c.t.Ran, Ran{ev.Package, time.Duration(ev.Elapsed * float64(time.Second))})
 }
 
 // packageFailed handles a package-level fail. When one of its tests failed, that test
@@ -205,7 +235,41 @@ func packageResultLine(s string) bool {
 }
 
 // ModuleLine is the one line printed per module after its stream: worded so that it
-// never reads as a go test package line nor as the closing line.
+// never reads as a go test package line nor as the closing line. It says which packages
+// ran (the slowest three by name) and how many go test's cache gave back, so a run that
+// takes longer than it should says what it ran (docs/decisions.md#test-cache).
 func ModuleLine(module string, t Tally, d time.Duration) string {
-	return fmt.Sprintf("module %s: %s (%s)", module, t.Counts(), d.Round(100*time.Millisecond))
+	return fmt.Sprintf("module %s: %s (%s%s)", module, t.Counts(), d.Round(100*time.Millisecond), t.packages())
+}
+
+// shownRan is how many of the packages that ran a module line names.
+const shownRan = 3
+
+// packages is the module line's account of its packages: "; 2 ran: a 54.2s, b 5.5s;
+// 1 reused", or "; all 3 packages reused". Empty when the stream held no package.
+func (t Tally) packages() string {
+	switch {
+	case len(t.Ran) == 0 && t.Reused == 0:
+		return ""
+	case len(t.Ran) == 0:
+		return fmt.Sprintf("; all %d packages reused", t.Reused)
+	}
+	ran := slices.Clone(t.Ran)
+	slices.SortStableFunc(ran, func(a, b Ran) int { return cmp.Compare(b.Elapsed, a.Elapsed) })
+	var names []string
+	for _, r := range ran[:min(len(ran), shownRan)] {
+		names = append(names, fmt.Sprintf("%s %s", shortPackage(r.Package), r.Elapsed.Round(100*time.Millisecond)))
+	}
+	if len(ran) > shownRan {
+		names = append(names, fmt.Sprintf("%d more", len(ran)-shownRan))
+	}
+	return fmt.Sprintf("; %d ran: %s; %d reused", len(ran), strings.Join(names, ", "), t.Reused)
+}
+
+// shortPackage drops the module path's host and owner: takokit/conformance/selftest.
+func shortPackage(p string) string {
+	if parts := strings.SplitN(p, "/", 3); len(parts) == 3 && strings.Contains(parts[0], ".") {
+		return parts[2]
+	}
+	return p
 }

@@ -2,6 +2,8 @@ package testtally
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,5 +135,64 @@ func TestRealGoTestStream(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 	if last := lines[len(lines)-1]; last != "tests: 1 passed, 2 failed, 1 skipped" {
 		t.Errorf("last line %q", last)
+	}
+}
+
+// The module line names the packages that ran, slowest first, and counts the reused.
+func TestModuleLineSaysWhatRanAndWhatWasReused(t *testing.T) {
+	tl := Tally{Passed: 5, Reused: 2, Ran: []Ran{
+		{"github.com/takokit/takokit/conformance", 500 * time.Millisecond},
+		{"github.com/takokit/takokit/conformance/selftest", 54200 * time.Millisecond},
+		{"ex/a", 5 * time.Second},
+		{"ex/b", time.Second},
+	}}
+	want := "module conformance: 5 pass / 0 fail / 0 skip (1m0s; 4 ran: takokit/conformance/selftest 54.2s, ex/a 5s, ex/b 1s, 1 more; 2 reused)"
+	if got := ModuleLine("conformance", tl, time.Minute); got != want {
+		t.Errorf("module line\n got %q\nwant %q", got, want)
+	}
+	if got := ModuleLine("catalog", Tally{Passed: 3, Reused: 3}, time.Second); got != "module catalog: 3 pass / 0 fail / 0 skip (1s; all 3 packages reused)" {
+		t.Errorf("all reused: %q", got)
+	}
+}
+
+// A real go test stream run twice: the first run's packages ran, the second's were
+// reused from go test's cache, and a package without tests is neither.
+func TestRealStreamTellsRunFromReused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command; -short skips it")
+	}
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod": "module ex\n\ngo 1.22\n",
+		// a mark of this run in each test, so no earlier run's result is in the cache
+		"a/a_test.go":    fmt.Sprintf("package a\nimport \"testing\"\nfunc TestOK(t *testing.T) {}\nconst run = %d\n", time.Now().UnixNano()),
+		"b/b_test.go":    fmt.Sprintf("package b\nimport \"testing\"\nfunc TestOK(t *testing.T) {}\nconst run = %d\n", time.Now().UnixNano()),
+		"empty/empty.go": "package empty\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stream := func() Tally {
+		cmd := exec.Command("go", "test", "-json", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		raw, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go test: %v\n%s", err, raw)
+		}
+		return Consume(bytes.NewReader(raw), io.Discard)
+	}
+	first := stream()
+	if len(first.Ran) != 2 || first.Reused != 0 || first.Passed != 2 {
+		t.Fatalf("first run: %+v, want a and b ran, none reused", first)
+	}
+	second := stream()
+	if len(second.Ran) != 0 || second.Reused != 2 || second.Passed != 2 {
+		t.Fatalf("second run: %+v, want a and b reused (their tests still counted as passed), none ran", second)
 	}
 }
