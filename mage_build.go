@@ -3,13 +3,13 @@
 package main
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/takokit/takokit/internal/buildtimes"
 	"github.com/takokit/takokit/internal/stamp"
 )
 
@@ -85,39 +85,25 @@ func buildTofu() error {
 	return run("tools", []string{"GOWORK=off"}, "go", "build", "-ldflags", tofuLDFlags, "-o", out, tofuPkg)
 }
 
-// goBuildKeep runs `go build -o out args...` in dir and, when the binary's bytes did not
-// change, puts its old modification time back: go build finds an up-to-date binary
-// quickly but touches it, and a binary that only looks new would make go test rerun
-// every test that runs it (docs/decisions.md#test-cache). Go builds are reproducible,
-// so unchanged sources give the same bytes.
+// goBuildKeep runs `go build -o out args...` in dir and, when the binary's bytes are
+// those of one of its last builds (the one before, or one before an edit now undone),
+// gives it back that build's modification time: go build touches an up-to-date binary,
+// and a binary that only looks new would make go test rerun every test that runs it
+// (internal/buildtimes, docs/decisions.md#test-cache). Go builds are reproducible, so
+// the same sources give the same bytes.
 func goBuildKeep(dir string, env []string, out string, args ...string) error {
 	path := out
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
-	before, beforeErr := fileDigest(path)
-	st, statErr := os.Stat(path)
 	if err := run(dir, env, "go", append([]string{"build", "-o", out}, args...)...); err != nil {
 		return err
 	}
-	if beforeErr != nil || statErr != nil {
-		return nil // a new binary
+	restored, err := buildtimes.Settle(path)
+	if restored {
+		fmt.Printf("+ %s: the bytes of an earlier build, that build's time given back\n", out)
 	}
-	after, err := fileDigest(path)
-	if err != nil || after != before {
-		return err
-	}
-	fmt.Printf("+ %s: the same bytes as before the build, its time kept\n", out)
-	return os.Chtimes(path, st.ModTime(), st.ModTime())
-}
-
-// fileDigest is the SHA-256 of the file's bytes.
-func fileDigest(path string) ([sha256.Size]byte, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return [sha256.Size]byte{}, err
-	}
-	return sha256.Sum256(raw), nil
+	return err
 }
 
 // run executes a command in dir with extra environment, echoing it first, streaming its output.
