@@ -54,27 +54,6 @@ func TestOrphanFoldersOfProcessesGoneAreRemoved(t *testing.T) {
 	}
 }
 
-// childEnv makes this test binary, run again, start a host and wait to be
-// killed (TestMain).
-const childEnv = "TAKOKIT_SELFTEST_KILLED_CHILD"
-
-// TestMain lets this package's test binary, run again with childEnv naming
-// bin/hostsim, act as the process TestAHostDiesWithTheProcessThatStartedIt
-// kills: it starts a host, prints where, and waits.
-func TestMain(m *testing.M) {
-	if bin := os.Getenv(childEnv); bin != "" {
-		sim, err := Start(context.Background(), bin, "full")
-		if err != nil {
-			fmt.Println("error:", err)
-			os.Exit(1)
-		}
-		fmt.Printf("host %s %d %s\n", strings.TrimPrefix(sim.URL, "http://"), sim.cmd.Process.Pid, sim.dir)
-		time.Sleep(time.Minute)
-		os.Exit(1)
-	}
-	os.Exit(m.Run())
-}
-
 // A test binary killed outright (SIGKILL, or go test's own kill on a timeout)
 // runs no cleanup: its host must die with it, and the next start must remove
 // its folder.
