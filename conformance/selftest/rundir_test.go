@@ -19,41 +19,6 @@ import (
 	"time"
 )
 
-// goneProcess returns the id of a process that ran and ended.
-func goneProcess(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("running a process to end: %v", err)
-	}
-	return cmd.Process.Pid
-}
-
-func TestOrphanFoldersOfProcessesGoneAreRemoved(t *testing.T) {
-	tmp := t.TempDir()
-	gone := filepath.Join(tmp, fmt.Sprintf("%s%d-1", runDirPrefix, goneProcess(t)))
-	mine := filepath.Join(tmp, fmt.Sprintf("%s%d-2", runDirPrefix, os.Getpid()))
-	noID := filepath.Join(tmp, runDirPrefix+"123abc")
-	other := filepath.Join(tmp, fmt.Sprintf("hostsim-bench-%d-3", goneProcess(t)))
-	for _, d := range []string{gone, mine, noID, other} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d, "ready.json"), []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	removeOrphans(tmp)
-	if _, err := os.Stat(gone); !os.IsNotExist(err) {
-		t.Errorf("the folder of a process gone is still there (%v)", err)
-	}
-	for _, d := range []string{mine, noID, other} {
-		if _, err := os.Stat(d); err != nil {
-			t.Errorf("%s was removed, but it is a running process's, names no process or is not a host's folder: %v", filepath.Base(d), err)
-		}
-	}
-}
-
 // A test binary killed outright (SIGKILL, or go test's own kill on a timeout)
 // runs no cleanup: its host must die with it, and the next start must remove
 // its folder.

@@ -25,6 +25,7 @@ var binIDLiteral = regexp.MustCompile(`"(TAKOKIT_BIN_ID_[A-Z0-9_]+)"`)
 // selfContained are the packages whose tests start programs that read nothing go test
 // does not already see, each with the reason (docs/decisions.md#test-cache).
 var selfContained = map[string]string{
+	"catalog/piddir":          "runs true to get the id of a process gone; it reads no file",
 	"hostsim/cmd/hostsim":     "builds and runs its own package, whose sources make the test binary",
 	"hostsim/internal/decide": "lists the imports of its own package",
 	"hostsim/internal/bench":  "spins a shell loop to read its CPU clock; the loop reads no file",
