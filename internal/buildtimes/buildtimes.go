@@ -13,12 +13,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/takokit/takokit/internal/fsx"
 )
 
 // Kept is how many builds' times a record holds: as many as the scenarios keep passes
@@ -40,7 +41,7 @@ type entry struct {
 // the record holds, it gets that build's time back (restored reports it); either way
 // the record then holds this build last. A record that does not read is started anew.
 func Settle(path string) (restored bool, err error) {
-	digest, err := fileDigest(path)
+	digest, err := fsx.SHA256(path)
 	if err != nil {
 		return false, err
 	}
@@ -151,18 +152,4 @@ func write(path string, entries []entry) error {
 		return err
 	}
 	return os.Rename(tmp, path)
-}
-
-// fileDigest is the hex SHA-256 of the file's bytes.
-func fileDigest(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -233,6 +233,33 @@ func TreeIDOf(root string, pathspecs []string, extra ...string) (string, error) 
 // hashFiles hashes the path, mode and bytes of each file (relative to root); a
 // symbolic link by its target, a missing file as missing.
 func hashFiles(root string, files []string) string {
+	return hashEach(root, files, func(p string, st fs.FileInfo) string {
+		switch {
+		case st.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			return fmt.Sprintf("%o link %s", st.Mode(), target)
+		case st.Mode().IsRegular():
+			d, err := contentDigest(p)
+			if err != nil {
+				d = "unreadable"
+			}
+			return fmt.Sprintf("%o %s", st.Mode(), d)
+		}
+		return fmt.Sprintf("%o", st.Mode())
+	})
+}
+
+// hashStats hashes the path, size, mode and modification time of each file (relative
+// to root): for files outside the tree too large to read on every run (the browser).
+func hashStats(root string, files []string) string {
+	return hashEach(root, files, func(_ string, st fs.FileInfo) string {
+		return fmt.Sprintf("%d %o %d", st.Size(), st.Mode(), st.ModTime().UnixNano())
+	})
+}
+
+// hashEach hashes each file's path (relative to root, each once, sorted) with what
+// describe says of it, or "missing".
+func hashEach(root string, files []string, describe func(path string, st fs.FileInfo) string) string {
 	files = slices.Clone(files)
 	slices.Sort(files)
 	files = slices.Compact(files)
@@ -240,41 +267,11 @@ func hashFiles(root string, files []string) string {
 	for _, f := range files {
 		p := filepath.Join(root, f)
 		st, err := os.Lstat(p)
-		var what string
-		var mode fs.FileMode
-		if err == nil {
-			mode = st.Mode()
-		}
-		switch {
-		case err != nil:
-			what = "missing"
-		case mode&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			what = "link " + target
-		case mode.IsRegular():
-			if what, err = contentDigest(p); err != nil {
-				what = "unreadable"
-			}
-		}
-		fmt.Fprintf(h, "%q %o %s\n", f, mode, what)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
-}
-
-// hashStats hashes the path, size, mode and modification time of each file (relative
-// to root): for files outside the tree too large to read on every run (the browser).
-func hashStats(root string, files []string) string {
-	files = slices.Clone(files)
-	slices.Sort(files)
-	files = slices.Compact(files)
-	h := sha256.New()
-	for _, f := range files {
-		st, err := os.Lstat(filepath.Join(root, f))
 		if err != nil {
 			fmt.Fprintf(h, "%q missing\n", f)
 			continue
 		}
-		fmt.Fprintf(h, "%q %d %o %d\n", f, st.Size(), st.Mode(), st.ModTime().UnixNano())
+		fmt.Fprintf(h, "%q %s\n", f, describe(p, st))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
