@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/takokit/takokit/catalog/piddir"
 )
 
 // The default hostsim credentials (docs/protocol.md#auth).
@@ -97,6 +99,14 @@ type Sim struct {
 	stop    func() // a host not run as a process (startHost in tests)
 }
 
+// A started host's folder holds its ready file. It is named for the process
+// that started the host (conformance-hostsim-<pid>-*, catalog/piddir): Stop removes it, and
+// when that process was killed outright (SIGKILL, which no process can catch,
+// or a test binary's panic on timeout) the next Start in any process removes
+// the folders of processes no longer running. Where the system cannot tell
+// (piddir.Alive's fallback), nothing is removed.
+const runDirPrefix = "conformance-hostsim-"
+
 // startHost starts the self-test's hosts: Start, or in this package's tests an
 // in-process hostsim when TAKOKIT_SELFTEST_INPROCESS=1 (inprocess_test.go).
 var startHost = Start
@@ -104,7 +114,7 @@ var startHost = Start
 // Start runs `hostsim serve` on a free loopback port with the profile and the
 // probe header enabled, and waits on its ready file.
 func Start(ctx context.Context, bin, profile string, extra ...string) (*Sim, error) {
-	dir, err := makeRunDir(os.TempDir())
+	dir, err := piddir.Make(os.TempDir(), runDirPrefix)
 	if err != nil {
 		return nil, err
 	}

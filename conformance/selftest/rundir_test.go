@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/catalog/piddir"
 )
 
 // A test binary killed outright (SIGKILL, or go test's own kill on a timeout)
@@ -82,7 +84,7 @@ func TestAHostDiesWithTheProcessThatStartedIt(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatalf("the killed child's folder %s should be there until a later start: %v", dir, err)
 	}
-	made, err := makeRunDir(tmp)
+	made, err := piddir.Make(tmp, runDirPrefix)
 	if err == nil {
 		defer os.RemoveAll(made)
 	}

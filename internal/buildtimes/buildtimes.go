@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,26 +78,19 @@ func listingDigest(dir string) (string, error) {
 }
 
 // settleAt gives path the time its record holds for digest, if any, and records this
-// state last.
+// state last. A record that would not change is not written, so bin/ (a directory some
+// tests stat) keeps its time too.
 func settleAt(path, digest, record string) (restored bool, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return false, err
 	}
-	at := st.ModTime()
 	entries := read(record)
-	if n := len(entries); n > 0 && entries[n-1].digest == digest {
-		// the last build's bytes again: its time back, and nothing to write, so bin/
-		// itself (a directory some tests stat) keeps its time too
-		return restore(path, at, entries[n-1].at)
-	}
-	kept := entries[:0]
+	at := st.ModTime()
+	kept := make([]entry, 0, len(entries)+1)
 	for _, e := range entries {
 		if e.digest == digest {
-			if restored, err = restore(path, at, e.at); err != nil {
-				return false, err
-			}
-			at = e.at
+			at = e.at // the earlier build's time
 			continue
 		}
 		kept = append(kept, e)
@@ -105,18 +99,16 @@ func settleAt(path, digest, record string) (restored bool, err error) {
 	if len(kept) > Kept {
 		kept = kept[len(kept)-Kept:]
 	}
+	if !at.Equal(st.ModTime()) {
+		if err := os.Chtimes(path, at, at); err != nil {
+			return false, fmt.Errorf("giving %s back the time of its earlier state with the same digest: %w", path, err)
+		}
+		restored = true
+	}
+	if slices.EqualFunc(kept, entries, func(a, b entry) bool { return a.digest == b.digest && a.at.Equal(b.at) }) {
+		return restored, nil
+	}
 	return restored, write(record, kept)
-}
-
-// restore gives the binary at path the time earlier when it has another (now).
-func restore(path string, now, earlier time.Time) (bool, error) {
-	if now.Equal(earlier) {
-		return false, nil
-	}
-	if err := os.Chtimes(path, earlier, earlier); err != nil {
-		return false, fmt.Errorf("giving %s back the time of its earlier build with the same bytes: %w", path, err)
-	}
-	return true, nil
 }
 
 // read returns a record's entries, oldest first; a missing or unreadable record, or a

@@ -125,15 +125,14 @@ func (c *consumer) event(ev event) {
 			c.cached[ev.Package] = true
 		}
 	case "pass", "skip":
-		if ev.Test == "" && ev.Action == "pass" {
+		switch {
+		case ev.Test == "" && ev.Action == "pass":
 			c.packageEnded(ev)
-		}
-		if ev.Test != "" {
-			if ev.Action == "pass" {
-				c.t.Passed++
-			} else {
-				c.t.Skipped++
-			}
+		case ev.Test == "": // a package without test files
+		case ev.Action == "pass":
+			c.t.Passed++
+		default:
+			c.t.Skipped++
 		}
 		delete(c.outputs, ev.Package+" "+ev.Test)
 	case "fail":
