@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +79,7 @@ func TestHealthAnswersWithoutTokensOnLoopbackOnly(t *testing.T) {
 			Profile       string `json:"profile,required"`
 			Version       string `json:"version,required"`
 			UptimeSeconds int64  `json:"uptimeSeconds,required"`
+			GoMaxProcs    int    `json:"goMaxProcs,required"`
 		}
 		if code != 200 {
 			t.Fatalf("GET /_sim/health with %q: HTTP %d %s", auth, code, body)
@@ -86,7 +88,7 @@ func TestHealthAnswersWithoutTokensOnLoopbackOnly(t *testing.T) {
 			t.Fatalf("GET /_sim/health with %q: %v: %s", auth, err, body)
 		}
 		if h.Status != "ok" || h.Lane != sim.Host.Lane().String() || h.Lane != wire.DefaultLane.APIVersion || h.Profile != "kv-only" ||
-			h.Version != "1.2.3-test" || h.UptimeSeconds < 1 {
+			h.Version != "1.2.3-test" || h.UptimeSeconds < 1 || h.GoMaxProcs != runtime.GOMAXPROCS(0) {
 			t.Fatalf("GET /_sim/health with %q: %s", auth, body)
 		}
 	}

@@ -27,6 +27,7 @@ type Config struct {
 	Seed              int64
 	ReadyFile         string
 	LogFormat         string
+	Procs             int    // serve --procs: GOMAXPROCS (0: hostsim.TuneProcs decides)
 	Format            string // catalog --format
 	Args              []string
 	// Sources names where each value came from (flag, env, default).
@@ -72,6 +73,7 @@ func flagSet(cmd string, c *Config) *flag.FlagSet {
 		fs.Int64Var(&c.Seed, "seed", 0, "non-zero `n`: reproducible uids and operation ids")
 		fs.StringVar(&c.ReadyFile, "ready-file", "", "write {url, admin, ui, pid} to this `file` once accepting connections")
 		fs.StringVar(&c.LogFormat, "log-format", "text", "log `format`: text or json")
+		fs.IntVar(&c.Procs, "procs", 0, "threads running Go code at once (`n`; default: GOMAXPROCS when set, else 1)")
 	case "catalog":
 		fs.StringVar(&c.Catalog, "catalog", "", "Form family root `dir`ectory in the published layout (default: the built-in catalog)")
 		fs.StringVar(&c.Lane, "lane", "", laneUsage)
@@ -115,6 +117,9 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 		if _, err := wire.LaneNamed(c.Lane); err != nil {
 			return c, badUsage("--lane: %v", err)
 		}
+	}
+	if c.Procs < 0 {
+		return c, badUsage("--procs %d is not a number of threads; give 1 or more (or 0: GOMAXPROCS when set, else 1)", c.Procs)
 	}
 	for _, name := range []string{"log-format", "format"} {
 		if f := fs.Lookup(name); f != nil && f.Value.String() != "text" && f.Value.String() != "json" {

@@ -101,6 +101,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--no-such-flag"}, "hostsim serve: flag provided but not defined: -no-such-flag"},
 		{[]string{"serve", "extra"}, "hostsim serve: takes no arguments"},
 		{[]string{"serve", "--lane", "v9", addr}, `hostsim serve: --lane: unknown lane "v9"`},
+		{[]string{"serve", "--procs", "-1", addr}, "hostsim serve: --procs -1 is not a number of threads; give 1 or more"},
+		{[]string{"serve", "--procs", "two", addr}, `hostsim serve: invalid value "two" for flag -procs`},
 		{[]string{"catalog", "--lane", "v9"}, `hostsim catalog: --lane: unknown lane "v9"`},
 		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), addr}, "x.db"},
 	} {

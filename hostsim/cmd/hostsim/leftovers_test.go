@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -62,10 +61,7 @@ func TestNothingOutlivesTheHost(t *testing.T) {
 		t.Skip("builds and runs the hostsim binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "hostsim")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := hostsimBinary(t)
 	cat, err := catalog.Embedded()
 	if err != nil {
 		t.Fatal(err)

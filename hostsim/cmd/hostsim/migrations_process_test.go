@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -138,10 +137,7 @@ func TestMigrationsOutliveASIGKILLOnADatabaseFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "hostsim")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := hostsimBinary(t)
 	db := filepath.Join(dir, "sim.db")
 	p := startSim(t, bin, dir, "--db", db)
 	p.create(t, cat, "SQLiteDatabase", "db", map[string]any{})

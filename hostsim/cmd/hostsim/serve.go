@@ -24,7 +24,11 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/reqlog"
 )
 
-// serve runs the simulator until SIGINT/SIGTERM (or stop is closed, for tests).
+// serve runs the simulator until SIGINT/SIGTERM, or until stop is closed. A nil
+// stop means serve runs the process (`hostsim serve`): it tunes the runtime for
+// serving (the collector's target, the threads of Go code: hostsim.TuneGC,
+// hostsim.TuneProcs). A test serving in its own process passes a channel and
+// keeps its runtime as it is.
 func serve(args []string, env func(string) string, stdout, stderr io.Writer, stop <-chan struct{}) error {
 	cfg, err := Load("serve", args, env)
 	if err != nil {
@@ -39,7 +43,6 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	if err != nil {
 		return err
 	}
-	hostsim.TuneGC(os.Getenv("GOGC"))
 	h, err := hostsim.New(hc)
 	if err != nil { // a database that cannot be opened, faults that cannot be armed: nothing started
 		return badUsage("%v", err)
@@ -52,6 +55,10 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	l, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return badUsage("cannot listen on --addr %s: %v", cfg.Addr, err)
+	}
+	if stop == nil {
+		hostsim.TuneGC(env("GOGC"))
+		hostsim.TuneProcs(cfg.Procs, env("GOMAXPROCS"))
 	}
 	url := "http://" + l.Addr().String()
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}

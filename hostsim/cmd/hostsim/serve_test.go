@@ -30,10 +30,7 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 		t.Skip("builds and runs the hostsim binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "hostsim")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := hostsimBinary(t)
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--profile", "kv-only"}
 	args = append(args, "--catalog", referenceDir(t))
 	ready := filepath.Join(dir, "ready.json")

@@ -27,9 +27,17 @@ type simProcess struct {
 
 func startSim(t *testing.T, bin, dir string, args ...string) *simProcess {
 	t.Helper()
+	return startSimEnv(t, bin, dir, nil, args...)
+}
+
+// startSimEnv is startSim with the process's environment: env (nil: this
+// process's).
+func startSimEnv(t *testing.T, bin, dir string, env []string, args ...string) *simProcess {
+	t.Helper()
 	ready := filepath.Join(dir, "ready.json")
 	_ = os.Remove(ready)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--ready-file", ready}, args...)...)
+	cmd.Env = env
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -94,10 +102,7 @@ func TestTransitionExitRestart(t *testing.T) {
 		t.Skip("no standalone transition in the built-in catalog")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "hostsim")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := hostsimBinary(t)
 	db := filepath.Join(dir, "sim.db")
 	p := startSim(t, bin, dir, "--db", db)
 

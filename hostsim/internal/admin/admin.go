@@ -41,7 +41,7 @@ type route struct {
 }
 
 var table = []route{
-	{"GET", "/health", (*API).health, true, "The host is up: lane, profile, version, uptime."},
+	{"GET", "/health", (*API).health, true, "The host is up: lane, profile, version, uptime, GOMAXPROCS."},
 	{"GET", "/openapi.json", (*API).openapi, true, "This OpenAPI document."},
 	{"GET", "/state", (*API).state, false, "Everything the host holds, as the dashboard shows it."},
 	{"GET", "/events", (*API).events, false, "The journal after a sequence number."},

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"runtime"
 	"time"
 )
 
@@ -14,7 +15,8 @@ type Health struct {
 
 // health answers that the host is up: no admin token, loopback only like the
 // rest of /_sim (docs/protocol.md#admin). It reads no store and touches no
-// fault, so it never fires one and never counts as traffic.
+// fault, so it never fires one and never counts as traffic. goMaxProcs is the
+// process's GOMAXPROCS as it serves (hostsim serve sets it: hostsim.TuneProcs).
 func (a *API) health(w http.ResponseWriter, _ *http.Request, _ string) error {
 	return writeJSON(w, 200, struct {
 		Status        string `json:"status"`
@@ -22,5 +24,7 @@ func (a *API) health(w http.ResponseWriter, _ *http.Request, _ string) error {
 		Profile       string `json:"profile"`
 		Version       string `json:"version"`
 		UptimeSeconds int64  `json:"uptimeSeconds"`
-	}{"ok", a.Health.Lane, a.State.Profile().Name, a.Health.Version, int64(time.Since(a.Health.Started) / time.Second)})
+		GoMaxProcs    int    `json:"goMaxProcs"`
+	}{"ok", a.Health.Lane, a.State.Profile().Name, a.Health.Version, int64(time.Since(a.Health.Started) / time.Second),
+		runtime.GOMAXPROCS(0)})
 }

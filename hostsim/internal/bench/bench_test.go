@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -161,5 +163,27 @@ func TestClockCPUReadsAChild(t *testing.T) {
 	}
 	if _, err := clockCPU(1 << 27); err == nil { // above any pid_max (at most 2^22)
 		t.Error("the CPU clock of a process that does not exist was read")
+	}
+}
+
+// The bench reads the GOMAXPROCS a host serves with from its health, and
+// refuses a health that does not say.
+func TestHealthProcs(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want int
+	}{{`{"status":"ok","goMaxProcs":3}`, 3}, {`{"status":"ok"}`, 0}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/_sim/health" {
+				http.NotFound(w, r)
+				return
+			}
+			_, _ = w.Write([]byte(c.body))
+		}))
+		got, err := healthProcs(srv.URL)
+		srv.Close()
+		if got != c.want || (c.want == 0) != (err != nil) {
+			t.Errorf("health %s: %d, %v; want %d", c.body, got, err, c.want)
+		}
 	}
 }

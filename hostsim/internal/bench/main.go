@@ -139,6 +139,9 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if mem.procs, err = healthProcs(mem.url); err != nil { // hostsim serve's ready file does not say
+		return err
+	}
 	n, h := newClient(null.url, ref, false), newClient(mem.url, ref, true)
 	var rates [4][]float64 // null seq, host seq, null par, host par
 	var costs [4][]cost
@@ -166,6 +169,8 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	report(out, o, rates, costs)
+	fmt.Fprintf(out, "GOMAXPROCS of the servers: null %d, hostsim %d (hostsim serve runs on one unless --procs or GOMAXPROCS says otherwise)\n",
+		null.procs, mem.procs)
 	mem.stop()
 
 	fresh, err := start(dir, "hostsim-rss", o.hostsim, "serve", "--profile", "full")

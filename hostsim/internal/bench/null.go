@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -35,11 +36,11 @@ func serveNull(args []string) error {
 	return serveUntilSignalled(srv, l, *ready)
 }
 
-// serveUntilSignalled writes {url, pid} to ready (when set) once l listens, then
+// serveUntilSignalled writes {url, pid, goMaxProcs} to ready (when set) once l listens, then
 // serves until SIGINT or SIGTERM closes srv.
 func serveUntilSignalled(srv *http.Server, l net.Listener, ready string) error {
 	if ready != "" {
-		b, _ := json.Marshal(map[string]any{"url": "http://" + l.Addr().String(), "pid": os.Getpid()})
+		b, _ := json.Marshal(map[string]any{"url": "http://" + l.Addr().String(), "pid": os.Getpid(), "goMaxProcs": runtime.GOMAXPROCS(0)})
 		tmp := ready + ".tmp"
 		if err := os.WriteFile(tmp, b, 0o644); err != nil {
 			return err

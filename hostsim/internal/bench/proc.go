@@ -10,14 +10,17 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // proc is a server started as a child process with a ready file.
 type proc struct {
-	name string
-	url  string
-	cmd  *exec.Cmd
-	done chan struct{}
+	name  string
+	url   string
+	procs int // its GOMAXPROCS when its ready file says (the bench's own servers)
+	cmd   *exec.Cmd
+	done  chan struct{}
 }
 
 // start runs bin args... --addr 127.0.0.1:0 --ready-file F and waits for F.
@@ -44,10 +47,11 @@ func start(dir, name, bin string, args ...string) (*proc, error) {
 	deadline := time.After(30 * time.Second)
 	for p.url == "" {
 		var r struct {
-			URL string `json:"url"`
+			URL        string `json:"url"`
+			GoMaxProcs int    `json:"goMaxProcs"`
 		}
 		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &r) == nil {
-			p.url = r.URL
+			p.url, p.procs = r.URL, r.GoMaxProcs
 			break
 		}
 		select {
@@ -61,6 +65,21 @@ func start(dir, name, bin string, args ...string) (*proc, error) {
 		}
 	}
 	return p, nil
+}
+
+// healthProcs is the goMaxProcs a host's GET /_sim/health reports.
+func healthProcs(base string) (int, error) {
+	b, err := newClient(base, wire.FormRef{}, true).do("GET", "/_sim/health", nil, nil, 200)
+	if err != nil {
+		return 0, err
+	}
+	var h struct {
+		GoMaxProcs int `json:"goMaxProcs"`
+	}
+	if err := json.Unmarshal(b, &h); err != nil || h.GoMaxProcs < 1 {
+		return 0, fmt.Errorf("GET /_sim/health names no goMaxProcs: %s", b)
+	}
+	return h.GoMaxProcs, nil
 }
 
 func (p *proc) pid() int { return p.cmd.Process.Pid }

@@ -21,7 +21,7 @@ import (
 
 // serveProfiled is `bench hostsim-profiled`: hostsim served the way
 // `hostsim serve --profile full` serves it (a text logger on stderr, the same
-// http.Server settings and collector target), with a CPU profile of the whole run and a heap profile
+// http.Server settings, collector target and GOMAXPROCS), with a CPU profile of the whole run and a heap profile
 // written when it is interrupted. `bench --profile DIR` drives it.
 func serveProfiled(args []string) error {
 	fs := flag.NewFlagSet("bench hostsim-profiled", flag.ContinueOnError)
@@ -37,6 +37,7 @@ func serveProfiled(args []string) error {
 		runtime.MemProfileRate = *heapRate
 	}
 	hostsim.TuneGC(os.Getenv("GOGC")) // as hostsim serve does
+	hostsim.TuneProcs(0, os.Getenv("GOMAXPROCS"))
 	prof, err := hostsim.LoadProfile("full")
 	if err != nil {
 		return err
