@@ -206,8 +206,24 @@ func TreeID(root string, extra ...string) (string, error) {
 // file, a glob such as mage_*.go; nil: the whole tree): for a program that reads only
 // that part, so that an edit elsewhere keeps what it decided.
 func TreeIDOf(root string, pathspecs []string, extra ...string) (string, error) {
+	files, err := ListFiles(root, pathspecs...)
+	if err != nil {
+		return "", err
+	}
+	if pathspecs != nil && len(files) == 0 {
+		return "", fmt.Errorf("git ls-files in %s lists no file under %v: a part of the tree that holds nothing keys on nothing", root, pathspecs)
+	}
+	sum := sha256.Sum256([]byte(hashFiles(root, files) + BinID(root, extra...)))
+	return hex.EncodeToString(sum[:])[:32], nil
+}
+
+// ListFiles is what git lists in root under the pathspecs (none: the whole tree):
+// tracked files, and untracked ones unless ignored, relative to root. A test that
+// reads the tree through this list opens no directory, so go test does not key its
+// result on directory times that git and the builds move on every run.
+func ListFiles(root string, pathspecs ...string) ([]string, error) {
 	args := []string{"-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"}
-	if pathspecs != nil {
+	if len(pathspecs) > 0 {
 		args = append(append(args, "--"), pathspecs...)
 	}
 	cmd := exec.Command("git", args...)
@@ -215,7 +231,7 @@ func TreeIDOf(root string, pathspecs []string, extra ...string) (string, error) 
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("git ls-files in %s: %v: %s", root, err, stderr.String())
+		return nil, fmt.Errorf("git ls-files in %s: %v: %s", root, err, stderr.String())
 	}
 	var files []string
 	for _, p := range bytes.Split(out, []byte{0}) {
@@ -223,11 +239,7 @@ func TreeIDOf(root string, pathspecs []string, extra ...string) (string, error) 
 			files = append(files, string(p))
 		}
 	}
-	if pathspecs != nil && len(files) == 0 {
-		return "", fmt.Errorf("git ls-files in %s lists no file under %v: a part of the tree that holds nothing keys on nothing", root, pathspecs)
-	}
-	sum := sha256.Sum256([]byte(hashFiles(root, files) + BinID(root, extra...)))
-	return hex.EncodeToString(sum[:])[:32], nil
+	return files, nil
 }
 
 // hashFiles hashes the path, mode and bytes of each file (relative to root); a
