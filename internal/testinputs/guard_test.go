@@ -54,6 +54,8 @@ func skippedByTheGuard(rel string) bool {
 // sources, OpenTofu running bin/, anything outside its module) must key its package's
 // result on the tree's id, or `go tool mage test` would reuse a pass the change broke.
 // A package new to running programs fails here until it declares or is listed above.
+// A package that declares and runs tests in parallel must call catalog/testlog.Main
+// from its TestMain, or an edit undone would not find its results again.
 func TestEveryPackageThatRunsProgramsKeysItsResultsOnTheTree(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -69,6 +71,7 @@ func TestEveryPackageThatRunsProgramsKeysItsResultsOnTheTree(t *testing.T) {
 	}
 	runs := map[string]bool{}
 	declared := map[string]bool{}
+	parallel, logged := map[string]bool{}, map[string]bool{} // t.Parallel in tests; testlog.Main
 	for _, rel := range files {
 		if skippedByTheGuard(rel) {
 			continue
@@ -81,8 +84,16 @@ func TestEveryPackageThatRunsProgramsKeysItsResultsOnTheTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := path.Dir(rel)
-		if strings.HasSuffix(rel, "_test.go") && runsPrograms.Match(src) {
-			runs[dir] = true
+		if strings.HasSuffix(rel, "_test.go") {
+			if runsPrograms.Match(src) {
+				runs[dir] = true
+			}
+			if strings.Contains(string(src), "t.Parallel()") {
+				parallel[dir] = true
+			}
+			if strings.Contains(string(src), "testlog.Main(") {
+				logged[dir] = true
+			}
 		}
 		if declares.Match(src) && !strings.HasPrefix(rel, "internal/testinputs/") {
 			declared[dir] = true
@@ -110,6 +121,13 @@ func TestEveryPackageThatRunsProgramsKeysItsResultsOnTheTree(t *testing.T) {
 			t.Errorf("%s: its tests start programs, but it neither calls testinputs.Declare or DeclareBin "+
 				"(or reads TAKOKIT_TREE_ID or TAKOKIT_BIN_ID) nor is listed in selfContained with why it needs not: go test could "+
 				"reuse a result that a change it cannot see broke", d)
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(declared)) {
+		if parallel[d] && !logged[d] {
+			t.Errorf("%s keys its results on the tree or the binaries and runs tests in parallel, but its TestMain does not "+
+				"call testlog.Main: the order its tests read their inputs in changes from run to run, and an edit undone "+
+				"would not find the results go test kept (catalog/testlog)", d)
 		}
 	}
 	for d := range selfContained {

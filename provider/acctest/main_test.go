@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/takokit/takokit/catalog/testlog"
 	"github.com/takokit/takokit/provider/takoformtest"
 )
 
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) {
 	// docs/decisions.md#test-cache).
 	_ = os.Getenv("TAKOKIT_BIN_ID_TOFU")
 	notReady = prepare()
-	os.Exit(m.Run())
+	os.Exit(testlog.Main(m)) // the parallel tests' input list in one order (docs/decisions.md#test-cache)
 }
 
 func prepare() string {
