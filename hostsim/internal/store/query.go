@@ -72,9 +72,14 @@ func ListKind(q Q, tenant, space, kind string, allSpaces bool) ([]*Resource, err
 // PendingDelete reports whether an accepted delete of uid is still pending.
 func PendingDelete(q Q, uid string) (bool, error) {
 	var n int
-	err := q.QueryRow(`SELECT count(*) FROM operations WHERE action='delete' AND done=0 AND target_uid=?`, uid).Scan(&n)
+	err := q.QueryRow(pendingDeleteQuery, uid).Scan(&n)
 	return n > 0, err
 }
+
+// pendingDeleteQuery counts the delete operations pending on a uid, through the
+// index operations_pending (a host that served thousands of operations would
+// otherwise scan them all for each version a worker's readiness weighs).
+const pendingDeleteQuery = `SELECT count(*) FROM operations WHERE action='delete' AND done=0 AND target_uid=?`
 
 // Affected lists, in one query, the resources a mutation of the name
 // (apiVersion, kind, name) in (tenant, space) can re-render: the sources

@@ -342,7 +342,8 @@ func TestWriteWithFailsAReadAsItFailsAWrite(t *testing.T) {
 }
 
 // The lookup a mutation makes of the resources it may re-render (Affected) goes
-// through indexes: what SQLite plans for it scans no table whole, or every
+// through indexes, and so does the count of a version's pending deletes (PendingDelete):
+// what SQLite plans for them scans no table whole, or every
 // mutation of a host costs in proportion to all the pins and resources it holds.
 func TestRelationLookupsSearchIndexes(t *testing.T) {
 	s, err := Open(filepath.Join(t.TempDir(), "x.db"))
@@ -350,24 +351,31 @@ func TestRelationLookupsSearchIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.DB().Query(`EXPLAIN QUERY PLAN `+affectedQuery, "t", "s", "u", "A", "B", "C", "D", "v", "K", "n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+	planOf := func(query string, args ...any) []string {
+		rows, err := s.DB().Query(`EXPLAIN QUERY PLAN `+query, args...)
+		if err != nil {
 			t.Fatal(err)
 		}
-		plan = append(plan, detail)
+		defer rows.Close()
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		return plan
 	}
-	rows.Close()
+	plan := planOf(affectedQuery, "t", "s", "u", "A", "B", "C", "D", "v", "K", "n")
 	for _, step := range plan {
 		if strings.HasPrefix(step, "SCAN ") {
 			t.Errorf("Affected scans a table whole (%q); plan %q", step, plan)
 		}
+	}
+	if pending := planOf(pendingDeleteQuery, "uid"); len(pending) != 1 || !strings.Contains(pending[0], "operations_pending") {
+		t.Errorf("PendingDelete does not search operations_pending; plan %q", pending)
 	}
 	if !slices.ContainsFunc(plan, func(s string) bool { return strings.Contains(s, "pins_target_name") }) {
 		t.Errorf("Affected does not find the pins naming a target through pins_target_name; plan %q", plan)
