@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -22,21 +21,14 @@ func checkConcurrentUnrelated(ctx context.Context, p *Probe) error {
 	for i := range names {
 		names[i] = p.Name("conc")
 	}
-	errs := make([]error, n)
 	uids := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range names {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			res, err := p.create(ctx, f, names[i], spec)
-			errs[i] = err
-			if err == nil {
-				uids[i] = res.Metadata.UID
-			}
-		}(i)
-	}
-	wg.Wait()
+	errs := inParallel(n, func(i int) error {
+		res, err := p.create(ctx, f, names[i], spec)
+		if err == nil {
+			uids[i] = res.Metadata.UID
+		}
+		return err
+	})
 	seen := map[string]bool{}
 	for i, err := range errs {
 		if err != nil {
