@@ -31,6 +31,8 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+
+	"github.com/takokit/takokit/catalog/piddir"
 )
 
 func main() {
@@ -109,7 +111,7 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dir, err := makeRunDir(os.TempDir())
+	dir, err := piddir.Make(os.TempDir(), runDirPrefix)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 type proc struct {
 	name  string
 	url   string
-	procs int // its GOMAXPROCS when its ready file says (the bench's own servers)
+	procs int // its GOMAXPROCS: from the ready file of the bench's own servers, from hostsim's health (run)
 	cmd   *exec.Cmd
 	done  chan struct{}
 }

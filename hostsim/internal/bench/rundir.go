@@ -6,23 +6,15 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-
-	"github.com/takokit/takokit/catalog/piddir"
 )
 
 // A run's temporary folder holds its servers' ready files and logs and the
 // --db database. It is named for the bench's process id
 // (hostsim-bench-<pid>-*, catalog/piddir), so that a later bench can tell the
 // folder of one killed outright (SIGKILL, which no process can catch) from that
-// of one still running, and remove it. An interrupt or a termination removes the
+// of one still running, and remove it (piddir.Make(tmp, runDirPrefix) does both). An interrupt or a termination removes the
 // folder at once (removeOnSignal).
 const runDirPrefix = "hostsim-bench-"
-
-// makeRunDir removes from tmp the folders of benches no longer running, then
-// makes this run's.
-func makeRunDir(tmp string) (string, error) {
-	return piddir.Make(tmp, runDirPrefix)
-}
 
 // started is every server this bench started, which a signal stops before the
 // folder goes.

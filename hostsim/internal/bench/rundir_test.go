@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/catalog/piddir"
 )
 
 // A bench removes the folders that benches killed outright left, and only
@@ -41,7 +43,7 @@ func TestRunDirRemovesOnlyTheFoldersOfBenchesGone(t *testing.T) {
 		mk(fmt.Sprintf("hostsim-bench-%d-file", dead), false),
 		mk(fmt.Sprintf("other-%d-123", dead), true),
 	}
-	dir, err := makeRunDir(tmp)
+	dir, err := piddir.Make(tmp, runDirPrefix)
 	if err != nil {
 		t.Fatal(err)
 	}
