@@ -15,16 +15,14 @@ func inParallel(n int, fn func(i int) error) []error {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() {
 				if v := recover(); v != nil {
 					errs[i] = fmt.Errorf("runner bug in a concurrent request: %v (at %s); please report it with this line", v, panicSite(debug.Stack()))
 				}
 			}()
 			errs[i] = fn(i)
-		}()
+		})
 	}
 	wg.Wait()
 	return errs

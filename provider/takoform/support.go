@@ -185,11 +185,7 @@ func (c *supportCheck) readContracts() {
 	}
 	var wg sync.WaitGroup
 	read := func(dst *supportRead, fetch func() (*client.SupportAnswer, error)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dst.ans, dst.err = fetch()
-		}()
+		wg.Go(func() { dst.ans, dst.err = fetch() })
 	}
 	for i, ir := range c.form.Provided {
 		read(&c.ifaces[i], func() (*client.SupportAnswer, error) { return cl.InterfaceSupport(c.ctx, ir.Name, ir.Version) })

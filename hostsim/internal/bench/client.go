@@ -116,15 +116,13 @@ func (c *client) rate(tag string, n, workers int) (float64, error) {
 	per := n / workers
 	start := time.Now()
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			if err := c.loop(tag, per); err != nil {
 				mu.Lock()
 				first = err
 				mu.Unlock()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return float64(per*workers) / time.Since(start).Seconds(), first
