@@ -143,6 +143,12 @@ func refusedOr(err error, action, kept string) string {
 	return "The host refused the " + action + "; " + kept
 }
 
+// unreachableCause is the cause line of a request no host answered: the origin, the
+// reason and the request.
+func unreachableCause(u *client.Unreachable) string {
+	return u.Headline() + ": " + u.Reason + " (" + u.Method + " " + u.Path + ")"
+}
+
 // unreachableRepair is the one repair of every diagnostic where no host answered.
 func unreachableRepair(u *client.Unreachable) string {
 	return "No host answered at " + u.Origin + ". Check the endpoint (endpoint or TAKOFORM_ENDPOINT), that the host is running " +
@@ -172,7 +178,7 @@ func (r *report) withErr(err error) *report {
 	var un *client.UnavailableError
 	if u, ok := client.AsUnreachable(err); ok {
 		r.unreachable = u.Headline()
-		r.cause = u.Headline() + ": " + u.Reason + " (" + u.Method + " " + u.Path + ")"
+		r.cause = unreachableCause(u)
 		r.code, r.retry, r.repair = codeHostUnreachable, true, unreachableRepair(u)
 		return r
 	}

@@ -74,7 +74,7 @@ func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client
 			return nil, txRejected, rerr
 		}
 		if rerr != nil {
-			return nil, txIndeterminate, fmt.Errorf("%v; readback: %v", err, rerr)
+			return nil, txIndeterminate, &lostAnswer{post: err, readback: rerr}
 		}
 		return rb, txIndeterminate, err
 	}
@@ -88,6 +88,25 @@ func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client
 		return ans, txIndeterminate, fmt.Errorf("the host answered the transition %s", ans.Operation.Status)
 	}
 	return settleCommitted(ans, req)
+}
+
+// lostAnswer is a POST whose answer was lost and the one readback after it, which
+// failed too. It unwraps to the POST's error, what the report is about: a POST no
+// host answered makes it an unreachable report (docs/provider-design.md#diagnostics,
+// "No host answered"). The readback's error is its detail, never its host answer: a
+// readback's 404 is not the host refusing the transition.
+type lostAnswer struct{ post, readback error }
+
+func (e *lostAnswer) Error() string { return fmt.Sprintf("%v; readback: %v", e.post, e.readback) }
+func (e *lostAnswer) Unwrap() error { return e.post }
+
+// readbackCause is the readback's part of an unreachable report's cause (the POST's is
+// the report's own).
+func (e *lostAnswer) readbackCause() string {
+	if u, ok := client.AsUnreachable(e.readback); ok {
+		return unreachableCause(u)
+	}
+	return e.readback.Error()
 }
 
 func settleCommitted(a *client.TxAnswer, req *client.TxRequest) (*client.TxAnswer, transitionOutcome, error) {
@@ -167,6 +186,9 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		}
 		rep.what += "."
 		rep.withErr(err)
+		if lost := (*lostAnswer)(nil); rep.unreachable != "" && errors.As(err, &lost) {
+			rep.cause += "; readback: " + lost.readbackCause()
+		}
 		rep.code, rep.repair = codeFormTransitionIndeterminat, "Run tofu apply again with the same configuration."
 		if u, ok := client.AsUnreachable(err); ok {
 			rep.code += " (" + codeHostUnreachable + ")"
