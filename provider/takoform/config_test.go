@@ -72,7 +72,12 @@ func TestWrongTokenReachesTheUserWithCodeAndRequest(t *testing.T) {
 	longer := cfg.clone()
 	longer["message_retention_seconds"] = i64(120)
 	pr = h.plan(queueType, longer, st)
-	_, d = h.apply(queueType, longer, st, pr.planned)
+	kept, d := h.apply(queueType, longer, st, pr.planned)
+	// what the diagnostic says of the state holds: a failed update returns the prior
+	// state, every attribute as it was (not the plan, with its unknowns)
+	if kept == nil || len(kept) != len(st) || !sameValues(st, kept) {
+		t.Errorf("the state after the refused update is %v; want the prior state %v", kept, st)
+	}
 	wantDiags(t, named(d, "<uid>", st.str(aUID)), errorDiag("Failed to update AtLeastOnceQueue orders: host discovery failed",
 		"The host's discovery document could not be used, so the update was not sent; the state keeps the prior values.",
 		"",
