@@ -1,0 +1,108 @@
+package takoform
+
+import (
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/takokit/takokit/hostsim"
+)
+
+// opIDRe finds an Operation's id in hostsim's admin state.
+var opIDRe = regexp.MustCompile(`op_[0-9a-f]{20}`)
+
+// failTheOperation waits (up to 10 s) for the operation the host accepted under the
+// armed apply.accept-unfinished fault and ends it with code through the admin API,
+// as a host whose backend failed would; it returns the operation's id.
+func failTheOperation(t *testing.T, h *harness, code string) <-chan string {
+	t.Helper()
+	done := make(chan string, 1)
+	go func() {
+		defer close(done)
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			st, err := h.sim.Admin.State()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if id := opIDRe.Find(st); id != nil {
+				if _, err := h.sim.Admin.Fail(string(id), code); err != nil {
+					t.Error(err)
+				}
+				done <- string(id)
+				return
+			}
+		}
+		t.Error("no operation was accepted within 10 s")
+	}()
+	return done
+}
+
+// TestCreateWhoseOperationFailsWritesNothing: the host accepts a create (202) and
+// its Operation then ends with an error. The apply fails naming the host's error;
+// nothing is written to state.
+func TestCreateWhoseOperationFailsWritesNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("20s")}
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	failed := failTheOperation(t, h, "backend_unavailable")
+	st, d := h.apply(queueType, cfg, nil, pr.planned)
+	<-failed
+	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
+		"The host accepted the create and then ended its operation with an error; nothing was created.",
+		"",
+		"Host: operation <op-1> was failed with backend_unavailable through the hostsim admin API",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Operation: <op-1>",
+		"Code: backend_unavailable (host, HTTP 503)",
+		"Retryable: yes",
+		"",
+		"This is transient and the provider already retried. Apply again later."))
+	if st != nil {
+		t.Errorf("a create whose operation failed wrote state %v", st)
+	}
+}
+
+// TestUpdateWhoseOperationFailsKeepsThePriorState: as above for an update; the
+// state keeps the prior values.
+func TestUpdateWhoseOperationFailsKeepsThePriorState(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(60)})
+	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(120), aUpdateTimeout: s("20s")}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	failed := failTheOperation(t, h, "backend_unavailable")
+	kept, d := h.apply(queueType, cfg, st, pr.planned)
+	<-failed
+	wantDiags(t, d, errorDiag("Failed to update AtLeastOnceQueue orders",
+		"The host accepted the update and then ended its operation with an error; the state keeps the prior values.",
+		"",
+		"Host: operation <op-1> was failed with backend_unavailable through the hostsim admin API",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Expected UID: <uid-1>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Operation: <op-1>",
+		"Code: backend_unavailable (host, HTTP 503)",
+		"Retryable: yes",
+		"",
+		"This is transient and the provider already retried. Apply again later."))
+	if kept == nil || !sameValues(st, kept) {
+		t.Errorf("the state after the failed operation is %v; want the prior state %v", kept, st)
+	}
+}
