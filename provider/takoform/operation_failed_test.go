@@ -5,20 +5,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
 // opIDRe finds an Operation's id in hostsim's admin state.
 var opIDRe = regexp.MustCompile(`op_[0-9a-f]{20}`)
 
-// failTheOperation waits (up to 10 s) for the operation the host accepted under the
-// armed apply.accept-unfinished fault and ends it with code through the admin API,
-// as a host whose backend failed would; it returns the operation's id.
-func failTheOperation(t *testing.T, h *harness, code string) <-chan string {
+// applyWhileItsOperationFails plans and applies cfg over prior (nil: a create)
+// while the host accepts the write (202, under the armed apply.accept-unfinished
+// fault) and then ends its Operation with backend_unavailable through the admin
+// API, as a host whose backend failed would. It returns what the apply returned.
+func applyWhileItsOperationFails(t *testing.T, h *harness, cfg, prior values) (values, []*tfprotov6.Diagnostic) {
 	t.Helper()
-	done := make(chan string, 1)
-	go func() {
-		defer close(done)
+	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	pr := h.plan(queueType, cfg, prior)
+	mustNoError(t, "plan", pr.diags)
+	failed := make(chan struct{})
+	go func() { // waits (up to 10 s) for the accepted operation and fails it
+		defer close(failed)
 		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 			st, err := h.sim.Admin.State()
 			if err != nil {
@@ -26,16 +33,17 @@ func failTheOperation(t *testing.T, h *harness, code string) <-chan string {
 				return
 			}
 			if id := opIDRe.Find(st); id != nil {
-				if _, err := h.sim.Admin.Fail(string(id), code); err != nil {
+				if _, err := h.sim.Admin.Fail(string(id), "backend_unavailable"); err != nil {
 					t.Error(err)
 				}
-				done <- string(id)
 				return
 			}
 		}
 		t.Error("no operation was accepted within 10 s")
 	}()
-	return done
+	st, d := h.apply(queueType, cfg, prior, pr.planned)
+	<-failed
+	return st, d
 }
 
 // TestCreateWhoseOperationFailsWritesNothing: the host accepts a create (202) and
@@ -44,15 +52,7 @@ func failTheOperation(t *testing.T, h *harness, code string) <-chan string {
 func TestCreateWhoseOperationFailsWritesNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
-	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("20s")}
-	pr := h.plan(queueType, cfg, nil)
-	mustNoError(t, "plan", pr.diags)
-	failed := failTheOperation(t, h, "backend_unavailable")
-	st, d := h.apply(queueType, cfg, nil, pr.planned)
-	<-failed
+	st, d := applyWhileItsOperationFails(t, h, values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("20s")}, nil)
 	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
 		"The host accepted the create and then ended its operation with an error; nothing was created.",
 		"",
@@ -77,15 +77,7 @@ func TestUpdateWhoseOperationFailsKeepsThePriorState(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
 	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(60)})
-	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	cfg := values{aName: s("orders"), "message_retention_seconds": i64(120), aUpdateTimeout: s("20s")}
-	pr := h.plan(queueType, cfg, st)
-	mustNoError(t, "plan", pr.diags)
-	failed := failTheOperation(t, h, "backend_unavailable")
-	kept, d := h.apply(queueType, cfg, st, pr.planned)
-	<-failed
+	kept, d := applyWhileItsOperationFails(t, h, values{aName: s("orders"), "message_retention_seconds": i64(120), aUpdateTimeout: s("20s")}, st)
 	wantDiags(t, d, errorDiag("Failed to update AtLeastOnceQueue orders",
 		"The host accepted the update and then ended its operation with an error; the state keeps the prior values.",
 		"",

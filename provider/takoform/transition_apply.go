@@ -186,13 +186,14 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		}
 		rep.what += "."
 		rep.withErr(err)
-		if lost := (*lostAnswer)(nil); rep.unreachable != "" && errors.As(err, &lost) {
-			rep.cause += "; readback: " + lost.readbackCause()
-		}
 		rep.code, rep.repair = codeFormTransitionIndeterminat, "Run tofu apply again with the same configuration."
 		if u, ok := client.AsUnreachable(err); ok {
 			rep.code += " (" + codeHostUnreachable + ")"
 			rep.repair = unreachableRepair(u) + " The same configuration reconciles the transition."
+			var lost *lostAnswer
+			if errors.As(err, &lost) {
+				rep.cause += "; readback: " + lost.readbackCause()
+			}
 		}
 		rep.add(&resp.Diagnostics)
 	default:

@@ -12,8 +12,9 @@ import (
 // --db database. It is named for the bench's process id
 // (hostsim-bench-<pid>-*, catalog/piddir), so that a later bench can tell the
 // folder of one killed outright (SIGKILL, which no process can catch) from that
-// of one still running, and remove it (piddir.Make(tmp, runDirPrefix) does both). An interrupt or a termination removes the
-// folder at once (removeOnSignal).
+// of one still running, and remove it; piddir.Make(tmp, runDirPrefix) does
+// both. An interrupt or a termination removes the folder at once
+// (removeOnSignal).
 const runDirPrefix = "hostsim-bench-"
 
 // started is every server this bench started, which a signal stops before the
