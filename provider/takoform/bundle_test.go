@@ -143,3 +143,38 @@ func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
 		t.Errorf("a bundle that changed since plan reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
 	}
 }
+
+// TestBundleFileGoneSincePlanSaysWhatToCheck: a bundle file that can no longer be read
+// at apply (removed after the plan) fails the upload step locally, with the repair for
+// files that cannot be read, and nothing reaches the host.
+func TestBundleFileGoneSincePlanSaysWhatToCheck(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	file := filepath.Join(t.TempDir(), "index.js")
+	if err := os.WriteFile(file, []byte(`export default {};`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bcfg := bundleConfig(t, h, file)
+	pr := h.plan("takoform_worker_bundle", bcfg, nil)
+	mustNoError(t, "plan bundle", pr.diags)
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := h.sim.Admin.Counters()
+	_, d := h.apply("takoform_worker_bundle", bcfg, nil, pr.planned)
+	wantDiags(t, named(d, "<file>", file), errorDiag("Bundle upload for WorkerBundle bundle-340de09ca4b1-14c2529eb449 failed",
+		"The local module files could not be uploaded and committed; no resource was touched.",
+		"",
+		"Cause: open <file>: no such file or directory",
+		"",
+		"Resource: takoform_worker_bundle (dev/bundle-340de09ca4b1-14c2529eb449)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/bundle-upload-failed",
+		"Retryable: no",
+		"",
+		"Check that every file of the bundle is readable and unchanged since plan, then plan and apply again."))
+	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
+		t.Errorf("a bundle whose file is gone reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
+	}
+}

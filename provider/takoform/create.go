@@ -68,8 +68,10 @@ func (r *Resource) resolveCreate(plan values, d *diag.Diagnostics) (*createCall,
 	ref, _ := refOf(plan)
 	form, ok := m.cat.Form(ref)
 	if !ok {
+		// the plan's ref attributes stay as planned: every state Create writes sets
+		// them from form (unfinished) or from the host's answer, which putSpec holds
+		// to form.Ref (fromResource)
 		form = r.createForm(plan)
-		m.setRef(plan, form.Ref)
 	}
 	if !plan.known(aSpace) && r.configured.space != "" {
 		plan[aSpace] = types.StringValue(r.configured.space)

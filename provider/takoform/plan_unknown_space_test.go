@@ -58,3 +58,30 @@ func TestCreateResolvesWhatThePlanLeftUnknown(t *testing.T) {
 		t.Errorf("the host holds %v, want dev/orders as created (%v)", got, st)
 	}
 }
+
+// TestCreateResolvesAnUnknownRefToTheConfiguredVersion: a plan that left the FormRef
+// unknown but knows form_definition_version creates under that version, not the newest.
+func TestCreateResolvesAnUnknownRefToTheConfiguredVersion(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")}
+	known := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", known.diags)
+	if v := known.planned.str(aFormDefVersion); v != "0.1.0" || v == kindByType(t, h.p, queueType).model.newest.Ref.DefinitionVersion {
+		t.Fatalf("the plan is under %q; the test needs the older version 0.1.0", v)
+	}
+	planned := values{}
+	for k, v := range known.planned {
+		planned[k] = v
+	}
+	for _, k := range []string{aFormAPIVersion, aFormKind, aFormSchemaDigest, aFormPackageDigest} {
+		planned[k] = types.StringUnknown()
+	}
+	st, d := h.apply(queueType, cfg, nil, planned)
+	mustNoError(t, "create", d)
+	for _, k := range []string{aFormAPIVersion, aFormKind, aFormDefVersion, aFormSchemaDigest, aFormPackageDigest} {
+		if !st[k].Equal(known.planned[k]) {
+			t.Errorf("%s: created with %v, the plan that knew it says %v", k, st[k], known.planned[k])
+		}
+	}
+}

@@ -119,9 +119,10 @@ func (c *supportCheck) formProfile() *client.SupportProfile {
 		return ans.Profile
 	}
 	if vs, err := c.r.configured.client.SupportedFormVersions(c.ctx, ref.APIVersion, ref.Kind); err == nil {
-		if other != "" {
-			vs = slices.DeleteFunc(vs, func(v string) bool { return v == ref.DefinitionVersion })
-		}
+		// the version refused (or offered under another contract) is never the way
+		// out: a consistent host does not list a version it refuses, and one that
+		// does would have the user select the very ref it refused
+		vs = slices.DeleteFunc(vs, func(v string) bool { return v == ref.DefinitionVersion })
 		if len(vs) > 0 {
 			why += " The host offers" + other + " " + ref.Kind + " " + strings.Join(vs, ", ") + "; form_definition_version selects one."
 		} else {
@@ -175,13 +176,11 @@ func (c *supportCheck) readContracts() {
 		if !ok || len(l.Elements()) == 0 {
 			continue // empty, null or unknown: no binding is used (yet)
 		}
-		b := *f.Binding
-		for _, acc := range c.form.Accepted {
-			if acc.Name == b.Name {
-				b = acc
-			}
-		}
-		c.bindingReads = append(c.bindingReads, bindingRead{field: f, ref: b})
+		// f.Binding is the Form's accepted BindingRef of that name, as the catalog
+		// model sets it (the same ref the host's relation check uses): no lookup in
+		// Accepted is needed, and one would pick another version when a Form accepts
+		// two versions of one Binding
+		c.bindingReads = append(c.bindingReads, bindingRead{field: f, ref: *f.Binding})
 	}
 	var wg sync.WaitGroup
 	read := func(dst *supportRead, fetch func() (*client.SupportAnswer, error)) {

@@ -1,0 +1,137 @@
+package takoform
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/hostsim"
+)
+
+// TestCreateRefusedForItsValuesIsNotATakenName: a prepare the host refuses as
+// invalid_argument may be a taken name (TestCreateOverATakenNameSuggestsImport) or a
+// value of the spec. The provider looks the name up to tell: here no resource holds it,
+// so the host's refusal is reported as it is, with its own repair, and no state.
+func TestCreateRefusedForItsValuesIsNotATakenName(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("hourly"), "worker": s("api"), "cron": s("99 * * * *")}
+	pr := h.plan("takoform_worker_cron_trigger", cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	st, d := h.apply("takoform_worker_cron_trigger", cfg, nil, pr.planned)
+	wantDiags(t, d, errorDiag("Failed to create WorkerCronTrigger hourly",
+		"The host refused the create; nothing was written to state.",
+		"",
+		`Host: spec does not satisfy the desiredSchema of WorkerCronTrigger 0.1.0: /cron: cron expression "99 * * * *": field 1 (minute) "99": 99 is outside 0-59; accepted: five fields separated by single spaces (minute 0-59, hour 0-23, day of month 1-31, month 1-12, day of week 0-6 with 0 = Sunday), each a comma list of *, N, A-B, */S or A-B/S with one- or two-digit numbers, ranges not inverted and steps 1..(max-min) of the field; no names, macros, ?, L, W or #, schedules are UTC`,
+		"",
+		"Resource: takoform_worker_cron_trigger (dev/hourly)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerCronTrigger@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/cron",
+		"Request: <req-1>",
+		"Code: invalid_argument (host, HTTP 400)",
+		"Retryable: no",
+		"",
+		"The host refused the request as written. Fix the value at the pointer its message names, then apply again."))
+	if st != nil {
+		t.Errorf("a refused create wrote state")
+	}
+}
+
+// TestCreateRefusedForAMissingTargetAsksNothingMore: a create the host refuses for
+// another reason than the name (a reference to a resource that does not exist) is
+// reported from the refused PUT: the provider does not look the name up, and the
+// diagnostic is the host's refusal with its repair.
+func TestCreateRefusedForAMissingTargetAsksNothingMore(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})}
+	pr := h.plan("takoform_worker_version", cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	planned := len(requestRoutes(t, h))
+	st, d := h.apply("takoform_worker_version", cfg, nil, pr.planned)
+	wantDiags(t, d, errorDiag("Failed to create WorkerVersion version-911d3d1fed50-ca8b22d0db83",
+		"The host refused the create; nothing was written to state.",
+		"",
+		`Host: /bundle: relation /bundle: WorkerBundle "b" (edge.forms.takokit.dev/v1beta1) does not exist in the caller's tenant and space; create it first or name an existing WorkerBundle`,
+		"",
+		"Resource: takoform_worker_version (dev/version-911d3d1fed50-ca8b22d0db83)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/bundle",
+		"Request: <req-1>",
+		"Code: resource_not_found (host, HTTP 404)",
+		"Retryable: no",
+		"",
+		"The resource or a referenced target does not exist in this space. Create the target first or fix the name."))
+	if st != nil {
+		t.Errorf("a refused create wrote state")
+	}
+	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms", "POST prepare", "PUT apply"}; !slices.Equal(got, want) {
+		t.Errorf("the apply sent %q, want %q: the support probe, the prepare and the refused PUT, no lookup of the name", got, want)
+	}
+}
+
+// requestRoutes are the host's journal's requests so far, each as "METHOD route".
+func requestRoutes(t *testing.T, h *harness) []string {
+	t.Helper()
+	raw, err := h.sim.Admin.Events(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Events []struct {
+			Type string
+			Data struct{ Method, Route string }
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var routes []string
+	for _, e := range doc.Events {
+		if e.Type == "request" {
+			routes = append(routes, e.Data.Method+" "+e.Data.Route)
+		}
+	}
+	return routes
+}
+
+// TestCreateStopsAtAProbeThatFindsTheFormInactive: the probe before a write asks the
+// host whether the exact FormRef is installed and active in the space. A host that
+// answers it inactive (hostsim's forms.unavailable) is not sent the write: the create
+// ends at the probe with its report, and nothing is written.
+func TestCreateStopsAtAProbeThatFindsTheFormInactive(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	if err := h.sim.Admin.ArmFault("forms.unavailable"); err != nil {
+		t.Fatal(err)
+	}
+	planned := len(requestRoutes(t, h))
+	st, d := h.apply(queueType, cfg, nil, pr.planned)
+	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
+		"The host refused the create; nothing was written to state.",
+		"",
+		"Cause: the host reports the Form as not known, installed, executable, activated or available to this credential",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Code: takoform.provider/host-does-not-support-form",
+		"Retryable: no",
+		"",
+		"Use a host that offers this Form and operation, or remove the resource."))
+	if st != nil {
+		t.Errorf("a create stopped at the probe wrote state")
+	}
+	if c, _ := h.sim.Admin.Counters(); c.Fired["forms.unavailable"] == 0 {
+		t.Errorf("forms.unavailable never fired (%v): the probe was not answered by the fault", c.Fired)
+	}
+	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms"}; !slices.Equal(got, want) {
+		t.Errorf("the apply sent %q, want %q: the probe alone, no prepare or write", got, want)
+	}
+}
