@@ -82,7 +82,7 @@ func (r *Resource) resolveCreate(plan values, d *diag.Diagnostics) (*createCall,
 	c := &createCall{r: r, plan: plan, form: form, name: plan.str(aName), space: plan.str(aSpace)}
 	if c.name == "" || c.space == "" {
 		(&report{summary: fmt.Sprintf("Could not resolve the name or space of %s", m.kind.Kind), typeName: m.typeName,
-			code: codeRevisionNameUnresolved, what: "The name or space was still unknown at apply; nothing was sent.",
+			name: c.name, space: c.space, code: codeRevisionNameUnresolved, what: "The name or space was still unknown at apply; nothing was sent.",
 			repair: "Set name (or revision_owner with known content) and space, or the provider's default space."}).add(d)
 		return nil, false
 	}

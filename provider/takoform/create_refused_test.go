@@ -135,3 +135,34 @@ func TestCreateStopsAtAProbeThatFindsTheFormInactive(t *testing.T) {
 		t.Errorf("the apply sent %q, want %q: the probe alone, no prepare or write", got, want)
 	}
 }
+
+// TestCreateWithTheSpaceStillUnknownSendsNothing: a create handed a plan whose space is
+// still unknown (as a plan made before the provider was configured leaves it, for the
+// next round to fill) by a provider with no default space cannot address the resource:
+// it reports that, names the resource, and sends nothing.
+func TestCreateWithTheSpaceStillUnknownSendsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	mustNoError(t, "configure", h.configure(map[string]string{"endpoint": h.sim.URL, "token": "sim-primary"}))
+	planned := pr.planned.clone()
+	planned[aSpace] = types.StringUnknown()
+	sent := len(requestRoutes(t, h))
+	st, d := h.apply(queueType, cfg, nil, planned)
+	wantDiags(t, d, errorDiag("Could not resolve the name or space of AtLeastOnceQueue",
+		"The name or space was still unknown at apply; nothing was sent.",
+		"",
+		"Resource: takoform_at_least_once_queue (orders)",
+		"Code: takoform.provider/revision-name-unresolved",
+		"Retryable: no",
+		"",
+		"Set name (or revision_owner with known content) and space, or the provider's default space."))
+	if st != nil {
+		t.Errorf("a create with no space wrote state")
+	}
+	if got := requestRoutes(t, h)[sent:]; len(got) != 0 {
+		t.Errorf("a create with no space sent %q", got)
+	}
+}
