@@ -436,26 +436,13 @@ func TestJournalRecordsTheIdempotencyKey(t *testing.T) {
 	c := newClient(t, sim.URL, "sim-primary")
 	c.create(f, "keyed", "prod", fixture(t, f)).status(201)
 	c.read(f, "keyed", "prod").status(200)
-	raw, err := sim.Admin.Events(0)
+	reqs, err := sim.Admin.Requests()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Events []struct {
-			Type string
-			Data struct {
-				Route, IdempotencyKey string
-			}
-		}
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
 	keys := map[string]string{}
-	for _, e := range doc.Events {
-		if e.Type == "request" {
-			keys[e.Data.Route] = e.Data.IdempotencyKey
-		}
+	for _, r := range reqs {
+		keys[r.Route] = r.IdempotencyKey
 	}
 	if !strings.HasPrefix(keys["apply"], "test-key-") || keys["read"] != "" || keys["prepare"] != "" {
 		t.Fatalf("request events carry keys %v; want the apply's key only", keys)

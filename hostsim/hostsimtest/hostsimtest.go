@@ -141,6 +141,46 @@ func (a *Admin) Events(since int64) (json.RawMessage, error) {
 	return doc, err
 }
 
+// Request is one request the host's journal holds (an event of type "request";
+// admin routes are not journaled): what a test asserts about what a host was sent.
+type Request struct {
+	Method         string `json:"method"`
+	Route          string `json:"route"` // the lane's route name: apply, prepare, read, forms, …
+	Path           string `json:"path"`
+	IdempotencyKey string `json:"idempotencyKey"`
+	Status         int    `json:"status"`
+}
+
+// Requests returns the requests among the journal's first 10,000 events (what GET
+// /_sim/events serves at once), oldest first.
+func (a *Admin) Requests() ([]Request, error) {
+	raw, err := a.Events(0)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Events []struct {
+			Type string          `json:"type"`
+			Data json.RawMessage `json:"data"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	var out []Request
+	for _, e := range doc.Events {
+		if e.Type != "request" {
+			continue
+		}
+		var r Request
+		if err := json.Unmarshal(e.Data, &r); err != nil {
+			return nil, fmt.Errorf("request event: %w: %s", err, e.Data)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
 // Reset empties every table and disarms run-time faults.
 func (a *Admin) Reset() error { return a.do("POST", "/reset", nil, nil) }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -108,11 +109,12 @@ func TestBundleAuthoringModes(t *testing.T) {
 		at("modules[0].content_file"))
 }
 
-// TestBundleChangedSincePlanNamesItsCodeOnce: a local failure of the upload step (the
-// files changed between plan and apply) carries the provider code once, not the code
-// wrapped around itself, and nothing reaches the host.
-func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
-	t.Parallel()
+// applyAfterTheFileMoves plans a WorkerBundle from one local module file, lets between
+// change that file, applies the plan and returns the apply's diagnostics with the
+// file's path. A failed upload step is local: it fails the test when the apply reached
+// the host (an upload or a mutation counted).
+func applyAfterTheFileMoves(t *testing.T, between func(file string) error) (string, []*tfprotov6.Diagnostic) {
+	t.Helper()
 	h := newHarness(t, hostsim.Config{})
 	file := filepath.Join(t.TempDir(), "index.js")
 	if err := os.WriteFile(file, []byte(`export default {};`), 0o644); err != nil {
@@ -121,11 +123,25 @@ func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
 	bcfg := bundleConfig(t, h, file)
 	pr := h.plan("takoform_worker_bundle", bcfg, nil)
 	mustNoError(t, "plan bundle", pr.diags)
-	if err := os.WriteFile(file, []byte(`export default { changed: true };`), 0o644); err != nil {
+	if err := between(file); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := h.sim.Admin.Counters()
 	_, d := h.apply("takoform_worker_bundle", bcfg, nil, pr.planned)
+	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
+		t.Errorf("the failed upload reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
+	}
+	return file, d
+}
+
+// TestBundleChangedSincePlanNamesItsCodeOnce: a local failure of the upload step (the
+// files changed between plan and apply) carries the provider code once, not the code
+// wrapped around itself, and nothing reaches the host.
+func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
+	t.Parallel()
+	_, d := applyAfterTheFileMoves(t, func(file string) error {
+		return os.WriteFile(file, []byte(`export default { changed: true };`), 0o644)
+	})
 	// the code line names the provider code once, not wrapped around itself
 	wantDiags(t, d, errorDiag("Bundle upload for WorkerBundle bundle-340de09ca4b1-14c2529eb449 failed",
 		"The local module files could not be uploaded and committed; no resource was touched.",
@@ -139,9 +155,6 @@ func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
 		"Retryable: no",
 		"",
 		"Run the plan again so it describes the files as they are now, then apply that plan; keep the files unchanged between plan and apply."))
-	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
-		t.Errorf("a bundle that changed since plan reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
-	}
 }
 
 // TestBundleFileGoneSincePlanSaysWhatToCheck: a bundle file that can no longer be read
@@ -149,19 +162,7 @@ func TestBundleChangedSincePlanNamesItsCodeOnce(t *testing.T) {
 // files that cannot be read, and nothing reaches the host.
 func TestBundleFileGoneSincePlanSaysWhatToCheck(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, hostsim.Config{})
-	file := filepath.Join(t.TempDir(), "index.js")
-	if err := os.WriteFile(file, []byte(`export default {};`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bcfg := bundleConfig(t, h, file)
-	pr := h.plan("takoform_worker_bundle", bcfg, nil)
-	mustNoError(t, "plan bundle", pr.diags)
-	if err := os.Remove(file); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := h.sim.Admin.Counters()
-	_, d := h.apply("takoform_worker_bundle", bcfg, nil, pr.planned)
+	file, d := applyAfterTheFileMoves(t, os.Remove)
 	wantDiags(t, named(d, "<file>", file), errorDiag("Bundle upload for WorkerBundle bundle-340de09ca4b1-14c2529eb449 failed",
 		"The local module files could not be uploaded and committed; no resource was touched.",
 		"",
@@ -174,7 +175,4 @@ func TestBundleFileGoneSincePlanSaysWhatToCheck(t *testing.T) {
 		"Retryable: no",
 		"",
 		"Check that every file of the bundle is readable and unchanged since plan, then plan and apply again."))
-	if after, _ := h.sim.Admin.Counters(); after.Uploads != before.Uploads || after.Mutations != before.Mutations {
-		t.Errorf("a bundle whose file is gone reached the host: uploads %d→%d, mutations %d→%d", before.Uploads, after.Uploads, before.Mutations, after.Mutations)
-	}
 }

@@ -1,7 +1,6 @@
 package takoform
 
 import (
-	"encoding/json"
 	"slices"
 	"testing"
 
@@ -76,24 +75,13 @@ func TestCreateRefusedForAMissingTargetAsksNothingMore(t *testing.T) {
 // requestRoutes are the host's journal's requests so far, each as "METHOD route".
 func requestRoutes(t *testing.T, h *harness) []string {
 	t.Helper()
-	raw, err := h.sim.Admin.Events(0)
+	reqs, err := h.sim.Admin.Requests()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Events []struct {
-			Type string
-			Data struct{ Method, Route string }
-		}
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var routes []string
-	for _, e := range doc.Events {
-		if e.Type == "request" {
-			routes = append(routes, e.Data.Method+" "+e.Data.Route)
-		}
+	routes := make([]string, len(reqs))
+	for i, r := range reqs {
+		routes[i] = r.Method + " " + r.Route
 	}
 	return routes
 }

@@ -38,10 +38,7 @@ func TestCreateResolvesWhatThePlanLeftUnknown(t *testing.T) {
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	known := h.plan(queueType, cfg, nil)
 	mustNoError(t, "plan", known.diags)
-	planned := values{}
-	for k, v := range known.planned {
-		planned[k] = v
-	}
+	planned := known.planned.clone()
 	for _, k := range []string{aSpace, aFormAPIVersion, aFormKind, aFormDefVersion, aFormSchemaDigest, aFormPackageDigest} {
 		planned[k] = types.StringUnknown()
 	}
@@ -70,10 +67,7 @@ func TestCreateResolvesAnUnknownRefToTheConfiguredVersion(t *testing.T) {
 	if v := known.planned.str(aFormDefVersion); v != "0.1.0" || v == kindByType(t, h.p, queueType).model.newest.Ref.DefinitionVersion {
 		t.Fatalf("the plan is under %q; the test needs the older version 0.1.0", v)
 	}
-	planned := values{}
-	for k, v := range known.planned {
-		planned[k] = v
-	}
+	planned := known.planned.clone()
 	for _, k := range []string{aFormAPIVersion, aFormKind, aFormSchemaDigest, aFormPackageDigest} {
 		planned[k] = types.StringUnknown()
 	}

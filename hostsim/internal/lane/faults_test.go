@@ -1,7 +1,6 @@
 package lane_test
 
 import (
-	"encoding/json"
 	"net"
 	"net/http"
 	"slices"
@@ -12,26 +11,14 @@ import (
 // journaled is the status of each request the journal holds for route, in order.
 func (h *host) journaled(route string) []int {
 	h.t.Helper()
-	raw, err := h.sim.Admin.Events(0)
+	reqs, err := h.sim.Admin.Requests()
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	var out struct {
-		Events []struct {
-			Type string
-			Data struct {
-				Route  string
-				Status int
-			}
-		}
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		h.t.Fatalf("events: %v: %s", err, raw)
-	}
 	var st []int
-	for _, e := range out.Events {
-		if e.Type == "request" && e.Data.Route == route {
-			st = append(st, e.Data.Status)
+	for _, r := range reqs {
+		if r.Route == route {
+			st = append(st, r.Status)
 		}
 	}
 	return st
