@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -23,16 +24,31 @@ func builtFiles() []string {
 	return files
 }
 
+// init gives the repository's root back its time at the start of every mage run, the
+// one of each target and the ones the scenarios start (`go tool mage provider:family`,
+// from scripts/ with -w ..): mage made and removed its main file in the root just now,
+// and with the root's entries as they were, its time goes back too. Settled only in
+// the test targets, the root kept the time a scenario's mage run gave it while other
+// packages' tests ended: go test saved their results keyed on that time, and the next
+// run, settled again, ran them once more (internal/release, docs/decisions.md#test-cache).
+// Run elsewhere than the root (no magefile.go here), mage leaves the directory alone.
+func init() {
+	if _, err := os.Stat("magefile.go"); err != nil {
+		return
+	}
+	if err := os.MkdirAll("bin", 0o755); err != nil { // the record's folder, before the first build makes it
+		fmt.Fprintf(os.Stderr, "mage: %v\n", err)
+		return
+	}
+	if _, err := buildtimes.SettleDir(".", filepath.Join("bin", ".dirtime-root")); err != nil {
+		fmt.Fprintf(os.Stderr, "mage: giving the repository's root back its time: %v\n", err)
+	}
+}
+
 // testEnv is what every test job adds to the environment: bin/ first on PATH, and the
 // ids of the tree and of the binaries that tests with inputs go test cannot see read
 // (docs/decisions.md#test-cache).
 func testEnv() ([]string, error) {
-	// go tool mage made and removed its main file in the root just now: with the root's
-	// entries as they were, its time goes back too, or go test would rerun every test
-	// that runs a program there (internal/buildtimes)
-	if _, err := buildtimes.SettleDir(".", filepath.Join("bin", ".dirtime-root")); err != nil {
-		return nil, err
-	}
 	env, err := binDirEnv()
 	if err != nil {
 		return nil, err
