@@ -71,8 +71,9 @@ func encodeSpec(form *model.Form, vals values) (map[string]any, error) {
 		if !ok || v == nil || v.IsNull() {
 			continue
 		}
-		if v.IsUnknown() {
-			return nil, fmt.Errorf("Unknown %s field %s", form.Ref.Kind, f.Attr)
+		if !wholeKnown(v) {
+			// an unknown element would otherwise be encoded as its zero value
+			return nil, fmt.Errorf("%s field %s is not known yet: the plan left it, or a value inside it, unknown", form.Ref.Kind, f.Attr)
 		}
 		j, err := encodeValue(f, v)
 		if err != nil {

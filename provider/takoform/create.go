@@ -121,8 +121,9 @@ func (r *Resource) createOnHost(ctx context.Context, c *createCall, resp *resour
 	d := &resp.Diagnostics
 	spec, err := encodeSpec(c.form, c.plan)
 	if err != nil {
-		rep := c.failure("The desired values could not be encoded.")
+		rep := c.failure("The desired values could not be encoded; nothing was sent.")
 		rep.cause, rep.code = err.Error(), codeInternal
+		rep.repair = "Run tofu apply again, so the plan it applies is made with every value known; if this repeats, report it as a provider fault."
 		rep.add(d)
 		return nil, false
 	}
@@ -167,9 +168,12 @@ func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model
 		opID, uid = last.ID, last.HostUID()
 	}
 	st := m.unfinished(plan, form, uid, "", "", opID)
+	kept := "The state records the operation in pending_operation_id with every output null; the next plan or apply picks it up and finishes the resource in place."
+	if opID == "" {
+		kept = "No answer named an operation, so the state records the resource by its name with every output null; the next refresh reads it from the host and finishes it in place (or drops it, if the host has no such resource)."
+	}
 	rep := &report{warning: true, summary: fmt.Sprintf("%s %s was accepted by the host but has not finished", m.kind.Kind, name),
-		what: "The host accepted the create but its outcome was not known before the create finished (" + errText("create", why) + "). " +
-			"The state records the operation in pending_operation_id with every output null; the next plan or apply picks it up and finishes the resource in place.",
+		what:     "The host accepted the create but its outcome was not known before the create finished (" + errText("create", why) + "). " + kept,
 		typeName: m.typeName, space: plan.str(aSpace), name: name, ref: &form.Ref, opID: opID,
 		code:   "accepted-without-representation (host)",
 		repair: "Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."}

@@ -154,3 +154,37 @@ func TestCreateWithTheSpaceStillUnknownSendsNothing(t *testing.T) {
 		t.Errorf("a create with no space sent %q", got)
 	}
 }
+
+// TestCreateWithAnUnknownElementSendsNothing: a create handed a plan in which an element
+// of a spec value is still unknown (OpenTofu plans again at apply, so only a plan made
+// by hand has one) refuses to encode it: nothing is sent, rather than an empty string
+// in the unknown element's place.
+func TestCreateWithAnUnknownElementSendsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	cfg := capVersion(h, "fetch")
+	pr := h.plan(capVersionType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	planned := pr.planned.clone()
+	planned["handlers"] = types.SetValueMust(types.StringType, []attr.Value{s("fetch"), types.StringUnknown()})
+	sent := len(requestRoutes(t, h))
+	st, d := h.apply(capVersionType, cfg, nil, planned)
+	wantDiags(t, d, errorDiag("Failed to create WorkerVersion version-f5258df1e916-14c2529eb449",
+		"The desired values could not be encoded; nothing was sent.",
+		"",
+		"Cause: WorkerVersion field handlers is not known yet: the plan left it, or a value inside it, unknown",
+		"",
+		"Resource: takoform_worker_version (dev/version-f5258df1e916-14c2529eb449)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Code: takoform.provider/internal",
+		"Retryable: no",
+		"",
+		"Run tofu apply again, so the plan it applies is made with every value known; if this repeats, report it as a provider fault."))
+	if st != nil {
+		t.Errorf("a create with an unknown element wrote state")
+	}
+	if got := requestRoutes(t, h)[sent:]; len(got) != 0 {
+		t.Errorf("a create with an unknown element sent %q", got)
+	}
+}

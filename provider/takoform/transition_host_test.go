@@ -39,8 +39,9 @@ func transitionHost(t *testing.T, h *harness, hook txHook) func(method string) i
 	return transitionHostWith(t, h, hook, nil)
 }
 
-// otherHook may answer a request to any other route itself (ok); else it is forwarded.
-type otherHook func(r *http.Request) (rep reply, ok bool)
+// otherHook may answer a request to any other route itself (ok), calling fwd (at most
+// once) to send it to hostsim first; else it is forwarded.
+type otherHook func(r *http.Request, fwd func() reply) (rep reply, ok bool)
 
 // transitionHostWith is transitionHost whose other requests go through other first.
 func transitionHostWith(t *testing.T, h *harness, hook txHook, other otherHook) func(method string) int {
@@ -67,21 +68,8 @@ func transitionHostWith(t *testing.T, h *harness, hook txHook, other otherHook) 
 	var mu sync.Mutex
 	seen := map[string]int{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.Contains(r.URL.Path, "/form-transitions") {
-			if other != nil {
-				if rep, ok := other(r); ok {
-					answer(t, w, rep)
-					return
-				}
-			}
-			rp.ServeHTTP(w, r)
-			return
-		}
 		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		seen[r.Method]++
-		n := seen[r.Method]
-		mu.Unlock()
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		fwd := func() reply {
 			req, err := http.NewRequest(r.Method, h.sim.URL+r.URL.RequestURI(), bytes.NewReader(body))
 			if err != nil {
@@ -97,6 +85,20 @@ func transitionHostWith(t *testing.T, h *harness, hook txHook, other otherHook) 
 			b, _ := io.ReadAll(resp.Body)
 			return reply{status: resp.StatusCode, header: resp.Header, body: rewriteOrigin(b)}
 		}
+		if !strings.Contains(r.URL.Path, "/form-transitions") {
+			if other != nil {
+				if rep, ok := other(r, fwd); ok {
+					answer(t, w, rep)
+					return
+				}
+			}
+			rp.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		seen[r.Method]++
+		n := seen[r.Method]
+		mu.Unlock()
 		var rep reply
 		if hook == nil {
 			rep = fwd()

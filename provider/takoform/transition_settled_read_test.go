@@ -65,7 +65,7 @@ func TestTransitionSettledByARefreshWhoseReadThenFails(t *testing.T) {
 					return dropped
 				}
 				return rep
-			}, func(r *http.Request) (reply, bool) {
+			}, func(r *http.Request, _ func() reply) (reply, bool) {
 				return dropped, readFails && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/orders")
 			})
 			up, _ := applyTransition(t, h, cfg, st)

@@ -1,0 +1,70 @@
+package takoform
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/takokit/takokit/hostsim"
+)
+
+// Json-map attributes (a JSON object in a string, such as vars_json) of the gadget
+// catalog edited for the case: every json-map of the embedded catalog belongs to a
+// revision (a change replaces it) and is declared by its Form's newest version.
+
+// TestJSONMapMemberChangingTypeIsAnUpdate: a member of an in-place json-map that
+// changes from the string "1" to the number 1 is a change, not a reformatting: the
+// update is sent, and the host then holds the number. (The two print alike in Go,
+// so the comparison must be of canonical JSON.)
+func TestJSONMapMemberChangingTypeIsAnUpdate(t *testing.T) {
+	t.Parallel()
+	dir := gadgetDir(t)
+	reseal(t, dir, gadgetPkg(dir, "0.2.0"), true, func(def map[string]any) {
+		gadgetProps(def)["settings"] = map[string]any{"type": "object", "additionalProperties": true, "description": "Settings."}
+	}, nil)
+	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+	h.create("takoform_store", values{aName: s("main")})
+	h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
+	cfg := values{aName: s("g"), "holder": s("h"), "size": i64(3), "settings_json": s(`{"a":"1"}`)}
+	st := h.create(gadgetType, cfg)
+	cfg["settings_json"] = s(`{"a":1}`)
+	pr := h.plan(gadgetType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if len(pr.replace) != 0 {
+		t.Fatalf("settings is not immutable, yet the plan replaces %v", pr.replace)
+	}
+	planned := len(requestRoutes(t, h))
+	up, d := h.apply(gadgetType, cfg, st, pr.planned)
+	mustNoError(t, "apply", d)
+	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms", "POST prepare", "PUT apply"}; !slices.Equal(got, want) {
+		t.Errorf("the update sent %q, want %q", got, want)
+	}
+	if up.str(aGeneration) != "2" {
+		t.Errorf("generation after the update = %q, want 2", up.str(aGeneration))
+	}
+	rd, d := h.read(gadgetType, up)
+	mustNoError(t, "read", d)
+	if got := rd.str("settings_json"); got != `{"a":1}` {
+		t.Errorf("the host holds settings %s, want {\"a\":1}", got)
+	}
+}
+
+// TestJSONMapBoundOfAnOlderVersionChecksTheAttribute: the newest version dropped
+// labels; the older version that declares it bounds it (maxProperties), and that bound
+// is the attribute's.
+func TestJSONMapBoundOfAnOlderVersionChecksTheAttribute(t *testing.T) {
+	t.Parallel()
+	dir := gadgetDir(t)
+	reseal(t, dir, gadgetPkg(dir, "0.1.0"), true, func(def map[string]any) {
+		gadgetProps(def)["labels"].(map[string]any)["maxProperties"] = 2
+	}, nil)
+	reseal(t, dir, gadgetPkg(dir, "0.2.0"), true, func(def map[string]any) {
+		delete(gadgetProps(def), "labels")
+	}, nil)
+	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+	cfg := values{aName: s("g"), "holder": s("h"), "size": i64(3), aFormDefVersion: s("0.1.0"),
+		"labels_json": s(`{"a":"x","b":"y","c":"z"}`)}
+	wantDiags(t, h.plan(gadgetType, cfg, nil).diags,
+		errorDiag("Too many members", "The object has 3 members; at most 2 are allowed.").at("labels_json"))
+	cfg["labels_json"] = s(`{"a":"x","b":"y"}`)
+	mustNoError(t, "two labels", h.plan(gadgetType, cfg, nil).diags)
+}
