@@ -2,6 +2,7 @@ package takoform
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -186,5 +187,118 @@ func TestCreateWithAnUnknownElementSendsNothing(t *testing.T) {
 	}
 	if got := requestRoutes(t, h)[sent:]; len(got) != 0 {
 		t.Errorf("a create with an unknown element sent %q", got)
+	}
+}
+
+// TestUpdateWithAnUnknownValueSendsNothing: as above for an update, whose state keeps
+// the prior values.
+func TestUpdateWithAnUnknownValueSendsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600)})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(7200)}
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	planned := pr.planned.clone()
+	planned["message_retention_seconds"] = types.Int64Unknown()
+	sent := len(requestRoutes(t, h))
+	kept, d := h.apply(queueType, cfg, st, planned)
+	wantDiags(t, d, errorDiag("Failed to update AtLeastOnceQueue orders",
+		"The desired values could not be encoded; nothing was sent and the state keeps the prior values.",
+		"",
+		"Cause: AtLeastOnceQueue field message_retention_seconds is not known yet: the plan left it, or a value inside it, unknown",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Expected UID: <uid-1>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Code: takoform.provider/internal",
+		"Retryable: no",
+		"",
+		"Run tofu apply again, so the plan it applies is made with every value known; if this repeats, report it as a provider fault."))
+	if kept == nil || !sameValues(st, kept) {
+		t.Errorf("the state after the refused update is %v; want the prior state %v", kept, st)
+	}
+	if got := requestRoutes(t, h)[sent:]; len(got) != 0 {
+		t.Errorf("an update with an unknown value sent %q", got)
+	}
+}
+
+// TestTransitionWithAnUnknownValueSendsNothing: as above for a Form transition.
+func TestTransitionWithAnUnknownValueSendsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st, cfg := oldQueue(t, h)
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	planned := pr.planned.clone()
+	planned["message_retention_seconds"] = types.Int64Unknown()
+	sent := len(requestRoutes(t, h))
+	kept, d := h.apply(queueType, cfg, st, planned)
+	wantDiags(t, d, errorDiag("Could not build the Form transition of AtLeastOnceQueue orders",
+		"Nothing was sent; the state keeps the prior values.",
+		"",
+		"Cause: AtLeastOnceQueue field message_retention_seconds is not known yet: the plan left it, or a value inside it, unknown",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.1.0 schema=<sha256-1>",
+		"Expected UID: <uid-1>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Code: takoform.provider/internal",
+		"Retryable: no",
+		"",
+		"Run tofu apply again, so the plan it applies is made with every value known; if this repeats, report it as a provider fault."))
+	if kept == nil || !sameValues(st, kept) {
+		t.Errorf("the state after the refused transition is %v; want the prior state %v", kept, st)
+	}
+	if got := requestRoutes(t, h)[sent:]; len(got) != 0 {
+		t.Errorf("a transition with an unknown value sent %q", got)
+	}
+}
+
+// TestUpdateOfAFormWithoutUpdateSendsNothing: a spec change of a Form that declares
+// no update is planned as a replacement; a plan that hands it to Update anyway (made
+// by hand: the provider never plans one) is refused as a provider fault, and nothing
+// is sent.
+func TestUpdateOfAFormWithoutUpdateSendsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	const typ = "takoform_worker_bundle"
+	cfg := values{aRevisionOwner: s("api"), "manifest_digest": s("sha256:" + strings.Repeat("a", 64))}
+	pr := h.plan(typ, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	prior := pr.planned.clone()
+	for k, v := range prior {
+		if v.IsUnknown() {
+			prior[k] = nullOf(h.kind(typ).objectType.AttrTypes[k])
+		}
+	}
+	prior[aUID], prior[aGeneration], prior[aRevision] = s("u-0123456789abcdef0123"), s("1"), s("1")
+	planned := prior.clone()
+	planned["manifest_digest"] = s("sha256:" + strings.Repeat("b", 64))
+	sent := len(requestRoutes(t, h))
+	kept, d := h.apply(typ, cfg, prior, planned)
+	wantDiags(t, d, errorDiag("Failed to update WorkerBundle bundle-aaaaaaaaaaaa-14c2529eb449",
+		"A desired change reached Update on a Form that does not declare update; it should have planned a replacement. Nothing was sent; the state keeps the prior values.",
+		"",
+		"Resource: takoform_worker_bundle (dev/bundle-aaaaaaaaaaaa-14c2529eb449)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Expected UID: <uid-1>",
+		"Expected generation: 1",
+		"Expected revision: 1",
+		"Code: takoform.provider/internal",
+		"Retryable: no",
+		"",
+		"Report this provider bug; as a workaround, taint the resource (tofu taint <address>) so the next apply replaces it."))
+	if kept == nil || !sameValues(prior, kept) {
+		t.Errorf("the state after the refused update is %v; want the prior state %v", kept, prior)
+	}
+	if got := requestRoutes(t, h)[sent:]; len(got) != 0 {
+		t.Errorf("the refused update sent %q", got)
 	}
 }

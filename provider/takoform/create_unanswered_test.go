@@ -2,6 +2,7 @@ package takoform
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -126,5 +127,33 @@ func TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave(t *testing.T) {
 		"Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."))
 	if st == nil || st.str(aUID) != uid || !strings.HasPrefix(st.str(aPendingOp), "op_") {
 		t.Fatalf("the unfinished state: %v; want uid %s and the operation", st, uid)
+	}
+	// The host then finishes the create under a uid of its own. A destroy of that state
+	// (no generation yet) reads the resource to learn one, finds another incarnation
+	// than the one the host named, and deletes nothing.
+	if _, err := h.sim.Admin.Complete(st.str(aPendingOp)); err != nil {
+		t.Fatal(err)
+	}
+	sent := len(requestRoutes(t, h))
+	kept, d := h.apply(queueType, nil, st, nil)
+	wantDiags(t, named(d, "<target uid>", uid), errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
+		"The host serves another incarnation under this name (it was deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /metadata/uid",
+		"Expected UID: <target uid>",
+		"Current UID: <uid-1>",
+		"Current generation: 1",
+		"Current revision: 1",
+		"Code: takoform.provider/uid-mismatch",
+		"Retryable: no",
+		"",
+		"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
+	if kept == nil || !sameValues(st, kept) {
+		t.Errorf("the state after the refused delete is %v; want it kept: %v", kept, st)
+	}
+	if got, want := requestRoutes(t, h)[sent:], []string{"GET read"}; !slices.Equal(got, want) {
+		t.Errorf("the refused delete sent %q, want %q", got, want)
 	}
 }

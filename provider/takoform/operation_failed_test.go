@@ -18,22 +18,43 @@ var opIDRe = regexp.MustCompile(`op_[0-9a-f]{20}`)
 // API, as a host whose backend failed would. It returns what the apply returned.
 func applyWhileItsOperationFails(t *testing.T, h *harness, cfg, prior values) (values, []*tfprotov6.Diagnostic) {
 	t.Helper()
+	return applyWhileItsOperationEnds(t, h, cfg, prior, func(id string) error {
+		_, err := h.sim.Admin.Fail(id, "backend_unavailable")
+		return err
+	})
+}
+
+// applyWhileItsOperationEnds is applyWhileItsOperationFails ending the Operation with
+// end (given its id) instead.
+func applyWhileItsOperationEnds(t *testing.T, h *harness, cfg, prior values, end func(id string) error) (values, []*tfprotov6.Diagnostic) {
+	t.Helper()
+	pr := h.plan(queueType, cfg, prior)
+	mustNoError(t, "plan", pr.diags)
+	wait := whileItsOperationEnds(t, h, end)
+	st, d := h.apply(queueType, cfg, prior, pr.planned)
+	wait()
+	return st, d
+}
+
+// whileItsOperationEnds arms apply.accept-unfinished for the next AtLeastOnceQueue
+// write and ends the Operation hostsim accepts it under with end, as soon as hostsim
+// holds one (up to 10 s). wait blocks until end has run, and fails t if it never did.
+func whileItsOperationEnds(t *testing.T, h *harness, end func(id string) error) (wait func()) {
+	t.Helper()
 	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
 		t.Fatal(err)
 	}
-	pr := h.plan(queueType, cfg, prior)
-	mustNoError(t, "plan", pr.diags)
-	failed := make(chan struct{})
-	go func() { // waits (up to 10 s) for the accepted operation and fails it
-		defer close(failed)
-		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			st, err := h.sim.Admin.State()
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			if id := opIDRe.Find(st); id != nil {
-				if _, err := h.sim.Admin.Fail(string(id), "backend_unavailable"); err != nil {
+				if err := end(string(id)); err != nil {
 					t.Error(err)
 				}
 				return
@@ -41,9 +62,7 @@ func applyWhileItsOperationFails(t *testing.T, h *harness, cfg, prior values) (v
 		}
 		t.Error("no operation was accepted within 10 s")
 	}()
-	st, d := h.apply(queueType, cfg, prior, pr.planned)
-	<-failed
-	return st, d
+	return func() { <-ended }
 }
 
 // TestCreateWhoseOperationFailsWritesNothing: the host accepts a create (202) and

@@ -35,3 +35,27 @@ func TestRevisionNamingWaitsForUnknownValues(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateNamesARevisionThePlanLeftUnnamed: a plan that left a revision's name
+// unknown (its revision_owner or content was unknown when it was made) is named at
+// apply by the function the plan uses, from the values then known: the create makes
+// the revision under the name a plan of the same values derives.
+func TestCreateNamesARevisionThePlanLeftUnnamed(t *testing.T) {
+	t.Parallel()
+	h := withWorker(t, hostsim.Config{})
+	cfg := values{aRevisionOwner: s("other"), "worker": s("api"), "bundle": s(h.bundleName(t)),
+		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})}
+	pr := h.plan("takoform_worker_version", cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	want := pr.planned.str(aName)
+	if want == "" {
+		t.Fatalf("the plan derived no name: %v", pr.planned[aName])
+	}
+	planned := pr.planned.clone()
+	planned[aName] = types.StringUnknown()
+	st, d := h.apply("takoform_worker_version", cfg, nil, planned)
+	mustNoError(t, "apply", d)
+	if st.str(aName) != want || !st.known(aUID) {
+		t.Errorf("created as %q (uid %v), want the derived name %q", st.str(aName), st[aUID], want)
+	}
+}

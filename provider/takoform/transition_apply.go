@@ -127,6 +127,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 	txr, err := r.buildTransition(prior, plan, from, to, marker, kept)
 	if err != nil {
 		rep.summary, rep.code, rep.cause = fmt.Sprintf("Could not build the Form transition of %s %s", m.kind.Kind, name), codeInternal, err.Error()
+		rep.what, rep.repair = "Nothing was sent; the state keeps the prior values.", repairUnencodable
 		rep.add(&resp.Diagnostics)
 		return
 	}

@@ -38,8 +38,9 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		repin: prior.str(aDrift) != "" && !plan.known(aDrift)}
 	newSpec, err := encodeSpec(form, plan)
 	if err != nil {
-		rep := u.failure("The desired values could not be encoded.")
+		rep := u.failure("The desired values could not be encoded; nothing was sent and the state keeps the prior values.")
 		rep.cause, rep.code = err.Error(), codeInternal
+		rep.repair = repairUnencodable
 		rep.add(&resp.Diagnostics)
 		return
 	}
@@ -48,8 +49,8 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		return
 	}
 	if !form.DeclaresUpdate && !u.repin {
-		rep := u.failure("A desired change reached Update on a Form that does not declare update; it should have planned a replacement.")
-		rep.code, rep.repair = codeInternal, "Report this provider bug; as a workaround taint the resource."
+		rep := u.failure("A desired change reached Update on a Form that does not declare update; it should have planned a replacement. Nothing was sent; the state keeps the prior values.")
+		rep.code, rep.repair = codeInternal, "Report this provider bug; as a workaround, taint the resource (tofu taint <address>) so the next apply replaces it."
 		rep.add(&resp.Diagnostics)
 		return
 	}
