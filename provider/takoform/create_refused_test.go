@@ -20,6 +20,7 @@ func TestCreateRefusedForItsValuesIsNotATakenName(t *testing.T) {
 	cfg := values{aName: s("hourly"), "worker": s("api"), "cron": s("99 * * * *")}
 	pr := h.plan("takoform_worker_cron_trigger", cfg, nil)
 	mustNoError(t, "plan", pr.diags)
+	planned := len(requestRoutes(t, h))
 	st, d := h.apply("takoform_worker_cron_trigger", cfg, nil, pr.planned)
 	wantDiags(t, d, errorDiag("Failed to create WorkerCronTrigger hourly",
 		"The host refused the create; nothing was written to state.",
@@ -36,6 +37,9 @@ func TestCreateRefusedForItsValuesIsNotATakenName(t *testing.T) {
 		"The host refused the request as written. Fix the value at the pointer its message names, then apply again."))
 	if st != nil {
 		t.Errorf("a refused create wrote state")
+	}
+	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms", "POST prepare", "GET read"}; !slices.Equal(got, want) {
+		t.Errorf("the apply sent %q, want %q: the probe, the refused prepare and the lookup of the name", got, want)
 	}
 }
 

@@ -1,6 +1,8 @@
 package takoform
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -155,5 +157,56 @@ func TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave(t *testing.T) {
 	}
 	if got, want := requestRoutes(t, h)[sent:], []string{"GET read"}; !slices.Equal(got, want) {
 		t.Errorf("the refused delete sent %q, want %q", got, want)
+	}
+}
+
+// TestCreateWhoseNameIsTakenAfterPrepareSuggestsImport: another client creates the
+// same name between the create's prepare and its PUT (a host in front of hostsim
+// sends that other create first). The PUT is refused generation_conflict; the provider
+// looks the name up, finds the other resource and suggests importing it.
+func TestCreateWhoseNameIsTakenAfterPrepareSuggestsImport(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	var raced atomic.Int32
+	hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+		if r.Method != http.MethodPut || !strings.HasSuffix(r.URL.Path, "/orders") || raced.Add(1) != 1 {
+			return reply{}, false
+		}
+		other := r.Clone(r.Context())
+		other.Header.Set("Idempotency-Key", "another-client-0001")
+		body, _ := io.ReadAll(r.Body)
+		other.Body, other.RequestURI = io.NopCloser(bytes.NewReader(body)), ""
+		other.URL.Scheme, other.URL.Host = "http", strings.TrimPrefix(h.sim.URL, "http://")
+		resp, err := http.DefaultClient.Do(other)
+		if err != nil {
+			t.Error(err)
+			return reply{}, false
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			t.Errorf("the other client's create answered %d, want 201", resp.StatusCode)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		return fwd(), true
+	})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	st, d := h.apply(queueType, cfg, nil, pr.planned)
+	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
+		`The name "orders" is already taken on the host in space "dev" (uid <uid-1>, under AtLeastOnceQueue@0.2.0); nothing was written to state.`,
+		"",
+		`Host: AtLeastOnceQueue "orders" in space "dev" already exists (uid <uid-1>, AtLeastOnceQueue 0.2.0, generation 1); import or update it instead of creating`,
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec",
+		"Request: <req-1>",
+		"Code: generation_conflict (host, HTTP 412)",
+		"Retryable: no",
+		"",
+		"Adopt it with: tofu import <address> dev/orders — or choose another name."))
+	if st != nil {
+		t.Errorf("a refused create wrote state")
 	}
 }

@@ -67,3 +67,22 @@ func TestObjectMemberModes(t *testing.T) {
 		t.Errorf("placement members [required optional] (-want +got):\n%s", diff)
 	}
 }
+
+// TestManifestDigestOfAFormWithoutABundleIsOrdinary: only a Form addressed by its
+// artifact manifest alone (a bundle kind) plans manifest_digest from local files, so
+// only there is it Optional and Computed. A Form that merely has a manifestDigest
+// among its fields takes it like any other field: optional without a default, here.
+func TestManifestDigestOfAFormWithoutABundleIsOrdinary(t *testing.T) {
+	t.Parallel()
+	dir := gadgetDir(t)
+	for _, v := range []string{"0.1.0", "0.2.0"} {
+		reseal(t, dir, gadgetPkg(dir, v), true, func(def map[string]any) {
+			gadgetProps(def)["manifestDigest"] = map[string]any{"type": "string", "pattern": "^sha256:[0-9a-f]{64}$", "description": "Digest."}
+		}, nil)
+	}
+	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+	a := h.kind(gadgetType).schema.Attributes["manifest_digest"]
+	if a == nil || a.IsRequired() || !a.IsOptional() || a.IsComputed() {
+		t.Fatalf("manifest_digest of Gadget: %#v; want Optional only", a)
+	}
+}
