@@ -70,6 +70,40 @@ func dropArmed(t *testing.T) (*hostsimtest.Sim, *catalog.Form, *client, []byte) 
 
 func TestDropAfterCommitThenReplay(t *testing.T) {
 	sim, f, c, b := dropArmed(t)
+	putDropped(t, sim, f, b)
+	r := c.do("PUT", resPath(f, "orders"), map[string]string{"If-None-Match": "*", "Idempotency-Key": "lost"}, b).status(201)
+	if _, g, _ := meta(t, r); g != "1" {
+		t.Fatal("the resend did not get the recorded create")
+	}
+	if n, _ := sim.Admin.Counters(); n.Mutations != 1 {
+		t.Fatalf("mutations = %d, want 1 (the resend is a replay)", n.Mutations)
+	}
+}
+
+// TestDropReplayLosesTheResend: with response.drop-replay armed as well, the
+// resend finds the recorded create and its connection is dropped too; only a
+// third send hears the 201. The write happened once.
+func TestDropReplayLosesTheResend(t *testing.T) {
+	sim, f, c, b := dropArmed(t)
+	if err := sim.Admin.ArmFault("response.drop-replay,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	putDropped(t, sim, f, b)
+	putDropped(t, sim, f, b)
+	r := c.do("PUT", resPath(f, "orders"), map[string]string{"If-None-Match": "*", "Idempotency-Key": "lost"}, b).status(201)
+	if _, g, _ := meta(t, r); g != "1" {
+		t.Fatal("the third send did not get the recorded create")
+	}
+	n, _ := sim.Admin.Counters()
+	if n.Mutations != 1 || n.Fired["response.drop-after-commit"] != 1 || n.Fired["response.drop-replay"] != 1 {
+		t.Fatalf("mutations = %d, fired %v; want one mutation, each drop fired once", n.Mutations, n.Fired)
+	}
+}
+
+// putDropped sends the keyed create b and fails the test unless the host
+// drops the connection without an answer.
+func putDropped(t *testing.T, sim *hostsimtest.Sim, f *catalog.Form, b []byte) {
+	t.Helper()
 	req, _ := http.NewRequest("PUT", sim.URL+resPath(f, "orders"), bytes.NewReader(b))
 	req.Header.Set("Authorization", "Bearer sim-primary")
 	req.Header.Set("If-None-Match", "*")
@@ -86,13 +120,6 @@ func TestDropAfterCommitThenReplay(t *testing.T) {
 	}
 	if ne, ok := err.(net.Error); ok && ne.Timeout() {
 		t.Fatalf("the create was neither answered nor dropped: the connection stayed open (%v)", err)
-	}
-	r := c.do("PUT", resPath(f, "orders"), map[string]string{"If-None-Match": "*", "Idempotency-Key": "lost"}, b).status(201)
-	if _, g, _ := meta(t, r); g != "1" {
-		t.Fatal("the resend did not get the recorded create")
-	}
-	if n, _ := sim.Admin.Counters(); n.Mutations != 1 {
-		t.Fatalf("mutations = %d, want 1 (the resend is a replay)", n.Mutations)
 	}
 }
 

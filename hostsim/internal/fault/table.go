@@ -23,6 +23,7 @@ var Table = []*Rule{
 	OutputsOutOfRange,
 	ApplyAcceptUnfinished,
 	ResponseDropAfterCommit,
+	ResponseDropReplay,
 	StoreFail,
 	StoreReadFail,
 	Latency,
@@ -153,6 +154,7 @@ var (
 	StoreFail                  = &Rule{Name: "store.fail", Stage: StageMutation, Effect: "the matching request's value-th data statement (counting over all its writes; default 1) fails as a failing disk would; the request answers internal_error 500 and a write that fails rolls back (docs/protocol.md#faults)", Value: statementIndex}
 	StoreReadFail              = &Rule{Name: "store.read-fail", Stage: StageMutation, Effect: "the matching request's value-th read inside its writes (a query, or a lookup of a resource or its pins that hostsim's in-memory mirror answers; counting over all its writes; default 1) fails as a failing disk would; the request answers internal_error 500 and a write that fails rolls back (docs/protocol.md#faults)", Value: statementIndex}
 	ResponseDropAfterCommit    = &Rule{Name: "response.drop-after-commit", Stage: StageResponse, Effect: "the mutation commits, then the connection is dropped without an answer"}
+	ResponseDropReplay         = &Rule{Name: "response.drop-replay", Stage: StageResponse, Effect: "a keyed resend finds its recorded answer, and the connection is dropped without it (after response.drop-after-commit: a client that resends once never hears back)"}
 	Latency                    = &Rule{Name: "latency", Stage: StageRequest, Effect: "adds value (a duration) to every matching request", Value: duration, ValueRequired: true}
 	AuthAcceptAny              = &Rule{Name: "auth.accept-any", Stage: StageRequest, Effect: "a request without a valid credential is served as the first configured principal"}
 	InjectedError              = &Rule{Name: "error", Stage: StageRequest, Effect: "answers value (an error code) with the code's status", Value: errorCode, ValueRequired: true}

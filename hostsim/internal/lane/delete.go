@@ -64,7 +64,7 @@ func del(c *call) *wire.Error {
 	var a answer
 	werr := c.write(func(q store.Q) error {
 		if rec, e := c.lookupRecord(q, space); e != nil || rec != nil {
-			a = replayOf(rec)
+			a = c.replay(rec)
 			return errOrNil(e)
 		}
 		cur, e := c.s.Engine.DecideDelete(q, d, false, c.rt.name, c.fs)

@@ -52,7 +52,45 @@ func TestDeleteDropAfterCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
-	req, _ := http.NewRequest("DELETE", h.sim.URL+h.path("orders")+h.query(), nil)
+	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	h.fired("response.drop-after-commit", 1)
+	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
+	h.do("GET", h.path("orders")+h.query(), nil, nil).refused("resource_not_found", "")
+	// The journal tells the dropped delete (no answer: status 0) from its replay.
+	if st := h.journaled("delete"); !slices.Equal(st, []int{0, 204}) {
+		t.Fatalf("the journal holds delete statuses %v, want [0 204]", st)
+	}
+}
+
+// response.drop-replay drops the recorded answer a resend finds: after
+// response.drop-after-commit, the delete and its resend both go unanswered, and
+// only a third send hears the 204. A first send finds no record, so the fault
+// does not fire on it.
+func TestDropReplayLosesTheResendToo(t *testing.T) {
+	h := newHost(t, "orders")
+	for _, f := range []string{"response.drop-after-commit,route=delete,count=1", "response.drop-replay,route=delete,count=1"} {
+		if err := h.sim.Admin.ArmFault(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
+	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	h.fired("response.drop-after-commit", 1)
+	h.fired("response.drop-replay", 0)
+	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	h.fired("response.drop-replay", 1)
+	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
+	if st := h.journaled("delete"); !slices.Equal(st, []int{0, 0, 204}) {
+		t.Fatalf("the journal holds delete statuses %v, want [0 0 204]", st)
+	}
+	h.do("GET", h.path("orders")+h.query(), nil, nil).refused("resource_not_found", "")
+}
+
+// wantDropped sends a request on a fresh connection and fails the test unless
+// the host closes it without an answer.
+func (h *host) wantDropped(method, path string, hd map[string]string) {
+	h.t.Helper()
+	req, _ := http.NewRequest(method, h.sim.URL+path, nil)
 	req.Header.Set("Authorization", "Bearer sim-primary")
 	for k, v := range hd {
 		req.Header.Set(k, v)
@@ -66,16 +104,9 @@ func TestDeleteDropAfterCommit(t *testing.T) {
 	resp, err := (&http.Client{Transport: tr, Timeout: 4 * time.Second}).Do(req)
 	if err == nil {
 		resp.Body.Close()
-		t.Fatalf("the delete was answered HTTP %d; the fault should have dropped the connection", resp.StatusCode)
+		h.t.Fatalf("%s was answered HTTP %d; the fault should have dropped the connection", method, resp.StatusCode)
 	}
 	if ne, ok := err.(net.Error); ok && ne.Timeout() {
-		t.Fatalf("the delete was neither answered nor dropped: the connection stayed open (%v)", err)
-	}
-	h.fired("response.drop-after-commit", 1)
-	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
-	h.do("GET", h.path("orders")+h.query(), nil, nil).refused("resource_not_found", "")
-	// The journal tells the dropped delete (no answer: status 0) from its replay.
-	if st := h.journaled("delete"); !slices.Equal(st, []int{0, 204}) {
-		t.Fatalf("the journal holds delete statuses %v, want [0 204]", st)
+		h.t.Fatalf("%s was neither answered nor dropped: the connection stayed open (%v)", method, err)
 	}
 }

@@ -26,6 +26,16 @@ func (c *call) keyed(space string) idempotency.Key {
 	return c.keying.In(space)
 }
 
+// replay answers a keyed resend with its recorded answer (nil: none), which
+// response.drop-replay may drop.
+func (c *call) replay(rec *store.Record) answer {
+	a := replayOf(rec)
+	if rec != nil {
+		a.drop = c.dropsReplay()
+	}
+	return a
+}
+
 // replayOf answers a recorded request byte for byte.
 func replayOf(rec *store.Record) answer {
 	if rec == nil {

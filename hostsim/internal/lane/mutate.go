@@ -39,7 +39,7 @@ func (c *call) mutate(space string, m *decide.Mutation, g *decide.Gated, early *
 	var failed *wire.Error // a migration that failed after changing its database: committed, then answered
 	err := c.write(func(q store.Q) error {
 		if rec, e := c.lookupRecord(q, space); e != nil || rec != nil {
-			a = replayOf(rec)
+			a = c.replay(rec)
 			return errOrNil(e)
 		}
 		if early != nil {
@@ -112,6 +112,16 @@ func (c *call) dropsAfterCommit() bool {
 		return false
 	}
 	return c.fs.On(fault.ResponseDropAfterCommit)
+}
+
+// dropsReplay is asked when a keyed resend found its recorded answer: the
+// connection closes without the replay either. After response.drop-after-commit,
+// a client that resends once never hears how its write ended.
+func (c *call) dropsReplay() bool {
+	if !hijackable(c.w) {
+		return false
+	}
+	return c.fs.On(fault.ResponseDropReplay)
 }
 
 // hijackable reports whether the writer under w's wrappers can hand over its

@@ -100,7 +100,7 @@ func observe(c *call) *wire.Error {
 	var a answer
 	werr := c.write(func(q store.Q) error {
 		if rec, e := c.lookupRecord(q, space); e != nil || rec != nil {
-			a = replayOf(rec)
+			a = c.replay(rec)
 			return errOrNil(e)
 		}
 		cur, e := c.findOwn(q, space, ref)
