@@ -110,3 +110,24 @@ func (h *host) wantDropped(method, path string, hd map[string]string) {
 		h.t.Fatalf("%s was neither answered nor dropped: the connection stayed open (%v)", method, err)
 	}
 }
+
+// A request that reuses the key of a recorded one with other bytes is refused
+// invalid_argument at the record lookup, and does not spend response.drop-replay:
+// the next resend of the recorded request is the one dropped.
+func TestDropReplayIsNotSpentByAReusedKey(t *testing.T) {
+	h := newHost(t, "orders")
+	if err := h.sim.Admin.ArmFault("response.drop-after-commit,route=delete,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
+	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	if err := h.sim.Admin.ArmFault("response.drop-replay,route=delete,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	other := map[string]string{"Takoform-Expected-Generation": "2", "Idempotency-Key": hd["Idempotency-Key"]}
+	h.do("DELETE", h.path("orders")+h.query(), other, nil).refused("invalid_argument", "")
+	h.fired("response.drop-replay", 0)
+	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	h.fired("response.drop-replay", 1)
+	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
+}
