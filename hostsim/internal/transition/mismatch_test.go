@@ -14,10 +14,12 @@ import (
 // TestRequestMismatch: an operationId recorded with another requestDigest is
 // refused form_identity_conflict / form_transition_request_mismatch without
 // touching the recorded operation. A recomputing operationId binds the same
-// content, so the ledger row is altered directly to reach this branch.
+// content, so the ledger row is altered directly to reach this branch. The
+// transition-hold probe, which answers a request it claims as still prepared,
+// does not skip the check for a recorded operation.
 func TestRequestMismatch(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "sim.db")
-	e := newEnv(t, hostsim.Config{DBPath: db})
+	e := newEnv(t, hostsim.Config{DBPath: db, ConformanceProbes: true})
 	e.arm("transition.crash=A,count=1")
 	req := e.request()
 	if r := e.post(req, nil); !r.dropped {
@@ -33,6 +35,7 @@ func TestRequestMismatch(t *testing.T) {
 	}
 	conn.Close()
 	e.start()
+	expectErr(t, e.post(req, map[string]string{"Takoform-Conformance-Probe": "transition-hold"}), wire.CodeFormIdentityConflict, "form_transition_request_mismatch")
 	expectErr(t, e.post(req, nil), wire.CodeFormIdentityConflict, "form_transition_request_mismatch")
 	s := e.state()
 	if len(s.Transitions) != 1 || s.Transitions[0].Status != "prepared" || s.Transitions[0].DispatchAttempted || e.dispatches(req.OperationID) != 0 {
