@@ -11,6 +11,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -252,4 +254,79 @@ func TestRejectAdvancesMovesTheGenerationByOne(t *testing.T) {
 	if n := w.fired(fault.TransitionRejectAdvances.Name); n != 1 {
 		t.Fatalf("transition.reject-advances fired %d times", n)
 	}
+}
+
+// A replay whose re-dispatch write fails (store.fail on its first data
+// statement) answers that failure, and the resource does not move: the error
+// of the re-dispatch is not dropped for the recorded answer.
+func TestReDispatchWhoseWriteFailsAnswersTheFailure(t *testing.T) {
+	w := newWorld(t)
+	res, c, p := w.queue("orders")
+	first := w.send(w.arm(), c, p)
+	if first.err != nil || first.status != 200 {
+		t.Fatalf("the committing POST: %d %v %s", first.status, first.err, first.body)
+	}
+	committed := w.resource(res.UID)
+	a := w.arm(fault.Spec{Fault: fault.TransitionReDispatch.Name}, fault.Spec{Fault: fault.StoreFail.Name, Value: "1", Count: 1})
+	replay := w.send(a, c, p)
+	if replay.err == nil || replay.err.Code != wire.CodeInternalError || !strings.Contains(replay.err.Message, "store.fail fault") {
+		t.Fatalf("the replay whose re-dispatch failed answered %d %v %s; want internal_error naming the store.fail fault", replay.status, replay.err, replay.body)
+	}
+	if now := w.resource(res.UID); now.Generation != committed.Generation || now.Revision != committed.Revision {
+		t.Fatalf("the failed re-dispatch moved the resource to generation %d revision %d (from %d/%d)", now.Generation, now.Revision, committed.Generation, committed.Revision)
+	}
+	if n := w.fired(fault.StoreFail.Name + "=1"); n != 1 {
+		t.Fatalf("store.fail fired %d times, want 1", n)
+	}
+}
+
+// TestStoreFailAtEveryStatementOfAPinnedTransition fails, in turn, each data
+// statement of a Form transition whose resource another pins (a QueueConsumer
+// of the queue), so the commit also re-renders that consumer: every failed
+// statement is answered internal_error naming the fault, and the POST that
+// commits is the first one the fault did not reach. A step that dropped the
+// re-render's error would commit with the fault fired.
+func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
+	for n := 1; ; n++ {
+		if n > 100 {
+			t.Fatal("a Form transition of more than 100 data statements: the sweep does not end")
+		}
+		w := newWorld(t)
+		res, c, p := w.queue("orders")
+		worker, _ := w.cat.Form(wire.FormRef{APIVersion: res.APIVersion, Kind: "ModuleWorker", DefinitionVersion: "0.1.0", SchemaDigest: formDigest(t, w, "ModuleWorker")})
+		w.insert(worker, "api", map[string]any{})
+		consumer, _ := w.cat.Form(wire.FormRef{APIVersion: res.APIVersion, Kind: "QueueConsumer", DefinitionVersion: "0.1.0", SchemaDigest: formDigest(t, w, "QueueConsumer")})
+		ref := func(kind, name string) map[string]any {
+			return map[string]any{"apiVersion": res.APIVersion, "kind": kind, "name": name}
+		}
+		w.insert(consumer, "c", map[string]any{"queue": ref("AtLeastOnceQueue", "orders"), "worker": ref("ModuleWorker", "api"),
+			"maxBatchSize": 10, "maxBatchTimeoutSeconds": 5, "maxConcurrency": 4, "maxRetries": 3, "retryDelaySeconds": 60})
+		spec := fault.Spec{Fault: fault.StoreFail.Name, Value: strconv.Itoa(n), Count: 1}
+		ans := w.send(w.arm(spec), c, p)
+		fired := w.fired(fmt.Sprintf("%s=%d", fault.StoreFail.Name, n))
+		if ans.err == nil && ans.status == 200 {
+			if fired != 0 {
+				t.Fatalf("store.fail=%d: the POST committed, yet the fault fired %d times: a failed statement's error was dropped", n, fired)
+			}
+			if n < 4 {
+				t.Fatalf("the POST committed at store.fail=%d: the sweep never reached the commit", n)
+			}
+			return
+		}
+		if ans.err == nil || ans.err.Code != wire.CodeInternalError || !strings.Contains(ans.err.Message, "store.fail fault") || fired != 1 {
+			t.Fatalf("store.fail=%d: answered %d %v (fired %d); want internal_error naming the fault, fired once", n, ans.status, ans.err, fired)
+		}
+	}
+}
+
+// formDigest is the schema digest of the embedded catalog's kind at 0.1.0.
+func formDigest(t *testing.T, w *world, kind string) string {
+	t.Helper()
+	for _, f := range w.cat.Forms() {
+		if f.Ref.Kind == kind && f.Ref.DefinitionVersion == "0.1.0" {
+			return f.Ref.SchemaDigest
+		}
+	}
+	t.Fatalf("no %s 0.1.0 in the embedded catalog", kind)
+	return ""
 }
