@@ -284,8 +284,9 @@ func TestReDispatchWhoseWriteFailsAnswersTheFailure(t *testing.T) {
 // statement of a Form transition whose resource another pins (a QueueConsumer
 // of the queue), so the commit also re-renders that consumer: every failed
 // statement is answered internal_error naming the fault, and the POST that
-// commits is the first one the fault did not reach. A step that dropped the
-// re-render's error would commit with the fault fired.
+// commits is the first one the fault did not reach, and moved the consumer's
+// revision. A step that dropped the re-render's error would commit with the
+// fault fired; one that skipped the re-render would leave the revision.
 func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 	for n := 1; ; n++ {
 		if n > 100 {
@@ -299,7 +300,7 @@ func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 		ref := func(kind, name string) map[string]any {
 			return map[string]any{"apiVersion": res.APIVersion, "kind": kind, "name": name}
 		}
-		w.insert(consumer, "c", map[string]any{"queue": ref("AtLeastOnceQueue", "orders"), "worker": ref("ModuleWorker", "api"),
+		before := w.insert(consumer, "c", map[string]any{"queue": ref("AtLeastOnceQueue", "orders"), "worker": ref("ModuleWorker", "api"),
 			"maxBatchSize": 10, "maxBatchTimeoutSeconds": 5, "maxConcurrency": 4, "maxRetries": 3, "retryDelaySeconds": 60})
 		spec := fault.Spec{Fault: fault.StoreFail.Name, Value: strconv.Itoa(n), Count: 1}
 		ans := w.send(w.arm(spec), c, p)
@@ -310,6 +311,11 @@ func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 			}
 			if n < 4 {
 				t.Fatalf("the POST committed at store.fail=%d: the sweep never reached the commit", n)
+			}
+			// the commit re-rendered the consumer: its revision moved, never its generation
+			if after := w.resource(before.UID); after.Revision != before.Revision+1 || after.Generation != before.Generation {
+				t.Fatalf("the consumer after the commit: generation %d revision %d (from %d/%d); want the revision moved by one",
+					after.Generation, after.Revision, before.Generation, before.Revision)
 			}
 			return
 		}
