@@ -430,13 +430,7 @@ func TestCapabilityReplacementIsCheckedAsItsCreate(t *testing.T) {
 	// reads only the recorded ref and values from it, and no apply is involved
 	pr0 := h.plan("takoform_worker_cron_trigger", cron, nil)
 	mustNoError(t, "create plan", pr0.diags)
-	st := values{}
-	for k, v := range pr0.planned {
-		if v.IsUnknown() {
-			v = nullOf(h.kind("takoform_worker_cron_trigger").objectType.AttrTypes[k])
-		}
-		st[k] = v
-	}
+	st := h.settled("takoform_worker_cron_trigger", pr0.planned)
 	capReconfigure(t, h)
 	before := capCounters(t, h).support
 	moved := cron.clone()

@@ -46,10 +46,6 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
 }
 
-// repairUnencodable is the repair of a write whose planned spec cannot be encoded: a
-// plan OpenTofu makes at apply has every value known (encodeSpec).
-const repairUnencodable = "Run tofu apply again, so the plan it applies is made with every value known; if this repeats, report it as a provider fault."
-
 // createCall is one create: the plan with every value apply derives filled in.
 type createCall struct {
 	r           *Resource
@@ -125,10 +121,7 @@ func (r *Resource) createOnHost(ctx context.Context, c *createCall, resp *resour
 	d := &resp.Diagnostics
 	spec, err := encodeSpec(c.form, c.plan)
 	if err != nil {
-		rep := c.failure("The desired values could not be encoded; nothing was sent.")
-		rep.cause, rep.code = err.Error(), codeInternal
-		rep.repair = repairUnencodable
-		rep.add(d)
+		c.failure("The desired values could not be encoded; nothing was sent.").unencodable(err).add(d)
 		return nil, false
 	}
 	out, err := r.putSpec(ctx, c.form, c.name, c.space, spec, fences{}, "create")

@@ -19,6 +19,23 @@ func hostInFront(t *testing.T, h *harness, other otherHook) {
 	transitionHostWith(t, h, nil, other)
 }
 
+// queueCreateUnfinished is the warning of the create of queue orders that the host
+// accepted under an operation naming its uid (<target uid>) and that ended, unfinished,
+// for cause.
+func queueCreateUnfinished(cause string) diagnostic {
+	return warningDiag("AtLeastOnceQueue orders was accepted by the host but has not finished",
+		"The host accepted the create but its outcome was not known before the create finished ("+cause+"). The state records the operation in pending_operation_id with every output null; the next plan or apply picks it up and finishes the resource in place.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Current UID: <target uid>",
+		"Operation: <op-1>",
+		"Code: accepted-without-representation (host)",
+		"Retryable: no",
+		"",
+		"Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created.")
+}
+
 // TestCreateWhosePutAndResendLoseTheirAnswersIsUnfinished: the answers to a create's
 // PUT and to its one resend both break off. The create cannot know the outcome and no
 // answer named an operation: it is recorded accepted-unfinished by name (a warning,
@@ -116,17 +133,7 @@ func TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave(t *testing.T) {
 	if operations.Load() == 0 {
 		t.Fatal("no answer of the host was an Operation: the fault did not fire")
 	}
-	wantDiags(t, named(d, "<target uid>", uid), warningDiag("AtLeastOnceQueue orders was accepted by the host but has not finished",
-		"The host accepted the create but its outcome was not known before the create finished (create_timeout ran out while polling). The state records the operation in pending_operation_id with every output null; the next plan or apply picks it up and finishes the resource in place.",
-		"",
-		"Resource: takoform_at_least_once_queue (dev/orders)",
-		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-		"Current UID: <target uid>",
-		"Operation: <op-1>",
-		"Code: accepted-without-representation (host)",
-		"Retryable: no",
-		"",
-		"Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."))
+	wantDiags(t, named(d, "<target uid>", uid), queueCreateUnfinished("create_timeout ran out while polling"))
 	if st == nil || st.str(aUID) != uid || !strings.HasPrefix(st.str(aPendingOp), "op_") {
 		t.Fatalf("the unfinished state: %v; want uid %s and the operation", st, uid)
 	}
@@ -152,9 +159,7 @@ func TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave(t *testing.T) {
 		"Retryable: no",
 		"",
 		"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
-	if kept == nil || !sameValues(st, kept) {
-		t.Errorf("the state after the refused delete is %v; want it kept: %v", kept, st)
-	}
+	wantKept(t, st, kept)
 	if got, want := requestRoutes(t, h)[sent:], []string{"GET read"}; !slices.Equal(got, want) {
 		t.Errorf("the refused delete sent %q, want %q", got, want)
 	}

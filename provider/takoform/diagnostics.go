@@ -155,6 +155,14 @@ func unreachableRepair(u *client.Unreachable) string {
 		"and that this machine can reach it, then run the command again."
 }
 
+// unencodable is r for a write whose planned spec could not be encoded (encodeSpec):
+// only a plan made without OpenTofu's apply-time plan has a value not known.
+func (r *report) unencodable(err error) *report {
+	r.cause, r.code = err.Error(), codeInternal
+	r.repair = "Run tofu apply again, so the plan it applies is made with every value known; if this repeats, report it as a provider fault."
+	return r
+}
+
 // withLocalCode fills the lines of err like withErr, under the provider code own: a host
 // or protocol code the error carries is kept beside it ("own (host code)"), a local
 // error (no such code) leaves own alone.

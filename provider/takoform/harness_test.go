@@ -278,6 +278,39 @@ func (h *harness) create(typeName string, config values) values {
 	return st
 }
 
+// settled is planned with every unknown value made null: the state a plan leaves when
+// no host answered it, for tests that need a prior state without an apply.
+func (h *harness) settled(typeName string, planned values) values {
+	h.t.Helper()
+	st := planned.clone()
+	for k, v := range st {
+		if v.IsUnknown() {
+			st[k] = nullOf(h.kind(typeName).objectType.AttrTypes[k])
+		}
+	}
+	return st
+}
+
+// applyHandMade applies a plan made by hand (one OpenTofu never hands the provider)
+// and fails t if any request reached the host: each such plan must be refused first.
+func (h *harness) applyHandMade(typeName string, config, prior, planned values) (values, []*tfprotov6.Diagnostic) {
+	h.t.Helper()
+	sent := len(requestRoutes(h.t, h))
+	st, d := h.apply(typeName, config, prior, planned)
+	if got := requestRoutes(h.t, h)[sent:]; len(got) != 0 {
+		h.t.Errorf("applying a plan made by hand sent %q", got)
+	}
+	return st, d
+}
+
+// wantKept fails t unless the state an operation wrote is prior, unchanged.
+func wantKept(t *testing.T, prior, kept values) {
+	t.Helper()
+	if kept == nil || !sameValues(prior, kept) {
+		t.Errorf("the state written is %v; want the prior state kept: %v", kept, prior)
+	}
+}
+
 func hasError(ds []*tfprotov6.Diagnostic) bool {
 	for _, d := range ds {
 		if d.Severity == tfprotov6.DiagnosticSeverityError {

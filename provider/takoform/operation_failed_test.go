@@ -113,7 +113,5 @@ func TestUpdateWhoseOperationFailsKeepsThePriorState(t *testing.T) {
 		"Retryable: yes",
 		"",
 		"This is transient and the provider already retried. Apply again later."))
-	if kept == nil || !sameValues(st, kept) {
-		t.Errorf("the state after the failed operation is %v; want the prior state %v", kept, st)
-	}
+	wantKept(t, st, kept)
 }

@@ -285,12 +285,7 @@ func TestReformattedJSONIsNotAReplacement(t *testing.T) {
 		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")}), "vars_json": s(`{"A":"1","B":2}`)}
 	pr := h.plan("takoform_worker_version", cfg, nil)
 	mustNoError(t, "plan", pr.diags)
-	prior := pr.planned.clone()
-	for k, v := range prior {
-		if v.IsUnknown() {
-			prior[k] = nullOf(h.kind("takoform_worker_version").objectType.AttrTypes[k])
-		}
-	}
+	prior := h.settled("takoform_worker_version", pr.planned)
 	prior[aUID], prior[aGeneration] = s("u-1"), s("1")
 	re := cfg.clone()
 	re["vars_json"] = s("{\n  \"B\": 2,\n  \"A\": \"1\"\n}")

@@ -126,9 +126,8 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 	rep.fence("Expected UID", prior.str(aUID)).fence("Expected generation", prior.str(aGeneration)).fence("Expected revision", prior.str(aRevision))
 	txr, err := r.buildTransition(prior, plan, from, to, marker, kept)
 	if err != nil {
-		rep.summary, rep.code, rep.cause = fmt.Sprintf("Could not build the Form transition of %s %s", m.kind.Kind, name), codeInternal, err.Error()
-		rep.what, rep.repair = "Nothing was sent; the state keeps the prior values.", repairUnencodable
-		rep.add(&resp.Diagnostics)
+		rep.summary, rep.what = fmt.Sprintf("Could not build the Form transition of %s %s", m.kind.Kind, name), "Nothing was sent; the state keeps the prior values."
+		rep.unencodable(err).add(&resp.Diagnostics)
 		return
 	}
 	rep.opID = txr.OperationID

@@ -38,10 +38,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 		repin: prior.str(aDrift) != "" && !plan.known(aDrift)}
 	newSpec, err := encodeSpec(form, plan)
 	if err != nil {
-		rep := u.failure("The desired values could not be encoded; nothing was sent and the state keeps the prior values.")
-		rep.cause, rep.code = err.Error(), codeInternal
-		rep.repair = repairUnencodable
-		rep.add(&resp.Diagnostics)
+		u.failure("The desired values could not be encoded; nothing was sent and the state keeps the prior values.").unencodable(err).add(&resp.Diagnostics)
 		return
 	}
 	if u.onlyConfigChanged(newSpec) {

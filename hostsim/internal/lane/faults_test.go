@@ -48,11 +48,8 @@ func TestSpaceIgnoreFiresOnlyOnAMiss(t *testing.T) {
 // closes with no answer, and the resend of the same request gets the 204.
 func TestDeleteDropAfterCommit(t *testing.T) {
 	h := newHost(t, "orders")
-	if err := h.sim.Admin.ArmFault("response.drop-after-commit,route=delete,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
-	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	h.arm("response.drop-after-commit,route=delete,count=1")
+	hd := h.deleteLost()
 	h.fired("response.drop-after-commit", 1)
 	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
 	h.do("GET", h.path("orders")+h.query(), nil, nil).refused("resource_not_found", "")
@@ -68,13 +65,8 @@ func TestDeleteDropAfterCommit(t *testing.T) {
 // does not fire on it.
 func TestDropReplayLosesTheResendToo(t *testing.T) {
 	h := newHost(t, "orders")
-	for _, f := range []string{"response.drop-after-commit,route=delete,count=1", "response.drop-replay,route=delete,count=1"} {
-		if err := h.sim.Admin.ArmFault(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
-	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	h.arm("response.drop-after-commit,route=delete,count=1", "response.drop-replay,route=delete,count=1")
+	hd := h.deleteLost()
 	h.fired("response.drop-after-commit", 1)
 	h.fired("response.drop-replay", 0)
 	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
@@ -84,6 +76,25 @@ func TestDropReplayLosesTheResendToo(t *testing.T) {
 		t.Fatalf("the journal holds delete statuses %v, want [0 0 204]", st)
 	}
 	h.do("GET", h.path("orders")+h.query(), nil, nil).refused("resource_not_found", "")
+}
+
+// arm arms each fault, given in text form, on the host.
+func (h *host) arm(faults ...string) {
+	h.t.Helper()
+	for _, f := range faults {
+		if err := h.sim.Admin.ArmFault(f); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+}
+
+// deleteLost sends a keyed delete of orders, which an armed fault must leave
+// unanswered, and returns its headers for the resends.
+func (h *host) deleteLost() map[string]string {
+	h.t.Helper()
+	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
+	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
+	return hd
 }
 
 // wantDropped sends a request on a fresh connection and fails the test unless
@@ -116,14 +127,9 @@ func (h *host) wantDropped(method, path string, hd map[string]string) {
 // the next resend of the recorded request is the one dropped.
 func TestDropReplayIsNotSpentByAReusedKey(t *testing.T) {
 	h := newHost(t, "orders")
-	if err := h.sim.Admin.ArmFault("response.drop-after-commit,route=delete,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	hd := map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": h.key()}
-	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
-	if err := h.sim.Admin.ArmFault("response.drop-replay,route=delete,count=1"); err != nil {
-		t.Fatal(err)
-	}
+	h.arm("response.drop-after-commit,route=delete,count=1")
+	hd := h.deleteLost()
+	h.arm("response.drop-replay,route=delete,count=1")
 	other := map[string]string{"Takoform-Expected-Generation": "2", "Idempotency-Key": hd["Idempotency-Key"]}
 	h.do("DELETE", h.path("orders")+h.query(), other, nil).refused("invalid_argument", "")
 	h.fired("response.drop-replay", 0)

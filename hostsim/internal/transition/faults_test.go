@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -294,9 +295,8 @@ func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 		}
 		w := newWorld(t)
 		res, c, p := w.queue("orders")
-		worker, _ := w.cat.Form(wire.FormRef{APIVersion: res.APIVersion, Kind: "ModuleWorker", DefinitionVersion: "0.1.0", SchemaDigest: formDigest(t, w, "ModuleWorker")})
-		w.insert(worker, "api", map[string]any{})
-		consumer, _ := w.cat.Form(wire.FormRef{APIVersion: res.APIVersion, Kind: "QueueConsumer", DefinitionVersion: "0.1.0", SchemaDigest: formDigest(t, w, "QueueConsumer")})
+		w.insert(w.form(res.APIVersion, "ModuleWorker", "0.1.0"), "api", map[string]any{})
+		consumer := w.form(res.APIVersion, "QueueConsumer", "0.1.0")
 		ref := func(kind, name string) map[string]any {
 			return map[string]any{"apiVersion": res.APIVersion, "kind": kind, "name": name}
 		}
@@ -325,14 +325,14 @@ func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 	}
 }
 
-// formDigest is the schema digest of the embedded catalog's kind at 0.1.0.
-func formDigest(t *testing.T, w *world, kind string) string {
-	t.Helper()
-	for _, f := range w.cat.Forms() {
-		if f.Ref.Kind == kind && f.Ref.DefinitionVersion == "0.1.0" {
-			return f.Ref.SchemaDigest
+// form is the embedded catalog's Form of kind at version.
+func (w *world) form(apiVersion, kind, version string) *catalog.Form {
+	w.t.Helper()
+	if k, ok := w.cat.Kind(apiVersion, kind); ok {
+		if f, ok := k.Version(version); ok {
+			return f
 		}
 	}
-	t.Fatalf("no %s 0.1.0 in the embedded catalog", kind)
-	return ""
+	w.t.Fatalf("no %s %s in the embedded catalog", kind, version)
+	return nil
 }
