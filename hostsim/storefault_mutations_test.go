@@ -74,6 +74,25 @@ var changeCases = []changeCase{
 		w.create(kConsumer, "qc", consumerSpec(w, "api", "events", "dead")).status(201)
 		return sim, func() []byte { return relatedReads(w) }, func() *reply { return w.del(kConsumer, "qc", 1) }
 	}},
+	{"create of an application that migrates", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
+		w.create(kSQLite, "db", map[string]any{}).status(201)
+		w.set("v1", m1, m2, m3)
+		return w.sim, func() []byte { return migrationReads(w) }, func() *reply { return w.apply("app", "db", "v1") }
+	}},
+}
+
+// migrationReads reads the application app and its database db. The files a
+// failed run applied before the failure stay in the database's ledger, each its
+// own transaction (docs/protocol.md#migrations), so the ledger is not compared:
+// the request sent again resumes after them.
+func migrationReads(w *migrationWorld) []byte {
+	var b bytes.Buffer
+	for _, r := range []struct{ kind, name string }{{kApp, "app"}, {kSQLite, "db"}} {
+		a := w.read(r.kind, r.name)
+		fmt.Fprintf(&b, "%s %s: %d %s\n", r.kind, r.name, a.code, requestIDs.ReplaceAll(a.body, []byte("<request id>")))
+	}
+	return b.Bytes()
 }
 
 // plainHost is a host on db holding one resource of an updatable Form, orders.
