@@ -203,7 +203,8 @@ func (a *Armory) record(q store.Q, f *armed, requestID, kind, name string, at ti
 		return err
 	}
 	data, _ := json.Marshal(map[string]any{"fault": f.spec, "requestId": requestID, "kind": kind, "resource": name})
-	return store.AppendEvent(q, at.UnixNano(), "fault", data)
+	store.AppendEvent(q, at.UnixNano(), "fault", data)
+	return nil
 }
 
 // FiredCounter prefixes the counter of a fault's firings: fired:NAME, or

@@ -91,7 +91,7 @@ func counterValues(st *store.Store) (map[string]int64, error) {
 // Append queues an event in q's write transaction (store.AppendEvent): it
 // joins the journal only if the transaction commits. A Mutation or a
 // Deletion is queued packed (mutation.go); any other data as its JSON.
-func Append(q store.Q, now time.Time, typ string, data any) error {
+func Append(q store.Q, now time.Time, typ string, data any) {
 	var b []byte
 	switch d := data.(type) {
 	case Mutation:
@@ -101,7 +101,7 @@ func Append(q store.Q, now time.Time, typ string, data any) error {
 	default:
 		b, _ = json.Marshal(data)
 	}
-	return store.AppendEvent(q, now.UnixNano(), typ, b)
+	store.AppendEvent(q, now.UnixNano(), typ, b)
 }
 
 // Request records one request event (admin routes are not journaled) and

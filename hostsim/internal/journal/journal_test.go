@@ -21,7 +21,7 @@ func newJournal(t *testing.T) (*Journal, *store.Store) {
 
 func appendOne(t *testing.T, st *store.Store, typ string) {
 	t.Helper()
-	if err := st.Write(context.Background(), func(q store.Q) error { return Append(q, time.Now(), typ, map[string]int{"n": 1}) }); err != nil {
+	if err := st.Write(context.Background(), func(q store.Q) error { Append(q, time.Now(), typ, map[string]int{"n": 1}); return nil }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -218,11 +218,9 @@ func (en *Engine) Commit(q store.Q, o *Outcome, fs *fault.Set) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := journal.Append(q, en.Now(), "mutation", journal.Mutation{Tenant: n.Tenant, Space: n.Space,
+	journal.Append(q, en.Now(), "mutation", journal.Mutation{Tenant: n.Tenant, Space: n.Space,
 		Kind: n.Kind, Name: n.Name, UID: n.UID, Generation: n.Generation,
-		Revision: n.Revision, Created: o.Created, Changed: o.changed}); err != nil {
-		return nil, err
-	}
+		Revision: n.Revision, Created: o.Created, Changed: o.changed})
 	rep, err := en.Renderer.Render(q, n, o.pins, fs)
 	if err != nil {
 		return nil, err

@@ -33,9 +33,7 @@ func (en *Engine) Accept(q store.Q, a Accepted) ([]byte, string, error) {
 		Doc: doc, CreatedAt: en.Now().Unix()}); err != nil {
 		return nil, "", err
 	}
-	if err := journal.Append(q, en.Now(), "operation-accepted", map[string]any{"id": id, "action": a.Action, "kind": a.Kind, "name": a.Name}); err != nil {
-		return nil, "", err
-	}
+	journal.Append(q, en.Now(), "operation-accepted", map[string]any{"id": id, "action": a.Action, "kind": a.Kind, "name": a.Name})
 	b, _ := json.Marshal(map[string]json.RawMessage{"operation": doc})
 	return b, id, nil
 }
@@ -117,7 +115,8 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 	if err := store.RebindOperationRecords(q, op.ID, bound); err != nil {
 		return err
 	}
-	return journal.Append(q, en.Now(), "operation-settled", map[string]any{"id": op.ID, "failed": failure != nil})
+	journal.Append(q, en.Now(), "operation-settled", map[string]any{"id": op.ID, "failed": failure != nil})
+	return nil
 }
 
 // Cancel ends a pending operation with operation_cancelled, committing nothing.
@@ -130,7 +129,8 @@ func (en *Engine) Cancel(q store.Q, op *store.Operation) error {
 	if err := store.RebindOperationRecords(q, op.ID, ""); err != nil {
 		return err
 	}
-	return journal.Append(q, en.Now(), "operation-cancelled", map[string]string{"id": op.ID})
+	journal.Append(q, en.Now(), "operation-cancelled", map[string]string{"id": op.ID})
+	return nil
 }
 
 // Complete finishes a pending operation now (the admin API): it commits, or

@@ -1,7 +1,5 @@
 package store
 
-import "fmt"
-
 // Pending is a journal event a write transaction produced: it is handed to
 // the Store's event sink (the journal) once the transaction committed, and
 // dropped if it rolled back, so the journal never tells of a write that did
@@ -12,24 +10,26 @@ type Pending struct {
 	Data []byte // JSON
 }
 
-// AppendEvent queues a journal event in q's write transaction.
-func AppendEvent(q Q, at int64, typ string, data []byte) error {
+// AppendEvent queues a journal event in q's write transaction. Queuing cannot
+// fail: an event belongs to the write it tells of, and a q that is not a write
+// transaction is a defect of the caller, so it panics rather than hand every
+// caller an error branch no request can reach.
+func AppendEvent(q Q, at int64, typ string, data []byte) {
 	w, ok := q.(writeQ)
 	if !ok {
-		return fmt.Errorf("journal event %s outside a write transaction: events are appended where state is written", typ)
+		panic("store: journal event " + typ + " outside a write transaction: events are appended where state is written")
 	}
 	w.w.events = append(w.w.events, Pending{At: at, Type: typ, Data: data})
-	return nil
 }
 
 // AfterCommit runs fn once q's write transaction committed, and never when it
 // rolls back: for effects outside the database that must not happen for a
-// write that did not (dropping a deleted SQLiteDatabase's own database).
-func AfterCommit(q Q, fn func()) error {
+// write that did not (dropping a deleted SQLiteDatabase's own database). Like
+// AppendEvent, it panics on a q that is not a write transaction.
+func AfterCommit(q Q, fn func()) {
 	w, ok := q.(writeQ)
 	if !ok {
-		return fmt.Errorf("an after-commit action outside a write transaction: it belongs to the write it follows")
+		panic("store: an after-commit action outside a write transaction: it belongs to the write it follows")
 	}
 	w.w.after = append(w.w.after, fn)
-	return nil
 }

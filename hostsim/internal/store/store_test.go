@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,9 +191,7 @@ func TestAfterCommitRunsOnlyForACommittedWrite(t *testing.T) {
 	ctx := context.Background()
 	ran := 0
 	_ = s.Write(ctx, func(q Q) error {
-		if err := AfterCommit(q, func() { ran++ }); err != nil {
-			t.Fatal(err)
-		}
+		AfterCommit(q, func() { ran++ })
 		_ = AddCounter(q, "mutations", 1)
 		return os.ErrInvalid
 	})
@@ -200,9 +199,7 @@ func TestAfterCommitRunsOnlyForACommittedWrite(t *testing.T) {
 		t.Fatal("the action of a rolled-back write ran")
 	}
 	if err := s.Write(ctx, func(q Q) error {
-		if err := AfterCommit(q, func() { ran++ }); err != nil {
-			return err
-		}
+		AfterCommit(q, func() { ran++ })
 		return AddCounter(q, "mutations", 1)
 	}); err != nil {
 		t.Fatal(err)
@@ -213,9 +210,25 @@ func TestAfterCommitRunsOnlyForACommittedWrite(t *testing.T) {
 	if err := s.Write(ctx, func(Q) error { return nil }); err != nil || ran != 1 {
 		t.Fatalf("a later write ran an earlier write's action again (ran %d, %v)", ran, err)
 	}
-	if AfterCommit(s.DB(), func() {}) == nil {
-		t.Fatal("AfterCommit outside a write transaction was accepted")
+	for name, outside := range map[string]func(){
+		"AfterCommit": func() { AfterCommit(s.DB(), func() {}) },
+		"AppendEvent": func() { AppendEvent(s.DB(), 1, "mutation", []byte("{}")) },
+	} {
+		if msg := panicOf(outside); !strings.Contains(msg, "outside a write transaction") {
+			t.Errorf("%s outside a write transaction: panic %q, want one that says it is outside a write transaction", name, msg)
+		}
 	}
+}
+
+// panicOf runs fn and returns what it panicked with ("" when it returned).
+func panicOf(fn func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
+	fn()
+	return ""
 }
 
 // WriteWith's hook fails a statement as SQLite would: that statement does

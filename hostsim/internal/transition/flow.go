@@ -29,13 +29,13 @@ func (s *Service) write(c *Call, fn func(q store.Q) error) (*wire.Error, error) 
 }
 
 // log journals one step of an operation.
-func (s *Service) log(q store.Q, step string, r *opRow, extra map[string]any) error {
+func (s *Service) log(q store.Q, step string, r *opRow, extra map[string]any) {
 	data := map[string]any{"step": step, "operationId": r.OperationID, "tenant": r.Tenant, "space": r.Space,
 		"kind": r.Kind, "name": r.Name, "uid": r.PreUID}
 	for k, v := range extra {
 		data[k] = v
 	}
-	return journal.Append(q, s.Now(), "transition", data)
+	journal.Append(q, s.Now(), "transition", data)
 }
 
 // post runs the algorithm for a validated request: the existing operation,
@@ -131,9 +131,7 @@ func (s *Service) claim(c *Call, p *parsed) (row *opRow, cr *crash, e *wire.Erro
 		if err := store.UpdateResource(q, cur); err != nil {
 			return err
 		}
-		if err := s.log(q, "A:claim", row, map[string]any{"revision": cur.Revision}); err != nil {
-			return err
-		}
+		s.log(q, "A:claim", row, map[string]any{"revision": cur.Revision})
 		cr = crashAt(c, "A", row.OperationID)
 		return nil
 	})
@@ -183,9 +181,7 @@ func (s *Service) dispatch(c *Call, row *opRow) answer {
 			return err
 		}
 		// row is not updated: every later step reads the operation from the ledger
-		if err := s.log(q, "B:dispatch-fence", row, nil); err != nil {
-			return err
-		}
+		s.log(q, "B:dispatch-fence", row, nil)
 		cr = crashAt(c, "B", row.OperationID)
 		return nil
 	})
@@ -237,9 +233,7 @@ func (s *Service) backend(c *Call, row *opRow) (cr *crash, err error) {
 		if failure != "" {
 			outcome = "rejected:" + failure
 		}
-		if err := s.log(q, "C:backend", r, map[string]any{"outcome": outcome}); err != nil {
-			return err
-		}
+		s.log(q, "C:backend", r, map[string]any{"outcome": outcome})
 		cr = crashAt(c, "C", r.OperationID)
 		return nil
 	})

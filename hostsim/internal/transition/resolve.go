@@ -128,9 +128,7 @@ func (s *Service) prove(c *Call, row *opRow) (cr *crash, err error) {
 		if _, err := setStatus(q, r.Tenant, r.OperationID, statusPrepared, statusProven, s.Now().UnixNano()); err != nil {
 			return err
 		}
-		if err := s.log(q, "D:proof", r, nil); err != nil {
-			return err
-		}
+		s.log(q, "D:proof", r, nil)
 		cr = crashAt(c, "D", r.OperationID)
 		return nil
 	})
@@ -197,9 +195,7 @@ func (s *Service) advance(c *Call, row *opRow) (cr *crash, err error) {
 		if err := setReceipt(q, r.Tenant, r.OperationID, body, `"`+itoa(cur.Revision)+`"`); err != nil {
 			return err
 		}
-		if err := s.log(q, "E:advance", r, map[string]any{"generation": cur.Generation, "revision": cur.Revision}); err != nil {
-			return err
-		}
+		s.log(q, "E:advance", r, map[string]any{"generation": cur.Generation, "revision": cur.Revision})
 		cr = crashAt(c, "E", r.OperationID)
 		return nil
 	})
@@ -213,7 +209,8 @@ func (s *Service) terminal(c *Call, row *opRow) error {
 		if err != nil || !ok {
 			return err
 		}
-		return s.log(q, "committed", row, nil)
+		s.log(q, "committed", row, nil)
+		return nil
 	})
 	return err
 }
@@ -254,7 +251,8 @@ func (s *Service) reject(c *Call, row *opRow, failure string, notObserved bool) 
 				return err
 			}
 		}
-		return s.log(q, "rejected", r, map[string]any{"failureCode": failure})
+		s.log(q, "rejected", r, map[string]any{"failureCode": failure})
+		return nil
 	})
 	return err
 }
@@ -279,12 +277,14 @@ func (s *Service) repin(c *Call, q store.Q, req *Request, cur *store.Resource) (
 	}
 	f, ok := s.Host.Form(req.ToForm.FormRef)
 	if !ok {
-		return nil, false, journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins",
+		journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins",
 			"why": "toForm is no longer installed"})
+		return nil, false, nil
 	}
 	pins, e := s.Relations.Resolve(q, f, cur.Tenant, cur.Space, spec, c.Faults)
 	if e != nil {
-		return nil, false, journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins", "why": e.Message})
+		journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins", "why": e.Message})
+		return nil, false, nil
 	}
 	cur.Pins = int64(len(pins))
 	return pins, true, nil
