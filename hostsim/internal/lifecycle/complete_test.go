@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,5 +99,27 @@ func TestCompleteReportsAStoreFailure(t *testing.T) {
 	}
 	if got := w.operation(op.ID); got.Done {
 		t.Fatal("the failed completion stored the operation done")
+	}
+}
+
+// A failed read of the operation itself (store.read-fail, its first read)
+// reaches the admin caller as the fault's storage error, and the operation
+// stays pending: the completion is not answered as an unknown operation.
+func TestCompleteReportsAFailedReadOfTheOperation(t *testing.T) {
+	w := &world{t: t}
+	w.host("full", nil)
+	t.Cleanup(w.close)
+	op := w.accept()
+	a := w.armory("store.read-fail=1,count=1")
+	_, err := w.complete(a, op.ID)
+	var sf *fault.StoreFailure
+	if !errors.As(err, &sf) || !sf.Read || sf.N != 1 {
+		t.Fatalf("completing under store.read-fail=1: %v; want the fault's failure of read 1", err)
+	}
+	if got := w.operation(op.ID); got.Done {
+		t.Fatal("the failed completion stored the operation done")
+	}
+	if doc, err := w.complete(w.armory(), op.ID); err != nil || doc.Metadata["phase"] != "Succeeded" {
+		t.Fatalf("completing again without the fault: %+v, %v", doc, err)
 	}
 }

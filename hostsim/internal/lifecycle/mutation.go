@@ -106,8 +106,9 @@ func (en *Engine) next(m *decide.Mutation, g *decide.Gated, cur *store.Resource,
 		fs.Decide(func(a *decide.Acts) { uid = decide.NewUID(minted, gone, a) })
 		if g.Form.HasOutputs() {
 			if _, err := render.Outputs(g.Form, uid, en.Host.P.Domain()); err != nil {
-				return nil, decide.Refuse(wire.CodeUnsupportedCapability, "%s: this host cannot assign the outputs %s declares: %v",
-					m.What(), m.Ref, err)
+				return nil, decide.Refuse(wire.CodeUnsupportedCapability, "%s: this host (profile %q, endpoint domain %q) cannot assign the outputs %s declares, so nothing was created: %v; "+
+					"give the profile an endpoints.domain whose names the outputSchema accepts, or leave %s out of it",
+					m.What(), en.Host.P.Name, en.Host.P.Domain(), m.Ref, err, m.Ref.Kind)
 			}
 		}
 		next := decide.NextCreate(m, g, uid, en.nowText())
