@@ -174,6 +174,14 @@ func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model
 		typeName: m.typeName, space: plan.str(aSpace), name: name, ref: &form.Ref, opID: opID,
 		code:   "accepted-without-representation (host)",
 		repair: "Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."}
+	if last == nil {
+		// No answer came at all (the PUT and its one resend were cut off): the host may
+		// never have seen the create, so the warning does not say it accepted it.
+		rep.summary = fmt.Sprintf("%s %s may or may not have been created: the host's answers were lost", m.kind.Kind, name)
+		rep.what = "The create was sent, and resent once, but no complete answer came back (" + errText("create", why) + "), so whether the host created the resource is not known. " + kept
+		rep.code = "answer-lost (transport)"
+		rep.repair = "Run tofu apply again (or tofu refresh) once the host answers; the refresh decides from what the host holds, and the resource is never created twice."
+	}
 	rep.fence("Current UID", uid)
 	rep.add(&resp.Diagnostics)
 	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)

@@ -67,15 +67,15 @@ func TestCreateWhosePutAndResendLoseTheirAnswersIsUnfinished(t *testing.T) {
 			pr := h.plan(queueType, cfg, nil)
 			mustNoError(t, "plan", pr.diags)
 			st, d := h.apply(queueType, cfg, nil, pr.planned)
-			wantDiags(t, d, warningDiag("AtLeastOnceQueue orders was accepted by the host but has not finished",
-				"The host accepted the create but its outcome was not known before the create finished (put: PUT http://127.0.0.1:<port-1>/apis/forms.takoform.com/v1beta1/resources/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/orders: no complete answer from the host: unexpected EOF). No answer named an operation, so the state records the resource by its name with every output null; the next refresh reads it from the host and finishes it in place (or drops it, if the host has no such resource).",
+			wantDiags(t, d, warningDiag("AtLeastOnceQueue orders may or may not have been created: the host's answers were lost",
+				"The create was sent, and resent once, but no complete answer came back (put: PUT http://127.0.0.1:<port-1>/apis/forms.takoform.com/v1beta1/resources/edge.forms.takokit.dev/v1beta1/AtLeastOnceQueue/orders: no complete answer from the host: unexpected EOF), so whether the host created the resource is not known. No answer named an operation, so the state records the resource by its name with every output null; the next refresh reads it from the host and finishes it in place (or drops it, if the host has no such resource).",
 				"",
 				"Resource: takoform_at_least_once_queue (dev/orders)",
 				"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-				"Code: accepted-without-representation (host)",
+				"Code: answer-lost (transport)",
 				"Retryable: no",
 				"",
-				"Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."))
+				"Run tofu apply again (or tofu refresh) once the host answers; the refresh decides from what the host holds, and the resource is never created twice."))
 			if lost.Load() != 2 {
 				t.Errorf("the host lost %d answers, want 2 (the PUT and its one resend)", lost.Load())
 			}
