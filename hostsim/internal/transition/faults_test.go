@@ -258,26 +258,31 @@ func TestRejectAdvancesMovesTheGenerationByOne(t *testing.T) {
 }
 
 // A replay whose re-dispatch write fails (store.fail on its first data
-// statement) answers that failure, and the resource does not move: the error
-// of the re-dispatch is not dropped for the recorded answer.
+// statement, or store.read-fail on its read of the resource) answers that
+// failure, and the resource does not move: the error of the re-dispatch is
+// not dropped for the recorded answer, nor a failed read taken for "gone".
 func TestReDispatchWhoseWriteFailsAnswersTheFailure(t *testing.T) {
-	w := newWorld(t)
-	res, c, p := w.queue("orders")
-	first := w.send(w.arm(), c, p)
-	if first.err != nil || first.status != 200 {
-		t.Fatalf("the committing POST: %d %v %s", first.status, first.err, first.body)
-	}
-	committed := w.resource(res.UID)
-	a := w.arm(fault.Spec{Fault: fault.TransitionReDispatch.Name}, fault.Spec{Fault: fault.StoreFail.Name, Value: "1", Count: 1})
-	replay := w.send(a, c, p)
-	if replay.err == nil || replay.err.Code != wire.CodeInternalError || !strings.Contains(replay.err.Message, "store.fail fault") {
-		t.Fatalf("the replay whose re-dispatch failed answered %d %v %s; want internal_error naming the store.fail fault", replay.status, replay.err, replay.body)
-	}
-	if now := w.resource(res.UID); now.Generation != committed.Generation || now.Revision != committed.Revision {
-		t.Fatalf("the failed re-dispatch moved the resource to generation %d revision %d (from %d/%d)", now.Generation, now.Revision, committed.Generation, committed.Revision)
-	}
-	if n := w.fired(fault.StoreFail.Name + "=1"); n != 1 {
-		t.Fatalf("store.fail fired %d times, want 1", n)
+	for _, f := range []*fault.Rule{fault.StoreFail, fault.StoreReadFail} {
+		t.Run(f.Name, func(t *testing.T) {
+			w := newWorld(t)
+			res, c, p := w.queue("orders")
+			first := w.send(w.arm(), c, p)
+			if first.err != nil || first.status != 200 {
+				t.Fatalf("the committing POST: %d %v %s", first.status, first.err, first.body)
+			}
+			committed := w.resource(res.UID)
+			a := w.arm(fault.Spec{Fault: fault.TransitionReDispatch.Name}, fault.Spec{Fault: f.Name, Value: "1", Count: 1})
+			replay := w.send(a, c, p)
+			if replay.err == nil || replay.err.Code != wire.CodeInternalError || !strings.Contains(replay.err.Message, f.Name+" fault") {
+				t.Fatalf("the replay whose re-dispatch failed answered %d %v %s; want internal_error naming the %s fault", replay.status, replay.err, replay.body, f.Name)
+			}
+			if now := w.resource(res.UID); now.Generation != committed.Generation || now.Revision != committed.Revision {
+				t.Fatalf("the failed re-dispatch moved the resource to generation %d revision %d (from %d/%d)", now.Generation, now.Revision, committed.Generation, committed.Revision)
+			}
+			if n := w.fired(f.Name + "=1"); n != 1 {
+				t.Fatalf("%s fired %d times, want 1", f.Name, n)
+			}
+		})
 	}
 }
 

@@ -118,10 +118,7 @@ func (s *Service) prove(c *Call, row *opRow) (cr *crash, err error) {
 		if m, ok := c.Faults.Value(fault.TransitionProofWrong); ok {
 			pr.spoil(m)
 		}
-		pf, err := json.Marshal(pr)
-		if err != nil {
-			return err
-		}
+		pf, _ := json.Marshal(pr) // strings, FormRefs and a bool: it cannot fail
 		if err := setProof(q, r.Tenant, r.OperationID, pf); err != nil {
 			return err
 		}
@@ -170,12 +167,10 @@ func (s *Service) advance(c *Call, row *opRow) (cr *crash, err error) {
 		if err := store.UpdateResource(q, cur); err != nil {
 			return err
 		}
-		if repinned {
+		if repinned { // else pins is nil: the stored pins stay, and Render reads them
 			if err := store.ReplacePins(q, cur.UID, pins, true); err != nil {
 				return err
 			}
-		} else {
-			pins = nil
 		}
 		// every source pinning the resource re-renders (its pin now records
 		// the old ref: ExternalChange) and moves its revision, never its generation

@@ -10,6 +10,7 @@ package transition
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/related"
@@ -436,3 +438,66 @@ func TestAdvanceRepinsTheMovedReferences(t *testing.T) {
 
 // clock reads the world's time.
 func (w *world) clock() time.Time { return w.now }
+
+// An advance whose new references no longer resolve still advances: the
+// backend already committed the change (point D proved it), so the resource
+// moves to toForm and keeps the pins it had, and the journal says why
+// ("E:repin", kept pins). Here the transition points the endpoint at
+// other-worker, the POST stops after the proof, and other-worker is deleted
+// before the readback finishes the advance.
+func TestAdvanceKeepsThePinsWhenTheNewReferencesAreGone(t *testing.T) {
+	w := newWorld(t)
+	tr, from, to := w.marked("worker-endpoint-0.1-to-0.2")
+	spec := fixture(t, from)
+	node := spec["worker"].(map[string]any)
+	k, _ := w.cat.Kind(node["apiVersion"].(string), node["kind"].(string))
+	worker := k.DefaultCreate()
+	old := w.insert(worker, node["name"].(string), fixture(t, worker))
+	other := w.insert(worker, "other-worker", fixture(t, worker))
+	res := w.insert(from, "edge", spec)
+	moved := map[string]any{}
+	for k, v := range spec {
+		moved[k] = v
+	}
+	moved["worker"] = map[string]any{"apiVersion": node["apiVersion"], "kind": node["kind"], "name": "other-worker"}
+	c, p := w.op(tr, from, to, res, moved)
+	row, _, e, err := w.s.claim(c, p)
+	must(t, e, err)
+	op := row.OperationID
+	c.Faults = fault.Fixed(fault.Spec{Fault: fault.TransitionCrash.Name, Value: "D", Count: 1})
+	if a := w.s.dispatch(c, row); a.crash == nil || a.crash.point != "D" {
+		t.Fatalf("the POST did not stop after the proof (point D): %+v", a)
+	}
+	w.write(func(q store.Q) error { return store.DeleteResource(q, w.resourceIn(q, other.UID)) })
+
+	c.Faults = nil
+	a := w.s.resolve(c, row.Tenant, op, true)
+	if a.err != nil || a.status != 200 {
+		t.Fatalf("the readback after the proof: %d %v %s; want the committed receipt", a.status, a.err, a.body)
+	}
+	r := w.resource(res.UID)
+	if r.DefVersion != to.Ref.DefinitionVersion || r.Generation != res.Generation+1 || r.ClaimOp != "" {
+		t.Fatalf("the resource after the advance: %s at generation %d, claim %q; want %s at %d, unclaimed",
+			r.DefVersion, r.Generation, r.ClaimOp, to.Ref.DefinitionVersion, res.Generation+1)
+	}
+	var pins []store.Pin
+	w.write(func(q store.Q) error {
+		var err error
+		pins, err = store.PinsOf(q, res.UID)
+		return err
+	})
+	if len(pins) != 1 || pins[0].TargetUID != old.UID || r.Pins != 1 {
+		t.Fatalf("pins after an advance that could not re-pin: %+v (counted %d); want the one on %s kept", pins, r.Pins, old.Name)
+	}
+	var kept []map[string]any
+	events, _ := w.j.Since(context.Background(), 0, 1000)
+	for _, ev := range events {
+		var d map[string]any
+		if ev.Type == "transition" && json.Unmarshal(ev.Data, &d) == nil && d["step"] == "E:repin" && d["uid"] == res.UID {
+			kept = append(kept, d)
+		}
+	}
+	if len(kept) != 1 || kept[0]["kept"] != "pins" || !strings.Contains(fmt.Sprint(kept[0]["why"]), "other-worker") {
+		t.Fatalf("the journal's E:repin entries %v; want one saying the pins were kept because other-worker is gone", kept)
+	}
+}

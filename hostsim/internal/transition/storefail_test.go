@@ -99,8 +99,8 @@ func sweepStoreFault(t *testing.T, name, says string) {
 // rejectAtTheDeadline reads op back after its acknowledgement deadline, first
 // failing each data statement of that readback (the rejection's writes) in
 // turn: each failed readback answers 500 naming its statement and leaves the
-// operation awaiting evidence, and the readback past its last statement is the
-// dispatch_not_observed rejection.
+// operation awaiting evidence, and the readback past its last statement (the
+// fault armed for it never fires) is the dispatch_not_observed rejection.
 func (e *env) rejectAtTheDeadline(n int, op, name, says string) {
 	e.t.Helper()
 	for m := 1; ; m++ {
@@ -108,10 +108,16 @@ func (e *env) rejectAtTheDeadline(n int, op, name, says string) {
 			e.t.Fatal("a rejecting readback of more than 100 data statements: the sweep does not end")
 		}
 		e.arm(fmt.Sprintf("%s=%d,kind=%s,count=1", name, m, e.from.Ref.Kind))
+		before := e.fired(fmt.Sprintf("%s=%d", name, m)) // the POST's sweep may have fired it already
 		r := e.readback(op)
 		if r.status != 500 {
 			if m == 1 {
 				e.t.Fatalf("%s=%d, then %s=1 on the rejecting readback: %d %s, want a 500", name, n, name, r.status, r.body)
+			}
+			// past the readback's last statement the fault never fires: a
+			// firing here is a failed statement whose error was dropped
+			if fired := e.fired(fmt.Sprintf("%s=%d", name, m)) - before; fired != 0 {
+				e.t.Fatalf("%s=%d on the rejecting readback: it answered %d, yet the fault counted %d firings", name, m, r.status, fired)
 			}
 			e.disarm()
 			rej := expectErr(e.t, r, wire.CodeFormIdentityConflict, "dispatch_not_observed")
