@@ -201,10 +201,23 @@ func Deref(p *int) int {
 	}()
 	return <-done
 }
+
+func Next(i int) int { return i + 1 }
+
+func Count(n int) int {
+	c := 0
+	for i := 0; i < n; i = Next(i) {
+		c++
+	}
+	return c
+}
 `)
 	write("p/p_test.go", `package p
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestAdd(t *testing.T) {
 	if Add(2, 2) != 4 {
@@ -245,6 +258,21 @@ func TestDeref(t *testing.T) {
 		t.Fatal("deref")
 	}
 }
+
+// TestCount runs first for a mutant of Next (it is the cheaper) and hangs on
+// it; TestNext, slower, then kills it.
+func TestCount(t *testing.T) {
+	if Count(3) != 3 {
+		t.Fatal("count")
+	}
+}
+
+func TestNext(t *testing.T) {
+	time.Sleep(300 * time.Millisecond)
+	if Next(1) != 2 {
+		t.Fatal("next")
+	}
+}
 `)
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
@@ -267,6 +295,7 @@ func TestDeref(t *testing.T) {
 		"p == nil>true@21":                     Killed,   // Pick(&x) answers 0: a clean --- FAIL
 		"++>--@29":                             TimedOut, // the loop never ends, alone either
 		"s += i>@30":                           Killed,
+		"+>-@47":                               Killed, // TestCount hangs on it, and TestNext, run after, still kills it
 	}
 	for k, w := range want {
 		if got[k] != w {

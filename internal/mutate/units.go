@@ -312,9 +312,11 @@ func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, e
 // for when its first unit is due, so a mutant its fastest tests kill links
 // nothing else; a mutant that type-checks but whose test binary does not build
 // crashed. A run that panics or exits without a `--- FAIL` line is a crash, and
-// the next unit still runs: a later clean failure kills it. Each run of a test
+// a run that does not end in its time is a timeout; either way the next unit
+// still runs, and a later clean failure kills the mutant. Each run of a test
 // binary gets three times its tests' unmutated time plus the grace, and all of
-// them together three times the set's plus the grace, builds not counted. env is
+// them together three times the set's plus the grace, builds not counted; after
+// a timeout the runs left get that budget afresh, for their units alone. env is
 // added to the row's (a schema's switch).
 func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
@@ -323,8 +325,9 @@ func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin b
 		left += 3 * u.dur
 	}
 	env = append(slices.Clip(s.Env), env...)
-	crash := ""
-	for _, r := range batches(us, s) {
+	crash, timedOut := "", ""
+	bs := batches(us, s)
+	for k, r := range bs {
 		tp := p.pkgs[r.pkg]
 		b, refusal, built := bin(r.pkg)
 		c.Build += built
@@ -345,7 +348,19 @@ func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin b
 		c.Test += time.Since(start)
 		c.Ran += len(r.units)
 		if errors.Is(err, context.DeadlineExceeded) {
-			return TimedOut, fmt.Sprintf("no answer within %s (%s %s)", limit.Round(time.Millisecond), tp.path, short(r.pattern))
+			// a test that hangs on the mutant decides nothing about the others:
+			// they still run, each batch with its own time, and one that fails
+			// kills the mutant; only when none does is it a timeout
+			if timedOut == "" {
+				timedOut = fmt.Sprintf("no answer within %s (%s %s)", limit.Round(time.Millisecond), tp.path, short(r.pattern))
+			}
+			left = p.grace
+			for _, rest := range bs[k+1:] {
+				for _, u := range rest.units {
+					left += 3 * u.dur
+				}
+			}
+			continue
 		}
 		if err == nil {
 			continue
@@ -359,7 +374,10 @@ func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin b
 			crash = fmt.Sprintf("%s %s %s: %s", strings.Join(r.env, " "), tp.path, short(r.pattern), detail)
 		}
 	}
-	if crash != "" {
+	switch {
+	case timedOut != "":
+		return TimedOut, timedOut
+	case crash != "":
 		return Crashed, crash
 	}
 	return Lived, p.reproduce(s, us)
