@@ -20,8 +20,11 @@ import (
 // mutation counted), and the same change sent again succeeds — for every
 // statement and read of the change, on a host on a database file (where every
 // record is a statement), until n passes the last one. The changes: an update
-// and a delete, and the create and the delete of a resource whose relations pin
-// three others. A step that dropped an error, or read a failed lookup as
+// and a delete; the create and the delete of a resource whose relations pin
+// three others; the create and the import of a migration application (the
+// files a failed run applied stay, each its own transaction); the create of a
+// version serving static assets; and a deployment's update to a second
+// version. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
@@ -80,6 +83,43 @@ var changeCases = []changeCase{
 		w.set("v1", m1, m2, m3)
 		return w.sim, func() []byte { return migrationReads(w) }, func() *reply { return w.apply("app", "db", "v1") }
 	}},
+	{"import of an application that migrates", "import", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
+		w.create(kSQLite, "db", map[string]any{}).status(201)
+		w.set("v1", m1, m2, m3)
+		f := w.f(kApp)
+		return w.sim, func() []byte { return migrationReads(w) }, func() *reply {
+			return w.c.do("POST", resPath(f, "app")+"/import", map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
+				body(f, "app", w.space, w.appSpec("db", "v1"), map[string]any{"nativeId": "native-app"}))
+		}
+	}},
+	{"create of a version serving static assets", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
+		w.site("spa", "index.html", "app.js")
+		return sim, func() []byte {
+				return reads(w, [2]string{kVersion, "v-spa"}, [2]string{kSite, "spa"}, [2]string{kWorker, "api"})
+			},
+			func() *reply { return w.create(kVersion, "v-spa", w.assetVersion("spa", "single_page_application")) }
+	}},
+	{"update of a deployment to a second version", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
+		w.version("v2", "api", "b1", []string{"fetch", "scheduled", "queue"}, w.wholeVersion()).status(201)
+		return sim, func() []byte {
+				return reads(w, [2]string{kDeployment, "d"}, [2]string{kWorker, "api"}, [2]string{kVersion, "v1"}, [2]string{kVersion, "v2"})
+			}, func() *reply {
+				return w.c.update(w.f(kDeployment), "d", w.space, w.deployment("api", map[string]int{"v1": 5000, "v2": 5000}), 1)
+			}
+	}},
+}
+
+// reads reads each (kind, name) of w: its status and body, request ids masked.
+func reads(w *world, rs ...[2]string) []byte {
+	var b bytes.Buffer
+	for _, r := range rs {
+		a := w.read(r[0], r[1])
+		fmt.Fprintf(&b, "%s %s: %d %s\n", r[0], r[1], a.code, requestIDs.ReplaceAll(a.body, []byte("<request id>")))
+	}
+	return b.Bytes()
 }
 
 // migrationReads reads the application app and its database db. The files a
