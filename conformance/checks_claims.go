@@ -17,7 +17,7 @@ func checkAttachmentClaimOnImport(ctx context.Context, p *Probe) error {
 		return notApplicable("the host does not offer import of %s", a.f.Ref.Kind)
 	}
 	second := p.Name(slugPrefix(a.f))
-	r, err := p.P.Do(ctx, p.importReq(a.f.Ref, second, a.spec, "conformance-claim-"+second+"-"+p.run, ""))
+	r, err := p.P.Do(ctx, p.importReq(a.f.Ref, second, a.spec, p.nativeID("claim"), ""))
 	if err != nil {
 		return err
 	}

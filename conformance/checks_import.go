@@ -42,7 +42,7 @@ func checkImportAdopts(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	native := "conformance-native-" + p.run + "-" + p.Name("n")
+	native := p.nativeID("native")
 	name := p.Name("imp")
 	a, r, err := p.adopt(ctx, p.P, f, name, spec, native, "", http.StatusCreated)
 	if err != nil {
@@ -69,7 +69,7 @@ func checkImportClaims(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	native := "conformance-claim-" + p.run + "-" + p.Name("n")
+	native := p.nativeID("claim")
 	first, _, err := p.adopt(ctx, p.P, f, p.Name("claim"), spec, native, "", http.StatusCreated)
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func checkImportValidatesLikeApply(ctx context.Context, p *Probe) error {
 			continue
 		}
 		name := p.Name("impbad")
-		r, err := p.P.Do(ctx, p.importReq(f.Ref, name, neg.Input, "conformance-bad-"+name, ""))
+		r, err := p.P.Do(ctx, p.importReq(f.Ref, name, neg.Input, p.nativeID("bad"), ""))
 		if err != nil {
 			return err
 		}
@@ -127,14 +127,15 @@ func checkImportValidatesLikeApply(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	r, err := p.P.Do(ctx, p.importReq(f.Ref, a.Metadata.Name, spec, "conformance-dup-"+a.Metadata.Name, ""))
+	dup := p.nativeID("dup")
+	r, err := p.P.Do(ctx, p.importReq(f.Ref, a.Metadata.Name, spec, dup, ""))
 	if err != nil {
 		return err
 	}
 	if err := expectCode(r, wire.CodeGenerationConflict); err != nil {
 		return failf("%s (a new adoption of a name that is taken)", err)
 	}
-	r, err = p.P.Do(ctx, p.importReq(f.Ref, a.Metadata.Name, spec, "conformance-dup-"+a.Metadata.Name, "2"))
+	r, err = p.P.Do(ctx, p.importReq(f.Ref, a.Metadata.Name, spec, dup, "2"))
 	if err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ func checkImportTenantIsolated(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	native := "conformance-tenant-" + p.run + "-" + p.Name("n")
+	native := p.nativeID("tenant")
 	a, _, err := p.adopt(ctx, p.P, f, p.Name("timp"), spec, native, "", http.StatusCreated)
 	if err != nil {
 		return err

@@ -56,7 +56,7 @@ func checkImportRecordsClaim(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
-	native := "conformance-record-" + p.Name("n")
+	native := p.nativeID("record")
 	again, r, err := p.adopt(ctx, p.P, k1, made.Metadata.Name, s1, native, made.Metadata.Generation, http.StatusOK)
 	if err != nil {
 		return failf("%v (the first import onto a resource the host created records a claim)", err)
@@ -75,7 +75,7 @@ func checkImportRecordsClaim(ctx context.Context, p *Probe) error {
 		return failf("%s (re-importing the created resource under another nativeId after its claim was recorded)", err)
 	}
 	// A new adoption claims its identity too, across kinds and spaces.
-	adopted := "conformance-adopted-" + p.Name("n")
+	adopted := p.nativeID("adopted")
 	if _, _, err := p.adopt(ctx, p.P, k1, p.Name("adopt"), s1, adopted, "", http.StatusCreated); err != nil {
 		return err
 	}

@@ -188,7 +188,7 @@ func (p *Probe) refusedAtGate(ctx context.Context, f *catalog.Form, spec map[str
 	if !p.S.Offers(f, "import") {
 		return nil
 	}
-	r, err = p.P.Do(ctx, p.importReq(f.Ref, name, spec, "conformance-gate-"+name, ""))
+	r, err = p.P.Do(ctx, p.importReq(f.Ref, name, spec, p.nativeID("gate"), ""))
 	if err != nil {
 		return err
 	}

@@ -14,16 +14,17 @@ import (
 // Probe is what a check runs with: the clients, a fresh space, the runner's
 // catalog and the host's claimed surface.
 type Probe struct {
-	P     *Client // primary principal of tenant A
-	Alt   *Client // second principal of tenant A; nil unless given
-	Other *Client // principal of tenant B; nil unless given
-	Space string  // fresh for this check
-	Cat   *catalog.Catalog
-	S     *Surface
-	run   string
-	check int // the check's place in the run: what keeps tenant-wide values apart between checks
-	seq   int
-	world *world
+	P       *Client // primary principal of tenant A
+	Alt     *Client // second principal of tenant A; nil unless given
+	Other   *Client // principal of tenant B; nil unless given
+	Space   string  // fresh for this check
+	Cat     *catalog.Catalog
+	S       *Surface
+	run     string
+	check   int // the check's place in the run: what keeps tenant-wide values apart between checks
+	seq     int
+	natives int // the nativeIds made so far (nativeID)
+	world   *world
 	// pollPause is the wait between two polls beyond their Retry-After (Config.PollPause)
 	pollPause time.Duration
 }
