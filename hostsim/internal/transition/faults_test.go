@@ -287,16 +287,23 @@ func TestReDispatchWhoseWriteFailsAnswersTheFailure(t *testing.T) {
 }
 
 // TestStoreFailAtEveryStatementOfAPinnedTransition fails, in turn, each data
-// statement of a Form transition whose resource another pins (a QueueConsumer
-// of the queue), so the commit also re-renders that consumer: every failed
+// statement (store.fail) and each read inside its writes (store.read-fail) of
+// a Form transition whose resource another pins (a QueueConsumer of the
+// queue), so the commit also re-renders that consumer: every failed
 // statement is answered internal_error naming the fault, and the POST that
 // commits is the first one the fault did not reach, and moved the consumer's
 // revision. A step that dropped the re-render's error would commit with the
 // fault fired; one that skipped the re-render would leave the revision.
 func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
+	for _, f := range []*fault.Rule{fault.StoreFail, fault.StoreReadFail} {
+		t.Run(f.Name, func(t *testing.T) { sweepPinnedTransition(t, f) })
+	}
+}
+
+func sweepPinnedTransition(t *testing.T, f *fault.Rule) {
 	for n := 1; ; n++ {
-		if n > 100 {
-			t.Fatal("a Form transition of more than 100 data statements: the sweep does not end")
+		if n > 200 {
+			t.Fatalf("a Form transition of more than 200 statements of %s's kind: the sweep does not end", f.Name)
 		}
 		w := newWorld(t)
 		res, c, p := w.queue("orders")
@@ -307,15 +314,15 @@ func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 		}
 		before := w.insert(consumer, "c", map[string]any{"queue": ref("AtLeastOnceQueue", "orders"), "worker": ref("ModuleWorker", "api"),
 			"maxBatchSize": 10, "maxBatchTimeoutSeconds": 5, "maxConcurrency": 4, "maxRetries": 3, "retryDelaySeconds": 60})
-		spec := fault.Spec{Fault: fault.StoreFail.Name, Value: strconv.Itoa(n), Count: 1}
+		spec := fault.Spec{Fault: f.Name, Value: strconv.Itoa(n), Count: 1}
 		ans := w.send(w.arm(spec), c, p)
-		fired := w.fired(fmt.Sprintf("%s=%d", fault.StoreFail.Name, n))
+		fired := w.fired(fmt.Sprintf("%s=%d", f.Name, n))
 		if ans.err == nil && ans.status == 200 {
 			if fired != 0 {
-				t.Fatalf("store.fail=%d: the POST committed, yet the fault fired %d times: a failed statement's error was dropped", n, fired)
+				t.Fatalf("%s=%d: the POST committed, yet the fault fired %d times: a failed statement's error was dropped", f.Name, n, fired)
 			}
 			if n < 4 {
-				t.Fatalf("the POST committed at store.fail=%d: the sweep never reached the commit", n)
+				t.Fatalf("the POST committed at %s=%d: the sweep never reached the commit", f.Name, n)
 			}
 			// the commit re-rendered the consumer: its revision moved, never its generation
 			if after := w.resource(before.UID); after.Revision != before.Revision+1 || after.Generation != before.Generation {
@@ -324,8 +331,8 @@ func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 			}
 			return
 		}
-		if ans.err == nil || ans.err.Code != wire.CodeInternalError || !strings.Contains(ans.err.Message, "store.fail fault") || fired != 1 {
-			t.Fatalf("store.fail=%d: answered %d %v (fired %d); want internal_error naming the fault, fired once", n, ans.status, ans.err, fired)
+		if ans.err == nil || ans.err.Code != wire.CodeInternalError || !strings.Contains(ans.err.Message, f.Name+" fault") || fired != 1 {
+			t.Fatalf("%s=%d: answered %d %v (fired %d); want internal_error naming the fault, fired once", f.Name, n, ans.status, ans.err, fired)
 		}
 	}
 }
