@@ -13,19 +13,8 @@ import (
 // and stores nothing (no operation, no claim, no revision move).
 func TestClaimRefusesAReferenceThatDoesNotResolve(t *testing.T) {
 	w := newWorld(t)
-	tr, from, to := w.marked("worker-endpoint-0.1-to-0.2")
-	spec := fixture(t, from)
-	node := spec["worker"].(map[string]any)
-	k, _ := w.cat.Kind(node["apiVersion"].(string), node["kind"].(string))
-	worker := k.DefaultCreate()
-	w.insert(worker, node["name"].(string), fixture(t, worker))
-	res := w.insert(from, "edge", spec)
-	moved := map[string]any{}
-	for k, v := range spec {
-		moved[k] = v
-	}
-	moved["worker"] = map[string]any{"apiVersion": node["apiVersion"], "kind": node["kind"], "name": "no-such-worker"}
-	c, p := w.op(tr, from, to, res, moved)
+	m := w.movedEndpoint("no-such-worker", false)
+	res, c, p := m.res, m.c, m.p
 	row, cr, e, err := w.s.claim(c, p)
 	if err != nil || cr != nil || e == nil || !strings.Contains(e.Message, "no-such-worker") {
 		t.Fatalf("claim with an unresolvable reference: row %+v, crash %+v, refusal %v, error %v", row, cr, e, err)

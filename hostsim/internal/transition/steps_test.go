@@ -403,20 +403,9 @@ func TestProofNeedsMatchingEvidence(t *testing.T) {
 // the new one.
 func TestAdvanceRepinsTheMovedReferences(t *testing.T) {
 	w := newWorld(t)
-	tr, from, to := w.marked("worker-endpoint-0.1-to-0.2")
-	spec := fixture(t, from)
-	node := spec["worker"].(map[string]any)
-	k, _ := w.cat.Kind(node["apiVersion"].(string), node["kind"].(string))
-	worker := k.DefaultCreate()
-	old := w.insert(worker, node["name"].(string), fixture(t, worker))
-	other := w.insert(worker, "other-worker", fixture(t, worker))
-	res := w.insert(from, "edge", spec)
-	moved := map[string]any{}
-	for k, v := range spec {
-		moved[k] = v
-	}
-	moved["worker"] = map[string]any{"apiVersion": node["apiVersion"], "kind": node["kind"], "name": "other-worker"}
-	c, p := w.op(tr, from, to, res, moved)
+	m := w.movedEndpoint("other-worker", true)
+	old, other, res := m.old, m.other, m.res
+	c, p := m.c, m.p
 	row, _, e, err := w.s.claim(c, p)
 	must(t, e, err)
 	if a := w.s.dispatch(c, row); a.err != nil || a.status != 200 {
@@ -447,20 +436,9 @@ func (w *world) clock() time.Time { return w.now }
 // before the readback finishes the advance.
 func TestAdvanceKeepsThePinsWhenTheNewReferencesAreGone(t *testing.T) {
 	w := newWorld(t)
-	tr, from, to := w.marked("worker-endpoint-0.1-to-0.2")
-	spec := fixture(t, from)
-	node := spec["worker"].(map[string]any)
-	k, _ := w.cat.Kind(node["apiVersion"].(string), node["kind"].(string))
-	worker := k.DefaultCreate()
-	old := w.insert(worker, node["name"].(string), fixture(t, worker))
-	other := w.insert(worker, "other-worker", fixture(t, worker))
-	res := w.insert(from, "edge", spec)
-	moved := map[string]any{}
-	for k, v := range spec {
-		moved[k] = v
-	}
-	moved["worker"] = map[string]any{"apiVersion": node["apiVersion"], "kind": node["kind"], "name": "other-worker"}
-	c, p := w.op(tr, from, to, res, moved)
+	m := w.movedEndpoint("other-worker", true)
+	old, other, res, to := m.old, m.other, m.res, m.to
+	c, p := m.c, m.p
 	row, _, e, err := w.s.claim(c, p)
 	must(t, e, err)
 	op := row.OperationID
@@ -500,4 +478,36 @@ func TestAdvanceKeepsThePinsWhenTheNewReferencesAreGone(t *testing.T) {
 	if len(kept) != 1 || kept[0]["kept"] != "pins" || !strings.Contains(fmt.Sprint(kept[0]["why"]), "other-worker") {
 		t.Fatalf("the journal's E:repin entries %v; want one saying the pins were kept because other-worker is gone", kept)
 	}
+}
+
+// movedEndpoint stores a WorkerEndpoint "edge" at worker-endpoint 0.1 on its
+// fixture's worker (old) and, when withTarget, a second worker named target
+// (other); its transition to 0.2 points the endpoint's worker at target.
+type movedEndpoint struct {
+	old, other, res *store.Resource
+	to              *catalog.Form
+	c               *Call
+	p               *parsed
+}
+
+func (w *world) movedEndpoint(target string, withTarget bool) movedEndpoint {
+	w.t.Helper()
+	tr, from, to := w.marked("worker-endpoint-0.1-to-0.2")
+	spec := fixture(w.t, from)
+	node := spec["worker"].(map[string]any)
+	k, _ := w.cat.Kind(node["apiVersion"].(string), node["kind"].(string))
+	worker := k.DefaultCreate()
+	m := movedEndpoint{to: to}
+	m.old = w.insert(worker, node["name"].(string), fixture(w.t, worker))
+	if withTarget {
+		m.other = w.insert(worker, target, fixture(w.t, worker))
+	}
+	m.res = w.insert(from, "edge", spec)
+	moved := map[string]any{}
+	for k, v := range spec {
+		moved[k] = v
+	}
+	moved["worker"] = map[string]any{"apiVersion": node["apiVersion"], "kind": node["kind"], "name": target}
+	m.c, m.p = w.op(tr, from, to, m.res, moved)
+	return m
 }
