@@ -19,12 +19,12 @@ import (
 // changes nothing (what it touches reads back byte for byte as before, no
 // mutation counted), and the same change sent again succeeds — for every
 // statement and read of the change, on a host on a database file (where every
-// record is a statement), until n passes the last one. The changes: an update
-// and a delete; the create and the delete of a resource whose relations pin
-// three others; the create and the import of a migration application (the
-// files a failed run applied stay, each its own transaction); the create of a
-// version serving static assets; and a deployment's update to a second
-// version. A step that dropped an error, or read a failed lookup as
+// record is a statement), until n passes the last one. The changes: an update,
+// the prepare of one (it stores the binding it mints) and a delete; the create
+// and the delete of a resource whose relations pin three others; the create and
+// the import of a migration application (the files a failed run applied stay,
+// each its own transaction); the create of a version serving static assets; and
+// a deployment's update to a second version. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
@@ -55,6 +55,13 @@ var changeCases = []changeCase{
 			pd := c.prepare(f, "orders", "prod", spec, 1)
 			return c.do("PUT", resPath(f, "orders"), map[string]string{"Takoform-Expected-Generation": "1", "Idempotency-Key": newKey()},
 				body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}}))
+		}
+	}},
+	{"prepare of an update", "prepare", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, c, f := plainHost(t, db)
+		spec := changed(t, f, fixture(t, f))
+		return sim, func() []byte { return c.read(f, "orders", "prod").status(200).body }, func() *reply {
+			return c.do("POST", api+"/resources/prepare", map[string]string{"Takoform-Expected-Generation": "1"}, body(f, "orders", "prod", spec, nil))
 		}
 	}},
 	{"delete", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
