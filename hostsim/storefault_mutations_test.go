@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 )
@@ -23,8 +24,9 @@ import (
 // the prepare of one (it stores the binding it mints) and a delete; the create
 // and the delete of a resource whose relations pin three others; the create and
 // the import of a migration application (the files a failed run applied stay,
-// each its own transaction); the create of a version serving static assets; and
-// a deployment's update to a second version. A step that dropped an error, or read a failed lookup as
+// each its own transaction); the create of a version serving static assets; a
+// deployment's update to a second version; and the commit of an artifact
+// upload. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
@@ -63,6 +65,26 @@ var changeCases = []changeCase{
 		return sim, func() []byte { return c.read(f, "orders", "prod").status(200).body }, func() *reply {
 			return c.do("POST", api+"/resources/prepare", map[string]string{"Takoform-Expected-Generation": "1"}, body(f, "orders", "prod", spec, nil))
 		}
+	}},
+	{"commit of an upload", "artifact-commit", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t), DBPath: db})
+		alice, carol := newClient(t, sim.URL, "sim-primary"), newClient(t, sim.URL, "sim-other-tenant")
+		js := []byte(allHandlers)
+		blob := wire.RawDigest(js)
+		start := manifestOf("index.js", "application/javascript+module", len(js), blob)
+		// another tenant's commit of the same manifest names its digest; this
+		// tenant holds nothing of it until its own commit
+		other := fmt.Sprint(carol.start(start).status(201).json()["uploadId"])
+		carol.putBlob(other, blob, js).status(201)
+		digest := fmt.Sprint(carol.commit(other, newKey()).status(201).json()["manifestDigest"])
+		id := fmt.Sprint(alice.start(start).status(201).json()["uploadId"])
+		alice.putBlob(id, blob, js).status(201)
+		return sim, func() []byte {
+				r := alice.do("GET", api+"/artifacts/"+digest, nil, nil)
+				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
+			}, func() *reply {
+				return alice.commit(id, newKey())
+			}
 	}},
 	{"delete", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f := plainHost(t, db)
