@@ -25,8 +25,8 @@ import (
 // and the delete of a resource whose relations pin three others; the create and
 // the import of a migration application (the files a failed run applied stay,
 // each its own transaction); the create of a version serving static assets; a
-// deployment's update to a second version; and the commit of an artifact
-// upload. A step that dropped an error, or read a failed lookup as
+// deployment's update to a second version; the commit of an artifact upload;
+// and, on the async profile, the poll that commits an accepted create. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
@@ -84,6 +84,22 @@ var changeCases = []changeCase{
 				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
 			}, func() *reply {
 				return alice.commit(id, newKey())
+			}
+	}},
+	{"poll that commits an accepted create", "operation", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		cat := testCatalog(t)
+		f := updatable(t, cat)
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "async"})
+		c := newClient(t, sim.URL, "sim-primary")
+		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
+		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
+			t.Fatal("the accepted create was done at its first poll")
+		}
+		return sim, func() []byte {
+				r := c.read(f, "orders", "prod")
+				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
+			}, func() *reply {
+				return c.do("GET", api+"/operations/"+op.ID, nil, nil)
 			}
 	}},
 	{"delete", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {

@@ -72,6 +72,9 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		var d decide.Deletion
 		_ = json.Unmarshal(op.Request, &d)
 		cur, e := en.DecideDelete(q, &d, true, "delete", fs)
+		if internal(e) {
+			return e
+		}
 		if e != nil {
 			failure = e
 			break
@@ -86,6 +89,9 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		o, e := en.Decide(q, &m, nil, true, m.Action, fs)
 		if e == nil {
 			e = en.Migrate(q, o, fs)
+		}
+		if internal(e) {
+			return e
 		}
 		if e != nil {
 			failure = e
@@ -163,3 +169,10 @@ func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.A
 	_ = fs.Flush(st, en.Now)
 	return doc, err
 }
+
+// internal says whether a commit's refusal is the host failing (a store read
+// or statement that failed) rather than a decision about the operation: that
+// fails the write, which rolls back, and the operation stays pending for the
+// next poll, instead of ending Failed for good with internal_error
+// (docs/protocol.md#operations).
+func internal(e *wire.Error) bool { return e != nil && e.Code == wire.CodeInternalError }
