@@ -26,7 +26,8 @@ import (
 // the import of a migration application (the files a failed run applied stay,
 // each its own transaction); the create of a version serving static assets; a
 // deployment's update to a second version; the commit of an artifact upload;
-// and, on the async profile, the poll that commits an accepted create. A step that dropped an error, or read a failed lookup as
+// and, on the async profile, the polls that commit an accepted create and an
+// accepted delete. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
@@ -94,6 +95,25 @@ var changeCases = []changeCase{
 		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
 		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
 			t.Fatal("the accepted create was done at its first poll")
+		}
+		return sim, func() []byte {
+				r := c.read(f, "orders", "prod")
+				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
+			}, func() *reply {
+				return c.do("GET", api+"/operations/"+op.ID, nil, nil)
+			}
+	}},
+	{"poll that commits an accepted delete", "operation", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		cat := testCatalog(t)
+		f := updatable(t, cat)
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "async"})
+		c := newClient(t, sim.URL, "sim-primary")
+		made := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
+		for d, _ := poll(t, c, made.ID); !d.Done; d, _ = poll(t, c, made.ID) {
+		}
+		op := accepted(t, c.del(f, "orders", "prod", 1))
+		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
+			t.Fatal("the accepted delete was done at its first poll")
 		}
 		return sim, func() []byte {
 				r := c.read(f, "orders", "prod")
