@@ -27,7 +27,7 @@ import (
 // each its own transaction); the create of a version serving static assets; a
 // deployment's update to a second version; the commit of an artifact upload;
 // and, on the async profile, the polls that commit an accepted create and an
-// accepted delete. A step that dropped an error, or read a failed lookup as
+// accepted delete, and the cancel of an accepted create. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
@@ -120,6 +120,19 @@ var changeCases = []changeCase{
 				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
 			}, func() *reply {
 				return c.do("GET", api+"/operations/"+op.ID, nil, nil)
+			}
+	}},
+	{"cancel of an accepted create", "operation-cancel", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		cat := testCatalog(t)
+		f := updatable(t, cat)
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "async"})
+		c := newClient(t, sim.URL, "sim-primary")
+		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
+		return sim, func() []byte {
+				r := c.read(f, "orders", "prod")
+				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
+			}, func() *reply {
+				return c.do("POST", api+"/operations/"+op.ID+"/cancel", map[string]string{"Idempotency-Key": newKey()}, nil)
 			}
 	}},
 	{"delete", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
