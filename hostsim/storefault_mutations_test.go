@@ -25,7 +25,8 @@ import (
 // and the delete of a resource whose relations pin three others; the create and
 // the import of a migration application (the files a failed run applied stay,
 // each its own transaction); the create of a version serving static assets; a
-// deployment's update to a second version; the commit of an artifact upload;
+// deployment's update to a second version; the start of an artifact upload, a
+// blob upload into it and its commit;
 // and, on the async profile, the polls that commit an accepted create and an
 // accepted delete, and the cancel of an accepted create. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
@@ -134,6 +135,23 @@ var changeCases = []changeCase{
 			}, func() *reply {
 				return c.do("POST", api+"/operations/"+op.ID+"/cancel", map[string]string{"Idempotency-Key": newKey()}, nil)
 			}
+	}},
+	{"blob upload into a session", "artifact-blob-upload", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t), DBPath: db})
+		c := newClient(t, sim.URL, "sim-primary")
+		js := []byte(allHandlers)
+		blob := wire.RawDigest(js)
+		id := fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", len(js), blob)).status(201).json()["uploadId"])
+		return sim, func() []byte { return []byte(fmt.Sprint(c.headBlob(blob))) }, func() *reply { return c.putBlob(id, blob, js) }
+	}},
+	{"start of an upload", "artifact-upload-start", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t), DBPath: db})
+		c := newClient(t, sim.URL, "sim-primary")
+		js := []byte(allHandlers)
+		blob := wire.RawDigest(js)
+		return sim, func() []byte { return []byte(fmt.Sprint(c.headBlob(blob))) }, func() *reply {
+			return c.start(manifestOf("index.js", "application/javascript+module", len(js), blob))
+		}
 	}},
 	{"delete", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f := plainHost(t, db)
