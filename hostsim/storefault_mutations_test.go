@@ -26,9 +26,9 @@ import (
 // the import of a migration application (the files a failed run applied stay,
 // each its own transaction); the create of a version serving static assets; a
 // deployment's update to a second version; the start of an artifact upload, a
-// blob upload into it and its commit;
-// and, on the async profile, the polls that commit an accepted create and an
-// accepted delete, and the cancel of an accepted create. A step that dropped an error, or read a failed lookup as
+// blob upload into it and its commit; and, on the async profile, the polls that
+// commit an accepted create and an accepted delete, and the cancel of an
+// accepted create. A step that dropped an error, or read a failed lookup as
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
