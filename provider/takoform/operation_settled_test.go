@@ -93,3 +93,43 @@ func TestDeleteWhoseOperationFailsKeepsTheState(t *testing.T) {
 		"This is transient and the provider already retried. Apply again later."))
 	wantKept(t, st, kept)
 }
+
+// TestCreateWhosePollFailsOnTheHostsStoreIsUnfinished: on an async host the
+// poll that would commit the create fails on the host's store (store.read-fail
+// on its read of the name's holder). That is the host failing, not the
+// operation: the poll answers 500, the create is recorded accepted-unfinished
+// with its operation, and the next refresh polls again and finishes it. (A host
+// that ended the operation Failed there would make the create an error that
+// says nothing was created.)
+func TestCreateWhosePollFailsOnTheHostsStoreIsUnfinished(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{Profile: "async"})
+	if err := h.sim.Admin.ArmFault("store.read-fail=2,route=operation,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("20s")}
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	st, d := h.apply(queueType, cfg, nil, pr.planned)
+	if st == nil || !strings.HasPrefix(st.str(aPendingOp), "op_") || st.known(aGeneration) {
+		t.Fatalf("the unfinished state: %v; want the operation, no generation", st)
+	}
+	wantDiags(t, d, warningDiag("AtLeastOnceQueue orders was accepted by the host but has not finished",
+		"The host accepted the create but its outcome was not known before the create finished (host refused with internal_error (HTTP 500): hostsim failed as an armed fault asked: read 2 inside this request's writes failed: the store.read-fail fault injected a storage error (nothing of that write is stored)). The state records the operation in pending_operation_id with every output null; the next plan or apply picks it up and finishes the resource in place.",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Operation: <op-1>",
+		"Code: accepted-without-representation (host)",
+		"Retryable: no",
+		"",
+		"Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."))
+	if n, err := h.sim.Admin.Counters(); err != nil || n.Fired["store.read-fail=2"] != 1 {
+		t.Fatalf("store.read-fail=2 fired %v times (%v), want once", n.Fired, err)
+	}
+	rd, d := h.read(queueType, st)
+	mustNoError(t, "refresh", d)
+	if rd == nil || !strings.HasPrefix(rd.str(aUID), "u-") || rd.known(aPendingOp) || rd.str(aGeneration) != "1" {
+		t.Fatalf("the refresh after the failed poll did not finish the create: %v", rd)
+	}
+}
