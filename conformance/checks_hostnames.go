@@ -47,15 +47,6 @@ func (p *Probe) freshHost() string {
 	return fmt.Sprintf("h-%s-%d-%d.example.com", p.run, p.check, p.seq)
 }
 
-// nativeID is a fresh nativeId for this run. An import claims its nativeId
-// tenant-wide, across spaces and kinds (docs/protocol.md#import), so, as with
-// freshHost, the check's place keeps two checks of one run apart (the
-// self-test's sweeps run one check many times in one run) and the run two runs.
-func (p *Probe) nativeID(prefix string) string {
-	p.natives++ // its own count: the names the check makes stay as they were
-	return fmt.Sprintf("conformance-%s-%s-%d-%d", prefix, p.run, p.check, p.natives)
-}
-
 // shouted is a spelling of the canonical name h in upper case with a root dot.
 func shouted(h string) string { return strings.ToUpper(h) + "." }
 

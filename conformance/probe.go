@@ -40,6 +40,15 @@ func (p *Probe) Name(prefix string) string {
 	return n
 }
 
+// nativeID is a fresh nativeId for this run. An import claims its nativeId
+// tenant-wide, across spaces and kinds (docs/protocol.md#import), so, as with
+// freshHost, the check's place keeps two checks of one run apart (the
+// self-test's sweeps run one check many times in one run) and the run two runs.
+func (p *Probe) nativeID(prefix string) string {
+	p.natives++ // its own count: the names the check makes stay as they were
+	return fmt.Sprintf("conformance-%s-%s-%d-%d", prefix, p.run, p.check, p.natives)
+}
+
 // ResourcePath is the path of a resource under its group (two path segments).
 func ResourcePath(ref wire.FormRef, name string) string {
 	return API + "/resources/" + ref.APIVersion + "/" + ref.Kind + "/" + name

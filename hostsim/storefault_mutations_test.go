@@ -81,34 +81,19 @@ var changeCases = []changeCase{
 		digest := fmt.Sprint(carol.commit(other, newKey()).status(201).json()["manifestDigest"])
 		id := fmt.Sprint(alice.start(start).status(201).json()["uploadId"])
 		alice.putBlob(id, blob, js).status(201)
-		return sim, func() []byte {
-				r := alice.do("GET", api+"/artifacts/"+digest, nil, nil)
-				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
-			}, func() *reply {
-				return alice.commit(id, newKey())
-			}
+		return sim, func() []byte { return shown(alice.do("GET", api+"/artifacts/"+digest, nil, nil)) },
+			func() *reply { return alice.commit(id, newKey()) }
 	}},
 	{"poll that commits an accepted create", "operation", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
-		cat := testCatalog(t)
-		f := updatable(t, cat)
-		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "async"})
-		c := newClient(t, sim.URL, "sim-primary")
+		sim, c, f, read := asyncHost(t, db)
 		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
 		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
 			t.Fatal("the accepted create was done at its first poll")
 		}
-		return sim, func() []byte {
-				r := c.read(f, "orders", "prod")
-				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
-			}, func() *reply {
-				return c.do("GET", api+"/operations/"+op.ID, nil, nil)
-			}
+		return sim, read, func() *reply { return c.do("GET", api+"/operations/"+op.ID, nil, nil) }
 	}},
 	{"poll that commits an accepted delete", "operation", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
-		cat := testCatalog(t)
-		f := updatable(t, cat)
-		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "async"})
-		c := newClient(t, sim.URL, "sim-primary")
+		sim, c, f, read := asyncHost(t, db)
 		made := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
 		for d, _ := poll(t, c, made.ID); !d.Done; d, _ = poll(t, c, made.ID) {
 		}
@@ -116,25 +101,14 @@ var changeCases = []changeCase{
 		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
 			t.Fatal("the accepted delete was done at its first poll")
 		}
-		return sim, func() []byte {
-				r := c.read(f, "orders", "prod")
-				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
-			}, func() *reply {
-				return c.do("GET", api+"/operations/"+op.ID, nil, nil)
-			}
+		return sim, read, func() *reply { return c.do("GET", api+"/operations/"+op.ID, nil, nil) }
 	}},
 	{"cancel of an accepted create", "operation-cancel", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
-		cat := testCatalog(t)
-		f := updatable(t, cat)
-		sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "async"})
-		c := newClient(t, sim.URL, "sim-primary")
+		sim, c, f, read := asyncHost(t, db)
 		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
-		return sim, func() []byte {
-				r := c.read(f, "orders", "prod")
-				return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
-			}, func() *reply {
-				return c.do("POST", api+"/operations/"+op.ID+"/cancel", map[string]string{"Idempotency-Key": newKey()}, nil)
-			}
+		return sim, read, func() *reply {
+			return c.do("POST", api+"/operations/"+op.ID+"/cancel", map[string]string{"Idempotency-Key": newKey()}, nil)
+		}
 	}},
 	{"blob upload into a session", "artifact-blob-upload", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t), DBPath: db})
@@ -208,14 +182,18 @@ var changeCases = []changeCase{
 	}},
 }
 
-// reads reads each (kind, name) of w: its status and body, request ids masked.
+// reads reads each (kind, name) of w, as shown.
 func reads(w *world, rs ...[2]string) []byte {
 	var b bytes.Buffer
 	for _, r := range rs {
-		a := w.read(r[0], r[1])
-		fmt.Fprintf(&b, "%s %s: %d %s\n", r[0], r[1], a.code, requestIDs.ReplaceAll(a.body, []byte("<request id>")))
+		fmt.Fprintf(&b, "%s %s: %s\n", r[0], r[1], shown(w.read(r[0], r[1])))
 	}
 	return b.Bytes()
+}
+
+// shown is an answer's status and body, request ids masked.
+func shown(r *reply) []byte {
+	return requestIDs.ReplaceAll([]byte(fmt.Sprintf("%d %s", r.code, r.body)), []byte("<request id>"))
 }
 
 // migrationReads reads the application app and its database db. The files a
@@ -223,12 +201,7 @@ func reads(w *world, rs ...[2]string) []byte {
 // own transaction (docs/protocol.md#migrations), so the ledger is not compared:
 // the request sent again resumes after them.
 func migrationReads(w *migrationWorld) []byte {
-	var b bytes.Buffer
-	for _, r := range []struct{ kind, name string }{{kApp, "app"}, {kSQLite, "db"}} {
-		a := w.read(r.kind, r.name)
-		fmt.Fprintf(&b, "%s %s: %d %s\n", r.kind, r.name, a.code, requestIDs.ReplaceAll(a.body, []byte("<request id>")))
-	}
-	return b.Bytes()
+	return reads(w.world, [2]string{kApp, "app"}, [2]string{kSQLite, "db"})
 }
 
 // plainHost is a host on db holding one resource of an updatable Form, orders.
@@ -243,12 +216,17 @@ func plainHost(t *testing.T, db string) (*hostsimtest.Sim, *client, *catalog.For
 
 // relatedReads reads the consumer and the three resources its relations name.
 func relatedReads(w *world) []byte {
-	var b bytes.Buffer
-	for _, r := range []struct{ kind, name string }{{kConsumer, "qc"}, {kWorker, "api"}, {kQueue, "events"}, {kQueue, "dead"}} {
-		a := w.read(r.kind, r.name)
-		fmt.Fprintf(&b, "%s %s: %d %s\n", r.kind, r.name, a.code, requestIDs.ReplaceAll(a.body, []byte("<request id>")))
-	}
-	return b.Bytes()
+	return reads(w, [2]string{kConsumer, "qc"}, [2]string{kWorker, "api"}, [2]string{kQueue, "events"}, [2]string{kQueue, "dead"})
+}
+
+// asyncHost is a host on db under the async profile, with the updatable Form's
+// client and a read of its resource orders, as shown.
+func asyncHost(t *testing.T, db string) (*hostsimtest.Sim, *client, *catalog.Form, func() []byte) {
+	cat := testCatalog(t)
+	f := updatable(t, cat)
+	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "async"})
+	c := newClient(t, sim.URL, "sim-primary")
+	return sim, c, f, func() []byte { return shown(c.read(f, "orders", "prod")) }
 }
 
 // requestIDs are the request ids of refusals, new with every request.

@@ -485,29 +485,24 @@ func recordLies(t *testing.T, only []string) {
 	// lie's request is the recorded one and the check ends as recorded (a check
 	// whose concurrent requests are numbered otherwise from run to run would
 	// make the test tell its lie to another request)
-	stable := make([]bool, len(keep))
-	for i := range stable {
-		stable[i] = true
-	}
+	otherwise := make([]bool, len(keep))
 	for range 2 {
 		for i, r := range tellEach(ctx, t, sim, cat, keep) {
 			e := entries[i]
-			if !r.told || len(r.sent) < e.n || masked(r.sent[e.n-1]) != e.target || ending(r.res) != e.ending {
-				if stable[i] {
-					t.Logf("ended otherwise when told again: %s\n got %s", e, ending(r.res))
-				}
-				stable[i] = false
+			if !otherwise[i] && (!r.told || len(r.sent) < e.n || masked(r.sent[e.n-1]) != e.target || ending(r.res) != e.ending) {
+				otherwise[i] = true
+				t.Logf("ended otherwise when told again: %s\n got %s", e, ending(r.res))
 			}
 		}
 	}
 	var recorded []lieEntry
 	unstable := 0
-	for i, ok := range stable {
-		if !ok {
+	for i, e := range entries {
+		if otherwise[i] {
 			unstable++
 			continue
 		}
-		recorded = append(recorded, entries[i])
+		recorded = append(recorded, e)
 	}
 	t.Logf("%d ways checks end on a lie; %d of them ended otherwise (or at another request) when told again twice, alone (not recorded)", len(entries), unstable)
 	if len(recorded) == 0 {

@@ -320,10 +320,7 @@ func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, e
 // added to the row's (a schema's switch).
 func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
-	left := p.grace
-	for _, u := range us {
-		left += 3 * u.dur
-	}
+	left := budget(p.grace, us)
 	env = append(slices.Clip(s.Env), env...)
 	crash, timedOut := "", ""
 	bs := batches(us, s)
@@ -356,9 +353,7 @@ func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin b
 			}
 			left = p.grace
 			for _, rest := range bs[k+1:] {
-				for _, u := range rest.units {
-					left += 3 * u.dur
-				}
+				left += budget(0, rest.units)
 			}
 			continue
 		}
@@ -517,11 +512,17 @@ func batches(us []unit, s Scope) []batch {
 // hangs the first test run alone times out on that test's time, not the set's
 // (a provider mutant that never ended a goroutine waited 2m37s, twice).
 func (b batch) limit(grace, left time.Duration) time.Duration {
+	return min(budget(grace, b.units), left)
+}
+
+// budget is the time units get against a mutant: three times their unmutated
+// time, plus grace.
+func budget(grace time.Duration, units []unit) time.Duration {
 	d := grace
-	for _, u := range b.units {
+	for _, u := range units {
 		d += 3 * u.dur
 	}
-	return min(d, left)
+	return d
 }
 
 // killer is the unit whose test a kill's detail names (the batch's first when

@@ -169,12 +169,13 @@ func (r *Resource) writeUnfinished(ctx context.Context, plan values, form *model
 	if opID == "" {
 		kept = "No answer named an operation, so the state records the resource by its name with every output null; the next refresh reads it from the host and finishes it in place (or drops it, if the host has no such resource)."
 	}
-	rep := &report{warning: true, summary: fmt.Sprintf("%s %s was accepted by the host but has not finished", m.kind.Kind, name),
-		what:     "The host accepted the create but its outcome was not known before the create finished (" + errText("create", why) + "). " + kept,
-		typeName: m.typeName, space: plan.str(aSpace), name: name, ref: &form.Ref, opID: opID,
-		code:   "accepted-without-representation (host)",
-		repair: "Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."}
-	if last == nil {
+	rep := &report{warning: true, typeName: m.typeName, space: plan.str(aSpace), name: name, ref: &form.Ref, opID: opID}
+	if last != nil {
+		rep.summary = fmt.Sprintf("%s %s was accepted by the host but has not finished", m.kind.Kind, name)
+		rep.what = "The host accepted the create but its outcome was not known before the create finished (" + errText("create", why) + "). " + kept
+		rep.code = "accepted-without-representation (host)"
+		rep.repair = "Run tofu apply again (or tofu refresh) once the host has finished; the resource is not re-created."
+	} else {
 		// No answer came at all (the PUT and its one resend were cut off): the host may
 		// never have seen the create, so the warning does not say it accepted it.
 		rep.summary = fmt.Sprintf("%s %s may or may not have been created: the host's answers were lost", m.kind.Kind, name)

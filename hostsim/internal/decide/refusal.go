@@ -36,6 +36,12 @@ func Internal(err error) *wire.Error {
 	return Refuse(wire.CodeInternalError, "%s", InternalText("", err))
 }
 
+// IsInternal says whether a refusal is the host failing (internal_error: a
+// store read or statement that failed) rather than a decision about the
+// request: such a refusal fails the write it came from, and is never stored as
+// an operation's outcome or a resource's condition.
+func IsInternal(e *wire.Error) bool { return e != nil && e.Code == wire.CodeInternalError }
+
 // InternalText is what an internal_error says about err, failed while doing
 // what during names (" during a Form transition", or ""): a failure a fault
 // injected says the fault asked for it; any other is a bug to report.

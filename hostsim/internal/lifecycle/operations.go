@@ -72,7 +72,9 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		var d decide.Deletion
 		_ = json.Unmarshal(op.Request, &d)
 		cur, e := en.DecideDelete(q, &d, true, "delete", fs)
-		if internal(e) {
+		// the host failing fails the write, and the operation stays pending
+		// (docs/protocol.md#operations); a refusal is the operation's outcome
+		if decide.IsInternal(e) {
 			return e
 		}
 		if e != nil {
@@ -90,7 +92,7 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		if e == nil {
 			e = en.Migrate(q, o, fs)
 		}
-		if internal(e) {
+		if decide.IsInternal(e) {
 			return e
 		}
 		if e != nil {
@@ -169,10 +171,3 @@ func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.A
 	_ = fs.Flush(st, en.Now)
 	return doc, err
 }
-
-// internal says whether a commit's refusal is the host failing (a store read
-// or statement that failed) rather than a decision about the operation: that
-// fails the write, which rolls back, and the operation stays pending for the
-// next poll, instead of ending Failed for good with internal_error
-// (docs/protocol.md#operations).
-func internal(e *wire.Error) bool { return e != nil && e.Code == wire.CodeInternalError }

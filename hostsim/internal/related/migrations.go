@@ -169,7 +169,7 @@ func (g *G) MigrationSQL(q store.Q, p *MigrationPlan, i int, fs *fault.Set) ([]b
 // when its database's ledger equals its set.
 func (g *G) ledgerReadiness(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set) (*Ready, error) {
 	p, e := g.MigrationPlan(q, r.Tenant, r.Kind, pins, fs)
-	if e != nil && e.Code == wire.CodeInternalError {
+	if decide.IsInternal(e) {
 		return nil, e // a failed read is the write's failure, not the application's condition
 	}
 	if e != nil {
