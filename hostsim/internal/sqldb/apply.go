@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // File is one migration file to apply: its manifest entry and its bytes.
@@ -43,8 +46,15 @@ func (s *Session) Apply(f File, e Entry, timeout time.Duration) error {
 		return &FileError{Err: errors.New("the file is not UTF-8 text")}
 	}
 	conn := s.d.conn
+	if err := s.step("begin the transaction of migration file %q", f.Path); err != nil {
+		return err
+	}
 	if _, err := conn.ExecContext(s.ctx, "BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("begin the transaction of migration file %q: %w", f.Path, err)
+	}
+	if err := s.step("run migration file %q", f.Path); err != nil {
+		s.rollback()
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	s.d.g.enter()
@@ -54,22 +64,50 @@ func (s *Session) Apply(f File, e Entry, timeout time.Duration) error {
 	cancel()
 	if err != nil {
 		s.rollback()
+		if denied == "" && storageFailed(err) {
+			return fmt.Errorf("run migration file %q: the database's storage failed: %w", f.Path, err)
+		}
 		fe := &FileError{Denied: denied, Err: err}
 		if timedOut && denied == "" {
 			fe.Timeout = timeout
 		}
 		return fe
 	}
+	if err := s.step("record migration file %q in the ledger", f.Path); err != nil {
+		s.rollback()
+		return err
+	}
 	if _, err := conn.ExecContext(s.ctx, `INSERT INTO `+LedgerTable+` (seq, path, digest, manifest_digest, applied_at) VALUES (?,?,?,?,?)`,
 		e.Seq, e.Path, e.Digest, e.ManifestDigest, e.AppliedAt); err != nil {
 		s.rollback()
 		return fmt.Errorf("record migration file %q in the ledger: %w", f.Path, err)
+	}
+	if err := s.step("commit migration file %q", f.Path); err != nil {
+		s.rollback()
+		return err
 	}
 	if _, err := conn.ExecContext(s.ctx, "COMMIT"); err != nil {
 		s.rollback()
 		return fmt.Errorf("commit migration file %q: %w", f.Path, err)
 	}
 	return nil
+}
+
+// storageFailed says whether a file's SQL failed because the database's
+// storage did (out of memory or disk, an I/O error, a corrupt, unopenable,
+// read-only or busy file) rather than because of the file: that is the
+// host's failure, which the same file applied again may pass, not the file's.
+func storageFailed(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff { // the primary result code
+	case sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_FULL,
+		sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_BUSY:
+		return true
+	}
+	return false
 }
 
 // rollback ends the open transaction; SQLite may have ended it already (an

@@ -101,8 +101,23 @@ type Entry struct {
 
 // Session is the database held exclusively (Exclusive).
 type Session struct {
-	d   *Database
-	ctx context.Context
+	d    *Database
+	ctx  context.Context
+	fail func(step string) error // Inject
+}
+
+// Inject has fail asked before each step the session takes on the database
+// (reading the ledger; a file's begin, SQL, ledger row and commit): a non-nil
+// error fails that step as the database failing would (a fault of hostsim's,
+// docs/protocol.md#migrations).
+func (s *Session) Inject(fail func(step string) error) { s.fail = fail }
+
+// step asks the injected failure, if any, about the step about to run.
+func (s *Session) step(format string, args ...any) error {
+	if s.fail == nil {
+		return nil
+	}
+	return s.fail(fmt.Sprintf(format, args...))
 }
 
 // Exclusive runs fn holding the database: no other session and no reader
@@ -118,6 +133,9 @@ func (d *Database) Exclusive(ctx context.Context, fn func(s *Session) error) err
 
 // Ledger reads the ledger in order.
 func (s *Session) Ledger() ([]Entry, error) {
+	if err := s.step("read the ledger"); err != nil {
+		return nil, err
+	}
 	rows, err := s.d.conn.QueryContext(s.ctx, `SELECT seq, path, digest, manifest_digest, applied_at FROM `+LedgerTable+` ORDER BY seq`)
 	if err != nil {
 		return nil, err
