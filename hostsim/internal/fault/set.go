@@ -59,6 +59,7 @@ type firings struct {
 	list       []firing
 	statements int // the request's data statements so far (store.fail)
 	reads      int // the request's reads inside its writes so far, mirror lookups included (store.read-fail)
+	dbSteps    int // the request's steps on a migration application's database so far (migrations.db-fail)
 }
 
 // Fixed is a Set over the given faults with no store behind it (tests of
@@ -236,6 +237,34 @@ func (s *Set) failStatement(read bool) error {
 		return nil
 	}
 	return &StoreFailure{N: n, Read: read}
+}
+
+// DatabaseFailure is the error of the step migrations.db-fail failed.
+type DatabaseFailure struct {
+	N    int
+	Step string
+}
+
+// Injected marks the failure as one a fault made (decide.Injected).
+func (e *DatabaseFailure) Injected() bool { return true }
+
+func (e *DatabaseFailure) Error() string {
+	return fmt.Sprintf("step %d on the database (%s) failed: the migrations.db-fail fault injected a storage error", e.N, e.Step)
+}
+
+// DatabaseStep counts the request's steps on a migration application's
+// database and fails the one an armed migrations.db-fail names; the session
+// asks it before each step (sqldb.Session.Inject).
+func (s *Set) DatabaseStep(step string) error {
+	if s == nil || len(s.armed) == 0 {
+		return nil
+	}
+	s.fired.dbSteps++
+	n := s.fired.dbSteps
+	if _, ok := s.Where(MigrationsDBFail, nth(n)); !ok {
+		return nil
+	}
+	return &DatabaseFailure{N: n, Step: step}
 }
 
 // nth matches a statement fault's value against statement n (no value: the first).

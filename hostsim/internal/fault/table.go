@@ -137,6 +137,7 @@ var Table = []*Rule{
 	// SQLite migration history
 	MigrationsFailMidSuffix,
 	MigrationsDivergedLedgerAccepted,
+	MigrationsDBFail,
 }
 
 // Core faults.
@@ -317,4 +318,5 @@ var (
 var (
 	MigrationsFailMidSuffix          = &Rule{Name: "migrations.fail-mid-suffix", Stage: StageMutation, Effect: "the second unapplied file of a migration application fails as if its SQL errored: it rolls back alone, the files before it stay applied, and the application is refused naming the file"}
 	MigrationsDivergedLedgerAccepted = &Rule{Name: "migrations.diverged-ledger-accepted", Stage: StageRules, Effect: "a migration application skips the ledger prefix proof: a set that drops, moves or rewrites an applied file is accepted (no migration_required) and its files past the ledger's length run"}
+	MigrationsDBFail                 = &Rule{Name: "migrations.db-fail", Stage: StageMutation, Effect: "the matching request's value-th step on a migration application's own database (reading its ledger; each file's begin, SQL, ledger row and commit; default 1) fails as a failing disk would: the file in flight rolls back alone, the files before it stay applied, the request answers internal_error 500 and nothing of the application is stored; applying again resumes after the ledger (docs/protocol.md#migrations)", Value: statementIndex}
 )

@@ -48,11 +48,14 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) *wire.Error {
 		return decide.Internal(err)
 	}
 	run := &migrationRun{en: en, q: q, p: p, fs: fs, app: n, what: what, created: o.Created}
-	if err := db.Exclusive(context.Background(), run.suffix); err != nil {
-		return decide.Internal(err)
-	}
+	xerr := db.Exclusive(context.Background(), run.suffix)
+	// what the run applied stays applied whatever failed after it: journal
+	// it and re-render the database's other applications, as for a failed file
 	if err := run.record(); err != nil {
 		return decide.Internal(err)
+	}
+	if xerr != nil {
+		return run.databaseFailed(xerr)
 	}
 	return run.failed
 }
@@ -67,6 +70,7 @@ type migrationRun struct {
 	created bool // the application is new: a failure leaves nothing of it
 	what    string
 	ledger  int           // entries before the run
+	read    bool          // the ledger was read
 	applied []sqldb.Entry // entries this run committed
 	failed  *wire.Error
 	failure string // the failed file's error, for the journal
@@ -75,11 +79,12 @@ type migrationRun struct {
 
 // suffix proves the prefix and runs the unapplied files in order.
 func (r *migrationRun) suffix(s *sqldb.Session) error {
+	s.Inject(r.fs.DatabaseStep)
 	ledger, err := s.Ledger()
 	if err != nil {
 		return err
 	}
-	r.ledger = len(ledger)
+	r.ledger, r.read = len(ledger), true
 	start, e := r.en.Related.ProvePrefix(r.p, ledger, r.fs)
 	if e != nil {
 		r.failed = prefixed(r.what, e)
@@ -147,6 +152,20 @@ func (r *migrationRun) fileFailed(i int, fe *sqldb.FileError) *wire.Error {
 		fe.Error(), r.ledger+len(r.applied), thisRun, app))
 	e.Retryable, e.HostCode = false, hostCode // the same set fails the same way again
 	return decide.AtField(e, r.p.Pointer)
+}
+
+// databaseFailed is the refusal of a run the database itself failed (its
+// storage, not a file): the host's failure, which names the application, the
+// database and what stayed applied, and says that applying again resumes.
+func (r *migrationRun) databaseFailed(err error) *wire.Error {
+	held := "before its ledger could be read"
+	if r.read {
+		held = fmt.Sprintf("with %d of the set's %d files in its ledger (this request applied %d; they stay applied, "+
+			"the file in flight was rolled back)", r.ledger+len(r.applied), len(r.p.Files), len(r.applied))
+	}
+	return prefixed(r.what, decide.Internal(fmt.Errorf("the database %s failed while applying %s, %s, and the "+
+		"application is not stored: the same request sent again (or the next poll of its operation) resumes after the "+
+		"ledger. The failure: %w", r.p.DatabaseDesc, r.p.SetDesc, held, err)))
 }
 
 // record journals what the run did and, when the ledger moved, re-renders the
