@@ -84,42 +84,73 @@ func TestADatabaseFailureSaysWhatStayedAppliedAndResumes(t *testing.T) {
 	}
 }
 
-// On an accepted (202) application the database failing at commit is the host
-// failing, not the operation's outcome: the poll answers internal_error 500,
-// the operation stays pending with the file before the failure applied, and
-// the next poll resumes after the ledger and succeeds (docs/protocol.md#migrations).
+// On an accepted (202) application the database failing at its commit is the
+// host failing, not the operation's outcome, whichever request commits it (a
+// due poll, the admin API's completion, a cancel under operation.uncancellable):
+// that request fails naming the step, the operation stays pending with the
+// file before the failure applied and journalled, and the next poll resumes
+// after the ledger and succeeds, each file journalled once
+// (docs/protocol.md#migrations).
 func TestADatabaseFailureAtCommitLeavesTheOperationPending(t *testing.T) {
-	w := newMigrationWorld(t, hostsim.Config{ConformanceProbes: true})
-	w.create(kSQLite, "db", map[string]any{}).status(201)
-	w.set("v1", m1, m2, m3)
-	op := w.applyAsync("app", "db", "v1")
-	arm(t, w.sim, "migrations.db-fail=7,route=operation,count=1") // file 2's SQL
-	for i := 0; ; i++ {
-		r := w.c.do("GET", api+"/operations/"+op.ID, nil, nil)
-		if r.code == 200 {
-			var d opDoc
-			if err := json.Unmarshal(r.body, &d); err != nil || d.Done || i > 3 {
-				t.Fatalf("poll %d: the operation settled before the database failed: %s", i+1, r.body)
+	for _, c := range []struct {
+		name, faults string
+		commit       func(w *migrationWorld, id string) (code int, body string)
+	}{
+		{"poll", "", func(w *migrationWorld, id string) (int, string) {
+			for i := 0; ; i++ { // the probe's first poll only counts
+				r := w.c.do("GET", api+"/operations/"+id, nil, nil)
+				var d opDoc
+				if r.code != 200 || json.Unmarshal(r.body, &d) != nil || d.Done || i > 3 {
+					return r.code, string(r.body)
+				}
 			}
-			continue
-		}
-		r.refused("internal_error", 500)
-		if !contains(r.body, `step 7 on the database (run migration file \"`+m2.path) {
-			t.Fatalf("the failed commit's poll does not name the step: %s", r.body)
-		}
-		break
-	}
-	if got := fired(t, w.sim, "migrations.db-fail=7"); got != 1 {
-		t.Fatalf("the fault counted %d firings, want 1", got)
-	}
-	if d := w.database("db"); d.ledger() != m1.path || d.tables() != "users:1" {
-		t.Fatalf("after the failed commit the database holds %s (tables %s)", d.ledger(), d.tables())
-	}
-	// a poll commits: had the failure ended the operation, it would answer Failed
-	if d, r := poll(t, w.c, op.ID); !d.Done || d.Metadata.Phase != "Succeeded" {
-		t.Fatalf("the poll after the failure: %s", r.body)
-	}
-	if d := w.database("db"); d.ledger() != m1.path+","+m2.path+","+m3.path || d.tables() != "posts:1,users:1" {
-		t.Fatalf("the resumed operation left %s (tables %s)", d.ledger(), d.tables())
+		}},
+		{"admin completion", "", func(w *migrationWorld, id string) (int, string) {
+			doc, err := w.sim.Admin.Complete(id)
+			if err == nil {
+				return 200, string(doc)
+			}
+			return 500, err.Error()
+		}},
+		{"uncancellable cancel", "operation.uncancellable,count=1", func(w *migrationWorld, id string) (int, string) {
+			r := w.c.do("POST", api+"/operations/"+id+"/cancel", map[string]string{"Idempotency-Key": newKey()}, nil)
+			return r.code, string(r.body)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := newMigrationWorld(t, hostsim.Config{ConformanceProbes: true})
+			w.create(kSQLite, "db", map[string]any{}).status(201)
+			w.set("v1", m1, m2, m3)
+			op := w.applyAsync("app", "db", "v1")
+			arm(t, w.sim, "migrations.db-fail=7,count=1") // file 2's SQL
+			if c.faults != "" {
+				arm(t, w.sim, c.faults)
+			}
+			code, body := c.commit(w, op.ID)
+			if code != 500 || !strings.Contains(body, "internal_error") ||
+				!strings.Contains(body, `step 7 on the database (run migration file \"`+m2.path) {
+				t.Fatalf("the %s that committed answered %d %s", c.name, code, body)
+			}
+			if got := fired(t, w.sim, "migrations.db-fail=7"); got != 1 {
+				t.Fatalf("the fault counted %d firings, want 1", got)
+			}
+			if d := w.database("db"); d.ledger() != m1.path || d.tables() != "users:1" {
+				t.Fatalf("after the failed commit the database holds %s (tables %s)", d.ledger(), d.tables())
+			}
+			if ev := w.migrationEvents(); len(ev) != 1 || ev[m1.path] != 1 {
+				t.Fatalf("after the failed commit the journal's migration events per file are %v, want file 1 once", ev)
+			}
+			// polls commit: had the failure ended the operation, they would answer Failed
+			if d, r := w.settle(op.ID); d.Metadata.Phase != "Succeeded" {
+				t.Fatalf("the poll after the failure: %s", r.body)
+			}
+			if d := w.database("db"); d.ledger() != m1.path+","+m2.path+","+m3.path || d.tables() != "posts:1,users:1" {
+				t.Fatalf("the resumed operation left %s (tables %s)", d.ledger(), d.tables())
+			}
+			if ev := w.migrationEvents(); len(ev) != 3 || ev[m1.path] != 1 || ev[m2.path] != 1 || ev[m3.path] != 1 {
+				t.Fatalf("the journal's migration events per file: %v, want each file once", ev)
+			}
+		})
 	}
 }

@@ -61,8 +61,9 @@ func (c *call) mutate(space string, m *decide.Mutation, g *decide.Gated, early *
 			a = answer{status: http.StatusAccepted, body: body}
 			return c.record(q, space, a, "", id)
 		}
-		if failed = c.s.Engine.Migrate(q, o, c.fs); failed != nil {
-			return nil
+		var err error
+		if failed, err = c.s.Engine.Migrate(q, o, c.fs); err != nil || failed != nil {
+			return err
 		}
 		rep, err := c.s.Engine.Commit(q, o, c.fs)
 		if err != nil {

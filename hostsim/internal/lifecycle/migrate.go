@@ -26,38 +26,45 @@ const DefaultMigrationTimeout = 10 * time.Second
 // file's SQL and its ledger row in one SQLite transaction. A file that fails
 // rolls back alone; the files before it stay applied. Migrate records what
 // moved in q (journal events, the re-rendering of the database's other
-// applications) and returns the refusal the request answers with; the caller
-// then commits q without committing o. Nothing happens for a resource that
-// applies no migrations.
-func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) *wire.Error {
+// applications) and returns the refusal the request answers with (a failed
+// file, a prefix no longer proven, the database itself failing); the caller
+// then commits q without committing o. err is the host's store failing, which
+// fails the write: nothing of it is kept, as everywhere. Nothing happens for a
+// resource that applies no migrations.
+func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) (refusal *wire.Error, err error) {
 	n := o.Next
 	pins := o.pins
 	if !o.repin {
-		var err error
 		if pins, err = store.PinsOf(q, n.UID); err != nil {
-			return decide.Internal(err)
+			return nil, err
 		}
 	}
 	p, e := en.Related.MigrationPlan(q, n.Tenant, n.Kind, pins, fs)
+	if decide.IsInternal(e) {
+		return nil, e
+	}
 	if e != nil || p == nil {
-		return e
+		return e, nil
 	}
 	what := decide.Describe(n.Kind, n.Name, n.Space)
 	db, err := en.Related.Databases.Open(p.Database.TargetUID)
 	if err != nil {
-		return decide.Internal(err)
+		return nil, err
 	}
 	run := &migrationRun{en: en, q: q, p: p, fs: fs, app: n, what: what, created: o.Created}
 	xerr := db.Exclusive(context.Background(), run.suffix)
+	if run.store != nil {
+		return nil, run.store
+	}
 	// what the run applied stays applied whatever failed after it: journal
 	// it and re-render the database's other applications, as for a failed file
 	if err := run.record(); err != nil {
-		return decide.Internal(err)
+		return nil, err
 	}
 	if xerr != nil {
-		return run.databaseFailed(xerr)
+		return run.databaseFailed(xerr), nil
 	}
-	return run.failed
+	return run.failed, nil
 }
 
 // migrationRun is one application's suffix run, under its database's lock.
@@ -73,8 +80,9 @@ type migrationRun struct {
 	read    bool          // the ledger was read
 	applied []sqldb.Entry // entries this run committed
 	failed  *wire.Error
-	failure string // the failed file's error, for the journal
-	index   int    // the failed file's index in the set
+	store   *wire.Error // the host's store failed reading a file's bytes
+	failure string      // the failed file's error, for the journal
+	index   int         // the failed file's index in the set
 }
 
 // suffix proves the prefix and runs the unapplied files in order.
@@ -92,6 +100,10 @@ func (r *migrationRun) suffix(s *sqldb.Session) error {
 	}
 	for i := start; i < len(r.p.Files); i++ {
 		sql, e := r.en.Related.MigrationSQL(r.q, r.p, i, r.fs)
+		if decide.IsInternal(e) {
+			r.store = prefixed(r.what, e)
+			return nil
+		}
 		if e != nil {
 			r.failed, r.index, r.failure = prefixed(r.what, e), i, e.Message
 			return nil

@@ -61,8 +61,12 @@ func Document(id, uid, phase string, result any, opErr *wire.Error) []byte {
 
 // Settle commits (or fails) a pending operation in q: the accepted mutation
 // is decided again against the store as it is now. forced is an error the
-// admin API asked for instead of committing.
-func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs *fault.Set) error {
+// admin API asked for instead of committing. An error fails the write and
+// leaves the operation pending. unsettled is the database of a migration
+// application failing at the commit: q holds what the run applied (journal
+// events, re-rendering) and must commit, the operation stays pending, and the
+// request answers unsettled (docs/protocol.md#migrations).
+func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs *fault.Set) (unsettled *wire.Error, err error) {
 	var result any
 	uid := op.TargetUID
 	failure := forced
@@ -75,25 +79,30 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		// the host failing fails the write, and the operation stays pending
 		// (docs/protocol.md#operations); a refusal is the operation's outcome
 		if decide.IsInternal(e) {
-			return e
+			return nil, e
 		}
 		if e != nil {
 			failure = e
 			break
 		}
 		if err := en.CommitDelete(q, cur, fs); err != nil {
-			return err
+			return nil, err
 		}
 		result = map[string]bool{"deleted": true}
 	default:
 		var m decide.Mutation
 		_ = json.Unmarshal(op.Request, &m)
 		o, e := en.Decide(q, &m, nil, true, m.Action, fs)
-		if e == nil {
-			e = en.Migrate(q, o, fs)
-		}
 		if decide.IsInternal(e) {
-			return e
+			return nil, e
+		}
+		if e == nil {
+			if e, err = en.Migrate(q, o, fs); err != nil {
+				return nil, err
+			}
+			if decide.IsInternal(e) { // the database failed: not the operation's outcome
+				return e, nil
+			}
 		}
 		if e != nil {
 			failure = e
@@ -101,7 +110,7 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		}
 		rep, err := en.Commit(q, o, fs)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		uid = o.Next.UID
 		result = map[string]json.RawMessage{"resource": rep}
@@ -118,13 +127,13 @@ func (en *Engine) Settle(q store.Q, op *store.Operation, forced *wire.Error, fs 
 		}
 	}
 	if err := store.UpdateOperation(q, op); err != nil {
-		return err
+		return nil, err
 	}
 	if err := store.RebindOperationRecords(q, op.ID, bound); err != nil {
-		return err
+		return nil, err
 	}
 	journal.Append(q, en.Now(), "operation-settled", map[string]any{"id": op.ID, "failed": failure != nil})
-	return nil
+	return nil, nil
 }
 
 // Cancel ends a pending operation with operation_cancelled, committing nothing.
@@ -147,6 +156,7 @@ func (en *Engine) Cancel(q store.Q, op *store.Operation) error {
 func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.Armory, id string, code wire.Code) ([]byte, error) {
 	fs := armory.Request(decide.NewRequestID(), "", "")
 	var doc []byte
+	var failed *wire.Error // the commit's database failed: what it applied commits, the operation stays pending
 	err := fs.Write(ctx, st, en.Now, func(q store.Q) error {
 		op, err := store.GetOperation(q, id)
 		if err != nil {
@@ -161,13 +171,21 @@ func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.A
 			if code != "" {
 				forced = decide.Refuse(code, "operation %s was failed with %s through the hostsim admin API", id, code)
 			}
-			if err := en.Settle(q, op, forced, fs); err != nil {
+			unsettled, err := en.Settle(q, op, forced, fs)
+			if err != nil {
 				return err
+			}
+			if unsettled != nil {
+				failed = unsettled
+				return nil
 			}
 		}
 		doc = op.Doc
 		return nil
 	})
 	_ = fs.Flush(st, en.Now)
+	if err == nil && failed != nil {
+		return nil, failed
+	}
 	return doc, err
 }

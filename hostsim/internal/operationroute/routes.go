@@ -58,6 +58,7 @@ func Poll(en *lifecycle.Engine, c Call) *wire.Error {
 	fs := c.Faults()
 	var doc []byte
 	var pending bool
+	var failed *wire.Error // the commit's database failed: what it applied commits, the operation stays pending
 	err := c.Write(func(q store.Q) error {
 		op, e := own(c, q)
 		if e != nil {
@@ -67,7 +68,9 @@ func Poll(en *lifecycle.Engine, c Call) *wire.Error {
 		if !op.Done {
 			op.Polls++
 			if decide.Due(op) {
-				if err := en.Settle(q, op, nil, fs); err != nil {
+				unsettled, err := en.Settle(q, op, nil, fs)
+				if err != nil || unsettled != nil {
+					failed = unsettled
 					return err
 				}
 			} else if err := store.UpdateOperation(q, op); err != nil {
@@ -84,6 +87,9 @@ func Poll(en *lifecycle.Engine, c Call) *wire.Error {
 	})
 	if err != nil {
 		return err
+	}
+	if failed != nil {
+		return failed
 	}
 	if pending {
 		c.Pending()
@@ -109,6 +115,7 @@ func Cancel(en *lifecycle.Engine, c Call) *wire.Error {
 	}
 	fs := c.Faults()
 	var doc []byte
+	var failed *wire.Error // the settle's database failed: what it applied commits, nothing is cancelled
 	err := c.Write(func(q store.Q) error {
 		op, e := own(c, q)
 		if e != nil {
@@ -116,7 +123,9 @@ func Cancel(en *lifecycle.Engine, c Call) *wire.Error {
 		}
 		if !op.Done {
 			if fs.On(fault.OperationUncancellable) {
-				if err := en.Settle(q, op, nil, fs); err != nil {
+				unsettled, err := en.Settle(q, op, nil, fs)
+				if err != nil || unsettled != nil {
+					failed = unsettled
 					return err
 				}
 			}
@@ -131,6 +140,9 @@ func Cancel(en *lifecycle.Engine, c Call) *wire.Error {
 	})
 	if err != nil {
 		return err
+	}
+	if failed != nil {
+		return failed
 	}
 	c.Send(http.StatusOK, doc, "")
 	return nil
