@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
@@ -24,7 +25,9 @@ import (
 // the prepare of one (it stores the binding it mints) and a delete; the create
 // and the delete of a resource whose relations pin three others; the create and
 // the import of a migration application (the files a failed run applied stay,
-// each its own transaction); the create of a version serving static assets; a
+// each its own transaction), a second application that migrates the database
+// further (the first must be re-rendered once when it is sent again) and, on
+// the async probe, the poll that commits an accepted application; the create of a version serving static assets; a
 // deployment's update to a second version; the start of an artifact upload, a
 // blob upload into it and its commit; and, on the async profile, the polls that
 // commit an accepted create and an accepted delete, and the cancel of an
@@ -49,10 +52,13 @@ type changeCase struct {
 	name  string
 	route string // the change's route: the fault fires there, not on its prepare
 	start func(t *testing.T, db string) (sim *hostsimtest.Sim, read func() []byte, send func() *reply)
+	// settled, when set, is asked after the change sent again succeeded: what
+	// must hold then ("" = it does)
+	settled func(sim *hostsimtest.Sim) string
 }
 
 var changeCases = []changeCase{
-	{"update", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "update", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f := plainHost(t, db)
 		spec := changed(t, f, fixture(t, f))
 		return sim, func() []byte { return c.read(f, "orders", "prod").status(200).body }, func() *reply {
@@ -61,14 +67,14 @@ var changeCases = []changeCase{
 				body(f, "orders", "prod", spec, map[string]any{"review": map[string]any{"prepareDigest": pd}}))
 		}
 	}},
-	{"prepare of an update", "prepare", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "prepare of an update", route: "prepare", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f := plainHost(t, db)
 		spec := changed(t, f, fixture(t, f))
 		return sim, func() []byte { return c.read(f, "orders", "prod").status(200).body }, func() *reply {
 			return c.do("POST", api+"/resources/prepare", map[string]string{"Takoform-Expected-Generation": "1"}, body(f, "orders", "prod", spec, nil))
 		}
 	}},
-	{"commit of an upload", "artifact-commit", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "commit of an upload", route: "artifact-commit", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t), DBPath: db})
 		alice, carol := newClient(t, sim.URL, "sim-primary"), newClient(t, sim.URL, "sim-other-tenant")
 		js := []byte(allHandlers)
@@ -84,7 +90,7 @@ var changeCases = []changeCase{
 		return sim, func() []byte { return shown(alice.do("GET", api+"/artifacts/"+digest, nil, nil)) },
 			func() *reply { return alice.commit(id, newKey()) }
 	}},
-	{"poll that commits an accepted create", "operation", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "poll that commits an accepted create", route: "operation", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f, read := asyncHost(t, db)
 		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
 		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
@@ -92,7 +98,7 @@ var changeCases = []changeCase{
 		}
 		return sim, read, func() *reply { return c.do("GET", api+"/operations/"+op.ID, nil, nil) }
 	}},
-	{"poll that commits an accepted delete", "operation", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "poll that commits an accepted delete", route: "operation", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f, read := asyncHost(t, db)
 		made := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
 		for d, _ := poll(t, c, made.ID); !d.Done; d, _ = poll(t, c, made.ID) {
@@ -103,14 +109,14 @@ var changeCases = []changeCase{
 		}
 		return sim, read, func() *reply { return c.do("GET", api+"/operations/"+op.ID, nil, nil) }
 	}},
-	{"cancel of an accepted create", "operation-cancel", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "cancel of an accepted create", route: "operation-cancel", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f, read := asyncHost(t, db)
 		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
 		return sim, read, func() *reply {
 			return c.do("POST", api+"/operations/"+op.ID+"/cancel", map[string]string{"Idempotency-Key": newKey()}, nil)
 		}
 	}},
-	{"blob upload into a session", "artifact-blob-upload", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "blob upload into a session", route: "artifact-blob-upload", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t), DBPath: db})
 		c := newClient(t, sim.URL, "sim-primary")
 		js := []byte(allHandlers)
@@ -118,7 +124,7 @@ var changeCases = []changeCase{
 		id := fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", len(js), blob)).status(201).json()["uploadId"])
 		return sim, func() []byte { return []byte(fmt.Sprint(c.headBlob(blob))) }, func() *reply { return c.putBlob(id, blob, js) }
 	}},
-	{"start of an upload", "artifact-upload-start", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "start of an upload", route: "artifact-upload-start", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim := hostsimtest.Start(t, hostsim.Config{Catalog: testCatalog(t), DBPath: db})
 		c := newClient(t, sim.URL, "sim-primary")
 		js := []byte(allHandlers)
@@ -127,12 +133,12 @@ var changeCases = []changeCase{
 			return c.start(manifestOf("index.js", "application/javascript+module", len(js), blob))
 		}
 	}},
-	{"delete", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "delete", route: "delete", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f := plainHost(t, db)
 		return sim, func() []byte { return c.read(f, "orders", "prod").status(200).body },
 			func() *reply { return c.del(f, "orders", "prod", 1) }
 	}},
-	{"create with relations", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "create with relations", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
 		spec := consumerSpec(w, "api", "events", "dead")
 		return sim, func() []byte { return relatedReads(w) }, func() *reply {
@@ -142,18 +148,52 @@ var changeCases = []changeCase{
 				body(f, "qc", w.space, spec, map[string]any{"review": map[string]any{"prepareDigest": pd}}))
 		}
 	}},
-	{"delete with relations", "delete", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "delete with relations", route: "delete", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
 		w.create(kConsumer, "qc", consumerSpec(w, "api", "events", "dead")).status(201)
 		return sim, func() []byte { return relatedReads(w) }, func() *reply { return w.del(kConsumer, "qc", 1) }
 	}},
-	{"create of an application that migrates", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "create of an application that migrates", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
 		w.create(kSQLite, "db", map[string]any{}).status(201)
 		w.set("v1", m1, m2, m3)
 		return w.sim, func() []byte { return migrationReads(w) }, func() *reply { return w.apply("app", "db", "v1") }
 	}},
-	{"import of an application that migrates", "import", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "create of a second application that migrates its database further", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
+		w.create(kSQLite, "db", map[string]any{}).status(201)
+		w.set("v1", m1, m2)
+		w.apply("first", "db", "v1").status(201)
+		w.set("v2", m1, m2, m3)
+		secondWorlds.Store(w.sim, w)
+		// the first application's Ready is derived from the ledger when read,
+		// and the ledger keeps what a failed run applied: its stored revision
+		// is what a failed write must leave alone
+		return w.sim, func() []byte {
+			_, _, rev := meta(t, w.read(kApp, "first"))
+			return fmt.Appendf(migrationReads(w), "first: revision %s\n", rev)
+		}, func() *reply { return w.apply("app", "db", "v2") }
+	}, settled: func(sim *hostsimtest.Sim) string {
+		v, _ := secondWorlds.Load(sim)
+		w := v.(*migrationWorld)
+		// the first application is re-rendered once: its set no longer ends the ledger
+		r := w.read(kApp, "first")
+		if _, _, rev := meta(w.t, r); rev != "2" || readyIn(w.t, r).HostReason != "ledger-ahead-of-set" {
+			return fmt.Sprintf("the first application is at revision %s, want 2 (re-rendered once, ledger-ahead-of-set): %s", rev, r.body)
+		}
+		return ""
+	}},
+	{name: "poll that commits an accepted application that migrates", route: "operation", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		w := newMigrationWorld(t, hostsim.Config{DBPath: db, ConformanceProbes: true})
+		w.create(kSQLite, "db", map[string]any{}).status(201)
+		w.set("v1", m1, m2, m3)
+		op := w.applyAsync("app", "db", "v1")
+		if d, _ := poll(t, w.c, op.ID); d.Done { // the first poll only counts; the second commits
+			t.Fatal("the accepted application was done at its first poll")
+		}
+		return w.sim, func() []byte { return migrationReads(w) }, func() *reply { return w.c.do("GET", api+"/operations/"+op.ID, nil, nil) }
+	}},
+	{name: "import of an application that migrates", route: "import", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
 		w.create(kSQLite, "db", map[string]any{}).status(201)
 		w.set("v1", m1, m2, m3)
@@ -163,7 +203,7 @@ var changeCases = []changeCase{
 				body(f, "app", w.space, w.appSpec("db", "v1"), map[string]any{"nativeId": "native-app"}))
 		}
 	}},
-	{"create of a version serving static assets", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "create of a version serving static assets", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
 		w.site("spa", "index.html", "app.js")
 		return sim, func() []byte {
@@ -171,7 +211,7 @@ var changeCases = []changeCase{
 			},
 			func() *reply { return w.create(kVersion, "v-spa", w.assetVersion("spa", "single_page_application")) }
 	}},
-	{"update of a deployment to a second version", "apply", func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+	{name: "update of a deployment to a second version", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
 		w.version("v2", "api", "b1", []string{"fetch", "scheduled", "queue"}, w.wholeVersion()).status(201)
 		return sim, func() []byte {
@@ -239,6 +279,9 @@ func asyncHost(t *testing.T, db string) (*hostsimtest.Sim, *client, *catalog.For
 	return sim, c, f, func() []byte { return shown(c.read(f, "orders", "prod")) }
 }
 
+// secondWorlds finds the world of a sweep's host for its settled check.
+var secondWorlds sync.Map // *hostsimtest.Sim -> *migrationWorld
+
 // requestIDs are the request ids of refusals, new with every request.
 var requestIDs = regexp.MustCompile(`req_[0-9a-f]+`)
 
@@ -280,6 +323,11 @@ func sweepChange(t *testing.T, c changeCase, name, says string) int {
 		}
 		if r := send(); r.code >= 300 {
 			t.Fatalf("%s=%d: the %s sent again: %d %s", name, n, c.name, r.code, r.body)
+		}
+		if c.settled != nil {
+			if why := c.settled(sim); why != "" {
+				t.Fatalf("%s=%d: after the %s sent again, %s", name, n, c.name, why)
+			}
 		}
 	}
 	t.Logf("%s failed each of the %s's %d statements of its kind in turn", name, c.name, failed)

@@ -180,8 +180,11 @@ func (r *migrationRun) databaseFailed(err error) *wire.Error {
 		"ledger. The failure: %w", r.p.DatabaseDesc, r.p.SetDesc, held, err)))
 }
 
-// record journals what the run did and, when the ledger moved, re-renders the
-// other applications of the database (their Ready follows the ledger).
+// record journals what the run did and re-renders the other applications of
+// the database (their Ready follows the ledger). It re-renders even when this
+// run applied nothing: a run whose files committed but whose write then
+// failed (the host's store) left them rendered against the old ledger, and
+// the request sent again, which finds nothing to apply, must repair them.
 func (r *migrationRun) record() error {
 	now := r.en.Now()
 	base := func() map[string]any {
@@ -198,9 +201,6 @@ func (r *migrationRun) record() error {
 		d := base()
 		d["file"], d["index"], d["error"] = r.p.Files[r.index].Path, r.index+1, r.failure
 		journal.Append(r.q, now, "migration-failed", d)
-	}
-	if len(r.applied) == 0 {
-		return nil
 	}
 	dp := r.p.Database
 	return r.en.Related.Recompute(r.q, r.app.Tenant, r.app.Space, dp.TargetAPIVersion, dp.TargetKind, dp.TargetName,
