@@ -373,17 +373,40 @@ func sweepStoreFault(t *testing.T, name, says string) {
 // fault stays armed, unfired.
 func TestDropAfterCommitNeedsAConnection(t *testing.T) {
 	sim, f, _, b := dropArmed(t)
-	req := httptest.NewRequest("PUT", resPath(f, "orders"), bytes.NewReader(b))
-	req.Header.Set("Authorization", "Bearer sim-primary")
-	req.Header.Set("If-None-Match", "*")
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Idempotency-Key", "no-conn")
-	rec := httptest.NewRecorder() // not an http.Hijacker
-	sim.Host.Handler().ServeHTTP(rec, req)
-	if rec.Code != 201 {
+	if rec := unhijackedPut(sim, f, b); rec.Code != 201 {
 		t.Fatalf("the create through a writer that cannot be hijacked: HTTP %d %s, want 201", rec.Code, rec.Body)
 	}
 	if n := fired(t, sim, "response.drop-after-commit"); n != 0 {
 		t.Fatalf("response.drop-after-commit fired %d times with no connection to drop; want 0 (it stays armed)", n)
 	}
+}
+
+// So does response.drop-replay: a keyed resend through a ResponseWriter that
+// cannot be hijacked gets its replay, and the fault stays armed, unfired.
+func TestDropReplayNeedsAConnection(t *testing.T) {
+	sim, f, _, b := dropArmed(t)
+	disarm(t, sim)
+	if rec := unhijackedPut(sim, f, b); rec.Code != 201 {
+		t.Fatalf("the create: HTTP %d %s, want 201", rec.Code, rec.Body)
+	}
+	arm(t, sim, "response.drop-replay,count=1")
+	if rec := unhijackedPut(sim, f, b); rec.Code != 201 || !strings.Contains(rec.Body.String(), `"generation":"1"`) {
+		t.Fatalf("the resend through a writer that cannot be hijacked: HTTP %d %s, want the replayed 201", rec.Code, rec.Body)
+	}
+	if n := fired(t, sim, "response.drop-replay"); n != 0 {
+		t.Fatalf("response.drop-replay fired %d times with no connection to drop; want 0 (it stays armed)", n)
+	}
+}
+
+// unhijackedPut sends the create b of orders, keyed "no-conn", through a
+// ResponseRecorder, which is not an http.Hijacker.
+func unhijackedPut(sim *hostsimtest.Sim, f *catalog.Form, b []byte) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("PUT", resPath(f, "orders"), bytes.NewReader(b))
+	req.Header.Set("Authorization", "Bearer sim-primary")
+	req.Header.Set("If-None-Match", "*")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", "no-conn")
+	rec := httptest.NewRecorder()
+	sim.Host.Handler().ServeHTTP(rec, req)
+	return rec
 }
