@@ -26,8 +26,9 @@ import (
 // and the delete of a resource whose relations pin three others; the create and
 // the import of a migration application (the files a failed run applied stay,
 // each its own transaction), a second application that migrates the database
-// further (the first must be re-rendered once when it is sent again) and, on
-// the async probe, the poll that commits an accepted application; the create of a version serving static assets; a
+// further (the first must be re-rendered once when it is sent again), the
+// re-apply of one under relations.no-repin (its commit reads the stored pins)
+// and, on the async probe, the poll that commits an accepted application; the create of a version serving static assets; a
 // deployment's update to a second version; the start of an artifact upload, a
 // blob upload into it and its commit; and, on the async profile, the polls that
 // commit an accepted create and an accepted delete, and the cancel of an
@@ -192,6 +193,17 @@ var changeCases = []changeCase{
 			t.Fatal("the accepted application was done at its first poll")
 		}
 		return w.sim, func() []byte { return migrationReads(w) }, func() *reply { return w.c.do("GET", api+"/operations/"+op.ID, nil, nil) }
+	}},
+	{name: "re-apply of an application that keeps its stored pins", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
+		w.create(kSQLite, "db", map[string]any{}).status(201)
+		w.set("v1", m1, m2, m3)
+		w.apply("app", "db", "v1").status(201)
+		// the commit reads the stored pins (store.PinsOf) instead of carrying new ones
+		arm(t, w.sim, "relations.no-repin")
+		return w.sim, func() []byte { return migrationReads(w) }, func() *reply {
+			return w.c.update(w.f(kApp), "app", w.space, w.appSpec("db", "v1"), 1)
+		}
 	}},
 	{name: "import of an application that migrates", route: "import", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
