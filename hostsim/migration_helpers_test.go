@@ -58,8 +58,12 @@ type migrationWorld struct {
 func newMigrationWorld(t *testing.T, cfg hostsim.Config) *migrationWorld {
 	t.Helper()
 	cfg.Catalog = testCatalog(t)
-	sim := hostsimtest.Start(t, cfg)
-	return &migrationWorld{world: &world{t: t, c: newClient(t, sim.URL, "sim-primary"), cat: cfg.Catalog, space: "prod"}, sim: sim}
+	return migrationWorldOn(t, hostsimtest.Start(t, cfg))
+}
+
+// migrationWorldOn is the world of a host already started on testCatalog.
+func migrationWorldOn(t *testing.T, sim *hostsimtest.Sim) *migrationWorld {
+	return &migrationWorld{world: &world{t: t, c: newClient(t, sim.URL, "sim-primary"), cat: testCatalog(t), space: "prod"}, sim: sim}
 }
 
 // set uploads files and creates the set name committing to them.

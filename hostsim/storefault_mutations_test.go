@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/takokit/takokit/catalog"
@@ -55,7 +54,7 @@ type changeCase struct {
 	start func(t *testing.T, db string) (sim *hostsimtest.Sim, read func() []byte, send func() *reply)
 	// settled, when set, is asked after the change sent again succeeded: what
 	// must hold then ("" = it does)
-	settled func(sim *hostsimtest.Sim) string
+	settled func(t *testing.T, sim *hostsimtest.Sim) string
 }
 
 var changeCases = []changeCase{
@@ -93,22 +92,14 @@ var changeCases = []changeCase{
 	}},
 	{name: "poll that commits an accepted create", route: "operation", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f, read := asyncHost(t, db)
-		op := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
-		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
-			t.Fatal("the accepted create was done at its first poll")
-		}
-		return sim, read, func() *reply { return c.do("GET", api+"/operations/"+op.ID, nil, nil) }
+		return sim, read, committingPoll(t, c, accepted(t, c.create(f, "orders", "prod", fixture(t, f))))
 	}},
 	{name: "poll that commits an accepted delete", route: "operation", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f, read := asyncHost(t, db)
 		made := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
 		for d, _ := poll(t, c, made.ID); !d.Done; d, _ = poll(t, c, made.ID) {
 		}
-		op := accepted(t, c.del(f, "orders", "prod", 1))
-		if d, _ := poll(t, c, op.ID); d.Done { // the first poll only counts; the second commits
-			t.Fatal("the accepted delete was done at its first poll")
-		}
-		return sim, read, func() *reply { return c.do("GET", api+"/operations/"+op.ID, nil, nil) }
+		return sim, read, committingPoll(t, c, accepted(t, c.del(f, "orders", "prod", 1)))
 	}},
 	{name: "cancel of an accepted create", route: "operation-cancel", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f, read := asyncHost(t, db)
@@ -166,7 +157,6 @@ var changeCases = []changeCase{
 		w.set("v1", m1, m2)
 		w.apply("first", "db", "v1").status(201)
 		w.set("v2", m1, m2, m3)
-		secondWorlds.Store(w.sim, w)
 		// the first application's Ready is derived from the ledger when read,
 		// and the ledger keeps what a failed run applied: its stored revision
 		// is what a failed write must leave alone
@@ -174,9 +164,8 @@ var changeCases = []changeCase{
 			_, _, rev := meta(t, w.read(kApp, "first"))
 			return fmt.Appendf(migrationReads(w), "first: revision %s\n", rev)
 		}, func() *reply { return w.apply("app", "db", "v2") }
-	}, settled: func(sim *hostsimtest.Sim) string {
-		v, _ := secondWorlds.Load(sim)
-		w := v.(*migrationWorld)
+	}, settled: func(t *testing.T, sim *hostsimtest.Sim) string {
+		w := migrationWorldOn(t, sim)
 		// the first application is re-rendered once: its set no longer ends the ledger
 		r := w.read(kApp, "first")
 		if _, _, rev := meta(w.t, r); rev != "2" || readyIn(w.t, r).HostReason != "ledger-ahead-of-set" {
@@ -188,11 +177,7 @@ var changeCases = []changeCase{
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db, ConformanceProbes: true})
 		w.create(kSQLite, "db", map[string]any{}).status(201)
 		w.set("v1", m1, m2, m3)
-		op := w.applyAsync("app", "db", "v1")
-		if d, _ := poll(t, w.c, op.ID); d.Done { // the first poll only counts; the second commits
-			t.Fatal("the accepted application was done at its first poll")
-		}
-		return w.sim, func() []byte { return migrationReads(w) }, func() *reply { return w.c.do("GET", api+"/operations/"+op.ID, nil, nil) }
+		return w.sim, func() []byte { return migrationReads(w) }, committingPoll(t, w.c, w.applyAsync("app", "db", "v1"))
 	}},
 	{name: "re-apply of an application that keeps its stored pins", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
@@ -291,8 +276,14 @@ func asyncHost(t *testing.T, db string) (*hostsimtest.Sim, *client, *catalog.For
 	return sim, c, f, func() []byte { return shown(c.read(f, "orders", "prod")) }
 }
 
-// secondWorlds finds the world of a sweep's host for its settled check.
-var secondWorlds sync.Map // *hostsimtest.Sim -> *migrationWorld
+// committingPoll polls the accepted operation op once (the async probe's first
+// poll only counts) and returns its next poll, the one that commits.
+func committingPoll(t *testing.T, c *client, op opDoc) func() *reply {
+	if d, _ := poll(t, c, op.ID); d.Done {
+		t.Fatalf("operation %s was done at its first poll", op.ID)
+	}
+	return func() *reply { return c.do("GET", api+"/operations/"+op.ID, nil, nil) }
+}
 
 // requestIDs are the request ids of refusals, new with every request.
 var requestIDs = regexp.MustCompile(`req_[0-9a-f]+`)
@@ -337,7 +328,7 @@ func sweepChange(t *testing.T, c changeCase, name, says string) int {
 			t.Fatalf("%s=%d: the %s sent again: %d %s", name, n, c.name, r.code, r.body)
 		}
 		if c.settled != nil {
-			if why := c.settled(sim); why != "" {
+			if why := c.settled(t, sim); why != "" {
 				t.Fatalf("%s=%d: after the %s sent again, %s", name, n, c.name, why)
 			}
 		}
