@@ -92,6 +92,19 @@ func counterValues(st *store.Store) (map[string]int64, error) {
 // joins the journal only if the transaction commits. A Mutation or a
 // Deletion is queued packed (mutation.go); any other data as its JSON.
 func Append(q store.Q, now time.Time, typ string, data any) {
+	store.AppendEvent(q, now.UnixNano(), typ, packed(data))
+}
+
+// AppendLasting records an event in q's write transaction that tells of an
+// effect outside the store already done (a migration file committed in its
+// database): the journal keeps it whether q commits or rolls back
+// (store.AppendLastingEvent).
+func AppendLasting(q store.Q, now time.Time, typ string, data any) {
+	store.AppendLastingEvent(q, now.UnixNano(), typ, packed(data))
+}
+
+// packed is an event's data as the ring keeps it.
+func packed(data any) []byte {
 	var b []byte
 	switch d := data.(type) {
 	case Mutation:
@@ -101,7 +114,7 @@ func Append(q store.Q, now time.Time, typ string, data any) {
 	default:
 		b, _ = json.Marshal(data)
 	}
-	store.AppendEvent(q, now.UnixNano(), typ, b)
+	return b
 }
 
 // Request records one request event (admin routes are not journaled) and

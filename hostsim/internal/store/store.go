@@ -171,6 +171,7 @@ func (s *Store) write(ctx context.Context, before func(read bool) error, fn func
 		if w.began && w.err == nil {
 			_ = w.exec("ROLLBACK")
 		}
+		s.lasting(w)
 		return err
 	}
 	if !s.memory {
@@ -180,6 +181,7 @@ func (s *Store) write(ctx context.Context, before func(read bool) error, fn func
 	if w.began {
 		if err := w.exec("COMMIT"); err != nil {
 			_ = w.exec("ROLLBACK")
+			s.lasting(w)
 			return err
 		}
 		s.commits.Add(1)

@@ -211,12 +211,60 @@ func TestAfterCommitRunsOnlyForACommittedWrite(t *testing.T) {
 		t.Fatalf("a later write ran an earlier write's action again (ran %d, %v)", ran, err)
 	}
 	for name, outside := range map[string]func(){
-		"AfterCommit": func() { AfterCommit(s.DB(), func() {}) },
-		"AppendEvent": func() { AppendEvent(s.DB(), 1, "mutation", []byte("{}")) },
+		"AfterCommit":        func() { AfterCommit(s.DB(), func() {}) },
+		"AppendEvent":        func() { AppendEvent(s.DB(), 1, "mutation", []byte("{}")) },
+		"AppendLastingEvent": func() { AppendLastingEvent(s.DB(), 1, "migration", []byte("{}")) },
 	} {
 		if msg := panicOf(outside); !strings.Contains(msg, "outside a write transaction") {
 			t.Errorf("%s outside a write transaction: panic %q, want one that says it is outside a write transaction", name, msg)
 		}
+	}
+}
+
+// A write's events reach the sink when it commits, in order; when it rolls
+// back only its lasting events do (they tell of effects outside the store that
+// the rollback cannot undo), and each once.
+func TestLastingEventsOutliveARolledBackWrite(t *testing.T) {
+	s, err := Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var got []string
+	s.OnEvents(func(es []Pending) {
+		for _, e := range es {
+			got = append(got, fmt.Sprintf("%s:%v", e.Type, e.Lasting))
+		}
+	})
+	ctx := context.Background()
+	events := func(q Q) {
+		AppendEvent(q, 1, "mutation", []byte("{}"))
+		AppendLastingEvent(q, 2, "migration", []byte("{}"))
+		AppendEvent(q, 3, "deletion", []byte("{}"))
+	}
+	if err := s.Write(ctx, func(q Q) error {
+		events(q)
+		_ = AddCounter(q, "mutations", 1)
+		return os.ErrInvalid
+	}); err != os.ErrInvalid {
+		t.Fatalf("the failing write returned %v", err)
+	}
+	if want := []string{"migration:true"}; !slices.Equal(got, want) {
+		t.Fatalf("a rolled-back write handed the sink %v, want %v", got, want)
+	}
+	got = nil
+	if err := s.Write(ctx, func(q Q) error {
+		events(q)
+		return AddCounter(q, "mutations", 1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"mutation:false", "migration:true", "deletion:false"}; !slices.Equal(got, want) {
+		t.Fatalf("a committed write handed the sink %v, want %v", got, want)
+	}
+	got = nil
+	if err := s.Write(ctx, func(Q) error { return nil }); err != nil || got != nil {
+		t.Fatalf("a later write handed the sink an earlier write's events again: %v (%v)", got, err)
 	}
 }
 
