@@ -150,7 +150,7 @@ var changeCases = []changeCase{
 		w.create(kSQLite, "db", map[string]any{}).status(201)
 		w.set("v1", m1, m2, m3)
 		return w.sim, func() []byte { return migrationReads(w) }, func() *reply { return w.apply("app", "db", "v1") }
-	}},
+	}, settled: eachFileJournalledOnce},
 	{name: "create of a second application that migrates its database further", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
 		w.create(kSQLite, "db", map[string]any{}).status(201)
@@ -165,6 +165,9 @@ var changeCases = []changeCase{
 			return fmt.Appendf(migrationReads(w), "first: revision %s\n", rev)
 		}, func() *reply { return w.apply("app", "db", "v2") }
 	}, settled: func(t *testing.T, sim *hostsimtest.Sim) string {
+		if why := eachFileJournalledOnce(t, sim); why != "" {
+			return why
+		}
 		w := migrationWorldOn(t, sim)
 		// the first application is re-rendered once: its set no longer ends the ledger
 		r := w.read(kApp, "first")
@@ -178,7 +181,7 @@ var changeCases = []changeCase{
 		w.create(kSQLite, "db", map[string]any{}).status(201)
 		w.set("v1", m1, m2, m3)
 		return w.sim, func() []byte { return migrationReads(w) }, committingPoll(t, w.c, w.applyAsync("app", "db", "v1"))
-	}},
+	}, settled: eachFileJournalledOnce},
 	{name: "re-apply of an application that keeps its stored pins", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
 		w.create(kSQLite, "db", map[string]any{}).status(201)
@@ -189,7 +192,7 @@ var changeCases = []changeCase{
 		return w.sim, func() []byte { return migrationReads(w) }, func() *reply {
 			return w.c.update(w.f(kApp), "app", w.space, w.appSpec("db", "v1"), 1)
 		}
-	}},
+	}, settled: eachFileJournalledOnce},
 	{name: "import of an application that migrates", route: "import", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		w := newMigrationWorld(t, hostsim.Config{DBPath: db})
 		w.create(kSQLite, "db", map[string]any{}).status(201)
@@ -199,7 +202,7 @@ var changeCases = []changeCase{
 			return w.c.do("POST", resPath(f, "app")+"/import", map[string]string{"If-None-Match": "*", "Idempotency-Key": newKey()},
 				body(f, "app", w.space, w.appSpec("db", "v1"), map[string]any{"nativeId": "native-app"}))
 		}
-	}},
+	}, settled: eachFileJournalledOnce},
 	{name: "create of a version serving static assets", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, w := deployedWorld(t, hostsim.Config{DBPath: db})
 		w.site("spa", "index.html", "app.js")
@@ -244,6 +247,24 @@ func migrationReads(w *migrationWorld) []byte {
 	made, ok := madeBy[d.ledger()]
 	return append(reads(w.world, [2]string{kApp, "app"}, [2]string{kSQLite, "db"}),
 		fmt.Sprintf("the ledger is a prefix of the set and the tables are what its files made: %v\n", ok && made == d.tables())...)
+}
+
+// eachFileJournalledOnce is the settled check of every migration change: each
+// file the database db's ledger holds has one "migration" event in the journal,
+// whichever request applied it. The journal tells of the database, and a
+// file's commit there stays whatever fails after it (docs/protocol.md#migrations).
+func eachFileJournalledOnce(t *testing.T, sim *hostsimtest.Sim) string {
+	w := migrationWorldOn(t, sim)
+	ev, d := w.migrationEvents(), w.database("db")
+	for _, e := range d.Ledger {
+		if ev[e.Path] != 1 {
+			return fmt.Sprintf("the journal tells of the ledger's file %s %d times, want once (migration events per file: %v)", e.Path, ev[e.Path], ev)
+		}
+	}
+	if len(ev) != len(d.Ledger) {
+		return fmt.Sprintf("the journal tells of files the ledger does not hold: %v, ledger %s", ev, d.ledger())
+	}
+	return ""
 }
 
 // madeBy is, for each prefix of the set m1, m2, m3 as a ledger, the tables its

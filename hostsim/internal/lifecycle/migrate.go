@@ -29,8 +29,9 @@ const DefaultMigrationTimeout = 10 * time.Second
 // applications) and returns the refusal the request answers with (a failed
 // file, a prefix no longer proven, the database itself failing); the caller
 // then commits q without committing o. err is the host's store failing, which
-// fails the write: nothing of it is kept, as everywhere. Nothing happens for a
-// resource that applies no migrations.
+// fails the write: nothing of it is kept, as everywhere, except the journal's
+// telling of the database's commits, which stay (migrationRun.journal).
+// Nothing happens for a resource that applies no migrations.
 func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) (refusal *wire.Error, err error) {
 	n := o.Next
 	pins := o.pins
@@ -53,12 +54,13 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) (refusal *wire.E
 	}
 	run := &migrationRun{en: en, q: q, p: p, fs: fs, app: n, what: what, created: o.Created}
 	xerr := db.Exclusive(context.Background(), run.suffix)
+	// what the run did in the database stays done whatever fails after it:
+	// the journal tells of it even when the write rolls back
+	run.journal()
 	if run.store != nil {
 		return nil, run.store
 	}
-	// what the run applied stays applied whatever failed after it: journal
-	// it and re-render the database's other applications, as for a failed file
-	if err := run.record(); err != nil {
+	if err := run.rerender(); err != nil {
 		return nil, err
 	}
 	if xerr != nil {
@@ -180,12 +182,14 @@ func (r *migrationRun) databaseFailed(err error) *wire.Error {
 		"ledger. The failure: %w", r.p.DatabaseDesc, r.p.SetDesc, held, err)))
 }
 
-// record journals what the run did and re-renders the other applications of
-// the database (their Ready follows the ledger). It re-renders even when this
-// run applied nothing: a run whose files committed but whose write then
-// failed (the host's store) left them rendered against the old ledger, and
-// the request sent again, which finds nothing to apply, must repair them.
-func (r *migrationRun) record() error {
+// journal tells what the run did in the database: a "migration" event for
+// each file it committed and a "migration-failed" event for the file that
+// failed. They are lasting events (journal.AppendLasting): the database's
+// commits do not roll back with the host's write, so a write that then fails
+// (the host's store) still journals them, and the request sent again, which
+// resumes after the ledger, journals only the files it applies — each file
+// once (docs/protocol.md#migrations).
+func (r *migrationRun) journal() {
 	now := r.en.Now()
 	base := func() map[string]any {
 		return map[string]any{"tenant": r.app.Tenant, "space": r.app.Space, "kind": r.p.Database.TargetKind,
@@ -195,13 +199,21 @@ func (r *migrationRun) record() error {
 	for _, a := range r.applied {
 		d := base()
 		d["file"], d["digest"], d["seq"], d["index"] = a.Path, a.Digest, a.Seq, a.Seq // the ledger is the set's prefix
-		journal.Append(r.q, now, "migration", d)
+		journal.AppendLasting(r.q, now, "migration", d)
 	}
 	if r.failure != "" {
 		d := base()
 		d["file"], d["index"], d["error"] = r.p.Files[r.index].Path, r.index+1, r.failure
-		journal.Append(r.q, now, "migration-failed", d)
+		journal.AppendLasting(r.q, now, "migration-failed", d)
 	}
+}
+
+// rerender re-renders the other applications of the database (their Ready
+// follows the ledger). It re-renders even when this run applied nothing: a
+// run whose files committed but whose write then failed (the host's store)
+// left them rendered against the old ledger, and the request sent again,
+// which finds nothing to apply, must repair them.
+func (r *migrationRun) rerender() error {
 	dp := r.p.Database
 	return r.en.Related.Recompute(r.q, r.app.Tenant, r.app.Space, dp.TargetAPIVersion, dp.TargetKind, dp.TargetName,
 		r.app.UID, r.en.nowText(), r.fs)
