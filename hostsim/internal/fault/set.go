@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -184,18 +185,53 @@ func (s *Set) Pending() bool { return s != nil && len(s.fired.list) > 0 }
 // firing is as durable as the write it follows). Once it committed, the
 // firings are forgotten; an error of fn rolls both back and leaves them
 // pending for the request's next write or its Flush. now stamps the firings.
+// An error of fn made by Answer is not a rollback: the write commits what fn
+// did, with the firings, and Write returns the refusal Answer carried.
 func (s *Set) Write(ctx context.Context, st *store.Store, now func() time.Time, fn func(q store.Q) error) error {
+	var answer *wire.Error
 	err := st.WriteWith(ctx, s.failStatement, func(q store.Q) error {
 		if err := fn(q); err != nil {
-			return err
+			a, ok := err.(*answered)
+			if !ok {
+				return err
+			}
+			answer = a.refusal
 		}
 		return s.record(q, now())
 	})
-	if err == nil {
-		s.committed()
+	if err != nil {
+		return err
 	}
-	return err
+	s.committed()
+	if answer != nil {
+		return answer
+	}
+	return nil
 }
+
+// Answer is what a write's fn returns, from a decision that answers
+// (refusal, err), to end the write: err, the host's store failing, rolls it
+// back whole, as any error does; a refusal commits what fn did and is then
+// Write's answer. That is a migration that failed after changing its own
+// database: the ledger's new rows stay there whatever the write does, so
+// their journal events and the re-rendering of the database's other
+// applications commit without the resource, and the request answers the
+// failure (docs/protocol.md#migrations). With neither it is nil, and fn
+// goes on.
+func Answer(refusal *wire.Error, err error) error {
+	if err != nil {
+		return err
+	}
+	if refusal != nil {
+		return &answered{refusal}
+	}
+	return nil
+}
+
+// answered carries Answer's refusal out of fn to Write.
+type answered struct{ refusal *wire.Error }
+
+func (a *answered) Error() string { return "committed, then answered: " + a.refusal.Error() }
 
 // StoreFailure is the error of the statement store.fail or store.read-fail
 // failed.

@@ -36,7 +36,6 @@ func (c *call) mutate(space string, m *decide.Mutation, g *decide.Gated, early *
 	}
 	defer release()
 	var a answer
-	var failed *wire.Error // a migration that failed after changing its database: committed, then answered
 	err := c.write(func(q store.Q) error {
 		if rec, e := c.lookupRecord(q, space); e != nil || rec != nil {
 			a = c.replay(rec)
@@ -61,8 +60,7 @@ func (c *call) mutate(space string, m *decide.Mutation, g *decide.Gated, early *
 			a = answer{status: http.StatusAccepted, body: body}
 			return c.record(q, space, a, "", id)
 		}
-		var err error
-		if failed, err = c.s.Engine.Migrate(q, o, c.fs); err != nil || failed != nil {
+		if err := fault.Answer(c.s.Engine.Migrate(q, o, c.fs)); err != nil {
 			return err
 		}
 		rep, err := c.s.Engine.Commit(q, o, c.fs)
@@ -81,9 +79,6 @@ func (c *call) mutate(space string, m *decide.Mutation, g *decide.Gated, early *
 	})
 	if err != nil {
 		return asRefusal(err)
-	}
-	if failed != nil {
-		return failed
 	}
 	c.reply(a)
 	return nil

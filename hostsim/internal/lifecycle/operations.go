@@ -156,7 +156,6 @@ func (en *Engine) Cancel(q store.Q, op *store.Operation) error {
 func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.Armory, id string, code wire.Code) ([]byte, error) {
 	fs := armory.Request(decide.NewRequestID(), "", "")
 	var doc []byte
-	var failed *wire.Error // the commit's database failed: what it applied commits, the operation stays pending
 	err := fs.Write(ctx, st, en.Now, func(q store.Q) error {
 		op, err := store.GetOperation(q, id)
 		if err != nil {
@@ -171,21 +170,18 @@ func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.A
 			if code != "" {
 				forced = decide.Refuse(code, "operation %s was failed with %s through the hostsim admin API", id, code)
 			}
-			unsettled, err := en.Settle(q, op, forced, fs)
-			if err != nil {
+			// the commit's database failing commits what it applied and
+			// answers the failure: the operation stays pending
+			if err := fault.Answer(en.Settle(q, op, forced, fs)); err != nil {
 				return err
-			}
-			if unsettled != nil {
-				failed = unsettled
-				return nil
 			}
 		}
 		doc = op.Doc
 		return nil
 	})
 	_ = fs.Flush(st, en.Now)
-	if err == nil && failed != nil {
-		return nil, failed
+	if err != nil {
+		return nil, err
 	}
-	return doc, err
+	return doc, nil
 }

@@ -29,7 +29,9 @@ type Call interface {
 	// RequireEmptyBody refuses a body on a route that takes none.
 	RequireEmptyBody() *wire.Error
 	// Write runs fn in one write transaction that also records the request's
-	// fault firings; an error comes back as a refusal and nothing is stored.
+	// fault firings (fault.Set.Write); an error comes back as a refusal and
+	// nothing is stored, except a refusal made by fault.Answer, answered after
+	// the write committed.
 	Write(fn func(q store.Q) error) *wire.Error
 	// Pending marks the answer as an unsettled operation's: it carries Retry-After.
 	Pending()
@@ -58,7 +60,6 @@ func Poll(en *lifecycle.Engine, c Call) *wire.Error {
 	fs := c.Faults()
 	var doc []byte
 	var pending bool
-	var failed *wire.Error // the commit's database failed: what it applied commits, the operation stays pending
 	err := c.Write(func(q store.Q) error {
 		op, e := own(c, q)
 		if e != nil {
@@ -68,9 +69,9 @@ func Poll(en *lifecycle.Engine, c Call) *wire.Error {
 		if !op.Done {
 			op.Polls++
 			if decide.Due(op) {
-				unsettled, err := en.Settle(q, op, nil, fs)
-				if err != nil || unsettled != nil {
-					failed = unsettled
+				// the commit's database failing commits what it applied and
+				// answers the failure: the operation stays pending
+				if err := fault.Answer(en.Settle(q, op, nil, fs)); err != nil {
 					return err
 				}
 			} else if err := store.UpdateOperation(q, op); err != nil {
@@ -87,9 +88,6 @@ func Poll(en *lifecycle.Engine, c Call) *wire.Error {
 	})
 	if err != nil {
 		return err
-	}
-	if failed != nil {
-		return failed
 	}
 	if pending {
 		c.Pending()
@@ -115,7 +113,6 @@ func Cancel(en *lifecycle.Engine, c Call) *wire.Error {
 	}
 	fs := c.Faults()
 	var doc []byte
-	var failed *wire.Error // the settle's database failed: what it applied commits, nothing is cancelled
 	err := c.Write(func(q store.Q) error {
 		op, e := own(c, q)
 		if e != nil {
@@ -123,9 +120,9 @@ func Cancel(en *lifecycle.Engine, c Call) *wire.Error {
 		}
 		if !op.Done {
 			if fs.On(fault.OperationUncancellable) {
-				unsettled, err := en.Settle(q, op, nil, fs)
-				if err != nil || unsettled != nil {
-					failed = unsettled
+				// as on a poll: the settle's database failing commits what it
+				// applied and answers the failure, and nothing is cancelled
+				if err := fault.Answer(en.Settle(q, op, nil, fs)); err != nil {
 					return err
 				}
 			}
@@ -140,9 +137,6 @@ func Cancel(en *lifecycle.Engine, c Call) *wire.Error {
 	})
 	if err != nil {
 		return err
-	}
-	if failed != nil {
-		return failed
 	}
 	c.Send(http.StatusOK, doc, "")
 	return nil

@@ -40,7 +40,7 @@ func (c *opCall) RequireEmptyBody() *wire.Error {
 
 func (c *opCall) Write(fn func(q store.Q) error) *wire.Error {
 	c.writes++
-	if err := c.st.Write(context.Background(), fn); err != nil {
+	if err := c.Faults().Write(context.Background(), c.st, time.Now, fn); err != nil {
 		if e, ok := err.(*wire.Error); ok {
 			return e
 		}
