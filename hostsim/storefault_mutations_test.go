@@ -90,6 +90,17 @@ var changeCases = []changeCase{
 		return sim, func() []byte { return shown(alice.do("GET", api+"/artifacts/"+digest, nil, nil)) },
 			func() *reply { return alice.commit(id, newKey()) }
 	}},
+	{name: "accepted create", route: "apply", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, c, f, read := asyncHost(t, db)
+		return sim, read, func() *reply { return c.create(f, "orders", "prod", fixture(t, f)) }
+	}},
+	{name: "accepted delete", route: "delete", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
+		sim, c, f, read := asyncHost(t, db)
+		made := accepted(t, c.create(f, "orders", "prod", fixture(t, f)))
+		for d, _ := poll(t, c, made.ID); !d.Done; d, _ = poll(t, c, made.ID) {
+		}
+		return sim, read, func() *reply { return c.del(f, "orders", "prod", 1) }
+	}},
 	{name: "poll that commits an accepted create", route: "operation", start: func(t *testing.T, db string) (*hostsimtest.Sim, func() []byte, func() *reply) {
 		sim, c, f, read := asyncHost(t, db)
 		return sim, read, committingPoll(t, c, accepted(t, c.create(f, "orders", "prod", fixture(t, f))))

@@ -1,11 +1,15 @@
 package lane_test
 
 import (
+	"bytes"
+	"fmt"
 	"net"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // journaled is the status of each request the journal holds for route, in order.
@@ -136,4 +140,47 @@ func TestDropReplayIsNotSpentByAReusedKey(t *testing.T) {
 	h.wantDropped("DELETE", h.path("orders")+h.query(), hd)
 	h.fired("response.drop-replay", 1)
 	h.do("DELETE", h.path("orders")+h.query(), hd, nil).want(204)
+}
+
+// A read that fails inside an observe's write is the host's failure, never
+// "nothing there": under space.ignore the observe of a resource asked in a
+// space that lacks it reads the resource where asked and then in any space,
+// and store.read-fail failing each in turn answers internal_error naming the
+// fault, not resource_not_found; the resend of an observe already answered
+// reads its idempotency record, and failing that read answers the same
+// internal_error, not an empty replay.
+func TestReadFailuresInAnObserveAreFailures(t *testing.T) {
+	h := newHost(t, "orders")
+	h.arm("space.ignore")
+	elsewhere := "?" + wire.ExactQuery("elsewhere", h.f.Ref).Encode()
+	observe := func(key string) *reply {
+		return h.do("POST", h.path("orders")+"/observe"+elsewhere,
+			map[string]string{"Idempotency-Key": key, "Takoform-Expected-Generation": "1"}, nil)
+	}
+	says := func(n int) string {
+		return fmt.Sprintf("read %d inside this request's writes failed: the store.read-fail fault", n)
+	}
+	failed := 0
+	for n := 1; ; n++ {
+		if n > 20 {
+			t.Fatal("an observe of more than 20 reads: the sweep does not end")
+		}
+		h.arm(fmt.Sprintf("store.read-fail=%d,route=observe,count=1", n))
+		r := observe(h.key())
+		if r.status == 200 {
+			break
+		}
+		r.refused("internal_error", says(n))
+		failed++
+	}
+	if failed < 2 {
+		t.Fatalf("store.read-fail failed %d reads of the observe, want at least 2 (the resource where asked, in any space)", failed)
+	}
+	key := h.key()
+	first := observe(key).want(200)
+	h.arm("store.read-fail=1,route=observe,count=1")
+	observe(key).refused("internal_error", says(1))
+	if again := observe(key).want(200); !bytes.Equal(again.body, first.body) {
+		t.Fatalf("the resend replayed %s, want the first answer %s", again.body, first.body)
+	}
 }
