@@ -2,7 +2,9 @@ package hostsim_test
 
 import (
 	"log/slog"
+	"net/http/httptest"
 	"regexp"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,5 +63,38 @@ func TestRequestLinesAreLoggedOnce(t *testing.T) {
 	}
 	if n := direct.Load(); n != 2 {
 		t.Fatalf("%d lines were written directly; want the two authenticated ones", n)
+	}
+}
+
+// A request answered, refused or not, leaves nothing in the log but its
+// request line: what ServeHTTP does after the answer (the journal entry, the
+// log line, closing a dropped connection) must not fail and be logged as a
+// panic by the recover middleware. The server is closed before the log is
+// read, so every line of every request has been written.
+func TestAnsweredRequestsLogOnlyTheirLines(t *testing.T) {
+	var logs syncBuffer
+	h, err := hostsim.New(hostsim.Config{Catalog: testCatalog(t), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	srv := httptest.NewServer(h.Handler()) // 127.0.0.1
+	c := newClient(t, srv.URL, "sim-primary")
+	f := updatable(t, testCatalog(t))
+	c.do("GET", discovery, nil, nil).status(200)
+	c.create(f, "orders", "prod", fixture(t, f)).status(201)
+	c.read(f, "orders", "prod").status(200)
+	c.read(f, "absent", "prod").refused("resource_not_found", 404)
+	newClient(t, srv.URL, "").do("GET", discovery, nil, nil).refused("unauthenticated", 401)
+	srv.Close() // waits for every handler to return
+	var other []string
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	for _, l := range lines {
+		if !strings.Contains(l, " level=INFO msg=request ") {
+			other = append(other, l)
+		}
+	}
+	if len(lines) < 5 || len(other) > 0 {
+		t.Fatalf("the log holds %d lines, %d of them not a request line:\n%s", len(lines), len(other), strings.Join(other, "\n"))
 	}
 }
