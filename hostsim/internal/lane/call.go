@@ -175,8 +175,7 @@ func (c *call) fail(e *wire.Error) {
 		out.RequestID = fault.FixedRequestID
 	}
 	body, _ := json.Marshal(wire.Envelope{Error: &out})
-	c.w.Header().Del(wire.HeaderETag)
-	c.send(out.Code.Status(), body, "")
+	c.send(out.Code.Status(), body, "") // no ETag: only send sets one, and a call sends once
 }
 
 // asRefusal turns an error out of a store transaction back into a refusal.

@@ -141,8 +141,7 @@ func (c *call) drop() bool {
 	if err != nil {
 		return false
 	}
-	c.dropped = conn
-	c.status = 0
+	c.dropped = conn // c.status stays 0: drop comes before any send, so the journal tells no status
 	return true
 }
 
