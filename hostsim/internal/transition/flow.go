@@ -18,11 +18,13 @@ import (
 // write runs one step in its own serialized transaction, with the request's
 // fault firings (a crash point's included) recorded in it, so a firing is as
 // durable as the write it follows. A *wire.Error returned by fn rolls back
-// and is the answer.
+// and is the answer; one that is the host failing (internal_error: a store
+// read that failed inside a decision) comes back as err, as the store's own
+// errors do, so that no step takes it for a decision and goes on.
 func (s *Service) write(c *Call, fn func(q store.Q) error) (*wire.Error, error) {
 	err := c.Faults.Write(context.WithoutCancel(c.Ctx), s.st, s.Now, fn)
 	var we *wire.Error
-	if errors.As(err, &we) {
+	if errors.As(err, &we) && !decide.IsInternal(we) {
 		return we, nil
 	}
 	return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -264,7 +265,9 @@ func rejectionMessage(r *opRow, failure string, ack time.Duration) string {
 // repin resolves the relation pins of the spec under toForm. The references
 // resolved when the claim was taken, and a pinned target cannot be deleted,
 // so they resolve again; if one does not, the old pins stay and the journal
-// says why (the backend already committed: the advance is not refused).
+// says why (the backend already committed: the advance is not refused). A
+// store read that fails while resolving is not "does not resolve": it fails
+// the advance, and the next readback advances again.
 func (s *Service) repin(c *Call, q store.Q, req *Request, cur *store.Resource) ([]store.Pin, bool, error) {
 	var spec map[string]any
 	if err := json.Unmarshal(req.Resource.Spec, &spec); err != nil {
@@ -277,6 +280,9 @@ func (s *Service) repin(c *Call, q store.Q, req *Request, cur *store.Resource) (
 		return nil, false, nil
 	}
 	pins, e := s.Relations.Resolve(q, f, cur.Tenant, cur.Space, spec, c.Faults)
+	if decide.IsInternal(e) {
+		return nil, false, e // the store failing fails the advance: the next readback resolves again
+	}
 	if e != nil {
 		journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins", "why": e.Message})
 		return nil, false, nil

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -510,4 +511,60 @@ func (w *world) movedEndpoint(target string, withTarget bool) movedEndpoint {
 	moved["worker"] = map[string]any{"apiVersion": node["apiVersion"], "kind": node["kind"], "name": target}
 	m.c, m.p = w.op(tr, from, to, m.res, moved)
 	return m
+}
+
+// The advance re-pins the moved references; a store read that fails while it
+// resolves them is the host failing, not "the new references are gone": the
+// readback answers the failure, nothing of the advance is kept, and the next
+// readback advances with the new pin. Each read of the readback fails in turn
+// (store.read-fail=n), until n passes the last.
+func TestAFailedReadWhileRepinningFailsTheAdvance(t *testing.T) {
+	failed := 0
+	for n := 1; ; n++ {
+		if n > 40 {
+			t.Fatal("a readback of more than 40 reads: the sweep does not end")
+		}
+		w := newWorld(t)
+		m := w.movedEndpoint("other-worker", true)
+		row, _, e, err := w.s.claim(m.c, m.p)
+		must(t, e, err)
+		m.c.Faults = fault.Fixed(fault.Spec{Fault: fault.TransitionCrash.Name, Value: "D", Count: 1})
+		if a := w.s.dispatch(m.c, row); a.crash == nil || a.crash.point != "D" {
+			t.Fatalf("the POST did not stop after the proof (point D): %+v", a)
+		}
+		fs := fault.Fixed(fault.Spec{Fault: fault.StoreReadFail.Name, Value: strconv.Itoa(n), Count: 1})
+		m.c.Faults = fs
+		a := w.s.resolve(m.c, row.Tenant, row.OperationID, true)
+		if fs.Armed(fault.StoreReadFail) { // the readback has fewer reads than n
+			if a.err != nil || a.status != 200 {
+				t.Fatalf("store.read-fail=%d did not fire, yet the readback answered %d %v", n, a.status, a.err)
+			}
+			if failed == 0 {
+				t.Fatal("store.read-fail=1 did not fail the readback's first read")
+			}
+			break
+		}
+		failed++
+		if a.err == nil || a.err.Code != wire.CodeInternalError || !strings.Contains(a.err.Message, "store.read-fail") || strings.Contains(a.err.Message, "hostsim bug") {
+			t.Fatalf("store.read-fail=%d: the readback answered %d %v %s; want internal_error naming the fault, not a bug", n, a.status, a.err, a.body)
+		}
+		if r := w.resource(m.res.UID); r.Generation != m.res.Generation || r.ClaimOp != row.OperationID {
+			t.Fatalf("store.read-fail=%d: the failed readback left the resource at generation %d, claim %q", n, r.Generation, r.ClaimOp)
+		}
+		m.c.Faults = nil
+		if a := w.s.resolve(m.c, row.Tenant, row.OperationID, true); a.err != nil || a.status != 200 {
+			t.Fatalf("store.read-fail=%d: the next readback answered %d %v %s", n, a.status, a.err, a.body)
+		}
+		var pins []store.Pin
+		w.write(func(q store.Q) error {
+			var err error
+			pins, err = store.PinsOf(q, m.res.UID)
+			return err
+		})
+		if r := w.resource(m.res.UID); r.Generation != m.res.Generation+1 || len(pins) != 1 || pins[0].TargetUID != m.other.UID {
+			t.Fatalf("store.read-fail=%d: after the next readback the resource is at generation %d with pins %+v; want %d, pinned to other-worker",
+				n, r.Generation, pins, m.res.Generation+1)
+		}
+	}
+	t.Logf("store.read-fail failed each of the readback's %d reads in turn", failed)
 }

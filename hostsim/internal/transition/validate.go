@@ -20,7 +20,7 @@ type parsed struct {
 	Request
 	space         string
 	gen, rev      int64
-	from, to      *catalog.Form
+	to            *catalog.Form  // the Form the resource moves to (its from-Form is checked installed, then read from the resource)
 	spec          map[string]any // resource.spec as sent
 	specDigest    string
 	requestDigest string
@@ -193,7 +193,6 @@ func (p *parsed) pair(s *Service, c *Call) *wire.Error {
 				ref, s.Host.P.Name, t.Marker)
 		}
 	}
-	p.from, _ = s.Host.Form(t.From)
 	p.to, _ = s.Host.Form(t.To)
 	return nil
 }
