@@ -51,3 +51,17 @@ func TestConditionProblem(t *testing.T) {
 		}
 	}
 }
+
+// readyOf is the Ready condition wherever the host lists it, and a zero
+// condition when it lists none.
+func TestReadyOfFindsReadyWhereverItIsListed(t *testing.T) {
+	var r Resource
+	r.Status.Conditions = []Condition{{Type: "Progressing", Status: "True", Reason: "Applying"}, {Type: "Ready", Status: "False", Reason: "Failed"}}
+	if c := readyOf(&r); c.Type != "Ready" || c.Status != "False" {
+		t.Fatalf("readyOf took %+v, want the Ready condition listed second", c)
+	}
+	r.Status.Conditions = r.Status.Conditions[:1]
+	if c := readyOf(&r); c != (Condition{}) {
+		t.Fatalf("readyOf of a resource without Ready: %+v, want none", c)
+	}
+}
