@@ -15,27 +15,48 @@ import (
 )
 
 // requestsDir holds, per check, the requests it sends to hostsim full, one per
-// line (recorder's masked form: method, target, headers, body).
+// line (recorder's masked form: method, target, headers, body); requestHosts
+// adds a partial host, whose files are in a folder of its own.
 const requestsDir = "testdata/requests"
+
+// requestHosts are the hosts the requests are recorded on: full, where every
+// check applies, and kv-only, which installs a part of the Forms, interfaces
+// and bindings, so the checks also send what they send about things a host
+// does not install (support reads, enforcement probes).
+var requestHosts = []struct{ profile, dir string }{
+	{"full", requestsDir},
+	{"kv-only", "testdata/requests-kv-only"},
+}
 
 // TestEachCheckSendsTheRequestsRecordedForIt: what a check asks the host is part
 // of what it measures, so it is recorded and reviewed. Every check runs alone
-// against hostsim full, reset before it, and must send, in order, the requests recorded for it in
+// against hostsim full (and kv-only: requestHosts), reset before it, and must send, in order, the requests recorded for it in
 // testdata/requests/ID.txt, and end as recorded (its first line). A check that
 // stopped early, skipped a sub-case or built another body than before fails it,
 // naming the first request that differs; a deliberate change is recorded again
 // with TAKOKIT_UPDATE_GOLDEN=1 and reviewed in the diff (docs/guides/conformance.md,
 // "What a check sends").
 func TestEachCheckSendsTheRequestsRecordedForIt(t *testing.T) {
-	t.Parallel() // its own host
+	t.Parallel()
 	only := areaChecks(t)
 	cat, err := catalog.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, h := range requestHosts {
+		t.Run(h.profile, func(t *testing.T) {
+			t.Parallel() // its own host
+			sendsRecorded(t, cat, only, h.profile, h.dir)
+		})
+	}
+}
+
+// sendsRecorded runs each check (of only, or all) alone on a host of profile
+// and compares what it sent with dir/ID.txt.
+func sendsRecorded(t *testing.T, cat *catalog.Catalog, only []string, profile, requestsDir string) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	sim, err := startInProcess(ctx, "", "full")
+	sim, err := startInProcess(ctx, "", profile)
 	if err != nil {
 		t.Fatal(err)
 	}
