@@ -180,8 +180,5 @@ func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.A
 		return nil
 	})
 	_ = fs.Flush(st, en.Now)
-	if err != nil {
-		return nil, err
-	}
-	return doc, nil
+	return doc, err
 }

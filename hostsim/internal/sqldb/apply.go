@@ -45,20 +45,16 @@ func (s *Session) Apply(f File, e Entry, timeout time.Duration) error {
 	if !utf8.Valid(f.SQL) {
 		return &FileError{Err: errors.New("the file is not UTF-8 text")}
 	}
-	conn := s.d.conn
-	if err := s.step("begin the transaction of migration file %q", f.Path); err != nil {
+	if err := s.exec(fmt.Sprintf("begin the transaction of migration file %q", f.Path), "BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
-	if _, err := conn.ExecContext(s.ctx, "BEGIN IMMEDIATE"); err != nil {
-		return fmt.Errorf("begin the transaction of migration file %q: %w", f.Path, err)
-	}
-	if err := s.step("run migration file %q", f.Path); err != nil {
+	if err := s.step(fmt.Sprintf("run migration file %q", f.Path)); err != nil {
 		s.rollback()
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	s.d.g.enter()
-	_, err := conn.ExecContext(ctx, string(f.SQL))
+	_, err := s.d.conn.ExecContext(ctx, string(f.SQL))
 	denied := s.d.g.leave()
 	timedOut := ctx.Err() != nil
 	cancel()
@@ -73,22 +69,27 @@ func (s *Session) Apply(f File, e Entry, timeout time.Duration) error {
 		}
 		return fe
 	}
-	if err := s.step("record migration file %q in the ledger", f.Path); err != nil {
-		s.rollback()
-		return err
-	}
-	if _, err := conn.ExecContext(s.ctx, `INSERT INTO `+LedgerTable+` (seq, path, digest, manifest_digest, applied_at) VALUES (?,?,?,?,?)`,
+	if err := s.exec(fmt.Sprintf("record migration file %q in the ledger", f.Path),
+		`INSERT INTO `+LedgerTable+` (seq, path, digest, manifest_digest, applied_at) VALUES (?,?,?,?,?)`,
 		e.Seq, e.Path, e.Digest, e.ManifestDigest, e.AppliedAt); err != nil {
 		s.rollback()
-		return fmt.Errorf("record migration file %q in the ledger: %w", f.Path, err)
+		return err
 	}
-	if err := s.step("commit migration file %q", f.Path); err != nil {
+	if err := s.exec(fmt.Sprintf("commit migration file %q", f.Path), "COMMIT"); err != nil {
 		s.rollback()
 		return err
 	}
-	if _, err := conn.ExecContext(s.ctx, "COMMIT"); err != nil {
-		s.rollback()
-		return fmt.Errorf("commit migration file %q: %w", f.Path, err)
+	return nil
+}
+
+// exec runs the one statement of step, the injected failure asked first; a
+// statement's error names the step.
+func (s *Session) exec(step, query string, args ...any) error {
+	if err := s.step(step); err != nil {
+		return err
+	}
+	if _, err := s.d.conn.ExecContext(s.ctx, query, args...); err != nil {
+		return fmt.Errorf("%s: %w", step, err)
 	}
 	return nil
 }

@@ -113,11 +113,11 @@ type Session struct {
 func (s *Session) Inject(fail func(step string) error) { s.fail = fail }
 
 // step asks the injected failure, if any, about the step about to run.
-func (s *Session) step(format string, args ...any) error {
+func (s *Session) step(step string) error {
 	if s.fail == nil {
 		return nil
 	}
-	return s.fail(fmt.Sprintf(format, args...))
+	return s.fail(step)
 }
 
 // Exclusive runs fn holding the database: no other session and no reader

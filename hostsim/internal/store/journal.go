@@ -16,11 +16,7 @@ type Pending struct {
 // transaction is a defect of the caller, so it panics rather than hand every
 // caller an error branch no request can reach.
 func AppendEvent(q Q, at int64, typ string, data []byte) {
-	w, ok := q.(writeQ)
-	if !ok {
-		panic("store: journal event " + typ + " outside a write transaction: events are appended where state is written")
-	}
-	w.w.events = append(w.w.events, Pending{At: at, Type: typ, Data: data})
+	queueEvent(q, Pending{At: at, Type: typ, Data: data})
 }
 
 // AppendLastingEvent queues a journal event in q's write transaction that
@@ -31,11 +27,16 @@ func AppendEvent(q Q, at int64, typ string, data []byte) {
 // when it rolls back, so the journal tells of every such effect once. Like
 // AppendEvent, it panics on a q that is not a write transaction.
 func AppendLastingEvent(q Q, at int64, typ string, data []byte) {
+	queueEvent(q, Pending{At: at, Type: typ, Data: data, Lasting: true})
+}
+
+// queueEvent queues e in q's write transaction.
+func queueEvent(q Q, e Pending) {
 	w, ok := q.(writeQ)
 	if !ok {
-		panic("store: lasting journal event " + typ + " outside a write transaction: events are appended where state is written")
+		panic("store: journal event " + e.Type + " outside a write transaction: events are appended where state is written")
 	}
-	w.w.events = append(w.w.events, Pending{At: at, Type: typ, Data: data, Lasting: true})
+	w.w.events = append(w.w.events, e)
 }
 
 // lasting hands the sink the lasting events of a write that rolled back.

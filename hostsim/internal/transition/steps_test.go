@@ -412,12 +412,7 @@ func TestAdvanceRepinsTheMovedReferences(t *testing.T) {
 	if a := w.s.dispatch(c, row); a.err != nil || a.status != 200 {
 		t.Fatalf("dispatch: %d %v %s", a.status, a.err, a.body)
 	}
-	var pins []store.Pin
-	w.write(func(q store.Q) error {
-		var err error
-		pins, err = store.PinsOf(q, res.UID)
-		return err
-	})
+	pins := w.pins(res.UID)
 	if len(pins) != 1 || pins[0].TargetUID != other.UID || pins[0].TargetName != "other-worker" {
 		t.Fatalf("pins after the transition %+v, want one on %s (uid %s), none on %s", pins, "other-worker", other.UID, old.Name)
 	}
@@ -439,14 +434,9 @@ func TestAdvanceKeepsThePinsWhenTheNewReferencesAreGone(t *testing.T) {
 	w := newWorld(t)
 	m := w.movedEndpoint("other-worker", true)
 	old, other, res, to := m.old, m.other, m.res, m.to
-	c, p := m.c, m.p
-	row, _, e, err := w.s.claim(c, p)
-	must(t, e, err)
+	c := m.c
+	row := w.stoppedAfterProof(m)
 	op := row.OperationID
-	c.Faults = fault.Fixed(fault.Spec{Fault: fault.TransitionCrash.Name, Value: "D", Count: 1})
-	if a := w.s.dispatch(c, row); a.crash == nil || a.crash.point != "D" {
-		t.Fatalf("the POST did not stop after the proof (point D): %+v", a)
-	}
 	w.write(func(q store.Q) error { return store.DeleteResource(q, w.resourceIn(q, other.UID)) })
 
 	c.Faults = nil
@@ -459,12 +449,7 @@ func TestAdvanceKeepsThePinsWhenTheNewReferencesAreGone(t *testing.T) {
 		t.Fatalf("the resource after the advance: %s at generation %d, claim %q; want %s at %d, unclaimed",
 			r.DefVersion, r.Generation, r.ClaimOp, to.Ref.DefinitionVersion, res.Generation+1)
 	}
-	var pins []store.Pin
-	w.write(func(q store.Q) error {
-		var err error
-		pins, err = store.PinsOf(q, res.UID)
-		return err
-	})
+	pins := w.pins(res.UID)
 	if len(pins) != 1 || pins[0].TargetUID != old.UID || r.Pins != 1 {
 		t.Fatalf("pins after an advance that could not re-pin: %+v (counted %d); want the one on %s kept", pins, r.Pins, old.Name)
 	}
@@ -479,6 +464,31 @@ func TestAdvanceKeepsThePinsWhenTheNewReferencesAreGone(t *testing.T) {
 	if len(kept) != 1 || kept[0]["kept"] != "pins" || !strings.Contains(fmt.Sprint(kept[0]["why"]), "other-worker") {
 		t.Fatalf("the journal's E:repin entries %v; want one saying the pins were kept because other-worker is gone", kept)
 	}
+}
+
+// pins reads the stored pins of the resource uid.
+func (w *world) pins(uid string) []store.Pin {
+	w.t.Helper()
+	var pins []store.Pin
+	w.write(func(q store.Q) error {
+		var err error
+		pins, err = store.PinsOf(q, uid)
+		return err
+	})
+	return pins
+}
+
+// stoppedAfterProof claims m's transition and runs its POST until it stops
+// after the proof (a crash at point D): the readback is left to advance it.
+func (w *world) stoppedAfterProof(m movedEndpoint) *opRow {
+	w.t.Helper()
+	row, _, e, err := w.s.claim(m.c, m.p)
+	must(w.t, e, err)
+	m.c.Faults = fault.Fixed(fault.Spec{Fault: fault.TransitionCrash.Name, Value: "D", Count: 1})
+	if a := w.s.dispatch(m.c, row); a.crash == nil || a.crash.point != "D" {
+		w.t.Fatalf("the POST did not stop after the proof (point D): %+v", a)
+	}
+	return row
 }
 
 // movedEndpoint stores a WorkerEndpoint "edge" at worker-endpoint 0.1 on its
@@ -526,12 +536,7 @@ func TestAFailedReadWhileRepinningFailsTheAdvance(t *testing.T) {
 		}
 		w := newWorld(t)
 		m := w.movedEndpoint("other-worker", true)
-		row, _, e, err := w.s.claim(m.c, m.p)
-		must(t, e, err)
-		m.c.Faults = fault.Fixed(fault.Spec{Fault: fault.TransitionCrash.Name, Value: "D", Count: 1})
-		if a := w.s.dispatch(m.c, row); a.crash == nil || a.crash.point != "D" {
-			t.Fatalf("the POST did not stop after the proof (point D): %+v", a)
-		}
+		row := w.stoppedAfterProof(m)
 		fs := fault.Fixed(fault.Spec{Fault: fault.StoreReadFail.Name, Value: strconv.Itoa(n), Count: 1})
 		m.c.Faults = fs
 		a := w.s.resolve(m.c, row.Tenant, row.OperationID, true)
@@ -555,12 +560,7 @@ func TestAFailedReadWhileRepinningFailsTheAdvance(t *testing.T) {
 		if a := w.s.resolve(m.c, row.Tenant, row.OperationID, true); a.err != nil || a.status != 200 {
 			t.Fatalf("store.read-fail=%d: the next readback answered %d %v %s", n, a.status, a.err, a.body)
 		}
-		var pins []store.Pin
-		w.write(func(q store.Q) error {
-			var err error
-			pins, err = store.PinsOf(q, m.res.UID)
-			return err
-		})
+		pins := w.pins(m.res.UID)
 		if r := w.resource(m.res.UID); r.Generation != m.res.Generation+1 || len(pins) != 1 || pins[0].TargetUID != m.other.UID {
 			t.Fatalf("store.read-fail=%d: after the next readback the resource is at generation %d with pins %+v; want %d, pinned to other-worker",
 				n, r.Generation, pins, m.res.Generation+1)
