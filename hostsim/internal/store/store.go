@@ -163,7 +163,7 @@ func (s *Store) write(ctx context.Context, before func(read bool) error, fn func
 	w := s.w
 	w.events, w.after, w.began, w.err, w.before = nil, nil, false, nil, before
 	w.ov.Clear()
-	err := fn(writeQ{w})
+	err := s.run(w, fn)
 	if err == nil {
 		err = w.err // a BEGIN that failed under a statement whose error fn dropped
 	}
@@ -194,6 +194,23 @@ func (s *Store) write(ctx context.Context, before func(read bool) error, fn func
 		fn()
 	}
 	return nil
+}
+
+// run runs fn on w. A panic in fn (a hostsim bug the server recovers from)
+// rolls the write back as an error would, hands over its lasting events and
+// goes on panicking: a transaction left open on the writer's connection would
+// fail every later write ("cannot start a transaction within a transaction").
+func (s *Store) run(w *writer, fn func(tx Q) error) error {
+	defer func() {
+		if r := recover(); r != nil {
+			if w.began && w.err == nil {
+				_ = w.exec("ROLLBACK")
+			}
+			s.lasting(w)
+			panic(r)
+		}
+	}()
+	return fn(writeQ{w})
 }
 
 // fill prepares the statements transactions met for the first time, while

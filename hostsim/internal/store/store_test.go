@@ -442,3 +442,54 @@ func TestRelationLookupsSearchIndexes(t *testing.T) {
 		t.Errorf("Affected does not find the pins naming a target through pins_target_name; plan %q", plan)
 	}
 }
+
+// A write whose fn panics (a hostsim bug; the server recovers the request)
+// rolls back as a failed one does: the store goes on taking writes, nothing
+// the panicking write ran is kept, and its lasting events are handed over,
+// since what they tell of happened outside the store (docs/decisions.md).
+func TestAPanickingWriteRollsBackAndTheStoreGoesOn(t *testing.T) {
+	for _, path := range []string{"", filepath.Join(t.TempDir(), "p.db")} {
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		s.OnEvents(func(es []Pending) {
+			for _, e := range es {
+				got = append(got, fmt.Sprintf("%s:%v", e.Type, e.Lasting))
+			}
+		})
+		ctx := context.Background()
+		msg := panicOf(func() {
+			_ = s.Write(ctx, func(q Q) error {
+				AppendEvent(q, 1, "mutation", []byte("{}"))
+				AppendLastingEvent(q, 2, "migration", []byte("{}"))
+				if err := AddCounter(q, "mutations", 5); err != nil {
+					t.Fatal(err)
+				}
+				panic("a bug inside a decision")
+			})
+		})
+		if msg != "a bug inside a decision" {
+			t.Fatalf("%q: the write's panic reached its caller as %q, want it unchanged", path, msg)
+		}
+		if want := []string{"migration:true"}; !slices.Equal(got, want) {
+			t.Fatalf("%q: a panicking write handed the sink %v, want %v", path, got, want)
+		}
+		if err := s.Write(ctx, func(q Q) error { return AddCounter(q, "mutations", 1) }); err != nil {
+			t.Fatalf("%q: the write after a panicking one failed: %v", path, err)
+		}
+		var n map[string]int64
+		if err := s.Read(ctx, func(q Q) error {
+			var err error
+			n, err = CounterValues(q)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n["mutations"] != 1 {
+			t.Fatalf("%q: mutations counter %d after a panicking write (+5) and a committed one (+1), want 1", path, n["mutations"])
+		}
+		s.Close()
+	}
+}
