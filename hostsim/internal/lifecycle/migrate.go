@@ -40,12 +40,9 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) (refusal *wire.E
 			return nil, err
 		}
 	}
-	p, e := en.Related.MigrationPlan(q, n.Tenant, n.Kind, pins, fs)
-	if decide.IsInternal(e) {
-		return nil, e
-	}
-	if e != nil || p == nil {
-		return e, nil
+	p, e, err := en.Related.MigrationPlan(q, n.Tenant, n.Kind, pins, fs)
+	if err != nil || e != nil || p == nil {
+		return e, err
 	}
 	what := decide.Describe(n.Kind, n.Name, n.Space)
 	db, err := en.Related.Databases.Open(p.Database.TargetUID)
@@ -82,9 +79,9 @@ type migrationRun struct {
 	read    bool          // the ledger was read
 	applied []sqldb.Entry // entries this run committed
 	failed  *wire.Error
-	store   *wire.Error // the host's store failed reading a file's bytes
-	failure string      // the failed file's error, for the journal
-	index   int         // the failed file's index in the set
+	store   error  // the host's store failed reading a file's bytes
+	failure string // the failed file's error, for the journal
+	index   int    // the failed file's index in the set
 }
 
 // suffix proves the prefix and runs the unapplied files in order.
@@ -101,9 +98,9 @@ func (r *migrationRun) suffix(s *sqldb.Session) error {
 		return nil
 	}
 	for i := start; i < len(r.p.Files); i++ {
-		sql, e := r.en.Related.MigrationSQL(r.q, r.p, i, r.fs)
-		if decide.IsInternal(e) {
-			r.store = prefixed(r.what, e)
+		sql, e, err := r.en.Related.MigrationSQL(r.q, r.p, i, r.fs)
+		if err != nil {
+			r.store = err
 			return nil
 		}
 		if e != nil {

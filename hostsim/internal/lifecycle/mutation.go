@@ -66,7 +66,10 @@ func (en *Engine) Decide(q store.Q, m *decide.Mutation, g *decide.Gated, atCommi
 	if e := en.supported(f, decide.ProfileOperation(m.Action, cur != nil, specChanged), g, what, fs); e != nil {
 		return nil, e
 	}
-	pins, e := en.Related.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
+	pins, e, err := en.Related.Resolve(q, f, m.Tenant, m.Space, g.Spec, fs)
+	if err != nil {
+		return nil, decide.Internal(err)
+	}
 	if e != nil {
 		return nil, e
 	}

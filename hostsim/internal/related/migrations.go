@@ -35,44 +35,48 @@ type MigrationPlan struct {
 
 // MigrationPlan reads the plan of a resource of kind with pins; nil when kind
 // applies no migrations or a pin is missing (a fault let a reference through).
-func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *fault.Set) (*MigrationPlan, *wire.Error) {
+// A refusal is the set not resolving (a decision: the application's
+// condition, or the request's answer); err is the host's store failing,
+// which decides nothing and fails the write (Resolve).
+func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *fault.Set) (plan *MigrationPlan, refusal *wire.Error, err error) {
 	mr := roles.migration(kind)
 	if mr == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	dp, ok1 := pinAt(pins, mr.Database)
 	sp, ok2 := pinAt(pins, mr.MigrationSet)
 	if !ok1 || !ok2 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	set, err := store.GetResourceByUID(q, sp.TargetUID)
 	if err != nil {
-		return nil, decide.Internal(err)
+		return nil, nil, err
 	}
 	br := roles.bundle(sp.TargetKind)
 	if set == nil || br == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var spec map[string]any
 	if err := json.Unmarshal(set.Spec, &spec); err != nil {
-		return nil, decide.Internal(err)
+		return nil, nil, err
 	}
 	digest, _ := valueAt(spec, br.ManifestDigest).(string)
 	p := &MigrationPlan{Database: dp, Set: sp, Pointer: mr.MigrationSet,
 		DatabaseDesc: fmt.Sprintf("%s %q (uid %s)", dp.TargetKind, dp.TargetName, dp.TargetUID)}
 	man, files, max, err := g.resolveSet(q, tenant, set, mr.MigrationSet, digest, fs)
 	if err != nil {
-		return nil, Refusal(err)
+		refusal, err := split(err)
+		return nil, refusal, err
 	}
 	if man == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	p.Manifest, p.entries, p.maxBundleBytes = man, files, max
 	p.SetDesc = fmt.Sprintf("%s %q (manifest %s)", sp.TargetKind, sp.TargetName, man.Digest)
 	for _, f := range files {
 		p.Files = append(p.Files, rules.MigrationFile{Path: f.Path, Digest: f.Digest})
 	}
-	return p, nil
+	return p, nil, nil
 }
 
 // resolveSet resolves a set's manifest for tenant, of the kind the set's Form
@@ -132,7 +136,10 @@ func (g *G) ProvePrefix(p *MigrationPlan, ledger []sqldb.Entry, fs *fault.Set) (
 // migrationRules is the prefix proof before mutation, on apply, import and
 // every commit: a set the ledger is not a prefix of changes nothing.
 func (g *G) migrationRules(q store.Q, m *decide.Mutation, pins []store.Pin, fs *fault.Set) *wire.Error {
-	p, e := g.MigrationPlan(q, m.Tenant, m.Ref.Kind, pins, fs)
+	p, e, err := g.MigrationPlan(q, m.Tenant, m.Ref.Kind, pins, fs)
+	if err != nil {
+		return decide.Internal(err)
+	}
 	if e != nil || p == nil {
 		return prefixedOrNil(m.What(), e)
 	}
@@ -148,29 +155,30 @@ func (g *G) migrationRules(q store.Q, m *decide.Mutation, pins []store.Pin, fs *
 
 // MigrationSQL is the bytes of the plan's i-th file, as uploaded: the blob
 // must hash to the declared digest and fit the declared size and the set's
-// maximumBundleBytes, or nothing of it runs (artifact_invalid).
-func (g *G) MigrationSQL(q store.Q, p *MigrationPlan, i int, fs *fault.Set) ([]byte, *wire.Error) {
+// maximumBundleBytes, or nothing of it runs (artifact_invalid). err is the
+// host's store failing to read the bytes (MigrationPlan).
+func (g *G) MigrationSQL(q store.Q, p *MigrationPlan, i int, fs *fault.Set) (sql []byte, refusal *wire.Error, err error) {
 	e := p.entries[i]
 	data, ok, err := ArtifactStore(q, fs).BlobBytes(e.Digest)
 	if err != nil {
-		return nil, decide.Internal(err)
+		return nil, nil, err
 	}
 	switch {
 	case !ok:
-		return nil, decide.AtField(decide.Refuse(wire.CodeArtifactMissing, "migration file %d %q (%s) of %s is not stored", i+1, e.Path, e.Digest, p.SetDesc), p.Pointer)
+		return nil, decide.AtField(decide.Refuse(wire.CodeArtifactMissing, "migration file %d %q (%s) of %s is not stored", i+1, e.Path, e.Digest, p.SetDesc), p.Pointer), nil
 	case int64(len(data)) != e.Size || wire.RawDigest(data) != e.Digest || int64(len(data)) > p.maxBundleBytes:
 		return nil, decide.AtField(decide.Refuse(wire.CodeArtifactInvalid, "migration file %d %q of %s: the stored bytes (%d) do not match the declared size %d and digest %s, or exceed maximumBundleBytes %d",
-			i+1, e.Path, p.SetDesc, len(data), e.Size, e.Digest, p.maxBundleBytes), p.Pointer)
+			i+1, e.Path, p.SetDesc, len(data), e.Size, e.Digest, p.maxBundleBytes), p.Pointer), nil
 	}
-	return data, nil
+	return data, nil, nil
 }
 
 // ledgerReadiness is a migration application's derived Ready: True exactly
 // when its database's ledger equals its set.
 func (g *G) ledgerReadiness(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set) (*Ready, error) {
-	p, e := g.MigrationPlan(q, r.Tenant, r.Kind, pins, fs)
-	if decide.IsInternal(e) {
-		return nil, e // a failed read is the write's failure, not the application's condition
+	p, e, err := g.MigrationPlan(q, r.Tenant, r.Kind, pins, fs)
+	if err != nil {
+		return nil, err // a failed read is the write's failure, not the application's condition
 	}
 	if e != nil {
 		return &Ready{wire.StatusFalse, wire.ReasonFailed, "migration-set-unresolvable", e.Message}, nil

@@ -78,7 +78,10 @@ func (w *world) insertIn(space, kind, name, uid string) (*store.Resource, []stor
 	var pins []store.Pin
 	w.write(func(q store.Q) error {
 		var e *wire.Error
-		if pins, e = w.g.Resolve(q, f, tenant, space, spec, nil); e != nil {
+		var err error
+		if pins, e, err = w.g.Resolve(q, f, tenant, space, spec, nil); err != nil {
+			return err
+		} else if e != nil {
 			return e
 		}
 		r.Pins = int64(len(pins))
@@ -101,13 +104,13 @@ func TestResolvePinsTheTargetsUID(t *testing.T) {
 	var spec map[string]any
 	_ = json.Unmarshal(trigger.Fixtures[0].Desired, &spec)
 	w.write(func(q store.Q) error {
-		pins, e := w.g.Resolve(q, trigger, tenant, space, spec, nil)
-		if e == nil || e.Code != wire.CodeResourceNotFound {
-			t.Fatalf("a reference to nothing: %v %v; want resource_not_found", pins, e)
+		pins, e, err := w.g.Resolve(q, trigger, tenant, space, spec, nil)
+		if err != nil || e == nil || e.Code != wire.CodeResourceNotFound {
+			t.Fatalf("a reference to nothing: %v %v (%v); want resource_not_found", pins, e, err)
 		}
 		fs := fault.Fixed(fault.Spec{Fault: fault.RelationsIgnoreMissing.Name})
-		if pins, e := w.g.Resolve(q, trigger, tenant, space, spec, fs); e != nil || len(pins) != 0 || len(fs.Firings()) != 1 {
-			t.Fatalf("relations.ignore-missing: %v %v, fired %v; want nothing pinned, no refusal, one firing", pins, e, fs.Firings())
+		if pins, e, err := w.g.Resolve(q, trigger, tenant, space, spec, fs); err != nil || e != nil || len(pins) != 0 || len(fs.Firings()) != 1 {
+			t.Fatalf("relations.ignore-missing: %v %v (%v), fired %v; want nothing pinned, no refusal, one firing", pins, e, err, fs.Firings())
 		}
 		return nil
 	})

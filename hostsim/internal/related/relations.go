@@ -37,20 +37,22 @@ func (g *G) target(q store.Q, tenant, space, apiVersion, kind, name string, fs *
 // Resolve resolves, verifies and pins every reference of spec under f for a
 // resource of (tenant, space) (docs/protocol.md#relations: binding checks in
 // table order, the first failure wins) and returns the pins a commit records.
-func (g *G) Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[string]any, fs *fault.Set) ([]store.Pin, *wire.Error) {
+// A refusal is the decision that the references do not resolve; err is the
+// host's store failing while reading them, which decides nothing: the two
+// come back apart so that no caller takes one for the other.
+func (g *G) Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[string]any, fs *fault.Set) (pins []store.Pin, refusal *wire.Error, err error) {
 	refs, r := rules.ExtractReferences(f, spec)
 	if r != nil {
-		return nil, r.Wire()
+		return nil, r.Wire(), nil
 	}
-	var pins []store.Pin
 	for _, rf := range refs {
 		t, err := g.target(q, tenant, space, rf.APIVersion, rf.Kind, rf.Name, fs)
 		if err != nil {
-			return nil, decide.Internal(err)
+			return nil, nil, err
 		}
 		if r := rules.VerifyReference(f, rf, t, g.contracts); r != nil {
 			if !lapsed(r, rf, fs) && !contractLapsed(r, rf, t, fs) {
-				return nil, r.Wire()
+				return nil, r.Wire(), nil
 			}
 			if !t.Found {
 				continue // relations.ignore-missing: nothing to pin
@@ -58,7 +60,7 @@ func (g *G) Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[s
 		}
 		pins = append(pins, storePin(rules.PinOf(rf, t)))
 	}
-	return pins, nil
+	return pins, nil, nil
 }
 
 // lapsed: a fault lets a refused reference through — a missing target

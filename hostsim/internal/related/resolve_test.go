@@ -22,12 +22,12 @@ func TestBindingsUncheckedPinsTheFoundTarget(t *testing.T) {
 	version := w.form("WorkerVersion")
 	spec := map[string]any{"queueProducerBindings": []any{map[string]any{"name": "not a binding name", "resource": queueRef("events")}}}
 	w.write(func(q store.Q) error {
-		if _, e := w.g.Resolve(q, version, tenant, space, spec, nil); e == nil || e.Code != wire.CodeInvalidArgument {
+		if _, e, _ := w.g.Resolve(q, version, tenant, space, spec, nil); e == nil || e.Code != wire.CodeInvalidArgument {
 			t.Fatalf("a binding entry failing its checks: %v; want invalid_argument", e)
 		}
 		fs := fault.Fixed(fault.Spec{Fault: fault.BindingsUnchecked.Name})
-		pins, e := w.g.Resolve(q, version, tenant, space, spec, fs)
-		if e != nil || len(pins) != 1 || pins[0].Pointer != "/queueProducerBindings/0/resource" || pins[0].TargetUID != "u-events" || len(fs.Firings()) != 1 {
+		pins, e, err := w.g.Resolve(q, version, tenant, space, spec, fs)
+		if err != nil || e != nil || len(pins) != 1 || pins[0].Pointer != "/queueProducerBindings/0/resource" || pins[0].TargetUID != "u-events" || len(fs.Firings()) != 1 {
 			t.Fatalf("bindings.unchecked: %+v %v, fired %v; want the entry pinned to u-events and one firing", pins, e, fs.Firings())
 		}
 		return nil
@@ -43,7 +43,7 @@ func TestBindingsUncheckedLeavesPlainRelationsChecked(t *testing.T) {
 	spec := map[string]any{"worker": queueRef("events")}
 	w.write(func(q store.Q) error {
 		fs := fault.Fixed(fault.Spec{Fault: fault.BindingsUnchecked.Name})
-		pins, e := w.g.Resolve(q, trigger, tenant, space, spec, fs)
+		pins, e, _ := w.g.Resolve(q, trigger, tenant, space, spec, fs)
 		if e == nil || e.Code != wire.CodeInvalidArgument || !strings.Contains(e.Message, "accepts only") || len(fs.Firings()) != 0 {
 			t.Fatalf("a worker reference naming a queue under bindings.unchecked: %+v %v, fired %v; want invalid_argument (accepts only) and no firing", pins, e, fs.Firings())
 		}

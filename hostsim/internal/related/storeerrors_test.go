@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
@@ -46,8 +47,13 @@ func TestAggregateRulesSurfaceStoreErrors(t *testing.T) {
 			f := w.form("WorkerCronTrigger")
 			var spec map[string]any
 			_ = json.Unmarshal(f.Fixtures[0].Desired, &spec)
-			_, e := w.g.Resolve(q, f, tenant, space, spec, nil)
-			return e
+			// the store failing comes back as err, never as a refusal (a
+			// decision a caller could act on as "the reference is gone")
+			_, e, err := w.g.Resolve(q, f, tenant, space, spec, nil)
+			if e != nil {
+				return wire.NewError(wire.CodeInvalidArgument, "Resolve answered a refusal where the store failed: "+e.Message)
+			}
+			return decide.Internal(err)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

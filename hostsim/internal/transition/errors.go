@@ -1,8 +1,6 @@
 package transition
 
 import (
-	"errors"
-
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
@@ -20,13 +18,8 @@ func invalid(hostCode, format string, args ...any) *wire.Error {
 	return refuse(wire.CodeInvalidArgument, hostCode, format, args...)
 }
 
-// internal is a hostsim failure (a bug or a store failure); a refusal that
-// already is one (decide.Internal) is answered as it is.
+// internal is a hostsim failure (a bug or a store failure).
 func internal(err error) *wire.Error {
-	var we *wire.Error
-	if errors.As(err, &we) && decide.IsInternal(we) {
-		return we // already the host failing, and saying why
-	}
 	return refuse(wire.CodeInternalError, "", "%s", decide.InternalText(" during a Form transition", err))
 }
 

@@ -18,13 +18,14 @@ import (
 // write runs one step in its own serialized transaction, with the request's
 // fault firings (a crash point's included) recorded in it, so a firing is as
 // durable as the write it follows. A *wire.Error returned by fn rolls back
-// and is the answer; one that is the host failing (internal_error: a store
-// read that failed inside a decision) comes back as err, as the store's own
-// errors do, so that no step takes it for a decision and goes on.
+// and is the answer, a decision; any other error is the host failing and
+// comes back as err. A store read that fails inside a decision is never a
+// *wire.Error here: the decisions a step calls (related.Resolve) return it
+// apart from their refusals, so no step can take it for one and go on.
 func (s *Service) write(c *Call, fn func(q store.Q) error) (*wire.Error, error) {
 	err := c.Faults.Write(context.WithoutCancel(c.Ctx), s.st, s.Now, fn)
 	var we *wire.Error
-	if errors.As(err, &we) && !decide.IsInternal(we) {
+	if errors.As(err, &we) {
 		return we, nil
 	}
 	return nil, err
@@ -109,7 +110,10 @@ func (s *Service) claim(c *Call, p *parsed) (row *opRow, cr *crash, e *wire.Erro
 		if e != nil {
 			return e
 		}
-		if _, e := s.Relations.Resolve(q, p.to, c.Tenant, p.space, p.spec, c.Faults); e != nil { // the references must resolve under toForm
+		// the references must resolve under toForm
+		if _, e, err := s.Relations.Resolve(q, p.to, c.Tenant, p.space, p.spec, c.Faults); err != nil {
+			return err
+		} else if e != nil {
 			return e
 		}
 		typ, id, err := backend.Identity(q, cur)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
-	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/store"
@@ -279,9 +278,9 @@ func (s *Service) repin(c *Call, q store.Q, req *Request, cur *store.Resource) (
 			"why": "toForm is no longer installed"})
 		return nil, false, nil
 	}
-	pins, e := s.Relations.Resolve(q, f, cur.Tenant, cur.Space, spec, c.Faults)
-	if decide.IsInternal(e) {
-		return nil, false, e // the store failing fails the advance: the next readback resolves again
+	pins, e, err := s.Relations.Resolve(q, f, cur.Tenant, cur.Space, spec, c.Faults)
+	if err != nil {
+		return nil, false, err // the store failing fails the advance: the next readback resolves again
 	}
 	if e != nil {
 		journal.Append(q, s.Now(), "transition", map[string]any{"step": "E:repin", "uid": cur.UID, "kept": "pins", "why": e.Message})

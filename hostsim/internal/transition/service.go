@@ -22,10 +22,11 @@ type Renderer interface {
 	Render(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set) (*render.Representation, error)
 }
 
-// Relations resolves a spec's references as an apply does, and re-renders
-// what pins a resource after it moved (related.G).
+// Relations resolves a spec's references as an apply does (a refusal: they
+// do not resolve; err: the store failed reading them), and re-renders what
+// pins a resource after it moved (related.G).
 type Relations interface {
-	Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[string]any, fs *fault.Set) ([]store.Pin, *wire.Error)
+	Resolve(q store.Q, f *catalog.Form, tenant, space string, spec map[string]any, fs *fault.Set) (pins []store.Pin, refusal *wire.Error, err error)
 	Recompute(q store.Q, tenant, space, apiVersion, kind, name, skip, now string, fs *fault.Set) error
 }
 

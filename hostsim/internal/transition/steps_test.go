@@ -100,8 +100,10 @@ func (w *world) insert(f *catalog.Form, name string, spec map[string]any) *store
 	m := &decide.Mutation{Tenant: tenant, Space: space, Ref: f.Ref, Name: name}
 	r := decide.NextCreate(m, g, "u-"+name, w.now.Format(time.RFC3339))
 	w.write(func(q store.Q) error {
-		pins, e := w.s.Relations.Resolve(q, f, tenant, space, g.Spec, nil)
-		if e != nil {
+		pins, e, err := w.s.Relations.Resolve(q, f, tenant, space, g.Spec, nil)
+		if err != nil {
+			return err
+		} else if e != nil {
 			return e
 		}
 		r.Pins = int64(len(pins))
