@@ -23,6 +23,10 @@ type Negative struct {
 	// the project ships can exercise first passes there, then fails under the
 	// faults.
 	Catalog string
+	// BeforeSurface arms the faults before the runner reads the host's surface
+	// instead of after it: for a rule a check judges on the surface the runner
+	// read (the support profiles), not on requests of its own.
+	BeforeSurface bool
 }
 
 // CatalogTwoGroups is the test catalog installing one kind name in two groups
@@ -38,6 +42,12 @@ const CatalogSecondDefinitions = "second-definitions"
 // check measures.
 func targeted(fault, fragment string) Negative {
 	return Negative{Profile: "full", Faults: []string{fault}, Fragment: fragment}
+}
+
+// beforeSurface is n with its faults armed before the runner reads the surface.
+func beforeSurface(n Negative) Negative {
+	n.BeforeSurface = true
+	return n
 }
 
 // NegativesOf gives every registered negative of a check: its first (Negatives)
@@ -62,6 +72,19 @@ func MoreNegatives() map[string][]Negative {
 		"stale-generation-rejected": {targeted("fence.refusal-writes", "refused stale requests moved the resource")},
 		// the last rule: each error answer carries a requestId of its own
 		"error-envelope-taxonomy": {targeted("errors.request-id-fixed", "it must be unique per answer")},
+		// the later rule: two endpoints of two workers get two addresses (the
+		// first negative fails the outputs' shape)
+		"worker-endpoint-address-is-host-assigned": {targeted("endpoint.shared-address", "got the same address")},
+		// the last rules: no runtime compatibility statement in a FormSupport profile
+		"support-profiles-present": {
+			targeted("support.compatibility-date", "advertises supportedRanges.compatibilityDate"),
+			targeted("support.compatibility-flags", "advertises supportedEnums.compatibilityFlags"),
+		},
+		// (judged on the profiles the runner read with the surface)
+		"module-worker-runtime-contract-advertised": {
+			beforeSurface(targeted("support.compatibility-date", "a compatibilityDate range is advertised")),
+			beforeSurface(targeted("support.compatibility-flags", "a compatibilityFlags enum is advertised")),
+		},
 	}
 }
 

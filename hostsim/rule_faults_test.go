@@ -106,3 +106,36 @@ func TestArtifactFaults(t *testing.T) {
 	arm(t, sim, "artifacts.forget")
 	c.do("GET", api+"/artifacts/"+out.ManifestDigest, nil, nil).refused("artifact_missing", 404)
 }
+
+// endpoint.shared-address gives two endpoints of two workers one address (the
+// rule worker-endpoint-address-is-host-assigned measures); disarmed, each has
+// its own again, the one it had before.
+func TestEndpointSharedAddressBreaksDistinctAddresses(t *testing.T) {
+	t.Parallel()
+	sim, w := deployedWorld(t, hostsim.Config{})
+	w.create(kEndpoint, "ep", map[string]any{"worker": w.ref(kWorker, "api")}).status(201)
+	w.create(kWorker, "web", map[string]any{}).status(201)
+	w.version("wv", "web", "b1", []string{"fetch"}, nil).status(201)
+	w.create(kDeployment, "wd", w.deployment("web", map[string]int{"wv": 10000})).status(201)
+	w.create(kEndpoint, "ep-web", map[string]any{"worker": w.ref(kWorker, "web")}).status(201)
+	addresses := func() (map[string]any, map[string]any) {
+		a, _ := outputsOf(t, w.read(kEndpoint, "ep").status(200))
+		b, _ := outputsOf(t, w.read(kEndpoint, "ep-web").status(200))
+		return a, b
+	}
+	a, b := addresses()
+	if len(a) == 0 || equalJSON(a, b) {
+		t.Fatalf("before the fault two endpoints of two workers have addresses %v and %v, want two different ones", a, b)
+	}
+	arm(t, sim, "endpoint.shared-address")
+	if x, y := addresses(); !equalJSON(x, y) {
+		t.Fatalf("endpoint.shared-address: the two endpoints answer %v and %v, want one address", x, y)
+	}
+	if fired(t, sim, "endpoint.shared-address") != 2 {
+		t.Fatalf("endpoint.shared-address fired %d times over two reads, want 2", fired(t, sim, "endpoint.shared-address"))
+	}
+	disarm(t, sim)
+	if x, y := addresses(); !equalJSON(x, a) || !equalJSON(y, b) {
+		t.Fatalf("disarmed, the endpoints answer %v and %v, want their own %v and %v again", x, y, a, b)
+	}
+}

@@ -279,15 +279,21 @@ func runNegative(ctx context.Context, o Options, sim *Sim, id string, n conforma
 	if err := sim.Reset(ctx); err != nil {
 		return NegativeResult{}, err
 	}
-	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "negative", Only: []string{id},
-		AfterSurface: func(ctx context.Context) error {
-			for _, f := range n.Faults {
-				if err := sim.ArmFault(ctx, f); err != nil {
-					return err
-				}
+	arm := func(ctx context.Context) error {
+		for _, f := range n.Faults {
+			if err := sim.ArmFault(ctx, f); err != nil {
+				return err
 			}
-			return nil
-		}}
+		}
+		return nil
+	}
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "negative", Only: []string{id}, AfterSurface: arm}
+	if n.BeforeSurface {
+		cfg.AfterSurface = nil
+		if err := arm(ctx); err != nil {
+			return NegativeResult{}, err
+		}
+	}
 	tokens(&cfg)
 	rep, err := conformance.Run(ctx, cfg)
 	nr := NegativeResult{ID: id, Neg: n}
@@ -297,6 +303,9 @@ func runNegative(ctx context.Context, o Options, sim *Sim, id string, n conforma
 	}
 	if len(n.Faults) > 0 {
 		where += ", fault " + strings.Join(n.Faults, " + ")
+	}
+	if n.BeforeSurface {
+		where += ", armed before the surface read"
 	}
 	if err != nil {
 		nr.Verdict = fmt.Sprintf("NOT RUN %s [%s]: %v", id, where, err)

@@ -37,6 +37,7 @@ var Table = []*Rule{
 	AggregateUnchecked,
 	DeleteSkipDependents,
 	EndpointReassign,
+	EndpointSharedAddress,
 	ArtifactsNoExportScan,
 	ArtifactsListNone,
 	ArtifactsRecommit,
@@ -87,6 +88,8 @@ var Table = []*Rule{
 	SupportRefuseCode,
 	SupportOmitProfile,
 	SupportCommercial,
+	SupportCompatDate,
+	SupportCompatFlags,
 	FormRefAnyVersion,
 	FormRefPackageKey,
 	FormRefLoose,
@@ -168,6 +171,7 @@ var (
 	AggregateUnchecked     = &Rule{Name: "aggregate.unchecked", Stage: StageRules, Effect: "skip the deployment rules, attachment gate, reverse gate, one-per-target claims, hostname claims and environment namespace"}
 	DeleteSkipDependents   = &Rule{Name: "delete.skip-dependents", Stage: StageRules, Effect: "delete targets that other resources pin and deployments that serve dependents"}
 	EndpointReassign       = &Rule{Name: "endpoint.reassign", Stage: StageRules, Effect: "assign a new endpoint address on every apply (the address follows the generation)"}
+	EndpointSharedAddress  = &Rule{Name: "endpoint.shared-address", Stage: StageRules, Effect: "assign every resource of a Form with outputs the same address (it follows the kind, not the uid)"}
 	ArtifactsNoExportScan  = &Rule{Name: "artifacts.no-export-scan", Stage: StageRules, Effect: "accept any declared handler without scanning the bundle's main module"}
 	ArtifactsListNone      = &Rule{Name: "artifacts.list-none", Stage: StageRules, Effect: "answer upload start with missingBlobs []"}
 	ArtifactsRecommit      = &Rule{Name: "artifacts.recommit", Stage: StageRules, Effect: "answer every commit 201, also for an upload already committed"}
@@ -245,6 +249,8 @@ var (
 	SupportRefuseCode      = &Rule{Name: "support.refuse-code", Stage: StageRules, Effect: "the refusal codes of the support routes are swapped: an unknown Form line is resource_not_found, an unknown contract form_unknown"}
 	SupportOmitProfile     = &Rule{Name: "support.omit-profile", Stage: StageRules, Effect: "one installed Form's support route answers 404 form_unknown while the Form stays installed and listed (value names its kind; default: the first installed Form)", Value: anyName}
 	SupportCommercial      = &Rule{Name: "support.commercial", Stage: StageRules, Effect: "every support profile carries a \"price\" member"}
+	SupportCompatDate      = &Rule{Name: "support.compatibility-date", Stage: StageRules, Effect: "a FormSupport profile advertises a supportedRanges.compatibilityDate range (value names the kind; default: every Form)", Value: anyName}
+	SupportCompatFlags     = &Rule{Name: "support.compatibility-flags", Stage: StageRules, Effect: "a FormSupport profile advertises a supportedEnums.compatibilityFlags enum (value names the kind; default: every Form)", Value: anyName}
 
 	// FormRefs, paths, discovery and catalog (docs/protocol.md#identity, #routes, #discovery)
 	FormRefAnyVersion    = &Rule{Name: "formref.any-version", Stage: StageRules, Effect: "read, observe and delete answer a resource under any installed FormRef of its kind", Decision: decide.FormRefAnyVersion}

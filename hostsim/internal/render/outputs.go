@@ -22,6 +22,9 @@ func (x *Renderer) outputs(f *catalog.Form, r *store.Resource, fs *fault.Set) (j
 		if fs.On(fault.EndpointReassign) {
 			key = r.UID + "/" + fs.RequestID() // a new address on every answer
 		}
+		if fs.On(fault.EndpointSharedAddress) {
+			key = r.Kind // one address for every resource of the kind
+		}
 		var err error
 		if out, err = Outputs(f, key, x.Host.P.Domain()); err != nil {
 			return nil, err

@@ -3,8 +3,10 @@ package surface
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/hostsim/internal/fault"
 )
 
 // What the support faults (docs/protocol.md#faults) do to a support answer.
@@ -31,6 +33,32 @@ func named(name string) func(string) bool {
 func otherDigest(d string) string {
 	sum := sha256.Sum256([]byte("hostsim fault: another contract than " + d))
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// compatibility adds what support.compatibility-date and
+// support.compatibility-flags inject into the FormSupport profile of kind: a
+// runtime compatibility statement, which a host must never make (the runtime
+// is fixed by its contract's digest; docs/protocol.md#support). The profile's
+// own maps are copied, never changed.
+func compatibility(doc map[string]any, kind string, fs *fault.Set) map[string]any {
+	if _, ok := fs.Where(fault.SupportCompatDate, named(kind)); ok {
+		doc["supportedRanges"] = withMember(doc["supportedRanges"], "compatibilityDate", map[string]any{"minimum": "2024-01-01"})
+	}
+	if _, ok := fs.Where(fault.SupportCompatFlags, named(kind)); ok {
+		doc["supportedEnums"] = withMember(doc["supportedEnums"], "compatibilityFlags", []string{"nodejs_compat"})
+	}
+	return doc
+}
+
+// withMember is a copy of the JSON object m (nil: an empty one) with k set to v.
+func withMember(m any, k string, v any) map[string]any {
+	out := map[string]any{}
+	if m != nil {
+		b, _ := json.Marshal(m)
+		_ = json.Unmarshal(b, &out)
+	}
+	out[k] = v
+	return out
 }
 
 // commercial adds the "price" member support.commercial injects.

@@ -145,7 +145,7 @@ func (s *Surface) SupportForms(ctx context.Context, fs *fault.Set) ([]byte, *wir
 	priced := fs.On(fault.SupportCommercial)
 	list := []any{}
 	for _, f := range s.Host.Forms() {
-		list = append(list, commercial(s.Host.FormSupport(f), priced))
+		list = append(list, commercial(compatibility(s.Host.FormSupport(f), f.Ref.Kind, fs), priced))
 	}
 	return marshal(map[string]any{"profiles": list}), nil
 }
@@ -165,7 +165,7 @@ func (s *Surface) SupportForm(ctx context.Context, group, kind, version string, 
 	if _, ok := fs.Where(fault.SupportOmitProfile, s.omitted(f)); ok {
 		return nil, decide.Refuse(wire.CodeFormUnknown, "this host (profile %q) withholds the support profile of %s %s %s (fault %s)", s.Host.P.Name, group, kind, version, fault.SupportOmitProfile)
 	}
-	return marshal(commercial(s.Host.FormSupport(f), fs.On(fault.SupportCommercial))), nil
+	return marshal(commercial(compatibility(s.Host.FormSupport(f), f.Ref.Kind, fs), fs.On(fault.SupportCommercial))), nil
 }
 
 // SupportInterface is the InterfaceSupport profile of an implemented interface.

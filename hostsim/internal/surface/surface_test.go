@@ -310,3 +310,65 @@ func TestSupportOfANarrowedProfile(t *testing.T) {
 	b, e = s.SupportBinding(ctx, "module-worker.object-bucket", "1.0.0", nil)
 	refused(t, b, e, wire.CodeResourceNotFound, "does not implement binding module-worker.object-bucket@1.0.0")
 }
+
+// support.compatibility-date and support.compatibility-flags add a runtime
+// compatibility statement to the FormSupport profile of the kind their value
+// names (every Form without one), on the route and in the list alike, keeping
+// what the profile states and never changing the host's own profile.
+func TestSupportCompatibilityFaults(t *testing.T) {
+	ctx := context.Background()
+	s := surfaceOf(t, "tight-limits")
+	var narrowed *catalog.Form // a Form whose profile already states an enum
+	for _, f := range s.Host.Forms() {
+		if _, ok := s.Host.FormSupport(f)["supportedEnums"]; ok {
+			narrowed = f
+			break
+		}
+	}
+	if narrowed == nil {
+		t.Fatal("tight-limits narrows no enum: the test needs a profile stating one")
+	}
+	other := s.Host.Forms()[0]
+	if other == narrowed {
+		other = s.Host.Forms()[1]
+	}
+	before := roundTrip(t, s.Host.FormSupport(narrowed)).(map[string]any)
+	route := func(f *catalog.Form, fs *fault.Set) map[string]any {
+		b, e := s.SupportForm(ctx, f.Ref.APIVersion, f.Ref.Kind, f.Ref.DefinitionVersion, fs)
+		return doc(t, b, e)
+	}
+	for _, c := range []struct{ fault, member, key string }{
+		{"support.compatibility-date", "supportedRanges", "compatibilityDate"},
+		{"support.compatibility-flags", "supportedEnums", "compatibilityFlags"},
+	} {
+		for _, v := range []string{"", narrowed.Ref.Kind} {
+			got := route(narrowed, armed(c.fault, v))
+			m, _ := got[c.member].(map[string]any)
+			if m[c.key] == nil {
+				t.Fatalf("%s=%q: the %s profile has %s %v, want %s in it", c.fault, v, narrowed.Ref.Kind, c.member, got[c.member], c.key)
+			}
+			own, _ := before[c.member].(map[string]any)
+			for k, want := range own {
+				if !reflect.DeepEqual(m[k], want) {
+					t.Fatalf("%s: %s.%s is %v, want the profile's own %v kept", c.fault, c.member, k, m[k], want)
+				}
+			}
+		}
+		if m, _ := route(other, armed(c.fault, narrowed.Ref.Kind))[c.member].(map[string]any); m[c.key] != nil {
+			t.Fatalf("%s=%s changed %s too", c.fault, narrowed.Ref.Kind, other.Ref.Kind)
+		}
+		b, e := s.SupportForms(ctx, armed(c.fault, ""))
+		listed := doc(t, b, e)["profiles"].([]any)
+		for _, p := range listed {
+			if m, _ := p.(map[string]any)[c.member].(map[string]any); m[c.key] == nil {
+				t.Fatalf("%s: a listed profile lacks %s.%s: %v", c.fault, c.member, c.key, p)
+			}
+		}
+	}
+	if after := roundTrip(t, s.Host.FormSupport(narrowed)); !reflect.DeepEqual(after, before) {
+		t.Fatalf("the faults changed the host's own profile: %v, was %v", after, before)
+	}
+	if got := route(narrowed, nil); !reflect.DeepEqual(got, before) {
+		t.Fatalf("unarmed, the profile is %v, want %v", got, before)
+	}
+}
