@@ -222,6 +222,35 @@ func TestSupportFaults(t *testing.T) {
 		get(route(forms[1])).refused("form_unknown", 404)
 		get(route(forms[0])).status(200)
 	})
+	// a runtime compatibility statement in the named Form's profile only, on its route and in the list
+	for _, c := range []struct{ fault, member, key string }{
+		{"support.compatibility-date", "supportedRanges", "compatibilityDate"},
+		{"support.compatibility-flags", "supportedEnums", "compatibilityFlags"},
+	} {
+		states := func(p map[string]any) bool { m, _ := p[c.member].(map[string]any); return m[c.key] != nil }
+		stated := func(f *catalog.Form) (onRoute, listed bool) {
+			for _, p := range get("/forms").status(200).json()["profiles"].([]any) {
+				if ref := p.(map[string]any)["formRef"].(map[string]any); ref["kind"] == f.Ref.Kind && ref["definitionVersion"] == f.Ref.DefinitionVersion {
+					listed = states(p.(map[string]any))
+				}
+			}
+			return states(get(route(f)).status(200).json()), listed
+		}
+		broken(t, sim, c.fault+"="+forms[1].Ref.Kind, func() {
+			for _, f := range forms {
+				if r, l := stated(f); r || l {
+					t.Fatalf("%s: the profile of %s states %s.%s unarmed", c.fault, f.Ref.Kind, c.member, c.key)
+				}
+			}
+		}, func() {
+			if r, l := stated(forms[1]); !r || !l {
+				t.Fatalf("%s: the profile of %s states %s.%s on its route %v, in the list %v; want both", c.fault, forms[1].Ref.Kind, c.member, c.key, r, l)
+			}
+			if r, l := stated(forms[0]); r || l {
+				t.Fatalf("%s=%s: the profile of %s states it too", c.fault, forms[1].Ref.Kind, forms[0].Ref.Kind)
+			}
+		})
+	}
 	paths := []string{"/forms", route(forms[0]), "/bindings/" + b.Name + "/" + b.Version, "/interfaces/" + i.Name + "/" + i.Version}
 	broken(t, sim, "support.commercial", func() {
 		for _, p := range paths {
