@@ -22,7 +22,7 @@ import (
 // never skips, when a binary is missing. The guide's host address 127.0.0.1:8484 becomes a
 // free port, so the guides run beside each other and beside a host a developer keeps there.
 func TestGuides(t *testing.T) {
-	testinputs.Declare() // runs programs that read the tree: docs/decisions.md#test-cache
+	testinputs.DeclarePart("SOURCES") // runs programs that read the tree but its tests: docs/decisions.md#test-cache
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

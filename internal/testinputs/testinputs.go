@@ -54,10 +54,17 @@ var BinEnv = map[string]string{
 }
 
 // Part is a part of the tree some tests' programs read alone: git pathspecs, and the
-// built binaries (paths relative to root) they run.
+// built binaries (paths relative to root) they run, or every binary the build writes
+// (AllBins).
 type Part struct {
 	Paths, Bins []string
+	AllBins     bool
 }
+
+// noGoTests is the pathspec leaving out the repository's Go test files: a program that
+// builds or reads the sources but never compiles the repository's tests (go build, a
+// goreleaser build, a module replacing ours) gives the same answer whatever they hold.
+const noGoTests = ":(glob,exclude)**/*_test.go"
 
 // Parts are the parts of the tree a test may key on instead of the whole tree (Env sets
 // EnvTreeID + "_" + name for each; DeclarePart reads it): an edit outside a part, a
@@ -67,9 +74,14 @@ var Parts = map[string]Part{
 	// internal/guidetest: the guides' acceptance examples build modules replacing
 	// catalog, hostsim and provider, copy catalog/data, and run bin/tofu
 	"GUIDE_EXAMPLES": {
-		Paths: []string{"docs/guides/testing-with-hostsim.md", "docs/guides/custom-family.md", "catalog", "hostsim", "provider"},
+		Paths: []string{"docs/guides/testing-with-hostsim.md", "docs/guides/custom-family.md", "catalog", "hostsim", "provider", noGoTests},
 		Bins:  []string{"bin/tofu"},
 	},
+	// internal/guides and internal/release: the guides run bin/ and `go tool mage`
+	// targets that build, and the release snapshot builds every binary with
+	// goreleaser; none compiles or reads a test of the repository, so an edit of
+	// a test alone keeps their results (docs/decisions.md#test-cache)
+	"SOURCES": {Paths: []string{".", noGoTests}, AllBins: true},
 	// internal/providerdocs: tfplugindocs renders the templates and examples with the
 	// schema of the built provider; tofu validates the examples
 	"PROVIDER_DOCS": {
@@ -134,7 +146,11 @@ func Env(root string, built ...string) ([]string, error) {
 		env = append(env, BinEnv[b]+"="+BinID(root, b))
 	}
 	for _, name := range slices.Sorted(maps.Keys(Parts)) {
-		id, err := TreeIDOf(root, Parts[name].Paths, Parts[name].Bins...)
+		bins := Parts[name].Bins
+		if Parts[name].AllBins {
+			bins = built
+		}
+		id, err := TreeIDOf(root, Parts[name].Paths, bins...)
 		if err != nil {
 			return nil, fmt.Errorf("the id of the tree's part %s for the test cache: %w", name, err)
 		}

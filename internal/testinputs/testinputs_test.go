@@ -389,3 +389,48 @@ func TestOutsideIDsFollowTheBrowserAndTheDocuments(t *testing.T) {
 		t.Errorf("ReferenceID of TAKOKIT_REFERENCE_DIR=refs did not follow its documents (first %s)", named)
 	}
 }
+
+// SOURCES, the part the guides and the release snapshot key on, leaves the Go test files
+// out and takes every built binary: an edited test keeps its id, an edited source or any
+// rebuilt binary moves it.
+func TestSourcesLeaveTheGoTestsOutAndTakeEveryBinary(t *testing.T) {
+	root := newRepo(t)
+	write(t, root, "pkg/a_test.go", "package a\n")
+	write(t, root, "pkg/testdata/in.txt", "read by the tests only\n")
+	write(t, root, "bin/hostsim", "h1")
+	defer func(p map[string]Part) { Parts = p }(Parts)
+	Parts = map[string]Part{"SOURCES": {Paths: []string{".", noGoTests}, AllBins: true}}
+	built := []string{"bin/tool", "bin/hostsim", "bin/tofu", "bin/terraform-provider-takoform"}
+	id := func() string {
+		env, err := Env(root, built...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kv := range env {
+			if k, v, _ := strings.Cut(kv, "="); k == EnvTreeID+"_SOURCES" {
+				return v
+			}
+		}
+		t.Fatal("Env carries no id of SOURCES")
+		return ""
+	}
+	base := id()
+	write(t, root, "pkg/a_test.go", "package a\n\nfunc TestEdited() {}\n")
+	if id() != base {
+		t.Error("an edited Go test moved the id of SOURCES")
+	}
+	write(t, root, "pkg/testdata/in.txt", "edited\n")
+	moved := id()
+	if moved == base {
+		t.Error("an edited file beside the tests (testdata) left the id of SOURCES: only Go test files are left out")
+	}
+	write(t, root, "a.go", "package edited\n")
+	edited := id()
+	if edited == moved {
+		t.Error("an edited source left the id of SOURCES")
+	}
+	write(t, root, "bin/hostsim", "h2")
+	if id() == edited {
+		t.Error("a rebuilt bin/hostsim, which no Bins list names, left the id of SOURCES")
+	}
+}
