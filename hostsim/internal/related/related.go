@@ -49,15 +49,13 @@ func Refusal(err error) *wire.Error {
 	return decide.Internal(err)
 }
 
-// split parts an error out of the rules or the artifact reader into a
-// refusal (a decision about the request) and the host failing (a store read
-// that failed), which callers must not take for each other.
+// split parts an error out of the artifact reader into a refusal (a
+// decision about the request) and the host failing (a store read that
+// failed), which callers must not take for each other: the reader returns
+// its refusals as *rules.Refusal, and any other error is the store's.
 func split(err error) (*wire.Error, error) {
 	if r, ok := rules.AsRefusal(err); ok {
 		return r.Wire(), nil
-	}
-	if e, ok := err.(*wire.Error); ok && !decide.IsInternal(e) {
-		return e, nil
 	}
 	return nil, err
 }
