@@ -287,12 +287,13 @@ func runNegative(ctx context.Context, o Options, sim *Sim, id string, n conforma
 		}
 		return nil
 	}
-	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "negative", Only: []string{id}, AfterSurface: arm}
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: o.Catalog, Space: "negative", Only: []string{id}}
 	if n.BeforeSurface {
-		cfg.AfterSurface = nil
 		if err := arm(ctx); err != nil {
 			return NegativeResult{}, err
 		}
+	} else {
+		cfg.AfterSurface = arm
 	}
 	tokens(&cfg)
 	rep, err := conformance.Run(ctx, cfg)
