@@ -20,6 +20,10 @@ import (
 // mutants are made and the tests that may kill them (docs/mutation.md).
 const mutationScopeFile = "internal/mutate/scope.json"
 
+// mutationKillersFile records the tests that killed each mutant in the last
+// runs: a killed mutant's tests start with them (docs/mutation.md#killers-first).
+const mutationKillersFile = "internal/mutate/killers.tsv"
+
 // productModules are the modules whose production lines the scope's share is
 // counted against (the root module is the project's tooling).
 var productModules = []string{"catalog", "hostsim", "provider", "conformance"}
@@ -83,8 +87,12 @@ func runMutation(parent context.Context) error {
 	if os.Getenv("MUTATE_ALL") != "" {
 		sample = mutate.EveryMutant
 	}
+	killers, err := mutate.LoadKillers(filepath.Join(root, mutationKillersFile))
+	if err != nil {
+		return err
+	}
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
-		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared, Sample: sample}
+		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared, Sample: sample, Killers: killers}
 	start := time.Now()
 	if err := shared.Prepare(ctx, o, rows); err != nil { // every row's schema, then one build per module's test package
 		return err
@@ -125,6 +133,9 @@ func runMutation(parent context.Context) error {
 	}
 	if err := writeSurvivors(root, names, results); err != nil {
 		return err
+	}
+	if err := killers.Save(); err != nil {
+		return fmt.Errorf("mutation: record the killers in %s: %w", mutationKillersFile, err)
 	}
 	fmt.Printf("== mutation report (%s, %d workers)\n", time.Since(start).Round(time.Second), workers)
 	if err := printShare(root, rows); err != nil {

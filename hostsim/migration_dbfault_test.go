@@ -27,6 +27,7 @@ func TestDatabaseFaultsLeaveEveryApplicationWhole(t *testing.T) {
 		"re-apply of an application that keeps its stored pins":             1, // nothing left to apply
 	}
 	ran := 0
+	var sw sweep
 	for _, c := range changeCases {
 		want, ok := steps[c.name]
 		if !ok {
@@ -35,7 +36,8 @@ func TestDatabaseFaultsLeaveEveryApplicationWhole(t *testing.T) {
 		ran++
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			if n := sweepChange(t, c, "migrations.db-fail", "step %d on the database ("); n != want {
+			sw.watch(t)
+			if n := sweepChange(t, &sw, c, "migrations.db-fail", "step %d on the database ("); n != want {
 				t.Fatalf("the %s failed %d steps on its database, want %d", c.name, n, want)
 			}
 		})

@@ -35,11 +35,13 @@ import (
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
+	var sw sweep
 	for _, c := range changeCases {
 		for _, k := range storeFaults {
 			t.Run(c.name+"/"+k.fault, func(t *testing.T) {
 				t.Parallel()
-				sweepChange(t, c, k.fault, k.says)
+				sw.watch(t)
+				sweepChange(t, &sw, c, k.fault, k.says)
 			})
 		}
 	}
@@ -321,10 +323,13 @@ func committingPoll(t *testing.T, c *client, op opDoc) func() *reply {
 var requestIDs = regexp.MustCompile(`req_[0-9a-f]+`)
 
 // sweepChange fails each statement of c's kind in turn (see
-// TestStoreFaultsLeaveEveryChangeWhole) and returns how many it failed.
-func sweepChange(t *testing.T, c changeCase, name, says string) int {
+// TestStoreFaultsLeaveEveryChangeWhole) and returns how many it failed; it
+// stops at the first step after another case of sw failed, under
+// -test.failfast.
+func sweepChange(t *testing.T, sw *sweep, c changeCase, name, says string) int {
 	failed := 0
 	for n := 1; ; n++ {
+		sw.check(t)
 		if n > 200 {
 			t.Fatalf("%s: a %s of more than 200 statements of its kind; the sweep does not end", name, c.name)
 		}

@@ -96,6 +96,7 @@ type Options struct {
 	Shared  *Shared       // the baseline the rows of one run share (nil: each row measures its own)
 	Sample  Sampling      // which viable mutants run ("" = every one)
 	Slots   *Slots        // the run's pool when rows run side by side (nil: each row's Workers are the limit)
+	Killers *Killers      // the last runs' killers, each mutant's tried first, and this run's recorded (nil: cost order only)
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -203,6 +204,8 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 		return nil, fmt.Errorf("%s: the unmutated tests must pass first: %w", s.Name, err)
 	}
 	p.grace = o.Grace
+	p.killers = o.Killers
+	keys := killerKeys(o.Root, mutants)
 	if p.grace <= 0 {
 		p.grace = DefaultGrace
 	}
@@ -237,7 +240,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			r.Status = NotSampled
 		default:
 			give := o.Slots.take(ctx, alone)
-			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, &r.Cost)
+			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, keys[i], &r.Cost)
 			give()
 		}
 		results[i] = r
@@ -321,19 +324,20 @@ func importPath(modDir, dir string) (string, error) {
 // runMutant runs the tests that execute m's position against a viable mutant:
 // not covered when none does, else through runUnits, with the schema's binaries
 // when the schema holds m, else building them for m first.
-func (p *plan) runMutant(ctx context.Context, s Scope, modDir, work string, i int, m Mutant, c *Cost) (Status, string) {
+func (p *plan) runMutant(ctx context.Context, s Scope, modDir, work string, i int, m Mutant, key string, c *Cost) (Status, string) {
 	us, covered := p.unitsFor(m)
 	if !covered {
+		p.killers.set(key, nil)
 		return NotCovered, ""
 	}
 	if id, ok := p.schema.holds(i); ok {
-		return p.runUnits(ctx, s, m, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id), mutantPkgEnv + "=" + p.schema.pkg}, c)
+		return p.runUnits(ctx, s, m, key, us, p.schema.binary, []string{mutantEnv + "=" + strconv.Itoa(id), mutantPkgEnv + "=" + p.schema.pkg}, c)
 	}
 	overlay, err := writeOverlay(work, m)
 	if err != nil {
 		return Crashed, err.Error()
 	}
-	return p.runUnits(ctx, s, m, us, p.overlayBuilds(ctx, modDir, overlay, work), nil, c)
+	return p.runUnits(ctx, s, m, key, us, p.overlayBuilds(ctx, modDir, overlay, work), nil, c)
 }
 
 // writeOverlay writes the mutated file and an overlay replacing the original by it

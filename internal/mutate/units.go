@@ -55,8 +55,9 @@ type plan struct {
 	units []unit
 	whole bool // one unit per package: some test failed alone
 
-	schema *schema       // nil: every mutant is built on its own
-	grace  time.Duration // a mutant's tests get three times their time plus this
+	schema  *schema       // nil: every mutant is built on its own
+	killers *Killers      // the last runs' killers, tried first (nil: none)
+	grace   time.Duration // a mutant's tests get three times their time plus this
 
 	mu    sync.Mutex
 	kills map[int]int             // by unit id: mutants of this row the unit killed so far
@@ -318,12 +319,12 @@ func buildTest(ctx context.Context, modDir, overlay, bin, pkg string) ([]byte, e
 // them together three times the set's plus the grace, builds not counted; after
 // a timeout the runs left get that budget afresh, for their units alone. env is
 // added to the row's (a schema's switch).
-func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
+func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, key string, us []unit, bin binaries, env []string, c *Cost) (Status, string) {
 	c.Of = len(us)
 	left := budget(p.grace, us)
 	env = append(slices.Clip(s.Env), env...)
 	crash, timedOut := "", ""
-	bs := batches(us, s)
+	bs := plannedBatches(us, p.killerUnits(p.killers.get(key), us), s)
 	for k, r := range bs {
 		tp := p.pkgs[r.pkg]
 		b, refusal, built := bin(r.pkg)
@@ -336,10 +337,9 @@ func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin b
 		}
 		limit := r.limit(p.grace, left)
 		start := time.Now()
-		args := runArgs(s, r.pattern)
-		if len(r.units) > 1 {
-			args = append(args, "-test.failfast") // the first failure decides
-		}
+		// the first failure decides, in a batch and inside one test: a sweep's
+		// cases stop once one failed (hostsim's sweep, docs/mutation.md#killers-first)
+		args := append(runArgs(s, r.pattern), "-test.failfast")
 		out, err := testCmd(ctx, b, tp.dir, append(slices.Clip(env), r.env...), limit, args...)
 		left -= time.Since(start)
 		c.Test += time.Since(start)
@@ -362,12 +362,17 @@ func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, us []unit, bin b
 		}
 		st, detail := judge(out)
 		if st == Killed {
-			p.killed(m, r.killer(detail).id)
+			k := r.killer(detail)
+			p.killed(m, k.id)
+			p.killers.set(key, p.asKillers(r.units, k.name))
 			return Killed, detail
 		}
 		if crash == "" {
 			crash = fmt.Sprintf("%s %s %s: %s", strings.Join(r.env, " "), tp.path, short(r.pattern), detail)
 		}
+	}
+	if ctx.Err() == nil { // a run cut by the deadline or an interrupt learned nothing
+		p.killers.set(key, nil) // nothing killed it: the next run keeps the cost order
 	}
 	switch {
 	case timedOut != "":
@@ -454,7 +459,11 @@ func chunk(k int) int {
 // split's units stay alone, each with its own value, unless the split joins
 // values: then they are grouped past the first alone units, apart from the
 // package's other units).
-func batches(us []unit, s Scope) []batch {
+func batches(us []unit, s Scope) []batch { return batchesOf(us, s, false) }
+
+// batchesOf is batches, or with all every unit grouped from the first (a
+// mutant's recorded killers: one run, as they killed it last time).
+func batchesOf(us []unit, s Scope, all bool) []batch {
 	var total, spent time.Duration
 	for _, u := range us {
 		total += u.dur
@@ -462,7 +471,7 @@ func batches(us []unit, s Scope) []batch {
 	var out []batch
 	group := map[string]int{}
 	grouped := map[string]int{} // by package (and split): units put in a batch so far
-	grouping := false
+	grouping := all
 	for i, u := range us {
 		// a joinable split's units share runs as soon as the first ones ran alone:
 		// their runs cost mostly a process start each
@@ -505,6 +514,21 @@ func batches(us []unit, s Scope) []batch {
 	// behind a suite whose units killed hundreds) is not left to the last batch
 	slices.SortStableFunc(out, func(a, b batch) int { return a.level - b.level })
 	return out
+}
+
+// plannedBatches is the order of a mutant's runs: its recorded killers first,
+// grouped as they killed it (Killers), then the rest of us in batches' order.
+func plannedBatches(us, first []unit, s Scope) []batch {
+	if len(first) == 0 {
+		return batches(us, s)
+	}
+	var rest []unit
+	for _, u := range us {
+		if !slices.ContainsFunc(first, func(f unit) bool { return f.id == u.id }) {
+			rest = append(rest, u)
+		}
+	}
+	return append(batchesOf(first, s, true), batches(rest, s)...)
 }
 
 // limit is how long one run of the batch may take: three times its tests'
