@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/takokit/takokit/hostsim"
+	"github.com/takokit/takokit/hostsim/internal/sweeptest"
 )
 
 // TestDatabaseFaultsLeaveEveryApplicationWhole: the create and the import of a
@@ -27,7 +28,7 @@ func TestDatabaseFaultsLeaveEveryApplicationWhole(t *testing.T) {
 		"re-apply of an application that keeps its stored pins":             1, // nothing left to apply
 	}
 	ran := 0
-	var sw sweep
+	var sw sweeptest.Sweep
 	for _, c := range changeCases {
 		want, ok := steps[c.name]
 		if !ok {
@@ -36,7 +37,7 @@ func TestDatabaseFaultsLeaveEveryApplicationWhole(t *testing.T) {
 		ran++
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			sw.watch(t)
+			sw.Watch(t)
 			if n := sweepChange(t, &sw, c, "migrations.db-fail", "step %d on the database ("); n != want {
 				t.Fatalf("the %s failed %d steps on its database, want %d", c.name, n, want)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
+	"github.com/takokit/takokit/hostsim/internal/sweeptest"
 )
 
 // TestStoreFaultsLeaveEveryChangeWhole: a change whose n-th data statement
@@ -35,12 +36,12 @@ import (
 // "nothing there", would store half a change or answer otherwise
 // (docs/protocol.md#faults).
 func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
-	var sw sweep
+	var sw sweeptest.Sweep
 	for _, c := range changeCases {
 		for _, k := range storeFaults {
 			t.Run(c.name+"/"+k.fault, func(t *testing.T) {
 				t.Parallel()
-				sw.watch(t)
+				sw.Watch(t)
 				sweepChange(t, &sw, c, k.fault, k.says)
 			})
 		}
@@ -326,10 +327,10 @@ var requestIDs = regexp.MustCompile(`req_[0-9a-f]+`)
 // TestStoreFaultsLeaveEveryChangeWhole) and returns how many it failed; it
 // stops at the first step after another case of sw failed, under
 // -test.failfast.
-func sweepChange(t *testing.T, sw *sweep, c changeCase, name, says string) int {
+func sweepChange(t *testing.T, sw *sweeptest.Sweep, c changeCase, name, says string) int {
 	failed := 0
 	for n := 1; ; n++ {
-		sw.check(t)
+		sw.Check(t)
 		if n > 200 {
 			t.Fatalf("%s: a %s of more than 200 statements of its kind; the sweep does not end", name, c.name)
 		}

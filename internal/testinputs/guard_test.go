@@ -25,16 +25,17 @@ var binIDLiteral = regexp.MustCompile(`"(TAKOKIT_BIN_ID_[A-Z0-9_]+)"`)
 // selfContained are the packages whose tests start programs that read nothing go test
 // does not already see, each with the reason (docs/decisions.md#test-cache).
 var selfContained = map[string]string{
-	"catalog/piddir":          "runs true to get the id of a process gone; it reads no file",
-	"hostsim/cmd/hostsim":     "builds and runs its own package, whose sources make the test binary",
-	"hostsim/internal/decide": "lists the imports of its own package",
-	"hostsim/internal/bench":  "spins a shell loop to read its CPU clock; the loop reads no file",
-	"provider":                "lists the imports of its own package",
-	"provider/takoformtest":   "checks UseOpenTofu's errors and the variables it sets; it runs nothing",
-	"internal/mutate":         "builds and runs programs from modules it writes in a temporary directory",
-	"internal/testtally":      "runs go test in a module it writes in a temporary directory",
-	"internal/testinputs":     "runs git in repositories it makes in a temporary directory, and lists this tree with git keyed on its id",
-	"internal/stamp":          "runs git and go list in a module it writes in a temporary directory",
+	"catalog/piddir":             "runs true to get the id of a process gone; it reads no file",
+	"hostsim/cmd/hostsim":        "builds and runs its own package, whose sources make the test binary",
+	"hostsim/internal/decide":    "lists the imports of its own package",
+	"hostsim/internal/bench":     "spins a shell loop to read its CPU clock; the loop reads no file",
+	"hostsim/internal/sweeptest": "runs its own test binary again as a probe of the fail-fast rule; the probe reads no file",
+	"provider":                   "lists the imports of its own package",
+	"provider/takoformtest":      "checks UseOpenTofu's errors and the variables it sets; it runs nothing",
+	"internal/mutate":            "builds and runs programs from modules it writes in a temporary directory",
+	"internal/testtally":         "runs go test in a module it writes in a temporary directory",
+	"internal/testinputs":        "runs git in repositories it makes in a temporary directory, and lists this tree with git keyed on its id",
+	"internal/stamp":             "runs git and go list in a module it writes in a temporary directory",
 	"conformance/cmd/conformance": "finds bin/hostsim through selftest.LocateHostsim, " +
 		"which reads the binaries' id",
 }
