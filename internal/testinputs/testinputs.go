@@ -66,6 +66,11 @@ type Part struct {
 // goreleaser build, a module replacing ours) gives the same answer whatever they hold.
 const noGoTests = ":(glob,exclude)**/*_test.go"
 
+// noMutationRecord leaves out the mutation runner's record of which tests killed
+// which mutant (docs/mutation.md#killers-first): only `go tool mage mutate` reads
+// it, and every committed mutation run rewrites it.
+const noMutationRecord = ":(exclude)internal/mutate/killers.tsv"
+
 // Parts are the parts of the tree a test may key on instead of the whole tree (Env sets
 // EnvTreeID + "_" + name for each; DeclarePart reads it): an edit outside a part, a
 // change to the conformance runner say, keeps the results of the tests that read only
@@ -80,8 +85,9 @@ var Parts = map[string]Part{
 	// internal/guides and internal/release: the guides run bin/ and `go tool mage`
 	// targets that build, and the release snapshot builds every binary with
 	// goreleaser; none compiles or reads a test of the repository, so an edit of
-	// a test alone keeps their results (docs/decisions.md#test-cache)
-	"SOURCES": {Paths: []string{".", noGoTests}, AllBins: true},
+	// a test alone keeps their results (docs/decisions.md#test-cache); nor do they
+	// read the mutation record
+	"SOURCES": {Paths: []string{".", noGoTests, noMutationRecord}, AllBins: true},
 	// internal/providerdocs: tfplugindocs renders the templates and examples with the
 	// schema of the built provider; tofu validates the examples
 	"PROVIDER_DOCS": {

@@ -398,8 +398,9 @@ func TestSourcesLeaveTheGoTestsOutAndTakeEveryBinary(t *testing.T) {
 	write(t, root, "pkg/a_test.go", "package a\n")
 	write(t, root, "pkg/testdata/in.txt", "read by the tests only\n")
 	write(t, root, "bin/hostsim", "h1")
+	write(t, root, "internal/mutate/killers.tsv", "k\t.\tTestA\t\n")
 	defer func(p map[string]Part) { Parts = p }(Parts)
-	Parts = map[string]Part{"SOURCES": {Paths: []string{".", noGoTests}, AllBins: true}}
+	Parts = map[string]Part{"SOURCES": Parts["SOURCES"]}
 	built := []string{"bin/tool", "bin/hostsim", "bin/tofu", "bin/terraform-provider-takoform"}
 	id := func() string {
 		env, err := Env(root, built...)
@@ -418,6 +419,10 @@ func TestSourcesLeaveTheGoTestsOutAndTakeEveryBinary(t *testing.T) {
 	write(t, root, "pkg/a_test.go", "package a\n\nfunc TestEdited() {}\n")
 	if id() != base {
 		t.Error("an edited Go test moved the id of SOURCES")
+	}
+	write(t, root, "internal/mutate/killers.tsv", "k\t.\tTestB\t\n")
+	if id() != base {
+		t.Error("a new mutation record moved the id of SOURCES")
 	}
 	write(t, root, "pkg/testdata/in.txt", "edited\n")
 	moved := id()
