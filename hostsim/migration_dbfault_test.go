@@ -37,7 +37,6 @@ func TestDatabaseFaultsLeaveEveryApplicationWhole(t *testing.T) {
 		ran++
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			sw.Watch(t)
 			if n := sweepChange(t, &sw, c, "migrations.db-fail", "step %d on the database ("); n != want {
 				t.Fatalf("the %s failed %d steps on its database, want %d", c.name, n, want)
 			}

@@ -41,7 +41,6 @@ func TestStoreFaultsLeaveEveryChangeWhole(t *testing.T) {
 		for _, k := range storeFaults {
 			t.Run(c.name+"/"+k.fault, func(t *testing.T) {
 				t.Parallel()
-				sw.Watch(t)
 				sweepChange(t, &sw, c, k.fault, k.says)
 			})
 		}
@@ -324,10 +323,11 @@ func committingPoll(t *testing.T, c *client, op opDoc) func() *reply {
 var requestIDs = regexp.MustCompile(`req_[0-9a-f]+`)
 
 // sweepChange fails each statement of c's kind in turn (see
-// TestStoreFaultsLeaveEveryChangeWhole) and returns how many it failed; it
-// stops at the first step after another case of sw failed, under
-// -test.failfast.
+// TestStoreFaultsLeaveEveryChangeWhole) and returns how many it failed; t is
+// a case of sw, and stops at the first step after another case of sw failed,
+// under -test.failfast.
 func sweepChange(t *testing.T, sw *sweeptest.Sweep, c changeCase, name, says string) int {
+	sw.Watch(t)
 	failed := 0
 	for n := 1; ; n++ {
 		sw.Check(t)

@@ -132,21 +132,11 @@ func (k *Killers) Save() error {
 // line; its text does not.
 func killerKeys(root string, ms []Mutant) []string {
 	keys := make([]string, len(ms))
-	lines := map[string][][]byte{}
+	texts := lineTexts{} // an unreadable file: the key still names the file and operator
 	seen := map[string]int{}
 	for i, m := range ms {
-		ls, ok := lines[m.File]
-		if !ok {
-			src, _ := os.ReadFile(m.File) // unreadable: every line text empty, the key still names the file and operator
-			ls = bytes.Split(src, []byte("\n"))
-			lines[m.File] = ls
-		}
-		var text []byte
-		if m.Line >= 1 && m.Line <= len(ls) {
-			text = bytes.TrimSpace(ls[m.Line-1])
-		}
 		h := sha256.New()
-		for _, part := range [][]byte{text, []byte(m.Old), []byte(m.New)} {
+		for _, part := range [][]byte{texts.at(m.File, m.Line), []byte(m.Old), []byte(m.New)} {
 			h.Write(part)
 			h.Write([]byte{0})
 		}

@@ -10,6 +10,7 @@
 package mutate
 
 import (
+	"bytes"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -73,6 +74,25 @@ func (m Mutant) Apply(src []byte) []byte {
 	out = append(out, src[:m.Offset]...)
 	out = append(out, m.New...)
 	return append(out, src[m.End():]...)
+}
+
+// lineTexts gives the text of mutated files' lines, trimmed, each file read
+// once: the sampling's pick and the killers' keys are made of it. An unreadable
+// file gives empty lines.
+type lineTexts map[string][][]byte
+
+// at is the trimmed text of line (1-based) of file, empty past its end.
+func (t lineTexts) at(file string, line int) []byte {
+	lines, ok := t[file]
+	if !ok {
+		src, _ := os.ReadFile(file)
+		lines = bytes.Split(src, []byte("\n"))
+		t[file] = lines
+	}
+	if line < 1 || line > len(lines) {
+		return nil
+	}
+	return bytes.TrimSpace(lines[line-1])
 }
 
 // Find lists the mutants every operator makes in one Go file, in source order.

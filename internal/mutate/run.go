@@ -118,6 +118,7 @@ type row struct {
 	modDir   string
 	pkg      string
 	mutants  []Mutant
+	keys     []string // each mutant's name in the killers' record (killerKeys)
 	types    *packages.Package
 	refusals []error
 	viable   []bool
@@ -152,6 +153,7 @@ func prepareRow(ctx context.Context, o Options, s Scope) (*row, error) {
 		}
 		r.mutants = append(r.mutants, ms...)
 	}
+	r.keys = killerKeys(o.Root, r.mutants)
 	if r.pkg, err = importPath(r.modDir, dir); err != nil {
 		return nil, err
 	}
@@ -192,7 +194,7 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			return nil, err
 		}
 	}
-	s, dir, modDir, pkg, mutants, viable, refusals, nv := r.s, r.dir, r.modDir, r.pkg, r.mutants, r.viable, r.refusals, r.nv
+	s, dir, modDir, pkg, mutants, keys, viable, refusals, nv := r.s, r.dir, r.modDir, r.pkg, r.mutants, r.keys, r.viable, r.refusals, r.nv
 	work, err := os.MkdirTemp("", "takokit-mutate-")
 	if err != nil {
 		return nil, err
@@ -205,7 +207,6 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	}
 	p.grace = o.Grace
 	p.killers = o.Killers
-	keys := killerKeys(o.Root, mutants)
 	if p.grace <= 0 {
 		p.grace = DefaultGrace
 	}
@@ -242,6 +243,9 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			give := o.Slots.take(ctx, alone)
 			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, keys[i], &r.Cost)
 			give()
+			if r.Status != Killed && ctx.Err() == nil { // a run cut by the deadline or an interrupt learned nothing
+				o.Killers.set(keys[i], nil) // nothing killed it: the next run keeps the cost order
+			}
 		}
 		results[i] = r
 		switch r.Status {
@@ -327,7 +331,6 @@ func importPath(modDir, dir string) (string, error) {
 func (p *plan) runMutant(ctx context.Context, s Scope, modDir, work string, i int, m Mutant, key string, c *Cost) (Status, string) {
 	us, covered := p.unitsFor(m)
 	if !covered {
-		p.killers.set(key, nil)
 		return NotCovered, ""
 	}
 	if id, ok := p.schema.holds(i); ok {

@@ -1,9 +1,7 @@
 package mutate
 
 import (
-	"bytes"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"strconv"
 )
@@ -50,23 +48,15 @@ func chooseMutants(how Sampling, mutants []Mutant, viable []bool) []bool {
 		}
 		groups[k] = append(groups[k], i)
 	}
-	texts := map[string][][]byte{}
+	texts := lineTexts{}
 	for _, k := range order {
 		g := groups[k]
 		if len(g) == 1 {
 			continue
 		}
-		lines, ok := texts[k.file]
-		if !ok {
-			src, _ := os.ReadFile(k.file) // unreadable: the hash falls back to name and number
-			lines = bytes.Split(src, []byte("\n"))
-			texts[k.file] = lines
-		}
-		h := fnv.New32a()
+		h := fnv.New32a() // an unreadable file: the hash falls back to name and number
 		h.Write([]byte(filepath.Base(k.file) + ":" + strconv.Itoa(k.line) + ":"))
-		if k.line-1 < len(lines) {
-			h.Write(bytes.TrimSpace(lines[k.line-1]))
-		}
+		h.Write(texts.at(k.file, k.line))
 		pick := g[int(h.Sum32()%uint32(len(g)))]
 		for _, i := range g {
 			run[i] = i == pick

@@ -371,9 +371,6 @@ func (p *plan) runUnits(ctx context.Context, s Scope, m Mutant, key string, us [
 			crash = fmt.Sprintf("%s %s %s: %s", strings.Join(r.env, " "), tp.path, short(r.pattern), detail)
 		}
 	}
-	if ctx.Err() == nil { // a run cut by the deadline or an interrupt learned nothing
-		p.killers.set(key, nil) // nothing killed it: the next run keeps the cost order
-	}
 	switch {
 	case timedOut != "":
 		return TimedOut, timedOut
