@@ -17,7 +17,7 @@ func TestASweepStopsAtItsFirstFailureOnlyUnderFailFast(t *testing.T) {
 		return
 	}
 	run := func(args ...string) string {
-		cmd := exec.Command(os.Args[0], append([]string{"-test.run", "^TestASweepStopsAtItsFirstFailureOnlyUnderFailFast$", "-test.v"}, args...)...)
+		cmd := exec.Command(os.Args[0], append([]string{"-test.run", "^TestASweepStopsAtItsFirstFailureOnlyUnderFailFast$", "-test.v", "-test.parallel", "3"}, args...)...)
 		cmd.Env = append(os.Environ(), "TAKOKIT_SWEEP_PROBE=1")
 		out, err := cmd.CombinedOutput()
 		if err == nil || !strings.Contains(string(out), "the first case fails") {
@@ -33,8 +33,12 @@ func TestASweepStopsAtItsFirstFailureOnlyUnderFailFast(t *testing.T) {
 	}
 }
 
-// probe is a sweep of three cases; the first fails, the others wait for it,
-// then check the sweep.
+// probe is a sweep of three parallel cases; the first fails, the others wait
+// for it, then check the sweep. The cases must be parallel: under
+// -test.failfast a sequential case after a failure never starts, so only
+// cases already running can show the sweep's rule. The parent runs the probe
+// with -test.parallel 3, one slot per case: with the default (GOMAXPROCS, 2 on
+// CI) the two waiting cases could take every slot and deadlock the first.
 func probe(t *testing.T) {
 	var s Sweep
 	first := make(chan struct{})
