@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,9 +24,15 @@ import (
 
 // recorder is a RoundTripper that writes down every request of a run, in the order
 // sent, with what varies by construction (fresh names, keys, digests) masked.
+// An Idempotency-Key is written as whether it is new to the check or which of
+// the check's requests sent it first ("Idempotency-Key=new", "=req3"): the key
+// itself is random, but a check that sends an earlier request's key again
+// means a replay (docs/protocol.md#idempotency), and one that does so by
+// mistake sends another request than the one recorded.
 type recorder struct {
 	mu   sync.Mutex
 	reqs []string
+	keys map[string]int // Idempotency-Key → the number of the check's request that sent it first
 }
 
 // random masks what a run draws at random: hex runs in either case (run ids, fresh
@@ -47,9 +54,15 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	var hs []string
+	r.mu.Lock()
+	n := len(r.reqs) + 1
+	r.mu.Unlock()
 	for k, v := range req.Header {
 		switch k {
-		case "Idempotency-Key", "User-Agent", "Accept-Encoding":
+		case "Idempotency-Key":
+			hs = append(hs, k+"="+r.keyOf(strings.Join(v, ","), n))
+			continue
+		case "User-Agent", "Accept-Encoding":
 			continue
 		case "Accept", "Content-Type":
 			if len(v) == 1 && v[0] == "application/json" {
@@ -79,11 +92,26 @@ func maskedBody(body []byte) string {
 	return fmt.Sprintf("(%d bytes, sha256 %s)", len(b), base64.RawURLEncoding.EncodeToString(sum[:9]))
 }
 
+// keyOf is how key is written for the check's request n: "new" the first
+// time, then "req" and the number of the request that sent it first.
+func (r *recorder) keyOf(key string, n int) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if first, ok := r.keys[key]; ok {
+		return "req" + strconv.Itoa(first)
+	}
+	if r.keys == nil {
+		r.keys = map[string]int{}
+	}
+	r.keys[key] = n
+	return "new"
+}
+
 func (r *recorder) take() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := r.reqs
-	r.reqs = nil
+	r.reqs, r.keys = nil, nil
 	return out
 }
 

@@ -20,12 +20,16 @@ import (
 const requestsDir = "testdata/requests"
 
 // requestHosts are the hosts the requests are recorded on: full, where every
-// check applies, and kv-only, which installs a part of the Forms, interfaces
+// check applies; kv-only, which installs a part of the Forms, interfaces
 // and bindings, so the checks also send what they send about things a host
-// does not install (support reads, enforcement probes).
+// does not install (support reads, enforcement probes); and tight-limits,
+// which publishes narrowed enums and lower limits, so the checks that measure
+// a published narrowing (one past the published file count, a handler outside
+// the narrowed enum) send what they send only there.
 var requestHosts = []struct{ profile, dir string }{
 	{"full", requestsDir},
 	{"kv-only", "testdata/requests-kv-only"},
+	{"tight-limits", "testdata/requests-tight-limits"},
 }
 
 // TestEachCheckSendsTheRequestsRecordedForIt: what a check asks the host is part
