@@ -392,12 +392,21 @@ func readLies(t *testing.T) []lieEntry {
 // one place whatever it set up.
 var template = regexp.MustCompile(`"[^"]*"|'[^']*'|\d+|#|[{/][^\s:]*|setting up \S+`)
 
+// liedAbout is the member a lie is told about ("reason" of "alter:reason"), ""
+// for a lie about the whole answer.
+func liedAbout(lie string) string {
+	_, key, _ := strings.Cut(lie, ":")
+	return key
+}
+
 // recordLies tells every lie every answer of every passing check can tell, on
-// two hosts side by side, keeps the first lie per way each check ends other than
-// passing, runs those again twice as the test will (tellEach) and keeps the
-// ones told to the same request that end the same way each time, and writes
-// liesFile. Narrowed to some
-// checks (only) it writes nothing and logs what it would record.
+// two hosts side by side, and keeps the first lie per member lied about and
+// way each check ends other than passing: a check that names two members'
+// values in one message ("got Ready=%s/%s") fails a lie about either with one
+// template, and only a lie about each alone shows that it looks at both. It
+// tells those again twice as the test will (tellEach), keeps the ones told to
+// the same request that end the same way each time, and writes liesFile.
+// Narrowed to some checks (only), it rewrites only their lines (mergeLies).
 func recordLies(t *testing.T, only []string) {
 	cat, err := catalog.Embedded()
 	if err != nil {
@@ -469,7 +478,7 @@ func recordLies(t *testing.T, only []string) {
 			continue
 		}
 		a := plan[i]
-		if k := a.id + " " + template.ReplaceAllString(ending(r.res), "_"); !seen[k] {
+		if k := a.id + " " + liedAbout(a.lie) + " " + template.ReplaceAllString(ending(r.res), "_"); !seen[k] {
 			seen[k] = true
 			keep = append(keep, a)
 			entries = append(entries, lieEntry{id: a.id, n: a.n, target: masked(r.sent[a.n-1]), lie: a.lie, ending: ending(r.res)})
