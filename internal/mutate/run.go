@@ -210,7 +210,11 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	if p.grace <= 0 {
 		p.grace = DefaultGrace
 	}
-	each := fmt.Sprintf("%d tests, each alone", len(p.units))
+	var all time.Duration // the units' own run time, without waiting for a slot
+	for _, u := range p.units {
+		all += u.dur
+	}
+	each := fmt.Sprintf("%d tests, each alone, %s in all", len(p.units), all.Round(time.Second))
 	if p.whole {
 		each = "whole selection"
 	}
