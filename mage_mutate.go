@@ -33,7 +33,8 @@ var productModules = []string{"catalog", "hostsim", "provider", "conformance"}
 // bounds the whole run, default 40m; MUTATE_TRACE=1 prints each mutant's build and
 // test time; MUTATE_SURVEY=1 only counts each row's files, lines and mutants;
 // MUTATE_SCOPE=file reads another scope table; MUTATE_ALL=1 runs every viable
-// mutant instead of one per line, docs/mutation.md#sampling)
+// mutant instead of one per line, docs/mutation.md#sampling; MUTATE_EQUIVALENT=run
+// also runs the mutants marked equivalent, docs/mutation.md#equivalent-marks)
 // and prints per row, per operator and in total; survivors go to
 // bin/mutation-survivors.txt. Ctrl-C (mage cancels ctx and waits 5 s) stops the
 // rows and removes the run's temporary folders; what ended is reported.
@@ -91,8 +92,14 @@ func runMutation(parent context.Context) error {
 	if err != nil {
 		return err
 	}
+	var equivalents *mutate.Equivalents // MUTATE_EQUIVALENT=run: the marked mutants run too
+	if os.Getenv("MUTATE_EQUIVALENT") != "run" {
+		if equivalents, err = mutate.LoadEquivalents(filepath.Join(root, mutate.EquivalentsFile)); err != nil {
+			return err
+		}
+	}
 	o := mutate.Options{Root: root, Workers: workers, Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
-		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared, Sample: sample, Killers: killers}
+		Trace: os.Getenv("MUTATE_TRACE") != "", Shared: shared, Sample: sample, Killers: killers, Equivalents: equivalents}
 	start := time.Now()
 	if err := shared.Prepare(ctx, o, rows); err != nil { // every row's schema, then one build per module's test package
 		return err

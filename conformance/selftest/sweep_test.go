@@ -235,7 +235,7 @@ var (
 
 // sentOnFull is, per check, the requests (sameRequest) it sends to hostsim
 // full, in order, in one unaltered run of the checks only names, measured once
-// per test binary: the two sweeps ask for it against each partial host.
+// per test binary: the request sweep asks for it against each partial host.
 func sentOnFull(ctx context.Context, t *testing.T, cat *catalog.Catalog, only []string) map[string][]string {
 	t.Helper()
 	fullSentMu.Lock()

@@ -39,6 +39,9 @@ type Mutant struct {
 	// Func is the start of the innermost function (declaration or literal)
 	// holding the position: its mutants mostly fall to the same tests.
 	Func Pos
+	// Decl is a digest of the source of the outermost function holding the
+	// position ("" outside every function).
+	Decl string
 }
 
 // funcKey names m's function within the run.

@@ -1,6 +1,8 @@
 package mutate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"go/ast"
 	"go/token"
 )
@@ -148,7 +150,20 @@ func (fi *finder) list(ss []ast.Stmt) {
 func (fi *finder) add(lo, hi token.Pos, repl string, k Kind) {
 	p := fi.fset.Position(lo)
 	end := fi.fset.Position(hi).Offset
-	fi.out = append(fi.out, Mutant{File: fi.path, Line: p.Line, Col: p.Column, Offset: p.Offset, Old: string(fi.src[p.Offset:end]), New: repl, Kind: k, Anchors: fi.anchors(lo), Func: fi.funcAt(lo)})
+	fi.out = append(fi.out, Mutant{File: fi.path, Line: p.Line, Col: p.Column, Offset: p.Offset, Old: string(fi.src[p.Offset:end]), New: repl, Kind: k, Anchors: fi.anchors(lo), Func: fi.funcAt(lo), Decl: fi.declSum(lo)})
+}
+
+// declSum is a digest of the source of the outermost function holding pos
+// ("" outside every function): an equivalence judged in that code holds until
+// it changes (docs/mutation.md#equivalent-marks).
+func (fi *finder) declSum(pos token.Pos) string {
+	for _, f := range fi.funcs { // source order: the first holding pos is the outermost
+		if f.Pos() <= pos && pos < f.End() {
+			sum := sha256.Sum256(fi.src[fi.fset.Position(f.Pos()).Offset:fi.fset.Position(f.End()).Offset])
+			return hex.EncodeToString(sum[:8])
+		}
+	}
+	return ""
 }
 
 // funcAt is the start of the innermost function holding pos (the zero Pos

@@ -12,6 +12,7 @@ type Counts struct {
 	Panicked                                                int // of Killed: the failing test panicked
 	NotRun                                                  int // the run stopped first: its deadline or an interrupt
 	NotSampled                                              int // viable, left out by the run's sampling
+	Equivalent                                              int // of Lived: marked equivalent, not run (docs/mutation.md#equivalent-marks)
 }
 
 // Add counts one result.
@@ -28,6 +29,9 @@ func (c *Counts) Add(r Result) {
 		c.NotSampled++
 	case Lived:
 		c.Lived++
+	case Equivalent:
+		c.Lived++ // counted as the lived mutant it was judged to be: the score is what running it gives
+		c.Equivalent++
 	case TimedOut:
 		c.TimedOut++
 	case Crashed:
@@ -57,6 +61,9 @@ func (c Counts) Line() string {
 		c.Killed, c.Lived, c.TimedOut, c.Crashed, c.NotCovered, c.NotViable, c.Score(), c.Panicked)
 	if c.NotSampled > 0 {
 		l += fmt.Sprintf("; %d viable not sampled", c.NotSampled)
+	}
+	if c.Equivalent > 0 {
+		l += fmt.Sprintf("; %d of the lived marked equivalent, not run", c.Equivalent)
 	}
 	if c.NotRun > 0 {
 		l += fmt.Sprintf("; %d NOT RUN (the run stopped first: its deadline or an interrupt)", c.NotRun)
@@ -90,6 +97,9 @@ func Report(w io.Writer, names []string, results map[string][]Result) Counts {
 	fmt.Fprintf(w, "score: %.1f%% of viable mutants killed (killed ÷ (killed + lived + timeout + crash + not covered))\n", total.Score())
 	if total.NotSampled > 0 {
 		fmt.Fprintf(w, "sampled: one mutant per line; %d viable mutants of lines that had more were not run and are not in the score (MUTATE_ALL=1 runs every one)\n", total.NotSampled)
+	}
+	if total.Equivalent > 0 {
+		fmt.Fprintf(w, "equivalent: %d of the lived are marked equivalent in %s and were not run; they count as lived (MUTATE_EQUIVALENT=run runs them)\n", total.Equivalent, EquivalentsFile)
 	}
 	if total.NotRun > 0 {
 		fmt.Fprintf(w, "NOT RUN: %d mutants (the run stopped before them: its deadline, MUTATE_TIMEOUT, or an interrupt)\n", total.NotRun)

@@ -63,7 +63,8 @@ const (
 	Crashed    Status = "crash"
 	NotCovered Status = "not covered"
 	NotViable  Status = "not viable"
-	NotRun     Status = "not run" // the run stopped (deadline or interrupt) before the mutant
+	NotRun     Status = "not run"    // the run stopped (deadline or interrupt) before the mutant
+	Equivalent Status = "equivalent" // marked equivalent (Equivalents): not run, counted as lived
 )
 
 // Result is one mutant's outcome.
@@ -94,9 +95,12 @@ type Options struct {
 	Trace   bool          // log every mutant's outcome and Cost
 	Grace   time.Duration // added to three times a mutant's tests' unmutated time before it times out (0: DefaultGrace)
 	Shared  *Shared       // the baseline the rows of one run share (nil: each row measures its own)
-	Sample  Sampling      // which viable mutants run ("" = every one)
-	Slots   *Slots        // the run's pool when rows run side by side (nil: each row's Workers are the limit)
-	Killers *Killers      // the last runs' killers, each mutant's tried first, and this run's recorded (nil: cost order only)
+	// Equivalents are the mutants judged equivalent, which the run does not
+	// run again (nil: every mutant runs)
+	Equivalents *Equivalents
+	Sample      Sampling // which viable mutants run ("" = every one)
+	Slots       *Slots   // the run's pool when rows run side by side (nil: each row's Workers are the limit)
+	Killers     *Killers // the last runs' killers, each mutant's tried first, and this run's recorded (nil: cost order only)
 }
 
 // ResolveDir returns the first existing candidate directory of s.
@@ -243,6 +247,8 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 			r.Status, r.Detail = NotViable, refusals[i].Error()
 		case !chosen[i]:
 			r.Status = NotSampled
+		case o.Equivalents.marked(keys[i], m):
+			r.Status, r.Detail = Equivalent, "marked in "+EquivalentsFile
 		default:
 			give := o.Slots.take(ctx, alone)
 			r.Status, r.Detail = p.runMutant(ctx, s, modDir, filepath.Join(work, strconv.Itoa(w)), i, m, keys[i], &r.Cost)
