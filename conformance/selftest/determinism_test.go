@@ -54,13 +54,10 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	var hs []string
-	r.mu.Lock()
-	n := len(r.reqs) + 1
-	r.mu.Unlock()
 	for k, v := range req.Header {
 		switch k {
 		case "Idempotency-Key":
-			hs = append(hs, k+"="+r.keyOf(strings.Join(v, ","), n))
+			hs = append(hs, k+"="+r.keyOf(strings.Join(v, ",")))
 			continue
 		case "User-Agent", "Accept-Encoding":
 			continue
@@ -92,9 +89,10 @@ func maskedBody(body []byte) string {
 	return fmt.Sprintf("(%d bytes, sha256 %s)", len(b), base64.RawURLEncoding.EncodeToString(sum[:9]))
 }
 
-// keyOf is how key is written for the check's request n: "new" the first
-// time, then "req" and the number of the request that sent it first.
-func (r *recorder) keyOf(key string, n int) string {
+// keyOf is how key is written for the request being recorded: "new" the first
+// time the check sends it, then "req" and the number of the request that sent
+// it first.
+func (r *recorder) keyOf(key string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if first, ok := r.keys[key]; ok {
@@ -103,7 +101,7 @@ func (r *recorder) keyOf(key string, n int) string {
 	if r.keys == nil {
 		r.keys = map[string]int{}
 	}
-	r.keys[key] = n
+	r.keys[key] = len(r.reqs) + 1 // this request, appended after its line is built
 	return "new"
 }
 

@@ -1,10 +1,7 @@
 package mutate
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -28,26 +25,18 @@ const equivalentsHeader = "# go tool mage mutate: mutants judged equivalent, not
 // LoadEquivalents reads path; a missing file marks nothing.
 func LoadEquivalents(path string) (*Equivalents, error) {
 	e := &Equivalents{marks: map[string]string{}}
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return e, nil
-	}
+	err := eachRecordLine(path, func(n int, l string) error {
+		f := strings.Split(l, "\t")
+		if len(f) != 2 || !strings.Contains(f[0], "@") || !strings.HasPrefix(f[1], "docs/") {
+			return fmt.Errorf("%s:%d: want a mark (key@function digest, a tab, the docs/ file that says why the mutant is equivalent), got %q; fix or delete the line", path, n, l)
+		}
+		e.marks[f[0]] = f[1]
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		f := strings.Split(l, "\t")
-		if len(f) != 2 || !strings.Contains(f[0], "@") || !strings.HasPrefix(f[1], "docs/") {
-			return nil, fmt.Errorf("%s:%d: want a mark (key@function digest, a tab, the docs/ file that says why the mutant is equivalent), got %q; fix or delete the line", path, n, l)
-		}
-		e.marks[f[0]] = f[1]
-	}
-	return e, sc.Err()
+	return e, nil
 }
 
 // equivalentKey is how a mark names m, whose killers' key is key.

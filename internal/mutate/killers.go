@@ -42,26 +42,40 @@ const killersHeader = "# go tool mage mutate: the tests that killed each mutant 
 // LoadKillers reads path; a missing file is an empty record.
 func LoadKillers(path string) (*Killers, error) {
 	k := &Killers{path: path, last: map[string][]Killer{}, now: map[string][]Killer{}}
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return k, nil
-	}
+	err := eachRecordLine(path, func(n int, l string) error {
+		f := strings.Split(l, "\t")
+		if len(f) != 4 {
+			return fmt.Errorf("%s:%d: want 4 tab-separated fields (key, package, test, split value), got %d; delete the file to start afresh", path, n, len(f))
+		}
+		k.last[f[0]] = append(k.last[f[0]], Killer{Pkg: f[1], Test: f[2], Env: f[3]})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	return k, nil
+}
+
+// eachRecordLine hands each line of a record file (the killers', the
+// equivalents') to each, with its number, leaving out blank lines and
+// comments; a missing file has no lines.
+func eachRecordLine(path string, each func(n int, line string) error) error {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
+		if l := sc.Text(); l != "" && !strings.HasPrefix(l, "#") {
+			if err := each(n, l); err != nil {
+				return err
+			}
 		}
-		f := strings.Split(l, "\t")
-		if len(f) != 4 {
-			return nil, fmt.Errorf("%s:%d: want 4 tab-separated fields (key, package, test, split value), got %d; delete the file to start afresh", path, n, len(f))
-		}
-		k.last[f[0]] = append(k.last[f[0]], Killer{Pkg: f[1], Test: f[2], Env: f[3]})
 	}
-	return k, sc.Err()
+	return sc.Err()
 }
 
 // get is what killed the mutant of key when it last ran (nil: nothing known).

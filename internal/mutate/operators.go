@@ -68,11 +68,12 @@ type finder struct {
 	errRet map[*ast.ReturnStmt]bool // returns of a function whose last result is error
 	stmts  []ast.Stmt               // every statement cover can count (no block or clause), in source order
 	funcs  []ast.Node               // every function declaration and literal, in source order
+	sums   map[ast.Node]string      // declSum's digests, by outermost function
 	out    []Mutant
 }
 
 func newFinder(fset *token.FileSet, f *ast.File, path string, src []byte) *finder {
-	fi := &finder{fset: fset, path: path, src: src, inList: map[ast.Stmt]bool{}, conds: map[ast.Expr]ast.Stmt{}, errRet: map[*ast.ReturnStmt]bool{}}
+	fi := &finder{fset: fset, path: path, src: src, inList: map[ast.Stmt]bool{}, conds: map[ast.Expr]ast.Stmt{}, errRet: map[*ast.ReturnStmt]bool{}, sums: map[ast.Node]string{}}
 	var funcs []*ast.FuncType // the enclosing functions, innermost last
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -159,8 +160,12 @@ func (fi *finder) add(lo, hi token.Pos, repl string, k Kind) {
 func (fi *finder) declSum(pos token.Pos) string {
 	for _, f := range fi.funcs { // source order: the first holding pos is the outermost
 		if f.Pos() <= pos && pos < f.End() {
+			if d, ok := fi.sums[f]; ok { // a function's mutants share it: hashed once
+				return d
+			}
 			sum := sha256.Sum256(fi.src[fi.fset.Position(f.Pos()).Offset:fi.fset.Position(f.End()).Offset])
-			return hex.EncodeToString(sum[:8])
+			fi.sums[f] = hex.EncodeToString(sum[:8])
+			return fi.sums[f]
 		}
 	}
 	return ""
