@@ -44,9 +44,13 @@ type sweepTransport struct {
 	check    int      // the running check's index in plan
 	sent     []string // method and path of the running check's requests
 	answers  []answer // with lies: the answers the running check got, as it got them
-	fired    bool     // the running check's n-th request came and was altered
-	told     bool     // with lies: the n-th answer could be told the lie (it applied)
-	accepted bool     // some answer of the running check had status 202
+	finished []int    // with lies: the running check's requests answered (or failed), by number
+	// with lies: for each of the running check's requests, whether it was sent
+	// while an earlier one was still unanswered
+	concurrent []bool
+	fired      bool // the running check's n-th request came and was altered
+	told       bool // with lies: the n-th answer could be told the lie (it applied)
+	accepted   bool // some answer of the running check had status 202
 }
 
 func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -54,6 +58,9 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	alter := false
 	if s.armed && s.check < len(s.plan) {
 		s.sent = append(s.sent, r.Method+" "+r.URL.Path)
+		if s.lies != nil {
+			s.concurrent = append(s.concurrent, s.finishedBefore(len(s.sent)) < len(s.sent)-1)
+		}
 		if len(s.sent) == s.plan[s.check] {
 			alter, s.fired = true, true
 		}
@@ -68,6 +75,11 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := http.DefaultTransport.RoundTrip(r)
 	if err != nil {
+		if s.lies != nil && k > 0 {
+			s.mu.Lock()
+			s.finished = append(s.finished, k)
+			s.mu.Unlock()
+		}
 		return resp, err
 	}
 	if resp.StatusCode == http.StatusAccepted {
@@ -76,7 +88,7 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		s.mu.Unlock()
 	}
 	if s.lies != nil {
-		return s.tell(r, resp, alter)
+		return s.tell(r, resp, alter, k)
 	}
 	if alter {
 		resp.StatusCode, resp.Status = teapot, fmt.Sprintf("%d %s", teapot, http.StatusText(teapot))
@@ -84,21 +96,29 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// tell reads the whole answer, keeps it, and when alter is set tells the running
-// check's lie in its place.
-func (s *sweepTransport) tell(r *http.Request, resp *http.Response, alter bool) (*http.Response, error) {
+// tell reads the whole answer to the running check's request k, keeps it, and
+// when alter is set tells the running check's lie in its place.
+func (s *sweepTransport) tell(r *http.Request, resp *http.Response, alter bool, k int) (*http.Response, error) {
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
+		if k > 0 {
+			s.mu.Lock()
+			s.finished = append(s.finished, k)
+			s.mu.Unlock()
+		}
 		return nil, err
 	}
-	a := answer{target: r.Method + " " + r.URL.Path, status: resp.StatusCode, header: resp.Header.Clone(), body: b}
+	a := answer{n: k, target: r.Method + " " + r.URL.Path, status: resp.StatusCode, header: resp.Header.Clone(), body: b}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if alter && s.check < len(s.lies) {
-		if lied, ok := tellLie(s.lies[s.check], a, s.answers); ok {
+		if lied, ok := tellLie(s.lies[s.check], a, s.before(k)); ok {
 			a, s.told = lied, true
 		}
+	}
+	if k > 0 {
+		s.finished = append(s.finished, k)
 	}
 	s.answers = append(s.answers, a)
 	resp.StatusCode, resp.Status = a.status, fmt.Sprintf("%d %s", a.status, http.StatusText(a.status))
@@ -109,28 +129,59 @@ func (s *sweepTransport) tell(r *http.Request, resp *http.Response, alter bool) 
 	return resp, nil
 }
 
+// before is the running check's answers to its requests sent before request k,
+// in the order they were sent: what a lie may replay. A lie is recorded only
+// for a request sent once every earlier one was answered (sweptCheck.concurrent),
+// so here they all are. Called with s.mu held.
+func (s *sweepTransport) before(k int) []answer {
+	var out []answer
+	for _, a := range s.answers {
+		if a.n < k {
+			out = append(out, a)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b answer) int { return a.n - b.n })
+	return out
+}
+
+// finishedBefore counts the running check's requests before request k that
+// were answered or failed.
+func (s *sweepTransport) finishedBefore(k int) int {
+	n := 0
+	for _, f := range s.finished {
+		if f < k {
+			n++
+		}
+	}
+	return n
+}
+
 // next ends the running check: its requests, whether its n-th was altered, and
 // whether one of its answers was 202.
 func (s *sweepTransport) next() sweptCheck {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := sweptCheck{sent: s.sent, fired: s.fired, told: s.told, accepted: s.accepted}
+	out := sweptCheck{sent: s.sent, concurrent: s.concurrent, fired: s.fired, told: s.told, accepted: s.accepted}
 	if s.keep {
-		out.answers = s.answers
+		// in the order the requests were sent: the recording numbers a lie's
+		// request by its answer's place here
+		out.answers = slices.SortedStableFunc(slices.Values(s.answers), func(a, b answer) int { return a.n - b.n })
 	}
-	s.sent, s.answers, s.fired, s.told, s.accepted = nil, nil, false, false, false
+	s.sent, s.answers, s.finished, s.concurrent, s.fired, s.told, s.accepted = nil, nil, nil, nil, false, false, false
 	s.check++
 	return out
 }
 
 // sweptCheck is one check's result in a sweep run.
 type sweptCheck struct {
-	res      conformance.Result
-	sent     []string
-	answers  []answer // with lies: the answers it got
-	fired    bool
-	told     bool // with lies: the lie applied to the n-th answer
-	accepted bool // an answer had status 202: the check followed an Operation
+	res  conformance.Result
+	sent []string
+	// with lies: whether each request was sent while an earlier one was unanswered
+	concurrent []bool
+	answers    []answer // with lies: the answers it got
+	fired      bool
+	told       bool // with lies: the lie applied to the n-th answer
+	accepted   bool // an answer had status 202: the check followed an Operation
 }
 
 // alteration is one run of a check with its n-th request altered (and, in the
