@@ -9,6 +9,7 @@ import (
 
 	"github.com/takokit/takokit/internal/buildtimes"
 	"github.com/takokit/takokit/internal/testinputs"
+	"github.com/takokit/takokit/internal/testrun"
 )
 
 // builtFiles are the binaries the build steps write and the tests run: a change in any
@@ -45,14 +46,16 @@ func init() {
 	}
 }
 
-// testEnv is what every test job adds to the environment: bin/ first on PATH, and the
-// ids of the tree and of the binaries that tests with inputs go test cannot see read
+// testEnv is what every test job adds to the environment: bin/ first on PATH, the
+// collector's target unless the caller set one (testrun.GCEnv), and the ids of the
+// tree and of the binaries that tests with inputs go test cannot see read
 // (docs/decisions.md#test-cache).
 func testEnv() ([]string, error) {
 	env, err := binDirEnv()
 	if err != nil {
 		return nil, err
 	}
+	env = append(env, testrun.GCEnv(os.Getenv)...)
 	ids, err := testinputs.Env(".", builtFiles()...)
 	if err != nil {
 		return nil, err
