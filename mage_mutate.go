@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/internal/mutate"
+	"github.com/takokit/takokit/internal/testrun"
 )
 
 // mutationScopeFile is the scope table: one row per package, the files whose
@@ -50,6 +51,12 @@ func runMutation(parent context.Context) error {
 	scope, err := mutate.LoadScope(file)
 	if err != nil {
 		return err
+	}
+	// the baselines' and the mutants' test processes (and the builds) run with the
+	// test jobs' collector target, unless the caller set GOGC (testrun.GCEnv)
+	for _, kv := range testrun.GCEnv(os.Getenv) {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
 	}
 	workers := runtime.NumCPU() + 1 // a test run waits on its hosts part of the time (docs/mutation.md: 2 workers were no faster)
 	if n, err := strconv.Atoi(os.Getenv("MUTATE_WORKERS")); err == nil && n > 0 {
