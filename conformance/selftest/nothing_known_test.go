@@ -1,0 +1,55 @@
+package selftest
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/takokit/takokit/catalog/synthetic"
+	"github.com/takokit/takokit/conformance"
+)
+
+// TestChecksOnAHostInstallingNoFormTheRunnerKnows: a runner whose catalog holds
+// only the synthetic conformance Forms, against a host that installs everything
+// but those (testdata/synthetic-withheld.json), finds no Form it knows
+// installed. The checks that walk the installed Forms must then end as the
+// table says, not pass over nothing or index an empty list: forms-exact-
+// availability is not-applicable, and the two support refusal checks still ask
+// what they can (an unknown FormRef, the catalog's Forms the host lacks) and pass.
+func TestChecksOnAHostInstallingNoFormTheRunnerKnows(t *testing.T) {
+	t.Parallel() // its own hostsim process
+	want := map[string]conformance.Status{
+		"forms-exact-availability":             conformance.StatusNotApplicable,
+		"support-form-refusal-is-form-unknown": conformance.StatusPass,
+		"support-profile-enforced-at-apply":    conformance.StatusPass,
+	}
+	var ids []string
+	for id := range want {
+		if only := areaChecks(t); only == nil || slices.Contains(only, id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		t.Skip("narrowed away: none of the checks over the installed Forms is among the checks named")
+	}
+	bin := hostsimBinary(t)
+	profile, err := filepath.Abs(filepath.Join("testdata", "synthetic-withheld.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, sim, cat := startSim(t, bin, profile)
+	only, err := synthetic.Forms(cat)
+	if err != nil || only == nil {
+		t.Fatalf("the synthetic Forms of the embedded catalog: %v (nil: %v)", err, only == nil)
+	}
+	got := runChecks(t, ctx, sim.URL, only, ids)
+	for _, id := range ids {
+		if r := got[id]; r.Status != want[id] {
+			t.Errorf("%s with no Form the runner knows installed: %s, want %s", id, r.Line(), want[id])
+		}
+	}
+	if r, ok := got["forms-exact-availability"]; ok && !strings.Contains(r.Message, "installs no Form known to the runner's catalog") {
+		t.Errorf("forms-exact-availability with no Form the runner knows installed: %s, want it to say so", r.Line())
+	}
+}
