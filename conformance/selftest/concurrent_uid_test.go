@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,9 +18,7 @@ import (
 func TestConcurrentCreatesAnsweredOneUidFail(t *testing.T) {
 	t.Parallel() // its own hostsim process
 	const check = "concurrent-unrelated-mutation"
-	if only := areaChecks(t); only != nil && !slices.Contains(only, check) {
-		t.Skipf("narrowed away: %s is not among the checks named", check)
-	}
+	narrowedTo(t, check)
 	bin := hostsimBinary(t)
 	ctx, sim, cat := startSim(t, bin, "full")
 	var (

@@ -2,9 +2,6 @@ package selftest
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -22,9 +19,7 @@ import (
 func TestAnEndpointAnswered300IsNeitherServedNorRefused(t *testing.T) {
 	t.Parallel() // its own hostsim process
 	const check = "worker-endpoint-follows-the-active-deployment"
-	if only := areaChecks(t); only != nil && !slices.Contains(only, check) {
-		t.Skipf("narrowed away: %s is not among the checks named", check)
-	}
+	narrowedTo(t, check)
 	bin := hostsimBinary(t)
 	ctx, sim, cat := startSim(t, bin, "full")
 	var kinds []string
@@ -36,12 +31,8 @@ func TestAnEndpointAnswered300IsNeitherServedNorRefused(t *testing.T) {
 	if len(kinds) == 0 {
 		t.Fatal("the catalog has no attachment with outputs: the check has no endpoint to apply")
 	}
-	u, err := url.Parse(sim.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var altered atomic.Int32
-	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy := hostProxy(t, sim.URL)
 	proxy.ModifyResponse = func(res *http.Response) error {
 		if res.Request.Method == http.MethodPut && res.StatusCode < 300 &&
 			slices.ContainsFunc(kinds, func(k string) bool { return strings.Contains(res.Request.URL.Path, k) }) {
@@ -50,9 +41,7 @@ func TestAnEndpointAnswered300IsNeitherServedNorRefused(t *testing.T) {
 		}
 		return nil
 	}
-	srv := httptest.NewServer(proxy)
-	t.Cleanup(srv.Close)
-	r := runChecks(t, ctx, srv.URL, cat, []string{check})[check]
+	r := runChecks(t, ctx, serveLoopback(t, proxy), cat, []string{check})[check]
 	if altered.Load() == 0 {
 		t.Fatalf("no apply of an attachment with outputs (%v) was answered 300: %s", kinds, r.Line())
 	}

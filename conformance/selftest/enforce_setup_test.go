@@ -2,11 +2,6 @@ package selftest
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -25,9 +20,7 @@ import (
 func TestSupportEnforcementErrsWhenItsSetupIsRefused(t *testing.T) {
 	t.Parallel() // its own hostsim processes
 	const check = "support-profile-enforced-at-apply"
-	if only := areaChecks(t); only != nil && !slices.Contains(only, check) {
-		t.Skipf("narrowed away: %s is not among the checks named", check)
-	}
+	narrowedTo(t, check)
 	bin := hostsimBinary(t)
 	for _, h := range []struct {
 		profile, refused string
@@ -39,18 +32,10 @@ func TestSupportEnforcementErrsWhenItsSetupIsRefused(t *testing.T) {
 		{"queues-without-update.json", "AtLeastOnceQueue"},
 	} {
 		t.Run(h.profile, func(t *testing.T) {
-			profile, err := filepath.Abs(filepath.Join("testdata", h.profile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, sim, cat := startSim(t, bin, profile)
-			u, err := url.Parse(sim.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ctx, sim, cat := startSim(t, bin, testProfile(t, h.profile))
 			var refused atomic.Int32
-			proxy := httputil.NewSingleHostReverseProxy(u)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			proxy := hostProxy(t, sim.URL)
+			url := serveLoopback(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				// the check's applies under FormRefs the host does not install
 				// (named excl-…) come first, and are not setup
 				setup := r.Method == http.MethodPut && strings.Contains(r.URL.Path, "/"+h.refused+"/") && !strings.Contains(r.URL.Path, "/excl-")
@@ -60,8 +45,7 @@ func TestSupportEnforcementErrsWhenItsSetupIsRefused(t *testing.T) {
 				}
 				proxy.ServeHTTP(w, r)
 			}))
-			t.Cleanup(srv.Close)
-			r := runChecks(t, ctx, srv.URL, cat, []string{check})[check]
+			r := runChecks(t, ctx, url, cat, []string{check})[check]
 			if refused.Load() == 0 {
 				t.Fatalf("no apply of %s was refused: %s", h.refused, r.Line())
 			}

@@ -1,8 +1,6 @@
 package selftest
 
 import (
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -17,15 +15,9 @@ import (
 func TestHandlerGatesNeedTwoHandlers(t *testing.T) {
 	t.Parallel() // its own hostsim process
 	const check = "handler-gated-attachments"
-	if only := areaChecks(t); only != nil && !slices.Contains(only, check) {
-		t.Skipf("narrowed away: %s is not among the checks named", check)
-	}
+	narrowedTo(t, check)
 	bin := hostsimBinary(t)
-	profile, err := filepath.Abs(filepath.Join("testdata", "one-handler.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, sim, cat := startSim(t, bin, profile)
+	ctx, sim, cat := startSim(t, bin, testProfile(t, "one-handler.json"))
 	r := runChecks(t, ctx, sim.URL, cat, []string{check})[check]
 	if r.Status != conformance.StatusNotApplicable || !strings.Contains(r.Message, "offers two handlers") {
 		t.Errorf("%s with one handler offered: %s, want not-applicable saying no revision Form offers two handlers", check, r.Line())

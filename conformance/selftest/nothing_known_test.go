@@ -1,7 +1,7 @@
 package selftest
 
 import (
-	"path/filepath"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -24,21 +24,9 @@ func TestChecksOnAHostInstallingNoFormTheRunnerKnows(t *testing.T) {
 		"support-form-refusal-is-form-unknown": conformance.StatusPass,
 		"support-profile-enforced-at-apply":    conformance.StatusPass,
 	}
-	var ids []string
-	for id := range want {
-		if only := areaChecks(t); only == nil || slices.Contains(only, id) {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		t.Skip("narrowed away: none of the checks over the installed Forms is among the checks named")
-	}
+	ids := narrowedTo(t, slices.Sorted(maps.Keys(want))...)
 	bin := hostsimBinary(t)
-	profile, err := filepath.Abs(filepath.Join("testdata", "synthetic-withheld.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, sim, cat := startSim(t, bin, profile)
+	ctx, sim, cat := startSim(t, bin, testProfile(t, "synthetic-withheld.json"))
 	only, err := synthetic.Forms(cat)
 	if err != nil || only == nil {
 		t.Fatalf("the synthetic Forms of the embedded catalog: %v (nil: %v)", err, only == nil)

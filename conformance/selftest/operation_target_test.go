@@ -35,11 +35,7 @@ func rewriteOperations(t *testing.T, origin string, edit func(op map[string]any)
 // of any answer (edit reports whether it changed it); the ETag is left as it was.
 func rewriteJSON(t *testing.T, origin string, edit func(req *http.Request, doc map[string]any) bool) string {
 	t.Helper()
-	u, err := url.Parse(origin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy := hostProxy(t, origin)
 	proxy.ModifyResponse = func(res *http.Response) error {
 		if !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 			return nil
@@ -58,7 +54,24 @@ func rewriteJSON(t *testing.T, origin string, edit func(req *http.Request, doc m
 		res.Header.Set("Content-Length", strconv.Itoa(len(b)))
 		return nil
 	}
-	srv := httptest.NewServer(proxy)
+	return serveLoopback(t, proxy)
+}
+
+// hostProxy is a reverse proxy to the host at origin, for a test to edit what
+// goes through it (its Director, its ModifyResponse) before serveLoopback.
+func hostProxy(t *testing.T, origin string) *httputil.ReverseProxy {
+	t.Helper()
+	u, err := url.Parse(origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return httputil.NewSingleHostReverseProxy(u)
+}
+
+// serveLoopback serves h on a loopback port until the test ends and returns
+// its URL.
+func serveLoopback(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
 }

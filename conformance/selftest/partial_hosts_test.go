@@ -70,10 +70,7 @@ func TestChecksOnPartialHosts(t *testing.T) {
 	if len(ids) == 0 {
 		t.Skip("TAKOKIT_SELFTEST_AREAS names none of outputs, support profiles, transitions")
 	}
-	file := func(name string) string {
-		p, _ := filepath.Abs(filepath.Join("testdata", name))
-		return p
-	}
+	file := func(name string) string { return testProfile(t, name) }
 	noUpdate := file("queues-without-update.json")
 	hosts := []struct {
 		profile  string
@@ -138,8 +135,7 @@ func TestNarrowedOperationsAreEnforcedByTheCheck(t *testing.T) {
 		"queues-read-only.json":      "whose profile omits create",
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		profile, _ := filepath.Abs(filepath.Join("testdata", file))
-		sim, err := Start(ctx, bin, profile)
+		sim, err := Start(ctx, bin, testProfile(t, file))
 		if err != nil {
 			cancel()
 			t.Fatal(err)

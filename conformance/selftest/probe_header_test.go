@@ -2,10 +2,6 @@ package selftest
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -23,21 +19,15 @@ import (
 func TestNoProbeHeaderGoesToAHostThatIgnoresProbes(t *testing.T) {
 	t.Parallel() // its own hostsim process
 	const check = "condition-reason-closed"
-	if only := areaChecks(t); only != nil && !slices.Contains(only, check) {
-		t.Skipf("narrowed away: %s is not among the checks named", check)
-	}
+	narrowedTo(t, check)
 	bin := hostsimBinary(t)
 	ctx, sim, cat := startSim(t, bin, "full")
-	u, err := url.Parse(sim.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var (
 		mu      sync.Mutex
 		probed  []string // requests other than discovery that carried the header
 		dropped int
 	)
-	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy := hostProxy(t, sim.URL)
 	direct := proxy.Director
 	proxy.Director = func(r *http.Request) {
 		direct(r)
@@ -51,9 +41,7 @@ func TestNoProbeHeaderGoesToAHostThatIgnoresProbes(t *testing.T) {
 			r.Header.Del(conformance.ProbeHeader)
 		}
 	}
-	srv := httptest.NewServer(proxy)
-	t.Cleanup(srv.Close)
-	r := runChecks(t, ctx, srv.URL, cat, []string{check})[check]
+	r := runChecks(t, ctx, serveLoopback(t, proxy), cat, []string{check})[check]
 	mu.Lock()
 	defer mu.Unlock()
 	if dropped == 0 {

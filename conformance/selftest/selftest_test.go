@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,34 @@ func areaChecks(t *testing.T) []string {
 	}
 	t.Logf("self-test narrowed to %d checks of %s", len(ids), env)
 	return ids
+}
+
+// narrowedTo is those of ids the run is narrowed to (areaChecks), all of them
+// when it is not; the test skips when none is left.
+func narrowedTo(t *testing.T, ids ...string) []string {
+	t.Helper()
+	only := areaChecks(t)
+	var out []string
+	for _, id := range ids {
+		if only == nil || slices.Contains(only, id) {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		t.Skipf("narrowed away: none of %v is among the checks named", ids)
+	}
+	return out
+}
+
+// testProfile is the absolute path of the test profile testdata/name, as
+// hostsim serve --profile takes it.
+func testProfile(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestFindHostsimNamesWhereItLooked(t *testing.T) {

@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +19,7 @@ import (
 func TestSupportProfilesPresentReadsEveryRefAndBinding(t *testing.T) {
 	t.Parallel() // its own hostsim process
 	const check = "support-profiles-present"
-	if only := areaChecks(t); only != nil && !slices.Contains(only, check) {
-		t.Skipf("narrowed away: %s is not among the checks named", check)
-	}
+	narrowedTo(t, check)
 	bin := hostsimBinary(t)
 	ctx, sim, cat := startSim(t, bin, "full")
 

@@ -38,15 +38,15 @@ type sweepTransport struct {
 	keep bool // with lies: each check's answers go with its result (not only while it runs)
 	// timeout is each check's (0: 20 s); a lie can leave a check waiting for what
 	// never comes, and the lie sweep does not wait 20 s for each such lie
-	timeout  time.Duration
-	mu       sync.Mutex
-	armed    bool     // the surface was read: the checks' requests are counted
-	check    int      // the running check's index in plan
-	sent     []string // method and path of the running check's requests
-	answers  []answer // with lies: the answers the running check got, as it got them
-	finished []int    // with lies: the running check's requests answered (or failed), by number
-	// with lies: for each of the running check's requests, whether it was sent
-	// while an earlier one was still unanswered
+	timeout time.Duration
+	mu      sync.Mutex
+	armed   bool     // the surface was read: the checks' requests are counted
+	check   int      // the running check's index in plan
+	sent    []string // method and path of the running check's requests
+	answers []answer // with lies: the answers the running check got, as it got them
+	// with lies: how many of the running check's requests are sent and not yet
+	// answered, and for each of its requests whether one was when it was sent
+	unanswered int
 	concurrent []bool
 	fired      bool // the running check's n-th request came and was altered
 	told       bool // with lies: the n-th answer could be told the lie (it applied)
@@ -55,11 +55,13 @@ type sweepTransport struct {
 
 func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.mu.Lock()
-	alter := false
+	alter, counted := false, false
 	if s.armed && s.check < len(s.plan) {
 		s.sent = append(s.sent, r.Method+" "+r.URL.Path)
 		if s.lies != nil {
-			s.concurrent = append(s.concurrent, s.finishedBefore(len(s.sent)) < len(s.sent)-1)
+			s.concurrent = append(s.concurrent, s.unanswered > 0)
+			s.unanswered++
+			counted = true
 		}
 		if len(s.sent) == s.plan[s.check] {
 			alter, s.fired = true, true
@@ -67,6 +69,14 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	k := len(s.sent)
 	s.mu.Unlock()
+	if counted {
+		// answered (or failed) once this returns: the check reads the answer after
+		defer func() {
+			s.mu.Lock()
+			s.unanswered--
+			s.mu.Unlock()
+		}()
+	}
 	if alter && !s.restatus && s.lies == nil {
 		if r.Body != nil {
 			r.Body.Close()
@@ -75,11 +85,6 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := http.DefaultTransport.RoundTrip(r)
 	if err != nil {
-		if s.lies != nil && k > 0 {
-			s.mu.Lock()
-			s.finished = append(s.finished, k)
-			s.mu.Unlock()
-		}
 		return resp, err
 	}
 	if resp.StatusCode == http.StatusAccepted {
@@ -102,11 +107,6 @@ func (s *sweepTransport) tell(r *http.Request, resp *http.Response, alter bool, 
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
-		if k > 0 {
-			s.mu.Lock()
-			s.finished = append(s.finished, k)
-			s.mu.Unlock()
-		}
 		return nil, err
 	}
 	a := answer{n: k, target: r.Method + " " + r.URL.Path, status: resp.StatusCode, header: resp.Header.Clone(), body: b}
@@ -116,9 +116,6 @@ func (s *sweepTransport) tell(r *http.Request, resp *http.Response, alter bool, 
 		if lied, ok := tellLie(s.lies[s.check], a, s.before(k)); ok {
 			a, s.told = lied, true
 		}
-	}
-	if k > 0 {
-		s.finished = append(s.finished, k)
 	}
 	s.answers = append(s.answers, a)
 	resp.StatusCode, resp.Status = a.status, fmt.Sprintf("%d %s", a.status, http.StatusText(a.status))
@@ -144,18 +141,6 @@ func (s *sweepTransport) before(k int) []answer {
 	return out
 }
 
-// finishedBefore counts the running check's requests before request k that
-// were answered or failed.
-func (s *sweepTransport) finishedBefore(k int) int {
-	n := 0
-	for _, f := range s.finished {
-		if f < k {
-			n++
-		}
-	}
-	return n
-}
-
 // next ends the running check: its requests, whether its n-th was altered, and
 // whether one of its answers was 202.
 func (s *sweepTransport) next() sweptCheck {
@@ -167,7 +152,7 @@ func (s *sweepTransport) next() sweptCheck {
 		// request by its answer's place here
 		out.answers = slices.SortedStableFunc(slices.Values(s.answers), func(a, b answer) int { return a.n - b.n })
 	}
-	s.sent, s.answers, s.finished, s.concurrent, s.fired, s.told, s.accepted = nil, nil, nil, nil, false, false, false
+	s.sent, s.answers, s.concurrent, s.fired, s.told, s.accepted = nil, nil, nil, false, false, false
 	s.check++
 	return out
 }

@@ -1,8 +1,6 @@
 package selftest
 
 import (
-	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/takokit/takokit/conformance"
@@ -26,20 +24,8 @@ func TestChecksPassOverFormsTheHostWillNotCreate(t *testing.T) {
 		{"versions-read-only.json", []string{"binding-target-missing-404-before-mutation", "binding-contract-verified"}},
 	} {
 		t.Run(h.profile, func(t *testing.T) {
-			var checks []string
-			for _, id := range h.checks {
-				if only := areaChecks(t); only == nil || slices.Contains(only, id) {
-					checks = append(checks, id)
-				}
-			}
-			if len(checks) == 0 {
-				t.Skipf("narrowed away: none of %v is among the checks named", h.checks)
-			}
-			profile, err := filepath.Abs(filepath.Join("testdata", h.profile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, sim, cat := startSim(t, bin, profile)
+			checks := narrowedTo(t, h.checks...)
+			ctx, sim, cat := startSim(t, bin, testProfile(t, h.profile))
 			got := runChecks(t, ctx, sim.URL, cat, checks)
 			for _, id := range checks {
 				if r := got[id]; r.Status != conformance.StatusNotApplicable {
