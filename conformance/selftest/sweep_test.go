@@ -250,7 +250,9 @@ func sweepWith(ctx context.Context, t *testing.T, url string, cat *catalog.Catal
 // Against the partial hosts only the requests from the first one where a
 // check's sequence leaves the one it sends to full are altered (onlyNew): what
 // a check sends because a host installs less (kv-only: a two-version kind
-// other than full's; no-bucket-binding: the unimplemented-binding sub-case) or
+// other than full's; testdata/endpoint-two-versions.json: WorkerEndpoint as the
+// one two-version kind, whose spec needs a worker made first; no-bucket-binding:
+// the unimplemented-binding sub-case) or
 // publishes a narrowing (tight-limits: the applies outside a narrowed enum) is
 // handled by code that full never reaches, and it may send requests full also
 // gets (a fresh target's create) from there on.
@@ -258,7 +260,8 @@ var sweepHosts = []struct {
 	profile string
 	polls   bool
 	onlyNew bool
-}{{"full", false, false}, {"async", true, false}, {"kv-only", false, true}, {"tight-limits", false, true}, {"no-bucket-binding", false, true}}
+}{{"full", false, false}, {"async", true, false}, {"kv-only", false, true}, {"tight-limits", false, true},
+	{"no-bucket-binding", false, true}, {"testdata/endpoint-two-versions.json", false, true}}
 
 // sameRequest is a sent request ("PUT /path") with what differs between two
 // runs masked: random names, and the counters of names and spaces.
