@@ -208,7 +208,11 @@ func writeSurvivors(root string, names []string, results map[string][]mutate.Res
 			switch r.Status {
 			case mutate.Lived, mutate.NotCovered, mutate.TimedOut, mutate.Crashed:
 				rel, _ := filepath.Rel(root, r.File)
-				fmt.Fprintf(&b, "%s\t%s:%d:%d\t%s\t%q -> %q\t%s\n", r.Status, rel, r.Line, r.Col, r.Kind, mutate.Short(r.Old), r.New, r.Detail)
+				mark := "" // a lived mutant judged equivalent is marked by this column (docs/mutation.md#equivalent-marks)
+				if r.Status == mutate.Lived {
+					mark = r.Mark
+				}
+				fmt.Fprintf(&b, "%s\t%s:%d:%d\t%s\t%q -> %q\t%s\t%s\n", r.Status, rel, r.Line, r.Col, r.Kind, mutate.Short(r.Old), r.New, r.Detail, mark)
 			}
 		}
 	}

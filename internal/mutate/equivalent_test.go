@@ -63,6 +63,9 @@ func TestAMarkedMutantIsNotRunUntilItsFunctionChanges(t *testing.T) {
 	if r.Status != Equivalent || r.Ran != 0 {
 		t.Fatalf("marked: got %s after %d test runs (%s); want equivalent, no test run", r.Status, r.Ran, r.Detail)
 	}
+	if mark, _, _ := strings.Cut(marks[0], "\t"); r.Mark != mark {
+		t.Errorf("the result's mark is %q; want %q, the one the file holds (the survivors list gives it to copy)", r.Mark, mark)
+	}
 	var c Counts
 	c.Add(r)
 	if c.Lived != 1 || c.Equivalent != 1 || c.Score() != 0 {
@@ -77,6 +80,8 @@ func TestAMarkedMutantIsNotRunUntilItsFunctionChanges(t *testing.T) {
 	write("r/r.go", "package r\n\nfunc Inc(i int) int {\n\tn := i + 1\n\treturn n\n}\n")
 	if r := run(); r.Status != Killed || r.Ran == 0 {
 		t.Errorf("after Inc changed: %s after %d runs; want killed by TestInc", r.Status, r.Ran)
+	} else if mark, _, _ := strings.Cut(marks[0], "\t"); r.Mark == mark || r.Mark == "" {
+		t.Errorf("after Inc changed the mark is %q; want a mark other than %q, which no longer holds", r.Mark, mark)
 	}
 }
 

@@ -72,6 +72,7 @@ type Result struct {
 	Mutant
 	Status Status
 	Detail string // first lines of the failure, for lived mutants the test command
+	Mark   string // how internal/mutate/equivalent.tsv marks it: the killers' key@function digest ("" outside a function)
 	Cost          // where its time went
 }
 
@@ -242,6 +243,9 @@ func RunScope(ctx context.Context, o Options, s Scope) ([]Result, error) {
 	run := func(w, i int, alone bool) {
 		m := mutants[i]
 		r := Result{Mutant: m}
+		if m.Decl != "" {
+			r.Mark = equivalentKey(keys[i], m)
+		}
 		switch {
 		case !viable[i]:
 			r.Status, r.Detail = NotViable, refusals[i].Error()
