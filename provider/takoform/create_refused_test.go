@@ -275,3 +275,57 @@ func TestUpdateOfAFormWithoutUpdateSendsNothing(t *testing.T) {
 		"Report this provider bug; as a workaround, taint the resource (tofu taint <address>) so the next apply replaces it."))
 	wantKept(t, prior, kept)
 }
+
+// TestCreateRefusedForAnotherReasonLooksNothingUp: only two refusals of a create
+// may mean its name is taken, an invalid_argument at the prepare and a
+// generation_conflict at the PUT, and only after those does the provider look the
+// name up. A prepare refused with another code, or a PUT refused invalid_argument,
+// is reported as the host answered it (the armed fault's own message), with no
+// lookup of the name.
+func TestCreateRefusedForAnotherReasonLooksNothingUp(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, fault  string
+		want         []string // the routes of the apply
+		code, repair string   // the report's last lines
+	}{
+		{"prepare refused permission_denied", "error=permission_denied,route=prepare",
+			[]string{"GET forms", "POST prepare"}, "permission_denied (host, HTTP 403)",
+			"The credential may not do this. Use a token that is allowed to."},
+		{"PUT refused invalid_argument", "error=invalid_argument,route=apply",
+			[]string{"GET forms", "POST prepare", "PUT apply"}, "invalid_argument (host, HTTP 400)",
+			"The host refused the request as written. Fix the value at the pointer its message names, then apply again."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, hostsim.Config{})
+			pr := h.plan(queueType, queueOrders, nil)
+			mustNoError(t, "plan", pr.diags)
+			if err := h.sim.Admin.ArmFault(c.fault); err != nil {
+				t.Fatal(err)
+			}
+			planned := len(requestRoutes(t, h))
+			st, d := h.apply(queueType, queueOrders, nil, pr.planned)
+			code, _, _ := strings.Cut(c.code, " ")
+			wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
+				"The host refused the create; nothing was written to state.",
+				"",
+				"Host: error "+code+" injected by an armed hostsim fault (error="+code+")",
+				"",
+				"Resource: takoform_at_least_once_queue (dev/orders)",
+				"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+				"Pointer: /spec",
+				"Request: <req-1>",
+				"Code: "+c.code,
+				"Retryable: no",
+				"",
+				c.repair))
+			if st != nil {
+				t.Errorf("a refused create wrote state")
+			}
+			if got := requestRoutes(t, h)[planned:]; !slices.Equal(got, c.want) {
+				t.Errorf("the apply sent %q, want %q: the refusal reported, no lookup of the name", got, c.want)
+			}
+		})
+	}
+}
