@@ -2,6 +2,7 @@ package hostsim_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -236,5 +237,27 @@ func TestAFileThatRunsTooLongIsInterrupted(t *testing.T) {
 	}
 	if d := w.database("db"); d.ledger() != m1.path || d.tables() != "users:1" {
 		t.Fatalf("after the timeout: ledger %s, tables %s", d.ledger(), d.tables())
+	}
+}
+
+// A migration application whose database cannot be read (its directory, beside
+// the --db file, is a plain file where the host would make it) is refused whole:
+// internal_error naming the directory, no file run, no application stored.
+// (Restarted that way, the host refuses to start, naming it.)
+func TestAnApplicationWhoseDatabaseCannotBeReadIsRefusedWhole(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "host.db")
+	w := newMigrationWorld(t, hostsim.Config{DBPath: dbPath})
+	w.create(kSQLite, "db", map[string]any{}).status(201)
+	w.set("v1", m1)
+	dir := dbPath + ".databases" // made by the first application's open
+	if err := os.WriteFile(dir, []byte("not a directory"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.apply("app", "db", "v1").refused("internal_error", 500); !contains(r.body, "create the databases directory "+dir) {
+		t.Fatalf("the application over a database that cannot be read: %s", r.body)
+	}
+	w.read(kApp, "app").refused("resource_not_found", 404)
+	if ev := w.migrationEvents(); len(ev) != 0 {
+		t.Fatalf("files ran: %v", ev)
 	}
 }
