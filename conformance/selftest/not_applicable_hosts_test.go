@@ -32,7 +32,9 @@ func TestChecksOnAHostLackingTheFormsTheyNeed(t *testing.T) {
 		// every check that uploads a bundle for an artifact-addressed Form
 		{"no-artifacts.json", []string{"declared-handler-not-exported-rejected", "artifact-upload-missing-blob",
 			"artifact-digest-mismatch", "artifact-commit-idempotent", "upload-session-bound-to-its-creating-principal",
-			"artifact-retention-while-referenced", "artifact-commit-binds-declared-size"}},
+			"artifact-retention-while-referenced", "artifact-commit-binds-declared-size", "artifact-then-bundle-apply",
+			"artifact-manifest-reject-list", "artifact-manifest-kind-exclusive", "bundle-main-module-is-loadable",
+			"artifact-digest-is-not-a-capability", "manifest-reference-is-not-a-capability"}},
 		// WorkerVersion installed, the ModuleWorker its /worker names not
 		{"versions-without-worker.json", []string{"module-worker-runtime-contract-advertised", "undeclared-runtime-handler-rejected"}},
 	})
