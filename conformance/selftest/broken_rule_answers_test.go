@@ -1,0 +1,92 @@
+package selftest
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/takokit/takokit/conformance"
+)
+
+// TestChecksFailOnAnswersThatBreakTheirRule: failures no negative and no
+// recorded lie reached. Each case runs one check through a proxy in front of
+// hostsim that edits the answers the rule is about, and the check must fail
+// naming the rule; the proxy must have made the edit, or the case measured
+// nothing.
+func TestChecksFailOnAnswersThatBreakTheirRule(t *testing.T) {
+	t.Parallel() // its own hostsim processes
+	bin := hostsimBinary(t)
+	for _, c := range []struct {
+		name, check, profile, want string
+		edit                       func(req *http.Request, doc map[string]any) bool
+	}{
+		{"an oidc_issuer over http", "discovery-exact", "full", "must start with https://",
+			func(_ *http.Request, doc map[string]any) bool {
+				ep, ok := doc["endpoints"].(map[string]any)
+				if ok {
+					ep["oidc_issuer"] = "http://issuer.example"
+				}
+				return ok
+			}},
+		{"an availability whose packageDigest is no digest", "forms-exact-availability", "full", "is not a digest",
+			func(_ *http.Request, doc map[string]any) bool {
+				forms, _ := doc["forms"].([]any)
+				n := 0
+				for _, f := range forms {
+					if id, ok := f.(map[string]any)["identity"].(map[string]any); ok {
+						id["packageDigest"] = "sha256:not-a-digest"
+						n++
+					}
+				}
+				return n > 0
+			}},
+		{"a validate answer without diagnostics", "validate-accepts-canonical", "full", "diagnostics must be present",
+			func(req *http.Request, doc map[string]any) bool {
+				_, ok := doc["diagnostics"]
+				if ok && strings.HasSuffix(req.URL.Path, "/validate") {
+					doc["diagnostics"] = nil
+					return true
+				}
+				return false
+			}},
+		{"a prepareDigest that is no digest", "prepare-binds-exact-spec", "full", "carries no valid review.prepareDigest",
+			func(_ *http.Request, doc map[string]any) bool {
+				rev, ok := doc["review"].(map[string]any)
+				if ok {
+					rev["prepareDigest"] = "not-a-digest"
+				}
+				return ok
+			}},
+		{"a 202 whose Operation is already done", "async-operation-flow", "async", "is already done",
+			func(req *http.Request, doc map[string]any) bool {
+				op, _ := doc["operation"].(map[string]any) // the 202's {"operation": …}
+				if req.Method != http.MethodPut || op == nil || op["done"] != false {
+					return false
+				}
+				op["done"], op["result"] = true, map[string]any{} // done, with a result: a well-formed Operation
+				return true
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			checks := narrowedTo(t, c.check)
+			ctx, sim, cat := startSim(t, bin, c.profile)
+			var edited atomic.Int32
+			proxy := rewriteJSON(t, sim.URL, func(req *http.Request, doc map[string]any) bool {
+				if !c.edit(req, doc) {
+					return false
+				}
+				edited.Add(1)
+				return true
+			})
+			r := runChecks(t, ctx, proxy, cat, checks)[c.check]
+			if edited.Load() == 0 {
+				t.Fatalf("the proxy edited no answer: %s", r.Line())
+			}
+			if r.Status != conformance.StatusFail || !strings.Contains(r.Message, c.want) {
+				t.Errorf("%s: %s, want a failure naming %q", c.name, r.Line(), c.want)
+			}
+		})
+	}
+}
