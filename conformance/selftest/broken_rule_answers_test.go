@@ -67,6 +67,23 @@ func TestChecksFailOnAnswersThatBreakTheirRule(t *testing.T) {
 				op["done"], op["result"] = true, map[string]any{} // done, with a result: a well-formed Operation
 				return true
 			}},
+		{"a committed transition left Reconciling", "form-transition-commits-with-exact-proof", "full", "left a Reconciling condition",
+			func(req *http.Request, doc map[string]any) bool {
+				form, _ := doc["form"].(map[string]any)
+				ref, _ := form["formRef"].(map[string]any)
+				status, _ := doc["status"].(map[string]any)
+				conds, _ := status["conditions"].([]any)
+				if req.Method != http.MethodGet || ref["kind"] != "AtLeastOnceQueue" || ref["definitionVersion"] != "0.2.0" || len(conds) == 0 {
+					return false
+				}
+				rec := map[string]any{}
+				for k, v := range conds[0].(map[string]any) {
+					rec[k] = v
+				}
+				rec["type"] = "Reconciling"
+				status["conditions"] = append(conds, rec)
+				return true
+			}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
