@@ -1,8 +1,10 @@
 package selftest
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -84,6 +86,51 @@ func TestChecksFailOnAnswersThatBreakTheirRule(t *testing.T) {
 				status["conditions"] = append(conds, rec)
 				return true
 			}},
+		{"an operation that settles with an error", "operation-resumable-after-settlement", "async", "the first operation ended with internal_error",
+			failSettledOperations},
+		{"an operation that settles with an error after strangers", "operation-bound-to-its-creating-principal", "async", "ended with internal_error after strangers were refused",
+			failSettledOperations},
+		{"another tenant's claim answered the first claim's uid", "custom-domain-hostname-claim-stops-at-the-tenant", "full", "answered one uid",
+			func() func(*http.Request, map[string]any) bool {
+				var mu sync.Mutex
+				var firstAuth, firstUID string
+				return func(req *http.Request, doc map[string]any) bool {
+					md, _ := doc["metadata"].(map[string]any)
+					if req.Method != http.MethodPut || doc["kind"] != "WorkerCustomDomain" || md == nil {
+						return false
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					if firstUID == "" {
+						firstAuth, firstUID = req.Header.Get("Authorization"), md["uid"].(string)
+						return false
+					}
+					if req.Header.Get("Authorization") == firstAuth {
+						return false
+					}
+					md["uid"] = firstUID
+					return true
+				}
+			}()},
+		{"a refusal inside one tenant naming the other's holder", "custom-domain-hostname-claim-stops-at-the-tenant", "full", "names the other tenant's holder",
+			func() func(*http.Request, map[string]any) bool {
+				var mu sync.Mutex
+				var firstName string
+				return func(req *http.Request, doc map[string]any) bool {
+					mu.Lock()
+					defer mu.Unlock()
+					if md, _ := doc["metadata"].(map[string]any); req.Method == http.MethodPut && doc["kind"] == "WorkerCustomDomain" && md != nil && firstName == "" {
+						firstName = md["name"].(string)
+						return false
+					}
+					e, _ := doc["error"].(map[string]any)
+					if e == nil || firstName == "" || e["code"] != "invalid_argument" {
+						return false
+					}
+					e["message"] = fmt.Sprintf("%v (held by %q)", e["message"], firstName)
+					return true
+				}
+			}()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -106,4 +153,15 @@ func TestChecksFailOnAnswersThatBreakTheirRule(t *testing.T) {
 			}
 		})
 	}
+}
+
+// failSettledOperations makes every Operation a poll finds done end with an error
+// instead of its result.
+func failSettledOperations(req *http.Request, doc map[string]any) bool {
+	if req.Method != http.MethodGet || !strings.Contains(req.URL.Path, "/operations/") || doc["done"] != true || doc["result"] == nil {
+		return false
+	}
+	delete(doc, "result")
+	doc["error"] = map[string]any{"code": "internal_error", "message": "the self-test's proxy failed this operation", "retryable": false}
+	return true
 }
