@@ -131,28 +131,84 @@ func TestChecksFailOnAnswersThatBreakTheirRule(t *testing.T) {
 					return true
 				}
 			}()},
+		{"an endpoints.api on another origin", "discovery-exact", "full", `endpoints.api "http://elsewhere.invalid`,
+			func(_ *http.Request, doc map[string]any) bool {
+				ep, ok := doc["endpoints"].(map[string]any)
+				if ok {
+					ep["api"] = "http://elsewhere.invalid/apis/forms.takoform.com/v1beta1"
+				}
+				return ok
+			}},
+		{"a PUT answer echoing the caller's packageDigest", "package-digest-not-identity", "full", "echoes the caller's",
+			func(req *http.Request, doc map[string]any) bool {
+				form, _ := doc["form"].(map[string]any)
+				d, ok := form["packageDigest"].(string)
+				if req.Method != http.MethodPut || !ok || d == "" {
+					return false
+				}
+				form["packageDigest"] = flipped(d) // the foreign digest the check sends: the installed one, its last hex digit changed
+				return true
+			}},
+		{"the other tenant's delete settling with an error", "each-tenant-mutates-its-own-plane", "async", "the other tenant's delete ended with internal_error",
+			func(req *http.Request, doc map[string]any) bool {
+				result, _ := doc["result"].(map[string]any)
+				_, deleted := result["deleted"] // a delete's result; its create settles as ever
+				return deleted && req.Header.Get("Authorization") == "Bearer "+TokenOtherTenant && failSettledOperations(req, doc)
+			}},
+		{"a delete's operation whose result is not deleted", "delete-generation-fence", "async", `result must be {"deleted": true}`,
+			func(req *http.Request, doc map[string]any) bool {
+				result, _ := doc["result"].(map[string]any)
+				if req.Method != http.MethodGet || doc["done"] != true || result["deleted"] != true {
+					return false
+				}
+				result["deleted"] = false
+				return true
+			}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			checks := narrowedTo(t, c.check)
-			ctx, sim, cat := startSim(t, bin, c.profile)
-			var edited atomic.Int32
-			proxy := rewriteJSON(t, sim.URL, func(req *http.Request, doc map[string]any) bool {
-				if !c.edit(req, doc) {
-					return false
-				}
-				edited.Add(1)
-				return true
-			})
-			r := runChecks(t, ctx, proxy, cat, checks)[c.check]
-			if edited.Load() == 0 {
-				t.Fatalf("the proxy edited no answer: %s", r.Line())
-			}
-			if r.Status != conformance.StatusFail || !strings.Contains(r.Message, c.want) {
-				t.Errorf("%s: %s, want a failure naming %q", c.name, r.Line(), c.want)
-			}
+			brokenAnswer(t, bin, c.check, c.profile, conformance.StatusFail, c.want, c.edit)
 		})
 	}
+	// a broken answer to one of a check's setup steps: the check errs, naming it
+	t.Run("a create's operation whose result is not a resource", func(t *testing.T) {
+		t.Parallel()
+		brokenAnswer(t, bin, "apply-create-uid-minted", "async", conformance.StatusError, "result is not a resource",
+			func(req *http.Request, doc map[string]any) bool {
+				result, _ := doc["result"].(map[string]any)
+				res, _ := result["resource"].(map[string]any)
+				if req.Method != http.MethodGet || doc["done"] != true || res == nil {
+					return false
+				}
+				res["takokitNotAResource"] = true // a member no resource has
+				return true
+			})
+	})
+}
+
+// brokenAnswer runs check against hostsim profile through a proxy making edit,
+// and fails unless the proxy edited an answer and the check ended want, its
+// message naming what.
+func brokenAnswer(t *testing.T, bin, check, profile string, want conformance.Status, what string, edit func(*http.Request, map[string]any) bool) {
+	t.Helper()
+	checks := narrowedTo(t, check)
+	ctx, sim, cat := startSim(t, bin, profile)
+	var edited atomic.Int32
+	proxy := rewriteJSON(t, sim.URL, func(req *http.Request, doc map[string]any) bool {
+		if !edit(req, doc) {
+			return false
+		}
+		edited.Add(1)
+		return true
+	})
+	r := runChecks(t, ctx, proxy, cat, checks)[check]
+	if edited.Load() == 0 {
+		t.Fatalf("the proxy edited no answer: %s", r.Line())
+	}
+	if r.Status != want || !strings.Contains(r.Message, what) {
+		t.Errorf("%s: %s, want %s naming %q", check, r.Line(), want, what)
+	}
+
 }
 
 // failSettledOperations makes every Operation a poll finds done end with an error
@@ -164,4 +220,13 @@ func failSettledOperations(req *http.Request, doc map[string]any) bool {
 	delete(doc, "result")
 	doc["error"] = map[string]any{"code": "internal_error", "message": "the self-test's proxy failed this operation", "retryable": false}
 	return true
+}
+
+// flipped is d with its last hex digit changed, as the runner makes a foreign
+// packageDigest of the installed one.
+func flipped(d string) string {
+	if strings.HasSuffix(d, "0") {
+		return d[:len(d)-1] + "1"
+	}
+	return d[:len(d)-1] + "0"
 }
