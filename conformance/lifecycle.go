@@ -159,6 +159,9 @@ func (p *Probe) settle(ctx context.Context, c *Client, r *Resp, want ...int) (*R
 // create prepares and creates a resource of f named name, expecting 201 (or a
 // completing 202).
 func (p *Probe) create(ctx context.Context, f *catalog.Form, name string, spec any) (*Resource, error) {
+	if !p.S.Offers(f, "create") { // a partial host that says so is not to be blamed for refusing it
+		return nil, notApplicable("this check needs a %s made, and the host does not offer create of %s (its support profile)", f.Ref.Kind, f.Ref)
+	}
 	r, err := p.apply(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
 		return nil, err

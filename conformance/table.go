@@ -15,7 +15,7 @@ func Table() []Check {
 
 		// catalog surface
 		{ID: "forms-exact-availability", Area: AreaCatalog, Title: "Forms probe answers one exact availability", Needs: []Need{NeedForm},
-			Requirement: "GET /forms for an installed exact FormRef MUST answer one formAvailability with that ref, all five booleans true and the Definition's operations in order.",
+			Requirement: "GET /forms for an installed exact FormRef MUST answer one formAvailability with that ref, all five booleans true and the Definition's operations in order, narrowed only as the host's FormSupport profile states.",
 			Run:         checkFormsExactAvailability},
 		{ID: "form-definition-exact", Area: AreaCatalog, Title: "Form definition is served exactly", Needs: []Need{NeedForm},
 			Requirement: "GET /form-definitions MUST answer the installed desiredSchema, identical after RFC 8785 canonicalization, with the Definition's title and description and never an outputSchema.",

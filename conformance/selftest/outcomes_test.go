@@ -27,6 +27,12 @@ var shapedHosts = []struct {
 	{"silent-support", "silent-support", ""},
 	{"tight-limits", "tight-limits", ""},
 	{"v1alpha3", "full", "v1alpha3"},
+	// test profiles of hosts lacking what some checks need (not_applicable_hosts_test.go)
+	{"no-artifacts", "testdata/no-artifacts.json", ""},
+	{"versions-without-worker", "testdata/versions-without-worker.json", ""},
+	{"nothing-creatable", "testdata/nothing-creatable.json", ""},
+	{"versions-first-related", "testdata/versions-first-related.json", ""},
+	{"endpoint-two-versions", "testdata/endpoint-two-versions.json", ""},
 }
 
 // TestEachCheckEndsAsRecordedOnShapedHosts: how each check ends on hosts that
