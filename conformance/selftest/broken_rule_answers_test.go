@@ -14,7 +14,8 @@ import (
 // TestChecksFailOnAnswersThatBreakTheirRule: failures no negative and no
 // recorded lie reached. Each case runs one check through a proxy in front of
 // hostsim that edits the answers the rule is about, and the check must fail
-// naming the rule; the proxy must have made the edit, or the case measured
+// naming the rule (err naming it, when the edited answer is one of the check's
+// setup steps); the proxy must have made the edit, or the case measured
 // nothing.
 func TestChecksFailOnAnswersThatBreakTheirRule(t *testing.T) {
 	t.Parallel() // its own hostsim processes

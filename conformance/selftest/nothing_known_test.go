@@ -15,12 +15,13 @@ import (
 // but those (testdata/synthetic-withheld.json), finds no Form it knows
 // installed. The checks that walk the installed Forms must then end as the
 // table says, not pass over nothing or index an empty list: forms-exact-
-// availability is not-applicable, and the two support refusal checks still ask
+// availability and form-definition-exact are not-applicable, and the two support refusal checks still ask
 // what they can (an unknown FormRef, the catalog's Forms the host lacks) and pass.
 func TestChecksOnAHostInstallingNoFormTheRunnerKnows(t *testing.T) {
 	t.Parallel() // its own hostsim process
 	want := map[string]conformance.Status{
 		"forms-exact-availability":             conformance.StatusNotApplicable,
+		"form-definition-exact":                conformance.StatusNotApplicable,
 		"support-form-refusal-is-form-unknown": conformance.StatusPass,
 		"support-profile-enforced-at-apply":    conformance.StatusPass,
 	}
