@@ -131,6 +131,9 @@ func checkDeadLetterCycle(ctx context.Context, p *Probe) error {
 	if err != nil {
 		return err
 	}
+	if err := p.declinedWhatever(f); err != nil { // every apply of f is refused for its handler first: the cycle rule is out of reach
+		return err
+	}
 	tf, err := p.targetForm(src)
 	if err != nil {
 		return err

@@ -162,6 +162,9 @@ func (p *Probe) create(ctx context.Context, f *catalog.Form, name string, spec a
 	if !p.S.Offers(f, "create") { // a partial host that says so is not to be blamed for refusing it
 		return nil, notApplicable("this check needs a %s made, and the host does not offer create of %s (its support profile)", f.Ref.Kind, f.Ref)
 	}
+	if err := p.declinedWhatever(f); err != nil {
+		return nil, err
+	}
 	r, err := p.apply(ctx, p.P, f.Ref, name, spec, "")
 	if err != nil {
 		return nil, err

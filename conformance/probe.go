@@ -25,6 +25,9 @@ type Probe struct {
 	seq     int
 	natives int // the nativeIds made so far (nativeID)
 	world   *world
+	// declined are the worker attachments the host refused unsupported_capability
+	// whichever handler their worker's versions declared (specFor), with the refusal
+	declined map[wire.FormRef]string
 	// pollPause is the wait between two polls beyond their Retry-After (Config.PollPause)
 	pollPause time.Duration
 }

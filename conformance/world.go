@@ -67,9 +67,26 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 		}
 	}
 	// refused whichever it declares: the first world's spec, for a check that
-	// measures a refusal coming before the handler's
+	// measures a refusal coming before the handler's; one that needs the
+	// attachment made, or a refusal the host's answers after the handler's,
+	// is not-applicable (declinedWhatever)
 	p.world = first
+	if p.declined == nil {
+		p.declined = map[wire.FormRef]string{}
+	}
+	p.declined[f.Ref] = declined.Got()
 	return firstSpec, nil
+}
+
+// declinedWhatever is not-applicable when the host refused f whichever handler
+// its worker's versions declared (specFor): a host whose profile leaves out the
+// handler f needs cannot have one made, nor be judged on a rule it answers after
+// that refusal.
+func (p *Probe) declinedWhatever(f *catalog.Form) error {
+	if why, ok := p.declined[f.Ref]; ok {
+		return notApplicable("the host declines %s whichever handler its worker's versions declare (%s)", f.Ref.Kind, why)
+	}
+	return nil
 }
 
 // tryAttachment creates f with spec under a fresh name and deletes it again,
