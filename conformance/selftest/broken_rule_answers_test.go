@@ -165,6 +165,14 @@ func TestChecksFailOnAnswersThatBreakTheirRule(t *testing.T) {
 				result["deleted"] = false
 				return true
 			}},
+		{"a listed support profile with a member of its own", "support-profiles-present", "full", "not the closed support profile shape",
+			func(_ *http.Request, doc map[string]any) bool {
+				profiles, _ := doc["profiles"].([]any)
+				for _, pr := range profiles {
+					pr.(map[string]any)["takokitExtra"] = true
+				}
+				return len(profiles) > 0
+			}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
