@@ -68,7 +68,7 @@ func (p *Probe) specFor(ctx context.Context, f *catalog.Form) (map[string]any, e
 	}
 	// refused whichever it declares: the first world's spec, for a check that
 	// measures a refusal coming before the handler's; one that needs the
-	// attachment made, or a refusal the host's answers after the handler's,
+	// attachment made, or a rule the host answers after the handler's refusal,
 	// is not-applicable (declinedWhatever)
 	p.world = first
 	if p.declined == nil {

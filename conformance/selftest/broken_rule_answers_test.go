@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/takokit/takokit/conformance"
@@ -202,14 +201,7 @@ func brokenAnswer(t *testing.T, bin, check, profile string, want conformance.Sta
 	t.Helper()
 	checks := narrowedTo(t, check)
 	ctx, sim, cat := startSim(t, bin, profile)
-	var edited atomic.Int32
-	proxy := rewriteJSON(t, sim.URL, func(req *http.Request, doc map[string]any) bool {
-		if !edit(req, doc) {
-			return false
-		}
-		edited.Add(1)
-		return true
-	})
+	proxy, edited := countedRewrite(t, sim.URL, edit)
 	r := runChecks(t, ctx, proxy, cat, checks)[check]
 	if edited.Load() == 0 {
 		t.Fatalf("the proxy edited no answer: %s", r.Line())
@@ -217,7 +209,6 @@ func brokenAnswer(t *testing.T, bin, check, profile string, want conformance.Sta
 	if r.Status != want || !strings.Contains(r.Message, what) {
 		t.Errorf("%s: %s, want %s naming %q", check, r.Line(), want, what)
 	}
-
 }
 
 // failSettledOperations makes every Operation a poll finds done end with an error

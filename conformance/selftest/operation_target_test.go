@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/takokit/takokit/conformance"
@@ -55,6 +56,20 @@ func rewriteJSON(t *testing.T, origin string, edit func(req *http.Request, doc m
 		return nil
 	}
 	return serveLoopback(t, proxy)
+}
+
+// countedRewrite is rewriteJSON that also counts the answers edit changed, for
+// a test to prove its edit happened.
+func countedRewrite(t *testing.T, origin string, edit func(req *http.Request, doc map[string]any) bool) (string, *atomic.Int32) {
+	t.Helper()
+	var edited atomic.Int32 // answers go through the proxy on the server's goroutines
+	return rewriteJSON(t, origin, func(req *http.Request, doc map[string]any) bool {
+		if !edit(req, doc) {
+			return false
+		}
+		edited.Add(1)
+		return true
+	}), &edited
 }
 
 // hostProxy is a reverse proxy to the host at origin, for a test to edit what

@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"net/http"
-	"sync/atomic"
 	"testing"
 
 	"github.com/takokit/takokit/conformance"
@@ -20,8 +19,7 @@ func TestTransitionChecksOverASpecTheToFormRefuses(t *testing.T) {
 		"form-transition-digest-mismatch-refused", "form-transition-claim-fences-lifecycle",
 		"form-transition-rejection-keeps-resource")
 	ctx, sim, cat := startSim(t, hostsimBinary(t), "full")
-	var served atomic.Int32 // answers go through the proxy on the server's goroutines
-	proxy := rewriteJSON(t, sim.URL, func(req *http.Request, doc map[string]any) bool {
+	proxy, served := countedRewrite(t, sim.URL, func(req *http.Request, doc map[string]any) bool {
 		form, _ := doc["form"].(map[string]any)
 		ref, _ := form["formRef"].(map[string]any)
 		spec, ok := doc["spec"].(map[string]any)
@@ -29,7 +27,6 @@ func TestTransitionChecksOverASpecTheToFormRefuses(t *testing.T) {
 			return false
 		}
 		spec["messageRetentionSeconds"] = 1209601 // the two-week maximum, and one second
-		served.Add(1)
 		return true
 	})
 	got := runChecks(t, ctx, proxy, cat, checks)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -20,8 +21,7 @@ func TestCreateRefusedForItsValuesIsNotATakenName(t *testing.T) {
 	cfg := values{aName: s("hourly"), "worker": s("api"), "cron": s("99 * * * *")}
 	pr := h.plan("takoform_worker_cron_trigger", cfg, nil)
 	mustNoError(t, "plan", pr.diags)
-	planned := len(requestRoutes(t, h))
-	st, d := h.apply("takoform_worker_cron_trigger", cfg, nil, pr.planned)
+	st, d, routes := applyRoutes(t, h, "takoform_worker_cron_trigger", cfg, nil, pr.planned)
 	wantDiags(t, d, errorDiag("Failed to create WorkerCronTrigger hourly",
 		"The host refused the create; nothing was written to state.",
 		"",
@@ -38,7 +38,7 @@ func TestCreateRefusedForItsValuesIsNotATakenName(t *testing.T) {
 	if st != nil {
 		t.Errorf("a refused create wrote state")
 	}
-	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms", "POST prepare", "GET read"}; !slices.Equal(got, want) {
+	if got, want := routes, []string{"GET forms", "POST prepare", "GET read"}; !slices.Equal(got, want) {
 		t.Errorf("the apply sent %q, want %q: the probe, the refused prepare and the lookup of the name", got, want)
 	}
 }
@@ -54,8 +54,7 @@ func TestCreateRefusedForAMissingTargetAsksNothingMore(t *testing.T) {
 		"handlers": types.SetValueMust(types.StringType, []attr.Value{s("fetch")})}
 	pr := h.plan("takoform_worker_version", cfg, nil)
 	mustNoError(t, "plan", pr.diags)
-	planned := len(requestRoutes(t, h))
-	st, d := h.apply("takoform_worker_version", cfg, nil, pr.planned)
+	st, d, routes := applyRoutes(t, h, "takoform_worker_version", cfg, nil, pr.planned)
 	wantDiags(t, d, errorDiag("Failed to create WorkerVersion version-911d3d1fed50-ca8b22d0db83",
 		"The host refused the create; nothing was written to state.",
 		"",
@@ -72,7 +71,7 @@ func TestCreateRefusedForAMissingTargetAsksNothingMore(t *testing.T) {
 	if st != nil {
 		t.Errorf("a refused create wrote state")
 	}
-	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms", "POST prepare", "PUT apply"}; !slices.Equal(got, want) {
+	if got, want := routes, []string{"GET forms", "POST prepare", "PUT apply"}; !slices.Equal(got, want) {
 		t.Errorf("the apply sent %q, want %q: the support probe, the prepare and the refused PUT, no lookup of the name", got, want)
 	}
 }
@@ -91,6 +90,15 @@ func requestRoutes(t *testing.T, h *harness) []string {
 	return routes
 }
 
+// applyRoutes applies planned as h.apply does and also returns the routes of the
+// requests the apply sent (requestRoutes, from where the plan left them).
+func applyRoutes(t *testing.T, h *harness, typeName string, config, prior, planned values) (values, []*tfprotov6.Diagnostic, []string) {
+	t.Helper()
+	before := len(requestRoutes(t, h))
+	st, d := h.apply(typeName, config, prior, planned)
+	return st, d, requestRoutes(t, h)[before:]
+}
+
 // TestCreateStopsAtAProbeThatFindsTheFormInactive: the probe before a write asks the
 // host whether the exact FormRef is installed and active in the space. A host that
 // answers it inactive (hostsim's forms.unavailable) is not sent the write: the create
@@ -104,8 +112,7 @@ func TestCreateStopsAtAProbeThatFindsTheFormInactive(t *testing.T) {
 	if err := h.sim.Admin.ArmFault("forms.unavailable"); err != nil {
 		t.Fatal(err)
 	}
-	planned := len(requestRoutes(t, h))
-	st, d := h.apply(queueType, cfg, nil, pr.planned)
+	st, d, routes := applyRoutes(t, h, queueType, cfg, nil, pr.planned)
 	wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
 		"The host refused the create; nothing was written to state.",
 		"",
@@ -124,7 +131,7 @@ func TestCreateStopsAtAProbeThatFindsTheFormInactive(t *testing.T) {
 	if c, _ := h.sim.Admin.Counters(); c.Fired["forms.unavailable"] == 0 {
 		t.Errorf("forms.unavailable never fired (%v): the probe was not answered by the fault", c.Fired)
 	}
-	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms"}; !slices.Equal(got, want) {
+	if got, want := routes, []string{"GET forms"}; !slices.Equal(got, want) {
 		t.Errorf("the apply sent %q, want %q: the probe alone, no prepare or write", got, want)
 	}
 }
@@ -304,8 +311,7 @@ func TestCreateRefusedForAnotherReasonLooksNothingUp(t *testing.T) {
 			if err := h.sim.Admin.ArmFault(c.fault); err != nil {
 				t.Fatal(err)
 			}
-			planned := len(requestRoutes(t, h))
-			st, d := h.apply(queueType, queueOrders, nil, pr.planned)
+			st, d, routes := applyRoutes(t, h, queueType, queueOrders, nil, pr.planned)
 			code, _, _ := strings.Cut(c.code, " ")
 			wantDiags(t, d, errorDiag("Failed to create AtLeastOnceQueue orders",
 				"The host refused the create; nothing was written to state.",
@@ -323,8 +329,8 @@ func TestCreateRefusedForAnotherReasonLooksNothingUp(t *testing.T) {
 			if st != nil {
 				t.Errorf("a refused create wrote state")
 			}
-			if got := requestRoutes(t, h)[planned:]; !slices.Equal(got, c.want) {
-				t.Errorf("the apply sent %q, want %q: the refusal reported, no lookup of the name", got, c.want)
+			if !slices.Equal(routes, c.want) {
+				t.Errorf("the apply sent %q, want %q: the refusal reported, no lookup of the name", routes, c.want)
 			}
 		})
 	}

@@ -32,10 +32,9 @@ func TestJSONMapMemberChangingTypeIsAnUpdate(t *testing.T) {
 	if len(pr.replace) != 0 {
 		t.Fatalf("settings is not immutable, yet the plan replaces %v", pr.replace)
 	}
-	planned := len(requestRoutes(t, h))
-	up, d := h.apply(gadgetType, cfg, st, pr.planned)
+	up, d, routes := applyRoutes(t, h, gadgetType, cfg, st, pr.planned)
 	mustNoError(t, "apply", d)
-	if got, want := requestRoutes(t, h)[planned:], []string{"GET forms", "POST prepare", "PUT apply"}; !slices.Equal(got, want) {
+	if got, want := routes, []string{"GET forms", "POST prepare", "PUT apply"}; !slices.Equal(got, want) {
 		t.Errorf("the update sent %q, want %q", got, want)
 	}
 	if up.str(aGeneration) != "2" {
