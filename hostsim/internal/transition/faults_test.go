@@ -301,19 +301,79 @@ func TestStoreFailAtEveryStatementOfAPinnedTransition(t *testing.T) {
 }
 
 func sweepPinnedTransition(t *testing.T, f *fault.Rule) {
+	var consumer *store.Resource
+	sweepPOST(t, f, 4, func(w *world) (*Call, *parsed) {
+		res, c, p := w.queue("orders")
+		w.insert(w.form(res.APIVersion, "ModuleWorker", "0.1.0"), "api", map[string]any{})
+		ref := func(kind, name string) map[string]any {
+			return map[string]any{"apiVersion": res.APIVersion, "kind": kind, "name": name}
+		}
+		consumer = w.insert(w.form(res.APIVersion, "QueueConsumer", "0.1.0"), "c", map[string]any{"queue": ref("AtLeastOnceQueue", "orders"), "worker": ref("ModuleWorker", "api"),
+			"maxBatchSize": 10, "maxBatchTimeoutSeconds": 5, "maxConcurrency": 4, "maxRetries": 3, "retryDelaySeconds": 60})
+		return c, p
+	}, func(w *world) {
+		// the commit re-rendered the consumer: its revision moved, never its generation
+		if after := w.resource(consumer.UID); after.Revision != consumer.Revision+1 || after.Generation != consumer.Generation {
+			t.Fatalf("the consumer after the commit: generation %d revision %d (from %d/%d); want the revision moved by one",
+				after.Generation, after.Revision, consumer.Generation, consumer.Revision)
+		}
+	})
+}
+
+// TestStoreFailAtEveryStatementOfAMovedEndpointsTransition fails, in turn, each
+// data statement and each read inside the writes of a Form transition whose
+// new spec points the WorkerEndpoint at another worker: the POST resolves the
+// new references under the new Form before it claims, and re-pins them when
+// it advances. Every failed statement is answered internal_error naming the
+// fault and leaves the endpoint whole (as it was, or wholly advanced when a
+// record after the advance failed, which a retry answers from the ledger:
+// TestStoreFailAtEveryStatementStaysExact); the POST that commits is
+// the first the fault did not reach, and pins the endpoint to the new worker.
+// A step that took a failed lookup for "the worker is gone", or dropped the
+// error, would answer otherwise or commit with the fault fired.
+func TestStoreFailAtEveryStatementOfAMovedEndpointsTransition(t *testing.T) {
+	for _, f := range []*fault.Rule{fault.StoreFail, fault.StoreReadFail} {
+		t.Run(f.Name, func(t *testing.T) {
+			var m movedEndpoint
+			sweepPOST(t, f, 4, func(w *world) (*Call, *parsed) {
+				m = w.movedEndpoint("other-worker", true)
+				return m.c, m.p
+			}, func(w *world) {
+				pins := w.pins(m.res.UID)
+				if r := w.resource(m.res.UID); r.Generation != m.res.Generation+1 || len(pins) != 1 || pins[0].TargetUID != m.other.UID {
+					t.Fatalf("after the commit the endpoint is at generation %d with pins %+v; want %d, pinned to other-worker", r.Generation, pins, m.res.Generation+1)
+				}
+			}, func(w *world, n int) {
+				// failed before the advance committed, the endpoint is as it was; after
+				// (a later record of the POST failed), it is wholly advanced: never a
+				// new generation on the old pin, nor the new pin on the old generation
+				pins := w.pins(m.res.UID)
+				r := w.resource(m.res.UID)
+				before := r.Generation == m.res.Generation && len(pins) == 1 && pins[0].TargetUID == m.old.UID
+				after := r.Generation == m.res.Generation+1 && len(pins) == 1 && pins[0].TargetUID == m.other.UID
+				if !before && !after {
+					t.Fatalf("%s=%d: the failed POST left the endpoint half moved: generation %d (from %d) with pins %+v", f.Name, n, r.Generation, m.res.Generation, pins)
+				}
+			})
+		})
+	}
+}
+
+// sweepPOST fails, in a fresh world each time, the n-th statement of f's kind
+// (store.fail: data statements; store.read-fail: reads inside the writes) of
+// the POST setup gives, for n = 1, 2, ... until a POST commits: every POST
+// before it answers internal_error naming the fault, which fired once, and
+// then passes each of failed; the committing one comes at n > atLeast (a
+// sweep that commits sooner never reached the statements it is about), with
+// the fault unfired, and passes committed.
+func sweepPOST(t *testing.T, f *fault.Rule, atLeast int, setup func(*world) (*Call, *parsed), committed func(*world), failed ...func(*world, int)) {
+	t.Helper()
 	for n := 1; ; n++ {
 		if n > 200 {
 			t.Fatalf("a Form transition of more than 200 statements of %s's kind: the sweep does not end", f.Name)
 		}
 		w := newWorld(t)
-		res, c, p := w.queue("orders")
-		w.insert(w.form(res.APIVersion, "ModuleWorker", "0.1.0"), "api", map[string]any{})
-		consumer := w.form(res.APIVersion, "QueueConsumer", "0.1.0")
-		ref := func(kind, name string) map[string]any {
-			return map[string]any{"apiVersion": res.APIVersion, "kind": kind, "name": name}
-		}
-		before := w.insert(consumer, "c", map[string]any{"queue": ref("AtLeastOnceQueue", "orders"), "worker": ref("ModuleWorker", "api"),
-			"maxBatchSize": 10, "maxBatchTimeoutSeconds": 5, "maxConcurrency": 4, "maxRetries": 3, "retryDelaySeconds": 60})
+		c, p := setup(w)
 		spec := fault.Spec{Fault: f.Name, Value: strconv.Itoa(n), Count: 1}
 		ans := w.send(w.arm(spec), c, p)
 		fired := w.fired(fmt.Sprintf("%s=%d", f.Name, n))
@@ -321,18 +381,18 @@ func sweepPinnedTransition(t *testing.T, f *fault.Rule) {
 			if fired != 0 {
 				t.Fatalf("%s=%d: the POST committed, yet the fault fired %d times: a failed statement's error was dropped", f.Name, n, fired)
 			}
-			if n < 4 {
+			if n <= atLeast {
 				t.Fatalf("the POST committed at %s=%d: the sweep never reached the commit", f.Name, n)
 			}
-			// the commit re-rendered the consumer: its revision moved, never its generation
-			if after := w.resource(before.UID); after.Revision != before.Revision+1 || after.Generation != before.Generation {
-				t.Fatalf("the consumer after the commit: generation %d revision %d (from %d/%d); want the revision moved by one",
-					after.Generation, after.Revision, before.Generation, before.Revision)
-			}
+			committed(w)
+			t.Logf("%s failed each of the POST's first %d statements of its kind in turn", f.Name, n-1)
 			return
 		}
 		if ans.err == nil || ans.err.Code != wire.CodeInternalError || !strings.Contains(ans.err.Message, f.Name+" fault") || fired != 1 {
 			t.Fatalf("%s=%d: answered %d %v (fired %d); want internal_error naming the fault, fired once", f.Name, n, ans.status, ans.err, fired)
+		}
+		for _, check := range failed {
+			check(w, n)
 		}
 	}
 }

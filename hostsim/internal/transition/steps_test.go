@@ -56,17 +56,34 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w := &world{t: t, st: st, cat: cat, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	clock := func() time.Time { return w.now }
-	host := profile.Resolve(p, cat)
-	g := related.New(host)
-	w.s, err = New(Options{Store: st, Host: host, Renderer: &render.Renderer{Host: host, G: g, Now: clock}, Relations: g,
-		Now: clock, AckDeadline: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.j = journal.New(st, clock)
+	w.restart(p)
+	w.j = journal.New(st, w.clock)
 	t.Cleanup(func() { w.j.Close(); st.Close() })
 	return w
+}
+
+// restart gives the world a Service over its store serving profile p, as a
+// host restarted on its database.
+func (w *world) restart(p *profile.Profile) {
+	w.t.Helper()
+	host := profile.Resolve(p, w.cat)
+	g := related.New(host)
+	s, err := New(Options{Store: w.st, Host: host, Renderer: &render.Renderer{Host: host, G: g, Now: w.clock}, Relations: g,
+		Now: w.clock, AckDeadline: time.Hour})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.s = s
+}
+
+// profile parses a profile given as JSON.
+func (w *world) profile(doc string) *profile.Profile {
+	w.t.Helper()
+	p, err := profile.Parse("test", []byte(doc))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return p
 }
 
 // marked is the declared transition with that marker.
@@ -455,17 +472,56 @@ func TestAdvanceKeepsThePinsWhenTheNewReferencesAreGone(t *testing.T) {
 	if len(pins) != 1 || pins[0].TargetUID != old.UID || r.Pins != 1 {
 		t.Fatalf("pins after an advance that could not re-pin: %+v (counted %d); want the one on %s kept", pins, r.Pins, old.Name)
 	}
+	if kept := w.repins(res.UID); len(kept) != 1 || kept[0]["kept"] != "pins" || !strings.Contains(fmt.Sprint(kept[0]["why"]), "other-worker") {
+		t.Fatalf("the journal's E:repin entries %v; want one saying the pins were kept because other-worker is gone", kept)
+	}
+}
+
+// A host restarted on its database with a profile that no longer installs
+// toForm still finishes an advance the backend committed (point D proved
+// it): the resource moves to toForm, keeps the pins it had (the new
+// references cannot be resolved under a Form the host does not install) and
+// the journal says why. Here the restarted host's profile excludes
+// WorkerEndpoint 0.2.0.
+func TestAdvanceKeepsThePinsWhenToFormIsNoLongerInstalled(t *testing.T) {
+	w := newWorld(t)
+	m := w.movedEndpoint("other-worker", true)
+	row := w.stoppedAfterProof(m)
+
+	p := w.profile(`{"name": "no-endpoint-0.2", "forms": {"exclude": ["WorkerEndpoint@` + m.to.Ref.DefinitionVersion + `"]}}`)
+	w.restart(p)
+	if _, ok := w.s.Host.Form(m.to.Ref); ok {
+		t.Fatalf("the restarted host still installs %s", m.to.Ref)
+	}
+	m.c.Faults = nil
+	if a := w.s.resolve(m.c, row.Tenant, row.OperationID, true); a.err != nil || a.status != 200 {
+		t.Fatalf("the readback after the restart: %d %v %s; want the committed receipt", a.status, a.err, a.body)
+	}
+	r := w.resource(m.res.UID)
+	if r.DefVersion != m.to.Ref.DefinitionVersion || r.Generation != m.res.Generation+1 || r.ClaimOp != "" {
+		t.Fatalf("the resource after the advance: %s at generation %d, claim %q; want %s at %d, unclaimed",
+			r.DefVersion, r.Generation, r.ClaimOp, m.to.Ref.DefinitionVersion, m.res.Generation+1)
+	}
+	if pins := w.pins(m.res.UID); len(pins) != 1 || pins[0].TargetUID != m.old.UID || r.Pins != 1 {
+		t.Fatalf("pins after an advance under a Form no longer installed: %+v (counted %d); want the one on %s kept", pins, r.Pins, m.old.Name)
+	}
+	if kept := w.repins(m.res.UID); len(kept) != 1 || kept[0]["kept"] != "pins" || kept[0]["why"] != "toForm is no longer installed" {
+		t.Fatalf("the journal's E:repin entries %v; want one saying the pins were kept because toForm is no longer installed", kept)
+	}
+}
+
+// repins are the journal's E:repin entries of the resource uid.
+func (w *world) repins(uid string) []map[string]any {
+	w.t.Helper()
 	var kept []map[string]any
 	events, _ := w.j.Since(context.Background(), 0, 1000)
 	for _, ev := range events {
 		var d map[string]any
-		if ev.Type == "transition" && json.Unmarshal(ev.Data, &d) == nil && d["step"] == "E:repin" && d["uid"] == res.UID {
+		if ev.Type == "transition" && json.Unmarshal(ev.Data, &d) == nil && d["step"] == "E:repin" && d["uid"] == uid {
 			kept = append(kept, d)
 		}
 	}
-	if len(kept) != 1 || kept[0]["kept"] != "pins" || !strings.Contains(fmt.Sprint(kept[0]["why"]), "other-worker") {
-		t.Fatalf("the journal's E:repin entries %v; want one saying the pins were kept because other-worker is gone", kept)
-	}
+	return kept
 }
 
 // pins reads the stored pins of the resource uid.
