@@ -238,6 +238,8 @@ func (c *Client) txAnswer(resp *Response) (*TxAnswer, error) {
 }
 
 // VerifyCommitted checks the proof and resource against the request (docs/provider-design.md#transitions).
+// Each member it holds to the request is named on its own when it differs, with
+// what the answer says and what the request sent.
 func VerifyCommitted(a *TxAnswer, req *TxRequest) error {
 	p, r := a.Proof, a.Resource
 	n, err := nextGeneration(req.Expected.Generation)
@@ -245,28 +247,39 @@ func VerifyCommitted(a *TxAnswer, req *TxRequest) error {
 		return err
 	}
 	switch {
-	case a.Operation.OperationID != req.OperationID || p.OperationID != req.OperationID:
-		return fmt.Errorf("the receipt is for operation %s, not %s", p.OperationID, req.OperationID)
+	case a.Operation.OperationID != req.OperationID:
+		return fmt.Errorf("the answer's operation is %s, not %s", a.Operation.OperationID, req.OperationID)
+	case p.OperationID != req.OperationID:
+		return fmt.Errorf("the proof is for operation %s, not %s", p.OperationID, req.OperationID)
 	case a.Operation.RequestDigest != req.RequestDigest:
 		return fmt.Errorf("the receipt binds request %s, not %s", a.Operation.RequestDigest, req.RequestDigest)
-	case p.FromForm != req.From || p.ToForm != req.To:
-		return fmt.Errorf("the proof names another Form pair")
+	case p.FromForm != req.From:
+		return fmt.Errorf("the proof's fromForm is %s, not %s", txFormText(p.FromForm), txFormText(req.From))
+	case p.ToForm != req.To:
+		return fmt.Errorf("the proof's toForm is %s, not %s", txFormText(p.ToForm), txFormText(req.To))
 	case p.TransitionEvidenceDigest != req.Evidence.Digest:
-		return fmt.Errorf("the proof's evidence digest differs from the request's")
+		return fmt.Errorf("the proof's transition evidence digest is %s, not the request's %s", p.TransitionEvidenceDigest, req.Evidence.Digest)
 	case p.ObservedSpecDigest != req.SpecDigest:
 		return fmt.Errorf("the backend observed spec %s, not the requested %s", p.ObservedSpecDigest, req.SpecDigest)
 	case !p.Committed:
 		return fmt.Errorf("the proof is not committed")
-	case p.UID != req.Expected.UID || r.Metadata.UID != req.Expected.UID:
-		return fmt.Errorf("the uid changed from %s", req.Expected.UID)
-	case p.Generation != n || r.Metadata.Generation != n:
-		return fmt.Errorf("generation %s/%s is not %s", p.Generation, r.Metadata.Generation, n)
+	case p.UID != req.Expected.UID:
+		return fmt.Errorf("the proof names uid %s, not the expected %s", p.UID, req.Expected.UID)
+	case r.Metadata.UID != req.Expected.UID:
+		return fmt.Errorf("the resource has uid %s, not the expected %s", r.Metadata.UID, req.Expected.UID)
+	case p.Generation != n:
+		return fmt.Errorf("the proof's generation is %s, not %s (the one after %s)", p.Generation, n, req.Expected.Generation)
+	case r.Metadata.Generation != n:
+		return fmt.Errorf("the resource's generation is %s, not %s (the one after %s)", r.Metadata.Generation, n, req.Expected.Generation)
 	}
 	if err := Verify(r, Expect{Ref: req.To.FormRef, Name: req.Name, Space: req.Space}); err != nil {
 		return err
 	}
 	return VerifyETag(r, a.ETag)
 }
+
+// txFormText is a Form of a transition as a message names it: its ref and package.
+func txFormText(f TxForm) string { return f.FormRef.String() + " package " + f.PackageDigest }
 
 func nextGeneration(g string) (string, error) {
 	n, ok := wire.ParseDecimal(g)
