@@ -52,7 +52,7 @@ func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client
 		return rb, txIndeterminate, fmt.Errorf("the host reports the transition %s (dispatched: %t)", rb.Operation.Status, rb.Operation.DispatchAttempted)
 	}
 	if err != nil {
-		if h, ok := client.AsHost(err); ok && h.Status == 404 && h.Env.HostCode == "form_transition_operation_not_found" {
+		if unknownOperation(err) {
 			post = true
 		} else if _, rejected := client.IsRejection(err); rejected {
 			return nil, txRejected, err
@@ -64,7 +64,8 @@ func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client
 		return nil, txIndeterminate, errors.New("no readback decision")
 	}
 	ans, err := c.TransitionPost(ctx, req)
-	if client.IsTransport(err) {
+	lost := client.IsTransport(err)
+	if lost || outcomeOpen(err) {
 		// exactly one readback, which never leads to a POST
 		rb, rerr := c.TransitionReadback(ctx, req)
 		if rerr == nil && rb.Status == 200 {
@@ -72,6 +73,10 @@ func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client
 		}
 		if _, rejected := client.IsRejection(rerr); rejected {
 			return nil, txRejected, rerr
+		}
+		if !lost && unknownOperation(rerr) {
+			// the host answered the POST and holds nothing of it: its failure is final
+			return nil, txFailed, err
 		}
 		if rerr != nil {
 			return nil, txIndeterminate, &lostAnswer{post: err, readback: rerr}
@@ -90,8 +95,28 @@ func (r *Resource) transact(ctx context.Context, req *client.TxRequest) (*client
 	return settleCommitted(ans, req)
 }
 
-// lostAnswer is a POST whose answer was lost and the one readback after it, which
-// failed too. It unwraps to the POST's error, what the report is about: a POST no
+// unknownOperation says whether err is a readback's answer that the host holds no
+// operation of that id (it never saw the POST, or kept nothing of it).
+func unknownOperation(err error) bool {
+	h, ok := client.AsHost(err)
+	return ok && h.Status == 404 && h.Env.HostCode == "form_transition_operation_not_found"
+}
+
+// outcomeOpen says whether a POST's failed answer leaves the transition's outcome
+// open. A refusal (4xx) stores nothing (docs/protocol.md, "Form transitions"); a
+// server error (5xx) or an answer that breaks the protocol (a 2xx that is not a
+// transition answer) may come after the host committed, as hostsim's store.fail on
+// a statement after the advance shows. Such a POST is read back once, as a lost one.
+func outcomeOpen(err error) bool {
+	if h, ok := client.AsHost(err); ok {
+		return h.Status >= 500
+	}
+	var p *client.ProtocolError
+	return errors.As(err, &p) && (p.Status < 400 || p.Status >= 500)
+}
+
+// lostAnswer is a POST whose answer was lost (or left the outcome open) and the one
+// readback after it, which failed too. It unwraps to the POST's error, what the report is about: a POST no
 // host answered makes it an unreachable report (docs/provider-design.md#diagnostics,
 // "No host answered"). The readback's error is its detail, never its host answer: a
 // readback's 404 is not the host refusing the transition.

@@ -1,8 +1,11 @@
 package takoform
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -157,4 +160,39 @@ func TestTransitionPlannedBeforeTheProviderIsConfiguredAsksNothing(t *testing.T)
 	if got := capCounters(t, h).requests - before; got != 0 {
 		t.Errorf("%d requests reached the host", got)
 	}
+}
+
+// TestTransitionWhoseHostCannotBeDiscoveredAtApplySendsNothing: when the host's
+// discovery fails at apply (the plan only warned), no transition request is sent, not
+// even the readback before the POST. The readback is what tells whether an earlier
+// attempt committed, so the outcome stays unknown: the state keeps 0.1.0 and records
+// the operation, and once discovery answers, the next apply commits.
+func TestTransitionWhoseHostCannotBeDiscoveredAtApplySendsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	st, cfg := oldQueue(t, h)
+	failing := false
+	seen := transitionHostWith(t, h, nil, func(r *http.Request, fwd func() reply) (reply, bool) {
+		if failing && strings.HasPrefix(r.URL.Path, "/.well-known/takoform") {
+			return serverError(t), true
+		}
+		return reply{}, false
+	})
+	failing = true
+	pr := h.plan(queueType, cfg, st)
+	if len(pr.diags) != 2 || pr.diags[0].Severity != tfprotov6.DiagnosticSeverityWarning || pr.diags[1].Severity != tfprotov6.DiagnosticSeverityWarning {
+		t.Fatalf("the plan against a host whose discovery fails: %v; want the two support warnings", normalizeDiags(pr.diags))
+	}
+	up, d := h.apply(queueType, cfg, st, pr.planned)
+	wantDiags(t, d, queueTransitionError("Outcome of the Form transition of AtLeastOnceQueue orders is not known yet",
+		"The state keeps 0.1.0 and records the operation; running apply again reconciles it.",
+		"Host: the host's store failed", "req_probe", "takoform.provider/form-transition-indeterminate", false,
+		"Run tofu apply again with the same configuration."))
+	if up.str(aFormDefVersion) != "0.1.0" || !strings.HasPrefix(up.str(aPendingOp), "formtx_") {
+		t.Fatalf("after an apply whose discovery failed: version=%q pending=%q; want 0.1.0 with the operation recorded", up.str(aFormDefVersion), up.str(aPendingOp))
+	}
+	mustSend(t, seen, 0, 0, "an apply whose discovery failed", "none")
+	failing = false
+	done, d := applyTransition(t, h, cfg, up)
+	mustBeCommitted(t, st, done, d)
 }

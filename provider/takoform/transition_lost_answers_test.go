@@ -25,7 +25,17 @@ const (
 // whose outcome is not known: why is its Cause or Host line, request the Request
 // line's id ("" for none), retryable what the host said.
 func transitionIndeterminate(why, request string, retryable bool) diagnostic {
-	lines := []string{"The state keeps 0.1.0 and records the operation; running apply again reconciles it (readback " + readbackURL + ").",
+	return queueTransitionError("Outcome of the Form transition of AtLeastOnceQueue orders is not known yet",
+		"The state keeps 0.1.0 and records the operation; running apply again reconciles it (readback "+readbackURL+").",
+		why, request, "takoform.provider/form-transition-indeterminate", retryable, "Run tofu apply again with the same configuration.")
+}
+
+// queueTransitionError is an error of an apply of the queue orders' transition from
+// 0.1.0 at generation and revision 1: its summary, what happened, the Cause or Host
+// line why, the Request line's id ("" for none), the code, what the host said of
+// retrying, and the repair.
+func queueTransitionError(summary, what, why, request, code string, retryable bool, repair string) diagnostic {
+	lines := []string{what,
 		"",
 		why,
 		"",
@@ -42,8 +52,8 @@ func transitionIndeterminate(why, request string, retryable bool) diagnostic {
 	if retryable {
 		retry = "Retryable: yes"
 	}
-	lines = append(lines, "Code: takoform.provider/form-transition-indeterminate", retry, "", "Run tofu apply again with the same configuration.")
-	return errorDiag("Outcome of the Form transition of AtLeastOnceQueue orders is not known yet", lines...)
+	lines = append(lines, "Code: "+code, retry, "", repair)
+	return errorDiag(summary, lines...)
 }
 
 // rejectedByHost is the host's message when it rejects the queue orders' transition
