@@ -146,7 +146,7 @@ func (r *Resource) settle(ctx context.Context, op *client.Operation, want client
 		return nil, last, true, err
 	}
 	if err := client.Verify(res, want); err != nil {
-		return nil, last, true, &client.VerifyError{Reason: err.Error()}
+		return nil, last, true, client.NewVerifyError(0, err)
 	}
 	return res, last, false, nil
 }

@@ -232,6 +232,9 @@ func (r *report) withErr(err error) *report {
 		r.cause = v.Reason
 		r.code = codeHostResponseInvalid
 		r.repair = protocolInvalidRepair
+		// the member the answer breaks, not where the request was about (a header's
+		// rule names none)
+		r.pointer = v.Pointer
 		if r.ref != nil && r.name != "" {
 			r.summary = fmt.Sprintf("Host response for %s %s is not usable", r.ref.Kind, r.name)
 		}

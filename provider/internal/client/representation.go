@@ -66,38 +66,53 @@ type Expect struct {
 	Space string
 }
 
+// Violation is the rule of response verification a representation breaks: the JSON
+// Pointer of the member that breaks it ("" for the ETag header) and why.
+type Violation struct {
+	Pointer, Reason string
+}
+
+func (v *Violation) Error() string { return v.Reason }
+
+// violation is a *Violation at ptr, its reason formatted.
+func violation(ptr, format string, args ...any) error {
+	return &Violation{Pointer: ptr, Reason: fmt.Sprintf(format, args...)}
+}
+
 // Verify applies docs/provider-design.md#lifecycle "response verification" (the ETag is checked by
-// the caller that has the header). A failure reason is returned as an error.
+// the caller that has the header). A failure is a *Violation naming the member.
 func Verify(r *Resource, want Expect) error {
 	switch {
 	case r.Form.FormRef != want.Ref:
-		return fmt.Errorf("the answer is under Form %s, not the requested %s", r.Form.FormRef, want.Ref)
-	case r.APIVersion != want.Ref.APIVersion || r.Kind != want.Ref.Kind:
-		return fmt.Errorf("the answer names %s %s, not %s %s", r.APIVersion, r.Kind, want.Ref.APIVersion, want.Ref.Kind)
+		return violation("/form/formRef", "the answer is under Form %s, not the requested %s", r.Form.FormRef, want.Ref)
+	case r.APIVersion != want.Ref.APIVersion:
+		return violation("/apiVersion", "the answer names %s %s, not %s %s", r.APIVersion, r.Kind, want.Ref.APIVersion, want.Ref.Kind)
+	case r.Kind != want.Ref.Kind:
+		return violation("/kind", "the answer names %s %s, not %s %s", r.APIVersion, r.Kind, want.Ref.APIVersion, want.Ref.Kind)
 	case r.Metadata.Name != want.Name:
-		return fmt.Errorf("the answer names resource %q, not %q", r.Metadata.Name, want.Name)
+		return violation("/metadata/name", "the answer names resource %q, not %q", r.Metadata.Name, want.Name)
 	case r.Metadata.Space != want.Space:
-		return fmt.Errorf("the answer is in space %q, not %q", r.Metadata.Space, want.Space)
+		return violation("/metadata/space", "the answer is in space %q, not %q", r.Metadata.Space, want.Space)
 	case !wire.ValidUID(r.Metadata.UID):
-		return fmt.Errorf("metadata.uid %q does not match the uid grammar", r.Metadata.UID)
+		return violation("/metadata/uid", "metadata.uid %q does not match the uid grammar", r.Metadata.UID)
 	case !wire.ValidDecimal(r.Metadata.Generation):
-		return fmt.Errorf("metadata.generation %q is not a canonical positive decimal", r.Metadata.Generation)
+		return violation("/metadata/generation", "metadata.generation %q is not a canonical positive decimal", r.Metadata.Generation)
 	case !wire.ValidDecimal(r.Metadata.Revision):
-		return fmt.Errorf("metadata.revision %q is not a canonical positive decimal", r.Metadata.Revision)
+		return violation("/metadata/revision", "metadata.revision %q is not a canonical positive decimal", r.Metadata.Revision)
 	case len(r.Spec) == 0 || r.Spec[0] != '{':
-		return fmt.Errorf("spec is missing or not an object")
+		return violation("/spec", "spec is missing or not an object")
 	case r.Status == nil:
 		// the writer reports a missing status once per declared output, naming each
 		// (docs/provider-design.md#outputs), and once for a Form that declares none
 		return nil
 	case !wire.ValidDecimal(r.Status.ObservedGeneration):
-		return fmt.Errorf("status.observedGeneration %q is not a canonical positive decimal", r.Status.ObservedGeneration)
+		return violation("/status/observedGeneration", "status.observedGeneration %q is not a canonical positive decimal", r.Status.ObservedGeneration)
 	case r.Status.Conditions == nil:
-		return fmt.Errorf("status.conditions is missing or null")
+		return violation("/status/conditions", "status.conditions is missing or null")
 	}
 	for i, c := range r.Status.Conditions {
 		if !wire.KnownConditionType(c.Type) || !wire.KnownConditionStatus(c.Status) || !wire.KnownConditionReason(c.Reason) {
-			return fmt.Errorf("status.conditions[%d] (%s/%s/%s) is outside the published vocabularies", i, c.Type, c.Status, c.Reason)
+			return violation(fmt.Sprintf("/status/conditions/%d", i), "status.conditions[%d] (%s/%s/%s) is outside the published vocabularies", i, c.Type, c.Status, c.Reason)
 		}
 	}
 	return nil
@@ -106,7 +121,7 @@ func Verify(r *Resource, want Expect) error {
 // VerifyETag checks that the strong ETag equals "<revision>".
 func VerifyETag(r *Resource, etags []string) error {
 	if len(etags) != 1 || etags[0] != `"`+r.Metadata.Revision+`"` {
-		return fmt.Errorf("ETag %q is not exactly the quoted revision \"%s\"", etags, r.Metadata.Revision)
+		return violation("", "ETag %q is not exactly the quoted revision \"%s\"", etags, r.Metadata.Revision)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -226,10 +227,10 @@ func (c *Client) outcome(resp *Response, want Expect, allowed ...int) (*Outcome,
 		return nil, &ProtocolError{Status: resp.Status, Reason: "representation: " + err.Error()}
 	}
 	if err := Verify(r, want); err != nil {
-		return nil, &VerifyError{Status: resp.Status, Reason: err.Error()}
+		return nil, NewVerifyError(resp.Status, err)
 	}
 	if err := VerifyETag(r, resp.Header.Values(wire.HeaderETag)); err != nil {
-		return nil, &VerifyError{Status: resp.Status, Reason: err.Error()}
+		return nil, NewVerifyError(resp.Status, err)
 	}
 	return &Outcome{Status: resp.Status, Resource: r}, nil
 }
@@ -238,6 +239,19 @@ func (c *Client) outcome(resp *Response, want Expect, allowed ...int) (*Outcome,
 type VerifyError struct {
 	Status int
 	Reason string
+	// Pointer is the member that breaks the rule ("" when the rule is about no member).
+	Pointer string
+}
+
+// NewVerifyError is the VerifyError of an answer of status whose verification failed
+// with err (a *Violation names its member).
+func NewVerifyError(status int, err error) *VerifyError {
+	e := &VerifyError{Status: status, Reason: err.Error()}
+	var v *Violation
+	if errors.As(err, &v) {
+		e.Pointer = v.Pointer
+	}
+	return e
 }
 
 func (e *VerifyError) Error() string { return "the host's representation is not usable: " + e.Reason }
