@@ -3,6 +3,7 @@ package artifact_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -137,7 +138,8 @@ func TestDigestIsNotACapability(t *testing.T) {
 func TestSessionBoundToPrincipal(t *testing.T) {
 	forEachStore(t, func(t *testing.T, st testStore) {
 		s := start(t, st, alice, doc(t, nil))
-		for _, c := range []artifact.Caller{bob, carol} {
+		// alice of another tenant is another principal, though she bears the name
+		for _, c := range []artifact.Caller{bob, carol, {Tenant: "tenant-b", Principal: "alice"}} {
 			_, err := artifact.PutBlob(st, c, s.UploadID, sha(indexJS), bytes.NewReader(indexJS))
 			wantCode(t, err, wire.CodeArtifactMissing, "unknown, abandoned or was started by another principal")
 			_, _, err = artifact.Commit(st, c, s.UploadID, nil)
@@ -220,9 +222,37 @@ func TestCommitRechecks(t *testing.T) {
 		st.CorruptBlob(sha(indexMap), []byte("short"))
 		_, _, err = artifact.Commit(st, alice, s.UploadID, nil)
 		wantCode(t, err, wire.CodeArtifactInvalid, "has 5 bytes")
+		// So are stored bytes of the declared size that do not hash to the digest.
+		other := bytes.Repeat([]byte("x"), len(indexMap))
+		st.CorruptBlob(sha(indexMap), other)
+		_, _, err = artifact.Commit(st, alice, s.UploadID, nil)
+		wantCode(t, err, wire.CodeArtifactInvalid, "the stored bytes hash to "+sha(other))
 		if ok, _ := st.HoldsManifest(alice.Tenant, s.Manifest.Digest); ok {
 			t.Fatal("a refused commit must not hold the manifest")
 		}
+	})
+}
+
+// TestCommitRefusesABlobHeldUnderAnotherSize: a blob the tenant already holds (from a
+// committed upload) is not asked for again, and a later manifest declaring the same
+// digest with another size is refused at its commit: the size is checked against the
+// bytes the tenant holds, not trusted from the manifest.
+func TestCommitRefusesABlobHeldUnderAnotherSize(t *testing.T) {
+	forEachStore(t, func(t *testing.T, st testStore) {
+		first := start(t, st, alice, doc(t, nil))
+		put(t, st, alice, first.UploadID, indexJS)
+		put(t, st, alice, first.UploadID, indexMap)
+		if _, _, err := artifact.Commit(st, alice, first.UploadID, nil); err != nil {
+			t.Fatal(err)
+		}
+		second := start(t, st, alice, doc(t, func(m map[string]any) {
+			m["modules"].([]any)[1].(map[string]any)["size"] = len(indexMap) + 1
+		}))
+		if len(second.MissingBlobs) != 0 {
+			t.Fatalf("the second upload asks for %v; the tenant holds both blobs", second.MissingBlobs)
+		}
+		_, _, err := artifact.Commit(st, alice, second.UploadID, nil)
+		wantCode(t, err, wire.CodeArtifactInvalid, fmt.Sprintf(`declares "index.js.map" with size %d, but the stored blob %s has %d bytes`, len(indexMap)+1, sha(indexMap), len(indexMap)))
 	})
 }
 
