@@ -311,9 +311,14 @@ func decodeValue(f *model.Field, v any) (attr.Value, error) {
 				elems = append(elems, ov)
 				continue
 			}
-			name, _ := o["name"].(string)
-			ref, _ := o[f.RefMember].(map[string]any)
-			target, _ := ref["name"].(string)
+			// a binding entry is {name, <refMember>: {…, name}}: anything else is not
+			// taken as an empty name
+			name, ok := o["name"].(string)
+			ref, ok2 := o[f.RefMember].(map[string]any)
+			target, ok3 := ref["name"].(string)
+			if !ok || !ok2 || !ok3 {
+				return nil, fmt.Errorf("member %s has an entry that is not {name, %s: {name}}", f.Wire, f.RefMember)
+			}
 			ov, d := types.ObjectValue(et.AttrTypes, map[string]attr.Value{"name": types.StringValue(name), bindingTargetAttr: types.StringValue(target)})
 			if err := diagErr(d); err != nil {
 				return nil, err

@@ -40,7 +40,7 @@ func (r *Resource) Create(ctx context.Context, req resource.CreateRequest, resp 
 	}
 	st, err := r.kind.model.fromResource(plan, c.form, res, adoptUnknown, &resp.Diagnostics)
 	if err != nil {
-		c.failure("The host's representation could not be decoded.").withLocalCode(codeHostResponseInvalid, err).add(&resp.Diagnostics)
+		c.failure("The host's representation could not be decoded.").withLocalCode(codeHostResponseInvalid, err).violatedAt(err).add(&resp.Diagnostics)
 		return
 	}
 	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)

@@ -251,6 +251,15 @@ func (r *report) withErr(err error) *report {
 	return r
 }
 
+// violatedAt points r at the member a *client.Violation in err names, if it names one.
+func (r *report) violatedAt(err error) *report {
+	var v *client.Violation
+	if errors.As(err, &v) && v.Pointer != "" {
+		r.pointer = v.Pointer
+	}
+	return r
+}
+
 // hostPointer is the field pointer a host names in details.field, if any.
 func hostPointer(e *wire.Error) string {
 	if len(e.Details) == 0 {

@@ -82,9 +82,11 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 	}
 	st, err := m.fromResource(prior, form, res, mode, &resp.Diagnostics)
 	if err != nil {
-		(&report{summary: fmt.Sprintf("Host response for %s %s is not usable", m.kind.Kind, name), typeName: m.typeName,
+		rep := &report{summary: fmt.Sprintf("Host response for %s %s is not usable", m.kind.Kind, name), typeName: m.typeName,
 			space: space, name: name, ref: &form.Ref, code: codeHostResponseInvalid, cause: err.Error(),
-			repair: protocolInvalidRepair}).add(&resp.Diagnostics)
+			what:   "The host's spec does not fit the resource's schema; the state was left unchanged.",
+			repair: protocolInvalidRepair}
+		rep.violatedAt(err).add(&resp.Diagnostics)
 		return
 	}
 	if keepMarker {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -55,18 +56,7 @@ func TestReadOfARepresentationThatBreaksTheProtocolKeepsTheState(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, hostsim.Config{})
-			st := h.create(queueType, queueOrders)
-			hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-				if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/AtLeastOnceQueue/orders") {
-					return reply{}, false
-				}
-				rep := fwd()
-				rep.header = rep.header.Clone()
-				rep.body = editJSON(t, rep.body, func(doc map[string]any) { c.bend(doc, rep.header) })
-				return rep, true
-			})
-			rd, d := h.read(queueType, st)
+			st, rd, d := readBent(t, c.bend)
 			lines := []string{"The host could not be read; the state was left unchanged.",
 				"",
 				"Cause: " + c.cause,
@@ -82,11 +72,61 @@ func TestReadOfARepresentationThatBreaksTheProtocolKeepsTheState(t *testing.T) {
 				"",
 				"The host's answer breaks the protocol, so the provider will not guess a remedy. Check the host (and any proxy in front of it).")
 			wantDiags(t, d, errorDiag("Host response for AtLeastOnceQueue orders is not usable", lines...))
-			for k, v := range st {
-				if !rd[k].Equal(v) {
-					t.Errorf("the refresh moved %s from %v to %v", k, v, rd[k])
-				}
-			}
+			mustKeep(t, st, rd)
 		})
+	}
+}
+
+// TestReadOfASpecThatDoesNotFitTheSchemaKeepsTheState: a read answer that passes
+// verification but whose spec member has another JSON type than its field (here
+// messageRetentionSeconds as a string) fails the refresh, naming the member as its
+// Pointer, and the state is kept: nothing of the spec is taken as a zero value.
+func TestReadOfASpecThatDoesNotFitTheSchemaKeepsTheState(t *testing.T) {
+	t.Parallel()
+	st, rd, d := readBent(t, func(doc map[string]any, _ http.Header) {
+		doc["spec"].(map[string]any)["messageRetentionSeconds"] = "lots"
+	})
+	wantDiags(t, d, errorDiag("Host response for AtLeastOnceQueue orders is not usable",
+		"The host's spec does not fit the resource's schema; the state was left unchanged.",
+		"",
+		"Cause: member messageRetentionSeconds has an unexpected JSON type string",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Pointer: /spec/messageRetentionSeconds",
+		"Code: takoform.provider/host-response-invalid",
+		"Retryable: no",
+		"",
+		"The host's answer breaks the protocol, so the provider will not guess a remedy. Check the host (and any proxy in front of it)."))
+	mustKeep(t, st, rd)
+}
+
+// readBent creates the queue orders, then refreshes it through a host in front of
+// hostsim that bends the read's answer (its body and headers): the state created, the
+// state the refresh returned and its diagnostics.
+func readBent(t *testing.T, bend func(doc map[string]any, header http.Header)) (st, rd values, d []*tfprotov6.Diagnostic) {
+	t.Helper()
+	h := newHarness(t, hostsim.Config{})
+	st = h.create(queueType, queueOrders)
+	hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+		if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/AtLeastOnceQueue/orders") {
+			return reply{}, false
+		}
+		rep := fwd()
+		rep.header = rep.header.Clone()
+		rep.body = editJSON(t, rep.body, func(doc map[string]any) { bend(doc, rep.header) })
+		return rep, true
+	})
+	rd, d = h.read(queueType, st)
+	return st, rd, d
+}
+
+// mustKeep fails t unless the refresh kept every value of st.
+func mustKeep(t *testing.T, st, rd values) {
+	t.Helper()
+	for k, v := range st {
+		if !rd[k].Equal(v) {
+			t.Errorf("the refresh moved %s from %v to %v", k, v, rd[k])
+		}
 	}
 }

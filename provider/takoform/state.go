@@ -122,7 +122,7 @@ func (m *kindModel) fromResource(base values, form *model.Form, res *client.Reso
 func (m *kindModel) adoptSpec(v values, form *model.Form, raw []byte, mode adoptMode) error {
 	specAny, err := decodeJSON(raw)
 	if err != nil {
-		return err
+		return &client.Violation{Pointer: "/spec", Reason: err.Error()}
 	}
 	spec, _ := specAny.(map[string]any)
 	for i := range form.Fields {
@@ -142,7 +142,7 @@ func (m *kindModel) adoptSpec(v values, form *model.Form, raw []byte, mode adopt
 		}
 		val, err := decodeValue(f, spec[f.Wire])
 		if err != nil {
-			return err
+			return &client.Violation{Pointer: "/spec/" + wire.EscapePointerToken(f.Wire), Reason: err.Error()}
 		}
 		if mode == adoptAll && cur != nil && !cur.IsNull() && f.Kind == model.FieldJSONMap && sameJSON(cur, val) {
 			continue // keep the configured spelling of an equal JSON object

@@ -180,7 +180,7 @@ func (r *Resource) updateTransition(ctx context.Context, req resource.UpdateRequ
 		st, ferr := m.fromResource(plan, to, ans.Resource, adoptUnknown, &resp.Diagnostics)
 		if ferr != nil {
 			rep.summary, rep.code, rep.cause = "Host response is not usable", codeHostResponseInvalid, ferr.Error()
-			rep.add(&resp.Diagnostics)
+			rep.violatedAt(ferr).add(&resp.Diagnostics)
 			return
 		}
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateTransitionKey, nil)...)

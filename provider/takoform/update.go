@@ -64,7 +64,7 @@ func (r *Resource) Update(ctx context.Context, req resource.UpdateRequest, resp 
 	}
 	st, err := r.kind.model.fromResource(plan, form, res, adoptUnknown, &resp.Diagnostics)
 	if err != nil {
-		u.failure("The host's representation could not be decoded.").withLocalCode(codeHostResponseInvalid, err).add(&resp.Diagnostics)
+		u.failure("The host's representation could not be decoded.").withLocalCode(codeHostResponseInvalid, err).violatedAt(err).add(&resp.Diagnostics)
 		return
 	}
 	r.setState(ctx, &resp.State.Raw, st, &resp.Diagnostics)
