@@ -3,10 +3,13 @@ package takoform
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/hostsim"
 )
@@ -86,5 +89,81 @@ func TestDecodeValueTakesOnlyTheJSONTypeOfItsField(t *testing.T) {
 	}
 	if v, err := decodeValue(bl, []any{map[string]any{"name": "CACHE", bl.RefMember: ref("kv")}}); err != nil || !strings.Contains(fmt.Sprint(v), "CACHE") {
 		t.Errorf("binding list %s refused a well-formed entry: %v %v", bl.Wire, v, err)
+	}
+}
+
+// TestEncodeSpecOmitsNullFields: a field left null is not sent (the host fills its
+// default, as Materialize does here), never sent as its type's zero value: for every
+// Form of the catalog, a spec whose fields are all null encodes as the Form's
+// defaults alone.
+func TestEncodeSpecOmitsNullFields(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	for _, kt := range h.p.kinds {
+		for _, f := range kt.model.kind.Versions {
+			vals := values{}
+			for i := range f.Fields {
+				vals[f.Fields[i].Attr] = nullOf(attrType(&f.Fields[i]))
+			}
+			got, err := encodeSpec(f, vals)
+			if err != nil {
+				t.Fatalf("%s %s: %v", f.Ref.Kind, f.Ref.DefinitionVersion, err)
+			}
+			if want := f.Materialize(map[string]any{}); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s: a spec of null fields encodes as %v; want the defaults %v", f.Ref.Kind, f.Ref.DefinitionVersion, got, want)
+			}
+		}
+	}
+}
+
+// TestCodecEdges: the encoder and decoder cases no Form's ordinary values reach.
+// A set is sent sorted by the canonical (JCS) bytes of its elements, not by the
+// strings: `a"` is written `"a\""`, whose backslash sorts after `#`. A JSON map that
+// is the JSON null is not one object. A number with a fraction is not an integer.
+// An object list's entries are decoded member by member, and a member of another
+// JSON type fails the list.
+func TestCodecEdges(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	field := func(typeName, attr string) *model.Field {
+		m := h.kind(typeName).model.newest
+		for i := range m.Fields {
+			if m.Fields[i].Attr == attr {
+				return &m.Fields[i]
+			}
+		}
+		t.Fatalf("%s has no field %s", typeName, attr)
+		return nil
+	}
+	handlers := field("takoform_worker_version", "handlers")
+	set, _ := types.SetValue(types.StringType, []attr.Value{types.StringValue(`a"`), types.StringValue("a#")})
+	if got, err := encodeValue(handlers, set); err != nil || !reflect.DeepEqual(got, []any{"a#", `a"`}) {
+		t.Errorf("the set {a\", a#} encodes as %v (%v); want [a# a\"], the order of their canonical bytes", got, err)
+	}
+	vars := field("takoform_worker_version", "vars_json")
+	if got, err := encodeValue(vars, types.StringValue("null")); err == nil || err.Error() != "value is not one JSON object" {
+		t.Errorf("the JSON map null encodes as %v (%v); want it refused as not one JSON object", got, err)
+	}
+	retention := field("takoform_at_least_once_queue", "message_retention_seconds")
+	if got, err := decodeValue(retention, json.Number("1.5")); err == nil || err.Error() != "member messageRetentionSeconds is not an integer: 1.5" {
+		t.Errorf("1.5 as an integer decodes as %v (%v); want it refused", got, err)
+	}
+	versions := field("takoform_worker_deployment", "versions")
+	var wire, weight string
+	for _, mf := range versions.Members {
+		if mf.Kind == model.FieldInteger {
+			weight = mf.Wire
+		} else {
+			wire = mf.Wire
+		}
+	}
+	entry := map[string]any{wire: map[string]any{"apiVersion": "a/v1", "kind": "WorkerVersion", "name": "v1"}, weight: json.Number("100")}
+	got, err := decodeValue(versions, []any{entry})
+	if err != nil || !strings.Contains(fmt.Sprint(got), `"v1"`) || !strings.Contains(fmt.Sprint(got), "100") {
+		t.Errorf("an object list entry decodes as %v (%v); want its reference v1 and weight 100", got, err)
+	}
+	entry[weight] = "heavy"
+	if got, err := decodeValue(versions, []any{entry}); err == nil || !strings.Contains(err.Error(), "member "+weight+" has an unexpected JSON type string") {
+		t.Errorf("an object list entry whose %s is a string decodes as %v (%v); want the member named", weight, got, err)
 	}
 }

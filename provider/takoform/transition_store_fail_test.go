@@ -148,6 +148,9 @@ func TestTransitionPostWhoseAnswerLeavesTheOutcomeOpenIsReadBack(t *testing.T) {
 		{"502 without an envelope", func(t *testing.T, _ reply) reply {
 			return reply{status: http.StatusBadGateway, header: http.Header{}, body: nil}
 		}},
+		{"500 without an envelope", func(t *testing.T, _ reply) reply {
+			return reply{status: http.StatusInternalServerError, header: http.Header{}, body: []byte("upstream failed")}
+		}},
 		{"201 instead of 200", func(t *testing.T, rep reply) reply { rep.status = http.StatusCreated; return rep }},
 		{"202 carrying the resource", func(t *testing.T, rep reply) reply {
 			rep.status = http.StatusAccepted
