@@ -183,20 +183,20 @@ func (r *Resource) consultOperation(ctx context.Context, prior values, form *mod
 	if isDeleteResult(op.Result) {
 		return false, false // a finished delete: the ordinary read finds the name gone
 	}
+	// the result is verified as every representation is (docs/provider-design.md#lifecycle):
+	// it names this resource under the recorded ref, with a uid of the grammar
 	res, rerr := op.ResultResource()
 	if rerr == nil {
-		if res.Form.FormRef != form.Ref || res.Metadata.Name != name || res.Metadata.Space != space {
-			rerr = fmt.Errorf("the result names %s %s/%s", res.Form.FormRef, res.Metadata.Space, res.Metadata.Name)
-		}
+		rerr = client.Verify(res, client.Expect{Ref: form.Ref, Name: name, Space: space})
 	}
 	if rerr != nil {
 		rep := base
 		rep.summary = fmt.Sprintf("Operation %s ended without a usable result", id)
 		rep.what, rep.cause, rep.code, rep.repair = "The state was kept.", rerr.Error(), codeOperationResumeFailed, protocolInvalidRepair
-		rep.add(d)
+		rep.violatedAt(rerr).add(d)
 		return false, true
 	}
-	if uid := prior.str(aUID); uid != "" && res.Metadata.UID != "" && uid != res.Metadata.UID {
+	if uid := prior.str(aUID); uid != "" && uid != res.Metadata.UID {
 		r.uidMismatch(prior, form, uid, res.Metadata.UID, res.Metadata.Generation, res.Metadata.Revision, d)
 		return false, true
 	}

@@ -172,8 +172,10 @@ func TestNonRetryableErrorCarriesCodeRequestAndRepair(t *testing.T) {
 	}
 }
 
-func TestPendingRefreshKeepsStateWhileAbsent(t *testing.T) {
-	t.Parallel()
+// unfinishedEndpoint is a harness whose endpoint api-edge the host accepted and has not
+// finished creating (hostsim's apply.accept-unfinished): the state records the operation.
+func unfinishedEndpoint(t *testing.T) (*harness, values) {
+	t.Helper()
 	h := withWorker(t, hostsim.Config{})
 	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=WorkerEndpoint,count=1"); err != nil {
 		t.Fatal(err)
@@ -182,6 +184,12 @@ func TestPendingRefreshKeepsStateWhileAbsent(t *testing.T) {
 	pr := h.plan(endpointType, cfg, nil)
 	st, d := h.apply(endpointType, cfg, nil, pr.planned)
 	mustNoError(t, "apply", d)
+	return h, st
+}
+
+func TestPendingRefreshKeepsStateWhileAbsent(t *testing.T) {
+	t.Parallel()
+	h, st := unfinishedEndpoint(t)
 	rd, d := h.read(endpointType, st)
 	wantDiags(t, named(d, "<pending>", st.str(aPendingOp)), warningDiag("WorkerEndpoint api-edge is still changing on the host",
 		"The host has not finished the operation recorded in pending_operation_id; the state keeps the marker and the next refresh checks again.",
@@ -350,10 +358,16 @@ func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {
 	if up.str(aGeneration) != "1" || !up["message_retention_seconds"].Equal(i64(60)) || up.str(aPendingOp) == "" {
 		t.Fatalf("state: gen=%q retention=%v pending=%q", up.str(aGeneration), up["message_retention_seconds"], up.str(aPendingOp))
 	}
+	// refreshed while the host still runs the update, the state reads the resource as it
+	// is and keeps the marker, so the refresh after the host finishes consults it again
+	running, d := h.read(queueType, up)
+	if len(d) != 1 || d[0].Summary != "AtLeastOnceQueue orders is still changing on the host" || running.str(aPendingOp) != up.str(aPendingOp) || running.str(aGeneration) != "1" {
+		t.Fatalf("refresh while the update runs: %v; pending=%q gen=%q, want the warning, the marker kept, generation 1", normalizeDiags(d), running.str(aPendingOp), running.str(aGeneration))
+	}
 	if _, err := h.sim.Admin.Complete(up.str(aPendingOp)); err != nil {
 		t.Fatal(err)
 	}
-	rd, d := h.read(queueType, up)
+	rd, d := h.read(queueType, running)
 	mustNoError(t, "refresh", d)
 	if rd.str(aPendingOp) != "" || rd.str(aGeneration) != "2" || !rd["message_retention_seconds"].Equal(i64(120)) {
 		t.Errorf("after the host finished: pending=%q gen=%q retention=%v", rd.str(aPendingOp), rd.str(aGeneration), rd["message_retention_seconds"])
