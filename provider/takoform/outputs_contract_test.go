@@ -1,15 +1,9 @@
 package takoform
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -24,37 +18,18 @@ import (
 // way a faulty host would send it. Discovery is rewritten to name the proxy's origin.
 func answerRewriter(t *testing.T, h *harness, name string, rewrite func(res map[string]any)) {
 	t.Helper()
-	target, err := url.Parse(h.sim.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var self string
-	rp := httputil.NewSingleHostReverseProxy(target)
-	rp.ModifyResponse = func(resp *http.Response) error {
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return err
-		}
-		_ = resp.Body.Close()
-		body = bytes.ReplaceAll(body, []byte(h.sim.URL), []byte(self))
+	front := h.sim.InFront(t, func(r *http.Request, _ int, body []byte) ([]byte, error) {
 		var doc map[string]any
-		if strings.Contains(resp.Request.URL.Path, "/resources/") && json.Unmarshal(body, &doc) == nil {
-			if md, _ := doc["metadata"].(map[string]any); md != nil && md["name"] == name {
-				rewrite(doc)
-				if body, err = json.Marshal(doc); err != nil {
-					return err
-				}
-			}
+		if !strings.Contains(r.URL.Path, "/resources/") || json.Unmarshal(body, &doc) != nil {
+			return body, nil
 		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		resp.ContentLength = int64(len(body))
-		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
-		return nil
-	}
-	srv := httptest.NewServer(rp)
-	t.Cleanup(srv.Close)
-	self = srv.URL
-	mustNoError(t, "configure against the rewriting host", h.configure(map[string]string{"endpoint": srv.URL, "token": "sim-primary", "space": "dev"}))
+		if md, _ := doc["metadata"].(map[string]any); md == nil || md["name"] != name {
+			return body, nil
+		}
+		rewrite(doc)
+		return json.Marshal(doc)
+	})
+	mustNoError(t, "configure against the rewriting host", h.configure(map[string]string{"endpoint": front, "token": "sim-primary", "space": "dev"}))
 }
 
 // throughHost is one host on which the output tests create a resource through a host

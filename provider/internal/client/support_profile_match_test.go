@@ -1,15 +1,9 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -34,8 +28,11 @@ func TestSupportProfileMustBeTheOneAskedFor(t *testing.T) {
 	iface := map[string]any{"apiVersion": "interfaces.takoform.com/v1alpha1", "name": "edge.kv", "version": "1.0.0", "schemaDigest": digest}
 	binding := map[string]any{"apiVersion": "bindings.takoform.com/v1alpha1", "name": "module-worker.edge-kv", "version": "1.0.0", "schemaDigest": digest}
 	ask := map[string]func(c *Client) error{
-		"form":      func(c *Client) error { _, err := c.FormSupport(context.Background(), queue); return err },
-		"interface": func(c *Client) error { _, err := c.InterfaceSupport(context.Background(), "edge.kv", "1.0.0"); return err },
+		"form": func(c *Client) error { _, err := c.FormSupport(context.Background(), queue); return err },
+		"interface": func(c *Client) error {
+			_, err := c.InterfaceSupport(context.Background(), "edge.kv", "1.0.0")
+			return err
+		},
 		"binding": func(c *Client) error {
 			_, err := c.BindingSupport(context.Background(), "module-worker.edge-kv", "1.0.0")
 			return err
@@ -72,44 +69,23 @@ func TestSupportProfileMustBeTheOneAskedFor(t *testing.T) {
 }
 
 // bentSupport is a client of hostsim through a host in front of it that bends every
-// support profile it answers (the listing is left alone), with hostsim's origin written
-// as its own.
+// support profile it answers (the listing is left alone).
 func bentSupport(t *testing.T, bend func(doc map[string]any)) *Client {
 	t.Helper()
 	sim := hostsimtest.Start(t, hostsim.Config{})
-	target, err := url.Parse(sim.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var self string
-	rp := httputil.NewSingleHostReverseProxy(target)
-	rp.ModifyResponse = func(resp *http.Response) error {
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return err
+	front := sim.InFront(t, func(r *http.Request, status int, body []byte) ([]byte, error) {
+		at := strings.Index(r.URL.Path, "/support/")
+		if status != http.StatusOK || at < 0 || strings.Count(r.URL.Path[at:], "/") <= 2 {
+			return body, nil
 		}
-		resp.Body.Close()
-		body = bytes.ReplaceAll(body, []byte(sim.URL), []byte(self))
-		path := resp.Request.URL.Path
-		if resp.StatusCode == http.StatusOK && strings.Contains(path, "/support/") && strings.Count(path[strings.Index(path, "/support/"):], "/") > 2 {
-			var doc map[string]any
-			if err := json.Unmarshal(body, &doc); err != nil {
-				return err
-			}
-			bend(doc)
-			if body, err = json.Marshal(doc); err != nil {
-				return err
-			}
+		var doc map[string]any
+		if err := json.Unmarshal(body, &doc); err != nil {
+			return nil, err
 		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		resp.ContentLength = int64(len(body))
-		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
-		return nil
-	}
-	srv := httptest.NewServer(rp)
-	t.Cleanup(srv.Close)
-	self = srv.URL
-	c, err := New(Config{Endpoint: srv.URL, Token: "sim-primary"})
+		bend(doc)
+		return json.Marshal(doc)
+	})
+	c, err := New(Config{Endpoint: front, Token: "sim-primary"})
 	if err != nil {
 		t.Fatal(err)
 	}
