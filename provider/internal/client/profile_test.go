@@ -75,6 +75,11 @@ func TestProfileShapeRefusesSchemaInvalidProfiles(t *testing.T) {
 		"unknown operation":            []byte(strings.Replace(string(formProfile("")), `"delete"]`, `"delete","scale"]`, 1)),
 		"duplicate member":             formProfile(`,"limits":{"maximumHandlers":1},"limits":{"maximumHandlers":2}`),
 		"other apiVersion":             []byte(strings.Replace(string(formProfile("")), "support.takoform.com/v1alpha1", "support.takoform.com/v1", 1)),
+		"duplicate operation":          []byte(strings.Replace(string(formProfile("")), `"delete"]`, `"delete","read"]`, 1)),
+		"repeated enum value":          formProfile(`,"supportedEnums":{"handlers":["fetch","fetch"]}`),
+		"enum value over 128":          formProfile(`,"supportedEnums":{"handlers":["` + strings.Repeat("é", 129) + `"]}`),
+		"enum key not a field key":     formProfile(`,"supportedEnums":{"Handlers":["fetch"]}`),
+		"range key not a field key":    formProfile(`,"supportedRanges":{"1weight":{"maximum":5}}`),
 	}
 	for name, raw := range bad {
 		if sp, err := decodeProfile(raw); err == nil {
