@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/takokit/takokit/catalog/model"
-	"github.com/takokit/takokit/hostsim"
 )
 
 // TestDecodeValueTakesOnlyTheJSONTypeOfItsField: a host's spec member is decoded into
@@ -22,7 +21,7 @@ import (
 // objects included), with its own type and with each other type.
 func TestDecodeValueTakesOnlyTheJSONTypeOfItsField(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, hostsim.Config{})
+	p := testProvider(t) // the codec asks no host
 	first := map[model.FieldKind]*model.Field{}
 	var walk func(fs []model.Field)
 	walk = func(fs []model.Field) {
@@ -33,7 +32,7 @@ func TestDecodeValueTakesOnlyTheJSONTypeOfItsField(t *testing.T) {
 			walk(fs[i].Members)
 		}
 	}
-	for _, kt := range h.p.kinds {
+	for _, kt := range p.kinds {
 		walk(kt.model.newest.Fields)
 	}
 	ref := func(name any) map[string]any { return map[string]any{"apiVersion": "a/v1", "kind": "K", "name": name} }
@@ -98,8 +97,8 @@ func TestDecodeValueTakesOnlyTheJSONTypeOfItsField(t *testing.T) {
 // defaults alone.
 func TestEncodeSpecOmitsNullFields(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, hostsim.Config{})
-	for _, kt := range h.p.kinds {
+	p := testProvider(t) // the codec asks no host
+	for _, kt := range p.kinds {
 		for _, f := range kt.model.kind.Versions {
 			vals := values{}
 			for i := range f.Fields {
@@ -124,9 +123,9 @@ func TestEncodeSpecOmitsNullFields(t *testing.T) {
 // JSON type fails the list.
 func TestCodecEdges(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, hostsim.Config{})
+	p := testProvider(t) // the codec asks no host
 	field := func(typeName, attr string) *model.Field {
-		m := h.kind(typeName).model.newest
+		m := kindByType(t, p, typeName).model.newest
 		for i := range m.Fields {
 			if m.Fields[i].Attr == attr {
 				return &m.Fields[i]

@@ -234,7 +234,8 @@ func (r *report) withErr(err error) *report {
 		r.repair = protocolInvalidRepair
 		// the member the answer breaks, not where the request was about (a header's
 		// rule names none)
-		r.pointer = v.Pointer
+		r.pointer = ""
+		r.violatedAt(err)
 		if r.ref != nil && r.name != "" {
 			r.summary = fmt.Sprintf("Host response for %s %s is not usable", r.ref.Kind, r.name)
 		}

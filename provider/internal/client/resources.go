@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -239,19 +238,16 @@ func (c *Client) outcome(resp *Response, want Expect, allowed ...int) (*Outcome,
 type VerifyError struct {
 	Status int
 	Reason string
-	// Pointer is the member that breaks the rule ("" when the rule is about no member).
-	Pointer string
+	err    error // the rule broken: a *Violation names its member
 }
 
 // NewVerifyError is the VerifyError of an answer of status whose verification failed
-// with err (a *Violation names its member).
+// with err.
 func NewVerifyError(status int, err error) *VerifyError {
-	e := &VerifyError{Status: status, Reason: err.Error()}
-	var v *Violation
-	if errors.As(err, &v) {
-		e.Pointer = v.Pointer
-	}
-	return e
+	return &VerifyError{Status: status, Reason: err.Error(), err: err}
 }
+
+// Unwrap is the rule broken (a *Violation when it names a member).
+func (e *VerifyError) Unwrap() error { return e.err }
 
 func (e *VerifyError) Error() string { return "the host's representation is not usable: " + e.Reason }
