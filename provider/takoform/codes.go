@@ -24,6 +24,7 @@ const (
 	codeBundleUploadFailed         = codePrefix + "bundle-upload-failed"
 	codeImportIDInvalid            = codePrefix + "import-id-invalid"
 	codeUIDMismatch                = codePrefix + "uid-mismatch"
+	codeFormMovedOutside           = codePrefix + "form-moved-outside-configuration"
 	codeRelationTargetChanged      = codePrefix + "relation-target-changed"
 	codeHostResponseInvalid        = codePrefix + "host-response-invalid"
 	codeOutputContractViolated     = codePrefix + "output-contract-violated"
@@ -50,7 +51,7 @@ var ProviderCodes = []string{
 	codeVersionChangeNeedsTrans, codeFieldNotInDefinition, codeDesiredInvalid, codeEnvNameDuplicate,
 	codeWeightSumInvalid, codeRevisionOwnerMissing, codeRevisionOwnerConflict, codeRevisionNameUnresolved,
 	codeImmutableRevisionSameName, codeBundleConflict, codeBundleUploadFailed, codeImportIDInvalid,
-	codeUIDMismatch, codeRelationTargetChanged, codeHostResponseInvalid, codeOutputContractViolated,
+	codeUIDMismatch, codeFormMovedOutside, codeRelationTargetChanged, codeHostResponseInvalid, codeOutputContractViolated,
 	codeOperationResumeFailed, codeHostSupportUnreadable, codeHostNoForm, codeHostNoOperation,
 	codeHostNoInterface, codeHostNoBinding, codeHostNoValue, codeHostLimitExceeded, codeHostNoTransition,
 	codeFormTransitionInvalid, codeFormTransitionNotApplic, codeFormTransitionWithChanges,

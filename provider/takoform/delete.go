@@ -36,6 +36,7 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		// an accepted create never disclosed the generation: learn it first
 		res, err := r.configured.client.Get(ctx, want)
 		if client.IsNotFound(err) {
+			r.deleteNotFound(ctx, prior, form, &resp.Diagnostics)
 			return
 		}
 		if err != nil {
@@ -74,8 +75,12 @@ func (r *Resource) Delete(ctx context.Context, req resource.DeleteRequest, resp 
 		}
 		err = last.TerminalError()
 	}
-	if err == nil || client.IsCode(err, wire.CodeResourceNotFound) {
-		return // done, or already gone
+	if err == nil {
+		return
+	}
+	if client.IsCode(err, wire.CodeResourceNotFound) {
+		r.deleteNotFound(ctx, prior, form, &resp.Diagnostics) // already gone, or moved to another version
+		return
 	}
 	rep.what = refusedOr(err, "delete", "the resource stays in state.")
 	rep.withErr(err).add(&resp.Diagnostics)

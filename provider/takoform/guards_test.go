@@ -248,7 +248,7 @@ func TestProviderCodeListIsClosed(t *testing.T) {
 		"state-form-ref-unsupported", "definition-version-change-needs-transition", "field-not-in-recorded-definition",
 		"desired-invalid", "environment-name-duplicate", "weight-sum-invalid", "revision-owner-missing",
 		"revision-owner-conflict", "revision-name-unresolved", "immutable-revision-same-name", "bundle-conflict",
-		"bundle-upload-failed", "import-id-invalid", "uid-mismatch", "relation-target-changed",
+		"bundle-upload-failed", "import-id-invalid", "uid-mismatch", "form-moved-outside-configuration", "relation-target-changed",
 		"host-response-invalid", "output-contract-violated", "operation-resume-failed", "host-support-unreadable",
 		"host-does-not-support-form", "host-does-not-support-operation", "host-does-not-support-interface",
 		"host-does-not-support-binding", "host-does-not-support-value", "host-limit-exceeded",

@@ -59,8 +59,16 @@ func (r *Resource) Read(ctx context.Context, req resource.ReadRequest, resp *res
 		if keepMarker {
 			return // "not yet", not a deletion: state unchanged
 		}
-		resp.State.RemoveResource(ctx)
-		return
+		moved, to, stop := r.movedTo(ctx, prior, form, &resp.Diagnostics)
+		if stop {
+			return
+		}
+		if moved == nil {
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		r.movedWarning(prior, form, to, moved, &resp.Diagnostics)
+		res, err, form = moved, nil, to
 	}
 	if err != nil {
 		rep := &report{summary: fmt.Sprintf("Failed to read %s %s", m.kind.Kind, name), typeName: m.typeName,
@@ -108,6 +116,10 @@ func (r *Resource) uidRule(prior values, form *model.Form, res *client.Resource,
 }
 
 func (r *Resource) uidMismatch(prior values, form *model.Form, want, got, gen, rev string, d *diag.Diagnostics) {
+	r.uidReport(prior, form, want, got, gen, rev).add(d)
+}
+
+func (r *Resource) uidReport(prior values, form *model.Form, want, got, gen, rev string) *report {
 	m := r.kind.model
 	name, space := prior.str(aName), prior.str(aSpace)
 	p := path.Root(aUID)
@@ -118,7 +130,7 @@ func (r *Resource) uidMismatch(prior values, form *model.Form, want, got, gen, r
 		repair: "Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; " +
 			"(3) delete the host-side replacement and apply again."}
 	rep.fence("Expected UID", want).fence("Current UID", got).fence("Current generation", gen).fence("Current revision", rev)
-	rep.add(d)
+	return rep
 }
 
 // driftWarning reports relation drift the host shows on Ready (docs/provider-design.md#relation-drift).

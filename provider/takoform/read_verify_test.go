@@ -124,9 +124,12 @@ func readBent(t *testing.T, bend func(doc map[string]any, header http.Header)) (
 // mustKeep fails t unless the refresh kept every value of st.
 func mustKeep(t *testing.T, st, rd values) {
 	t.Helper()
+	if rd == nil {
+		t.Fatal("the state was removed")
+	}
 	for k, v := range st {
 		if !rd[k].Equal(v) {
-			t.Errorf("the refresh moved %s from %v to %v", k, v, rd[k])
+			t.Errorf("the state changed at %s: %v -> %v", k, v, rd[k])
 		}
 	}
 }

@@ -59,14 +59,7 @@ func TestUIDMismatchKeepsState(t *testing.T) {
 			"Retryable: no",
 			"",
 			"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
-	if st == nil {
-		t.Fatal("state was removed")
-	}
-	for k, v := range old {
-		if !st[k].Equal(v) {
-			t.Errorf("state changed at %s: %v -> %v", k, v, st[k])
-		}
-	}
+	mustKeep(t, old, st)
 }
 
 func TestUnknownStateRefFailsClosed(t *testing.T) {
@@ -518,12 +511,5 @@ func TestUpdateAnsweredForAnotherIncarnationKeepsState(t *testing.T) {
 			"Retryable: no",
 			"",
 			"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
-	if st == nil {
-		t.Fatal("state was removed")
-	}
-	for k, v := range old {
-		if !st[k].Equal(v) {
-			t.Errorf("state changed at %s: %v -> %v", k, v, st[k])
-		}
-	}
+	mustKeep(t, old, st)
 }
