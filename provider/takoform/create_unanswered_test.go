@@ -145,20 +145,7 @@ func TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave(t *testing.T) {
 	}
 	sent := len(requestRoutes(t, h))
 	kept, d := h.apply(queueType, nil, st, nil)
-	wantDiags(t, named(d, "<target uid>", uid), errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
-		"The host serves another incarnation under this name (it was deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.",
-		"",
-		"Resource: takoform_at_least_once_queue (dev/orders)",
-		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-		"Pointer: /metadata/uid",
-		"Expected UID: <target uid>",
-		"Current UID: <uid-1>",
-		"Current generation: 1",
-		"Current revision: 1",
-		"Code: takoform.provider/uid-mismatch",
-		"Retryable: no",
-		"",
-		"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
+	wantDiags(t, named(d, "<target uid>", uid), queueUIDMismatch(sameNameOtherUID, "0.2.0", "<target uid>", "<uid-1>", "1", "1"))
 	wantKept(t, st, kept)
 	if got, want := requestRoutes(t, h)[sent:], []string{"GET read"}; !slices.Equal(got, want) {
 		t.Errorf("the refused delete sent %q, want %q", got, want)

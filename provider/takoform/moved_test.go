@@ -109,21 +109,8 @@ func TestRefreshKeepsTheStateWhenAnotherIncarnationHoldsTheNameUnderAnotherVersi
 	}
 	st, d := h.read(queueType, old)
 	wantDiags(t, named(d, "<state's uid>", old.str(aUID), "<host's uid>", fresh.str(aUID)),
-		errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
-			"The host no longer answers this name under its recorded definition version 0.1.0; under 0.2.0 it serves another incarnation (deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.",
-			"",
-			"Resource: takoform_at_least_once_queue (dev/orders)",
-			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-			"Pointer: /metadata/uid",
-			"Expected UID: <state's uid>",
-			"Current UID: <host's uid>",
-			"Current generation: 1",
-			"Current revision: 1",
-			"Code: takoform.provider/uid-mismatch",
-			"Retryable: no",
-			"",
-			"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
-	mustKeep(t, old, st)
+		queueUIDMismatch("The host no longer answers this name under its recorded definition version 0.1.0; under 0.2.0 it serves another incarnation (deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.", "0.2.0", "<state's uid>", "<host's uid>", "1", "1"))
+	wantKept(t, old, st)
 }
 
 // TestRefreshWhoseProbeOfAnotherVersionFailsKeepsTheState: the resource is not found under its
@@ -163,7 +150,7 @@ func TestRefreshWhoseProbeOfAnotherVersionFailsKeepsTheState(t *testing.T) {
 	if recorded.Load() != 1 || probes.Load() != 1 {
 		t.Errorf("reads under 0.1.0 = %d and under 0.2.0 = %d, want one each", recorded.Load(), probes.Load())
 	}
-	mustKeep(t, st, rd)
+	wantKept(t, st, rd)
 }
 
 // TestDestroyWithoutRefreshOfAMovedResourceKeepsTheState: destroy -refresh=false sends the
@@ -183,7 +170,7 @@ func TestDestroyWithoutRefreshOfAMovedResourceKeepsTheState(t *testing.T) {
 		kept, d := h.apply(queueType, nil, prior, nil)
 		wantDiags(t, named(d, "<uid>", st.str(aUID)), movedQueue(errorDiag, "0.1.0", "0.2.0", "2", movedNotDeleted,
 			"Refresh first (tofu apply -refresh-only, or a destroy without -refresh=false) so the state records 0.2.0, then destroy again."))
-		mustKeep(t, prior, kept)
+		wantKept(t, prior, kept)
 		if _, mut := counters(t, h); mut != mut0 {
 			t.Errorf("the delete mutated the host %d times", mut-mut0)
 		}

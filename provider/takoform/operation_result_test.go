@@ -60,7 +60,7 @@ func TestRefreshOfAnOperationWhoseResultIsNotTheResourceKeepsTheState(t *testing
 				"Retryable: no",
 				"",
 				"The host's answer breaks the protocol, so the provider will not guess a remedy. Check the host (and any proxy in front of it)."))
-			mustKeep(t, st, rd)
+			wantKept(t, st, rd)
 		})
 	}
 }

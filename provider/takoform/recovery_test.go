@@ -31,6 +31,28 @@ func TestLostResponseReplaysWithinTheApply(t *testing.T) {
 	}
 }
 
+// queueUIDMismatch is the uid rule's refusal about queue dev/orders, under definition
+// version, naming the uid the state expects and the one the host serves at gen and rev.
+func queueUIDMismatch(what, version, expected, current, gen, rev string) diagnostic {
+	return errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
+		what,
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@"+version+" schema=<sha256-1>",
+		"Pointer: /metadata/uid",
+		"Expected UID: "+expected,
+		"Current UID: "+current,
+		"Current generation: "+gen,
+		"Current revision: "+rev,
+		"Code: takoform.provider/uid-mismatch",
+		"Retryable: no",
+		"",
+		"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid")
+}
+
+// sameNameOtherUID is what the uid rule says of another incarnation under the recorded ref.
+const sameNameOtherUID = "The host serves another incarnation under this name (it was deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed."
+
 func TestUIDMismatchKeepsState(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
@@ -45,21 +67,8 @@ func TestUIDMismatchKeepsState(t *testing.T) {
 	}
 	st, d := h.read(queueType, old)
 	wantDiags(t, named(d, "<state's uid>", old.str(aUID), "<host's uid>", fresh.str(aUID)),
-		errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
-			"The host serves another incarnation under this name (it was deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.",
-			"",
-			"Resource: takoform_at_least_once_queue (dev/orders)",
-			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-			"Pointer: /metadata/uid",
-			"Expected UID: <state's uid>",
-			"Current UID: <host's uid>",
-			"Current generation: 1",
-			"Current revision: 1",
-			"Code: takoform.provider/uid-mismatch",
-			"Retryable: no",
-			"",
-			"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
-	mustKeep(t, old, st)
+		queueUIDMismatch(sameNameOtherUID, "0.2.0", "<state's uid>", "<host's uid>", "1", "1"))
+	wantKept(t, old, st)
 }
 
 func TestUnknownStateRefFailsClosed(t *testing.T) {
@@ -497,19 +506,6 @@ func TestUpdateAnsweredForAnotherIncarnationKeepsState(t *testing.T) {
 	mustNoError(t, "plan", pr.diags)
 	st, d := h.apply(queueType, changed, old, pr.planned)
 	wantDiags(t, named(d, "<state's uid>", old.str(aUID), "<host's uid>", fresh.str(aUID)),
-		errorDiag("AtLeastOnceQueue dev/orders on the host is not the object this state tracks",
-			"The host serves another incarnation under this name (it was deleted and re-created outside this configuration). The state was kept exactly as it was: it is neither re-bound to the new object nor removed.",
-			"",
-			"Resource: takoform_at_least_once_queue (dev/orders)",
-			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-			"Pointer: /metadata/uid",
-			"Expected UID: <state's uid>",
-			"Current UID: <host's uid>",
-			"Current generation: 2",
-			"Current revision: 2",
-			"Code: takoform.provider/uid-mismatch",
-			"Retryable: no",
-			"",
-			"Choose one: (1) tofu state rm this resource and tofu import the new object; (2) restore the original object on the host; (3) delete the host-side replacement and apply again.").at("uid"))
-	mustKeep(t, old, st)
+		queueUIDMismatch(sameNameOtherUID, "0.2.0", "<state's uid>", "<host's uid>", "2", "2"))
+	wantKept(t, old, st)
 }
