@@ -31,6 +31,8 @@ func TestRefreshOfAnOperationWhoseResultIsNotTheResourceKeepsTheState(t *testing
 		{"Form", func(doc map[string]any) {
 			resource(doc)["form"].(map[string]any)["formRef"].(map[string]any)["definitionVersion"] = "0.1.0"
 		}, "the answer is under Form edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.1.0 (<sha256-1>), not the requested edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.2.0 (<sha256-1>)", "/form/formRef"},
+		{"no resource", func(doc map[string]any) { doc["result"] = map[string]any{} },
+			"operation <pending> result has no resource", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -47,19 +49,21 @@ func TestRefreshOfAnOperationWhoseResultIsNotTheResourceKeepsTheState(t *testing
 				return rep, true
 			})
 			rd, d := h.read(endpointType, st)
-			wantDiags(t, named(d, "<pending>", st.str(aPendingOp)), errorDiag("Operation <pending> ended without a usable result",
-				"The state was kept.",
+			lines := []string{"The state was kept.",
 				"",
-				"Cause: "+c.cause,
+				"Cause: " + c.cause,
 				"",
 				"Resource: takoform_worker_endpoint (dev/api-edge)",
-				"Form: edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.2.0 schema=<sha256-1>",
-				"Pointer: "+c.pointer,
-				"Operation: <pending>",
+				"Form: edge.forms.takokit.dev/v1beta1 WorkerEndpoint@0.2.0 schema=<sha256-1>"}
+			if c.pointer != "" {
+				lines = append(lines, "Pointer: "+c.pointer)
+			}
+			lines = append(lines, "Operation: <pending>",
 				"Code: takoform.provider/operation-resume-failed",
 				"Retryable: no",
 				"",
-				"The host's answer breaks the protocol, so the provider will not guess a remedy. Check the host (and any proxy in front of it)."))
+				"The host's answer breaks the protocol, so the provider will not guess a remedy. Check the host (and any proxy in front of it).")
+			wantDiags(t, named(d, "<pending>", st.str(aPendingOp)), errorDiag("Operation <pending> ended without a usable result", lines...))
 			wantKept(t, st, rd)
 		})
 	}

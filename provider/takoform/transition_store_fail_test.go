@@ -132,6 +132,14 @@ func serverError(t *testing.T) reply {
 	return reply{status: http.StatusInternalServerError, header: http.Header{}, body: body}
 }
 
+// serverErrorDiag is the refusal a report makes of serverError's answer: summary and what,
+// then the lines that name the resource (Resource, Form, Pointer, fences, Operation).
+func serverErrorDiag(summary, what string, resource ...string) diagnostic {
+	lines := append([]string{what, "", "Host: the host's store failed", ""}, resource...)
+	return errorDiag(summary, append(lines, "Request: req_probe", "Code: internal_error (host, HTTP 500)", "Retryable: no", "",
+		"This is a host fault. Report it to the host operator with the Request id.")...)
+}
+
 // TestTransitionPostWhoseAnswerLeavesTheOutcomeOpenIsReadBack: a POST the host
 // forwarded and committed, answered with a server error or with an answer that breaks
 // the protocol, is read back once: the readback's commit is adopted (0.2.0,

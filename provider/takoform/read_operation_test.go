@@ -1,0 +1,182 @@
+package takoform
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/takokit/takokit/hostsim"
+)
+
+// pendingUpdate creates queue orders (retention 60) and applies retention 120 while the host
+// accepts the update without finishing it: the state it returns keeps the prior values and
+// records the operation in pending_operation_id.
+func pendingUpdate(t *testing.T, h *harness) values {
+	t.Helper()
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(60), aUpdateTimeout: s("300ms"), aCreateTimeout: s("2s")}
+	st := h.create(queueType, cfg)
+	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	cfg["message_retention_seconds"] = i64(120)
+	pr := h.plan(queueType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	up, _ := h.apply(queueType, cfg, st, pr.planned)
+	if up == nil || up.str(aPendingOp) == "" || up.str(aGeneration) != "1" {
+		t.Fatalf("want the prior state with the marker: %v", up)
+	}
+	return up
+}
+
+// TestRefreshOfAPendingOperation: a refresh consults the operation the state records
+// before it reads the resource (docs/provider-design.md#pending-operations). An operation
+// that ended with an error, or that the host no longer holds, is a warning and the resource
+// is read as it is; an operation that cannot be read, or whose result is another
+// incarnation, fails the refresh and keeps the state, marker included.
+func TestRefreshOfAPendingOperation(t *testing.T) {
+	t.Parallel()
+	t.Run("that ended with an error reads the resource as it is", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, hostsim.Config{})
+		up := pendingUpdate(t, h)
+		if _, err := h.sim.Admin.Fail(up.str(aPendingOp), "backend_unavailable"); err != nil {
+			t.Fatal(err)
+		}
+		rd, d := h.read(queueType, up)
+		op := up.str(aPendingOp)
+		wantDiags(t, named(d, "<op>", op), warningDiag("AtLeastOnceQueue operation <op> ended with backend_unavailable: operation <op> was failed with backend_unavailable through the hostsim admin API",
+			"The host finished the recorded operation with an error; the resource is read as it is now.",
+			"",
+			"Host: operation <op> was failed with backend_unavailable through the hostsim admin API",
+			"",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Operation: <op>",
+			"Code: backend_unavailable (host, HTTP 503)",
+			"Retryable: yes",
+			"",
+			"This is transient and the provider already retried. Apply again later."))
+		mustReadAsItIs(t, rd)
+	})
+	t.Run("the host no longer holds reads the resource as it is", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, hostsim.Config{})
+		up := pendingUpdate(t, h)
+		up[aPendingOp] = s("op_" + strings.Repeat("0", 20))
+		rd, d := h.read(queueType, up)
+		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), warningDiag("AtLeastOnceQueue operation <op> is no longer on the host",
+			"The recorded operation has expired or is unknown; the resource is read as it is now.",
+			"",
+			"Host: operation <op> is unknown, expired or not yours",
+			"",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Operation: <op>",
+			"Request: <req-1>",
+			"Code: operation_not_found (host, HTTP 404)",
+			"Retryable: no",
+			"",
+			"The operation is no longer addressable on the host. Refresh to see the resource as it is."))
+		mustReadAsItIs(t, rd)
+	})
+	t.Run("that cannot be read keeps the state", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, hostsim.Config{})
+		up := pendingUpdate(t, h)
+		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+			if strings.Contains(r.URL.Path, "/operations/") {
+				return serverError(t), true
+			}
+			return reply{}, false
+		})
+		rd, d := h.read(queueType, up)
+		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), serverErrorDiag("Could not check AtLeastOnceQueue operation <op>", "The pending operation could not be read; the state was kept.",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Operation: <op>"))
+		wantKept(t, up, rd)
+	})
+	t.Run("still running, whose resource cannot be read, keeps the state and names the operation", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, hostsim.Config{})
+		up := pendingUpdate(t, h)
+		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/orders") {
+				return serverError(t), true
+			}
+			return reply{}, false
+		})
+		rd, d := h.read(queueType, up)
+		wantDiags(t, named(d, "<op>", up.str(aPendingOp), "<uid>", up.str(aUID)), warningDiag("AtLeastOnceQueue orders is still changing on the host",
+			"The host has not finished the operation recorded in pending_operation_id; the state keeps the marker and the next refresh checks again.",
+			"",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Operation: <op>",
+			"Code: accepted-without-representation (host)",
+			"Retryable: no",
+			"",
+			"Run tofu apply or tofu refresh again later."),
+			serverErrorDiag("Failed to read AtLeastOnceQueue orders", "The host could not be read; the state was left unchanged.",
+				"Resource: takoform_at_least_once_queue (dev/orders)",
+				"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+				"Pointer: /metadata",
+				"Expected UID: <uid>",
+				"Operation: <op>"))
+		wantKept(t, up, rd)
+	})
+	t.Run("whose every read breaks off keeps the state", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, hostsim.Config{})
+		up := pendingUpdate(t, h)
+		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+			return dropped, strings.Contains(r.URL.Path, "/operations/")
+		})
+		rd, d := h.read(queueType, up)
+		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), errorDiag("Could not check AtLeastOnceQueue operation <op>",
+			"The pending operation could not be read; the state was kept.",
+			"",
+			"Cause: GET http://127.0.0.1:<port-1>/apis/forms.takoform.com/v1beta1/operations/<op>: no complete answer from the host: unexpected EOF",
+			"",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Operation: <op>",
+			"Code: takoform.provider/operation-resume-failed",
+			"Retryable: no",
+			"",
+			"The connection to the host broke before a complete answer came. Check the endpoint and network, then apply again."))
+		wantKept(t, up, rd)
+	})
+	t.Run("whose result is another incarnation keeps the state", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, hostsim.Config{})
+		up := pendingUpdate(t, h)
+		if _, err := h.sim.Admin.Complete(up.str(aPendingOp)); err != nil {
+			t.Fatal(err)
+		}
+		other := "u-" + strings.Repeat("9", 20)
+		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+			if !strings.Contains(r.URL.Path, "/operations/") {
+				return reply{}, false
+			}
+			rep := fwd()
+			rep.body = editJSON(t, rep.body, func(doc map[string]any) {
+				doc["result"].(map[string]any)["resource"].(map[string]any)["metadata"].(map[string]any)["uid"] = other
+				doc["target"].(map[string]any)["uid"] = other
+			})
+			return rep, true
+		})
+		rd, d := h.read(queueType, up)
+		wantDiags(t, named(d, "<uid>", up.str(aUID), "<other>", other), queueUIDMismatch(sameNameOtherUID, "0.2.0", "<uid>", "<other>", "2", "2"))
+		wantKept(t, up, rd)
+	})
+}
+
+// mustReadAsItIs fails t unless rd is the queue as the host holds it after its update
+// failed: the prior retention at generation 1, and no operation recorded.
+func mustReadAsItIs(t *testing.T, rd values) {
+	t.Helper()
+	if rd == nil || rd.str(aPendingOp) != "" || rd.str(aGeneration) != "1" || !rd["message_retention_seconds"].Equal(i64(60)) {
+		t.Fatalf("want the queue as the host holds it (generation 1, retention 60, no operation): %v", rd)
+	}
+}
