@@ -140,7 +140,18 @@ func refusedOr(err error, action, kept string) string {
 	if u, ok := client.AsUnreachable(err); ok {
 		return "No host answered the " + action + " (" + u.Headline() + "); " + kept
 	}
+	if breaksProtocol(err) {
+		return "The host's answer to the " + action + " breaks the protocol; " + kept
+	}
 	return "The host refused the " + action + "; " + kept
+}
+
+// breaksProtocol reports whether err is an answer the protocol does not allow, as opposed to
+// a refusal the host made or a request no host answered.
+func breaksProtocol(err error) bool {
+	var p *client.ProtocolError
+	var v *client.VerifyError
+	return errors.As(err, &p) || errors.As(err, &v)
 }
 
 // unreachableCause is the cause line of a request no host answered: the origin, the

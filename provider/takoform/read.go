@@ -174,6 +174,9 @@ func (r *Resource) consultOperation(ctx context.Context, prior values, form *mod
 		rep := base
 		rep.summary = fmt.Sprintf("Could not check %s operation %s", m.kind.Kind, id)
 		rep.what = "The pending operation could not be read; the state was kept."
+		if breaksProtocol(err) {
+			rep.what = "The host's answer about the pending operation breaks the protocol; the state was kept."
+		}
 		rep.code = codeOperationResumeFailed
 		rep.withErr(err).add(d)
 		return false, true

@@ -1,6 +1,7 @@
 package takoform
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -44,18 +45,29 @@ func TestRefreshOfAPendingOperation(t *testing.T) {
 		}
 		rd, d := h.read(queueType, up)
 		op := up.str(aPendingOp)
-		wantDiags(t, named(d, "<op>", op), warningDiag("AtLeastOnceQueue operation <op> ended with backend_unavailable: operation <op> was failed with backend_unavailable through the hostsim admin API",
-			"The host finished the recorded operation with an error; the resource is read as it is now.",
-			"",
-			"Host: operation <op> was failed with backend_unavailable through the hostsim admin API",
-			"",
-			"Resource: takoform_at_least_once_queue (dev/orders)",
-			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
-			"Operation: <op>",
-			"Code: backend_unavailable (host, HTTP 503)",
-			"Retryable: yes",
-			"",
-			"This is transient and the provider already retried. Apply again later."))
+		wantDiags(t, named(d, "<op>", op), operationFailed())
+		mustReadAsItIs(t, rd)
+	})
+	t.Run("that ended with an error and a host reason names the reason", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, hostsim.Config{})
+		up := pendingUpdate(t, h)
+		if _, err := h.sim.Admin.Fail(up.str(aPendingOp), "backend_unavailable"); err != nil {
+			t.Fatal(err)
+		}
+		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+			if !strings.Contains(r.URL.Path, "/operations/") {
+				return reply{}, false
+			}
+			rep := fwd()
+			rep.body = editJSON(t, rep.body, func(doc map[string]any) {
+				doc["error"].(map[string]any)["hostCode"] = "queue.backend.quota"
+			})
+			return rep, true
+		})
+		rd, d := h.read(queueType, up)
+		op := up.str(aPendingOp)
+		wantDiags(t, named(d, "<op>", op), operationFailed("Host reason: queue.backend.quota"))
 		mustReadAsItIs(t, rd)
 	})
 	t.Run("the host no longer holds reads the resource as it is", func(t *testing.T) {
@@ -179,4 +191,101 @@ func mustReadAsItIs(t *testing.T, rd values) {
 	if rd == nil || rd.str(aPendingOp) != "" || rd.str(aGeneration) != "1" || !rd["message_retention_seconds"].Equal(i64(60)) {
 		t.Fatalf("want the queue as the host holds it (generation 1, retention 60, no operation): %v", rd)
 	}
+}
+
+// TestRefreshOfAnOperationAnswerThatBreaksTheProtocolKeepsTheState: the operation a refresh
+// consults must be an operations.takoform.com/v1alpha1 Operation, answered 200, with the id
+// asked for; a pending one carries neither result nor error, a finished one exactly one of
+// them, never a null result; its error is a code of the lane, retryable only when the code
+// is, with a message. An answer that breaks any of these fails the refresh naming the rule,
+// and the state is kept, its marker with it.
+func TestRefreshOfAnOperationAnswerThatBreaksTheProtocolKeepsTheState(t *testing.T) {
+	t.Parallel()
+	failed := map[string]any{"code": "backend_unavailable", "message": "the backend failed", "retryable": true}
+	for _, c := range []struct {
+		name   string
+		bend   func(doc map[string]any)
+		status int
+		cause  string
+	}{
+		{"apiVersion", func(doc map[string]any) { doc["apiVersion"] = "operations.takoform.com/v1" }, 0,
+			"operation is operations.takoform.com/v1 Operation, not operations.takoform.com/v1alpha1 Operation"},
+		{"kind", func(doc map[string]any) { doc["kind"] = "Job" }, 0,
+			"operation is operations.takoform.com/v1alpha1 Job, not operations.takoform.com/v1alpha1 Operation"},
+		{"id grammar", func(doc map[string]any) { doc["id"] = "job-1" }, 0,
+			`operation id "job-1" does not match ^op_…`},
+		{"another id", func(doc map[string]any) { doc["id"] = "op_other" }, 0,
+			"asked for operation <op>, got op_other"},
+		{"status", func(doc map[string]any) {}, http.StatusCreated, "operation read must answer 200"},
+		{"pending with a result", func(doc map[string]any) { doc["result"] = map[string]any{"deleted": true} }, 0,
+			"pending operation <op> carries a result or error"},
+		{"pending with an error", func(doc map[string]any) { doc["error"] = failed }, 0,
+			"pending operation <op> carries a result or error"},
+		{"done with neither", func(doc map[string]any) { doc["done"] = true }, 0,
+			"finished operation <op> must carry exactly one of result and error"},
+		{"done with both", func(doc map[string]any) {
+			doc["done"], doc["result"], doc["error"] = true, map[string]any{"deleted": true}, failed
+		}, 0, "finished operation <op> must carry exactly one of result and error"},
+		{"null result", func(doc map[string]any) { doc["done"], doc["result"] = true, nil }, 0,
+			"operation <op> has a null result"},
+		{"unknown error code", func(doc map[string]any) {
+			doc["done"], doc["error"] = true, map[string]any{"code": "exploded", "message": "boom", "retryable": false}
+		}, 0, `operation <op> error code "exploded" is not a code of the lane`},
+		{"retryable error whose code is not", func(doc map[string]any) {
+			doc["done"], doc["error"] = true, map[string]any{"code": "invalid_argument", "message": "bad", "retryable": true}
+		}, 0, `operation <op> error "invalid_argument" says retryable, and the lane's code is not`},
+		{"error without a message", func(doc map[string]any) {
+			doc["done"], doc["error"] = true, map[string]any{"code": "backend_unavailable", "message": "", "retryable": true}
+		}, 0, `operation <op> error "backend_unavailable" has no message`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, hostsim.Config{})
+			up := pendingUpdate(t, h)
+			hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+				if r.Method != http.MethodGet || !strings.Contains(r.URL.Path, "/operations/") {
+					return reply{}, false
+				}
+				rep := fwd()
+				rep.body = editJSON(t, rep.body, c.bend)
+				if c.status != 0 {
+					rep.status = c.status
+				}
+				return rep, true
+			})
+			rd, d := h.read(queueType, up)
+			status := c.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			wantDiags(t, named(d, "<op>", up.str(aPendingOp)), errorDiag("Could not check AtLeastOnceQueue operation <op>",
+				"The host's answer about the pending operation breaks the protocol; the state was kept.",
+				"",
+				"Cause: "+c.cause,
+				"",
+				"Resource: takoform_at_least_once_queue (dev/orders)",
+				"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+				"Operation: <op>",
+				fmt.Sprintf("Code: protocol-invalid host response (HTTP %d)", status),
+				"Retryable: no",
+				"",
+				"The host's answer breaks the protocol, so the provider will not guess a remedy. Check the host (and any proxy in front of it)."))
+			wantKept(t, up, rd)
+		})
+	}
+}
+
+// operationFailed is the warning of a refresh whose recorded operation <op> hostsim's admin API
+// failed with backend_unavailable; reason holds the host reason's line, if the answer had one.
+func operationFailed(reason ...string) diagnostic {
+	lines := append([]string{"The host finished the recorded operation with an error; the resource is read as it is now.",
+		"",
+		"Host: operation <op> was failed with backend_unavailable through the hostsim admin API",
+		"",
+		"Resource: takoform_at_least_once_queue (dev/orders)",
+		"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+		"Operation: <op>"}, reason...)
+	return warningDiag("AtLeastOnceQueue operation <op> ended with backend_unavailable: operation <op> was failed with backend_unavailable through the hostsim admin API",
+		append(lines, "Code: backend_unavailable (host, HTTP 503)", "Retryable: yes", "",
+			"This is transient and the provider already retried. Apply again later.")...)
 }

@@ -72,8 +72,13 @@ func (o *Operation) validate() error {
 	}
 	if o.Error != nil {
 		_, retry, ok := wire.CodeInfo(o.Error.Code)
-		if !ok || (o.Error.Retryable && !retry) || o.Error.Message == "" {
-			return fmt.Errorf("operation %s error %q is not a valid error of the lane", o.ID, o.Error.Code)
+		switch {
+		case !ok:
+			return fmt.Errorf("operation %s error code %q is not a code of the lane", o.ID, o.Error.Code)
+		case o.Error.Retryable && !retry:
+			return fmt.Errorf("operation %s error %q says retryable, and the lane's code is not", o.ID, o.Error.Code)
+		case o.Error.Message == "":
+			return fmt.Errorf("operation %s error %q has no message", o.ID, o.Error.Code)
 		}
 	}
 	return nil
