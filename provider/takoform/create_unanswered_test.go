@@ -100,55 +100,71 @@ func TestCreateWhosePutAndResendLoseTheirAnswersIsUnfinished(t *testing.T) {
 
 // TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave: a host may name the incarnation
 // of a create it accepted but has not finished (the operation's target.uid). The
-// create that ends unfinished records that uid and names it in its warning.
+// create that ends unfinished records that uid and names it in its warning, also when only
+// the 202 named it and the operation reads that followed did not.
 func TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, hostsim.Config{})
-	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
-		t.Fatal(err)
-	}
-	const uid = "u-0123456789abcdef0123"
-	var operations atomic.Int32
-	hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-		if !(r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/orders")) && !strings.Contains(r.URL.Path, "/operations/") {
-			return reply{}, false
-		}
-		rep := fwd()
-		if rep.status/100 == 2 && strings.Contains(string(rep.body), `"kind":"Operation"`) {
-			operations.Add(1)
-			rep.body = editJSON(t, rep.body, func(doc map[string]any) {
-				op, _ := doc["operation"].(map[string]any) // a 202 answer's envelope
-				if op == nil {
-					op = doc // an operation read
+	for _, c := range []struct {
+		name      string
+		pollNames bool
+	}{
+		{"every answer names it", true},
+		{"only the 202 names it: the polls keep it", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, hostsim.Config{})
+			if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+				t.Fatal(err)
+			}
+			const uid = "u-0123456789abcdef0123"
+			var operations atomic.Int32
+			hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+				if !(r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/orders")) && !strings.Contains(r.URL.Path, "/operations/") {
+					return reply{}, false
 				}
-				op["target"] = map[string]any{"uid": uid}
+				rep := fwd()
+				if rep.status/100 == 2 && strings.Contains(string(rep.body), `"kind":"Operation"`) {
+					operations.Add(1)
+					rep.body = editJSON(t, rep.body, func(doc map[string]any) {
+						op, _ := doc["operation"].(map[string]any) // a 202 answer's envelope
+						if op == nil && !c.pollNames {
+							delete(doc, "target") // an operation read that names nothing
+							return
+						}
+						if op == nil {
+							op = doc // an operation read
+						}
+						op["target"] = map[string]any{"uid": uid}
+					})
+				}
+				return rep, true
 			})
-		}
-		return rep, true
-	})
-	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aCreateTimeout: s("300ms")}
-	pr := h.plan(queueType, cfg, nil)
-	mustNoError(t, "plan", pr.diags)
-	st, d := h.apply(queueType, cfg, nil, pr.planned)
-	if operations.Load() == 0 {
-		t.Fatal("no answer of the host was an Operation: the fault did not fire")
-	}
-	wantDiags(t, named(d, "<target uid>", uid), queueCreateUnfinished("create_timeout ran out while polling"))
-	if st == nil || st.str(aUID) != uid || !strings.HasPrefix(st.str(aPendingOp), "op_") {
-		t.Fatalf("the unfinished state: %v; want uid %s and the operation", st, uid)
-	}
-	// The host then finishes the create under a uid of its own. A destroy of that state
-	// (no generation yet) reads the resource to learn one, finds another incarnation
-	// than the one the host named, and deletes nothing.
-	if _, err := h.sim.Admin.Complete(st.str(aPendingOp)); err != nil {
-		t.Fatal(err)
-	}
-	sent := len(requestRoutes(t, h))
-	kept, d := h.apply(queueType, nil, st, nil)
-	wantDiags(t, named(d, "<target uid>", uid), queueUIDMismatch(sameNameOtherUID, "0.2.0", "<target uid>", "<uid-1>", "1", "1"))
-	wantKept(t, st, kept)
-	if got, want := requestRoutes(t, h)[sent:], []string{"GET read"}; !slices.Equal(got, want) {
-		t.Errorf("the refused delete sent %q, want %q", got, want)
+			cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aCreateTimeout: s("300ms")}
+			pr := h.plan(queueType, cfg, nil)
+			mustNoError(t, "plan", pr.diags)
+			st, d := h.apply(queueType, cfg, nil, pr.planned)
+			if operations.Load() == 0 {
+				t.Fatal("no answer of the host was an Operation: the fault did not fire")
+			}
+			wantDiags(t, named(d, "<target uid>", uid), queueCreateUnfinished("create_timeout ran out while polling"))
+			if st == nil || st.str(aUID) != uid || !strings.HasPrefix(st.str(aPendingOp), "op_") {
+				t.Fatalf("the unfinished state: %v; want uid %s and the operation", st, uid)
+			}
+			// The host then finishes the create under a uid of its own. A destroy of that state
+			// (no generation yet) reads the resource to learn one, finds another incarnation
+			// than the one the host named, and deletes nothing.
+			if _, err := h.sim.Admin.Complete(st.str(aPendingOp)); err != nil {
+				t.Fatal(err)
+			}
+			sent := len(requestRoutes(t, h))
+			kept, d := h.apply(queueType, nil, st, nil)
+			wantDiags(t, named(d, "<target uid>", uid), queueUIDMismatch(sameNameOtherUID, "0.2.0", "<target uid>", "<uid-1>", "1", "1"))
+			wantKept(t, st, kept)
+			if got, want := requestRoutes(t, h)[sent:], []string{"GET read"}; !slices.Equal(got, want) {
+				t.Errorf("the refused delete sent %q, want %q", got, want)
+			}
+		})
 	}
 }
 
@@ -156,11 +172,12 @@ func TestCreateAcceptedUnfinishedNamesTheUIDTheHostGave(t *testing.T) {
 // same name between the create's prepare and its PUT (a host in front of hostsim
 // sends that other create first). The PUT is refused generation_conflict; the provider
 // looks the name up, finds the other resource and suggests importing it.
-func TestCreateWhoseNameIsTakenAfterPrepareSuggestsImport(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, hostsim.Config{})
+// putFirstFromAnotherClient is a hook for hostInFront: the provider's first PUT of orders is
+// sent first, byte for byte, by another client (another Idempotency-Key), whose answer must
+// have status want; then the provider's own PUT goes on to hostsim.
+func putFirstFromAnotherClient(t *testing.T, h *harness, want int) otherHook {
 	var raced atomic.Int32
-	hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+	return func(r *http.Request, fwd func() reply) (reply, bool) {
 		if r.Method != http.MethodPut || !strings.HasSuffix(r.URL.Path, "/orders") || raced.Add(1) != 1 {
 			return reply{}, false
 		}
@@ -175,12 +192,18 @@ func TestCreateWhoseNameIsTakenAfterPrepareSuggestsImport(t *testing.T) {
 			return reply{}, false
 		}
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusCreated {
-			t.Errorf("the other client's create answered %d, want 201", resp.StatusCode)
+		if resp.StatusCode != want {
+			t.Errorf("the other client's PUT answered %d, want %d", resp.StatusCode, want)
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		return fwd(), true
-	})
+	}
+}
+
+func TestCreateWhoseNameIsTakenAfterPrepareSuggestsImport(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	hostInFront(t, h, putFirstFromAnotherClient(t, h, http.StatusCreated))
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	pr := h.plan(queueType, cfg, nil)
 	mustNoError(t, "plan", pr.diags)

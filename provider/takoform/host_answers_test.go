@@ -149,6 +149,8 @@ func TestCreateStopsAtAPrepareAnswerThatDoesNotEchoTheRequest(t *testing.T) {
 		}, "spec digests disagree: sent <sha256-1>, echoed <sha256-2>, review.specDigest <sha256-2>", "<sha256-3>"},
 		{"specDigest", func(doc map[string]any) { review(doc)["specDigest"] = "sha256:" + strings.Repeat("0", 64) },
 			"spec digests disagree: sent <sha256-1>, echoed <sha256-1>, review.specDigest <sha256-2>", "<sha256-3>"},
+		{"no spec", func(doc map[string]any) { delete(res(doc), "spec") },
+			"resource.spec is missing", "<sha256-1>"},
 		{"prepareDigest", func(doc map[string]any) { review(doc)["prepareDigest"] = "sha256:x" },
 			"review.prepareDigest is not a sha256 digest", "<sha256-1>"},
 	} {
@@ -211,7 +213,8 @@ func TestAnswersWithAStatusTheRouteNeverGivesKeepTheState(t *testing.T) {
 func TestCreateAcceptedUnderAnOperationThatBreaksTheProtocolWritesNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
-	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+	// a create that polled the operation anyway ends in seconds, not in the default 20 minutes
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aCreateTimeout: s("2s")}
 	pr := h.plan(queueType, cfg, nil)
 	mustNoError(t, "plan", pr.diags)
 	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
@@ -236,5 +239,47 @@ func TestCreateAcceptedUnderAnOperationThatBreaksTheProtocolWritesNothing(t *tes
 	}
 	if want := []string{"GET discovery", "GET forms", "POST prepare", "PUT apply"}; !slices.Equal(routes, want) {
 		t.Errorf("the apply sent %q, want %q: no poll of an operation that breaks the protocol", routes, want)
+	}
+}
+
+// TestCreateStopsAtAFormsProbeThatFails: a probe answered with a server error, or with a body
+// that is no forms document, ends the create there: nothing is prepared or written.
+func TestCreateStopsAtAFormsProbeThatFails(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		answer func(t *testing.T) reply
+		want   diagnostic
+	}{
+		{"server error", serverError, serverErrorDiag("Failed to create AtLeastOnceQueue orders", "The host refused the create; nothing was written to state.",
+			"Resource: takoform_at_least_once_queue (dev/orders)",
+			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
+			"Pointer: /spec")},
+		{"not a forms document", func(t *testing.T) reply {
+			return reply{status: http.StatusOK, header: http.Header{"Content-Type": {"application/json"}}, body: []byte(`{"entries":[]}`)}
+		}, createBrokeTheProtocol("<sha256-1>", `forms probe answer: /entries: unknown member "entries"; this object is closed, so remove it or check its spelling`)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, hostsim.Config{})
+			cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
+			pr := h.plan(queueType, cfg, nil)
+			mustNoError(t, "plan", pr.diags)
+			hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+				if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/forms") {
+					return reply{}, false
+				}
+				return c.answer(t), true
+			})
+			st, d, routes := applyRoutes(t, h, queueType, cfg, nil, pr.planned)
+			wantDiags(t, d, c.want)
+			if st != nil {
+				t.Errorf("a create stopped at the probe wrote state: %v", st)
+			}
+			// the host in front answered the probe, so hostsim saw nothing after the discovery
+			if want := []string{"GET discovery"}; !slices.Equal(routes, want) {
+				t.Errorf("hostsim was sent %q, want %q: no prepare or write after the probe", routes, want)
+			}
+		})
 	}
 }

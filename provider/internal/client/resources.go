@@ -122,6 +122,9 @@ func (c *Client) Prepare(ctx context.Context, body []byte, want Expect, generati
 	if err := json.Unmarshal(body, &sent); err != nil {
 		return nil, fmt.Errorf("prepare request body: %w", err)
 	}
+	if r.Spec == nil {
+		return nil, bad("resource.spec is missing")
+	}
 	echoDigest, err := wire.Digest(r.Spec)
 	if err != nil {
 		return nil, bad("echoed spec: " + err.Error())
