@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -281,5 +282,37 @@ func TestCreateStopsAtAFormsProbeThatFails(t *testing.T) {
 				t.Errorf("hostsim was sent %q, want %q: no prepare or write after the probe", routes, want)
 			}
 		})
+	}
+}
+
+// TestPollingWithoutRetryAfterBacksOff: a host whose operation reads carry no Retry-After
+// leaves the pace to the provider, which backs off (full jitter from 250 ms, doubling). Over a
+// 1.5 s create_timeout that is a handful of reads; a provider that polled again at once would
+// send hundreds. The bound (20) is far from both.
+func TestPollingWithoutRetryAfterBacksOff(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	if err := h.sim.Admin.ArmFault("apply.accept-unfinished,kind=AtLeastOnceQueue,count=1"); err != nil {
+		t.Fatal(err)
+	}
+	var reads atomic.Int32
+	hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+		if !strings.Contains(r.URL.Path, "/operations/") {
+			return reply{}, false
+		}
+		reads.Add(1)
+		rep := fwd()
+		rep.header.Del("Retry-After")
+		return rep, true
+	})
+	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600), aCreateTimeout: s("1500ms")}
+	pr := h.plan(queueType, cfg, nil)
+	mustNoError(t, "plan", pr.diags)
+	st, _ := h.apply(queueType, cfg, nil, pr.planned)
+	if st == nil || st.str(aPendingOp) == "" {
+		t.Fatalf("want the create accepted unfinished, with its operation: %v", st)
+	}
+	if n := reads.Load(); n == 0 || n > 20 {
+		t.Errorf("the provider read the operation %d times in 1.5 s; want between 1 and 20", n)
 	}
 }
