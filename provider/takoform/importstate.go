@@ -97,7 +97,7 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	if ref != nil {
 		f, ok := m.cat.Form(*ref)
 		if !ok || ref.Kind != m.kind.Kind || ref.APIVersion != m.kind.APIVersion {
-			(&report{summary: "Import names a Form identity this provider does not carry", typeName: m.typeName,
+			(&report{summary: "Import names a Form identity that " + m.typeName + " does not carry", typeName: m.typeName,
 				space: space, name: name, ref: ref, code: codeImportIDInvalid, pointer: "/metadata/name",
 				what:   "No request was sent. This type carries: " + strings.Join(m.refTexts(), "; ") + ".",
 				repair: "Name one of the carried refs, or leave the Form members out so the provider probes them."}).add(d)

@@ -213,7 +213,7 @@ func TestImportAdoptsTheHostSpec(t *testing.T) {
 	h := withWorker(t, hostsim.Config{})
 	cfg := endpointConfig(nil)
 	created := h.create(endpointType, cfg)
-	ids := []string{"api-edge", "dev/api-edge",
+	ids := []string{"api-edge", "dev/api-edge", "  dev/api-edge\n", `{"name":"api-edge"}`, `{"space":"dev","name":"api-edge"}`,
 		`{"space":"dev","name":"api-edge","apiVersion":"` + created.str(aFormAPIVersion) + `","kind":"WorkerEndpoint","definitionVersion":"0.2.0","schemaDigest":"` + created.str(aFormSchemaDigest) + `"}`}
 	for _, id := range ids {
 		imp, d := h.importID(endpointType, id)
@@ -240,6 +240,9 @@ func TestImportAdoptsTheHostSpec(t *testing.T) {
 		"Bad_Name":                             `name "Bad_Name" does not match ^[a-z][a-z0-9-]{0,62}$.`,
 		`{"name":"x","kind":"WorkerEndpoint"}`: "give all four of apiVersion, kind, definitionVersion and schemaDigest, or none.",
 		`{"name":"x","extra":1}`:               `the JSON import ID is not valid: /extra: unknown member "extra"; this object is closed, so remove it or check its spelling.`,
+		`{"space":"","name":"x"}`:              "space is empty.",
+		"/x":                                   `the space before "/" is empty.`,
+		`{"space":"dev ","name":"x"}`:          `space "dev " starts or ends with whitespace or U+FEFF; spaces are never trimmed, so remove it.`,
 	} {
 		_, d := h.importID(endpointType, bad)
 		wantDiags(t, d, errorDiag("Invalid import ID",
