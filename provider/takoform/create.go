@@ -214,7 +214,7 @@ func (r *Resource) createFailed(ctx context.Context, c *createCall, err error, r
 	taken := ae != nil && ((ae.stage == stagePrepare && client.IsCode(err, wire.CodeInvalidArgument)) ||
 		(ae.stage == stagePut && client.IsCode(err, wire.CodeGenerationConflict)))
 	if taken {
-		if res, _, lerr := r.findByName(ctx, c.space, c.name); lerr == nil && res != nil {
+		if res, _, lerr := r.findByName(ctx, c.space, c.name, wire.FormRef{}); lerr == nil && res != nil {
 			rep.what = fmt.Sprintf("The name %q is already taken on the host in space %q (uid %s, under %s@%s); nothing was written to state.",
 				c.name, c.space, res.Metadata.UID, res.Form.FormRef.Kind, res.Form.FormRef.DefinitionVersion)
 			rep.repair = fmt.Sprintf("Adopt it with: tofu import <address> %s/%s — or choose another name.", c.space, c.name)

@@ -311,6 +311,16 @@ func wantKept(t *testing.T, prior, kept values) {
 	}
 }
 
+// wantPlannedUnchanged fails t unless the plan named what planned every value of st as it is.
+func wantPlannedUnchanged(t *testing.T, what string, st, planned values) {
+	t.Helper()
+	for k, v := range st {
+		if !planned[k].Equal(v) {
+			t.Errorf("%s changes %s: %v -> %v", what, k, v, planned[k])
+		}
+	}
+}
+
 func hasError(ds []*tfprotov6.Diagnostic) bool {
 	for _, d := range ds {
 		if d.Severity == tfprotov6.DiagnosticSeverityError {

@@ -33,16 +33,24 @@ func createStoppedUnder(schema, what, cause, code, repair string) diagnostic {
 		repair)
 }
 
-// createThroughBent plans the create of queue orders and applies it through a host in front
-// of hostsim that bends, with bend, its answer to the requests of method whose path ends with
-// suffix. It returns the state and diagnostics of the apply, and the routes the apply sent.
-func createThroughBent(t *testing.T, method, suffix string, bend func(doc map[string]any)) (values, []*tfprotov6.Diagnostic, []string) {
+// createThrough plans the create of queue orders and applies it through the host front in
+// front of hostsim. It returns the state and diagnostics of the apply, and the routes hostsim
+// was sent during it.
+func createThrough(t *testing.T, front otherHook) (values, []*tfprotov6.Diagnostic, []string) {
 	t.Helper()
 	h := newHarness(t, hostsim.Config{})
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	pr := h.plan(queueType, cfg, nil)
 	mustNoError(t, "plan", pr.diags)
-	hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+	hostInFront(t, h, front)
+	return applyRoutes(t, h, queueType, cfg, nil, pr.planned)
+}
+
+// createThroughBent is createThrough a host that bends, with bend, its answer to the requests
+// of method whose path ends with suffix.
+func createThroughBent(t *testing.T, method, suffix string, bend func(doc map[string]any)) (values, []*tfprotov6.Diagnostic, []string) {
+	t.Helper()
+	return createThrough(t, func(r *http.Request, fwd func() reply) (reply, bool) {
 		if r.Method != method || !strings.HasSuffix(r.URL.Path, suffix) {
 			return reply{}, false
 		}
@@ -50,7 +58,6 @@ func createThroughBent(t *testing.T, method, suffix string, bend func(doc map[st
 		rep.body = editJSON(t, rep.body, bend)
 		return rep, true
 	})
-	return applyRoutes(t, h, queueType, cfg, nil, pr.planned)
 }
 
 // TestCreateStopsAtAFormsProbeAnswerThatDoesNotHold: before a write the provider asks the host
@@ -262,17 +269,12 @@ func TestCreateStopsAtAFormsProbeThatFails(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, hostsim.Config{})
-			cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
-			pr := h.plan(queueType, cfg, nil)
-			mustNoError(t, "plan", pr.diags)
-			hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
+			st, d, routes := createThrough(t, func(r *http.Request, fwd func() reply) (reply, bool) {
 				if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/forms") {
 					return reply{}, false
 				}
 				return c.answer(t), true
 			})
-			st, d, routes := applyRoutes(t, h, queueType, cfg, nil, pr.planned)
 			wantDiags(t, d, c.want)
 			if st != nil {
 				t.Errorf("a create stopped at the probe wrote state: %v", st)

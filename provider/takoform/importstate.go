@@ -108,7 +108,7 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 		if !r.ready(d, name) {
 			return
 		}
-		res, f, err := r.findByName(ctx, space, name)
+		res, f, err := r.findByName(ctx, space, name, wire.FormRef{})
 		if err != nil {
 			(&report{summary: fmt.Sprintf("Failed to import %s %s", m.kind.Kind, name), typeName: m.typeName,
 				space: space, name: name, pointer: "/metadata", what: "The import probe could not read the host; nothing was imported."}).withErr(err).add(d)
@@ -138,18 +138,22 @@ func (m *kindModel) refTexts() []string {
 	return out
 }
 
-// findByName reads name under the kind's refs newest first (docs/provider-design.md#import).
-// resource_not_found and form_unknown move on; any other error stops.
-func (r *Resource) findByName(ctx context.Context, space, name string) (*client.Resource, *model.Form, error) {
+// findByName reads name under the kind's refs newest first (docs/provider-design.md#import),
+// skipping the ref except (the zero ref skips none). resource_not_found and form_unknown move on;
+// any other error stops, and the Form returned with it is the one whose read failed.
+func (r *Resource) findByName(ctx context.Context, space, name string, except wire.FormRef) (*client.Resource, *model.Form, error) {
 	vs := r.kind.model.kind.Versions
 	for i := len(vs) - 1; i >= 0; i-- {
 		f := vs[i]
+		if f.Ref == except {
+			continue
+		}
 		res, err := r.configured.client.Get(ctx, client.Expect{Ref: f.Ref, Name: name, Space: space})
 		if client.IsNotFound(err) || client.IsCode(err, wire.CodeFormUnknown) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, f, err
 		}
 		return res, f, nil
 	}

@@ -6,12 +6,12 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/takokit/takokit/catalog/model"
-	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
 
 // movedTo looks for a resource the host no longer answers under its recorded ref under the
-// kind's other carried refs, newest first (docs/provider-design.md#moved-outside-this-configuration):
+// kind's other carried refs, newest first, as an import probes (findByName;
+// docs/provider-design.md#moved-outside-this-configuration):
 // another client may have moved it to another definition version, and the host answers a
 // resource only under the ref it records. It returns the resource and its Form when the uid
 // the state records answers under another ref. It returns nil when no other ref holds the name,
@@ -25,35 +25,26 @@ func (r *Resource) movedTo(ctx context.Context, prior values, from *model.Form, 
 		return nil, nil, false
 	}
 	name, space := prior.str(aName), prior.str(aSpace)
-	vs := m.kind.Versions
-	for i := len(vs) - 1; i >= 0; i-- {
-		f := vs[i]
-		if f.Ref == from.Ref {
-			continue
-		}
-		got, err := r.configured.client.Get(ctx, client.Expect{Ref: f.Ref, Name: name, Space: space})
-		if client.IsNotFound(err) || client.IsCode(err, wire.CodeFormUnknown) {
-			continue
-		}
-		if err != nil {
-			rep := &report{summary: fmt.Sprintf("Failed to read %s %s", m.kind.Kind, name), typeName: m.typeName,
-				space: space, name: name, ref: &f.Ref, pointer: "/metadata",
-				what: "The host no longer answers this resource under its recorded definition version " + from.Ref.DefinitionVersion +
-					", and it could not be read under " + f.Ref.DefinitionVersion + " to learn whether it was moved there; the state was left unchanged."}
-			rep.fence("Expected UID", uid).withErr(err).add(d)
-			return nil, nil, true
-		}
-		if got.Metadata.UID != uid {
-			rep := r.uidReport(prior, f, uid, got.Metadata.UID, got.Metadata.Generation, got.Metadata.Revision)
-			rep.what = "The host no longer answers this name under its recorded definition version " + from.Ref.DefinitionVersion +
-				"; under " + f.Ref.DefinitionVersion + " it serves another incarnation (deleted and re-created outside this configuration). " +
-				"The state was kept exactly as it was: it is neither re-bound to the new object nor removed."
-			rep.add(d)
-			return nil, nil, true
-		}
-		return got, f, false
+	got, f, err := r.findByName(ctx, space, name, from.Ref)
+	switch {
+	case err != nil:
+		rep := &report{summary: fmt.Sprintf("Failed to read %s %s", m.kind.Kind, name), typeName: m.typeName,
+			space: space, name: name, ref: &f.Ref, pointer: "/metadata",
+			what: "The host no longer answers this resource under its recorded definition version " + from.Ref.DefinitionVersion +
+				", and it could not be read under " + f.Ref.DefinitionVersion + " to learn whether it was moved there; the state was left unchanged."}
+		rep.fence("Expected UID", uid).withErr(err).add(d)
+		return nil, nil, true
+	case got == nil:
+		return nil, nil, false
+	case got.Metadata.UID != uid:
+		rep := r.uidReport(prior, f, uid, got.Metadata.UID, got.Metadata.Generation, got.Metadata.Revision)
+		rep.what = "The host no longer answers this name under its recorded definition version " + from.Ref.DefinitionVersion +
+			"; under " + f.Ref.DefinitionVersion + " it serves another incarnation (deleted and re-created outside this configuration). " +
+			"The state was kept exactly as it was: it is neither re-bound to the new object nor removed."
+		rep.add(d)
+		return nil, nil, true
 	}
-	return nil, nil, false
+	return got, f, false
 }
 
 // movedWarning says that a refresh found the resource under another definition version and the

@@ -87,11 +87,7 @@ func TestRefreshFollowsAResourceMovedToAnotherVersionOutsideTheConfiguration(t *
 	}
 	pr = h.plan(queueType, moved, up)
 	mustNoError(t, "plan after", pr.diags)
-	for k, v := range up {
-		if !pr.planned[k].Equal(v) {
-			t.Errorf("the plan after changes %s: %v -> %v", k, v, pr.planned[k])
-		}
-	}
+	wantPlannedUnchanged(t, "the plan after", up, pr.planned)
 }
 
 // TestRefreshKeepsTheStateWhenAnotherIncarnationHoldsTheNameUnderAnotherVersion: the queue was

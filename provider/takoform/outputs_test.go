@@ -167,11 +167,7 @@ func TestOutputsNullOnlyWhileAcceptedUnfinished(t *testing.T) {
 	if len(pr.replace) != 0 {
 		t.Errorf("plan after completion replaces %v", pr.replace)
 	}
-	for k, v := range rd {
-		if !pr.planned[k].Equal(v) {
-			t.Errorf("plan after completion changes %s: %v -> %v", k, v, pr.planned[k])
-		}
-	}
+	wantPlannedUnchanged(t, "plan after completion", rd, pr.planned)
 }
 
 // bundleName is the bundle withWorker created.

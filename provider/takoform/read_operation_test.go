@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/takokit/takokit/hostsim"
 )
 
@@ -29,6 +30,52 @@ func pendingUpdate(t *testing.T, h *harness) values {
 	return up
 }
 
+// refreshPending refreshes the pendingUpdate state of a host of its own: settle (if any) acts on
+// the host or the state first, and front (if any) stands in front of the host. It returns the
+// state refreshed from, and the state and diagnostics of the refresh.
+func refreshPending(t *testing.T, settle func(h *harness, up values), front otherHook) (up, rd values, d []*tfprotov6.Diagnostic) {
+	t.Helper()
+	h := newHarness(t, hostsim.Config{})
+	up = pendingUpdate(t, h)
+	if settle != nil {
+		settle(h, up)
+	}
+	if front != nil {
+		hostInFront(t, h, front)
+	}
+	rd, d = h.read(queueType, up)
+	return up, rd, d
+}
+
+// failOperation ends the recorded operation with backend_unavailable through hostsim's admin API.
+func failOperation(t *testing.T) func(h *harness, up values) {
+	return func(h *harness, up values) {
+		if _, err := h.sim.Admin.Fail(up.str(aPendingOp), "backend_unavailable"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// operationsAnswer is a host in front that answers every operation read with answer (fwd
+// sends it on to hostsim).
+func operationsAnswer(answer func(fwd func() reply) reply) otherHook {
+	return func(r *http.Request, fwd func() reply) (reply, bool) {
+		if r.Method != http.MethodGet || !strings.Contains(r.URL.Path, "/operations/") {
+			return reply{}, false
+		}
+		return answer(fwd), true
+	}
+}
+
+// bentOperation is a host in front that edits every operation document hostsim answers.
+func bentOperation(t *testing.T, edit func(doc map[string]any)) otherHook {
+	return operationsAnswer(func(fwd func() reply) reply {
+		rep := fwd()
+		rep.body = editJSON(t, rep.body, edit)
+		return rep
+	})
+}
+
 // TestRefreshOfAPendingOperation: a refresh consults the operation the state records
 // before it reads the resource (docs/provider-design.md#pending-operations). An operation
 // that ended with an error, or that the host no longer holds, is a warning and the resource
@@ -38,44 +85,21 @@ func TestRefreshOfAPendingOperation(t *testing.T) {
 	t.Parallel()
 	t.Run("that ended with an error reads the resource as it is", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, hostsim.Config{})
-		up := pendingUpdate(t, h)
-		if _, err := h.sim.Admin.Fail(up.str(aPendingOp), "backend_unavailable"); err != nil {
-			t.Fatal(err)
-		}
-		rd, d := h.read(queueType, up)
-		op := up.str(aPendingOp)
-		wantDiags(t, named(d, "<op>", op), operationFailed())
+		up, rd, d := refreshPending(t, failOperation(t), nil)
+		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), operationFailed())
 		mustReadAsItIs(t, rd)
 	})
 	t.Run("that ended with an error and a host reason names the reason", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, hostsim.Config{})
-		up := pendingUpdate(t, h)
-		if _, err := h.sim.Admin.Fail(up.str(aPendingOp), "backend_unavailable"); err != nil {
-			t.Fatal(err)
-		}
-		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-			if !strings.Contains(r.URL.Path, "/operations/") {
-				return reply{}, false
-			}
-			rep := fwd()
-			rep.body = editJSON(t, rep.body, func(doc map[string]any) {
-				doc["error"].(map[string]any)["hostCode"] = "queue.backend.quota"
-			})
-			return rep, true
-		})
-		rd, d := h.read(queueType, up)
-		op := up.str(aPendingOp)
-		wantDiags(t, named(d, "<op>", op), operationFailed("Host reason: queue.backend.quota"))
+		up, rd, d := refreshPending(t, failOperation(t), bentOperation(t, func(doc map[string]any) {
+			doc["error"].(map[string]any)["hostCode"] = "queue.backend.quota"
+		}))
+		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), operationFailed("Host reason: queue.backend.quota"))
 		mustReadAsItIs(t, rd)
 	})
 	t.Run("the host no longer holds reads the resource as it is", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, hostsim.Config{})
-		up := pendingUpdate(t, h)
-		up[aPendingOp] = s("op_" + strings.Repeat("0", 20))
-		rd, d := h.read(queueType, up)
+		up, rd, d := refreshPending(t, func(h *harness, up values) { up[aPendingOp] = s("op_" + strings.Repeat("0", 20)) }, nil)
 		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), warningDiag("AtLeastOnceQueue operation <op> is no longer on the host",
 			"The recorded operation has expired or is unknown; the resource is read as it is now.",
 			"",
@@ -93,15 +117,7 @@ func TestRefreshOfAPendingOperation(t *testing.T) {
 	})
 	t.Run("that cannot be read keeps the state", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, hostsim.Config{})
-		up := pendingUpdate(t, h)
-		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-			if strings.Contains(r.URL.Path, "/operations/") {
-				return serverError(t), true
-			}
-			return reply{}, false
-		})
-		rd, d := h.read(queueType, up)
+		up, rd, d := refreshPending(t, nil, operationsAnswer(func(func() reply) reply { return serverError(t) }))
 		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), serverErrorDiag("Could not check AtLeastOnceQueue operation <op>", "The pending operation could not be read; the state was kept.",
 			"Resource: takoform_at_least_once_queue (dev/orders)",
 			"Form: edge.forms.takokit.dev/v1beta1 AtLeastOnceQueue@0.2.0 schema=<sha256-1>",
@@ -110,15 +126,12 @@ func TestRefreshOfAPendingOperation(t *testing.T) {
 	})
 	t.Run("still running, whose resource cannot be read, keeps the state and names the operation", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, hostsim.Config{})
-		up := pendingUpdate(t, h)
-		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/orders") {
-				return serverError(t), true
+		up, rd, d := refreshPending(t, nil, func(r *http.Request, fwd func() reply) (reply, bool) {
+			if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/orders") {
+				return reply{}, false
 			}
-			return reply{}, false
+			return serverError(t), true
 		})
-		rd, d := h.read(queueType, up)
 		wantDiags(t, named(d, "<op>", up.str(aPendingOp), "<uid>", up.str(aUID)), warningDiag("AtLeastOnceQueue orders is still changing on the host",
 			"The host has not finished the operation recorded in pending_operation_id; the state keeps the marker and the next refresh checks again.",
 			"",
@@ -139,12 +152,7 @@ func TestRefreshOfAPendingOperation(t *testing.T) {
 	})
 	t.Run("whose every read breaks off keeps the state", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, hostsim.Config{})
-		up := pendingUpdate(t, h)
-		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-			return dropped, strings.Contains(r.URL.Path, "/operations/")
-		})
-		rd, d := h.read(queueType, up)
+		up, rd, d := refreshPending(t, nil, operationsAnswer(func(func() reply) reply { return dropped }))
 		wantDiags(t, named(d, "<op>", up.str(aPendingOp)), errorDiag("Could not check AtLeastOnceQueue operation <op>",
 			"The pending operation could not be read; the state was kept.",
 			"",
@@ -161,24 +169,16 @@ func TestRefreshOfAPendingOperation(t *testing.T) {
 	})
 	t.Run("whose result is another incarnation keeps the state", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, hostsim.Config{})
-		up := pendingUpdate(t, h)
-		if _, err := h.sim.Admin.Complete(up.str(aPendingOp)); err != nil {
-			t.Fatal(err)
-		}
 		other := "u-" + strings.Repeat("9", 20)
-		hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-			if !strings.Contains(r.URL.Path, "/operations/") {
-				return reply{}, false
+		complete := func(h *harness, up values) {
+			if _, err := h.sim.Admin.Complete(up.str(aPendingOp)); err != nil {
+				t.Fatal(err)
 			}
-			rep := fwd()
-			rep.body = editJSON(t, rep.body, func(doc map[string]any) {
-				doc["result"].(map[string]any)["resource"].(map[string]any)["metadata"].(map[string]any)["uid"] = other
-				doc["target"].(map[string]any)["uid"] = other
-			})
-			return rep, true
-		})
-		rd, d := h.read(queueType, up)
+		}
+		up, rd, d := refreshPending(t, complete, bentOperation(t, func(doc map[string]any) {
+			doc["result"].(map[string]any)["resource"].(map[string]any)["metadata"].(map[string]any)["uid"] = other
+			doc["target"].(map[string]any)["uid"] = other
+		}))
 		wantDiags(t, named(d, "<uid>", up.str(aUID), "<other>", other), queueUIDMismatch(sameNameOtherUID, "0.2.0", "<uid>", "<other>", "2", "2"))
 		wantKept(t, up, rd)
 	})
@@ -240,20 +240,14 @@ func TestRefreshOfAnOperationAnswerThatBreaksTheProtocolKeepsTheState(t *testing
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, hostsim.Config{})
-			up := pendingUpdate(t, h)
-			hostInFront(t, h, func(r *http.Request, fwd func() reply) (reply, bool) {
-				if r.Method != http.MethodGet || !strings.Contains(r.URL.Path, "/operations/") {
-					return reply{}, false
-				}
+			up, rd, d := refreshPending(t, nil, operationsAnswer(func(fwd func() reply) reply {
 				rep := fwd()
 				rep.body = editJSON(t, rep.body, c.bend)
 				if c.status != 0 {
 					rep.status = c.status
 				}
-				return rep, true
-			})
-			rd, d := h.read(queueType, up)
+				return rep
+			}))
 			status := c.status
 			if status == 0 {
 				status = http.StatusOK

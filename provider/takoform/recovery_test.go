@@ -228,11 +228,7 @@ func TestImportAdoptsTheHostSpec(t *testing.T) {
 		if len(pr.replace) != 0 {
 			t.Errorf("import %s: plan replaces %v", id, pr.replace)
 		}
-		for k, v := range st {
-			if !pr.planned[k].Equal(v) {
-				t.Errorf("import %s: plan changes %s: %v -> %v", id, k, v, pr.planned[k])
-			}
-		}
+		wantPlannedUnchanged(t, "import "+id+": plan", st, pr.planned)
 	}
 	for bad, why := range map[string]string{
 		"":                                     `name "" does not match ^[a-z][a-z0-9-]{0,62}$.`,
@@ -324,11 +320,7 @@ func TestImportFindsTheOldRefNewestFirst(t *testing.T) {
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}
 	pr := h.plan(queueType, cfg, st)
 	mustNoError(t, "plan", pr.diags)
-	for k, v := range st {
-		if !pr.planned[k].Equal(v) {
-			t.Errorf("plan after importing the old ref changes %s: %v -> %v", k, v, pr.planned[k])
-		}
-	}
+	wantPlannedUnchanged(t, "plan after importing the old ref", st, pr.planned)
 }
 
 func TestUnfinishedUpdateKeepsPriorStateWithTheMarker(t *testing.T) {

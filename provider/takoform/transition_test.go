@@ -60,11 +60,7 @@ func TestTransitionCommitsInPlace(t *testing.T) {
 	mustNoError(t, "read", d)
 	pr = h.plan(queueType, cfg, rd)
 	mustNoError(t, "second plan", pr.diags)
-	for k, v := range rd {
-		if !pr.planned[k].Equal(v) {
-			t.Errorf("second plan changes %s: %v -> %v", k, v, pr.planned[k])
-		}
-	}
+	wantPlannedUnchanged(t, "second plan", rd, pr.planned)
 }
 
 func TestTransitionRefusals(t *testing.T) {
