@@ -49,6 +49,22 @@ func TestArtifactRuleFaults(t *testing.T) {
 	broken(t, sim, "artifacts.trust-declared",
 		func() { c.commit(resized(), newKey()).refused("artifact_invalid", 400) },
 		func() { c.commit(resized(), newKey()).status(201) })
+	// Bytes of the declared size that artifacts.unverified let in under another
+	// digest are caught at commit, by their hash, unless trust-declared is armed.
+	arm(t, sim, "artifacts.unverified")
+	id, js, blob = session()
+	c.putBlob(id, blob, append([]byte("X"), js[1:]...)).status(201)
+	disarm(t, sim)
+	rehashed := func() string {
+		return fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", len(js), blob)).status(201).json()["uploadId"])
+	}
+	broken(t, sim, "artifacts.trust-declared",
+		func() {
+			if r := c.commit(rehashed(), newKey()).refused("artifact_invalid", 400); !contains(r.body, "the stored bytes hash to") {
+				t.Fatalf("a commit over bytes of another digest: %s", r.body)
+			}
+		},
+		func() { c.commit(rehashed(), newKey()).status(201) })
 	broken(t, sim, "artifacts.shared-holdings", func() {
 		if code := other.headBlob(blob); code != 404 {
 			t.Fatalf("another tenant's HEAD of a blob it never uploaded answered %d", code)

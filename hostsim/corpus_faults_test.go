@@ -84,6 +84,17 @@ func TestCorpusRuleFaults(t *testing.T) {
 		disarm(t, sim)
 		mustSay(t, w.c.do("POST", api+"/resources/validate", nil, body(f, "vo", "prod", spec, nil)).status(200), `"valid":false`)
 	})
+	// A bundle whose mainModule names no module passes only while
+	// artifacts.any-main-module is armed; a version on it is still refused by the
+	// export scan, naming the missing module rather than missing bytes.
+	t.Run("artifacts.any-main-module, at a version", func(t *testing.T) {
+		arm(t, sim, "artifacts.any-main-module")
+		defer disarm(t, sim)
+		digest := w.c.uploadManifest(kBundle, "absent.js", file{"index.js", "application/javascript+module", allHandlers})
+		w.create(kBundle, "b-absent", map[string]any{"manifestDigest": digest}).status(201)
+		r := w.version("v-absent", "api", "b-absent", []string{"fetch"}, nil).refused("artifact_invalid", 400)
+		mustSay(t, r, `mainModule \"absent.js\" names no declared module`)
+	})
 	t.Run("gate.stored-versions", func(t *testing.T) {
 		w.create(kWorker, "gw", map[string]any{}).status(201)
 		w.bundle("gb", allHandlers)
