@@ -2,6 +2,9 @@ package hostsim_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -188,6 +191,28 @@ func TestMigrationSetsNameAMigrationBundle(t *testing.T) {
 	other := newClient(t, w.sim.URL, "sim-other-tenant")
 	ow := &migrationWorld{world: &world{t: t, c: other, cat: w.cat, space: "prod"}, sim: w.sim}
 	ow.refused(kSet, "stolen", map[string]any{"manifestDigest": digest}, "artifact_missing", 404, "not held by this tenant")
+}
+
+// An application is the Form that references its set's manifest: the set is held
+// to the lowest of the set's and the application's ceilings, as a version's
+// bundle is, so a profile's maximumBundleBytes on the application applies.
+func TestAnApplicationHoldsItsSetToItsOwnBundleCeiling(t *testing.T) {
+	size := int64(len(m1.sql) + len(m2.sql))
+	path := filepath.Join(t.TempDir(), "small-apps.json")
+	doc := fmt.Sprintf(`{"name": "small-apps", "extends": "full", "limits": {"SQLiteMigrationApplication": {"maximumBundleBytes": %d}}}`, size-1)
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := newMigrationWorld(t, hostsim.Config{Profile: path})
+	w.create(kSQLite, "db", map[string]any{}).status(201)
+	w.set("fits", m1)
+	w.set("over", m1, m2)
+	w.apply("small", "db", "fits").status(201)
+	w.refused(kApp, "big", w.appSpec("db", "over"), "artifact_invalid", 400,
+		fmt.Sprintf(`declared file sizes sum to %d bytes, over maximumBundleBytes %d (profile \"small-apps\", limits of SQLiteMigrationApplication)`, size, size-1))
+	if d := w.database("db"); d.ledger() != m1.path {
+		t.Fatalf("the refused application changed the ledger: %s", d.ledger())
+	}
 }
 
 // refused asserts a create is refused with code and status saying says.

@@ -40,7 +40,7 @@ func (en *Engine) Migrate(q store.Q, o *Outcome, fs *fault.Set) (refusal *wire.E
 			return nil, err
 		}
 	}
-	p, e, err := en.Related.MigrationPlan(q, n.Tenant, n.Kind, pins, fs)
+	p, e, err := en.Related.MigrationPlan(q, n.Tenant, decide.Ref(n), pins, fs)
 	if err != nil || e != nil || p == nil {
 		return e, err
 	}

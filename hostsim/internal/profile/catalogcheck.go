@@ -236,15 +236,23 @@ func (c *checker) ranges(at []string, v any, forms []*catalog.Form) {
 	}
 }
 
-// limits: maximumBundleBytes, maximumBundleFiles on an artifact-backed kind, or
-// maximum + a collection field path of the kind.
+// limits: maximumBundleFiles on an artifact-backed kind, maximumBundleBytes on
+// one or on a kind that references one (a WorkerVersion's bundle: hostsim holds
+// the manifest to the lowest of both Forms' ceilings), or maximum + a collection
+// field path of the kind. A bundle limit on any other kind would be published and
+// never applied, so it is refused like a misspelling.
 func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 	m, _ := v.(map[string]any)
 	mk, artifactBacked := wire.ManifestKindOf(forms[0].Ref.Kind)
+	bundled := artifactBacked || referencesArtifacts(forms)
 	for _, key := range sortedKeys(m) {
 		n, _ := m[key].(json.Number).Int64()
 		if key == LimitBundleBytes {
-			if n > wire.MaxBundleBytes {
+			switch {
+			case !bundled:
+				c.bad(append(slices.Clone(at), key), "%s neither commits to nor references an artifact manifest, so it has no limit %s; only %s publish it",
+					at[1], key, strings.Join(c.bundledKinds(), ", "))
+			case n > wire.MaxBundleBytes:
 				c.bad(append(slices.Clone(at), key), "%d is above the portable %s %d; a host profile can only tighten it", n, key, wire.MaxBundleBytes)
 			}
 			continue
@@ -270,11 +278,17 @@ func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 			for _, f := range forms {
 				known = append(known, limitKeys(f.Fields, "")...)
 			}
-			known = append(known, LimitBundleBytes)
+			if bundled {
+				known = append(known, LimitBundleBytes)
+			}
 			if artifactBacked {
 				known = append(known, LimitBundleFiles)
 			}
-			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; its limits: %s", at[1], key, suggest(key, known), strings.Join(known, ", "))
+			has := "it has none"
+			if len(known) > 0 {
+				has = "its limits: " + strings.Join(known, ", ")
+			}
+			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; %s", at[1], key, suggest(key, known), has)
 		}
 	}
 }
@@ -288,6 +302,43 @@ func (c *checker) artifactKinds() []string {
 		}
 	}
 	return out
+}
+
+// bundledKinds are the Form kinds of the catalog that commit to or reference a
+// manifest kind, in catalog order.
+func (c *checker) bundledKinds() []string {
+	var out []string
+	for _, k := range c.kinds() {
+		if _, ok := wire.ManifestKindOf(k); ok || referencesArtifacts(c.forms(k, "")) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// referencesArtifacts reports whether a field of forms, at any depth, references
+// a Form kind that commits to a manifest kind.
+func referencesArtifacts(forms []*catalog.Form) bool {
+	var walk func(fields []catalog.Field) bool
+	walk = func(fields []catalog.Field) bool {
+		for _, fl := range fields {
+			if fl.Ref != nil {
+				if _, ok := wire.ManifestKindOf(fl.Ref.Kind); ok {
+					return true
+				}
+			}
+			if walk(fl.Members) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range forms {
+		if walk(f.Fields) {
+			return true
+		}
+	}
+	return false
 }
 
 // limitKeys are the limits of the collection fields (docs/guides/partial-hosts.md).

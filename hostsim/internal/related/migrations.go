@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/artifact"
 	"github.com/takokit/takokit/hostsim/internal/decide"
@@ -33,13 +34,15 @@ type MigrationPlan struct {
 	maxBundleBytes int64
 }
 
-// MigrationPlan reads the plan of a resource of kind with pins; nil when kind
-// applies no migrations or a pin is missing (a fault let a reference through).
+// MigrationPlan reads the plan of a resource of Form ref with pins; nil when its
+// kind applies no migrations or a pin is missing (a fault let a reference through).
+// The set's manifest is held to the lowest ceilings of the set's Form and of
+// ref's (docs/protocol.md#support), as a version's bundle is.
 // A refusal is the set not resolving (a decision: the application's
 // condition, or the request's answer); err is the host's store failing,
 // which decides nothing and fails the write (Resolve).
-func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *fault.Set) (plan *MigrationPlan, refusal *wire.Error, err error) {
-	mr := roles.migration(kind)
+func (g *G) MigrationPlan(q store.Q, tenant string, ref wire.FormRef, pins []store.Pin, fs *fault.Set) (plan *MigrationPlan, refusal *wire.Error, err error) {
+	mr := roles.migration(ref.Kind)
 	if mr == nil {
 		return nil, nil, nil
 	}
@@ -63,7 +66,8 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 	digest, _ := valueAt(spec, br.ManifestDigest).(string)
 	p := &MigrationPlan{Database: dp, Set: sp, Pointer: mr.MigrationSet,
 		DatabaseDesc: fmt.Sprintf("%s %q (uid %s)", dp.TargetKind, dp.TargetName, dp.TargetUID)}
-	man, files, max, err := g.resolveSet(q, tenant, set, mr.MigrationSet, digest, fs)
+	af, _ := g.host.Form(ref)
+	man, files, max, err := g.resolveSet(q, tenant, set, af, mr.MigrationSet, digest, fs)
 	if err != nil {
 		refusal, err := split(err)
 		return nil, refusal, err
@@ -80,15 +84,16 @@ func (g *G) MigrationPlan(q store.Q, tenant, kind string, pins []store.Pin, fs *
 }
 
 // resolveSet resolves a set's manifest for tenant, of the kind the set's Form
-// commits to and under its ceilings, and returns its ordered files and the
-// most bytes one file may hold (nil: the set's kind commits to no manifest).
-func (g *G) resolveSet(q store.Q, tenant string, set *store.Resource, pointer, digest string, fs *fault.Set) (*artifact.Manifest, []artifact.Entry, int64, error) {
+// commits to and under its ceilings and those of the application's Form af, and
+// returns its ordered files and the most bytes one file may hold (nil: the
+// set's kind commits to no manifest).
+func (g *G) resolveSet(q store.Q, tenant string, set *store.Resource, af *catalog.Form, pointer, digest string, fs *fault.Set) (*artifact.Manifest, []artifact.Entry, int64, error) {
 	want, ok := wire.ManifestKindOf(set.Kind)
 	if !ok {
 		return nil, nil, 0, nil
 	}
 	sf, _ := g.host.Form(decide.Ref(set))
-	limits := g.FormLimits(sf)
+	limits := g.FormLimits(sf, af)
 	man, err := artifact.ResolveBundle(ArtifactStore(q, fs), artifact.Caller{Tenant: tenant, Faults: fs}, pointer, digest, want, limits)
 	if err != nil {
 		return nil, nil, 0, err
@@ -136,7 +141,7 @@ func (g *G) ProvePrefix(p *MigrationPlan, ledger []sqldb.Entry, fs *fault.Set) (
 // migrationRules is the prefix proof before mutation, on apply, import and
 // every commit: a set the ledger is not a prefix of changes nothing.
 func (g *G) migrationRules(q store.Q, m *decide.Mutation, pins []store.Pin, fs *fault.Set) *wire.Error {
-	p, e, err := g.MigrationPlan(q, m.Tenant, m.Ref.Kind, pins, fs)
+	p, e, err := g.MigrationPlan(q, m.Tenant, m.Ref, pins, fs)
 	if err != nil {
 		return decide.Internal(err)
 	}
@@ -176,7 +181,7 @@ func (g *G) MigrationSQL(q store.Q, p *MigrationPlan, i int, fs *fault.Set) (sql
 // ledgerReadiness is a migration application's derived Ready: True exactly
 // when its database's ledger equals its set.
 func (g *G) ledgerReadiness(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set) (*Ready, error) {
-	p, e, err := g.MigrationPlan(q, r.Tenant, r.Kind, pins, fs)
+	p, e, err := g.MigrationPlan(q, r.Tenant, decide.Ref(r), pins, fs)
 	if err != nil {
 		return nil, err // a failed read is the write's failure, not the application's condition
 	}
