@@ -325,6 +325,42 @@ func TestGateAgreesWithItsReference(t *testing.T) {
 	}
 }
 
+// manyMembers is an object of n distinct members followed by extra ones: past 16
+// names the gate looks duplicates up in a map instead of its small list.
+func manyMembers(n int, extra string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, `"m%d":%d,`, i, i)
+	}
+	return b.String() + extra + "}"
+}
+
+// Every prefix of documents that use each construct of the gate (CRLF and tab
+// whitespace, escapes of every kind, surrogate pairs, numbers of every shape,
+// nesting, a name unescaped from two escapes, a duplicate past the 16th member,
+// U+FFFD written as itself before an invalid byte, a raw U+001F) is judged as
+// the reference judges it. A prefix ends the input inside every token, which is
+// where a missing bounds check would read past the document.
+func TestGateAgreesWithItsReferenceOnEveryPrefix(t *testing.T) {
+	docs := []string{
+		"{\r\n\t\"a\" :\r\n [1, -2.5e+3, 0.25E-2, 1e9, true, false, null, {}, []],\n \"b\\\"\\\\\\/\\b\\f\\n\\r\\t\": \"\\u00e9\\ud83d\\ude00\"}\r\n",
+		`{"\u0061\u0062":1,"ab":2}`,
+		`{"x\u0061":{"y":[{"z":"\ud800\udc00"}]},"xa":0}`,
+		manyMembers(17, `"m18":1,"m18":2`),
+		manyMembers(20, `"m3":0`),
+		"[\"\xef\xbf\xbd\xff\"]",
+		"[\"a\x1fb\"]",
+		`[-0.0e-0, 10, 0, -1, 1.0, 1E+2]`,
+		`"\u0041"`,
+	}
+	for _, d := range docs {
+		for i := 0; i <= len(d); i++ {
+			sameGate(t, []byte(d[:i]))
+		}
+	}
+}
+
 func FuzzGateAgreesWithItsReference(f *testing.F) {
 	seedCorpus(f)
 	f.Fuzz(func(t *testing.T, data []byte) { sameGate(t, data) })

@@ -67,9 +67,26 @@ func TestCheckIJSONDepthLimitIsExact(t *testing.T) {
 	if err := CheckIJSON([]byte(ok)); err != nil {
 		t.Errorf("%d nested arrays refused: %v", MaxDepth, err)
 	}
-	obj := strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1)
-	if err := CheckIJSON([]byte(obj)); err == nil {
+	objects := func(n int) []byte {
+		return []byte(strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n))
+	}
+	if err := CheckIJSON(objects(MaxDepth)); err != nil {
+		t.Errorf("%d nested objects refused: %v", MaxDepth, err)
+	}
+	if err := CheckIJSON(objects(MaxDepth + 1)); err == nil {
 		t.Errorf("%d nested objects accepted", MaxDepth+1)
+	}
+}
+
+// CheckIJSONButDuplicates lets repeated member names through and nothing else.
+func TestCheckIJSONButDuplicatesRefusesAllElse(t *testing.T) {
+	if err := CheckIJSONButDuplicates([]byte(`{"a":1,"a":2,"\u0061":3}`)); err != nil {
+		t.Errorf("duplicates refused: %v", err)
+	}
+	for _, in := range []string{`{"a":1,"a":-0}`, `{"a":1,"a":"\ud800"}`, `{"a":1,"a":2} x`} {
+		if err := CheckIJSONButDuplicates([]byte(in)); err == nil {
+			t.Errorf("CheckIJSONButDuplicates(%s) accepted", in)
+		}
 	}
 }
 
