@@ -28,6 +28,28 @@ type walkEmbedded struct {
 	Base string `json:"base,required"`
 }
 
+// walkCustom decodes itself through a pointer, walkValueCustom through a value:
+// neither walk looks inside them (encoding/json hands them the raw bytes).
+type walkCustom struct {
+	Name string `json:"name,required"`
+}
+
+func (c *walkCustom) UnmarshalJSON([]byte) error { return nil }
+
+type walkValueCustom struct {
+	Name string `json:"name,required"`
+}
+
+func (walkValueCustom) UnmarshalJSON([]byte) error { return nil }
+
+type walkHolder struct {
+	Custom  walkCustom       `json:"custom"`
+	PCustom *walkCustom      `json:"pcustom"`
+	Value   walkValueCustom  `json:"value"`
+	PValue  *walkValueCustom `json:"pvalue"`
+	Plain   []strictInner    `json:"plain"`
+}
+
 // The raw walk finds exactly what the generic walk finds, in the same order.
 func TestRawWalkAgreesWithTheGenericWalk(t *testing.T) {
 	docs := []string{
@@ -42,9 +64,11 @@ func TestRawWalkAgreesWithTheGenericWalk(t *testing.T) {
 		`{"ptrs":{"p":{"list":[],"ptrs":{"q":{"x":null}}},"n":null},"arr":[{"name":"a"},{"zz":1},{"name":"c"}],"num":12}`,
 		`{"emb":{"X":1,"Y":2},"m":{"k":[{"own":"a","base":"b"},{"nope":false}]},"list":[]}`,
 		`{"list":[],"a":{"kind":"k","items":[{"name":"a","size":1,"t":"\u00e9\\\"x"}]}}`,
+		"{\r\n\t\"kind\":\"k\",\r\n\t\"items\": [ {\"name\":1}\r\n, {\"nam\":2} ,\t{\"name\":true,\"size\":3\r} ],\r\n\t\"list\": [ [ ] , [ {\"own\":1} , {} ] ]\r\n}",
+		`{"custom":{"zz":1},"pcustom":{"zz":1},"value":{"zz":1},"pvalue":{"zz":1},"plain":[{"zz":1}]}`,
 	}
 	for _, d := range docs {
-		for _, typ := range []reflect.Type{reflect.TypeOf(&strictOuter{}), reflect.TypeOf(&walkDeep{}), reflect.TypeOf(new(any))} {
+		for _, typ := range []reflect.Type{reflect.TypeOf(&strictOuter{}), reflect.TypeOf(&walkDeep{}), reflect.TypeOf(new(any)), reflect.TypeOf(&walkHolder{})} {
 			if err := CheckIJSON([]byte(d)); err != nil {
 				t.Fatalf("%s: %v", d, err)
 			}
@@ -72,6 +96,10 @@ func TestRawWalkLeavesEscapedNamesToTheGenericWalk(t *testing.T) {
 	d := []byte(`{"\u006bind":"k","items":[{"n\u0061me":"a"}]}`)
 	if _, ok := walkRaw(d, reflect.TypeOf(&strictOuter{})); ok {
 		t.Fatal("the raw walk decided a document with escaped member names")
+	}
+	// A plain name after an escaped one leaves it undecided all the same.
+	if _, ok := walkRaw([]byte(`{"\u006bind":"k","items":[]}`), reflect.TypeOf(&strictOuter{})); ok {
+		t.Fatal("the raw walk decided a document whose first member name is escaped")
 	}
 	var v strictOuter
 	if err := DecodeStrict(d, &v); err != nil || v.Kind != "k" || v.Items[0].Name != "a" {
