@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fillDoc is fillPlain with shapes the fill leaves to json.
@@ -134,20 +136,7 @@ func TestFillStoresWhatJSONStores(t *testing.T) {
 			if CheckIJSON(doc) != nil {
 				continue
 			}
-			for _, start := range []func() any{func() any { return reflect.New(typ).Interface() }, func() any { return seeded(typ) }} {
-				viaFill, viaJSON := start(), start()
-				ok := fillRaw(doc, viaFill)
-				var fillErr error
-				if !ok {
-					fillErr = json.Unmarshal(doc, viaFill)
-				} else {
-					filled[typ.Name()]++
-				}
-				jsonErr := json.Unmarshal(doc, viaJSON)
-				if fmt.Sprint(fillErr) != fmt.Sprint(jsonErr) || !reflect.DeepEqual(viaFill, viaJSON) {
-					t.Fatalf("%s #%d (filled %v):\n%s\nfill then json: %+v (%v)\njson alone:     %+v (%v)", typ, i, ok, doc, viaFill, fillErr, viaJSON, jsonErr)
-				}
-			}
+			filled[typ.Name()] += sameDecode(t, typ, doc, fmt.Sprintf("#%d", i))
 		}
 	}
 	// the fill must take the common case, or this test compares json with itself
@@ -156,6 +145,83 @@ func TestFillStoresWhatJSONStores(t *testing.T) {
 	}
 	if filled["fillDoc"] != 0 {
 		t.Errorf("the fill took %d fillDoc documents; a ,string field must send them all to json", filled["fillDoc"])
+	}
+}
+
+// sameDecode holds the fill (then json where it declines) to json alone on doc,
+// from a zero value and from a seeded one, and says how many of the two the
+// fill took.
+func sameDecode(t *testing.T, typ reflect.Type, doc []byte, what string) (filled int) {
+	t.Helper()
+	for _, start := range []func() any{func() any { return reflect.New(typ).Interface() }, func() any { return seeded(typ) }} {
+		viaFill, viaJSON := start(), start()
+		ok := fillRaw(doc, viaFill)
+		var fillErr error
+		if !ok {
+			fillErr = json.Unmarshal(doc, viaFill)
+		} else {
+			filled++
+		}
+		jsonErr := json.Unmarshal(doc, viaJSON)
+		if fmt.Sprint(fillErr) != fmt.Sprint(jsonErr) || !reflect.DeepEqual(viaFill, viaJSON) {
+			t.Fatalf("%s %s (filled %v):\n%s\nfill then json: %+v (%v)\njson alone:     %+v (%v)", typ, what, ok, doc, viaFill, fillErr, viaJSON, jsonErr)
+		}
+	}
+	return filled
+}
+
+// fillOdd has the field shapes json treats its own way: an embedded struct with a
+// member name, a field json skips, an unexported one, an untagged one, a map
+// keyed by integers, types that decode themselves (as text and as JSON).
+type fillOdd struct {
+	fillBase `json:"nested"`
+	Skip     string `json:"-"`
+	hidden   string
+	Plain    string
+	Ints     map[int]string `json:"ints"`
+	IP       net.IP         `json:"ip"`
+	When     time.Time      `json:"when"`
+	N        int            `json:"n"`
+}
+
+// fillShadowed names base twice, the outer field first: json stores the outer one.
+type fillShadowed struct {
+	Base string `json:"base"`
+	fillBase
+}
+
+// fillEmbeddedPointer embeds a pointer, whose rules the fill leaves to json.
+type fillEmbeddedPointer struct {
+	*fillBase
+	Name string `json:"name"`
+}
+
+// Documents that meet each of those shapes where the fill must decline or store
+// what json stores: random documents never name a member "-", "" or an
+// unexported field alone (any other unknown member makes the fill decline
+// first), write an integer with a capital exponent, or escape a map key whose
+// value the fill would store.
+func TestFillDeclinesWhatJSONTreatsItsOwnWay(t *testing.T) {
+	for _, tc := range []struct {
+		typ reflect.Type
+		doc string
+	}{
+		{reflect.TypeFor[fillOdd](), `{"nested":{"base":"n"},"Plain":"p","plain":"q","n":7}`},
+		{reflect.TypeFor[fillOdd](), `{"base":"flat"}`},
+		{reflect.TypeFor[fillOdd](), `{"-":"x"}`},
+		{reflect.TypeFor[fillOdd](), `{"hidden":"h"}`},
+		{reflect.TypeFor[fillOdd](), `{"":"e"}`},
+		{reflect.TypeFor[fillPlain](), `{"name":"n","labels":{"k\u0041":"v"}}`},
+		{reflect.TypeFor[fillOdd](), `{"ints":{"1":"a"}}`},
+		{reflect.TypeFor[fillOdd](), `{"ip":"10.0.0.1"}`},
+		{reflect.TypeFor[fillOdd](), `{"ip":[10,0,0,1]}`},
+		{reflect.TypeFor[fillOdd](), `{"when":"2026-12-05T00:00:00Z"}`},
+		{reflect.TypeFor[fillOdd](), `{"when":{}}`},
+		{reflect.TypeFor[fillOdd](), `{"n":1E2}`},
+		{reflect.TypeFor[fillShadowed](), `{"base":"outer"}`},
+		{reflect.TypeFor[fillEmbeddedPointer](), `{"base":"b","name":"n"}`},
+	} {
+		sameDecode(t, tc.typ, []byte(tc.doc), "")
 	}
 }
 
