@@ -113,3 +113,23 @@ func TestRevisionWithRelationDriftIsReplaced(t *testing.T) {
 		t.Errorf("replace=%v name=%q; want the drift replacement under a new name", pr.replace, pr.planned.str(aName))
 	}
 }
+
+// TestNewRevisionOwnerForcesReplacement: a revision's new owner derives a new name,
+// and the owner is what forces the replacement: the derived name is planned after
+// the plan rules, so without the owner's rule nothing would.
+func TestNewRevisionOwnerForcesReplacement(t *testing.T) {
+	t.Parallel()
+	h := gadgetHarness(t, hostsim.Config{})
+	h.create("takoform_store", values{aName: s("main")})
+	owned := values{aRevisionOwner: s("app"), "store": s("main")}
+	st := h.create("takoform_holder", owned)
+	owned[aRevisionOwner] = s("app-2")
+	pr := h.plan("takoform_holder", owned, st)
+	mustNoError(t, "a new owner", pr.diags)
+	if strings.Join(pr.replace, " ") != `AttributeName("revision_owner")` {
+		t.Errorf("replace=%v; want the new revision_owner to force it", pr.replace)
+	}
+	if pr.planned.str(aName) == st.str(aName) {
+		t.Errorf("the new owner kept the derived name %q", st.str(aName))
+	}
+}
