@@ -62,10 +62,14 @@ func TestLookupAsset(t *testing.T) {
 		{"noncharacter U+FFFE", "/a%EF%BF%BE", want{AssetRefused, "", "noncharacter"}, want{AssetRefused, "", "noncharacter"}},
 		{"noncharacter U+1FFFF", "/a%F0%9F%BF%BF", want{AssetRefused, "", "noncharacter"}, want{AssetRefused, "", "noncharacter"}},
 		{"character U+FDCF is not one", "/a%EF%B7%8F", want{AssetRefused, "", "grammar"}, want{AssetRefused, "", "grammar"}},
+		{"noncharacter U+FDEF, the last of the block", "/a%EF%B7%AF", want{AssetRefused, "", "noncharacter"}, want{AssetRefused, "", "noncharacter"}},
+		{"character U+FDF0 is not one", "/a%EF%B7%B0", want{AssetRefused, "", "grammar"}, want{AssetRefused, "", "grammar"}},
 		// malformed escapes
 		{"escape without digits", "/a%", want{AssetRefused, "", "malformed percent-escape"}, want{AssetRefused, "", "malformed percent-escape"}},
 		{"escape with one digit", "/a%4", want{AssetRefused, "", "malformed percent-escape"}, want{AssetRefused, "", "malformed percent-escape"}},
 		{"escape not hex", "/a%zz", want{AssetRefused, "", "malformed percent-escape"}, want{AssetRefused, "", "malformed percent-escape"}},
+		{"escape with a first digit not hex", "/a%z1", want{AssetRefused, "", "malformed percent-escape"}, want{AssetRefused, "", "malformed percent-escape"}},
+		{"escape with a second digit not hex", "/a%1z", want{AssetRefused, "", "malformed percent-escape"}, want{AssetRefused, "", "malformed percent-escape"}},
 		// invalid UTF-8 after decoding
 		{"lone continuation byte", "/a%80", want{AssetRefused, "", "not valid UTF-8"}, want{AssetRefused, "", "not valid UTF-8"}},
 		{"truncated sequence", "/a%C3", want{AssetRefused, "", "not valid UTF-8"}, want{AssetRefused, "", "not valid UTF-8"}},
