@@ -20,6 +20,8 @@ func TestCanonicalHostname(t *testing.T) {
 		"api.example.com..":     "api.example.com..",
 		"XN--BCHER-KVA.Example": "xn--bcher-kva.example",
 		"Bücher.Example":        "bücher.example",
+		"ZULU.Example.ORG":      "zulu.example.org",
+		"A9.Z9":                 "a9.z9",
 	}
 	for in, want := range cases {
 		if got := CanonicalHostname(in); got != want {
@@ -36,6 +38,7 @@ func TestHostnameClaimKeyAccepts(t *testing.T) {
 		"a.b":                                "a.b",
 		"1.2.3.4":                            "1.2.3.4",
 		"my-app.example.invalid":             "my-app.example.invalid",
+		"Zz9.example.com":                    "zz9.example.com",
 		strings.Repeat("a", 63) + ".example": strings.Repeat("a", 63) + ".example",
 		longName(253):                        longName(253),
 		longName(253) + ".":                  longName(253),
@@ -73,7 +76,8 @@ func TestHostnameClaimKeyRefuses(t *testing.T) {
 		"a..b":                               "label 2 \"\" is empty",
 		"localhost":                          "single label",
 		"localhost.":                         "single label",
-		"":                                   "is empty",
+		"":                                   `hostname "" is empty; accepted:`,
+		"\u0080.example":                     "non-ASCII character '\\u0080' at byte 0",
 		"-api.example.com":                   "starts or ends with a hyphen",
 		"api-.example.com":                   "starts or ends with a hyphen",
 		"api_x.example.com":                  "contains '_'",
