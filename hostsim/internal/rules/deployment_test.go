@@ -60,6 +60,12 @@ func TestCheckDeployment(t *testing.T) {
 			}
 		})
 	}
+	// The least weight is 1: a version weighted 1 beside one of 9999 is fine.
+	least := base()
+	least.Versions[0].Weight, least.Versions[1].Weight = 1, 9999
+	if r := CheckDeployment(least); r != nil {
+		t.Fatalf("weights 1 and 9999 refused: %v", r)
+	}
 	// A single version of weight 10000 is fine; eight of 1250 are fine.
 	one := base()
 	one.Versions = []WeightedVersion{wv(0, "v1", "u-1", 10000)}
