@@ -39,13 +39,15 @@ func TestArtifactRuleFaults(t *testing.T) {
 		id, js, blob := session()
 		c.putBlob(id, blob, append([]byte("X"), js[1:]...)).status(201)
 	})
+	// reopen starts another upload declaring blob, already held, with size.
+	reopen := func(blob string, size int) string {
+		return fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", size, blob)).status(201).json()["uploadId"])
+	}
 	// A held blob declared again with another size is caught at commit.
 	id, js, blob := session()
 	c.putBlob(id, blob, js).status(201)
 	c.commit(id, newKey()).status(201)
-	resized := func() string {
-		return fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", len(js)+1, blob)).status(201).json()["uploadId"])
-	}
+	resized := func() string { return reopen(blob, len(js)+1) }
 	broken(t, sim, "artifacts.trust-declared",
 		func() { c.commit(resized(), newKey()).refused("artifact_invalid", 400) },
 		func() { c.commit(resized(), newKey()).status(201) })
@@ -55,9 +57,7 @@ func TestArtifactRuleFaults(t *testing.T) {
 	id, js, blob = session()
 	c.putBlob(id, blob, append([]byte("X"), js[1:]...)).status(201)
 	disarm(t, sim)
-	rehashed := func() string {
-		return fmt.Sprint(c.start(manifestOf("index.js", "application/javascript+module", len(js), blob)).status(201).json()["uploadId"])
-	}
+	rehashed := func() string { return reopen(blob, len(js)) }
 	broken(t, sim, "artifacts.trust-declared",
 		func() {
 			if r := c.commit(rehashed(), newKey()).refused("artifact_invalid", 400); !contains(r.body, "the stored bytes hash to") {

@@ -52,17 +52,34 @@ func TestImportNamingAFormOfAnotherKindIsRefused(t *testing.T) {
 // 0.1.0, where the queue lives.
 func TestImportOnAHostWithoutTheNewestVersionFindsTheOlder(t *testing.T) {
 	t.Parallel()
-	prof := capProfile(t, `{"name":"queues-0.1-only","extends":"full","forms":{"exclude":["AtLeastOnceQueue@0.2.0"]}}`)
-	h := newHarness(t, hostsim.Config{Profile: prof})
-	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")})
-	imp, d := h.importID(queueType, "orders")
-	mustNoError(t, "import", d)
-	if imp.str(aFormDefVersion) != "0.1.0" {
-		t.Fatalf("imported under %q, want 0.1.0", imp.str(aFormDefVersion))
-	}
+	h := newHarness(t, queuesOldOnly(t))
+	st := createOldQueue(h)
+	imp := importOldQueue(t, h)
 	rd, d := h.read(queueType, imp)
 	mustNoError(t, "read after import", d)
 	if rd == nil || rd.str(aUID) != st.str(aUID) {
 		t.Fatalf("the import did not adopt the queue %s: %v", st.str(aUID), rd)
 	}
+}
+
+// queuesOldOnly is a host that installs AtLeastOnceQueue 0.1.0 and not 0.2.0.
+func queuesOldOnly(t *testing.T) hostsim.Config {
+	return hostsim.Config{Profile: capProfile(t, `{"name":"queues-0.1-only","extends":"full","forms":{"exclude":["AtLeastOnceQueue@0.2.0"]}}`)}
+}
+
+// createOldQueue creates queue orders under 0.1.0, the older ref.
+func createOldQueue(h *harness) values {
+	return h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")})
+}
+
+// importOldQueue imports orders by name and requires the probe to record 0.1.0, the ref it
+// lives under.
+func importOldQueue(t *testing.T, h *harness) values {
+	t.Helper()
+	imp, d := h.importID(queueType, "orders")
+	mustNoError(t, "import", d)
+	if imp.str(aFormDefVersion) != "0.1.0" {
+		t.Fatalf("import recorded %q, want the 0.1.0 ref the resource lives under", imp.str(aFormDefVersion))
+	}
+	return imp
 }

@@ -238,9 +238,8 @@ func TestImportNamingAnExactRefAsksForThatRefOnly(t *testing.T) {
 // deleted queue leaves the state.
 func TestRefreshOnAHostWithoutTheOtherVersionRemovesADeletedResource(t *testing.T) {
 	t.Parallel()
-	prof := capProfile(t, `{"name":"queues-0.1-only","extends":"full","forms":{"exclude":["AtLeastOnceQueue@0.2.0"]}}`)
-	h := newHarness(t, hostsim.Config{Profile: prof})
-	st := h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")})
+	h := newHarness(t, queuesOldOnly(t))
+	st := createOldQueue(h)
 	_, d := h.apply(queueType, nil, st, nil)
 	mustNoError(t, "delete", d)
 	reads := readsOf(t, h)

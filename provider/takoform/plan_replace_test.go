@@ -49,10 +49,8 @@ func TestFieldImmutableOnlyInTheRecordedVersionReplaces(t *testing.T) {
 // gets a new name and is replaced without complaint.
 func TestRevisionReplacedUnderItsOwnNameIsRefused(t *testing.T) {
 	t.Parallel()
-	h := gadgetHarness(t, hostsim.Config{})
-	h.create("takoform_store", values{aName: s("main")})
 	fixed := values{aName: s("h"), "store": s("main")}
-	st := h.create("takoform_holder", fixed)
+	h, _, st := holderWorld(t, hostsim.Config{}, fixed)
 	mustNoError(t, "unchanged", h.plan("takoform_holder", fixed, st).diags)
 	changed := values{aName: s("h"), "store": s("main"), "note": s("moved")}
 	pr := h.plan("takoform_holder", changed, st)
@@ -81,10 +79,8 @@ func TestRevisionReplacedUnderItsOwnNameIsRefused(t *testing.T) {
 // refused until revision_owner changes, which plans the replacement cleanly.
 func TestRevisionWithRelationDriftIsReplaced(t *testing.T) {
 	t.Parallel()
-	h := gadgetHarness(t, hostsim.Config{ConformanceProbes: true})
-	store := h.create("takoform_store", values{aName: s("main")})
 	owned := values{aRevisionOwner: s("app"), "store": s("main")}
-	st := h.create("takoform_holder", owned)
+	h, store, st := holderWorld(t, hostsim.Config{ConformanceProbes: true}, owned)
 	removeOutOfBand(t, h, store)
 	h.create("takoform_store", values{aName: s("main")})
 	rd, d := h.read("takoform_holder", st)
@@ -119,10 +115,8 @@ func TestRevisionWithRelationDriftIsReplaced(t *testing.T) {
 // the plan rules, so without the owner's rule nothing would.
 func TestNewRevisionOwnerForcesReplacement(t *testing.T) {
 	t.Parallel()
-	h := gadgetHarness(t, hostsim.Config{})
-	h.create("takoform_store", values{aName: s("main")})
 	owned := values{aRevisionOwner: s("app"), "store": s("main")}
-	st := h.create("takoform_holder", owned)
+	h, _, st := holderWorld(t, hostsim.Config{}, owned)
 	owned[aRevisionOwner] = s("app-2")
 	pr := h.plan("takoform_holder", owned, st)
 	mustNoError(t, "a new owner", pr.diags)
@@ -132,4 +126,13 @@ func TestNewRevisionOwnerForcesReplacement(t *testing.T) {
 	if pr.planned.str(aName) == st.str(aName) {
 		t.Errorf("the new owner kept the derived name %q", st.str(aName))
 	}
+}
+
+// holderWorld is a gadget host with store main and a Holder (a revision) of holder
+// created on it; it returns the harness and the store's and the holder's states.
+func holderWorld(t *testing.T, cfg hostsim.Config, holder values) (h *harness, store, st values) {
+	t.Helper()
+	h = gadgetHarness(t, cfg)
+	store = h.create("takoform_store", values{aName: s("main")})
+	return h, store, h.create("takoform_holder", holder)
 }

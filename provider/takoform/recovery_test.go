@@ -309,12 +309,8 @@ func TestPendingDeleteIsObservedByRefresh(t *testing.T) {
 func TestImportFindsTheOldRefNewestFirst(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, hostsim.Config{})
-	h.create(queueType, values{aName: s("orders"), "message_retention_seconds": i64(3600), aFormDefVersion: s("0.1.0")})
-	imp, d := h.importID(queueType, "orders")
-	mustNoError(t, "import", d)
-	if imp.str(aFormDefVersion) != "0.1.0" {
-		t.Fatalf("import recorded %q, want the 0.1.0 ref the resource lives under", imp.str(aFormDefVersion))
-	}
+	createOldQueue(h)
+	imp := importOldQueue(t, h)
 	st, d := h.read(queueType, imp)
 	mustNoError(t, "read", d)
 	cfg := values{aName: s("orders"), "message_retention_seconds": i64(3600)}

@@ -294,47 +294,44 @@ func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 }
 
 // artifactKinds are the Form kinds of the catalog that commit to a manifest kind.
-func (c *checker) artifactKinds() []string {
+func (c *checker) artifactKinds() []string { return c.kindsWhere(commitsToManifest) }
+
+// bundledKinds are the Form kinds of the catalog that commit to or reference a
+// manifest kind, in catalog order.
+func (c *checker) bundledKinds() []string {
+	return c.kindsWhere(func(k string) bool { return commitsToManifest(k) || referencesArtifacts(c.forms(k, "")) })
+}
+
+// kindsWhere are the catalog's Form kinds for which keep is true, in catalog order.
+func (c *checker) kindsWhere(keep func(kind string) bool) []string {
 	var out []string
 	for _, k := range c.kinds() {
-		if _, ok := wire.ManifestKindOf(k); ok {
+		if keep(k) {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-// bundledKinds are the Form kinds of the catalog that commit to or reference a
-// manifest kind, in catalog order.
-func (c *checker) bundledKinds() []string {
-	var out []string
-	for _, k := range c.kinds() {
-		if _, ok := wire.ManifestKindOf(k); ok || referencesArtifacts(c.forms(k, "")) {
-			out = append(out, k)
-		}
-	}
-	return out
+func commitsToManifest(kind string) bool {
+	_, ok := wire.ManifestKindOf(kind)
+	return ok
 }
 
 // referencesArtifacts reports whether a field of forms, at any depth, references
 // a Form kind that commits to a manifest kind.
 func referencesArtifacts(forms []*catalog.Form) bool {
-	var walk func(fields []catalog.Field) bool
-	walk = func(fields []catalog.Field) bool {
-		for _, fl := range fields {
-			if fl.Ref != nil {
-				if _, ok := wire.ManifestKindOf(fl.Ref.Kind); ok {
-					return true
-				}
-			}
-			if walk(fl.Members) {
-				return true
-			}
-		}
-		return false
-	}
 	for _, f := range forms {
-		if walk(f.Fields) {
+		if fieldsReferenceArtifacts(f.Fields) {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldsReferenceArtifacts(fields []catalog.Field) bool {
+	for _, fl := range fields {
+		if fl.Ref != nil && commitsToManifest(fl.Ref.Kind) || fieldsReferenceArtifacts(fl.Members) {
 			return true
 		}
 	}
