@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -251,14 +252,24 @@ func checkPackageDigestNotIdentity(ctx context.Context, p *Probe) error {
 	return nil
 }
 
+// createdFirst orders a kind's two installed definition versions for
+// checkAnswersOnlyUnderRecordedRef: the one to create first, then the other.
+// A standalone version goes first when there is one, so the check needs no
+// other resource made before it and measures hosts that cannot make the other
+// version's targets; otherwise the order is the catalog's.
+func createdFirst(a, b *catalog.Form) (*catalog.Form, *catalog.Form) {
+	if !standalone(a) && standalone(b) {
+		return b, a
+	}
+	return a, b
+}
+
 func checkAnswersOnlyUnderRecordedRef(ctx context.Context, p *Probe) error {
 	a, b, err := p.twoVersions()
 	if err != nil {
 		return err
 	}
-	if !standalone(a) {
-		a, b = b, a
-	}
+	a, b = createdFirst(a, b)
 	spec, err := p.specFor(ctx, a)
 	if err != nil {
 		return err
