@@ -95,12 +95,13 @@ type QueueEdge struct {
 
 // DeadLetterPath reports whether the candidate's dead letter leads back to its queue
 // (docs/protocol.md#aggregate): with an edge Q → D for every live consumer (live must exclude the candidate
-// consumer's own stored edge) plus the candidate's, a walk from the candidate's D that
-// reaches its Q — D = Q included — is a cycle. Each uid is visited once; any in-degree.
-// It returns the uids walked from D to Q when there is a cycle.
+// consumer's own stored edge), a walk from the candidate's D that reaches its Q — D = Q
+// included — is a cycle. The candidate's own edge Q → D is the cycle's last step, not
+// part of the walk: it leaves Q, where the walk ends. Each uid is visited once; any
+// in-degree. It returns the uids walked from D to Q when there is a cycle.
 func DeadLetterPath(live []QueueEdge, candidate QueueEdge) ([]string, bool) {
 	next := map[string][]string{}
-	for _, e := range append(slices.Clone(live), candidate) {
+	for _, e := range live {
 		next[e.Queue] = append(next[e.Queue], e.DeadLetter)
 	}
 	parent := map[string]string{candidate.DeadLetter: ""}

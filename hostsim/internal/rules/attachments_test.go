@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,11 +41,27 @@ func TestCheckEnvironmentNamespace(t *testing.T) {
 		{map[string]any{"stores": []any{store("A"), store("A")}}, "/stores/1/name", "A", "/stores/0/name"},
 		{map[string]any{"vars": map[string]any{"a/b": 1}, "secrets": []any{"a/b"}}, "/secrets/0", "a/b", "/vars/a~1b"},
 	}
+	// a json-map's keys are walked in sorted order, so the name refused is the
+	// same in every run: ten stores, then the same ten names as var keys
+	var stores []any
+	vars := map[string]any{}
+	for _, n := range []string{"K7", "K2", "K9", "K0", "K4", "K1", "K8", "K3", "K6", "K5"} {
+		stores = append(stores, store(n))
+		vars[n] = 1
+	}
+	for range 20 {
+		cases = append(cases, struct {
+			spec      map[string]any
+			ptr, name string
+			first     string
+		}{map[string]any{"stores": stores, "vars": vars}, "/vars/K0", "K0", "/stores/3/name"}) // K0 is the fourth store
+	}
 	for _, c := range cases {
 		r := CheckEnvironmentNamespace(namespaceForm(), c.spec, names)
-		if r == nil || r.Code != wire.CodeInvalidArgument || r.Pointer != c.ptr ||
-			!strings.Contains(r.Message, `"`+c.name+`"`) || !strings.Contains(r.Message, c.first) {
-			t.Errorf("spec %v: refusal %+v, want invalid_argument at %s naming %q and %s", c.spec, r, c.ptr, c.name, c.first)
+		want := c.ptr + ": name " + strconv.Quote(c.name) + " is already used at " + c.first +
+			"; var keys, sensitive var names and binding names share one case-sensitive namespace, so give each a distinct name"
+		if r == nil || r.Code != wire.CodeInvalidArgument || r.Pointer != c.ptr || r.Message != want {
+			t.Errorf("spec %v: refusal %+v, want invalid_argument at %s: %s", c.spec, r, c.ptr, want)
 		}
 	}
 	// Case-sensitive: "cache" and "CACHE" are different names.
@@ -88,15 +105,21 @@ func TestDeadLetterCycle(t *testing.T) {
 		cand  QueueEdge
 		cycle bool
 		path  string
+		shown string // the cycle as the refusal shows it
+		dead  string // the dead letter as the refusal names it
 	}{
-		{"self", nil, QueueEdge{"q", "q"}, true, "q"},
-		{"no edges", nil, QueueEdge{"q", "d"}, false, ""},
-		{"two-cycle", []QueueEdge{{"d", "q"}}, QueueEdge{"q", "d"}, true, "d q"},
-		{"three-cycle", []QueueEdge{{"d", "e"}, {"e", "q"}}, QueueEdge{"q", "d"}, true, "d e q"},
-		{"chain without cycle", []QueueEdge{{"d", "e"}, {"e", "f"}}, QueueEdge{"q", "d"}, false, ""},
-		{"diamond reaching back", []QueueEdge{{"d", "a"}, {"d", "b"}, {"a", "c"}, {"b", "c"}, {"c", "q"}}, QueueEdge{"q", "d"}, true, "d a c q"},
-		{"cycle elsewhere does not count", []QueueEdge{{"a", "b"}, {"b", "a"}, {"d", "a"}}, QueueEdge{"q", "d"}, false, ""},
-		{"in-degree many", []QueueEdge{{"x", "d"}, {"y", "d"}, {"z", "d"}}, QueueEdge{"q", "d"}, false, ""},
+		{"self", nil, QueueEdge{"q", "q"}, true, "q", `"orders" → "orders"`, `"orders"`},
+		{"no edges", nil, QueueEdge{"q", "d"}, false, "", "", ""},
+		{"two-cycle", []QueueEdge{{"d", "q"}}, QueueEdge{"q", "d"}, true, "d q", `"orders" → "dead" → "orders"`, `"dead"`},
+		{"three-cycle", []QueueEdge{{"d", "e"}, {"e", "q"}}, QueueEdge{"q", "d"}, true, "d e q", `"orders" → "dead" → "dead2" → "orders"`, `"dead"`},
+		{"chain without cycle", []QueueEdge{{"d", "e"}, {"e", "f"}}, QueueEdge{"q", "d"}, false, "", "", ""},
+		{"diamond reaching back", []QueueEdge{{"d", "a"}, {"d", "b"}, {"a", "c"}, {"b", "c"}, {"c", "q"}}, QueueEdge{"q", "d"}, true, "d a c q",
+			`"orders" → "dead" → uid a → uid c → "orders"`, `"dead"`},
+		// the dead letter is visited once, though a live edge leads back to it
+		{"a cycle through the dead letter reaching back", []QueueEdge{{"d", "e"}, {"e", "d"}, {"e", "q"}}, QueueEdge{"q", "d"}, true, "d e q",
+			`"orders" → "dead" → "dead2" → "orders"`, `"dead"`},
+		{"cycle elsewhere does not count", []QueueEdge{{"a", "b"}, {"b", "a"}, {"d", "a"}}, QueueEdge{"q", "d"}, false, "", "", ""},
+		{"in-degree many", []QueueEdge{{"x", "d"}, {"y", "d"}, {"z", "d"}}, QueueEdge{"q", "d"}, false, "", "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,8 +131,13 @@ func TestDeadLetterCycle(t *testing.T) {
 			if (r != nil) != c.cycle {
 				t.Fatalf("CheckDeadLetter = %v", r)
 			}
-			if r != nil && (r.Code != wire.CodeInvalidArgument || r.Pointer != "/deadLetterQueue" || !strings.Contains(r.Message, `"orders"`)) {
-				t.Fatalf("refusal %+v", r)
+			if r == nil {
+				return
+			}
+			want := "/deadLetterQueue: dead-letter queue " + c.dead + ` leads back to queue "orders" (` + c.shown +
+				"); a dead-letter chain must not form a cycle, so choose a dead-letter queue that does not feed this queue"
+			if r.Code != wire.CodeInvalidArgument || r.Pointer != "/deadLetterQueue" || r.Message != want {
+				t.Fatalf("refusal %s at %s:\n got %s\nwant %s", r.Code, r.Pointer, r.Message, want)
 			}
 		})
 	}
