@@ -21,9 +21,9 @@ func semanticForm() *catalog.Form {
 
 func TestCheckSemanticFields(t *testing.T) {
 	f := semanticForm()
-	spec := map[string]any{"cron": "0,30 8-18 * * 1-5", "hostname": "API.Example.com.", "other": "0 24 * * *"}
+	spec := map[string]any{"cron": "0,30 8-18 * * 1-5", "hostname": "API.Example.com.", "other": "Keep.Case."}
 	CanonicalizeSpec(f, spec)
-	if spec["hostname"] != "api.example.com" || spec["cron"] != "0,30 8-18 * * 1-5" || spec["other"] != "0 24 * * *" {
+	if spec["hostname"] != "api.example.com" || spec["cron"] != "0,30 8-18 * * 1-5" || spec["other"] != "Keep.Case." {
 		t.Fatalf("canonicalized spec = %v", spec)
 	}
 	claims, r := CheckSemanticFields(f, spec)
@@ -37,6 +37,61 @@ func TestCheckSemanticFields(t *testing.T) {
 	_, r = CheckSemanticFields(f, map[string]any{"hostname": "bücher.example"})
 	if r == nil || r.Pointer != "/hostname" {
 		t.Fatalf("hostname refusal = %+v", r)
+	}
+}
+
+// TestSemanticIsAStringFieldsPattern: a field means a hostname or a cron schedule
+// only when it is a plain string field whose pattern is exactly the grammar's; a
+// list of strings under the same pattern, or another pattern, means nothing more.
+func TestSemanticIsAStringFieldsPattern(t *testing.T) {
+	for _, c := range []struct {
+		field catalog.Field
+		want  Semantic
+	}{
+		{catalog.Field{Kind: catalog.FieldString, Pattern: HostnamePattern}, SemanticHostname},
+		{catalog.Field{Kind: catalog.FieldString, Pattern: CronPattern}, SemanticCron},
+		{catalog.Field{Kind: catalog.FieldString, Pattern: HostnamePattern[1:]}, SemanticNone},
+		{catalog.Field{Kind: catalog.FieldString}, SemanticNone},
+		{catalog.Field{Kind: catalog.FieldStringList, Pattern: HostnamePattern}, SemanticNone},
+		{catalog.Field{Kind: catalog.FieldStringSet, Pattern: CronPattern}, SemanticNone},
+	} {
+		if got := FieldSemantic(&c.field); got != c.want {
+			t.Errorf("FieldSemantic(%s field, pattern %.12q…) = %q, want %q", c.field.Kind, c.field.Pattern, got, c.want)
+		}
+	}
+}
+
+// TestCronPatternOnlyIsAskedOnlyOfAFailedParse: the lax hook (the fault
+// cron.pattern-only) is asked only when a cron field fails its parse, and lets
+// it pass only when it answers true; a hostname is checked whatever it answers.
+func TestCronPatternOnlyIsAskedOnlyOfAFailedParse(t *testing.T) {
+	f := semanticForm()
+	for _, c := range []struct {
+		name   string
+		spec   map[string]any
+		answer *bool // nil: no hook
+		asked  int
+		refuse string // the refused pointer, "" for none
+	}{
+		{"valid cron, hook", map[string]any{"cron": "*/5 * * * *"}, new(true), 0, ""},
+		{"bad cron, no hook", map[string]any{"cron": "0 24 * * *"}, nil, 0, "/cron"},
+		{"bad cron, hook says no", map[string]any{"cron": "0 24 * * *"}, new(false), 1, "/cron"},
+		{"bad cron, hook says yes", map[string]any{"cron": "0 24 * * *"}, new(true), 1, ""},
+		{"bad hostname, hook says yes", map[string]any{"hostname": "bücher.example"}, new(true), 0, "/hostname"},
+	} {
+		asked := 0
+		var hook func() bool
+		if c.answer != nil {
+			hook = func() bool { asked++; return *c.answer }
+		}
+		_, r := CheckSemanticFieldsLax(f, c.spec, hook)
+		got := ""
+		if r != nil {
+			got = r.Pointer
+		}
+		if got != c.refuse || asked != c.asked {
+			t.Errorf("%s: refused at %q, hook asked %d times; want %q, %d", c.name, got, asked, c.refuse, c.asked)
+		}
 	}
 }
 
