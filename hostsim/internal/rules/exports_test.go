@@ -55,6 +55,15 @@ func TestExportedHandlers(t *testing.T) {
 		{"computed key skipped", jsModule, `export default { ["fetch"]() {}, queue() {} }`, []string{"queue"}},
 		{"escaped quote in string", jsModule, `export default { fetch() { return "a\"}"; }, scheduled() {} }`, []string{"fetch", "scheduled"}},
 		{"name followed by space then paren", jsModule, `export default { fetch () {} }`, []string{"fetch"}},
+		{"a closing brace without export default exports nothing", jsModule, `queue() {} }`, nil},
+		{"a byte order mark is whitespace", jsModule, "export\uFEFFdefault {fetch(){}}", []string{"fetch"}},
+		{"identifier _export is not export", jsModule, `_export default { fetch() {} }`, nil},
+		{"identifier $export is not export", jsModule, `$export default { fetch() {} }`, nil},
+		{"identifier x1export is not export", jsModule, `x1export default { fetch() {} }`, nil},
+		{"a digit glued before export", jsModule, `2export default { fetch() {} }`, nil},
+		{"a comment right before export", jsModule, `/* c */export default { fetch() {} }`, []string{"fetch"}},
+		{"a string right before export", jsModule, `"use strict"export default { queue() {} }`, []string{"queue"}},
+		{"export default of a name, then of an object", jsModule, `export default h; export default { fetch() {} }`, []string{"fetch"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
