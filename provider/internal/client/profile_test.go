@@ -21,12 +21,13 @@ func formProfile(extra string) []byte {
 func TestProfileShapeAcceptsSchemaValidProfiles(t *testing.T) {
 	t.Parallel()
 	ok := map[string][]byte{
-		"bare form profile":         formProfile(""),
-		"enums, ranges, limits":     formProfile(`,"supportedEnums":{"handlers":["fetch"]},"supportedRanges":{"messageRetentionSeconds":{"minimum":60,"maximum":86400},"compatibilityDate":{"minimum":"2024-01-01"}},"limits":{"maximumHandlers":0,"maximumBundleBytes":9223372036854775807}`),
-		"dotted nested keys":        formProfile(`,"supportedRanges":{"versions.weight":{"maximum":5000}},"supportedEnums":{"versions.mode":["a"]}`),
-		"supported bindings":        formProfile(`,"supportedBindings":["module-worker.edge-kv@1.0.0","module-worker.service@1.0.0"]`),
-		"interface profile":         []byte(strings.Replace(profIface, "EXTRA", "", 1)),
-		"interface with operations": []byte(strings.Replace(profIface, "EXTRA", `,"operations":["read"]`, 1)),
+		"bare form profile":                       formProfile(""),
+		"enums, ranges, limits":                   formProfile(`,"supportedEnums":{"handlers":["fetch"]},"supportedRanges":{"messageRetentionSeconds":{"minimum":60,"maximum":86400},"compatibilityDate":{"minimum":"2024-01-01"}},"limits":{"maximumHandlers":0,"maximumBundleBytes":9223372036854775807}`),
+		"dotted nested keys":                      formProfile(`,"supportedRanges":{"versions.weight":{"maximum":5000}},"supportedEnums":{"versions.mode":["a"]}`),
+		"supported bindings":                      formProfile(`,"supportedBindings":["module-worker.edge-kv@1.0.0","module-worker.service@1.0.0"]`),
+		"enum value of 128 characters, 256 bytes": formProfile(`,"supportedEnums":{"handlers":["` + strings.Repeat("é", 128) + `"]}`),
+		"interface profile":                       []byte(strings.Replace(profIface, "EXTRA", "", 1)),
+		"interface with operations":               []byte(strings.Replace(profIface, "EXTRA", `,"operations":["read"]`, 1)),
 	}
 	for name, raw := range ok {
 		if _, err := decodeProfile(raw); err != nil {
