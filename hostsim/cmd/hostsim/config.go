@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Config is everything `hostsim serve` or `hostsim catalog` is told, from
@@ -102,7 +100,10 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 			c.Sources[f.Name] = "flag --" + f.Name
 		case env(EnvName(f.Name)) != "":
 			if err := f.Value.Set(env(EnvName(f.Name))); err != nil && envErr == nil {
-				envErr = badUsage("%s=%q: %v", EnvName(f.Name), env(EnvName(f.Name)), err)
+				// the flag package says only "parse error": name what the flag takes
+				_, usage := flag.UnquoteUsage(f)
+				envErr = badUsage("%s=%q is not a valid --%s (%s); fix the variable or unset it",
+					EnvName(f.Name), env(EnvName(f.Name)), f.Name, usage)
 			}
 			c.Sources[f.Name] = "env " + EnvName(f.Name)
 		default:
@@ -113,11 +114,8 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 		return c, envErr
 	}
 	c.Args = fs.Args()
-	if c.Lane != "" {
-		if _, err := wire.LaneNamed(c.Lane); err != nil {
-			return c, badUsage("--lane: %v", err)
-		}
-	}
+	// --lane is checked where the catalog is loaded (loadCatalog), which resolves it
+	// anyway, before anything starts
 	if c.Procs < 0 {
 		return c, badUsage("--procs %d is not a number of threads; give 1 or more (or 0: GOMAXPROCS when set, else 1)", c.Procs)
 	}
@@ -141,7 +139,8 @@ func flagHelp(cmd string) string {
 			fmt.Fprintf(&b, "  --%s %s\n", f.Name, arg)
 		}
 		def := ""
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && !strings.Contains(usage, "(default") {
+		// a flag whose usage says its default in words has none of its own ("")
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
 			def = ", default " + f.DefValue
 		}
 		fmt.Fprintf(&b, "        %s [%s%s]\n", usage, EnvName(f.Name), def)

@@ -34,6 +34,11 @@ func TestLoadPrecedenceFlagEnvDefault(t *testing.T) {
 	if _, err := Load("serve", nil, envOf(map[string]string{"HOSTSIM_ACK_DEADLINE": "soon"})); err == nil || !strings.Contains(err.Error(), "HOSTSIM_ACK_DEADLINE") {
 		t.Fatalf("a bad env value must be named: %v", err)
 	}
+	// two bad environment values: the first in flag order is named, and only it
+	_, err = Load("serve", nil, envOf(map[string]string{"HOSTSIM_SEED": "x", "HOSTSIM_ACK_DEADLINE": "soon"}))
+	if want := `HOSTSIM_ACK_DEADLINE="soon" is not a valid --ack-deadline (backend acknowledgement duration of Form transitions); fix the variable or unset it`; err == nil || err.Error() != want {
+		t.Fatalf("two bad env values: %v, want %s", err, want)
+	}
 	if _, err := Load("serve", []string{"--log-format", "xml"}, envOf(nil)); err == nil {
 		t.Fatal("--log-format xml accepted")
 	}
@@ -130,7 +135,8 @@ func TestHelpPrintsTheCommandsFlagsAndExitsZero(t *testing.T) {
 		want, never []string
 	}{
 		{[]string{"serve", "--help"}, "usage: hostsim serve [flags]", []string{"--addr address", "--ready-file file", "[HOSTSIM_READY_FILE]",
-			"[HOSTSIM_PROFILE, default full]", "--conformance-probes\n", "--catalog dir", "--tokens file", "--log-format"}, []string{"--format"}},
+			"[HOSTSIM_PROFILE, default full]", "--conformance-probes\n", "--catalog dir", "--tokens file", "--log-format", "[HOSTSIM_SEED]", "[HOSTSIM_CONFORMANCE_PROBES]", "[HOSTSIM_PROCS]"},
+			[]string{"--format", ", default 0]", ", default false]"}},
 		{[]string{"serve", "-h"}, "usage: hostsim serve [flags]", []string{"--admin-token token"}, nil},
 		{[]string{"serve", "--profile", "kv-only", "-help"}, "usage: hostsim serve [flags]", []string{"--seed n"}, nil},
 		{[]string{"catalog", "--help"}, "usage: hostsim catalog [flags]", []string{"--catalog dir", "--format format", "[HOSTSIM_FORMAT, default text]"}, []string{"--addr", "--profile"}},
