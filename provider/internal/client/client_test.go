@@ -43,6 +43,19 @@ const goodDiscovery = `{"api_versions":["forms.takoform.com/v1beta1"],
 "operations":true,"artifact_upload":true,"support_profiles":true,"resource_form_transition":true},
 "endpoints":{"api":"ORIGIN/apis/forms.takoform.com/v1beta1","operations":"ORIGIN/apis/forms.takoform.com/v1beta1/operations"}}`
 
+const discoveryFeatures = `{"service_forms":true,"exact_form_ref":true,"optimistic_concurrency":true,"idempotent_lifecycle":true,` +
+	`"operations":true,"artifact_upload":true,"support_profiles":true,"resource_form_transition":true}`
+
+// endpoint sets a discovery document's endpoints.operations to url.
+func endpoint(doc, url string) string {
+	return strings.Replace(doc, `"operations":"https://host.example/apis/forms.takoform.com/v1beta1/operations"`, `"operations":"`+url+`"`, 1)
+}
+
+// issuer adds endpoints.oidc_issuer to a discovery document.
+func issuer(doc, url string) string {
+	return strings.Replace(doc, `/operations"}`, `/operations","oidc_issuer":"`+url+`"}`, 1)
+}
+
 func TestDiscoveryRules(t *testing.T) {
 	t.Parallel()
 	c, err := New(Config{Endpoint: "https://Host.Example", Token: "t"})
@@ -69,6 +82,21 @@ func TestDiscoveryRules(t *testing.T) {
 		strings.Replace(doc("https://host.example"), `}}`, `,"extra":"x"}}`, 1):                                                                 "not strict",
 		doc("https://host.example") + " {}": "not strict",
 		strings.Replace(doc("https://host.example"), `"api":"https://host.example/apis/forms.takoform.com/v1beta1",`, "", 1): "endpoints.api is required",
+		strings.Replace(doc("https://host.example"), `"forms.takoform.com/v1beta1"]`, `"forms.takoform.com/v1alpha3"]`, 1):   "api_versions must be exactly",
+		`{"api_versions":["forms.takoform.com/v1beta1"],"features":` + discoveryFeatures + `}`:                               "endpoints.api is required",
+		// an endpoint must be an absolute URL on the origin, with no user, query, fragment or other scheme
+		endpoint(doc("https://host.example"), "//host.example/apis/forms.takoform.com/v1beta1/operations"):           "is not an absolute URL",
+		endpoint(doc("https://host.example"), "https:///apis/forms.takoform.com/v1beta1/operations"):                 "is not an absolute URL",
+		endpoint(doc("https://host.example"), "https://u:p@host.example/apis/forms.takoform.com/v1beta1/operations"): "carries user information",
+		endpoint(doc("https://host.example"), "https://host.example/apis/forms.takoform.com/v1beta1/operations?"):    "carries a query or fragment",
+		endpoint(doc("https://host.example"), "https://host.example/apis/forms.takoform.com/v1beta1/operations#"):    "carries a query or fragment",
+		endpoint(doc("https://host.example"), "http://host.example:443/apis/forms.takoform.com/v1beta1/operations"):  "not on the configured origin",
+		// an OIDC issuer is an absolute https URL
+		issuer(doc("https://host.example"), "http://issuer.example"): "endpoints.oidc_issuer must be an absolute https URL",
+		issuer(doc("https://host.example"), "https:///x"):            "endpoints.oidc_issuer must be an absolute https URL",
+	}
+	if _, err := c.parseDiscovery([]byte(issuer(doc("https://host.example"), "https://issuer.example/realm"))); err != nil {
+		t.Errorf("an https issuer refused: %v", err)
 	}
 	for body, want := range cases {
 		_, err := c.parseDiscovery([]byte(body))

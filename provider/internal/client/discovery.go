@@ -95,7 +95,9 @@ func (c *Client) discover(ctx context.Context) (*Discovery, error) {
 	wellKnown := c.lane.DiscoveryPath
 	resp, err := c.get(ctx, c.origin.String()+wellKnown)
 	var he *HostError
-	if (err == nil && resp.Status != 200) || (errors.As(err, &he) && he.Status == http.StatusNotFound) {
+	var pe *ProtocolError
+	if (err == nil && resp.Status != 200) || (errors.As(err, &he) && he.Status == http.StatusNotFound) ||
+		(errors.As(err, &pe) && pe.Status == http.StatusNotFound) { // a 404 without an error envelope too
 		// the host answered, but not on this lane's path: it may speak another lane
 		if other := c.otherLane(ctx); other != nil {
 			return nil, &DiscoveryError{Rule: fmt.Sprintf("GET %s found no discovery document: the host speaks %s, but this provider speaks %s",
@@ -190,7 +192,8 @@ func (c *Client) checkEndpoint(name, raw, wantPath string) error {
 	if u.User != nil {
 		return fail("carries user information")
 	}
-	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.ContainsAny(raw, "?#") {
+	// a query (even an empty one) or a fragment (even an empty one) needs a ? or a #
+	if strings.ContainsAny(raw, "?#") {
 		return fail("carries a query or fragment")
 	}
 	if !sameOrigin(c.origin, u) {
