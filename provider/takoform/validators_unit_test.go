@@ -2,48 +2,36 @@ package takoform
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/takokit/takokit/provider/internal/lazyre"
 )
 
-// shown renders diagnostics as "path: summary: detail" lines, for cmp.Diff.
-func shown(ds diag.Diagnostics) []string {
-	var out []string
-	for _, d := range ds {
-		p := ""
-		if wp, ok := d.(diag.DiagnosticWithPath); ok {
-			p = wp.Path().String()
-		}
-		out = append(out, fmt.Sprintf("%s: %s: %s", p, d.Summary(), d.Detail()))
-	}
-	return out
-}
+// The validators run on an attribute "a"; their diagnostics are compared whole
+// (wantDiags, through fromFramework).
 
-func validateString(c check, v string) []string {
+func validateString(t *testing.T, c check, v string) []*tfprotov6.Diagnostic {
 	var r validator.StringResponse
 	c.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("a"), ConfigValue: types.StringValue(v)}, &r)
-	return shown(r.Diagnostics)
+	return fromFramework(t, r.Diagnostics)
 }
 
-func validateList(c check, v types.List) []string {
+func validateList(t *testing.T, c check, v types.List) []*tfprotov6.Diagnostic {
 	var r validator.ListResponse
 	c.ValidateList(context.Background(), validator.ListRequest{Path: path.Root("a"), ConfigValue: v}, &r)
-	return shown(r.Diagnostics)
+	return fromFramework(t, r.Diagnostics)
 }
 
-func validateSet(c check, v types.Set) []string {
+func validateSet(t *testing.T, c check, v types.Set) []*tfprotov6.Diagnostic {
 	var r validator.SetResponse
 	c.ValidateSet(context.Background(), validator.SetRequest{Path: path.Root("a"), ConfigValue: v}, &r)
-	return shown(r.Diagnostics)
+	return fromFramework(t, r.Diagnostics)
 }
 
 func stringValues(vs ...string) []attr.Value {
@@ -60,21 +48,20 @@ func stringValues(vs ...string) []attr.Value {
 func TestStringLengthBoundsAreInclusiveAndCountCharacters(t *testing.T) {
 	t.Parallel()
 	c := stringCheck(stringRules{minLen: ptr(2), maxLen: ptr(4)})
+	short := errorDiag("Value too short", "The value has 1 characters; at least 2 are required.").at("a")
 	for _, tc := range []struct {
 		v    string
-		want []string
+		want []diagnostic
 	}{
 		{"ab", nil},
 		{"abcd", nil},
 		{"éé", nil},
 		{"éééé", nil},
-		{"a", []string{"a: Value too short: The value has 1 characters; at least 2 are required."}},
-		{"é", []string{"a: Value too short: The value has 1 characters; at least 2 are required."}},
-		{"abcde", []string{"a: Value too long: The value has 5 characters; at most 4 are allowed."}},
+		{"a", []diagnostic{short}},
+		{"é", []diagnostic{short}},
+		{"abcde", []diagnostic{errorDiag("Value too long", "The value has 5 characters; at most 4 are allowed.").at("a")}},
 	} {
-		if d := cmp.Diff(tc.want, validateString(c, tc.v)); d != "" {
-			t.Errorf("%q (-want +got):\n%s", tc.v, d)
-		}
+		t.Run(tc.v, func(t *testing.T) { wantDiags(t, validateString(t, c, tc.v), tc.want...) })
 	}
 }
 
@@ -86,49 +73,54 @@ func TestCollectionChecksBoundsElementsAndDistinctness(t *testing.T) {
 	t.Parallel()
 	upper := stringRules{pattern: lazyre.New(`^[A-Z]+$`)}
 	bounded := collectionCheck(ptr(1), ptr(2), false, upper)
+	distinct := collectionCheck(nil, nil, true, stringRules{})
 	list := func(vs ...string) types.List { return types.ListValueMust(types.StringType, stringValues(vs...)) }
 	set := func(vs ...string) types.Set { return types.SetValueMust(types.StringType, stringValues(vs...)) }
+	tooMany := errorDiag("Too many entries", "3 entries given; at most 2 are allowed.").at("a")
+	offPattern := errorDiag("Value does not match the required pattern", `"b" must match ^[A-Z]+$.`)
 	for _, tc := range []struct {
 		name string
-		got  []string
-		want []string
+		got  func(t *testing.T) []*tfprotov6.Diagnostic
+		want []diagnostic
 	}{
-		{"one entry", validateList(bounded, list("A")), nil},
-		{"two entries", validateList(bounded, list("A", "B")), nil},
-		{"none", validateList(bounded, list()), []string{"a: Too few entries: 0 entries given; at least 1 are required."}},
-		{"three", validateList(bounded, list("A", "B", "C")), []string{"a: Too many entries: 3 entries given; at most 2 are allowed."}},
-		{"a list element off the pattern", validateList(bounded, list("A", "b")),
-			[]string{`a[1]: Value does not match the required pattern: "b" must match ^[A-Z]+$.`}},
-		{"a set element off the pattern", validateSet(bounded, set("A", "b")),
-			[]string{`a[Value("b")]: Value does not match the required pattern: "b" must match ^[A-Z]+$.`}},
-		{"a set of three", validateSet(bounded, set("A", "B", "C")), []string{"a: Too many entries: 3 entries given; at most 2 are allowed."}},
-		{"a repeat in a distinct list", validateList(collectionCheck(nil, nil, true, stringRules{}), list("A", "B", "A", "B")),
-			[]string{"a[2]: Duplicate entry: Entry 2 repeats entry 0; entries must be distinct.",
-				"a[3]: Duplicate entry: Entry 3 repeats entry 1; entries must be distinct."}},
-		{"a repeat in a list not declared distinct", validateList(collectionCheck(nil, nil, false, stringRules{}), list("A", "A")), nil},
+		{"one entry", func(t *testing.T) []*tfprotov6.Diagnostic { return validateList(t, bounded, list("A")) }, nil},
+		{"two entries", func(t *testing.T) []*tfprotov6.Diagnostic { return validateList(t, bounded, list("A", "B")) }, nil},
+		{"none", func(t *testing.T) []*tfprotov6.Diagnostic { return validateList(t, bounded, list()) },
+			[]diagnostic{errorDiag("Too few entries", "0 entries given; at least 1 are required.").at("a")}},
+		{"three", func(t *testing.T) []*tfprotov6.Diagnostic { return validateList(t, bounded, list("A", "B", "C")) }, []diagnostic{tooMany}},
+		{"a list element off the pattern", func(t *testing.T) []*tfprotov6.Diagnostic { return validateList(t, bounded, list("A", "b")) },
+			[]diagnostic{offPattern.at("a[1]")}},
+		{"a set element off the pattern", func(t *testing.T) []*tfprotov6.Diagnostic { return validateSet(t, bounded, set("A", "b")) },
+			[]diagnostic{offPattern.at(`a{"b"}`)}},
+		{"a set of three", func(t *testing.T) []*tfprotov6.Diagnostic { return validateSet(t, bounded, set("A", "B", "C")) }, []diagnostic{tooMany}},
+		{"a repeat in a distinct list", func(t *testing.T) []*tfprotov6.Diagnostic { return validateList(t, distinct, list("A", "B", "A", "B")) },
+			[]diagnostic{errorDiag("Duplicate entry", "Entry 2 repeats entry 0; entries must be distinct.").at("a[2]"),
+				errorDiag("Duplicate entry", "Entry 3 repeats entry 1; entries must be distinct.").at("a[3]")}},
+		{"a repeat in a list not declared distinct", func(t *testing.T) []*tfprotov6.Diagnostic {
+			return validateList(t, collectionCheck(nil, nil, false, stringRules{}), list("A", "A"))
+		}, nil},
 	} {
-		if d := cmp.Diff(tc.want, tc.got); d != "" {
-			t.Errorf("%s (-want +got):\n%s", tc.name, d)
-		}
+		t.Run(tc.name, func(t *testing.T) { wantDiags(t, tc.got(t), tc.want...) })
 	}
 }
 
 // TestTimeoutsArePositiveDurations: a timeout is a Go duration greater than zero.
 func TestTimeoutsArePositiveDurations(t *testing.T) {
 	t.Parallel()
+	invalid := func(v string) []diagnostic {
+		return []diagnostic{errorDiag("Invalid timeout", `"`+v+`" is not a positive Go duration such as "30s", "20m" or "1h".`).at("a")}
+	}
 	for _, tc := range []struct {
 		v    string
-		want []string
+		want []diagnostic
 	}{
 		{"1ns", nil},
 		{"20m", nil},
-		{"0s", []string{`a: Invalid timeout: "0s" is not a positive Go duration such as "30s", "20m" or "1h".`}},
-		{"-1m", []string{`a: Invalid timeout: "-1m" is not a positive Go duration such as "30s", "20m" or "1h".`}},
-		{"soon", []string{`a: Invalid timeout: "soon" is not a positive Go duration such as "30s", "20m" or "1h".`}},
+		{"0s", invalid("0s")},
+		{"-1m", invalid("-1m")},
+		{"soon", invalid("soon")},
 	} {
-		if d := cmp.Diff(tc.want, validateString(durationValidator, tc.v)); d != "" {
-			t.Errorf("%q (-want +got):\n%s", tc.v, d)
-		}
+		t.Run(tc.v, func(t *testing.T) { wantDiags(t, validateString(t, durationValidator, tc.v), tc.want...) })
 	}
 }
 
@@ -137,11 +129,7 @@ func TestTimeoutsArePositiveDurations(t *testing.T) {
 func TestJSONObjectMemberBoundIsInclusive(t *testing.T) {
 	t.Parallel()
 	c := jsonObjectCheck(ptr(2))
-	if d := cmp.Diff([]string(nil), validateString(c, `{"A":1,"B":2}`)); d != "" {
-		t.Errorf("two members (-want +got):\n%s", d)
-	}
-	want := []string{"a: Too many members: The object has 3 members; at most 2 are allowed."}
-	if d := cmp.Diff(want, validateString(c, `{"A":1,"B":2,"C":3}`)); d != "" {
-		t.Errorf("three members (-want +got):\n%s", d)
-	}
+	wantDiags(t, validateString(t, c, `{"A":1,"B":2}`))
+	wantDiags(t, validateString(t, c, `{"A":1,"B":2,"C":3}`),
+		errorDiag("Too many members", "The object has 3 members; at most 2 are allowed.").at("a"))
 }

@@ -1,6 +1,7 @@
 package takoform
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -146,7 +147,8 @@ func named(ds []*tfprotov6.Diagnostic, pairs ...string) []*tfprotov6.Diagnostic 
 }
 
 // fromFramework is ds as the protocol carries them, for a report rendered outside a
-// protocol call; a path may name top-level attributes only.
+// protocol call (a validator's, a report's); a path may name attributes, list
+// indexes and set values.
 func fromFramework(t testing.TB, ds diag.Diagnostics) []*tfprotov6.Diagnostic {
 	t.Helper()
 	out := make([]*tfprotov6.Diagnostic, 0, len(ds))
@@ -158,11 +160,20 @@ func fromFramework(t testing.TB, ds diag.Diagnostics) []*tfprotov6.Diagnostic {
 		if wp, ok := d.(diag.DiagnosticWithPath); ok {
 			pd.Attribute = tftypes.NewAttributePath()
 			for _, step := range wp.Path().Steps() {
-				name, ok := step.(path.PathStepAttributeName)
-				if !ok {
-					t.Fatalf("fromFramework: path %s is not top-level attributes", wp.Path())
+				switch st := step.(type) {
+				case path.PathStepAttributeName:
+					pd.Attribute = pd.Attribute.WithAttributeName(string(st))
+				case path.PathStepElementKeyInt:
+					pd.Attribute = pd.Attribute.WithElementKeyInt(int(st))
+				case path.PathStepElementKeyValue:
+					v, err := st.Value.ToTerraformValue(context.Background())
+					if err != nil {
+						t.Fatalf("fromFramework: path %s: %v", wp.Path(), err)
+					}
+					pd.Attribute = pd.Attribute.WithElementKeyValue(v)
+				default:
+					t.Fatalf("fromFramework: path %s has a step of another kind", wp.Path())
 				}
-				pd.Attribute = pd.Attribute.WithAttributeName(string(name))
 			}
 		}
 		out = append(out, pd)

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -94,11 +93,9 @@ type discoveryDoc struct {
 func (c *Client) discover(ctx context.Context) (*Discovery, error) {
 	wellKnown := c.lane.DiscoveryPath
 	resp, err := c.get(ctx, c.origin.String()+wellKnown)
-	var he *HostError
-	var pe *ProtocolError
-	if (err == nil && resp.Status != 200) || (errors.As(err, &he) && he.Status == http.StatusNotFound) ||
-		(errors.As(err, &pe) && pe.Status == http.StatusNotFound) { // a 404 without an error envelope too
-		// the host answered, but not on this lane's path: it may speak another lane
+	if st := answeredStatus(resp, err); st != 200 && (err == nil || st == http.StatusNotFound) {
+		// the host answered, but not on this lane's path (a 2xx other than 200, or a 404
+		// with or without an error envelope): it may speak another lane
 		if other := c.otherLane(ctx); other != nil {
 			return nil, &DiscoveryError{Rule: fmt.Sprintf("GET %s found no discovery document: the host speaks %s, but this provider speaks %s",
 				wellKnown, other.Describe(), c.lane.Describe()), HostLane: other, Err: err}

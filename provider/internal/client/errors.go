@@ -89,6 +89,22 @@ func IsNotFound(err error) bool {
 	return ok && h.Status == http.StatusNotFound && h.Env.Code == wire.CodeResourceNotFound
 }
 
+// answeredStatus is the HTTP status a host answered a request with, whether the call
+// returned it as resp or as a *HostError or *ProtocolError; 0 when no host answered.
+func answeredStatus(resp *Response, err error) int {
+	var he *HostError
+	var pe *ProtocolError
+	switch {
+	case err == nil:
+		return resp.Status
+	case errors.As(err, &he):
+		return he.Status
+	case errors.As(err, &pe):
+		return pe.Status
+	}
+	return 0
+}
+
 // IsTransport reports whether err is a transport failure.
 func IsTransport(err error) bool {
 	var t *TransportError
