@@ -98,3 +98,23 @@ func TestWrongTokenReachesTheUserWithCodeAndRequest(t *testing.T) {
 		t.Errorf("mutations = %d, want only the first create's", c.Mutations)
 	}
 }
+
+// TestProviderAttributeNotKnownYet: a provider attribute whose value is only known
+// after apply (OpenTofu sends it unknown at plan time) is an error naming the
+// attribute and what to configure instead, for each of the four.
+func TestProviderAttributeNotKnownYet(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	for _, c := range []struct{ attr, env string }{
+		{"endpoint", "TAKOFORM_ENDPOINT"},
+		{"space", "TAKOFORM_SPACE"},
+		{"token", "TAKOFORM_TOKEN"},
+		{"require_support_surface", "TAKOFORM_REQUIRE_SUPPORT_SURFACE"},
+	} {
+		cfg := map[string]string{"endpoint": h.sim.URL, "token": "sim-primary", "space": "dev", "require_support_surface": "false"}
+		cfg[c.attr] = unknownConfig
+		wantDiags(t, h.configure(cfg), errorDiag("Provider "+c.attr+" is not known yet",
+			"The "+c.attr+" of the takoform provider depends on a value that is only known after apply. "+
+				"Configure it with a value known at plan time (or use "+c.env+").").at(c.attr))
+	}
+}

@@ -59,6 +59,10 @@ func (h *harness) unconfigure() {
 
 // configure sends the provider block cfg (attributes left out are null; the boolean
 // require_support_surface is written "true" or "false").
+// unknownConfig, as a provider attribute's value in harness.configure, makes it
+// unknown (a value only known after apply, as OpenTofu sends one at plan time).
+const unknownConfig = "<unknown>"
+
 func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {
 	h.t.Helper()
 	typ := providerConfigType()
@@ -68,6 +72,8 @@ func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {
 		switch {
 		case !ok:
 			vals[k] = tftypes.NewValue(at, nil)
+		case v == unknownConfig:
+			vals[k] = tftypes.NewValue(at, tftypes.UnknownValue)
 		case at.Is(tftypes.Bool):
 			vals[k] = tftypes.NewValue(tftypes.Bool, v == "true")
 		default:
@@ -241,7 +247,20 @@ func (h *harness) apply(typeName string, config, prior, planned values) (values,
 			}
 		}
 	}
+	wantWhollyKnown(h.t, "apply", typeName, got)
 	return got, resp.Diagnostics
+}
+
+// wantWhollyKnown fails t when a state the provider returned holds an unknown value
+// at any depth: OpenTofu refuses such a state after apply, refresh and import ("the
+// provider produced an invalid new value").
+func wantWhollyKnown(t *testing.T, op, typeName string, st values) {
+	t.Helper()
+	for k, v := range st {
+		if v != nil && !wholeKnown(v) {
+			t.Errorf("Provider returned invalid result object after %s: %s.%s holds an unknown value (%v)", op, typeName, k, v)
+		}
+	}
 }
 
 func (h *harness) read(typeName string, state values) (values, []*tfprotov6.Diagnostic) {
@@ -253,7 +272,9 @@ func (h *harness) read(typeName string, state values) (values, []*tfprotov6.Diag
 	if !hasError(resp.Diagnostics) { // as OpenTofu: a refresh that fails writes nothing, private state included
 		h.private[typeName] = resp.Private
 	}
-	return h.undyn(typeName, resp.NewState), resp.Diagnostics
+	got := h.undyn(typeName, resp.NewState)
+	wantWhollyKnown(h.t, "refresh", typeName, got)
+	return got, resp.Diagnostics
 }
 
 func (h *harness) importID(typeName, id string) (values, []*tfprotov6.Diagnostic) {
@@ -265,7 +286,9 @@ func (h *harness) importID(typeName, id string) (values, []*tfprotov6.Diagnostic
 	if hasError(resp.Diagnostics) || len(resp.ImportedResources) != 1 {
 		return nil, resp.Diagnostics
 	}
-	return h.undyn(typeName, resp.ImportedResources[0].State), resp.Diagnostics
+	got := h.undyn(typeName, resp.ImportedResources[0].State)
+	wantWhollyKnown(h.t, "import", typeName, got)
+	return got, resp.Diagnostics
 }
 
 // create plans and applies config from nothing, failing the test on errors.

@@ -67,3 +67,46 @@ func TestJSONMapBoundOfAnOlderVersionChecksTheAttribute(t *testing.T) {
 	cfg["labels_json"] = s(`{"a":"x","b":"y"}`)
 	mustNoError(t, "two labels", h.plan(gadgetType, cfg, nil).diags)
 }
+
+// TestJSONMapRefreshKeepsTheConfiguredSpelling: a refresh of an in-place json-map
+// whose host answers the same object in another spelling (members in another order,
+// other spacing) keeps the configured text, so the next plan shows no change; an
+// object that differs in a member's value is taken from the host, so the plan shows
+// the drift (docs/provider-design.md#desired-fields).
+func TestJSONMapRefreshKeepsTheConfiguredSpelling(t *testing.T) {
+	t.Parallel()
+	dir := gadgetDir(t)
+	reseal(t, dir, gadgetPkg(dir, "0.2.0"), true, func(def map[string]any) {
+		gadgetProps(def)["settings"] = map[string]any{"type": "object", "additionalProperties": true, "description": "Settings."}
+	}, nil)
+	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+	h.create("takoform_store", values{aName: s("main")})
+	h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
+	spelled := `{ "b": [1, 2],  "a": {"y": true, "x": null} }`
+	cfg := values{aName: s("g"), "holder": s("h"), "size": i64(3), "settings_json": s(spelled)}
+	st := h.create(gadgetType, cfg)
+	rd, d := h.read(gadgetType, st)
+	mustNoError(t, "read", d)
+	if got := rd.str("settings_json"); got != spelled {
+		t.Errorf("settings_json after the refresh = %s, want the configured spelling %s", got, spelled)
+	}
+	pr := h.plan(gadgetType, cfg, rd)
+	mustNoError(t, "plan", pr.diags)
+	wantPlannedUnchanged(t, "plan after the refresh", rd, pr.planned)
+
+	// the host's object changes (another workspace applies another value): the
+	// refresh takes it, in the host's spelling
+	other := cfg.clone()
+	other["settings_json"] = s(`{"b":[1,2],"a":{"y":false,"x":null}}`)
+	pr = h.plan(gadgetType, other, rd)
+	mustNoError(t, "plan of the other value", pr.diags)
+	if _, d := h.apply(gadgetType, other, rd, pr.planned); hasError(d) {
+		t.Fatalf("apply of the other value: %v", d)
+	}
+	changed := `{"a":{"x":null,"y":false},"b":[1,2]}`
+	rd, d = h.read(gadgetType, rd)
+	mustNoError(t, "read after the host's change", d)
+	if got := rd.str("settings_json"); got != changed {
+		t.Errorf("settings_json after the host's change = %s, want %s", got, changed)
+	}
+}

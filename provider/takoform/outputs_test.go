@@ -148,6 +148,13 @@ func TestOutputsNullOnlyWhileAcceptedUnfinished(t *testing.T) {
 	if st.str(aOutputsJSON) != "{}" {
 		t.Errorf("outputs_json = %q while unfinished", st.str(aOutputsJSON))
 	}
+	// nothing of the host's status is known yet: not ready, no conditions, no drift
+	if !st[aReady].Equal(types.BoolValue(false)) || !st[aDrift].IsNull() {
+		t.Errorf("ready = %v, relation_drift_reason = %v while unfinished; want false and null", st[aReady], st[aDrift])
+	}
+	if c, ok := st[aConditions].(types.List); !ok || c.IsNull() || len(c.Elements()) != 0 {
+		t.Errorf("conditions = %v while unfinished; want an empty list", st[aConditions])
+	}
 	// still running: refresh keeps the marker and the nulls
 	rd, d := h.read(endpointType, st)
 	mustNoError(t, "read while running", d)

@@ -69,6 +69,9 @@ func deadOrigin(t *testing.T) string {
 	return "http://" + l.Addr().String()
 }
 
+// emptyToken stands for a token attribute set to "" in a case's table.
+const emptyToken = "<empty>"
+
 // TestRejectedTokenWarningSaysSoAndWhereTheTokenCameFrom: a 401 or 403 from the support
 // surface stays a warning (decision 0031), and says plainly that the host rejected the
 // token, whether the attribute or TAKOFORM_TOKEN held it, and which to check.
@@ -87,6 +90,11 @@ func TestRejectedTokenWarningSaysSoAndWhereTheTokenCameFrom(t *testing.T) {
 			"The host at <host> rejected the token (from the TAKOFORM_TOKEN environment variable): unauthenticated (HTTP 401). ", noPrincipal,
 			discoveryRoute, true, "unauthenticated (host, HTTP 401)", false,
 			"The host does not accept the token: check TAKOFORM_TOKEN (the provider block sets no token attribute)."}},
+		// a token attribute set to "" is unset: the environment's token is the one sent
+		{"401, empty token attribute, environment", emptyToken, "nobody-env", "", unreadableRead{": the host rejected the token",
+			"The host at <host> rejected the token (from the TAKOFORM_TOKEN environment variable): unauthenticated (HTTP 401). ", noPrincipal,
+			discoveryRoute, true, "unauthenticated (host, HTTP 401)", false,
+			"The host does not accept the token: check TAKOFORM_TOKEN (the provider block sets no token attribute)."}},
 		{"403 from the support route", "sim-primary", "", "error=permission_denied,route=support-form", unreadableRead{": the host rejected the token",
 			"The host at <host> rejected the token (from the provider's token attribute): permission_denied (HTTP 403). ", deniedByFault,
 			queueRoute, true, "permission_denied (host, HTTP 403)", false,
@@ -102,7 +110,11 @@ func TestRejectedTokenWarningSaysSoAndWhereTheTokenCameFrom(t *testing.T) {
 				defer h.sim.Admin.DisarmFaults()
 			}
 			cfg := map[string]string{"endpoint": h.sim.URL, "space": "dev"}
-			if c.token != "" {
+			switch c.token {
+			case "":
+			case emptyToken:
+				cfg["token"] = ""
+			default:
 				cfg["token"] = c.token
 			}
 			mustNoError(t, "configure", h.configure(cfg))
