@@ -84,6 +84,7 @@ var commandUses = map[string]string{
 	"hostsim-kill": "hostsim", "hostsim-mark": "hostsim", "hostsim-wait": "hostsim",
 	"hostsim-state": "hostsim", "crash-row": "hostsim",
 	"openapi-proxy": "hostsim", "openapi-validate": "hostsim", // the document bin/hostsim serves
+	"bare-404":       "", // a proxy in this test process
 	"interrupt-when": "args", "within": "args",
 	"tofu-env":        "tofu",   // dev_overrides at the providers of bin/
 	"family-provider": "family", // `go tool mage provider:family` builds the sources
