@@ -250,10 +250,14 @@ func TestAdminStateEventsResetProfile(t *testing.T) {
 	f := updatable(t, cat)
 	sim := hostsimtest.Start(t, hostsim.Config{Catalog: cat, Profile: "tight-limits"})
 	c := newClient(t, sim.URL, "sim-primary")
-	c.create(f, "orders", "prod", fixture(t, f))
+	spec := fixture(t, f)
+	if _, ok := spec["messageRetentionSeconds"]; ok {
+		spec["messageRetentionSeconds"] = 3600 // within tight-limits' 86400
+	}
+	c.create(f, "orders", "prod", spec).status(201)
 	st, err := sim.Admin.State()
-	if err != nil || !contains(st, `"resources"`) || !contains(st, `"operations"`) {
-		t.Fatalf("state: %v %s", err, st)
+	if err != nil || !contains(st, `"resources"`) || !contains(st, `"operations"`) || !contains(st, `"claim":null`) {
+		t.Fatalf("state (a resource no transition claims has claim null): %v %s", err, st)
 	}
 	ev, _ := sim.Admin.Events(0)
 	if !contains(ev, `"route":"apply"`) || !contains(ev, `"tenant":"tenant-a"`) || contains(ev, "sim-primary") {

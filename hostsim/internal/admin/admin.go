@@ -16,7 +16,6 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/hostview"
-	"github.com/takokit/takokit/hostsim/internal/journal"
 )
 
 // Prefix is the admin API's path prefix.
@@ -186,9 +185,6 @@ func (a *API) events(w http.ResponseWriter, r *http.Request, _ string) error {
 	if err != nil {
 		return err
 	}
-	if evs == nil {
-		evs = []journal.Event{}
-	}
 	next := since
 	if len(evs) > 0 {
 		next = evs[len(evs)-1].Seq
@@ -293,8 +289,8 @@ func (a *API) refusals(w http.ResponseWriter, r *http.Request, _ string) error {
 // path=%2Fa%252Fb (docs/protocol.md#static-assets).
 func (a *API) assets(w http.ResponseWriter, r *http.Request, uid string) error {
 	q := r.URL.Query()
-	p, ok := q["path"]
-	if !ok || len(p) != 1 || len(q) != 1 {
+	p := q["path"] // none is len 0
+	if len(p) != 1 || len(q) != 1 {
 		return decide.Invalid("GET /_sim/assets/{uid} takes exactly one query key, path: the escaped request pathname, escaped again as a query value (/a%%2Fb is path=%%2Fa%%252Fb)")
 	}
 	ans, err := a.State.AssetLookup(r.Context(), uid, p[0])

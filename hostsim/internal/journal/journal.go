@@ -188,9 +188,9 @@ func (j *Journal) Clear() {
 	j.mu.Unlock()
 }
 
-// Since returns up to limit events with Seq > after, oldest first. When the
-// first event returned is not after+1, the ones between were dropped (the
-// journal keeps the newest MaxEvents).
+// Since returns up to limit events with Seq > after, oldest first, never nil (GET
+// /_sim/events answers it as a JSON list). When the first event returned is not
+// after+1, the ones between were dropped (the journal keeps the newest MaxEvents).
 func (j *Journal) Since(_ context.Context, after int64, limit int) ([]Event, error) {
 	j.mu.RLock()
 	defer j.mu.RUnlock()
