@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/takokit/takokit/catalog/model"
@@ -126,7 +125,6 @@ func (r *Resource) ImportState(ctx context.Context, req resource.ImportStateRequ
 	v := values{aName: types.StringValue(name), aSpace: types.StringValue(space)}
 	m.setRef(v, form.Ref)
 	r.setState(ctx, &resp.State.Raw, v, d)
-	_ = path.Root
 }
 
 func (m *kindModel) refTexts() []string {
