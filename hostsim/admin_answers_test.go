@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -82,11 +83,11 @@ func TestAdminAnswersEmptyListsAndRefusesBadQueries(t *testing.T) {
 		t.Errorf("next = %v, want the last event's seq %v", all.doc["next"], last)
 	}
 	first := evs[0].(map[string]any)["seq"].(float64)
-	after := adminCall(t, h, "GET", "/_sim/events?since="+jsonNumber(first), "")
+	after := adminCall(t, h, "GET", "/_sim/events?since="+strconv.FormatFloat(first, 'f', -1, 64), "")
 	if got, _ := after.doc["events"].([]any); len(got) != len(evs)-1 {
 		t.Errorf("events since the first: %d of %d", len(got), len(evs))
 	}
-	none := adminCall(t, h, "GET", "/_sim/events?since="+jsonNumber(last), "")
+	none := adminCall(t, h, "GET", "/_sim/events?since="+strconv.FormatFloat(last, 'f', -1, 64), "")
 	if none.status != 200 || !strings.Contains(none.body, `"events":[]`) || none.doc["next"] != last {
 		t.Errorf("events since the last: %d %s; want [] and next %v", none.status, none.body, last)
 	}
@@ -118,9 +119,4 @@ func TestAdminAnswersEmptyListsAndRefusesBadQueries(t *testing.T) {
 	if a := adminCall(t, h, "GET", "/_sim/faults", ""); strings.Contains(a.body, `"latency"`) {
 		t.Errorf("after disarming the faults list %s", a.body)
 	}
-}
-
-func jsonNumber(f float64) string {
-	b, _ := json.Marshal(f)
-	return string(b)
 }

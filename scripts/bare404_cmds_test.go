@@ -1,10 +1,8 @@
 package scripts
 
 import (
-	"net"
 	"net/http"
 	"net/http/httputil"
-	"net/url"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -21,37 +19,22 @@ func cmdBare404(ts *testscript.TestScript, args []string) error {
 	if len(args) < 2 {
 		return usageError("need NAME and at least one PATH_PREFIX")
 	}
-	p, err := lookupSim(ts, args[0])
-	if err != nil {
-		return err
-	}
-	target, err := url.Parse(p.url)
-	if err != nil {
-		return err
-	}
 	prefixes := args[1:]
 	for _, pre := range prefixes {
 		if !strings.HasPrefix(pre, "/") {
 			return usageError("a PATH_PREFIX starts with /: " + pre)
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	rp := httputil.NewSingleHostReverseProxy(target)
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, pre := range prefixes {
-			if strings.HasPrefix(r.URL.Path, pre) {
-				http.NotFound(w, r) // "404 page not found", text/plain
-				return
+	_, err := frontSim(ts, args[0], func(fwd *httputil.ReverseProxy) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, pre := range prefixes {
+				if strings.HasPrefix(r.URL.Path, pre) {
+					http.NotFound(w, r) // "404 page not found", text/plain
+					return
+				}
 			}
-		}
-		rp.ServeHTTP(w, r)
-	})}
-	go func() { _ = srv.Serve(ln) }()
-	ts.Defer(func() { _ = srv.Close() })
-	p.url = "http://" + ln.Addr().String()
-	ts.Setenv(args[0]+"_URL", p.url)
-	return nil
+			fwd.ServeHTTP(w, r)
+		})
+	})
+	return err
 }

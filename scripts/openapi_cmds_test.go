@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync"
 
@@ -26,7 +24,6 @@ import (
 // openAPIProxy is one recording reverse proxy on loopback.
 type openAPIProxy struct {
 	record.Recorder // forwards and keeps every exchange
-	srv             *http.Server
 	admin           string
 }
 
@@ -41,32 +38,21 @@ func cmdOpenAPIProxy(ts *testscript.TestScript, args []string) error {
 	if len(args) != 1 {
 		return usageError("need NAME")
 	}
-	p, err := lookupSim(ts, args[0])
+	px := &openAPIProxy{}
+	p, err := frontSim(ts, args[0], func(fwd *httputil.ReverseProxy) http.Handler {
+		fwd.Transport = px
+		return fwd
+	})
 	if err != nil {
 		return err
 	}
-	target, err := url.Parse(p.url)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	px := &openAPIProxy{admin: p.admin}
-	rp := httputil.NewSingleHostReverseProxy(target)
-	rp.Transport = px
-	px.srv = &http.Server{Handler: rp}
-	go func() { _ = px.srv.Serve(ln) }()
-	ts.Defer(func() { _ = px.srv.Close() })
+	px.admin = p.admin
 	proxiesMu.Lock()
 	if proxies[ts] == nil {
 		proxies[ts] = map[string]*openAPIProxy{}
 	}
 	proxies[ts][args[0]] = px
 	proxiesMu.Unlock()
-	p.url = "http://" + ln.Addr().String()
-	ts.Setenv(args[0]+"_URL", p.url)
 	return nil
 }
 

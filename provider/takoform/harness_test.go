@@ -57,12 +57,12 @@ func (h *harness) unconfigure() {
 	h.srv = srv
 }
 
-// configure sends the provider block cfg (attributes left out are null; the boolean
-// require_support_surface is written "true" or "false").
 // unknownConfig, as a provider attribute's value in harness.configure, makes it
 // unknown (a value only known after apply, as OpenTofu sends one at plan time).
 const unknownConfig = "<unknown>"
 
+// configure sends the provider block cfg (attributes left out are null, unknownConfig
+// is unknown; the boolean require_support_surface is written "true" or "false").
 func (h *harness) configure(cfg map[string]string) []*tfprotov6.Diagnostic {
 	h.t.Helper()
 	typ := providerConfigType()

@@ -17,13 +17,7 @@ import (
 // so the comparison must be of canonical JSON.)
 func TestJSONMapMemberChangingTypeIsAnUpdate(t *testing.T) {
 	t.Parallel()
-	dir := gadgetDir(t)
-	reseal(t, dir, gadgetPkg(dir, "0.2.0"), true, func(def map[string]any) {
-		gadgetProps(def)["settings"] = map[string]any{"type": "object", "additionalProperties": true, "description": "Settings."}
-	}, nil)
-	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
-	h.create("takoform_store", values{aName: s("main")})
-	h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
+	h := settingsHarness(t)
 	cfg := values{aName: s("g"), "holder": s("h"), "size": i64(3), "settings_json": s(`{"a":"1"}`)}
 	st := h.create(gadgetType, cfg)
 	cfg["settings_json"] = s(`{"a":1}`)
@@ -71,17 +65,11 @@ func TestJSONMapBoundOfAnOlderVersionChecksTheAttribute(t *testing.T) {
 // TestJSONMapRefreshKeepsTheConfiguredSpelling: a refresh of an in-place json-map
 // whose host answers the same object in another spelling (members in another order,
 // other spacing) keeps the configured text, so the next plan shows no change; an
-// object that differs in a member's value is taken from the host, so the plan shows
-// the drift (docs/provider-design.md#desired-fields).
+// object that differs in a member's value is taken from the host, in the host's
+// spelling (docs/provider-design.md#desired-fields).
 func TestJSONMapRefreshKeepsTheConfiguredSpelling(t *testing.T) {
 	t.Parallel()
-	dir := gadgetDir(t)
-	reseal(t, dir, gadgetPkg(dir, "0.2.0"), true, func(def map[string]any) {
-		gadgetProps(def)["settings"] = map[string]any{"type": "object", "additionalProperties": true, "description": "Settings."}
-	}, nil)
-	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
-	h.create("takoform_store", values{aName: s("main")})
-	h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
+	h := settingsHarness(t)
 	spelled := `{ "b": [1, 2],  "a": {"y": true, "x": null} }`
 	cfg := values{aName: s("g"), "holder": s("h"), "size": i64(3), "settings_json": s(spelled)}
 	st := h.create(gadgetType, cfg)
@@ -109,4 +97,19 @@ func TestJSONMapRefreshKeepsTheConfiguredSpelling(t *testing.T) {
 	if got := rd.str("settings_json"); got != changed {
 		t.Errorf("settings_json after the host's change = %s, want %s", got, changed)
 	}
+}
+
+// settingsHarness is a host of the gadget catalog whose 0.2.0 gadget has an in-place
+// json-map settings (settings_json), with the store main and the holder h a gadget
+// refers to already made.
+func settingsHarness(t *testing.T) *harness {
+	t.Helper()
+	dir := gadgetDir(t)
+	reseal(t, dir, gadgetPkg(dir, "0.2.0"), true, func(def map[string]any) {
+		gadgetProps(def)["settings"] = map[string]any{"type": "object", "additionalProperties": true, "description": "Settings."}
+	}, nil)
+	h := catalogHarness(t, loadCatalogDir(t, dir), hostsim.Config{})
+	h.create("takoform_store", values{aName: s("main")})
+	h.create("takoform_holder", values{aName: s("h"), "store": s("main")})
+	return h
 }
