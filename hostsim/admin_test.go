@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,7 @@ func TestHealthAnswersWithoutTokensOnLoopbackOnly(t *testing.T) {
 			Version       string `json:"version,required"`
 			UptimeSeconds int64  `json:"uptimeSeconds,required"`
 			GoMaxProcs    int    `json:"goMaxProcs,required"`
+			GCPercent     int    `json:"gcPercent,required"`
 		}
 		if code != 200 {
 			t.Fatalf("GET /_sim/health with %q: HTTP %d %s", auth, code, body)
@@ -88,7 +90,8 @@ func TestHealthAnswersWithoutTokensOnLoopbackOnly(t *testing.T) {
 			t.Fatalf("GET /_sim/health with %q: %v: %s", auth, err, body)
 		}
 		if h.Status != "ok" || h.Lane != sim.Host.Lane().String() || h.Lane != wire.DefaultLane.APIVersion || h.Profile != "kv-only" ||
-			h.Version != "1.2.3-test" || h.UptimeSeconds < 1 || h.GoMaxProcs != runtime.GOMAXPROCS(0) {
+			h.Version != "1.2.3-test" || h.UptimeSeconds < 1 || h.GoMaxProcs != runtime.GOMAXPROCS(0) ||
+			h.GCPercent != gcPercentNow() {
 			t.Fatalf("GET /_sim/health with %q: %s", auth, body)
 		}
 	}
@@ -125,4 +128,11 @@ func TestHealthAnswersWithoutTokensOnLoopbackOnly(t *testing.T) {
 			t.Errorf("GET /_sim/health from %s: HTTP %d %s, want %d", remote, rec.Code, rec.Body, want)
 		}
 	}
+}
+
+// gcPercentNow is this process's collector target (an embedded host serves in it).
+func gcPercentNow() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
 }

@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/profile"
 )
 
@@ -65,6 +70,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 	none := write("none.json", `{"name": "none", "extends": "full", "forms": {"include": []}}`)
 	tokens := write("tokens.json", "[{\"token\": \"a\", \"tenant\": \"t\", \"principal\": \"p\"},\n {\"token\": \"b\" \"tenant\": \"t\"}]")
 	emptyToken := write("empty-token.json", "[{\"token\": \"a\", \"tenant\": \"t\", \"principal\": \"p\"},\n {\"token\": \"\", \"tenant\": \"t\", \"principal\": \"p\"}]")
+	emptyTenant := write("empty-tenant.json", "[\n\n {\"token\": \"a\", \"tenant\": \"\", \"principal\": \"p\"}]")
+	emptyPrincipal := write("empty-principal.json", "[{\"token\": \"a\", \"tenant\": \"t\", \"principal\": \"p\"},\n {\"token\": \"b\", \"tenant\": \"t\", \"principal\": \"\"}]")
 	badCatalog := filepath.Join(dir, "cat")
 	write("cat/forms/x/y/definition.json", `{"kind": 1}`)
 	notRoot := filepath.Join(dir, "parent") // holds a family root, is none itself
@@ -85,6 +92,10 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--profile", none, addr}, "hostsim serve: --profile " + none + " installs none of the catalog's"},
 		{[]string{"serve", "--tokens", tokens, addr}, "hostsim serve: --tokens " + tokens + " does not parse (expected a JSON list of {token, tenant, principal}): " + tokens + ":2:16: /1: expected ','"},
 		{[]string{"serve", "--tokens", emptyToken, addr}, "hostsim serve: --tokens " + emptyToken + ":2: /1: token, tenant and principal must be non-empty"},
+		{[]string{"serve", "--tokens", emptyTenant, addr}, "hostsim serve: --tokens " + emptyTenant + ":3: /0: token, tenant and principal must be non-empty"},
+		{[]string{"serve", "--tokens", emptyPrincipal, addr}, "hostsim serve: --tokens " + emptyPrincipal + ":2: /1: token, tenant and principal must be non-empty"},
+		{[]string{"serve", "--catalog", referenceDir(t), "--lane", "v1alpha3", addr}, "hostsim serve: --catalog " + referenceDir(t) + " with --lane v1alpha3: the catalog speaks forms.takoform.com/v1beta1"},
+		{[]string{"catalog", "--catalog", referenceDir(t), "--lane", "v1alpha3"}, "hostsim catalog: --catalog " + referenceDir(t) + " with --lane v1alpha3: the catalog speaks forms.takoform.com/v1beta1"},
 		{[]string{"serve", "--catalog", badCatalog, addr}, "hostsim serve: --catalog " + badCatalog + ": does not load:\n"},
 		{[]string{"serve", "--catalog", filepath.Join(dir, "missing"), addr}, "hostsim serve: --catalog " + filepath.Join(dir, "missing") + ": no such directory"},
 		{[]string{"serve", "--catalog", notRoot, addr}, "hostsim serve: --catalog " + notRoot + ": not a Form family root: it has no forms/ directory"},
@@ -101,6 +112,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"profile", "shw"}, `hostsim profile: unknown subcommand "shw"`},
 		{[]string{"profiles", "extra"}, "hostsim profiles: takes no arguments"},
 		{[]string{"version", "extra"}, "hostsim version: takes no arguments"},
+		{[]string{"--version", "extra"}, "hostsim version: takes no arguments"}, // named as the command, not the flag spelling
+		{[]string{"--help", "nope"}, `hostsim help: no command "nope"`},
 		{[]string{"help", "nope"}, `hostsim help: no command "nope"`},
 		{[]string{"bogus"}, "hostsim: unknown command"},
 		{[]string{"serve", "--no-such-flag"}, "hostsim serve: flag provided but not defined: -no-such-flag"},
@@ -111,8 +124,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"catalog", "--lane", "v9"}, `hostsim catalog: --lane: unknown lane "v9"`},
 		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), addr}, "x.db"},
 	} {
-		var out, errb bytes.Buffer
-		code := run(tc.args, envOf(nil), &out, &errb)
+		code, out, errb := runRefusing(t, tc.args)
 		placed := strings.Contains(errb.String(), tc.want)
 		if strings.HasPrefix(tc.want, "hostsim") { // the message starts with it
 			placed = strings.HasPrefix(errb.String(), tc.want)
@@ -123,6 +135,28 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		if out.Len() > 0 {
 			t.Errorf("hostsim %q: printed on stdout: %q", tc.args, out.String())
 		}
+	}
+	// no command at all: the usage, on stderr, and exit 2
+	var out, errb bytes.Buffer
+	if code := run(nil, envOf(nil), &out, &errb); code != 2 || out.Len() > 0 || errb.String() != usage() {
+		t.Errorf("hostsim with no arguments: exit %d, stdout %q, stderr %q; want 2 and the usage on stderr", code, out.String(), errb.String())
+	}
+}
+
+// runRefusing runs hostsim args, which should be refused at once: a command
+// that is still running after ten seconds (serving what it should have refused)
+// fails the test then instead of hanging it to its deadline.
+func runRefusing(t *testing.T, args []string) (int, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(args, envOf(nil), &out, &errb) }()
+	select {
+	case code := <-done:
+		return code, bytes.NewBufferString(out.String()), bytes.NewBufferString(errb.String())
+	case <-time.After(10 * time.Second):
+		t.Fatalf("hostsim %q is still running after 10s instead of refusing its input; stdout %q", args, out.String())
+		return 0, nil, nil
 	}
 }
 
@@ -141,7 +175,9 @@ func TestHelpPrintsTheCommandsFlagsAndExitsZero(t *testing.T) {
 		{[]string{"serve", "--profile", "kv-only", "-help"}, "usage: hostsim serve [flags]", []string{"--seed n"}, nil},
 		{[]string{"catalog", "--help"}, "usage: hostsim catalog [flags]", []string{"--catalog dir", "--format format", "[HOSTSIM_FORMAT, default text]"}, []string{"--addr", "--profile"}},
 		{[]string{"catalog", "-h"}, "usage: hostsim catalog [flags]", nil, nil},
-		{[]string{"profiles", "--help"}, "usage: hostsim profiles\n", []string{"List the built-in profiles"}, []string{"--"}},
+		{[]string{"profiles", "--help"}, "usage: hostsim profiles\n", []string{"List the built-in profiles"}, []string{"--", "Flags"}},
+		{[]string{"profiles", "-help"}, "usage: hostsim profiles\n", nil, []string{"Flags"}},
+		{[]string{"version", "--help"}, "usage: hostsim version\n", nil, []string{"Flags"}},
 		{[]string{"profile", "show", "--help"}, "usage: hostsim profile show NAME|FILE", []string{"merged profile"}, nil},
 		{[]string{"profile", "-h"}, "usage: hostsim profile show NAME|FILE", nil, nil},
 		{[]string{"version", "-h"}, "usage: hostsim version", nil, nil},
@@ -189,37 +225,103 @@ func TestProfilesAndProfileShow(t *testing.T) {
 	}
 }
 
-func TestCatalogCommandListsFormsAndContracts(t *testing.T) {
+// hostsim catalog lists exactly what the catalog holds, each Form with its
+// ref, package digest, capabilities and typed outputs, in JSON and in text:
+// the published folder given by --catalog, and the built-in catalog of the lane
+// --lane names.
+func TestCatalogCommandListsWhatTheCatalogHolds(t *testing.T) {
 	ref := referenceDir(t)
-	var out, errb bytes.Buffer
-	if code := run([]string{"catalog", "--catalog", ref, "--format", "json"}, envOf(nil), &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	fromDir, err := catalog.LoadRoot(ref)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var doc struct {
-		Forms []struct {
-			FormRef       map[string]string `json:"formRef"`
-			PackageDigest string            `json:"packageDigest"`
-			Capabilities  []string          `json:"capabilities"`
-			Outputs       []string          `json:"outputs"`
-		} `json:"forms"`
-		Interfaces []any `json:"interfaces"`
-		Bindings   []any `json:"bindings"`
+	alpha, err := catalog.EmbeddedLane(wire.Lanes()[1])
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Forms) == 0 || len(doc.Interfaces) == 0 || len(doc.Bindings) == 0 {
-		t.Fatalf("catalog json: %v %s", err, out.String())
+	if alpha.Lane() == fromDir.Lane() {
+		t.Fatalf("wire.Lanes()[1] is the default lane %s; the test needs the other one", alpha.Lane().Name)
 	}
-	outputs := 0
-	for _, f := range doc.Forms {
-		if f.FormRef["schemaDigest"] == "" || f.PackageDigest == "" || len(f.Capabilities) == 0 {
-			t.Fatalf("form line lacks ref, package digest or capabilities: %+v", f)
+	for _, c := range []struct {
+		args []string
+		cat  *catalog.Catalog
+	}{
+		{[]string{"--catalog", ref}, fromDir},
+		{[]string{"--lane", alpha.Lane().Name}, alpha},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"catalog", "--format", "json"}, c.args...), envOf(nil), &out, &errb); code != 0 {
+			t.Fatalf("catalog %q: exit %d: %s", c.args, code, errb.String())
 		}
-		outputs += len(f.Outputs)
+		type formLine struct {
+			FormRef       wire.FormRef `json:"formRef"`
+			PackageDigest string       `json:"packageDigest"`
+			Role          string       `json:"role"`
+			Capabilities  []string     `json:"capabilities"`
+			Outputs       []string     `json:"outputs"`
+		}
+		var got struct {
+			Forms      []formLine          `json:"forms"`
+			Interfaces []wire.InterfaceRef `json:"interfaces"`
+			Bindings   []wire.BindingRef   `json:"bindings"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("catalog %q --format json: %v: %s", c.args, err, out.String())
+		}
+		var want struct {
+			Forms      []formLine
+			Interfaces []wire.InterfaceRef
+			Bindings   []wire.BindingRef
+		}
+		var text []string // the start of each line the text format prints
+		for _, f := range c.cat.Forms() {
+			outs, spelled := []string{}, "no outputs"
+			for _, o := range f.Outputs {
+				outs = append(outs, o.Wire+":"+o.Type)
+			}
+			if len(outs) > 0 {
+				spelled = "outputs " + strings.Join(outs, ",")
+			}
+			want.Forms = append(want.Forms, formLine{f.Ref, f.PackageDigest, f.Role, f.Capabilities, outs})
+			text = append(text, fmt.Sprintf("form      %s %s@%s %s package %s role %s [%s] %s", f.Ref.APIVersion, f.Ref.Kind,
+				f.Ref.DefinitionVersion, f.Ref.SchemaDigest, f.PackageDigest, f.Role, strings.Join(f.Capabilities, ","), spelled))
+		}
+		for _, i := range c.cat.Interfaces() {
+			want.Interfaces = append(want.Interfaces, i.Ref)
+			text = append(text, fmt.Sprintf("interface %s@%s %s", i.Ref.Name, i.Ref.Version, i.Ref.SchemaDigest))
+		}
+		for _, b := range c.cat.Bindings() {
+			want.Bindings = append(want.Bindings, b.Ref)
+			text = append(text, fmt.Sprintf("binding   %s@%s %s", b.Ref.Name, b.Ref.Version, b.Ref.SchemaDigest))
+		}
+		if !reflect.DeepEqual(want.Forms, got.Forms) || !reflect.DeepEqual(want.Interfaces, got.Interfaces) || !reflect.DeepEqual(want.Bindings, got.Bindings) {
+			t.Errorf("catalog %q --format json:\n got %+v\nwant %+v", c.args, got, want)
+		}
+		if len(want.Forms) == 0 || len(want.Interfaces) == 0 || len(want.Bindings) == 0 || !strings.Contains(strings.Join(text, "\n"), " outputs ") {
+			t.Fatalf("catalog %q: the catalog should hold Forms with outputs, interfaces and bindings: %+v", c.args, want)
+		}
+		out.Reset()
+		if code := run(append([]string{"catalog"}, c.args...), envOf(nil), &out, &errb); code != 0 {
+			t.Fatalf("catalog %q: exit %d: %s", c.args, code, errb.String())
+		}
+		if got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); !slices.Equal(got, text) {
+			t.Errorf("catalog %q: text\n%s\nwant\n%s", c.args, out.String(), strings.Join(text, "\n"))
+		}
 	}
-	if outputs == 0 {
-		t.Fatal("no Form lists outputs")
-	}
-	out.Reset()
-	if run([]string{"catalog", "--catalog", ref}, envOf(nil), &out, &errb) != 0 || !strings.Contains(out.String(), "interface ") {
-		t.Fatalf("catalog text: %s", out.String())
+}
+
+// hostsim version prints the version `go tool mage build` stamps, and "dev" for
+// a build that carries none (a test binary's module version is "(devel)" or
+// empty, which is no version either).
+func TestVersionIsTheStampedOneElseDev(t *testing.T) {
+	defer func(v string) { version = v }(version)
+	for _, c := range []struct{ stamped, want string }{{"1.4.0-rc.1", "hostsim 1.4.0-rc.1\n"}, {"", "hostsim dev\n"}} {
+		version = c.stamped
+		for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+			var out, errb bytes.Buffer
+			if code := run(args, envOf(nil), &out, &errb); code != 0 || out.String() != c.want || errb.Len() > 0 {
+				t.Errorf("stamped %q, hostsim %q: exit %d, stdout %q, stderr %q; want %q", c.stamped, args, code, out.String(), errb.String(), c.want)
+			}
+		}
 	}
 }

@@ -5,11 +5,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/hostsim"
 )
 
 // hostsim serve runs its Go code on one thread unless --procs (or HOSTSIM_PROCS)
-// or GOMAXPROCS says otherwise, and GET /_sim/health reports what the running
-// process has.
+// or GOMAXPROCS says otherwise, and its collector at hostsim.ServingGCPercent
+// unless GOGC says otherwise; GET /_sim/health reports what the running process
+// has.
 func TestServeRunsOnOneThreadOfGoCodeUnlessTold(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the hostsim binary")
@@ -17,7 +20,7 @@ func TestServeRunsOnOneThreadOfGoCodeUnlessTold(t *testing.T) {
 	bin := hostsimBinary(t)
 	var base []string // this process's environment without the two settings
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOMAXPROCS=") && !strings.HasPrefix(kv, "HOSTSIM_PROCS=") {
+		if !strings.HasPrefix(kv, "GOMAXPROCS=") && !strings.HasPrefix(kv, "HOSTSIM_PROCS=") && !strings.HasPrefix(kv, "GOGC=") {
 			base = append(base, kv)
 		}
 	}
@@ -26,11 +29,14 @@ func TestServeRunsOnOneThreadOfGoCodeUnlessTold(t *testing.T) {
 		env  []string
 		args []string
 		want int
+		gc   int
 	}{
-		{"neither", nil, nil, 1},
-		{"GOMAXPROCS=2 kept", []string{"GOMAXPROCS=2"}, nil, 2},
-		{"--procs 3 over GOMAXPROCS=2", []string{"GOMAXPROCS=2"}, []string{"--procs", "3"}, 3},
-		{"HOSTSIM_PROCS=2", []string{"HOSTSIM_PROCS=2"}, nil, 2},
+		{"neither", nil, nil, 1, hostsim.ServingGCPercent},
+		{"GOMAXPROCS=2 kept", []string{"GOMAXPROCS=2"}, nil, 2, hostsim.ServingGCPercent},
+		{"--procs 3 over GOMAXPROCS=2", []string{"GOMAXPROCS=2"}, []string{"--procs", "3"}, 3, hostsim.ServingGCPercent},
+		{"HOSTSIM_PROCS=2", []string{"HOSTSIM_PROCS=2"}, nil, 2, hostsim.ServingGCPercent},
+		{"GOGC=300 kept", []string{"GOGC=300"}, nil, 1, 300},
+		{"GOGC=off kept", []string{"GOGC=off"}, nil, 1, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -38,12 +44,13 @@ func TestServeRunsOnOneThreadOfGoCodeUnlessTold(t *testing.T) {
 			code, body, err := p.do(t, "GET", "/_sim/health", nil, nil)
 			var h struct {
 				GoMaxProcs int `json:"goMaxProcs"`
+				GCPercent  int `json:"gcPercent"`
 			}
 			if err != nil || code != 200 || json.Unmarshal(body, &h) != nil {
 				t.Fatalf("GET /_sim/health: %d %v %s", code, err, body)
 			}
-			if h.GoMaxProcs != c.want {
-				t.Fatalf("the host serves with GOMAXPROCS %d, want %d: %s", h.GoMaxProcs, c.want, body)
+			if h.GoMaxProcs != c.want || h.GCPercent != c.gc {
+				t.Fatalf("the host serves with GOMAXPROCS %d and GOGC %d, want %d and %d: %s", h.GoMaxProcs, h.GCPercent, c.want, c.gc, body)
 			}
 		})
 	}

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -105,26 +107,46 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 // stdout once the ready file is written.
 func serveInProcess(t *testing.T, args ...string) string {
 	t.Helper()
-	ready := filepath.Join(t.TempDir(), "ready.json")
-	stop := make(chan struct{})
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(append([]string{"--addr", "127.0.0.1:0", "--ready-file", ready}, args...), envOf(nil), &stdout, &stderr, stop)
-	}()
+	p := startInProcess(t, args...)
 	t.Cleanup(func() {
-		close(stop)
-		if err := <-done; err != nil {
+		if err := p.stop(); err != nil {
 			t.Errorf("serve %v: %v", args, err)
 		}
 	})
+	return p.stdout.String()
+}
+
+// inProcess is `hostsim serve` run by serve in this process.
+type inProcess struct {
+	url            string // from the ready file
+	stdout, stderr syncBuffer
+	stopCh         chan struct{}
+	done           chan error
+	stopped        bool
+}
+
+// startInProcess starts `hostsim serve args` and returns once the ready file is
+// written; the test stops it (stop), or its end does.
+func startInProcess(t *testing.T, args ...string) *inProcess {
+	t.Helper()
+	ready := filepath.Join(t.TempDir(), "ready.json")
+	p := &inProcess{stopCh: make(chan struct{}), done: make(chan error, 1)}
+	go func() {
+		p.done <- serve(append([]string{"--addr", "127.0.0.1:0", "--ready-file", ready}, args...), envOf(nil), &p.stdout, &p.stderr, p.stopCh)
+	}()
+	t.Cleanup(func() { _ = p.stop() })
 	for deadline := time.Now().Add(20 * time.Second); ; {
-		if _, err := os.Stat(ready); err == nil {
-			return stdout.String()
+		if b, err := os.ReadFile(ready); err == nil {
+			var info struct{ URL string }
+			if json.Unmarshal(b, &info) != nil || info.URL == "" {
+				t.Fatalf("ready file: %s", b)
+			}
+			p.url = info.URL
+			return p
 		}
 		select {
-		case err := <-done:
-			t.Fatalf("serve %v ended: %v\n%s", args, err, stderr.String())
+		case err := <-p.done:
+			t.Fatalf("serve %v ended: %v\n%s", args, err, p.stderr.String())
 		default:
 		}
 		if time.Now().After(deadline) {
@@ -132,6 +154,16 @@ func serveInProcess(t *testing.T, args ...string) string {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// stop ends serve as SIGINT would and returns what it returned (nil the second time).
+func (p *inProcess) stop() error {
+	if p.stopped {
+		return nil
+	}
+	p.stopped = true
+	close(p.stopCh)
+	return <-p.done
 }
 
 // The startup line says how many Forms of how many kinds the host serves, out
@@ -183,4 +215,68 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// hostsim serve logs one line per request to stderr, as slog's text handler
+// writes it or, with --log-format json, as one JSON object; either way with the
+// tenant the token names and never the token itself, a refused one included.
+func TestServeLogsOneLinePerRequestWithoutTheToken(t *testing.T) {
+	tokens := filepath.Join(t.TempDir(), "tokens.json")
+	const token, wrong = "tok-very-secret-1", "wrong-secret-2"
+	if err := os.WriteFile(tokens, []byte(`[{"token": "`+token+`", "tenant": "acme", "principal": "ops"}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			p := startInProcess(t, "--tokens", tokens, "--log-format", format)
+			for _, bearer := range []string{token, wrong} {
+				req, _ := http.NewRequest("GET", p.url+wire.DefaultLane.DiscoveryPath, nil)
+				req.Header.Set("Authorization", "Bearer "+bearer)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+			}
+			if err := p.stop(); err != nil {
+				t.Fatal(err)
+			}
+			logs := p.stderr.String()
+			if strings.Contains(logs, token) || strings.Contains(logs, wrong) {
+				t.Fatalf("a bearer token reached the log:\n%s", logs)
+			}
+			type line struct {
+				Msg, Tenant, Method string
+				Status              int
+			}
+			var got []line
+			for _, l := range strings.Split(strings.TrimSpace(logs), "\n") {
+				var e line
+				if format == "json" {
+					if err := json.Unmarshal([]byte(l), &e); err != nil {
+						t.Fatalf("--log-format json wrote a line that is no JSON object: %q", l)
+					}
+				} else {
+					f := map[string]string{}
+					for _, kv := range strings.Fields(l) {
+						k, v, _ := strings.Cut(kv, "=")
+						if u, err := strconv.Unquote(v); err == nil {
+							v = u // the text handler quotes what needs it, "" among them
+						}
+						f[k] = v
+					}
+					if f["level"] != "INFO" || f["time"] == "" {
+						t.Fatalf("the text log wrote a line slog's text handler would not: %q", l)
+					}
+					e.Msg, e.Tenant, e.Method = f["msg"], f["tenant"], f["method"]
+					e.Status, _ = strconv.Atoi(f["status"])
+				}
+				got = append(got, e)
+			}
+			want := []line{{"request", "acme", "GET", 200}, {"request", "", "GET", 401}}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("--log-format %s: the log holds %+v, want %+v:\n%s", format, got, want, logs)
+			}
+		})
+	}
 }
