@@ -63,4 +63,35 @@ func TestRedactHidesSecretLookingValues(t *testing.T) {
 	if pretty([]byte("not json")) != "—" {
 		t.Error("bytes that are not JSON must show as a dash")
 	}
+	if got := compact([]byte("not json")); got != "" {
+		t.Errorf("compact of bytes that are not JSON: %q, want nothing", got)
+	}
+	// every secret word, anywhere in a member name and in any case
+	for _, name := range []string{"PASSWORD", "clientSecret", "refresh_token", "PrivateKey", "tls_private_key", "awsCredential", "xApiKey", "STRIPE_API_KEY"} {
+		if got := compact([]byte(`{"` + name + `":"s3cr3t","kept":"v"}`)); strings.Contains(got, "s3cr3t") ||
+			!strings.Contains(got, `"`+name+`":"`+Redacted+`"`) || !strings.Contains(got, `"kept":"v"`) {
+			t.Errorf("a member named %s: %s", name, got)
+		}
+	}
+	// a PEM block after white space, and a served output value (literal)
+	if got := compact([]byte(`{"cert":"\n  -----BEGIN CERTIFICATE-----\nabc"}`)); got != `{"cert":"`+Redacted+`"}` {
+		t.Errorf("a PEM block after white space: %s", got)
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{"-----BEGIN PRIVATE KEY-----\nabc", `"` + Redacted + `"`},
+		{map[string]any{"apiToken": "s3cr3t", "host": "db"}, `{"apiToken":"` + Redacted + `","host":"db"}`},
+		{"db.internal", `"db.internal"`},
+		{int64(443), "443"},
+	} {
+		if got := literal(c.v); got != c.want {
+			t.Errorf("literal(%#v) = %s, want %s", c.v, got, c.want)
+		}
+	}
+	// numbers keep their digits: a large integer is not turned into a float
+	if got := pretty([]byte(`{"bytes":12345678901234567890,"ratio":0.5}`)); !strings.Contains(got, `"bytes": 12345678901234567890`) || !strings.Contains(got, `"ratio": 0.5`) {
+		t.Errorf("pretty changed a number:\n%s", got)
+	}
 }

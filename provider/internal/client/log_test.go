@@ -99,3 +99,40 @@ func TestNoLogWithoutALogger(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestALostAnswerIsLoggedWithoutTheURL: a host that accepted the connection and
+// closed it without answering is not unreachable; the line says no complete
+// answer came, and names neither the URL nor its query (net/http's error would
+// quote both).
+func TestALostAnswerIsLoggedWithoutTheURL(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+	c, err := New(Config{Endpoint: srv.URL, Token: logToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, raw := logLines(t, func(ctx context.Context) {
+		if _, err := c.do(ctx, Request{Method: http.MethodGet, URL: srv.URL + "/cut?space=dev"}); err == nil {
+			t.Error("a connection closed without an answer gave no error")
+		}
+	})
+	if len(lines) != 1 {
+		t.Fatalf("want one line, got %d:\n%s", len(lines), raw)
+	}
+	e, _ := lines[0]["error"].(string)
+	if !strings.HasPrefix(e, "no complete answer from the host: ") || strings.Contains(e, "unreachable") ||
+		lines[0]["path"] != "/cut" || lines[0]["status"] != float64(0) {
+		t.Errorf("line = %v, want no complete answer for /cut", lines[0])
+	}
+	for _, leak := range []string{"space=dev", srv.URL, logToken} {
+		if strings.Contains(raw, leak) {
+			t.Errorf("the log carries %q:\n%s", leak, raw)
+		}
+	}
+}
