@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -168,19 +167,6 @@ func TestIdempotencyKeyIsDeterministic(t *testing.T) {
 	k4, _ := IdempotencyKey("delete", ref, "dev", "n", "u-1", "1", nil)
 	if k1 != k2 || k1 == k3 || k3 == k4 || !strings.HasPrefix(k1, "takoform-") || len(k1) != len("takoform-")+64 {
 		t.Errorf("keys: %s %s %s %s", k1, k2, k3, k4)
-	}
-}
-
-func TestRetryAfterForms(t *testing.T) {
-	t.Parallel()
-	if d := parseRetryAfter("2"); d != 2*time.Second {
-		t.Errorf("seconds: %v", d)
-	}
-	if d := parseRetryAfter(time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)); d <= 0 || d > 3*time.Second {
-		t.Errorf("http-date: %v", d)
-	}
-	if d := parseRetryAfter("soon"); d != 0 {
-		t.Errorf("garbage: %v", d)
 	}
 }
 

@@ -83,11 +83,10 @@ func IsCode(err error, code wire.Code) bool {
 	return ok && h.Env.Code == code
 }
 
-// IsNotFound reports the only answer that means "absent": HTTP 404 with resource_not_found.
-func IsNotFound(err error) bool {
-	h, ok := AsHost(err)
-	return ok && h.Status == http.StatusNotFound && h.Env.Code == wire.CodeResourceNotFound
-}
+// IsNotFound reports the only answer that means "absent": resource_not_found (HTTP
+// 404, which its envelope was validated against). Another 404 (form_unknown,
+// operation_not_found, artifact_missing) is a refusal, never an absence.
+func IsNotFound(err error) bool { return IsCode(err, wire.CodeResourceNotFound) }
 
 // answeredStatus is the HTTP status a host answered a request with, whether the call
 // returned it as resp or as a *HostError or *ProtocolError; 0 when no host answered.
@@ -126,9 +125,6 @@ func refusal(resp *Response) error {
 
 // parseRetryAfter accepts delta-seconds or an HTTP-date; anything else is ignored.
 func parseRetryAfter(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
 		if n > 3600 {
 			n = 3600

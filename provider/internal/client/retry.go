@@ -25,7 +25,10 @@ func jitterBackoff(attempt int) time.Duration {
 	return time.Duration(rand.Int64N(int64(d) + 1))
 }
 
-// retryable reports the four retryable codes with retryable:true and their status.
+// retryable reports the four retryable codes with retryable:true. A HostError's
+// status is always its code's (refusal validates the envelope against the status
+// it came with; an Operation's terminal error takes the code's), so it is not
+// compared again.
 func retryable(err error) (*HostError, bool) {
 	h, ok := AsHost(err)
 	if !ok || !h.Env.Retryable {
@@ -33,7 +36,7 @@ func retryable(err error) (*HostError, bool) {
 	}
 	switch h.Env.Code {
 	case wire.CodeResourceBusy, wire.CodeBackendUnavailable, wire.CodeRateLimited, wire.CodeDeadlineExceeded:
-		return h, h.Status == h.Env.Code.Status()
+		return h, true
 	}
 	return nil, false
 }
