@@ -121,7 +121,7 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("endpoint %q must use https (or http for a loopback host)", raw)
 	case u.User != nil:
 		return nil, fmt.Errorf("endpoint %q must not carry user information; the token is configured separately", raw)
-	case u.Path != "" && u.Path != "/" || u.RawPath != "":
+	case u.Path != "" && u.Path != "/": // an escaped character decodes into the path: "/%2F" is "//"
 		return nil, fmt.Errorf("endpoint %q must be a bare origin with no path: write %s (the provider finds the API through discovery)", raw, origin)
 	case u.RawQuery != "" || u.ForceQuery:
 		return nil, fmt.Errorf("endpoint %q must not carry a query: write %s", raw, origin)

@@ -13,7 +13,8 @@ import (
 
 func TestParseEndpointRules(t *testing.T) {
 	t.Parallel()
-	ok := []string{"https://host.example", "https://host.example/", "http://127.0.0.1:8484", "http://localhost:1", "http://[::1]:9"}
+	ok := []string{"https://host.example", "https://host.example/", "http://127.0.0.1:8484", "http://localhost:1", "http://[::1]:9",
+		"http://LocalHost:2", "http://127.8.9.10:3"}
 	for _, e := range ok {
 		if _, err := ParseEndpoint(e); err != nil {
 			t.Errorf("%s refused: %v", e, err)
@@ -29,6 +30,12 @@ func TestParseEndpointRules(t *testing.T) {
 		"host.example":                 "absolute",
 		"http://10.0.0.1":              "not loopback",
 		"https://host.example/%2Fapis": "no path",
+		"https://host.example/%2F":     "no path", // decoded, the path is "//"
+		"https://host.example?":        "query",   // an empty query, still a query
+		"https://host.example#":        "fragment",
+		"https://":                     "absolute",
+		"//host.example":               "absolute",
+		"http://128.0.0.1":             "not loopback",
 	}
 	for e, why := range bad {
 		if _, err := ParseEndpoint(e); err == nil || !strings.Contains(err.Error(), why) {
