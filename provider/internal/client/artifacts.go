@@ -6,10 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/takokit/takokit/provider/internal/lazyre"
 	"net/http"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 )
 
 // UploadStatus is the answer to an upload start.
@@ -20,13 +20,12 @@ type UploadStatus struct {
 
 var uploadIDRe = lazyre.New(`^up_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
 
+// artifactsBase is {api}/artifacts. A discovery document that names the artifacts
+// endpoint must name exactly that URL (discovery.go), so it is not read back.
 func (c *Client) artifactsBase(ctx context.Context) (string, error) {
 	d, err := c.Discover(ctx)
 	if err != nil {
 		return "", err
-	}
-	if d.Artifacts != "" {
-		return d.Artifacts, nil
 	}
 	return d.API + "/artifacts", nil
 }
