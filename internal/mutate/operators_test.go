@@ -170,19 +170,12 @@ func TestOperatorsOnSnippets(t *testing.T) {
 	}
 }
 
-// TestOperatorTableIsDocumented: every operator says what it matches and makes,
-// and docs/mutation.md names each.
-func TestOperatorTableIsDocumented(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "mutation.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestOperatorTableIsComplete: every operator says what it matches and makes
+// (mutationdoc checks that docs/mutation.md names each).
+func TestOperatorTableIsComplete(t *testing.T) {
 	for _, op := range Operators {
 		if op.Matches == "" || op.Makes == "" || op.find == nil {
 			t.Errorf("%s: the table row is incomplete", op.Kind)
-		}
-		if !strings.Contains(string(doc), "`"+string(op.Kind)+"`") {
-			t.Errorf("docs/mutation.md does not name `%s`", op.Kind)
 		}
 	}
 }

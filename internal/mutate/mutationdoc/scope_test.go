@@ -1,4 +1,4 @@
-package mutate
+package mutationdoc
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/internal/mutate"
 )
 
 // scopeTableRows gives the rows of docs/mutation.md's scope table by their first
@@ -43,11 +45,11 @@ func scopeTableRows(t *testing.T, doc string) map[string][]string {
 // first directory) and its files, as the run reads them. A row added, moved or
 // given another file without the doc fails it.
 func TestScopeTableIsDocumented(t *testing.T) {
-	rows, err := LoadScope("scope.json")
+	rows, err := mutate.LoadScope(filepath.Join("..", "scope.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "mutation.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "mutation.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
