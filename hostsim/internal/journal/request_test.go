@@ -62,3 +62,55 @@ func TestEventsKeepTheirDataAcrossChunks(t *testing.T) {
 		}
 	}
 }
+
+// A tenant, method or route is kept up to 255 bytes and cut there; an
+// Idempotency-Key up to 65,535 (a valid one has at most 255, but the journal
+// records what came).
+func TestRequestFieldsAtTheirBounds(t *testing.T) {
+	j, _ := newJournal(t)
+	long := func(c string, n int) string { return strings.Repeat(c, n) }
+	in := []requestEvent{
+		{Method: long("M", 255), Path: "/p", Route: long("r", 255), Status: 200, Tenant: long("t", 255), IdempotencyKey: long("k", 300)},
+		{Method: long("M", 256), Path: "/p", Route: long("r", 300), Status: 200, Tenant: long("t", 400), IdempotencyKey: long("k", 70000)},
+	}
+	want := []requestEvent{in[0],
+		{Method: long("M", 255), Path: "/p", Route: long("r", 255), Status: 200, Tenant: long("t", 255), IdempotencyKey: long("k", maxKey)}}
+	for _, c := range in {
+		j.Request(c.Tenant, c.Method, c.Route, c.Path, c.IdempotencyKey, c.Status, false)
+	}
+	evs, err := j.Since(context.Background(), 0, 10)
+	if err != nil || len(evs) != len(want) {
+		t.Fatalf("%d events, %v", len(evs), err)
+	}
+	for i, w := range want {
+		var got requestEvent
+		if err := json.Unmarshal(evs[i].Data, &got); err != nil || got != w {
+			t.Errorf("event %d: tenant %d, method %d, route %d, key %d bytes (%v); want %d, %d, %d, %d", i,
+				len(got.Tenant), len(got.Method), len(got.Route), len(got.IdempotencyKey), err,
+				len(w.Tenant), len(w.Method), len(w.Route), len(w.IdempotencyKey))
+		}
+	}
+}
+
+// The arena holds no chunk older than the oldest kept event's: a dropped
+// event's data is let go with its chunk.
+func TestTheArenaLetsGoOfDroppedChunks(t *testing.T) {
+	j, _ := newJournal(t)
+	data := []byte(`"` + strings.Repeat("x", 1000) + `"`)
+	for i := range 3 * MaxEvents {
+		j.add([]store.Pending{{At: int64(i), Type: "x", Data: data}})
+		if i%997 != 0 || i < MaxEvents {
+			continue
+		}
+		j.mu.Lock()
+		first, oldest, held := j.arena.first, j.ring[j.head].chunk, len(j.arena.chunks)
+		j.mu.Unlock()
+		if first != oldest {
+			t.Fatalf("after %d events the arena starts at chunk %d, the oldest kept event lies in %d", i+1, first, oldest)
+		}
+		// a chunk holds chunkSize/len(data) whole events; the oldest and the newest chunk may be partly used
+		if most := MaxEvents/(chunkSize/len(data)) + 2; held > most {
+			t.Fatalf("after %d events the arena holds %d chunks, more than the %d the kept events need", i+1, held, most)
+		}
+	}
+}
