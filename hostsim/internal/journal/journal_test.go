@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +109,65 @@ func TestTheRingKeepsTheNewest(t *testing.T) {
 	j.add([]store.Pending{{Type: "y", Data: []byte("{}")}})
 	if evs, _ := j.Since(context.Background(), 0, 10); len(evs) != 1 || evs[0].Seq != MaxEvents+11 {
 		t.Fatalf("after Clear: %+v", evs)
+	}
+}
+
+// The first batch of counted requests, and every 64th after it, purges the
+// idempotency records that outlived RecordLife (those bound to an operation
+// stay); a journal without both lifetimes purges nothing.
+func TestCountedRequestsPurgeExpiredRecords(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	for _, c := range []struct {
+		name          string
+		life, prepare time.Duration
+		wantKeys      []string
+		before, after int // batches of one request flushed before the records exist, and after
+	}{
+		{"the first batch purges", time.Hour, time.Minute, []string{"bound", "fresh"}, 0, 1},
+		{"the next 63 do not", time.Hour, time.Minute, []string{"bound", "fresh", "old"}, 1, 63},
+		{"the 65th does", time.Hour, time.Minute, []string{"bound", "fresh"}, 1, 64},
+		{"no lifetimes, no purge", 0, 0, []string{"bound", "fresh", "old"}, 0, 1},
+		{"a record life without a prepare life, no purge", time.Hour, 0, []string{"bound", "fresh", "old"}, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := store.Open("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := New(st, func() time.Time { return now })
+			j.RecordLife, j.PrepareLife = c.life, c.prepare
+			t.Cleanup(func() { j.Close(); st.Close() })
+			put := func(key, bound string, created time.Time) {
+				if err := st.Write(context.Background(), func(q store.Q) error {
+					return store.PutRecord(q, &store.Record{Tenant: "t", Principal: "p", Space: "s", Key: key, Fingerprint: "f",
+						Status: 201, Body: []byte("{}"), BoundUID: bound, BoundOp: bound, CreatedAt: created.Unix()})
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			batches := func(n int) {
+				for range n {
+					j.Request("t", "GET", "read", "/r", "", 200, false)
+					j.Flush()
+				}
+			}
+			batches(c.before)
+			put("old", "", now.Add(-2*time.Hour))
+			put("bound", "op_1", now.Add(-2*time.Hour))
+			put("fresh", "", now.Add(-time.Minute))
+			batches(c.after)
+			var kept []string
+			_ = st.Read(context.Background(), func(q store.Q) error {
+				for _, k := range []string{"bound", "fresh", "old"} {
+					if r, err := store.GetRecord(q, "t", "p", "s", k); err == nil && r != nil {
+						kept = append(kept, k)
+					}
+				}
+				return nil
+			})
+			if strings.Join(kept, ",") != strings.Join(c.wantKeys, ",") {
+				t.Fatalf("records kept %v, want %v", kept, c.wantKeys)
+			}
+		})
 	}
 }
