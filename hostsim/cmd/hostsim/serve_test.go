@@ -107,13 +107,7 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 // stdout once the ready file is written.
 func serveInProcess(t *testing.T, args ...string) string {
 	t.Helper()
-	p := startInProcess(t, args...)
-	t.Cleanup(func() {
-		if err := p.stop(); err != nil {
-			t.Errorf("serve %v: %v", args, err)
-		}
-	})
-	return p.stdout.String()
+	return startInProcess(t, args...).stdout.String()
 }
 
 // inProcess is `hostsim serve` run by serve in this process.
@@ -126,7 +120,8 @@ type inProcess struct {
 }
 
 // startInProcess starts `hostsim serve args` and returns once the ready file is
-// written; the test stops it (stop), or its end does.
+// written; the test stops it (stop), or its end does, failing the test if serve
+// returned an error.
 func startInProcess(t *testing.T, args ...string) *inProcess {
 	t.Helper()
 	ready := filepath.Join(t.TempDir(), "ready.json")
@@ -134,7 +129,11 @@ func startInProcess(t *testing.T, args ...string) *inProcess {
 	go func() {
 		p.done <- serve(append([]string{"--addr", "127.0.0.1:0", "--ready-file", ready}, args...), envOf(nil), &p.stdout, &p.stderr, p.stopCh)
 	}()
-	t.Cleanup(func() { _ = p.stop() })
+	t.Cleanup(func() {
+		if err := p.stop(); err != nil {
+			t.Errorf("serve %v: %v", args, err)
+		}
+	})
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if b, err := os.ReadFile(ready); err == nil {
 			var info struct{ URL string }

@@ -9,13 +9,16 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
-func newJournal(t *testing.T) (*Journal, *store.Store) {
+func newJournal(t *testing.T) (*Journal, *store.Store) { return newJournalAt(t, time.Now) }
+
+// newJournalAt is a journal over a store of its own, on the clock now.
+func newJournalAt(t *testing.T, now func() time.Time) (*Journal, *store.Store) {
 	t.Helper()
 	st, err := store.Open("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := New(st, time.Now)
+	j := New(st, now)
 	t.Cleanup(func() { j.Close(); st.Close() })
 	return j, st
 }
@@ -130,13 +133,8 @@ func TestCountedRequestsPurgeExpiredRecords(t *testing.T) {
 		{"a record life without a prepare life, no purge", time.Hour, 0, []string{"bound", "fresh", "old"}, 0, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			st, err := store.Open("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			j := New(st, func() time.Time { return now })
+			j, st := newJournalAt(t, func() time.Time { return now })
 			j.RecordLife, j.PrepareLife = c.life, c.prepare
-			t.Cleanup(func() { j.Close(); st.Close() })
 			put := func(key, bound string, created time.Time) {
 				if err := st.Write(context.Background(), func(q store.Q) error {
 					return store.PutRecord(q, &store.Record{Tenant: "t", Principal: "p", Space: "s", Key: key, Fingerprint: "f",

@@ -20,14 +20,12 @@ type UploadStatus struct {
 
 var uploadIDRe = lazyre.New(`^up_[A-Za-z0-9][A-Za-z0-9._-]{0,124}$`)
 
-// artifactsBase is {api}/artifacts. A discovery document that names the artifacts
-// endpoint must name exactly that URL (discovery.go), so it is not read back.
 func (c *Client) artifactsBase(ctx context.Context) (string, error) {
 	d, err := c.Discover(ctx)
 	if err != nil {
 		return "", err
 	}
-	return d.API + "/artifacts", nil
+	return d.Artifacts, nil
 }
 
 // StartUpload opens an upload session for manifest. Its key carries a random nonce

@@ -21,20 +21,20 @@ const testDigest = "sha256:" + "ab" + "0123456789abcdef0123456789abcdef012345678
 // host keeps the requests (method, path, Idempotency-Key) it saw.
 type artifactHost struct {
 	mu      sync.Mutex
-	answers map[string]struct {
-		status int
-		body   string
-	}
-	seen []string
-	srv  *httptest.Server
+	answers map[string]routeAnswer
+	seen    []string
+	srv     *httptest.Server
+}
+
+// routeAnswer is what a route of an artifactHost answers.
+type routeAnswer struct {
+	status int
+	body   string
 }
 
 func newArtifactHost(t *testing.T) *artifactHost {
 	t.Helper()
-	h := &artifactHost{answers: map[string]struct {
-		status int
-		body   string
-	}{}}
+	h := &artifactHost{answers: map[string]routeAnswer{}}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == wire.DefaultLane.DiscoveryPath {
 			w.Write([]byte(strings.ReplaceAll(goodDiscovery, "ORIGIN", h.srv.URL)))
@@ -50,9 +50,7 @@ func newArtifactHost(t *testing.T) *artifactHost {
 			return
 		}
 		if a.status == 0 {
-			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-				conn.Close()
-			}
+			hangUp(w)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -66,10 +64,7 @@ func newArtifactHost(t *testing.T) *artifactHost {
 func (h *artifactHost) answer(route string, status int, body string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.answers[route] = struct {
-		status int
-		body   string
-	}{status, body}
+	h.answers[route] = routeAnswer{status, body}
 }
 
 func (h *artifactHost) requests() []string {

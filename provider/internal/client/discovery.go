@@ -11,7 +11,9 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// Discovery is a validated discovery document.
+// Discovery is a validated discovery document. Operations, Artifacts and Support
+// are {API}/operations, /artifacts and /support: the only URLs a document may name
+// for them, and what they are when it names none.
 type Discovery struct {
 	API        string
 	Operations string
@@ -160,13 +162,14 @@ func (c *Client) parseDiscovery(body []byte) (*Discovery, error) {
 	}{{"artifacts", doc.Endpoints.Artifacts, &d.Artifacts}, {"operations", doc.Endpoints.Operations, &d.Operations},
 		{"support", doc.Endpoints.Support, &d.Support}}
 	for _, o := range opt {
-		if o.v == nil {
-			continue
+		// an endpoint the document names must be exactly {api}/NAME, so every one is
+		// that URL, named or not, and callers read it without a fallback
+		if o.v != nil {
+			if err := c.checkEndpoint(o.name, *o.v, c.lane.APIRoot+"/"+o.name); err != nil {
+				return nil, err
+			}
 		}
-		if err := c.checkEndpoint(o.name, *o.v, c.lane.APIRoot+"/"+o.name); err != nil {
-			return nil, err
-		}
-		*o.dst = *o.v
+		*o.dst = api + "/" + o.name
 	}
 	if iss := doc.Endpoints.OIDCIssuer; iss != nil {
 		u, err := url.Parse(*iss)

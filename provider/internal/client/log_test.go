@@ -106,12 +106,7 @@ func TestNoLogWithoutALogger(t *testing.T) {
 // quote both).
 func TestALostAnswerIsLoggedWithoutTheURL(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, _, err := http.NewResponseController(w).Hijack()
-		if err == nil {
-			conn.Close()
-		}
-	}))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hangUp(w) }))
 	defer srv.Close()
 	c, err := New(Config{Endpoint: srv.URL, Token: logToken})
 	if err != nil {

@@ -118,11 +118,7 @@ func (c *Client) GetOperation(ctx context.Context, id string) (op *Operation, re
 	if err != nil {
 		return nil, 0, err
 	}
-	base := d.Operations
-	if base == "" {
-		base = d.API + "/operations"
-	}
-	resp, err := c.get(ctx, base+"/"+url.PathEscape(id))
+	resp, err := c.get(ctx, d.Operations+"/"+url.PathEscape(id))
 	if err != nil {
 		return nil, 0, err
 	}

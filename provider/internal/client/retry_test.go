@@ -36,9 +36,7 @@ func newScripted(t *testing.T, answers ...string) *scripted {
 		s.requests++
 		s.mu.Unlock()
 		if a == "cut" {
-			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-				conn.Close()
-			}
+			hangUp(w)
 			return
 		}
 		var status int

@@ -159,10 +159,7 @@ func (c *Client) supportBase(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if d.Support != "" {
-		return d.Support, nil
-	}
-	return d.API + "/support", nil
+	return d.Support, nil
 }
 
 // support reads one route through the cache; answers (profiles and refusals) are
@@ -200,10 +197,7 @@ func (c *Client) supportRoute(route string, err error) string {
 	if errors.As(err, &de) || d == nil {
 		return "GET " + c.lane.DiscoveryPath
 	}
-	base := d.API + "/support"
-	if d.Support != "" {
-		base = d.Support
-	}
+	base := d.Support
 	if u, perr := url.Parse(base + route); perr == nil {
 		return "GET " + u.EscapedPath()
 	}

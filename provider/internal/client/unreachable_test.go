@@ -92,14 +92,21 @@ func TestUnreachableHostsAreNamedSo(t *testing.T) {
 	}
 }
 
+// hangUp closes the request's connection without an answer: a host that accepted
+// the request and then failed.
+func hangUp(w http.ResponseWriter) {
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		conn.Close()
+	}
+}
+
 // TestAnsweredFailuresAreNotUnreachable: a host that answers with an error, or accepts a
 // connection and closes it without an answer, is not "unreachable".
 func TestAnsweredFailuresAreNotUnreachable(t *testing.T) {
 	t.Parallel()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hangup" {
-			conn, _, _ := http.NewResponseController(w).Hijack()
-			conn.Close()
+			hangUp(w)
 			return
 		}
 		w.WriteHeader(http.StatusUnauthorized)
