@@ -82,3 +82,49 @@ func TestACountIsSpentOnceUnderConcurrency(t *testing.T) {
 		t.Fatalf("a count=1 fault fired %d times", n)
 	}
 }
+
+// Armed, like a firing, keeps to the request's kind and resource.
+func TestArmedKeepsTheRequestsScope(t *testing.T) {
+	s := Fixed(Spec{Fault: "mutation.exclusive", Kind: "WorkerEndpoint", Resource: "edge"})
+	if s.Armed(MutationExclusive) {
+		t.Fatal("a fault scoped to a resource is armed for a request that named none")
+	}
+	s.Scope("WorkerEndpoint", "other")
+	if s.Armed(MutationExclusive) {
+		t.Fatal("a fault scoped to another resource is armed")
+	}
+	s.Scope("WorkerEndpoint", "edge")
+	if !s.Armed(MutationExclusive) || s.Pending() {
+		t.Fatalf("Armed for its own resource: %v, pending %v; want true, false", s.Armed(MutationExclusive), s.Pending())
+	}
+}
+
+// A statement fault fails the statement its value counts to, and the first
+// when it has no value; data statements, reads inside writes and database
+// steps are counted apart.
+func TestStatementFaultsCountTheirOwnKind(t *testing.T) {
+	first := Fixed(Spec{Fault: "store.fail"})
+	err := first.failStatement(false)
+	if f, ok := err.(*StoreFailure); !ok || f.N != 1 || f.Read {
+		t.Fatalf("store.fail without a value: the first statement answered %v, want data statement 1 failing", err)
+	}
+	if err := first.failStatement(false); err != nil {
+		t.Fatalf("store.fail without a value failed the second statement too: %v", err)
+	}
+	second := Fixed(Spec{Fault: "store.read-fail", Value: "2"})
+	for i, read := range []bool{true, false, false} {
+		if err := second.failStatement(read); err != nil {
+			t.Fatalf("store.read-fail=2: statement %d (read %v) failed: %v", i+1, read, err)
+		}
+	}
+	if f, ok := second.failStatement(true).(*StoreFailure); !ok || f.N != 2 || !f.Read {
+		t.Fatalf("store.read-fail=2: the second read answered %v, want read 2 failing", f)
+	}
+	db := Fixed(Spec{Fault: "migrations.db-fail", Value: "2"})
+	if err := db.DatabaseStep("begin"); err != nil {
+		t.Fatalf("migrations.db-fail=2 failed step 1: %v", err)
+	}
+	if f, ok := db.DatabaseStep("exec 0001_init.sql").(*DatabaseFailure); !ok || f.N != 2 || f.Step != "exec 0001_init.sql" {
+		t.Fatalf("migrations.db-fail=2: step 2 answered %v, want it failing by its name", f)
+	}
+}
