@@ -168,3 +168,36 @@ func embeddedFiles(t *testing.T, ln *wire.Lane) map[string][]byte {
 	}
 	return out
 }
+
+// Without a marker, the family of the Form definitions chooses the lane; a
+// tie goes to the lane of the first definition by file name, and the other
+// lane's definition is refused, naming its file. LaneOf reads no more than
+// the definitions' apiVersion.
+func TestFamilyTieGoesToTheFirstFile(t *testing.T) {
+	const def = "at-least-once-queue/0.1.0/definition.json"
+	defs := map[*wire.Lane][]byte{}
+	for _, ln := range wire.Lanes() {
+		defs[ln] = embeddedFiles(t, ln)["forms/"+map[*wire.Lane]string{wire.V1beta1: "edge-v1beta1", wire.V1alpha3: "edge-v1alpha1"}[ln]+"/"+def]
+		if defs[ln] == nil {
+			t.Fatalf("data/%s has no %s", ln.Name, def)
+		}
+	}
+	for _, first := range wire.Lanes() {
+		other := wire.V1alpha3
+		if first == wire.V1alpha3 {
+			other = wire.V1beta1
+		}
+		fsys := fstest.MapFS{
+			"forms/a/" + def: {Data: defs[first]},
+			"forms/b/" + def: {Data: defs[other]},
+			"forms/c/" + def: {Data: []byte(`{"apiVersion": `)},
+		}
+		lc, err := LaneOf(fsys)
+		if lc.Lane != first || lc.Source != "the family of forms/a/"+def || !lc.Explicit {
+			t.Errorf("a tie led by %s: lane %v chosen by %q (explicit %v)", first.Name, lc.Lane, lc.Source, lc.Explicit)
+		}
+		if err == nil || !strings.Contains(err.Error(), "catalog: forms/b/"+def) || strings.Contains(err.Error(), "catalog: forms/a/") {
+			t.Errorf("a tie led by %s: %v, want forms/b refused alone", first.Name, err)
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package catalog
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A schema refusal lists each problem once, at the member it is about (its
+// name escaped as a JSON Pointer token), in pointer order; a field the Form
+// lacks and an observed status of a Form without an observedSchema are
+// refused by name.
+func TestSchemaProblemsAreExactAndNamed(t *testing.T) {
+	k, _ := loadGood(t).Kind(tGroup, "Gadget")
+	f := k.DefaultCreate()
+	err := f.ValidateDesired(map[string]any{"size": 3, "extra": true, "a/b~c": true})
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Fatalf("want *SchemaError, got %v", err)
+	}
+	want := []SchemaProblem{
+		{Pointer: "/a~1b~0c", Message: `member "a/b~c" is not allowed here; the object is closed, so remove it`},
+		{Pointer: "/extra", Message: `member "extra" is not allowed here; the object is closed, so remove it`},
+		{Pointer: "/holder", Message: `required member "holder" is missing; add it`},
+	}
+	if !reflect.DeepEqual(se.Problems, want) {
+		t.Errorf("problems = %q\nwant       %q", se.Problems, want)
+	}
+	if err := f.ValidateField("nope", 1); err == nil || err.Error() != `Gadget 0.2.0 has no desired property "nope"` {
+		t.Errorf("a field Gadget lacks: %v", err)
+	}
+	if err := f.ValidateObserved(map[string]any{}); err == nil || err.Error() != "Gadget 0.2.0 declares no observedSchema" {
+		t.Errorf("an observed status of a Form without an observedSchema: %v", err)
+	}
+}
+
+// A published operation table is read as I-JSON like every catalog document:
+// a member given twice is refused, naming the file, not read as the last one.
+func TestOperationTableMustBeIJSON(t *testing.T) {
+	files := baseCatalog().seal(t)
+	files["operations-v1alpha3.json"] = []byte(`{"format": "takoform.host-api@v1alpha3", "format": "takoform.host-api@v1alpha3"}`)
+	if _, err := Load(mapFS(files)); err == nil || !strings.Contains(err.Error(), "catalog: operations-v1alpha3.json") {
+		t.Errorf("an operation table with a duplicated member: %v", err)
+	}
+}
