@@ -263,19 +263,3 @@ func TestConcurrentValidation(t *testing.T) {
 		}
 	}
 }
-
-func TestSchemaProblemsNameTheMember(t *testing.T) {
-	k, _ := loadGood(t).Kind(tGroup, "Gadget")
-	err := k.DefaultCreate().ValidateDesired(map[string]any{"size": 3, "extra": true})
-	var se *SchemaError
-	if !errors.As(err, &se) {
-		t.Fatalf("want *SchemaError, got %v", err)
-	}
-	got := map[string]string{}
-	for _, p := range se.Problems {
-		got[p.Pointer] = p.Message
-	}
-	if !strings.Contains(got["/extra"], "not allowed") || !strings.Contains(got["/holder"], "missing") {
-		t.Errorf("problems = %v; want /extra not allowed and /holder missing", got)
-	}
-}

@@ -15,11 +15,7 @@ import (
 // Answer(refusal, err) roll the write back and return err; Answer(nil, nil)
 // lets fn go on.
 func TestAnAnsweredRefusalCommitsTheWriteFirst(t *testing.T) {
-	st, err := store.Open("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := memoryStore(t)
 	ctx := context.Background()
 	armory, err := NewArmory(ctx, st, []Spec{{Fault: FenceIgnore.Name}})
 	if err != nil {

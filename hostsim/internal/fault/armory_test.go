@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -32,7 +33,7 @@ func listed(t *testing.T, a *Armory) []string {
 	}
 	out := []string{}
 	for _, x := range l {
-		out = append(out, x.Source+" "+x.Spec.Text()+" fired "+string(rune('0'+x.Fired)))
+		out = append(out, x.Source+" "+x.Spec.Text()+" fired "+strconv.FormatInt(x.Fired, 10))
 	}
 	return out
 }
