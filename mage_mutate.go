@@ -156,6 +156,15 @@ func runMutation(parent context.Context) error {
 		return err
 	}
 	mutate.Report(os.Stdout, names, results)
+	if only == "" && len(failed) == 0 && parent.Err() == nil && ctx.Err() == nil {
+		// a mark no mutant of a whole run carries marks nothing: say which, so the file holds only judgments that apply
+		if stale := equivalents.Unmatched(results); len(stale) > 0 {
+			fmt.Printf("equivalent marks matching no mutant of this run (%d; the function changed since it was judged, or left the scope): delete these lines of %s, and judge anew any mutant of that function that lived:\n", len(stale), mutate.EquivalentsFile)
+			for _, k := range stale {
+				fmt.Printf("  %s\n", k)
+			}
+		}
+	}
 	if parent.Err() != nil {
 		return fmt.Errorf("mutation: interrupted; the report above holds what ended before the interrupt, and the run's temporary folders are removed")
 	}

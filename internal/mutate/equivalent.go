@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -49,4 +50,28 @@ func (e *Equivalents) marked(key string, m Mutant) bool {
 	}
 	_, ok := e.marks[equivalentKey(key, m)]
 	return ok
+}
+
+// Unmatched returns, sorted, the marks no result of a run carries: the
+// function they were judged in has changed since, or its file left the scope.
+// They mark nothing any more; their mutants, if any, ran again. Only a run
+// over every row of the scope can tell (docs/mutation.md#equivalent-marks).
+func (e *Equivalents) Unmatched(results map[string][]Result) []string {
+	if e == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, rs := range results {
+		for _, r := range rs {
+			seen[r.Mark] = true
+		}
+	}
+	var out []string
+	for k := range e.marks {
+		if !seen[k] {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -41,6 +41,7 @@ func TestAMarkedMutantIsNotRunUntilItsFunctionChanges(t *testing.T) {
 	if err := os.WriteFile(path, []byte(equivalentsHeader+marks[0]+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	var unmatched []string // the marks the last run's results did not carry
 	run := func() Result {
 		t.Helper()
 		e, err := LoadEquivalents(path)
@@ -51,6 +52,7 @@ func TestAMarkedMutantIsNotRunUntilItsFunctionChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		unmatched = e.Unmatched(map[string][]Result{scope.Name: rs})
 		for _, r := range rs {
 			if r.Kind == "ARITHMETIC_BASE" {
 				return r
@@ -65,6 +67,9 @@ func TestAMarkedMutantIsNotRunUntilItsFunctionChanges(t *testing.T) {
 	}
 	if mark, _, _ := strings.Cut(marks[0], "\t"); r.Mark != mark {
 		t.Errorf("the result's mark is %q; want %q, the one the file holds (the survivors list gives it to copy)", r.Mark, mark)
+	}
+	if len(unmatched) != 0 {
+		t.Errorf("the mark matched its mutant, yet the run calls %q unmatched", unmatched)
 	}
 	var c Counts
 	c.Add(r)
@@ -82,6 +87,9 @@ func TestAMarkedMutantIsNotRunUntilItsFunctionChanges(t *testing.T) {
 		t.Errorf("after Inc changed: %s after %d runs; want killed by TestInc", r.Status, r.Ran)
 	} else if mark, _, _ := strings.Cut(marks[0], "\t"); r.Mark == mark || r.Mark == "" {
 		t.Errorf("after Inc changed the mark is %q; want a mark other than %q, which no longer holds", r.Mark, mark)
+	}
+	if mark, _, _ := strings.Cut(marks[0], "\t"); len(unmatched) != 1 || unmatched[0] != mark {
+		t.Errorf("after Inc changed the unmatched marks are %q; want just %q, judged in the old Inc", unmatched, mark)
 	}
 }
 
