@@ -187,8 +187,11 @@ func (w *world) compare(q Q) {
 	}
 	for _, space := range []string{"a", "b"} {
 		for i := range 8 {
-			a, _ := GetRecord(q, "t1", "p", space, fmt.Sprint("k", i))
-			b, _ := GetRecord(rawQ{q}, "t1", "p", space, fmt.Sprint("k", i))
+			a, errA := GetRecord(q, "t1", "p", space, fmt.Sprint("k", i))
+			b, errB := GetRecord(rawQ{q}, "t1", "p", space, fmt.Sprint("k", i))
+			if errA != nil || errB != nil { // a key never written, or dropped, is no record and no error
+				t.Fatalf("record %s/k%d: mirror error %v, sqlite error %v", space, i, errA, errB)
+			}
 			if w.s.memory { // the mirror alone keeps records there (PutRecord); the twin checks them
 				if b != nil {
 					t.Fatalf("record %s/k%d: in SQLite on the in-memory database", space, i)
@@ -208,8 +211,11 @@ func (w *world) compare(q Q) {
 	for i := range 8 {
 		for _, tenant := range []string{"t1", "t2"} {
 			d := w.digest(i)
-			a, af, _ := PrepareMintedAt(q, d, tenant)
-			b, bf, _ := PrepareMintedAt(rawQ{q}, d, tenant)
+			a, af, errA := PrepareMintedAt(q, d, tenant)
+			b, bf, errB := PrepareMintedAt(rawQ{q}, d, tenant)
+			if errA != nil || errB != nil { // a digest never minted, or purged, is not found and no error
+				t.Fatalf("prepare %s/%s: mirror error %v, sqlite error %v", d, tenant, errA, errB)
+			}
 			if w.s.memory { // the mirror alone keeps prepare mints there (MintPrepare)
 				if bf {
 					t.Fatalf("prepare %s/%s: in SQLite on the in-memory database", d, tenant)
