@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -33,7 +32,7 @@ func (e *FileError) Error() string {
 	case e.Timeout > 0:
 		return fmt.Sprintf("it ran longer than the host's %s limit for one migration file and was interrupted", e.Timeout)
 	}
-	return strings.TrimSpace(e.Err.Error())
+	return e.Err.Error()
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
@@ -60,7 +59,7 @@ func (s *Session) Apply(f File, e Entry, timeout time.Duration) error {
 	cancel()
 	if err != nil {
 		s.rollback()
-		if denied == "" && storageFailed(err) {
+		if storageFailed(err) { // a refused statement fails with SQLITE_AUTH, never a storage code
 			return fmt.Errorf("run migration file %q: the database's storage failed: %w", f.Path, err)
 		}
 		fe := &FileError{Denied: denied, Err: err}

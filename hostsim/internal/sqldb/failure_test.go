@@ -3,6 +3,8 @@ package sqldb
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +127,28 @@ func TestAFileWhoseStorageFailsIsNotTheFilesFailure(t *testing.T) {
 	// the same limit does not make an ordinary SQL error the host's
 	if err := apply(t, d, "bad.sql", "INSERT INTO nowhere VALUES (1);"); !errors.As(err, &fe) {
 		t.Fatalf("a file naming no table answered %v", err)
+	}
+}
+
+// A database file removed while the host runs is the host's storage failing:
+// SQLite answers a write with an extended code (SQLITE_READONLY_DBMOVED), whose
+// primary code is what says so.
+func TestARemovedDatabaseFileIsTheHostsFailure(t *testing.T) {
+	r := NewRegistry(filepath.Join(t.TempDir(), "host.db"))
+	defer r.Close()
+	d := mustOpen(t, r, "u-1")
+	if err := apply(t, d, "0001.sql", "CREATE TABLE a (x);"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(d.Path); err != nil {
+		t.Fatal(err)
+	}
+	err := apply(t, d, "0002.sql", "CREATE TABLE b (x);")
+	var fe *FileError
+	var se *sqlite.Error
+	if err == nil || errors.As(err, &fe) || !errors.As(err, &se) || se.Code() == se.Code()&0xff || se.Code()&0xff != sqlite3.SQLITE_READONLY ||
+		!strings.Contains(err.Error(), `run migration file "0002.sql": the database's storage failed`) {
+		t.Fatalf("a file applied after its database's file was removed answered %v; want the storage failing, by an extended READONLY code", err)
 	}
 }
 

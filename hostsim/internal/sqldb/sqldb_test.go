@@ -130,11 +130,27 @@ func TestTheGuardRefusesWhatAFileMustNotDo(t *testing.T) {
 		{"CREATE TRIGGER t AFTER INSERT ON " + LedgerTable + " BEGIN SELECT 1; END;", "ledger"},
 		{"PRAGMA journal_mode = OFF;", "PRAGMA journal_mode"},
 		{"PRAGMA writable_schema = ON;", "PRAGMA writable_schema"},
+		{"DETACH DATABASE temp;", "ATTACH or DETACH"},
+		{"UPDATE " + LedgerTable + " SET path = 'x';", "ledger"},
+		{"DELETE FROM TAKOFORM_MIGRATION_LEDGER;", "ledger"},
+		{"CREATE TABLE IF NOT EXISTS " + LedgerTable + " (x);", "ledger"},
+		{"CREATE TABLE IF NOT EXISTS TAKOFORM_MIGRATION_LEDGER (x);", "ledger"}, // SQLite passes the name as written
+		{"CREATE INDEX l ON " + LedgerTable + " (path);", "ledger"},
+		// the temp schema: a temp table named as the ledger would take the host's
+		// next ledger row, a temp trigger on it would delete every row the host writes
+		{"CREATE TEMP TABLE " + LedgerTable + " (seq INTEGER PRIMARY KEY, path, digest, manifest_digest, applied_at);", "a TEMP object (" + LedgerTable + ")"},
+		{"CREATE TEMP TRIGGER t AFTER INSERT ON main." + LedgerTable + " BEGIN DELETE FROM main." + LedgerTable + "; END;", "a TEMP object (t)"},
+		{"CREATE TEMP VIEW v AS SELECT 1;", "a TEMP object (v)"},
+		{"CREATE TABLE temp.x (y);", "a TEMP object (x)"},
+		{"CREATE TABLE a (x); CREATE TEMP TABLE s AS SELECT * FROM a; CREATE INDEX temp.i ON s (x);", "a TEMP object (s)"},
 	} {
 		err := apply(t, d, "bad.sql", c.sql)
 		var fe *FileError
 		if !errors.As(err, &fe) || !strings.Contains(fe.Denied, c.denied) {
 			t.Fatalf("%q answered %v, want a refusal naming %q", c.sql, err, c.denied)
+		}
+		if want := "the host refused a statement: " + fe.Denied; err.Error() != want {
+			t.Fatalf("%q: the refusal reads %q; want %q", c.sql, err, want)
 		}
 		if got := tableNames(t, d); got != "" {
 			t.Fatalf("%q left tables %s", c.sql, got)
@@ -146,8 +162,13 @@ func TestTheGuardRefusesWhatAFileMustNotDo(t *testing.T) {
 	if fi, err := os.Stat(store); err != nil || fi.Size() != 0 {
 		t.Fatalf("a refused ATTACH touched the host's store: %v %v", fi, err)
 	}
-	// Savepoints and the allowed pragmas stay usable; reading the ledger is allowed.
-	if err := apply(t, d, "ok.sql", "PRAGMA user_version = 3; SAVEPOINT s; CREATE TABLE a (x); RELEASE s; "+
+	// A file's own error after a refusal is its own: nothing of the refusal stays.
+	var fe *FileError
+	if err := apply(t, d, "typo.sql", "CREATE TABEL a (x);"); !errors.As(err, &fe) || fe.Denied != "" || !strings.Contains(err.Error(), "syntax error") {
+		t.Fatalf("a file with a syntax error after a refused one answered %#v (%v); want SQLite's own error", fe, err)
+	}
+	// Savepoints and the allowed pragmas (in any case) stay usable; reading the ledger is allowed.
+	if err := apply(t, d, "ok.sql", "PRAGMA USER_VERSION = 3; SAVEPOINT s; CREATE TABLE a (x); RELEASE s; "+
 		"CREATE TABLE b AS SELECT count(*) AS n FROM "+LedgerTable+";"); err != nil {
 		t.Fatal(err)
 	}
@@ -261,5 +282,92 @@ func TestMemoryDatabasesAreGoneWhenDropped(t *testing.T) {
 	}
 	if _, err := r.Open("../evil"); err == nil {
 		t.Fatal("a name that is not a uid opened a database")
+	}
+}
+
+// The registry of a file store lists and drops only databases named by a uid:
+// before the first database its directory does not exist and it lists none; a
+// stray file whose name is no uid is neither listed nor dropped, and a name that
+// is no uid never reaches a path outside the directory. A database opened twice
+// is the one database.
+func TestRegistryKeepsToItsUIDs(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "host.db")
+	r := NewRegistry(store)
+	defer r.Close()
+	if uids, err := r.UIDs(); err != nil || len(uids) != 0 {
+		t.Fatalf("before any database the registry lists %v, %v; want none and no error", uids, err)
+	}
+	if err := r.Sweep(func(string) (bool, error) { return false, nil }); err != nil {
+		t.Fatalf("a sweep before any database: %v", err)
+	}
+	for _, uid := range []string{"u-3", "u-5", "u-2", "u-4"} { // listed sorted, not in the order opened
+		if _, err := r.Open(uid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := r.Open("u-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := r.Open("u-1"); err != nil || again != d {
+		t.Fatalf("u-1 opened again is %p (%v); want the open database %p", again, err, d)
+	}
+	stray := filepath.Join(store+".databases", "-not a uid.sqlite")
+	outside := filepath.Join(dir, "outside.sqlite")
+	for _, f := range []string{stray, outside} {
+		if err := os.WriteFile(f, []byte("keep"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if uids, err := r.UIDs(); err != nil || strings.Join(uids, ",") != "u-1,u-2,u-3,u-4,u-5" {
+		t.Fatalf("the registry lists %v, %v; want u-1 to u-5, sorted", uids, err)
+	}
+	for _, uid := range []string{"../outside", "-not a uid"} {
+		if err := r.Drop(uid); err != nil {
+			t.Fatalf("drop %q: %v", uid, err)
+		}
+	}
+	for _, f := range []string{stray, outside} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("dropping names that are no uid removed %s: %v", f, err)
+		}
+	}
+}
+
+// A file that is not UTF-8 text is refused before any of it runs, and a store
+// path holding characters a SQLite URI gives a meaning to ('?', '#', '%', a
+// space) still names the database's own file.
+func TestAFileMustBeUTF8AndAPathIsTakenLiterally(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my db?x=1#frag%41")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "host.db")
+	r := NewRegistry(store)
+	defer r.Close()
+	d, err := r.Open("u-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = apply(t, d, "latin1.sql", "CREATE TABLE a (x); INSERT INTO a VALUES ('caf\xe9');")
+	var fe *FileError
+	if !errors.As(err, &fe) || err.Error() != "the file is not UTF-8 text" {
+		t.Fatalf("a file that is not UTF-8 answered %v", err)
+	}
+	if got := tableNames(t, d) + "|" + ledgerPaths(t, d); got != "|" {
+		t.Fatalf("a file that is not UTF-8 left %s", got)
+	}
+	if err := apply(t, d, "0001.sql", "CREATE TABLE a (x);"); err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(store+".databases", "u-1.sqlite"); d.Path != want {
+		t.Fatalf("the database's path is %q; want %q", d.Path, want)
+	}
+	if fi, err := os.Stat(d.Path); err != nil || fi.Size() == 0 {
+		t.Fatalf("the database's own file: %v, %v", fi, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Fatalf("files beside the store's directory: %v; want the directory alone", entries)
 	}
 }
