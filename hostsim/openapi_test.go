@@ -86,6 +86,8 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 	f := updatable(t, cat)
 	c.do("POST", api+"/resources/validate", nil, body(f, "q", "prod", fixture(t, f), nil)).status(200)
 	c.do("GET", api+"/support/forms", nil, nil).status(200)
+	c.do("GET", wire.DefaultLane.DiscoveryPath, nil, nil).status(200)
+	c.do("GET", api+"/forms"+exactQuery(f, "prod"), nil, nil).status(200)
 	c.do("GET", api+"/operations/op_missing", nil, nil).refused("operation_not_found", 404)
 	c.do("GET", api+"/nowhere", nil, nil).refused("resource_not_found", 404)
 	c.do("PUT", resPath(f, "bad"), map[string]string{"Idempotency-Key": newKey(), "If-None-Match": "*"}, []byte(`{"x":1,"x":2}`)).refused("invalid_argument", 400)
@@ -128,4 +130,5 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 			t.Errorf("no answer with status %s was validated", status)
 		}
 	}
+	assertDocumentRefusesBrokenExchanges(t, v, kept)
 }

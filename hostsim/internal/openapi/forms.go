@@ -43,9 +43,7 @@ func (g *gen) formSchemas() error {
 			g.schemas[name+".outputs"] = out
 			// an accepted-unfinished answer aside, a Form with outputs is served with exactly them
 			status["properties"].(obj)["outputs"] = ref(name + ".outputs")
-		} else {
-			status["not"] = obj{"required": arr{"outputs"}}
-		}
+		} // without outputs, the closed status names none, so an answer holding outputs is refused
 		core := func(meta string, extra obj, required ...string) obj {
 			props := obj{"apiVersion": obj{"const": f.Ref.APIVersion}, "kind": obj{"const": f.Ref.Kind}, "form": form,
 				"metadata": ref(meta), "spec": ref(name + ".spec")}
