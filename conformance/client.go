@@ -92,6 +92,8 @@ func (r *Resp) Got() string {
 }
 
 // Do sends req and reads the answer. Only transport problems return an error.
+// The target goes as written: an escaped path keeps its escapes (url.Parse
+// keeps them in RawPath) and the raw query is sent as it is.
 func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 	var body io.Reader
 	if req.Body != nil {
@@ -101,8 +103,6 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building %s %s: %w", req.Method, req.Target, err)
 	}
-	// Keep the target exactly as written (escaped path and raw query).
-	hr.URL.Opaque = ""
 	switch {
 	case req.RawAuth != "":
 		hr.Header.Set(wire.HeaderAuthorization, req.RawAuth)
@@ -132,10 +132,7 @@ func (c *Client) Do(ctx context.Context, req Req) (*Resp, error) {
 	r := &Resp{Req: req, Lane: c.Lane, Status: res.StatusCode, Header: res.Header, Body: data}
 	c.rec.note(excerptOf(r))
 	if res.StatusCode >= 300 && req.Method != http.MethodHead {
-		r.Err, r.EnvErr = wire.ParseErrorEnvelope(res.StatusCode, data)
-		if r.EnvErr != nil {
-			r.Err = nil
-		}
+		r.Err, r.EnvErr = wire.ParseErrorEnvelope(res.StatusCode, data) // no envelope when it is not valid
 	}
 	return r, nil
 }

@@ -96,7 +96,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 	}
-	runID := randomHex(3)
+	runID := randomHex(runIDBytes)
 	names, red := runNames(runID), newRedactor(cfg.Primary, cfg.Alternate, cfg.OtherTenant)
 	for i, c := range checks {
 		res := Result{ID: c.ID, Title: c.Title, Area: c.Area, Requirement: c.Requirement, Anchor: c.ProtocolLink()}
@@ -201,10 +201,19 @@ func Known(id string) bool {
 	return slices.ContainsFunc(Table(), func(c Check) bool { return c.ID == id })
 }
 
-// ValidSpacePrefix checks a --space prefix: the spaces made from it must be SpaceIDs.
+// ValidSpacePrefix checks a --space prefix: every space a run makes from it,
+// "<prefix>-<run id>-<check number>", must be a SpaceID, the longest included.
 func ValidSpacePrefix(prefix string) error {
-	return wire.ValidateSpaceID(prefix + "-x")
+	longest := fmt.Sprintf("%s-%s-%d", prefix, strings.Repeat("0", 2*runIDBytes), len(Table()))
+	if err := wire.ValidateSpaceID(longest); err != nil {
+		return fmt.Errorf("a run names its spaces %s-<%d hex digits>-<check number>, up to %q, and %w",
+			prefix, 2*runIDBytes, longest, err)
+	}
+	return nil
 }
+
+// runIDBytes is the length of a run's random id, in bytes (twice as many hex digits).
+const runIDBytes = 3
 
 // panicSite returns the first frame of the runner's own code below the panic.
 func panicSite(stack []byte) string {

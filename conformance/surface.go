@@ -119,9 +119,10 @@ func formAvailable(ctx context.Context, c *Client, ref wire.FormRef) (bool, erro
 	if err != nil {
 		return false, err
 	}
-	return r.Status == http.StatusOK && json.Valid(r.Body) && !jsonEmptyForms(r.Body), nil
+	return r.Status == http.StatusOK && !jsonEmptyForms(r.Body), nil
 }
 
+// jsonEmptyForms says whether b lists no Form: an empty list, or no JSON at all.
 func jsonEmptyForms(b []byte) bool {
 	var v struct {
 		Forms []json.RawMessage `json:"forms"`
