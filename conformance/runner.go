@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -206,8 +207,8 @@ func Known(id string) bool {
 func ValidSpacePrefix(prefix string) error {
 	longest := fmt.Sprintf("%s-%s-%d", prefix, strings.Repeat("0", 2*runIDBytes), len(Table()))
 	if err := wire.ValidateSpaceID(longest); err != nil {
-		return fmt.Errorf("a run names its spaces %s-<%d hex digits>-<check number>, up to %q, and %w",
-			prefix, 2*runIDBytes, longest, err)
+		return fmt.Errorf("a run names its spaces <prefix>-<%d hex digits>-<check number>, %d characters at most with this prefix, and %w",
+			2*runIDBytes, utf8.RuneCountInString(longest), err)
 	}
 	return nil
 }

@@ -61,7 +61,8 @@ func assertDocumentRefusesBrokenExchanges(t *testing.T, v validator.Validator, k
 			return x.Req.Method == "PUT" && x.Resp.StatusCode == 201
 		},
 		"forms": func(x hostsimtest.Exchange, doc map[string]any) bool {
-			return x.Req.URL.Path == api+"/forms" && x.Resp.StatusCode == 200 && len(doc["forms"].([]any)) > 0
+			list, _ := doc["forms"].([]any)
+			return x.Req.URL.Path == api+"/forms" && x.Resp.StatusCode == 200 && len(list) > 0
 		},
 		"accepted apply": func(x hostsimtest.Exchange, doc map[string]any) bool {
 			return x.Req.Method == "PUT" && x.Resp.StatusCode == 202
