@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/takokit/takokit/catalog/catalogtest"
 	"github.com/takokit/takokit/hostsim"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
 	"github.com/takokit/takokit/hostsim/internal/profile"
@@ -106,7 +107,9 @@ func TestRefusalsAreEmptyOnlyWhenTheWholeCatalogIsInstalled(t *testing.T) {
 	os.WriteFile(include, []byte(`{"name": "include", "extends": "full", "forms": {"include": ["WorkerBundle"]}}`), 0o644)
 	none := filepath.Join(dir, "none.json")
 	os.WriteFile(none, []byte(`{"name": "none", "extends": "full", "interfaces": {"include": []}}`), 0o644)
-	for _, name := range append(profile.BuiltinNames, include, none) {
+	noBindings := filepath.Join(dir, "nobindings.json")
+	os.WriteFile(noBindings, []byte(`{"name": "nobindings", "extends": "full", "bindings": {"include": []}}`), 0o644)
+	for _, name := range append(profile.BuiltinNames, include, none, noBindings) {
 		h, err := hostsim.New(hostsim.Config{Catalog: cat, Profile: name})
 		if err != nil {
 			t.Fatal(err)
@@ -126,13 +129,40 @@ func TestRefusalsAreEmptyOnlyWhenTheWholeCatalogIsInstalled(t *testing.T) {
 				t.Errorf("include: refuses %q, installs %+v", r, in)
 			}
 		case none:
-			if !slices.Contains(r, "interfaces included only: none") {
-				t.Errorf("none: refuses %q", r)
+			if !slices.Contains(r, "interfaces included only: none") || in.Whole {
+				t.Errorf("none: refuses %q, installs %+v; want the clause, and not the whole catalog", r, in)
+			}
+		case noBindings:
+			if !slices.Contains(r, "bindings included only: none") || in.Whole || in.Forms != in.CatalogForms {
+				t.Errorf("no bindings: refuses %q, installs %+v; want the clause, every Form, and not the whole catalog", r, in)
 			}
 		case "no-endpoints":
 			if !slices.Contains(r, "no endpoint assignment (WorkerEndpoint not installed: host-assigned outputs)") {
 				t.Errorf("no-endpoints: refuses %q", r)
 			}
 		}
+	}
+}
+
+// A kind name in two groups is two kinds of what a host installs.
+func TestInstalledCountsAKindOfTwoGroupsTwice(t *testing.T) {
+	cat, kind, err := catalogtest.TwoGroups(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := hostsim.New(hostsim.Config{Catalog: cat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	groups, names := map[string]bool{}, map[string]bool{}
+	for _, f := range cat.Forms() {
+		names[f.Ref.Kind] = true
+		if f.Ref.Kind == kind {
+			groups[f.Ref.APIVersion] = true
+		}
+	}
+	if in := h.State().Installed(); len(groups) != 2 || in.Kinds != len(names)+1 || !in.Whole {
+		t.Errorf("%s in %d groups, %d kind names: installed %+v; want %d kinds, the whole catalog", kind, len(groups), len(names), in, len(names)+1)
 	}
 }
