@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			res.Status, res.Message = StatusSkipped, "skipped by --skip"
 		default:
 			rec := &recorder{}
-			p := &Probe{P: primary.recording(rec), Space: fmt.Sprintf("%s-%s-%d", cfg.Space, runID, i+1),
+			p := &Probe{P: primary.recording(rec), Space: checkSpace(cfg.Space, runID, i+1),
 				Cat: cfg.Catalog, S: surface, run: runID, check: i + 1, pollPause: cfg.PollPause}
 			if cfg.Alternate != "" {
 				p.Alt = cfg.client("alternate", cfg.Alternate).recording(rec)
@@ -205,7 +205,7 @@ func Known(id string) bool {
 // ValidSpacePrefix checks a --space prefix: every space a run makes from it,
 // "<prefix>-<run id>-<check number>", must be a SpaceID, the longest included.
 func ValidSpacePrefix(prefix string) error {
-	longest := fmt.Sprintf("%s-%s-%d", prefix, strings.Repeat("0", 2*runIDBytes), len(Table()))
+	longest := checkSpace(prefix, strings.Repeat("0", 2*runIDBytes), len(Table()))
 	if err := wire.ValidateSpaceID(longest); err != nil {
 		return fmt.Errorf("a run names its spaces <prefix>-<%d hex digits>-<check number>, %d characters at most with this prefix, and %w",
 			2*runIDBytes, utf8.RuneCountInString(longest), err)
@@ -215,6 +215,9 @@ func ValidSpacePrefix(prefix string) error {
 
 // runIDBytes is the length of a run's random id, in bytes (twice as many hex digits).
 const runIDBytes = 3
+
+// checkSpace is the space of a run's n-th check.
+func checkSpace(prefix, runID string, n int) string { return fmt.Sprintf("%s-%s-%d", prefix, runID, n) }
 
 // panicSite returns the first frame of the runner's own code below the panic.
 func panicSite(stack []byte) string {

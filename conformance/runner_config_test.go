@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,51 +15,19 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// laneHost answers the discovery of each of lanes (any bearer token) and an
-// empty support listing; everything else is 404. It counts the requests that
-// carry the Transport mark header.
-func laneHost(t *testing.T, marked *int, lanes ...*wire.Lane) *httptest.Server {
+// laneHost answers the discovery and an empty support listing of each of lanes
+// to any token, and records what each request carried (scripted).
+func laneHost(t *testing.T, lanes ...*wire.Lane) (*httptest.Server, *[]sent) {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("X-Through") == "transport" {
-			*marked++
-		}
-		w.Header().Set("Content-Type", "application/json")
-		for _, l := range lanes {
-			switch r.URL.Path {
-			case l.DiscoveryPath:
-				_, _ = w.Write([]byte(`{"api_versions":["` + l.APIVersion + `"],"features":{},"endpoints":{"api":"http://` + r.Host + l.APIRoot + `"}}`))
-				return
-			case l.APIRoot + "/support/forms":
-				_, _ = w.Write([]byte(`{"profiles":[]}`))
-				return
-			}
-		}
-		w.WriteHeader(http.StatusNotFound)
-		_, _ = w.Write([]byte(`{"error":{"code":"resource_not_found","message":"no route","requestId":"req_1","retryable":false}}`))
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return scripted(t, func(w http.ResponseWriter, r *http.Request) { answerLanes(w, r, lanes...) })
 }
 
-// otherLane is the lane that is not the default.
-func otherLane(t *testing.T) *wire.Lane {
-	t.Helper()
-	for _, l := range wire.Lanes() {
-		if l != wire.DefaultLane {
-			return l
-		}
-	}
-	t.Fatal("one lane only")
-	return nil
-}
-
-// markTransport marks every request it carries.
+// markTransport marks every request it carries (X-Extra: transport).
 type markTransport struct{}
 
 func (markTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set("X-Through", "transport")
+	r.Header.Set("X-Extra", "transport")
 	return http.DefaultTransport.RoundTrip(r)
 }
 
@@ -68,8 +37,7 @@ func (markTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // calls Started once with the host and its lane, and sends every request
 // through a configured Transport.
 func TestRunHandsEachCheckItsConfiguration(t *testing.T) {
-	marked := 0
-	srv := laneHost(t, &marked, wire.DefaultLane)
+	srv, reqs := laneHost(t, wire.DefaultLane)
 	type seen struct {
 		alt, other string
 		pause      time.Duration
@@ -109,7 +77,7 @@ func TestRunHandsEachCheckItsConfiguration(t *testing.T) {
 	if want := srv.URL + " " + wire.DefaultLane.APIVersion; len(started) != 1 || started[0] != want {
 		t.Errorf("Started was called with %q; want once with %q", started, want)
 	}
-	if marked == 0 {
+	if !slices.ContainsFunc(*reqs, func(s sent) bool { return s.extra == "transport" }) {
 		t.Error("no request went through the configured Transport")
 	}
 	got = nil
@@ -126,9 +94,8 @@ func TestRunHandsEachCheckItsConfiguration(t *testing.T) {
 // catalog; a catalog of a lane the host does not serve, and a failing
 // AfterSurface, stop the run before any check.
 func TestRunTakesTheLaneOfItsCatalog(t *testing.T) {
-	other := otherLane(t)
-	marked := 0
-	both := laneHost(t, &marked, wire.DefaultLane, other)
+	other := wire.V1alpha3
+	both, _ := laneHost(t, wire.DefaultLane, other)
 	otherCat, err := catalog.EmbeddedLane(other)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +106,7 @@ func TestRunTakesTheLaneOfItsCatalog(t *testing.T) {
 	if err != nil || rep.Lane != other.APIVersion {
 		t.Fatalf("a host of both lanes, with a catalog of %s: %v, lane %v", other.APIVersion, err, rep)
 	}
-	one := laneHost(t, &marked, wire.DefaultLane)
+	one, _ := laneHost(t, wire.DefaultLane)
 	if _, err := Run(context.Background(), Config{Endpoint: one.URL, Primary: "p", Catalog: otherCat, Checks: []Check{count}}); err == nil ||
 		!strings.Contains(err.Error(), "but the runner's catalog speaks "+other.Describe()) {
 		t.Errorf("a catalog of a lane the host does not serve: %v; want the run refused naming both lanes", err)

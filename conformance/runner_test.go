@@ -13,27 +13,36 @@ import (
 	"github.com/takokit/takokit/catalog/wire"
 )
 
-// bareHost answers discovery and an empty support listing; everything else is 404.
+// bareHost answers discovery and an empty support listing of the default lane
+// to the token "good" (401 to any other); everything else is 404.
 func bareHost(t *testing.T) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, _ := scripted(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer good" {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		switch r.URL.Path {
-		case wire.DefaultLane.DiscoveryPath:
-			_, _ = w.Write([]byte(`{"api_versions":["` + wire.DefaultLane.APIVersion + `"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + wire.DefaultLane.APIRoot + `"}}`))
-		case wire.DefaultLane.APIRoot + "/support/forms":
-			_, _ = w.Write([]byte(`{"profiles":[]}`))
-		default:
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = w.Write([]byte(`{"error":{"code":"resource_not_found","message":"no route","requestId":"req_1","retryable":false}}`))
-		}
-	}))
-	t.Cleanup(srv.Close)
+		answerLanes(w, r, wire.DefaultLane)
+	})
 	return srv
+}
+
+// answerLanes answers the discovery and an empty support listing of each of
+// lanes; everything else is 404.
+func answerLanes(w http.ResponseWriter, r *http.Request, lanes ...*wire.Lane) {
+	w.Header().Set("Content-Type", "application/json")
+	for _, l := range lanes {
+		switch r.URL.Path {
+		case l.DiscoveryPath:
+			_, _ = w.Write([]byte(`{"api_versions":["` + l.APIVersion + `"],"features":{"support_profiles":true},"endpoints":{"api":"http://` + r.Host + l.APIRoot + `"}}`))
+			return
+		case l.APIRoot + "/support/forms":
+			_, _ = w.Write([]byte(`{"profiles":[]}`))
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write([]byte(`{"error":{"code":"resource_not_found","message":"no route","requestId":"req_1","retryable":false}}`))
 }
 
 func fakeChecks() []Check {

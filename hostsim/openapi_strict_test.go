@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,7 @@ func assertDocumentRefusesBrokenExchanges(t *testing.T, v validator.Validator, k
 		{"read without outputs", "at most 16 conditions", func(d map[string]any, _ http.Header) {
 			st := obj(d, "status")
 			c := st["conditions"].([]any)[0]
-			st["conditions"] = slicesRepeat(c, 17)
+			st["conditions"] = slices.Repeat([]any{c}, 17)
 		}},
 		{"read without outputs", "a condition's type is the protocol's", func(d map[string]any, _ http.Header) { condition(d)["type"] = "Bogus" }},
 		{"read without outputs", "a condition's reason is the protocol's", func(d map[string]any, _ http.Header) { condition(d)["reason"] = "Bogus" }},
@@ -156,7 +157,7 @@ func assertDocumentRefusesBrokenExchanges(t *testing.T, v validator.Validator, k
 	}
 	answers = append([]row{{"read without outputs", "", func(d map[string]any, _ http.Header) {
 		st := obj(d, "status")
-		st["conditions"] = slicesRepeat(st["conditions"].([]any)[0], 16)
+		st["conditions"] = slices.Repeat(st["conditions"].([]any)[:1], 16)
 	}}}, answers...)
 	for _, r := range answers {
 		x := found[r.kind]
@@ -255,14 +256,6 @@ func obj(doc map[string]any, path ...string) map[string]any {
 
 func condition(doc map[string]any) map[string]any {
 	return obj(doc, "status")["conditions"].([]any)[0].(map[string]any)
-}
-
-func slicesRepeat(v any, n int) []any {
-	out := make([]any, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
 }
 
 func validationText(errs []*verrors.ValidationError) string {

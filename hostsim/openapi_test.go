@@ -114,14 +114,7 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 		x.Resp.Body = io.NopCloser(bytes.NewReader(x.Body))
 		x.Resp.Request = x.Req
 		if ok, errs := v.ValidateHttpResponse(x.Req, x.Resp); !ok {
-			var msgs []string
-			for _, e := range errs {
-				msgs = append(msgs, fmt.Sprintf("%s: %s", e.Message, e.Reason))
-				for _, se := range e.SchemaValidationErrors {
-					msgs = append(msgs, "  "+se.FieldPath+" ("+se.KeywordLocation+"): "+se.Reason)
-				}
-			}
-			t.Errorf("%s %s → %d does not match the document:\n%s\n%s", x.Req.Method, x.Req.URL.Path, x.Resp.StatusCode, strings.Join(msgs, "\n"), x.Body)
+			t.Errorf("%s %s → %d does not match the document:\n%s\n%s", x.Req.Method, x.Req.URL.Path, x.Resp.StatusCode, validationText(errs), x.Body)
 		}
 		seen[fmt.Sprint(x.Resp.StatusCode)] = true
 	}
