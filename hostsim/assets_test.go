@@ -3,6 +3,7 @@ package hostsim_test
 import (
 	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -160,4 +161,54 @@ func TestAdminAssetLookup(t *testing.T) {
 	}
 	w.c.do("GET", "/_sim/assets/u-nope?path=/", nil, nil).refused("resource_not_found", 404)
 	w.c.do("GET", "/_sim/assets/"+spa, nil, nil).refused("invalid_argument", 400)
+}
+
+// The asset answer in full, for a version that runs its worker first: which
+// version and which pinned bundle (by uid), the manifest, both settings and the
+// order they give; then the pinned bundle gone (only a fault deletes a bundle a
+// version pins), which is not found and says to re-apply, and a uid that is no
+// Worker Version's.
+func TestAdminAssetLookupAnswersInFull(t *testing.T) {
+	sim, w := deployedWorld(t, hostsim.Config{})
+	w.site("spa", "index.html", "app.js")
+	spec := w.assetVersion("spa", "single_page_application")
+	spec["assets"].(map[string]any)["runWorkerFirst"] = true
+	w.create(kVersion, "v-first", spec).status(201)
+	v, site := uidOf(t, w.read(kVersion, "v-first")), uidOf(t, w.read(kSite, "spa"))
+	digest := w.read(kSite, "spa").status(200).json()["spec"].(map[string]any)["manifestDigest"]
+	lookup := func(uid, pathname string) *reply {
+		return w.c.do("GET", "/_sim/assets/"+uid+"?path="+url.QueryEscape(pathname), nil, nil)
+	}
+	want := map[string]any{
+		"version":          map[string]any{"kind": kVersion, "name": "v-first", "space": "prod", "uid": v},
+		"bundle":           map[string]any{"kind": kSite, "name": "spa", "space": "prod", "uid": site},
+		"manifestDigest":   digest,
+		"notFoundHandling": "single_page_application",
+		"runWorkerFirst":   true,
+		"pathname":         "/app.js",
+		"outcome":          "served",
+		"path":             "app.js",
+		"serves":           "app.js",
+		"order":            "fetch first; asset lookup only when the worker answers 404, and a miss keeps the worker's 404",
+	}
+	if got := lookup(v, "/app.js").status(200).json(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the asset answer:\n got %v\nwant %v", got, want)
+	}
+	lookup(site, "/").refused("resource_not_found", 404)
+	arm(t, sim, "delete.skip-dependents,resource=spa")
+	w.del(kSite, "spa", 1).status(204)
+	msg := lookup(v, "/app.js").refused("resource_not_found", 404).json()["error"].(map[string]any)["message"].(string)
+	for _, says := range []string{`WorkerVersion "v-first"`, `StaticAssetBundle "spa" uid ` + site, "/assets/bundle", "no longer exists", "re-apply the version"} {
+		if !strings.Contains(msg, says) {
+			t.Errorf("a lookup through a bundle that is gone must say %q: %s", says, msg)
+		}
+	}
+	// A version whose asset bundle was never found (a fault let it through
+	// without a pin) has no manifest to look in.
+	arm(t, sim, "relations.ignore-missing,resource=v-ghost")
+	w.create(kVersion, "v-ghost", w.assetVersion("ghost", "none")).status(201)
+	msg = lookup(uidOf(t, w.read(kVersion, "v-ghost")), "/").refused("resource_not_found", 404).json()["error"].(map[string]any)["message"].(string)
+	if want := `WorkerVersion "v-ghost" pins no /assets/bundle`; msg != want {
+		t.Errorf("a lookup on a version pinning no asset bundle: %s, want %s", msg, want)
+	}
 }

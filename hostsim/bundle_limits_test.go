@@ -2,6 +2,7 @@ package hostsim_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -125,4 +126,61 @@ func TestArtifactBackedFormsTakeTheirManifestKind(t *testing.T) {
 	// StaticAssetBundle files take any lowercase type/subtype, never with parameters.
 	w.c.start(startBody(manifestDoc("StaticAssetBundle", "", file{"logo.svg", "image/svg+xml", "<svg/>"}))).status(201)
 	w.c.start(startBody(manifestDoc("StaticAssetBundle", "", file{"index.html", "text/html; charset=utf-8", "x"}))).refused("artifact_invalid", 400)
+}
+
+// A WorkerVersion holds each bundle it pins to the lowest ceilings of the
+// bundle's Form and of its own (docs/protocol.md#support), under the profile in
+// force when the version is applied: a static asset bundle of 17 files, taken
+// under full, refused where a version pins it under tight-limits (its Form's 16
+// files), and a worker bundle refused under a WorkerVersion maximumBundleBytes
+// below its bytes (the version's own ceiling, which no bundle Form states).
+func TestAVersionHoldsWhatItPinsToBothFormsCeilings(t *testing.T) {
+	cat := testCatalog(t)
+	db := filepath.Join(t.TempDir(), "sim.db")
+	full := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db})
+	w := &world{t: t, c: newClient(t, full.URL, "sim-primary"), cat: cat, space: "prod"}
+	w.create(kWorker, "api", map[string]any{}).status(201)
+	w.bundle("b1", allHandlers)
+	big := []string{"index.html"}
+	for _, f := range files(16, "html", "text/html") {
+		big = append(big, f.Path)
+	}
+	w.site("big", big...)
+	w.site("small", "index.html")
+	full.Host.Close()
+	version := func(site string) map[string]any {
+		spec := w.assetVersion(site, "single_page_application")
+		spec["handlers"] = []any{"fetch"}
+		return spec
+	}
+
+	tight := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: "tight-limits"})
+	w.c = newClient(t, tight.URL, "sim-primary")
+	r := w.refusedCreate(tight, kVersion, "v-big", version("big"), "artifact_invalid", 400)
+	for _, says := range []string{"declares 17", "over maximumBundleFiles 16", `profile \"tight-limits\", limits of StaticAssetBundle`} {
+		if !contains(r.body, says) {
+			t.Errorf("a version pinning 17 files under tight-limits must say %q: %s", says, r.body)
+		}
+	}
+	if f := fieldOf(t, r); f != "/assets/bundle" {
+		t.Errorf("details.field %s, want /assets/bundle: %s", f, r.body)
+	}
+	w.create(kVersion, "v-small", version("small")).status(201)
+	tight.Host.Close()
+
+	profile := filepath.Join(t.TempDir(), "thin.json")
+	if err := os.WriteFile(profile, []byte(`{"name": "thin", "extends": "full", "limits": {"WorkerVersion": {"maximumBundleBytes": 32}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	thin := hostsimtest.Start(t, hostsim.Config{Catalog: cat, DBPath: db, Profile: profile})
+	w.c = newClient(t, thin.URL, "sim-primary")
+	r = w.refusedCreate(thin, kVersion, "v-thin", version("small"), "artifact_invalid", 400)
+	for _, says := range []string{"over maximumBundleBytes 32", `profile \"thin\", limits of WorkerVersion`} {
+		if !contains(r.body, says) {
+			t.Errorf("a version over its own maximumBundleBytes must say %q: %s", says, r.body)
+		}
+	}
+	if f := fieldOf(t, r); f != "/bundle" {
+		t.Errorf("details.field %s, want /bundle: %s", f, r.body)
+	}
 }

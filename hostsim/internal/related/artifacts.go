@@ -81,8 +81,8 @@ func (g *G) versionExports(q store.Q, f *catalog.Form, m *decide.Mutation, gd *d
 		return nil
 	}
 	b, e := g.pinnedBundle(q, f, m, bp, fs)
-	if e != nil || b == nil {
-		return e
+	if b == nil {
+		return e // refused (pinnedBundle answers no bundle with its refusal), or no stored bundle
 	}
 	st := ArtifactStore(q, fs)
 	exported, main, err := artifact.MainModuleExports(st, b.Manifest)

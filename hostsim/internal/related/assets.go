@@ -31,8 +31,8 @@ func (g *G) versionAssets(q store.Q, f *catalog.Form, m *decide.Mutation, gd *de
 		return nil // no assets, or a missing target a fault let through
 	}
 	b, e := g.pinnedBundle(q, f, m, bp, fs)
-	if e != nil || b == nil {
-		return e
+	if b == nil {
+		return e // refused (pinnedBundle answers no bundle with its refusal), or no stored bundle
 	}
 	if b.Manifest.Has(a.Index) {
 		return nil

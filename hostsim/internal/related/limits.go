@@ -43,9 +43,6 @@ func (g *G) UploadLimits() artifact.Limits {
 	return func(k *wire.ManifestKind) artifact.Ceilings {
 		var forms []*catalog.Form
 		for _, f := range g.host.Forms() {
-			if roles.bundle(f.Ref.Kind) == nil {
-				continue
-			}
 			if mk, ok := wire.ManifestKindOf(f.Ref.Kind); ok && mk == k {
 				forms = append(forms, f)
 			}

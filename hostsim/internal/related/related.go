@@ -38,13 +38,12 @@ func New(h *profile.Host) *G {
 	}}
 }
 
-// Refusal turns a rules or artifact refusal into the wire refusal.
+// Refusal turns a rules or artifact refusal into the wire refusal; any other
+// error is the host's store failing. The artifact reader and the store never
+// answer a *wire.Error of their own: their refusals are *rules.Refusal.
 func Refusal(err error) *wire.Error {
 	if r, ok := rules.AsRefusal(err); ok {
 		return r.Wire()
-	}
-	if e, ok := err.(*wire.Error); ok {
-		return e
 	}
 	return decide.Internal(err)
 }
