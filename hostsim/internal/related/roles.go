@@ -98,16 +98,26 @@ type roleTable struct {
 var roles = mustRoles()
 
 func mustRoles() *roleTable {
+	t, err := parseRoles(rolesJSON)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// parseRoles reads a roles table: strict JSON whose every bundle kind commits
+// to a manifest kind (the artifact rules resolve its manifestDigest as one).
+func parseRoles(b []byte) (*roleTable, error) {
 	var t roleTable
-	if err := wire.DecodeStrict(rolesJSON, &t); err != nil {
-		panic(fmt.Sprintf("worker_roles.json: %v", err))
+	if err := wire.DecodeStrict(b, &t); err != nil {
+		return nil, fmt.Errorf("worker_roles.json: %v", err)
 	}
 	for _, b := range t.Bundles {
 		if _, ok := wire.ManifestKindOf(b.Kind); !ok {
-			panic(fmt.Sprintf("worker_roles.json: bundle kind %s commits to no manifest kind of catalog/wire/artifact.go", b.Kind))
+			return nil, fmt.Errorf("worker_roles.json: bundle kind %s commits to no manifest kind of catalog/wire/artifact.go", b.Kind)
 		}
 	}
-	return &t
+	return &t, nil
 }
 
 func find[T any](list []T, kind func(*T) string, k string) *T {
