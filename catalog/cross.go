@@ -10,7 +10,12 @@ import (
 
 // Rules between documents (docs/catalog-rules.md#loader-rules, #naming).
 
-func checkUniqueness(builds []*formBuild, ifaces []*Interface, ifaceFiles []string, bindings []*Binding, bindingFiles []string, ps *problems) {
+// checkUniqueness: one Form per (apiVersion, kind, definitionVersion), one
+// apiVersion per family directory and one family directory per apiVersion.
+// Interfaces and Bindings need no such rule: a contract's path is its lane's
+// directory, its name and (when versioned) its version, each of which the
+// document must equal, so no two loaded contracts share a name and a version.
+func checkUniqueness(builds []*formBuild, ps *problems) {
 	seen := map[string]string{}
 	for _, b := range builds {
 		r := b.form.Ref
@@ -38,20 +43,6 @@ func checkUniqueness(builds []*formBuild, ifaces []*Interface, ifaceFiles []stri
 			continue
 		}
 		groupFam[g] = fam
-	}
-	for i, x := range ifaces {
-		for j := 0; j < i; j++ {
-			if ifaces[j].Ref.Name == x.Ref.Name && ifaces[j].Ref.Version == x.Ref.Version {
-				ps.add(ifaceFiles[i], "", "Interface %s@%s is also defined by %s", x.Ref.Name, x.Ref.Version, ifaceFiles[j])
-			}
-		}
-	}
-	for i, x := range bindings {
-		for j := 0; j < i; j++ {
-			if bindings[j].Ref.Name == x.Ref.Name && bindings[j].Ref.Version == x.Ref.Version {
-				ps.add(bindingFiles[i], "", "Binding %s@%s is also defined by %s", x.Ref.Name, x.Ref.Version, bindingFiles[j])
-			}
-		}
 	}
 }
 
@@ -133,8 +124,10 @@ func checkVersions(kinds []*Kind, files map[*Form]string, ps *problems) {
 			for i := range f.Fields {
 				fl := &f.Fields[i]
 				ptr := ptrJoin("/desiredSchema/properties", fl.Wire)
-				if prev, ok := fieldKinds[fl.Wire]; ok && !sameFieldKinds(prev, fl) {
-					ps.add(file, ptr, "property %q is %s here but %s in another version; a changed field type needs a new kind or a new resource type", fl.Wire, describeKind(fl), describeKind(prev))
+				if prev, ok := fieldKinds[fl.Wire]; ok {
+					if change := kindChange(prev, fl); change != "" {
+						ps.add(file, ptr, "property %q %s in another version; a changed field type needs a new kind or a new resource type", fl.Wire, change)
+					}
 				}
 				fieldKinds[fl.Wire] = fl
 				if w, ok := attrWire[fl.Attr]; ok && w != fl.Wire {
@@ -152,18 +145,21 @@ func checkVersions(kinds []*Kind, files map[*Form]string, ps *problems) {
 	}
 }
 
-func sameFieldKinds(a, b *Field) bool {
-	if a.Kind != b.Kind || len(a.Members) != len(b.Members) && a.Kind != FieldObjectList && a.Kind != FieldObject {
-		return false
+// kindChange says how field b's type differs from the same property's a in
+// another version ("" when it does not): its kind, or the kind of a member both
+// declare. A member one version adds is no change (an object or object list may
+// grow); the kinds that hold members (object, object list, binding list) are
+// the same kind on both sides here, and a binding list's two members are fixed.
+func kindChange(a, b *Field) string {
+	if a.Kind != b.Kind {
+		return fmt.Sprintf("is %s here but %s", b.Kind, a.Kind)
 	}
 	for _, m := range a.Members {
 		for _, n := range b.Members {
 			if m.Wire == n.Wire && m.Kind != n.Kind {
-				return false
+				return fmt.Sprintf("has member %q of kind %s here but %s", n.Wire, n.Kind, m.Kind)
 			}
 		}
 	}
-	return true
+	return ""
 }
-
-func describeKind(f *Field) string { return string(f.Kind) }

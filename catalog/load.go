@@ -31,11 +31,9 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	l := scanLayout(fsys, ps)
 
 	var ifaces []*Interface
-	var ifaceFiles []string
 	for _, cd := range l.interfaces {
 		if i := loadInterface(fsys, cd, ps); i != nil {
 			ifaces = append(ifaces, i)
-			ifaceFiles = append(ifaceFiles, cd.file)
 		} else {
 			ps.markContract(cd.name)
 		}
@@ -65,7 +63,7 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	sets := readCandidateSets(fsys, l, ps)
 	applyCandidateNames(sets, builds, ps)
 	lane := chooseLane(readLaneMarkers(fsys, l, ps), familySignals(builds, bindings, bindingFiles, candidateFamilies(sets)), ps)
-	checkUniqueness(builds, ifaces, ifaceFiles, bindings, bindingFiles, ps)
+	checkUniqueness(builds, ps)
 
 	byRef := map[wire.FormRef]*Form{}
 	var forms []*Form
