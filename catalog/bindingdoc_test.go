@@ -1,61 +1,11 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 )
-
-// problemLines loads the sealed test catalog c and answers its problem lines
-// (nil when it loads).
-func problemLines(t *testing.T, c *tcat) []string {
-	t.Helper()
-	_, err := Load(mapFS(c.seal(t)))
-	if err == nil {
-		return nil
-	}
-	var le *LoadError
-	if !errors.As(err, &le) {
-		t.Fatalf("error is %T, want *LoadError: %v", err, err)
-	}
-	var out []string
-	for _, p := range le.Problems {
-		out = append(out, p.String())
-	}
-	return out
-}
-
-// problemCase is a test catalog broken one way and the whole list of problem
-// lines the loader must answer for it (nil: it loads).
-type problemCase struct {
-	name   string
-	mutate func(c *tcat)
-	want   []string
-}
-
-// checkProblems loads the base test catalog broken by each case, as subtests.
-func checkProblems(t *testing.T, cases []problemCase) {
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cat := baseCatalog()
-			c.mutate(cat)
-			if got := problemLines(t, cat); !slices.Equal(got, c.want) {
-				t.Errorf("problems:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(c.want, "\n     "))
-			}
-		})
-	}
-}
-
-// ops names n operations op0..op(n-1).
-func ops(n int) []any {
-	out := make([]any, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("op%d", i)
-	}
-	return out
-}
 
 // Every rule of a Binding Definition, one broken at a time: the loader refuses
 // the document with exactly the line of that rule, and nothing that names the
@@ -109,8 +59,8 @@ func TestBindingDefinitionRules(t *testing.T) {
 		{"grammar without $", func(b obj) { b["bindingNameGrammar"] = "^[A-Z][A-Z0-9_]*" }, "/bindingNameGrammar", anchors, ""},
 		{"targetDeletion", func(b obj) { at(b, "lifecycle")["targetDeletion"] = "cascade" }, "/lifecycle/targetDeletion", `targetDeletion must be "refuse_while_bound"`, ""},
 		{"no operation", func(b obj) { at(b, "runtimeProjection")["operations"] = []any{} }, "/runtimeProjection/operations", opsN, ""},
-		{"65 operations", func(b obj) { at(b, "runtimeProjection")["operations"] = ops(65) }, "", opsN, ""}, // and 65 unknown operations
-		{"64 operations", func(b obj) { at(b, "runtimeProjection")["operations"] = ops(64) }, "", "", opsN},
+		{"65 operations", func(b obj) { at(b, "runtimeProjection")["operations"] = opNames(65) }, "", opsN, ""}, // and 65 unknown operations
+		{"64 operations", func(b obj) { at(b, "runtimeProjection")["operations"] = opNames(64) }, "", "", opsN},
 		{"an operation twice", func(b obj) { at(b, "runtimeProjection")["operations"] = []any{"get", "get"} },
 			"/runtimeProjection/operations/1", `operation "get" is listed twice`, ""},
 		{"no access mode", func(b obj) { at(b, "runtimeProjection")["accessModes"] = []any{} }, "/runtimeProjection/accessModes", modesN, ""},
