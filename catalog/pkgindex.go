@@ -100,7 +100,7 @@ func (b *formBuild) loadIndex(fsys fs.FS, ps *problems) {
 			ps.add(file, ptr+"/path", "cannot read %q: %v", pf.Path, err)
 			continue
 		}
-		if err == nil && size != int64(len(raw)) {
+		if size != int64(len(raw)) {
 			ps.add(file, ptr+"/size", "size %d does not match the %d bytes of %q; reseal the catalog (mage catalog:seal)", size, len(raw), pf.Path)
 		}
 		if got := wire.RawDigest(raw); got != pf.Digest {
@@ -141,10 +141,8 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 			ps.addJSON(fp, "", err)
 			return nil
 		}
-		if g, _ := decodeGeneric(raw); g == nil {
-			ps.add(fp, "", "a fixture is a JSON object")
-			return nil
-		} else if _, isObj := g.(map[string]any); !isObj {
+		g, _ := decodeGeneric(raw) // I-JSON already: it decodes
+		if _, isObj := g.(map[string]any); !isObj {
 			ps.add(fp, "", "a fixture is a JSON object")
 			return nil
 		}
@@ -185,7 +183,7 @@ func (b *formBuild) loadFixtures(fsys fs.FS, listed map[string]string, ps *probl
 	// The published definition schema makes conformanceFixtures optional: a definition
 	// without any loads, and the checks that need a fixture are not applicable to it
 	// (Form.CanonicalFixture says why). Declared fixtures still need one canonical.
-	if canonical != 1 && (len(b.doc.ConformanceFixtures) > 0 || canonical > 1) {
+	if canonical != 1 && len(b.doc.ConformanceFixtures) > 0 {
 		ps.add(file, "/conformanceFixtures", "exactly one positive fixture must be named \"canonical\" (found %d)", canonical)
 	}
 	canonicalFirst(f.Fixtures)
