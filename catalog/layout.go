@@ -150,7 +150,7 @@ func scanPackage(fsys fs.FS, ps *problems, p pkgDir) pkgDir {
 			ps.add(fp, "", "symbolic links are not allowed in a package; replace it with the file itself")
 		case d.Type().IsRegular():
 			p.files = append(p.files, rel)
-		case d.IsDir() || rel == "":
+		case d.IsDir(): // the package directory itself among them
 		default:
 			ps.add(fp, "", "only regular files belong in a package")
 		}
@@ -203,6 +203,7 @@ func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDi
 				}
 				if !e.IsDir() || !wire.ValidSemver(e.Name()) || !hasFile(sub, definitionFile) || len(sub) != 1 {
 					ps.add(vp, "", "expected a version directory (such as 1.0.0) holding only definition.json")
+					ps.markContract(n.Name()) // reported here: what names it adds no line
 					continue
 				}
 				out = append(out, contractDir{file: path.Join(vp, definitionFile), apiDir: a.Name(), name: n.Name(), verDir: e.Name()})

@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +16,14 @@ import (
 // (nil when it loads).
 func problemLines(t *testing.T, c *tcat) []string {
 	t.Helper()
-	_, err := Load(mapFS(c.seal(t)))
+	return loadProblems(t, mapFS(c.seal(t)))
+}
+
+// loadProblems loads the catalog in fsys and answers its problem lines (nil when
+// it loads).
+func loadProblems(t *testing.T, fsys fs.FS) []string {
+	t.Helper()
+	_, err := Load(fsys)
 	if err == nil {
 		return nil
 	}
