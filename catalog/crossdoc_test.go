@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -11,26 +10,15 @@ import (
 // it must not (a document a broken one names, a family reported per Form) shows.
 func TestCrossDocumentRules(t *testing.T) {
 	const other = "other.forms.takokit.dev/v1alpha1"
-	base, err := Load(mapFS(baseCatalog().seal(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	iface := base.Interfaces()[0].Ref
+	store, _ := loadBase(t).Interface("example.store", "1.0.0")
+	iface := store.Ref
 	gadget2 := "forms/" + tFamily + "/gadget/0.2.0/definition.json"
 	line := func(file, ptr, msg string, args ...any) string {
 		return fmt.Sprintf("catalog: %s: %s: %s", file, ptr, fmt.Sprintf(msg, args...))
 	}
 	holderRef := fmt.Sprintf("%s Holder@0.1.0 (%s)", tGroup, zeroDig)
 	checkProblems(t, []problemCase{
-		{"a Form copied into a second family directory", func(c *tcat) {
-			c.post = append(c.post, func(files map[string][]byte) {
-				for p, b := range files {
-					if rest, ok := strings.CutPrefix(p, "forms/"+tFamily+"/store/"); ok {
-						files["forms/copy-v1alpha1/store/"+rest] = b
-					}
-				}
-			})
-		}, []string{
+		{"a Form copied into a second family directory", withFiles(func(f map[string][]byte) { copyDir(f, "forms/"+tFamily+"/store", "forms/copy-v1alpha1/store") }), []string{
 			// one line for the family directory, at its first Form, not one per Form
 			line(gadget1, "/apiVersion", `apiVersion %q is already used by family directory "copy-v1alpha1"; one family directory per Form group`, tGroup),
 			line(storeD, `""`, "%s Store@0.1.0 is also defined by forms/copy-v1alpha1/store/definition.json; (apiVersion, kind, definitionVersion) is unique in a catalog", tGroup),

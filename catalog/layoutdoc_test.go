@@ -4,38 +4,9 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
 )
-
-// withFiles edits the sealed files of the test catalog.
-func withFiles(edit func(files map[string][]byte)) func(c *tcat) {
-	return func(c *tcat) { c.post = append(c.post, edit) }
-}
-
-// copyDir copies every sealed file under from/ to to/.
-func copyDir(files map[string][]byte, from, to string) {
-	for p, b := range files {
-		if rest, ok := strings.CutPrefix(p, from+"/"); ok {
-			files[to+"/"+rest] = b
-		}
-	}
-}
-
-// moveDir moves every sealed file under from/ to to/.
-func moveDir(files map[string][]byte, from, to string) {
-	moved := map[string][]byte{}
-	for p, b := range files {
-		if rest, ok := strings.CutPrefix(p, from+"/"); ok {
-			moved[to+"/"+rest] = b
-			delete(files, p)
-		}
-	}
-	for p, b := range moved {
-		files[p] = b
-	}
-}
 
 // The catalog's layout (docs/catalog-rules.md#layout), each rule broken once,
 // with the whole list of problems: what the rule skips adds no line of its own.

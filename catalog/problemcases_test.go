@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // Helpers of the tests that break the base test catalog one rule at a time
@@ -66,4 +67,62 @@ func opNames(n int) []any {
 		out[i] = fmt.Sprintf("op%d", i)
 	}
 	return out
+}
+
+// loadBase loads the base test catalog, sealed.
+func loadBase(t *testing.T) *Catalog {
+	t.Helper()
+	c, err := Load(mapFS(baseCatalog().seal(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// withFiles edits the sealed files of the test catalog.
+func withFiles(edit func(files map[string][]byte)) func(c *tcat) {
+	return func(c *tcat) { c.post = append(c.post, edit) }
+}
+
+// copyDir copies every sealed file under from/ to to/.
+func copyDir(files map[string][]byte, from, to string) {
+	for p, b := range files {
+		if rest, ok := strings.CutPrefix(p, from+"/"); ok {
+			files[to+"/"+rest] = b
+		}
+	}
+}
+
+// moveDir moves every sealed file under from/ to to/.
+func moveDir(files map[string][]byte, from, to string) {
+	moved := map[string][]byte{}
+	for p, b := range files {
+		if rest, ok := strings.CutPrefix(p, from+"/"); ok {
+			moved[to+"/"+rest] = b
+			delete(files, p)
+		}
+	}
+	for p, b := range moved {
+		files[p] = b
+	}
+}
+
+// unreadable is a catalog whose one file cannot be opened, though its directory lists it.
+type unreadable struct {
+	fstest.MapFS
+	file string
+}
+
+func (u unreadable) Open(name string) (fs.File, error) {
+	if name == u.file {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return u.MapFS.Open(name)
+}
+
+func (u unreadable) ReadFile(name string) ([]byte, error) {
+	if name == u.file {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return u.MapFS.ReadFile(name)
 }

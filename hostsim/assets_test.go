@@ -197,7 +197,7 @@ func TestAdminAssetLookupAnswersInFull(t *testing.T) {
 	lookup(site, "/").refused("resource_not_found", 404)
 	arm(t, sim, "delete.skip-dependents,resource=spa")
 	w.del(kSite, "spa", 1).status(204)
-	msg := lookup(v, "/app.js").refused("resource_not_found", 404).json()["error"].(map[string]any)["message"].(string)
+	msg := lookup(v, "/app.js").refused("resource_not_found", 404).message()
 	for _, says := range []string{`WorkerVersion "v-first"`, `StaticAssetBundle "spa" uid ` + site, "/assets/bundle", "no longer exists", "re-apply the version"} {
 		if !strings.Contains(msg, says) {
 			t.Errorf("a lookup through a bundle that is gone must say %q: %s", says, msg)
@@ -207,7 +207,7 @@ func TestAdminAssetLookupAnswersInFull(t *testing.T) {
 	// without a pin) has no manifest to look in.
 	arm(t, sim, "relations.ignore-missing,resource=v-ghost")
 	w.create(kVersion, "v-ghost", w.assetVersion("ghost", "none")).status(201)
-	msg = lookup(uidOf(t, w.read(kVersion, "v-ghost")), "/").refused("resource_not_found", 404).json()["error"].(map[string]any)["message"].(string)
+	msg = lookup(uidOf(t, w.read(kVersion, "v-ghost")), "/").refused("resource_not_found", 404).message()
 	if want := `WorkerVersion "v-ghost" pins no /assets/bundle`; msg != want {
 		t.Errorf("a lookup on a version pinning no asset bundle: %s, want %s", msg, want)
 	}

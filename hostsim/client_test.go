@@ -110,6 +110,13 @@ func (r *reply) refused(code string, status int) *reply {
 	return r
 }
 
+// message is the error envelope's message ("" when the body holds none).
+func (r *reply) message() string {
+	var env struct{ Error struct{ Message string } }
+	_ = json.Unmarshal(r.body, &env)
+	return env.Error.Message
+}
+
 // json decodes the body into a generic map.
 func (r *reply) json() map[string]any {
 	r.t.Helper()

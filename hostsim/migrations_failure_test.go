@@ -24,11 +24,6 @@ func TestAFailingFileSaysWhatThisRequestApplied(t *testing.T) {
 	bad := sqlFile{"migrations/0007_bad.sql", "INSERT INTO nowhere (id) VALUES (1);"}
 	w.set("short", good[:2]...)
 	w.set("long", append(append([]sqlFile(nil), good...), bad)...)
-	message := func(r *reply) string {
-		var env struct{ Error struct{ Message string } }
-		_ = json.Unmarshal(r.body, &env)
-		return env.Error.Message
-	}
 	says := func(what, msg string, wants ...string) {
 		t.Helper()
 		for _, want := range wants {
@@ -46,10 +41,10 @@ func TestAFailingFileSaysWhatThisRequestApplied(t *testing.T) {
 	}
 
 	w.create(kSQLite, "a", map[string]any{}).status(201)
-	says("a new application running seven files", message(w.apply("app-a", "a", "long").refused("invalid_argument", 400)),
+	says("a new application running seven files", w.apply("app-a", "a", "long").refused("invalid_argument", 400).message(),
 		"migration file 7 of 7", "keeps the 6 file(s) applied before it (this request applied "+named(good[:5]...)+", and 1 more)",
 		"the application was not created")
-	says("the same set again", message(w.apply("app-a", "a", "long").refused("invalid_argument", 400)),
+	says("the same set again", w.apply("app-a", "a", "long").refused("invalid_argument", 400).message(),
 		"keeps the 6 file(s) applied before it (this request applied none before it)", "the application was not created")
 
 	w.create(kSQLite, "b", map[string]any{}).status(201)

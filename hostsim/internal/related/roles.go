@@ -107,9 +107,9 @@ func mustRoles() *roleTable {
 
 // parseRoles reads a roles table: strict JSON whose every bundle kind commits
 // to a manifest kind (the artifact rules resolve its manifestDigest as one).
-func parseRoles(b []byte) (*roleTable, error) {
+func parseRoles(data []byte) (*roleTable, error) {
 	var t roleTable
-	if err := wire.DecodeStrict(b, &t); err != nil {
+	if err := wire.DecodeStrict(data, &t); err != nil {
 		return nil, fmt.Errorf("worker_roles.json: %v", err)
 	}
 	for _, b := range t.Bundles {
