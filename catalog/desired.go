@@ -185,7 +185,8 @@ func (b *formBuild) loadObservedAndOutputs() {
 			return
 		}
 		b.form.Outputs = parseOutputs(file, root, ps)
-		if checkSchemaBasics(file, "/outputSchema", root, ps) {
+		// parseOutputs refuses a root that is not an object; compiling it would only say so again
+		if _, isObj := root.(map[string]any); isObj && checkSchemaBasics(file, "/outputSchema", root, ps) {
 			b.schemas.output = ps.schema(file, "/outputSchema", raw)
 		}
 	}

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -55,34 +54,33 @@ func parseOutputs(file string, root any, ps *problems) []Output {
 	}
 	var outs []Output
 	for _, name := range sortedKeys(props) {
-		if o, ok := parseOutput(file, ptrJoin(base, "properties", name), name, props[name], ps); ok {
-			outs = append(outs, o)
-		}
+		outs = append(outs, parseOutput(file, ptrJoin(base, "properties", name), name, props[name], ps))
 	}
 	return outs
 }
 
-func parseOutput(file, ptr, name string, v any, ps *problems) (Output, bool) {
+// parseOutput derives one declared output, recording each rule it breaks. It
+// answers the output as declared either way: a Form with a problem never loads,
+// and until then the output's name is what the immutableFields and name checks
+// look up (so a broken output is not also reported as missing).
+func parseOutput(file, ptr, name string, v any, ps *problems) Output {
 	o := Output{Wire: name, Attr: Snake(name)}
 	node, _ := v.(map[string]any)
 	if node == nil {
 		ps.add(file, ptr, "an output member is a schema object")
-		return o, false
+		return o
 	}
-	ok := true
 	if !propertyNameRe.MatchString(name) {
 		ps.add(file, ptr, "output name %q must match ^[a-z][a-zA-Z0-9]{0,63}$", name)
-		ok = false
 	}
 	if _, has := node["default"]; has {
 		ps.add(file, ptrJoin(ptr, "default"), "output member declares \"default\"; outputs are host answers and carry no default")
-		ok = false
 	}
 	typ, _ := node["type"].(string)
 	allowed, scalar := outputTypeKeywords[typ]
 	if !scalar {
 		ps.add(file, ptrJoin(ptr, "type"), "output member must have a single \"type\" of string, integer or boolean; arrays, objects and null are not outputs")
-		return o, false
+		return o
 	}
 	o.Type = typ
 	for _, k := range sortedKeys(node) {
@@ -95,18 +93,13 @@ func parseOutput(file, ptr, name string, v any, ps *problems) (Output, bool) {
 		default:
 			ps.add(file, ptrJoin(ptr, k), "keyword %q is not allowed on a %s output; use only description, title and the constraints of its type (%s)", k, typ, strings.Join(allowed, ", "))
 		}
-		ok = false
 	}
 	o.Description = str(node["description"])
 	o.Pattern = str(node["pattern"])
+	// a pattern that does not compile is checkSchemaBasics' problem; the Form then
+	// does not load, so a loaded output's pattern is always enforceable
 	if o.Pattern != "" && (!strings.HasPrefix(o.Pattern, "^") || !strings.HasSuffix(o.Pattern, "$")) {
 		ps.add(file, ptrJoin(ptr, "pattern"), "output pattern must be anchored: start with ^ and end with $")
-		ok = false
-	} else if o.Pattern != "" {
-		// checkSchemaBasics reports a pattern that does not compile; the output then
-		// does not load, so a loaded output's pattern is always enforceable
-		_, err := regexp.Compile(o.Pattern)
-		ok = ok && err == nil
 	}
 	o.MinLength, o.MaxLength = intPtr(node["minLength"]), intPtr(node["maxLength"])
 	o.Min, o.Max = intPtr(node["minimum"]), intPtr(node["maximum"])
@@ -114,7 +107,6 @@ func parseOutput(file, ptr, name string, v any, ps *problems) (Output, bool) {
 		if v, has := node[k]; has {
 			if _, good := safeInt(v); !good {
 				ps.add(file, ptrJoin(ptr, k), "%q of an integer output must be an integer within ±(2^53−1)", k)
-				ok = false
 			}
 		}
 	}
@@ -123,7 +115,6 @@ func parseOutput(file, ptr, name string, v any, ps *problems) (Output, bool) {
 		for i, x := range arr {
 			if !jsonTypeIs(x, typ) {
 				ps.add(file, fmtPtr(ptrJoin(ptr, "enum"), i), "enum value is not a %s", typ)
-				ok = false
 				continue
 			}
 			if s, isStr := x.(string); isStr {
@@ -134,9 +125,10 @@ func parseOutput(file, ptr, name string, v any, ps *problems) (Output, bool) {
 			}
 		}
 	}
-	return o, ok
+	return o
 }
 
+// jsonTypeIs reports whether v is a JSON value of typ, one of the output types.
 func jsonTypeIs(v any, typ string) bool {
 	switch typ {
 	case "string":
@@ -145,9 +137,7 @@ func jsonTypeIs(v any, typ string) bool {
 	case "boolean":
 		_, ok := v.(bool)
 		return ok
-	case "integer":
-		_, ok := safeInt(v)
-		return ok
 	}
-	return false
+	_, ok := safeInt(v) // integer, the one type left
+	return ok
 }
