@@ -87,8 +87,7 @@ func loadForm(fsys fs.FS, p pkgDir, ifaces []*Interface, bindings []*Binding, ps
 	b.checkBindingLists()
 	b.checkNames()
 	checkFixtureDecls(file, d, ps)
-	if len(ps.list) > before {
-		ps.markKind(d.Kind)
+	if len(ps.list) > before { // Load marks the kind broken, so what names it adds no line
 		return nil
 	}
 	return b
@@ -122,7 +121,7 @@ func derivedCapabilities(role string, props []string, immutable map[string]bool)
 	update := false
 	if role != "revision" {
 		for _, p := range props {
-			if !immutable["/"+wire.EscapePointerToken(p)] {
+			if !immutable["/"+p] { // a property name is its own pointer token: it holds no ~ or /
 				update = true
 			}
 		}
@@ -182,8 +181,7 @@ func (b *formBuild) checkImmutable() {
 			} else {
 				ps.add(file, ptr, "%q names a nested node that is not a member of a closed object property; immutableFields name a top-level desired property or a member of an object property", p)
 			}
-		default:
-			name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+		default: // an escaped token names nothing: property and output names hold no ~ or /
 			if _, ok := f.Output(name); ok {
 				ps.add(file, ptr, "%q names an output; outputs are host answers, not desired state, and cannot be immutable fields", p)
 			} else if fl, ok := f.Field(name); !ok {
