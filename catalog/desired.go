@@ -19,9 +19,9 @@ var desiredRootKeywords = []string{"$schema", "type", "additionalProperties", "p
 func (b *formBuild) loadDesired() {
 	const base = "/desiredSchema"
 	c, file, ps := b.ctx, b.file, b.ctx.ps
-	root, err := decodeGeneric(b.doc.DesiredSchema)
+	root, _ := decodeGeneric(b.doc.DesiredSchema) // a member of a definition that decoded
 	obj, _ := root.(map[string]any)
-	if err != nil || obj == nil {
+	if obj == nil {
 		ps.add(file, base, "desiredSchema must be a JSON Schema object")
 		return
 	}
@@ -44,10 +44,7 @@ func (b *formBuild) loadDesired() {
 	if !isObj {
 		ps.add(file, ptrJoin(base, "properties"), "desiredSchema must have \"properties\" (possibly {})")
 	}
-	req := stringList(obj["required"])
-	if _, isArr := obj["required"].([]any); obj["required"] != nil && (!isArr || req == nil) {
-		ps.add(file, ptrJoin(base, "required"), "\"required\" must list property names")
-	}
+	req := stringList(obj["required"]) // a "required" that lists no names is the metaschema's line
 	for i, r := range req {
 		if _, ok := props[r]; !ok {
 			ps.add(file, fmt.Sprintf("%s/required/%d", base, i), "\"required\" names %q, which is not a declared property", r)
@@ -70,15 +67,14 @@ func (b *formBuild) loadDesired() {
 		if str(node["description"]) == "" {
 			ps.add(file, ptrJoin(ptr, "description"), "top-level desired property %q has no description; describe it for the documentation and the provider schema", name)
 		}
-		f, ok := c.classify(ptr, name, "/"+name, node, false)
+		// a property whose shape is refused is still the Form's property to the
+		// immutableFields and capability checks (a Form with a problem never loads)
+		f, _ := c.classify(ptr, name, "/"+name, node, false)
 		f.Required = slices.Contains(req, name)
-		if ok {
-			b.form.Fields = append(b.form.Fields, f)
-		}
+		b.form.Fields = append(b.form.Fields, f)
 	}
 	checkStrayAnnotations(file, base, root, c.legit, ps)
 	b.checkDefaults(base, obj, req, b.schemas.desired != nil && !ps.prechecked)
-	b.form.Relations = c.relations
 }
 
 // checkDefaults allows "default" only on top-level optional desired properties and
@@ -90,8 +86,10 @@ func (b *formBuild) checkDefaults(base string, root map[string]any, req []string
 		if !has {
 			return
 		}
-		name, top := strings.CutPrefix(ptr, base+"/properties/")
-		if !top || strings.Contains(name, "/") {
+		// below a top-level property, or not under "properties" at all (ptr is then
+		// left whole, and holds a /)
+		name, _ := strings.CutPrefix(ptr, base+"/properties/")
+		if strings.Contains(name, "/") {
 			ps.add(file, ptrJoin(ptr, "default"), "\"default\" is allowed only on a top-level optional desired property; remove it here")
 			return
 		}
@@ -160,30 +158,20 @@ func quoteEmpty(p string) string {
 
 func (b *formBuild) loadObservedAndOutputs() {
 	ps, file := b.ctx.ps, b.file
-	refuseDefaults := func(base string, root any) {
-		visitSchemas(root, base, func(obj map[string]any, ptr string) {
-			if _, has := obj["default"]; has && base == "/observedSchema" {
+	// each schema is a member of a definition that decoded, so it decodes too
+	if raw := b.doc.ObservedSchema; raw != nil {
+		root, _ := decodeGeneric(raw)
+		visitSchemas(root, "/observedSchema", func(obj map[string]any, ptr string) {
+			if _, has := obj["default"]; has {
 				ps.add(file, ptrJoin(ptr, "default"), "\"default\" is not allowed in observedSchema; defaults belong only on top-level optional desired properties")
 			}
 		})
-	}
-	if raw := b.doc.ObservedSchema; raw != nil {
-		root, err := decodeGeneric(raw)
-		if err != nil {
-			ps.add(file, "/observedSchema", "observedSchema is not JSON: %v", err)
-		} else {
-			refuseDefaults("/observedSchema", root)
-			if checkSchemaBasics(file, "/observedSchema", root, ps) {
-				b.schemas.observed = ps.schema(file, "/observedSchema", raw)
-			}
+		if checkSchemaBasics(file, "/observedSchema", root, ps) {
+			b.schemas.observed = ps.schema(file, "/observedSchema", raw)
 		}
 	}
 	if raw := b.doc.OutputSchema; raw != nil {
-		root, err := decodeGeneric(raw)
-		if err != nil {
-			ps.add(file, "/outputSchema", "outputSchema is not JSON: %v", err)
-			return
-		}
+		root, _ := decodeGeneric(raw)
 		b.form.Outputs = parseOutputs(file, root, ps)
 		// parseOutputs refuses a root that is not an object; compiling it would only say so again
 		if _, isObj := root.(map[string]any); isObj && checkSchemaBasics(file, "/outputSchema", root, ps) {

@@ -172,11 +172,7 @@ func (c *desiredCtx) object(ptr string, f Field, node map[string]any) (Field, bo
 		c.unsupported(ptrJoin(ptr, "properties"), "an object property declares one or more members under \"properties\"")
 		return f, false
 	}
-	req := stringList(node["required"])
-	if _, isArr := node["required"].([]any); node["required"] != nil && (!isArr || req == nil) {
-		c.unsupported(ptrJoin(ptr, "required"), "\"required\" lists member names")
-		ok = false
-	}
+	req := stringList(node["required"]) // a "required" that lists no names is the metaschema's line
 	for i, r := range req {
 		if _, has := props[r]; !has {
 			c.unsupported(fmt.Sprintf("%s/required/%d", ptr, i), fmt.Sprintf("\"required\" names %q, which is not a declared member", r))

@@ -25,10 +25,7 @@ func (b *formBuild) checkBindingLists() {
 			continue
 		}
 		ref := f.Accepted[idx]
-		fl, ok := f.Field(bl.wire)
-		if !ok {
-			continue // the property itself was refused; already reported
-		}
+		fl, _ := f.Field(bl.wire) // a binding list is a top-level property, and loadDesired keeps every one
 		rel := &b.ctx.relations[bl.relIdx]
 		fl.Binding = &ref
 		rel.Binding = &ref
