@@ -69,7 +69,7 @@ func (b *formBuild) loadDesired() {
 		}
 		// a property whose shape is refused is still the Form's property to the
 		// immutableFields and capability checks (a Form with a problem never loads)
-		f, _ := c.classify(ptr, name, "/"+name, node, false)
+		f := c.classify(ptr, name, "/"+name, node, false)
 		f.Required = slices.Contains(req, name)
 		b.form.Fields = append(b.form.Fields, f)
 	}

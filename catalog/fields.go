@@ -34,6 +34,7 @@ type desiredCtx struct {
 	legit     map[string]bool // schema pointers of accepted reference nodes and binding lists
 	relations []Relation
 	bindings  []bindingList
+	projected []string // the Binding each binding-list property names, refused lists included
 }
 
 // bindingList remembers a binding-list field for the cross checks of docs/catalog-rules.md#loader-rules.
@@ -50,20 +51,20 @@ func (c *desiredCtx) unsupported(ptr, why string) {
 }
 
 // onlyKeywords refuses keywords outside allowed (prose is always allowed).
-func (c *desiredCtx) onlyKeywords(ptr string, node map[string]any, allowed []string, shape string) bool {
-	ok := true
+func (c *desiredCtx) onlyKeywords(ptr string, node map[string]any, allowed []string, shape string) {
 	for _, k := range sortedKeys(node) {
 		if !slices.Contains(allowed, k) && !slices.Contains(prose, k) {
 			c.unsupported(ptrJoin(ptr, k), "keyword \""+k+"\" is not part of the "+shape+" shape")
-			ok = false
 		}
 	}
-	return ok
 }
 
 // classify turns one property schema into a Field. wirePtr is the instance pointer
-// ("/worker", "/versions/*/weight"); ptr is the schema pointer in the file.
-func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any, member bool) (Field, bool) {
+// ("/worker", "/versions/*/weight"); ptr is the schema pointer in the file. What
+// the shape breaks is recorded as problems, and a Form with any never loads; a
+// shape stops early only where going on would report what it already did (a
+// broken reference node adds no relation).
+func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any, member bool) Field {
 	f := Field{Wire: wireName, Attr: Snake(wireName), Pointer: wirePtr, Description: str(node["description"])}
 	if d, ok := node["default"]; ok {
 		f.Default, _ = json.Marshal(d)
@@ -72,7 +73,7 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 		t, ok := parseReferenceNode(c.file, ptr, node, c.ps)
 		c.legit[ptr] = true
 		if !ok {
-			return f, false
+			return f
 		}
 		f.Kind, f.Ref = FieldReference, t
 		// the attribute holds the target's name, so it carries the name's constraints
@@ -81,7 +82,7 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 		c.readString(&f, nameNode)
 		c.relations = append(c.relations, Relation{Pointer: wirePtr, TargetAPIVersion: t.APIVersion, TargetKind: t.Kind,
 			TargetFormRefs: t.TargetFormRefs, RequiredInterface: t.RequiredInterface})
-		return f, true
+		return f
 	}
 	typ, _ := node["type"].(string)
 	switch typ {
@@ -91,24 +92,28 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 			f.Enum = stringList(enum)
 			if len(f.Enum) == 0 {
 				c.unsupported(ptrJoin(ptr, "enum"), "a string enum lists one or more strings")
-				return f, false
 			}
-			return f, c.onlyKeywords(ptr, node, enumKeywords, "string-enum")
+			c.onlyKeywords(ptr, node, enumKeywords, "string-enum")
+			return f
 		}
 		f.Kind = FieldString
 		c.readString(&f, node)
-		return f, c.onlyKeywords(ptr, node, stringKeywords, "string")
+		c.onlyKeywords(ptr, node, stringKeywords, "string")
+		return f
 	case "integer":
 		f.Kind = FieldInteger
-		ok := c.intKeyword(ptr, node, "minimum", &f.Min) && c.intKeyword(ptr, node, "maximum", &f.Max)
-		return f, c.onlyKeywords(ptr, node, intKeywords, "integer") && ok
+		c.intKeyword(ptr, node, "minimum", &f.Min)
+		c.intKeyword(ptr, node, "maximum", &f.Max)
+		c.onlyKeywords(ptr, node, intKeywords, "integer")
+		return f
 	case "boolean":
 		f.Kind = FieldBoolean
-		return f, c.onlyKeywords(ptr, node, boolKeywords, "boolean")
+		c.onlyKeywords(ptr, node, boolKeywords, "boolean")
+		return f
 	case "object":
 		if member {
 			c.unsupported(ptr, "a member of an object or object-list item is a string, string-enum, integer, boolean or reference")
-			return f, false
+			return f
 		}
 		if _, hasProps := node["properties"]; hasProps {
 			return c.object(ptr, f, node)
@@ -117,12 +122,12 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 	case "array":
 		if member {
 			c.unsupported(ptr, "a member of an object or object-list item is a string, string-enum, integer, boolean or reference")
-			return f, false
+			return f
 		}
 		return c.array(ptr, f, node)
 	}
 	c.unsupported(ptr, "use one of the shapes string, string-enum, integer, boolean, string-set, string-list, json-map, object, reference, binding-list or object-list (a single \"type\", no composition keywords)")
-	return f, false
+	return f
 }
 
 func (c *desiredCtx) readString(f *Field, node map[string]any) {
@@ -131,52 +136,51 @@ func (c *desiredCtx) readString(f *Field, node map[string]any) {
 	f.MaxLength = intPtr(node["maxLength"])
 }
 
-func (c *desiredCtx) intKeyword(ptr string, node map[string]any, k string, dst **int64) bool {
+func (c *desiredCtx) intKeyword(ptr string, node map[string]any, k string, dst **int64) {
 	v, has := node[k]
 	if !has {
-		return true
+		return
 	}
-	n, ok := safeInt(v)
-	if !ok {
+	if n, ok := safeInt(v); ok {
+		*dst = &n
+	} else {
 		c.unsupported(ptrJoin(ptr, k), "\""+k+"\" of an integer field must be an integer within ±(2^53−1)")
-		return false
 	}
-	*dst = &n
-	return true
 }
 
-func (c *desiredCtx) jsonMap(ptr string, f Field, node map[string]any) (Field, bool) {
+// jsonMap classifies an object property without "properties" (classify sends one
+// with them to object).
+func (c *desiredCtx) jsonMap(ptr string, f Field, node map[string]any) Field {
 	f.Kind = FieldJSONMap
 	f.Attr += "_json"
-	ap, has := node["additionalProperties"]
+	ap := node["additionalProperties"] // nil when absent
 	_, isSchema := ap.(map[string]any)
-	if _, hasProps := node["properties"]; hasProps || !has || !(isSchema || ap == true) {
+	if !isSchema && ap != true {
 		c.unsupported(ptr, "an object property is a reference node, a closed object (\"properties\" and \"additionalProperties\": false) or a json-map (\"additionalProperties\" a schema and no \"properties\")")
-		return f, false
+		return f
 	}
-	return f, c.onlyKeywords(ptr, node, mapKeywords, "json-map")
+	c.onlyKeywords(ptr, node, mapKeywords, "json-map")
+	return f
 }
 
 // object classifies a closed object property: its members are scalars or references,
 // each at the pointer below the property ("/assets/bundle"), so a relation may sit
 // inside it (docs/catalog-rules.md#documents).
-func (c *desiredCtx) object(ptr string, f Field, node map[string]any) (Field, bool) {
+func (c *desiredCtx) object(ptr string, f Field, node map[string]any) Field {
 	f.Kind = FieldObject
-	ok := c.onlyKeywords(ptr, node, objectKeywords, "object")
+	c.onlyKeywords(ptr, node, objectKeywords, "object")
 	if node["additionalProperties"] != false {
 		c.unsupported(ptrJoin(ptr, "additionalProperties"), "an object property is closed: set \"additionalProperties\": false")
-		ok = false
 	}
 	props, _ := node["properties"].(map[string]any)
 	if len(props) == 0 {
 		c.unsupported(ptrJoin(ptr, "properties"), "an object property declares one or more members under \"properties\"")
-		return f, false
+		return f
 	}
 	req := stringList(node["required"]) // a "required" that lists no names is the metaschema's line
 	for i, r := range req {
 		if _, has := props[r]; !has {
 			c.unsupported(fmt.Sprintf("%s/required/%d", ptr, i), fmt.Sprintf("\"required\" names %q, which is not a declared member", r))
-			ok = false
 		}
 	}
 	for _, name := range sortedKeys(props) {
@@ -184,24 +188,22 @@ func (c *desiredCtx) object(ptr string, f Field, node map[string]any) (Field, bo
 		mnode, _ := props[name].(map[string]any)
 		if mnode == nil || !propertyNameRe.MatchString(name) {
 			c.unsupported(mp, "a member is a schema object named by ^[a-z][a-zA-Z0-9]{0,63}$")
-			ok = false
 			continue
 		}
-		m, good := c.classify(mp, name, f.Pointer+"/"+wire.EscapePointerToken(name), mnode, true)
+		m := c.classify(mp, name, f.Pointer+"/"+wire.EscapePointerToken(name), mnode, true)
 		m.Required = slices.Contains(req, name)
-		ok = ok && good
 		f.Members = append(f.Members, m)
 	}
-	return f, ok
+	return f
 }
 
-func (c *desiredCtx) array(ptr string, f Field, node map[string]any) (Field, bool) {
+func (c *desiredCtx) array(ptr string, f Field, node map[string]any) Field {
 	f.MinItems, f.MaxItems = intPtr(node["minItems"]), intPtr(node["maxItems"])
 	f.Unique = node["uniqueItems"] == true
 	items, _ := node["items"].(map[string]any)
 	if items == nil {
 		c.unsupported(ptrJoin(ptr, "items"), "an array property needs an \"items\" schema object")
-		return f, false
+		return f
 	}
 	ip := ptrJoin(ptr, "items")
 	if bname, has := node[annBinding]; has {
@@ -215,39 +217,36 @@ func (c *desiredCtx) array(ptr string, f Field, node map[string]any) (Field, boo
 		}
 		f.Enum = stringList(items["enum"])
 		c.readString(&f, items)
-		ok := true
 		if _, has := items["enum"]; has && len(f.Enum) == 0 {
 			c.unsupported(ptrJoin(ip, "enum"), "a string item enum lists one or more strings")
-			ok = false
 		}
 		for _, k := range sortedKeys(items) {
 			if !slices.Contains(itemStrKeys, k) && !slices.Contains(prose, k) {
 				c.unsupported(ptrJoin(ip, k), "keyword \""+k+"\" is not part of a string item")
-				ok = false
 			}
 		}
-		return f, c.onlyKeywords(ptr, node, arrayKeywords, "string-set/string-list") && ok
+		c.onlyKeywords(ptr, node, arrayKeywords, "string-set/string-list")
+		return f
 	case "object":
 		f.Kind = FieldObjectList
-		members, ok := c.objectItem(ip, f.Pointer, items)
-		f.Members = members
-		return f, c.onlyKeywords(ptr, node, arrayKeywords, "object-list") && ok
+		f.Members = c.objectItem(ip, f.Pointer, items)
+		c.onlyKeywords(ptr, node, arrayKeywords, "object-list")
+		return f
 	}
 	c.unsupported(ip, "array items are a string, a string enum or a closed object")
-	return f, false
+	return f
 }
 
 // objectItem classifies the closed item object of an object-list.
-func (c *desiredCtx) objectItem(ip, wirePtr string, items map[string]any) ([]Field, bool) {
-	ok := c.onlyKeywords(ip, items, itemKeywords, "object-list item")
+func (c *desiredCtx) objectItem(ip, wirePtr string, items map[string]any) []Field {
+	c.onlyKeywords(ip, items, itemKeywords, "object-list item")
 	if items["additionalProperties"] != false {
 		c.unsupported(ptrJoin(ip, "additionalProperties"), "an object-list item is closed: set \"additionalProperties\": false")
-		ok = false
 	}
 	props, _ := items["properties"].(map[string]any)
 	if len(props) == 0 {
 		c.unsupported(ptrJoin(ip, "properties"), "an object-list item declares its members under \"properties\"")
-		return nil, false
+		return nil
 	}
 	req := stringList(items["required"])
 	var members []Field
@@ -256,29 +255,35 @@ func (c *desiredCtx) objectItem(ip, wirePtr string, items map[string]any) ([]Fie
 		node, _ := props[name].(map[string]any)
 		if node == nil || !propertyNameRe.MatchString(name) {
 			c.unsupported(mp, "a member is a schema object named by ^[a-z][a-zA-Z0-9]{0,63}$")
-			ok = false
 			continue
 		}
-		m, good := c.classify(mp, name, wirePtr+"/*/"+name, node, true)
+		m := c.classify(mp, name, wirePtr+"/*/"+name, node, true)
 		m.Required = slices.Contains(req, name)
-		ok = ok && good
 		members = append(members, m)
 	}
-	return members, ok
+	return members
 }
 
-func (c *desiredCtx) bindingList(ptr string, f Field, node, items map[string]any, bname any) (Field, bool) {
+func (c *desiredCtx) bindingList(ptr string, f Field, node, items map[string]any, bname any) Field {
 	f.Kind = FieldBindingList
 	ip := ptrJoin(ptr, "items")
-	ok := c.onlyKeywords(ptr, node, bindKeywords, "binding-list")
-	name, isStr := bname.(string)
-	if !isStr || name == "" {
-		c.unsupported(ptrJoin(ptr, annBinding), annBinding+" names a Binding as a string")
-		return f, false
-	}
-	c.legit[ptr+"#binding"] = true
-	ok = c.onlyKeywords(ip, items, itemKeywords, "binding-list item") && ok
 	props, _ := items["properties"].(map[string]any)
+	// the annotation and the item's reference sit where they belong, even when the
+	// list is refused below: what is wrong is said once, not again as a stray node
+	c.legit[ptr+"#binding"] = true
+	for k, v := range props {
+		if m, _ := v.(map[string]any); m != nil && isReferenceShaped(m) {
+			c.legit[ptrJoin(ip, "properties", k)] = true
+		}
+	}
+	c.onlyKeywords(ptr, node, bindKeywords, "binding-list")
+	name, _ := bname.(string) // "" when it is no string
+	if name == "" {
+		c.unsupported(ptrJoin(ptr, annBinding), annBinding+" names a Binding as a string")
+		return f
+	}
+	c.projected = append(c.projected, name)
+	c.onlyKeywords(ip, items, itemKeywords, "binding-list item")
 	nameNode, _ := props["name"].(map[string]any)
 	var refName string
 	for k := range props {
@@ -286,33 +291,34 @@ func (c *desiredCtx) bindingList(ptr string, f Field, node, items map[string]any
 			refName = k
 		}
 	}
-	if items["additionalProperties"] != false || len(props) != 2 || nameNode == nil || refName == "" ||
-		!sameSet(stringList(items["required"]), []string{"name", refName}) || nameNode["type"] != "string" {
+	// two members, and one of them "name" of type string (a missing name's type is nil)
+	if items["additionalProperties"] != false || len(props) != 2 || nameNode["type"] != "string" ||
+		!sameSet(stringList(items["required"]), []string{"name", refName}) {
 		c.unsupported(ip, "a binding-list item is a closed object with exactly two required members: \"name\" (a string) and one reference member")
-		return f, false
+		return f
 	}
 	refNode, _ := props[refName].(map[string]any)
 	if refNode == nil || !isReferenceShaped(refNode) {
 		c.unsupported(ptrJoin(ip, "properties", refName), "the second member of a binding-list item must be a reference node")
-		return f, false
+		return f
 	}
 	nm := Field{Wire: "name", Attr: "name", Pointer: f.Pointer + "/*/name", Kind: FieldString, Required: true, Description: str(nameNode["description"])}
 	c.readString(&nm, nameNode)
 	for _, k := range sortedKeys(nameNode) {
 		if !slices.Contains([]string{"type", "pattern", "minLength", "maxLength"}, k) && !slices.Contains(prose, k) {
 			c.unsupported(ptrJoin(ip, "properties", "name", k), "keyword \""+k+"\" is not part of a binding name")
-			ok = false
 		}
 	}
-	rm, good := c.classify(ptrJoin(ip, "properties", refName), refName, f.Pointer+"/*/"+refName, refNode, true)
-	if !good {
-		return f, false
+	before := len(c.ps.list)
+	rm := c.classify(ptrJoin(ip, "properties", refName), refName, f.Pointer+"/*/"+refName, refNode, true)
+	if len(c.ps.list) > before {
+		return f // a broken reference node: no list for the binding checks to hold against it
 	}
 	rm.Attr, rm.Required = "target_name", true
 	f.Members = []Field{nm, rm}
 	f.RefMember = refName
 	c.bindings = append(c.bindings, bindingList{ptr: ptr, wire: f.Wire, relIdx: len(c.relations) - 1, name: name, itemName: nameNode})
-	return f, ok
+	return f
 }
 
 func str(v any) string {

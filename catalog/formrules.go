@@ -48,7 +48,7 @@ func (b *formBuild) checkBindingLists() {
 		}
 	}
 	for i, r := range f.Accepted {
-		if _, ok := named[r.Name]; !ok {
+		if !slices.Contains(b.ctx.projected, r.Name) {
 			ps.add(file, fmt.Sprintf("/acceptedBindings/%d", i), "accepted binding %q is projected by no binding-list property; add a property with %s: %q or drop the entry", r.Name, annBinding, r.Name)
 		}
 	}
