@@ -118,6 +118,12 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"items":[]}`, "", `required member "kind" is missing`},
 		{`{"kind":"k","items":[{}]}`, "/items/0", `required member "name" is missing`},
 		{`{"kind":1}`, "/kind", "found a JSON number where a string is required"},
+		{`{"kind":"k","items":[{"name":"a"},"b"]}`, "/items/1", "found a JSON string where an object is required"},
+		{`{"kind":"k","items":[{"name":"a"},{"name":"b","size":"2"}]}`, "/items/1/size", "found a JSON string where an integer is required"},
+		{`{"kind":"k","items":[{"name":"a"},{"name":["b"]}]}`, "/items/1/name", "found a JSON array where a string is required"},
+		{`{"kind":"k","byKey":{"q/r":{"name":{}}}}`, "/byKey/q~1r/name", "found a JSON object where a string is required"},
+		{`{"free":{"a":[1,{"b":2}]},"kind":{"x":[1]}}`, "/kind", "found a JSON object where a string is required"},
+		{`["k"]`, "", "found a JSON array where an object is required"},
 		{`{"kind":"k","kind":"k"}`, "/kind", "duplicate member"},
 	} {
 		var v strictOuter

@@ -39,7 +39,7 @@ func DecodeStrict(data []byte, v any) error {
 	}
 	if len(probs) == 0 && !fillRaw(data, v) {
 		if err := json.Unmarshal(data, v); err != nil {
-			probs = append(probs, typeProblem(err))
+			probs = append(probs, typeProblem(data, err))
 		}
 	}
 	if len(probs) > 0 {
@@ -71,17 +71,74 @@ func genericProblems(data []byte, t reflect.Type) ([]JSONError, error) {
 	return probs, nil
 }
 
-func typeProblem(err error) JSONError {
+func typeProblem(data []byte, err error) JSONError {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		ptr := ""
-		if te.Field != "" {
-			ptr = "/" + strings.ReplaceAll(te.Field, ".", "/")
-		}
-		return JSONError{Pointer: ptr, Offset: int(te.Offset),
+		return JSONError{Pointer: pointerAt(data, te.Offset), Offset: int(te.Offset),
 			Message: fmt.Sprintf("found a JSON %s where %s is required", te.Value, jsonKindOf(te.Type))}
 	}
 	return JSONError{Message: err.Error()}
+}
+
+// pointerAt is the JSON Pointer of the value of data that ends at offset, or that
+// starts there with the delimiter just before it (where encoding/json reports a
+// type error: after a scalar, after the opening delimiter of an object or array).
+// encoding/json's own field path names members but not array elements, so an
+// element's error would point at its array.
+func pointerAt(data []byte, offset int64) string {
+	type frame struct {
+		object  bool
+		key     string // the member being read
+		index   int    // the element being read
+		wantKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var stack []*frame
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			b.WriteByte('/')
+			if f.object {
+				b.WriteString(EscapePointerToken(f.key))
+			} else {
+				fmt.Fprint(&b, f.index)
+			}
+		}
+		return b.String()
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return path() // not reached for a document json decoded; the deepest place read
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && stack[len(stack)-1].object {
+				stack[len(stack)-1].wantKey = true
+			}
+			continue
+		}
+		if top != nil && top.wantKey {
+			top.key, top.wantKey = tok.(string), false
+			continue
+		}
+		if top != nil && !top.object {
+			top.index++
+		}
+		if dec.InputOffset() >= offset {
+			return path()
+		}
+		if d, ok := tok.(json.Delim); ok {
+			stack = append(stack, &frame{object: d == '{', wantKey: d == '{', index: -1})
+		} else if top != nil && top.object {
+			top.wantKey = true
+		}
+	}
 }
 
 var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
