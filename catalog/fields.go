@@ -70,9 +70,9 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 		f.Default, _ = json.Marshal(d)
 	}
 	if isReferenceShaped(node) {
-		t, ok := parseReferenceNode(c.file, ptr, node, c.ps)
+		t := parseReferenceNode(c.file, ptr, node, c.ps)
 		c.legit[ptr] = true
-		if !ok {
+		if t == nil {
 			return f
 		}
 		f.Kind, f.Ref = FieldReference, t

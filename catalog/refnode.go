@@ -22,14 +22,10 @@ var refNodeKeywords = []string{"type", "additionalProperties", "properties", "re
 // isReferenceShaped reports whether node's properties hold apiVersion and kind, both
 // carrying const, plus name.
 func isReferenceShaped(node map[string]any) bool {
-	props, ok := node["properties"].(map[string]any)
-	if !ok {
-		return false
-	}
-	av, _ := props["apiVersion"].(map[string]any)
+	props, _ := node["properties"].(map[string]any) // nil when absent: it then has no name
+	av, _ := props["apiVersion"].(map[string]any)   // nil when absent: it then has no const
 	k, _ := props["kind"].(map[string]any)
-	_, hasName := props["name"]
-	if av == nil || k == nil || !hasName {
+	if _, hasName := props["name"]; !hasName {
 		return false
 	}
 	_, c1 := av["const"]
@@ -37,13 +33,11 @@ func isReferenceShaped(node map[string]any) bool {
 	return c1 && c2
 }
 
-// parseReferenceNode checks the exact reference-node shape and returns its target.
-func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) (*RefTarget, bool) {
-	ok := true
-	bad := func(p, format string, args ...any) {
-		ps.add(file, p, format, args...)
-		ok = false
-	}
+// parseReferenceNode checks the exact reference-node shape and returns its target,
+// nil when its contract annotation cannot be read. What else it breaks is recorded
+// as problems (a Form with one never loads, so its relations are never read).
+func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) *RefTarget {
+	bad := func(p, format string, args ...any) { ps.add(file, p, format, args...) }
 	for _, k := range sortedKeys(node) {
 		if !slices.Contains(refNodeKeywords, k) {
 			bad(ptrJoin(ptr, k), "keyword %q is not allowed on a reference node; a reference node carries only type, additionalProperties, properties, required, description and one contract annotation", k)
@@ -64,25 +58,25 @@ func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) (*R
 			bad(ptrJoin(ptr, "properties", k), "a reference node has exactly the properties apiVersion, kind and name; remove %q", k)
 		}
 	}
-	group := constString(file, ptrJoin(ptr, "properties", "apiVersion"), props["apiVersion"], &ok, ps)
-	kind := constString(file, ptrJoin(ptr, "properties", "kind"), props["kind"], &ok, ps)
-	if group != "" && !wire.ValidGroup(group) {
+	group, groupOK := constString(file, ptrJoin(ptr, "properties", "apiVersion"), props["apiVersion"], ps)
+	kind, kindOK := constString(file, ptrJoin(ptr, "properties", "kind"), props["kind"], ps)
+	if groupOK && !wire.ValidGroup(group) {
 		bad(ptrJoin(ptr, "properties", "apiVersion", "const"), "%q is not a Form group", group)
 	}
-	if kind != "" && !wire.ValidKind(kind) {
+	if kindOK && !wire.ValidKind(kind) {
 		bad(ptrJoin(ptr, "properties", "kind", "const"), "%q is not a Form kind", kind)
 	}
-	checkRefName(file, ptrJoin(ptr, "properties", "name"), props["name"], &ok, ps)
+	checkRefName(file, ptrJoin(ptr, "properties", "name"), props["name"], ps)
 
 	_, hasT := node[annTargetFormRefs]
 	_, hasI := node[annRequiredInterface]
 	switch {
 	case hasT && hasI:
 		bad(ptr, "reference node carries both %s and %s; keep exactly one contract annotation", annTargetFormRefs, annRequiredInterface)
-		return nil, false
+		return nil
 	case !hasT && !hasI:
 		bad(ptr, "reference node carries no contract annotation; add exactly one of %s or %s", annTargetFormRefs, annRequiredInterface)
-		return nil, false
+		return nil
 	}
 	t := &RefTarget{APIVersion: group, Kind: kind}
 	if hasT {
@@ -91,7 +85,7 @@ func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) (*R
 			if good {
 				bad(ptrJoin(ptr, annTargetFormRefs), "%s must list at least one FormRef", annTargetFormRefs)
 			}
-			return nil, false
+			return nil
 		}
 		for _, r := range refs {
 			t.TargetFormRefs = append(t.TargetFormRefs, r.ref())
@@ -99,25 +93,27 @@ func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) (*R
 	} else {
 		ref, good := decodeAnnotation[contractRefDoc](file, ptrJoin(ptr, annRequiredInterface), node[annRequiredInterface], ps)
 		if !good {
-			return nil, false
+			return nil
 		}
 		ir := ref.iface()
 		t.RequiredInterface = &ir
 	}
-	return t, ok
+	return t
 }
 
-func constString(file, ptr string, v any, ok *bool, ps *problems) string {
+// constString reads a {"type": "string", "const": …} node, reporting any other shape
+// (then not ok: its const is not also judged as a group or kind).
+func constString(file, ptr string, v any, ps *problems) (string, bool) {
 	m, _ := v.(map[string]any)
 	c, isStr := m["const"].(string)
 	if m == nil || m["type"] != "string" || !isStr || len(m) > 3 || (len(m) == 3 && m["description"] == nil) {
 		ps.add(file, ptr, "must be exactly {\"type\": \"string\", \"const\": \"…\"} (a description may be added)")
-		*ok = false
+		return c, false
 	}
-	return c
+	return c, true
 }
 
-func checkRefName(file, ptr string, v any, ok *bool, ps *problems) {
+func checkRefName(file, ptr string, v any, ps *problems) {
 	m, _ := v.(map[string]any)
 	good := m != nil && m["type"] == "string" && m["pattern"] == refNamePattern
 	if good {
@@ -132,7 +128,6 @@ func checkRefName(file, ptr string, v any, ok *bool, ps *problems) {
 	}
 	if !good {
 		ps.add(file, ptr, "reference name must be exactly {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 63, \"pattern\": %q}", refNamePattern)
-		*ok = false
 	}
 }
 
