@@ -27,8 +27,7 @@ func loadTransitions(fsys fs.FS, file string, byRef map[wire.FormRef]*Form, ps *
 	for i, t := range d.Transitions {
 		ptr := fmt.Sprintf("/transitions/%d", i)
 		from, to := t.From.ref(), t.To.ref()
-		ok := true
-		bad := func(p, format string, args ...any) { ps.add(file, p, format, args...); ok = false }
+		bad := func(p, format string, args ...any) { ps.add(file, p, format, args...) }
 		if !markerRe.MatchString(t.Marker) {
 			bad(ptr+"/marker", "marker %q must match ^[a-z0-9](?:[a-z0-9.-]{0,126}[a-z0-9])?$", t.Marker)
 		}
@@ -60,9 +59,8 @@ func loadTransitions(fsys fs.FS, file string, byRef map[wire.FormRef]*Form, ps *
 			bad(ptr, "the pair (from, to) is already declared by marker %q", prev)
 		}
 		pairs[[2]wire.FormRef{from, to}] = t.Marker
-		if ok {
-			out = append(out, &Transition{Marker: t.Marker, From: from, To: to})
-		}
+		// a transition with a problem is listed too: a catalog with one never loads
+		out = append(out, &Transition{Marker: t.Marker, From: from, To: to})
 	}
 	return out
 }
