@@ -78,11 +78,11 @@ func applyCandidateNames(sets []candidateSet, builds []*formBuild, ps *problems)
 				if c.ResourceType == nil {
 					continue
 				}
-				if !resourceTypeRe.MatchString(*c.ResourceType) {
+				if resourceTypeRe.MatchString(*c.ResourceType) {
+					b.form.TypeName = *c.ResourceType
+				} else {
 					ps.add(s.file, fmt.Sprintf("/forms/%d/resourceType", i), "resourceType %q is not a provider type name (takoform_ and lower-case words joined by _)", *c.ResourceType)
-					continue
 				}
-				b.form.TypeName = *c.ResourceType
 			}
 		}
 	}
