@@ -7,7 +7,6 @@ import (
 	"path"
 	"regexp"
 	"sort"
-	"strings"
 
 	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
@@ -136,12 +135,12 @@ func chooseLane(markers, families []laneSignal, ps *problems) model.LaneChoice {
 			}
 		}
 	}
-	seen := map[string]bool{}
+	// a file that signals twice (a Binding with two targets of the other lane) is
+	// reported once: identical problem lines are one
 	for _, s := range append(append([]laneSignal{}, markers...), families...) {
-		if s.lane == choice.Lane || seen[s.file] {
+		if s.lane == choice.Lane {
 			continue
 		}
-		seen[s.file] = true
 		ps.add(s.file, "", "belongs to lane %s, but this catalog speaks %s (chosen by %s); a catalog serves one lane, so move it into a catalog of its own",
 			s.lane.Describe(), choice.Lane.APIVersion, choice.Source)
 	}
@@ -170,10 +169,9 @@ func LaneOf(fsys fs.FS) (model.LaneChoice, error) {
 		var d struct {
 			APIVersion string `json:"apiVersion"`
 		}
-		if json.Unmarshal(raw, &d) == nil {
-			if ln, ok := wire.LaneOfFamily(d.APIVersion); ok {
-				families = append(families, laneSignal{file, ln})
-			}
+		_ = json.Unmarshal(raw, &d) // a definition that does not decode names no family
+		if ln, ok := wire.LaneOfFamily(d.APIVersion); ok {
+			families = append(families, laneSignal{file, ln})
 		}
 	}
 	choice := chooseLane(markers, families, ps)
@@ -195,5 +193,5 @@ func ForLane(cat *Catalog, lane *wire.Lane) (*Catalog, error) {
 }
 
 func isLaneMarker(name string) bool {
-	return name == laneFile || operationsRe.MatchString(name) && !strings.Contains(name, "/")
+	return name == laneFile || operationsRe.MatchString(name) // the pattern holds no /
 }
