@@ -79,7 +79,7 @@ func TestBindingDefinitionRules(t *testing.T) {
 			c.mutate(cat.binding)
 			got := problemLines(t, cat)
 			if c.ptr != "" {
-				want := []string{fmt.Sprintf("catalog: %s: %s: %s", bindingD, c.ptr, c.msg)}
+				want := []string{problemLine(bindingD, c.ptr, "%s", c.msg)}
 				if !slices.Equal(got, want) {
 					t.Errorf("problems:\n got %s\nwant %s", strings.Join(got, "\n     "), want[0])
 				}

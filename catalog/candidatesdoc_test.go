@@ -37,7 +37,7 @@ func TestCandidateSetRules(t *testing.T) {
 		return withFiles(func(files map[string][]byte) { files[file] = []byte(text) })
 	}
 	line := func(file, ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", file, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(file, ptr, msg, args...)}
 	}
 	withEntry := func(extra ...any) []any { return append(append([]any{}, forms...), extra...) }
 	store, _ := good.Kind(tGroup, "Store")

@@ -14,7 +14,7 @@ func TestCrossDocumentRules(t *testing.T) {
 	iface := store.Ref
 	gadget2 := "forms/" + tFamily + "/gadget/0.2.0/definition.json"
 	line := func(file, ptr, msg string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s", file, ptr, fmt.Sprintf(msg, args...))
+		return problemLine(file, ptr, msg, args...)
 	}
 	holderRef := fmt.Sprintf("%s Holder@0.1.0 (%s)", tGroup, zeroDig)
 	checkProblems(t, []problemCase{

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // problems is that rule's line, and what a rule allows loads.
 func TestDesiredSchemaRules(t *testing.T) {
 	store := func(ptr, msg string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s", storeD, ptr, fmt.Sprintf(msg, args...))
+		return problemLine(storeD, ptr, msg, args...)
 	}
 	lines := func(l ...string) []string { return l }
 	desired := func(c *tcat) obj { return at(c.form("Store", "0.1.0").def, "desiredSchema") }
@@ -70,10 +69,10 @@ func TestDesiredSchemaRules(t *testing.T) {
 // (docs/catalog-rules.md#loader-rules).
 func TestDefaultRules(t *testing.T) {
 	gadget := func(ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", gadget1, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(gadget1, ptr, msg, args...)}
 	}
 	store := func(ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", storeD, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(storeD, ptr, msg, args...)}
 	}
 	props := func(c *tcat) obj { return propsOf(c, "Gadget", "0.1.0") }
 	observed := func(ready obj) func(c *tcat) {

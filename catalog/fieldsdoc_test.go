@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,7 +13,7 @@ import (
 func TestPropertyShapeRules(t *testing.T) {
 	const shape = "desired property shape is not one the catalog model supports"
 	store := func(ptr, why string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s: %s", storeD, ptr, shape, fmt.Sprintf(why, args...))
+		return problemLine(storeD, ptr, shape+": "+why, args...)
 	}
 	lines := func(l ...string) []string { return l }
 	// withProp gives Store one immutable property (so it still derives no update)
@@ -158,13 +157,13 @@ func TestBindingListShapeRules(t *testing.T) {
 	const shape = "desired property shape is not one the catalog model supports"
 	const p = "/desiredSchema/properties/storeBindings"
 	holder := func(ptr, why string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s: %s", holderD, ptr, shape, fmt.Sprintf(why, args...))}
+		return []string{problemLine(holderD, ptr, shape+": "+why, args...)}
 	}
 	list := func(c *tcat) obj { return at(propsOf(c, "Holder", "0.1.0"), "storeBindings") }
 	item := func(c *tcat) obj { return at(list(c), "items") }
 	members := func(c *tcat) obj { return at(item(c), "properties") }
 	// a list whose annotation names no Binding projects none, so the accepted one is unprojected too
-	unprojected := fmt.Sprintf(`catalog: %s: /acceptedBindings/0: accepted binding "holder.store" is projected by no binding-list property; add a property with x-takoform-binding: "holder.store" or drop the entry`, holderD)
+	unprojected := problemLine(holderD, "/acceptedBindings/0", `accepted binding "holder.store" is projected by no binding-list property; add a property with x-takoform-binding: "holder.store" or drop the entry`)
 	const twoMembers = `a binding-list item is a closed object with exactly two required members: "name" (a string) and one reference member`
 	checkProblems(t, []problemCase{
 		{"a binding named by an empty string", func(c *tcat) { list(c)["x-takoform-binding"] = "" },
@@ -199,7 +198,7 @@ func TestBindingListShapeRules(t *testing.T) {
 			delete(at(c.form("Holder", "0.1.0").def, "desiredSchema"), "required")
 			c.form("Holder", "0.1.0").def["immutableFields"] = []any{"/note", "/storeBindings", "/tags"}
 		},
-			[]string{fmt.Sprintf("catalog: %s: %s/items/properties/resource: reference node carries no contract annotation; add exactly one of x-takoform-target-formrefs or x-takoform-required-interface", holderD, p)}},
+			[]string{problemLine(holderD, p+"/items/properties/resource", "reference node carries no contract annotation; add exactly one of x-takoform-target-formrefs or x-takoform-required-interface")}},
 		{"a name with a title and bounds", func(c *tcat) {
 			at(members(c), "name")["title"] = "Name"
 			at(members(c), "name")["maxLength"] = 32

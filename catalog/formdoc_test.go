@@ -16,21 +16,9 @@ import (
 // that fails is not then reported missing by what names it), and what a rule
 // allows loads.
 func TestFormDefinitionRules(t *testing.T) {
-	at := func(file string) func(ptr, msg string, args ...any) string {
-		return func(ptr, msg string, args ...any) string {
-			return fmt.Sprintf("catalog: %s: %s: %s", file, ptr, fmt.Sprintf(msg, args...))
-		}
-	}
-	store, holder, gadget := at(storeD), at(holderD), at(gadget1)
+	store, holder, gadget := problemLineIn(storeD), problemLineIn(holderD), problemLineIn(gadget1)
 	lines := func(l ...string) []string { return l }
-	def := func(c *tcat, kind string) obj {
-		for _, f := range c.forms {
-			if f.def["kind"] == kind {
-				return f.def
-			}
-		}
-		panic(kind)
-	}
+	def := func(c *tcat, kind string) obj { return c.form(kind, "0.1.0").def }
 	bindingRef := obj{"apiVersion": wire.BindingAPIVersion, "name": "holder.store", "version": "1.0.0", "schemaDigest": zeroDig}
 	// repeated lists n copies of v; twice names every copy after the first
 	repeated := func(n int, v any) []any {
@@ -88,13 +76,7 @@ func TestFormDefinitionRules(t *testing.T) {
 // listing others is its own line, and the line says why the derived list is what
 // it is.
 func TestLifecycleCapabilityRules(t *testing.T) {
-	store, holder, gadget := func(ptr, msg string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s", storeD, ptr, fmt.Sprintf(msg, args...))
-	}, func(ptr, msg string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s", holderD, ptr, fmt.Sprintf(msg, args...))
-	}, func(ptr, msg string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s", gadget1, ptr, fmt.Sprintf(msg, args...))
-	}
+	store, holder, gadget := problemLineIn(storeD), problemLineIn(holderD), problemLineIn(gadget1)
 	caps := func(c *tcat, kind, version string, list ...any) {
 		c.form(kind, version).def["lifecycleCapabilities"] = list
 	}
@@ -130,7 +112,7 @@ func TestLifecycleCapabilityRules(t *testing.T) {
 // is its own line.
 func TestImmutableFieldRules(t *testing.T) {
 	line := func(ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", gadget1, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(gadget1, ptr, msg, args...)}
 	}
 	immutable := func(list ...any) func(c *tcat) {
 		return func(c *tcat) { c.form("Gadget", "0.1.0").def["immutableFields"] = list }
@@ -150,7 +132,7 @@ func TestImmutableFieldRules(t *testing.T) {
 // at and past every bound.
 func TestFixtureDeclarationRules(t *testing.T) {
 	line := func(ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", gadget1, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(gadget1, ptr, msg, args...)}
 	}
 	pos := func(c *tcat) []any { return c.form("Gadget", "0.1.0").def["conformanceFixtures"].([]any) }
 	neg := func(c *tcat) []any { return c.form("Gadget", "0.1.0").def["negativeConformanceFixtures"].([]any) }

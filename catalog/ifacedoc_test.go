@@ -12,7 +12,7 @@ import (
 // at a bound, the bound itself loads.
 func TestInterfaceDefinitionRules(t *testing.T) {
 	line := func(ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", ifaceD, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(ifaceD, ptr, msg, args...)}
 	}
 	get := func(c *tcat) obj { return c.iface["operations"].([]any)[0].(obj) }
 	op := func(name string) obj {

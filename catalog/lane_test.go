@@ -175,17 +175,7 @@ func embeddedFiles(t *testing.T, ln *wire.Lane) map[string][]byte {
 // the definitions' apiVersion.
 func TestFamilyTieGoesToTheFirstFile(t *testing.T) {
 	const def = "at-least-once-queue/0.1.0/definition.json"
-	defs := map[*wire.Lane][]byte{}
-	for _, ln := range wire.Lanes() {
-		for file, data := range embeddedFiles(t, ln) {
-			if strings.HasSuffix(file, "/"+def) {
-				defs[ln] = data
-			}
-		}
-		if defs[ln] == nil {
-			t.Fatalf("data/%s has no %s", ln.Name, def)
-		}
-	}
+	defs := laneDefinitions(t, def)
 	lanes := wire.Lanes()
 	for i, first := range lanes {
 		other := lanes[len(lanes)-1-i]
@@ -202,4 +192,22 @@ func TestFamilyTieGoesToTheFirstFile(t *testing.T) {
 			t.Errorf("a tie led by %s: %v, want forms/b refused alone", first.Name, err)
 		}
 	}
+}
+
+// laneDefinitions reads the definition at def (a path below a family directory)
+// from the project's root of every lane.
+func laneDefinitions(t *testing.T, def string) map[*wire.Lane][]byte {
+	t.Helper()
+	defs := map[*wire.Lane][]byte{}
+	for _, ln := range wire.Lanes() {
+		for file, data := range embeddedFiles(t, ln) {
+			if strings.HasSuffix(file, "/"+def) {
+				defs[ln] = data
+			}
+		}
+		if defs[ln] == nil {
+			t.Fatalf("data/%s has no %s", ln.Name, def)
+		}
+	}
+	return defs
 }

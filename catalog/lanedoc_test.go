@@ -14,7 +14,7 @@ import (
 // line, and a marker that says nothing readable chooses no lane.
 func TestLaneMarkerRules(t *testing.T) {
 	line := func(file, ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", file, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(file, ptr, msg, args...)}
 	}
 	for _, c := range []struct {
 		name, file, text string
@@ -56,14 +56,7 @@ func TestLaneMarkerRules(t *testing.T) {
 // each naming its file.
 func TestFamilyMajorityChoosesTheLane(t *testing.T) {
 	const def = "at-least-once-queue/0.1.0/definition.json"
-	defs := map[*wire.Lane][]byte{}
-	for _, ln := range wire.Lanes() {
-		for file, data := range embeddedFiles(t, ln) {
-			if strings.HasSuffix(file, "/"+def) {
-				defs[ln] = data
-			}
-		}
-	}
+	defs := laneDefinitions(t, def)
 	lanes := wire.Lanes()
 	for i, minority := range lanes {
 		majority := lanes[len(lanes)-1-i]

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,7 +11,7 @@ import (
 // line, and what a rule allows loads.
 func TestOutputSchemaRules(t *testing.T) {
 	line := func(ptr, msg string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s", gadget1, ptr, fmt.Sprintf(msg, args...))
+		return problemLine(gadget1, ptr, msg, args...)
 	}
 	lines := func(l ...string) []string { return l }
 	out := func(c *tcat) obj { return outputsOf(c) }

@@ -39,6 +39,17 @@ func loadProblems(t *testing.T, fsys fs.FS) []string {
 	return out
 }
 
+// problemLine is the loader's line for one problem: file, JSON Pointer (an empty
+// pointer is written `""` by the caller, as Problem.String writes it) and message.
+func problemLine(file, ptr, format string, args ...any) string {
+	return fmt.Sprintf("catalog: %s: %s: %s", file, ptr, fmt.Sprintf(format, args...))
+}
+
+// problemLineIn is problemLine for the problems of one file.
+func problemLineIn(file string) func(ptr, format string, args ...any) string {
+	return func(ptr, format string, args ...any) string { return problemLine(file, ptr, format, args...) }
+}
+
 // problemCase is a test catalog broken one way and the whole list of problem
 // lines the loader must answer for it (nil: it loads).
 type problemCase struct {

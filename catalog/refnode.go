@@ -37,34 +37,33 @@ func isReferenceShaped(node map[string]any) bool {
 // nil when its contract annotation cannot be read. What else it breaks is recorded
 // as problems (a Form with one never loads, so its relations are never read).
 func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) *RefTarget {
-	bad := func(p, format string, args ...any) { ps.add(file, p, format, args...) }
 	for _, k := range sortedKeys(node) {
 		if !slices.Contains(refNodeKeywords, k) {
-			bad(ptrJoin(ptr, k), "keyword %q is not allowed on a reference node; a reference node carries only type, additionalProperties, properties, required, description and one contract annotation", k)
+			ps.add(file, ptrJoin(ptr, k), "keyword %q is not allowed on a reference node; a reference node carries only type, additionalProperties, properties, required, description and one contract annotation", k)
 		}
 	}
 	if node["type"] != "object" {
-		bad(ptrJoin(ptr, "type"), "a reference node has \"type\": \"object\"")
+		ps.add(file, ptrJoin(ptr, "type"), "a reference node has \"type\": \"object\"")
 	}
 	if node["additionalProperties"] != false {
-		bad(ptrJoin(ptr, "additionalProperties"), "a reference node is closed: set \"additionalProperties\": false")
+		ps.add(file, ptrJoin(ptr, "additionalProperties"), "a reference node is closed: set \"additionalProperties\": false")
 	}
 	if !sameSet(stringList(node["required"]), []string{"apiVersion", "kind", "name"}) {
-		bad(ptrJoin(ptr, "required"), "a reference node requires exactly apiVersion, kind and name")
+		ps.add(file, ptrJoin(ptr, "required"), "a reference node requires exactly apiVersion, kind and name")
 	}
 	props := node["properties"].(map[string]any)
 	for _, k := range sortedKeys(props) {
 		if k != "apiVersion" && k != "kind" && k != "name" {
-			bad(ptrJoin(ptr, "properties", k), "a reference node has exactly the properties apiVersion, kind and name; remove %q", k)
+			ps.add(file, ptrJoin(ptr, "properties", k), "a reference node has exactly the properties apiVersion, kind and name; remove %q", k)
 		}
 	}
 	group, groupOK := constString(file, ptrJoin(ptr, "properties", "apiVersion"), props["apiVersion"], ps)
 	kind, kindOK := constString(file, ptrJoin(ptr, "properties", "kind"), props["kind"], ps)
 	if groupOK && !wire.ValidGroup(group) {
-		bad(ptrJoin(ptr, "properties", "apiVersion", "const"), "%q is not a Form group", group)
+		ps.add(file, ptrJoin(ptr, "properties", "apiVersion", "const"), "%q is not a Form group", group)
 	}
 	if kindOK && !wire.ValidKind(kind) {
-		bad(ptrJoin(ptr, "properties", "kind", "const"), "%q is not a Form kind", kind)
+		ps.add(file, ptrJoin(ptr, "properties", "kind", "const"), "%q is not a Form kind", kind)
 	}
 	checkRefName(file, ptrJoin(ptr, "properties", "name"), props["name"], ps)
 
@@ -72,10 +71,10 @@ func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) *Re
 	_, hasI := node[annRequiredInterface]
 	switch {
 	case hasT && hasI:
-		bad(ptr, "reference node carries both %s and %s; keep exactly one contract annotation", annTargetFormRefs, annRequiredInterface)
+		ps.add(file, ptr, "reference node carries both %s and %s; keep exactly one contract annotation", annTargetFormRefs, annRequiredInterface)
 		return nil
 	case !hasT && !hasI:
-		bad(ptr, "reference node carries no contract annotation; add exactly one of %s or %s", annTargetFormRefs, annRequiredInterface)
+		ps.add(file, ptr, "reference node carries no contract annotation; add exactly one of %s or %s", annTargetFormRefs, annRequiredInterface)
 		return nil
 	}
 	t := &RefTarget{APIVersion: group, Kind: kind}
@@ -83,7 +82,7 @@ func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) *Re
 		refs, good := decodeAnnotation[[]formRefDoc](file, ptrJoin(ptr, annTargetFormRefs), node[annTargetFormRefs], ps)
 		if !good || len(refs) == 0 {
 			if good {
-				bad(ptrJoin(ptr, annTargetFormRefs), "%s must list at least one FormRef", annTargetFormRefs)
+				ps.add(file, ptrJoin(ptr, annTargetFormRefs), "%s must list at least one FormRef", annTargetFormRefs)
 			}
 			return nil
 		}

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"fmt"
 	"testing"
 )
 
@@ -11,21 +10,22 @@ import (
 func TestReferenceNodeRules(t *testing.T) {
 	const p = "/desiredSchema/properties/holder"
 	line := func(ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", gadget1, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(gadget1, ptr, msg, args...)}
 	}
 	node := func(c *tcat) obj { return at(propsOf(c, "Gadget", "0.1.0"), "holder") }
 	member := func(c *tcat, name string) obj { return at(node(c), "properties/"+name) }
 	const exactConst = `must be exactly {"type": "string", "const": "…"} (a description may be added)`
 	const exactName = `reference name must be exactly {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z][a-z0-9-]{0,62}$"}`
 	// a node whose apiVersion or kind carries no const is no reference node: a closed
-	// object, on which the contract annotation is out of place
-	// (and the member that kept its const is a string member with a keyword too many)
-	notReference := func(kept string) []string {
-		return []string{
-			line(p, "contract annotation on a node that is not a reference node; put x-takoform-target-formrefs or x-takoform-required-interface only on a reference node")[0],
-			fmt.Sprintf(`catalog: %s: %s/properties/%s/const: desired property shape is not one the catalog model supports: keyword "const" is not part of the string shape`, gadget1, p, kept),
-			fmt.Sprintf(`catalog: %s: %s/x-takoform-target-formrefs: desired property shape is not one the catalog model supports: keyword "x-takoform-target-formrefs" is not part of the object shape`, gadget1, p),
+	// object, on which the contract annotation is out of place (and each member that
+	// kept its const is a string member with a keyword too many)
+	notReference := func(kept ...string) []string {
+		out := line(p, "contract annotation on a node that is not a reference node; put x-takoform-target-formrefs or x-takoform-required-interface only on a reference node")
+		const shape = "desired property shape is not one the catalog model supports"
+		for _, m := range kept {
+			out = append(out, problemLine(gadget1, p+"/properties/"+m+"/const", `%s: keyword "const" is not part of the string shape`, shape))
 		}
+		return append(out, problemLine(gadget1, p+"/x-takoform-target-formrefs", `%s: keyword "x-takoform-target-formrefs" is not part of the object shape`, shape))
 	}
 	checkProblems(t, []problemCase{
 		{"a title", func(c *tcat) { node(c)["title"] = "Holder" }, nil},
@@ -51,12 +51,7 @@ func TestReferenceNodeRules(t *testing.T) {
 		{"no name member", func(c *tcat) {
 			delete(at(node(c), "properties"), "name")
 			node(c)["required"] = []any{"apiVersion", "kind"}
-		}, []string{
-			line(p, "contract annotation on a node that is not a reference node; put x-takoform-target-formrefs or x-takoform-required-interface only on a reference node")[0],
-			fmt.Sprintf(`catalog: %s: %s/properties/apiVersion/const: desired property shape is not one the catalog model supports: keyword "const" is not part of the string shape`, gadget1, p),
-			fmt.Sprintf(`catalog: %s: %s/properties/kind/const: desired property shape is not one the catalog model supports: keyword "const" is not part of the string shape`, gadget1, p),
-			fmt.Sprintf(`catalog: %s: %s/x-takoform-target-formrefs: desired property shape is not one the catalog model supports: keyword "x-takoform-target-formrefs" is not part of the object shape`, gadget1, p),
-		}},
+		}, notReference("apiVersion", "kind")},
 		{"an apiVersion of another type", func(c *tcat) { member(c, "apiVersion")["type"] = "number" }, line(p+"/properties/apiVersion", exactConst)},
 		{"a const that is no string", func(c *tcat) { member(c, "kind")["const"] = 5 }, line(p+"/properties/kind", exactConst)},
 		{"an apiVersion const that is no string", func(c *tcat) { member(c, "apiVersion")["const"] = 5 }, line(p+"/properties/apiVersion", exactConst)},
@@ -94,7 +89,7 @@ func TestReferenceNodeRules(t *testing.T) {
 // field classifier did not place one is refused, each for what it is.
 func TestStrayReferencesAndAnnotations(t *testing.T) {
 	line := func(ptr, msg string, args ...any) []string {
-		return []string{fmt.Sprintf("catalog: %s: %s: %s", gadget1, ptr, fmt.Sprintf(msg, args...))}
+		return []string{problemLine(gadget1, ptr, msg, args...)}
 	}
 	// labels is a json-map: its value schema is no place for a reference
 	values := func(v obj) func(c *tcat) {

@@ -27,36 +27,35 @@ func loadTransitions(fsys fs.FS, file string, byRef map[wire.FormRef]*Form, ps *
 	for i, t := range d.Transitions {
 		ptr := fmt.Sprintf("/transitions/%d", i)
 		from, to := t.From.ref(), t.To.ref()
-		bad := func(p, format string, args ...any) { ps.add(file, p, format, args...) }
 		if !markerRe.MatchString(t.Marker) {
-			bad(ptr+"/marker", "marker %q must match ^[a-z0-9](?:[a-z0-9.-]{0,126}[a-z0-9])?$", t.Marker)
+			ps.add(file, ptr+"/marker", "marker %q must match ^[a-z0-9](?:[a-z0-9.-]{0,126}[a-z0-9])?$", t.Marker)
 		}
 		if markers[t.Marker] {
-			bad(ptr+"/marker", "marker %q is declared twice; markers are unique", t.Marker)
+			ps.add(file, ptr+"/marker", "marker %q is declared twice; markers are unique", t.Marker)
 		}
 		markers[t.Marker] = true
 		if i > 0 && t.Marker <= d.Transitions[i-1].Marker {
-			bad(ptr+"/marker", "transitions are listed in marker order; %q comes after %q", t.Marker, d.Transitions[i-1].Marker)
+			ps.add(file, ptr+"/marker", "transitions are listed in marker order; %q comes after %q", t.Marker, d.Transitions[i-1].Marker)
 		}
 		for _, end := range []struct {
 			name string
 			ref  wire.FormRef
 		}{{"from", from}, {"to", to}} {
 			if _, found := byRef[end.ref]; !found && !ps.kindBroken(end.ref.Kind) {
-				bad(ptr+"/"+end.name, "%s names no loaded Form (%s); fix the version or digest (reseal the catalog)", end.name, end.ref)
+				ps.add(file, ptr+"/"+end.name, "%s names no loaded Form (%s); fix the version or digest (reseal the catalog)", end.name, end.ref)
 			}
 		}
 		switch {
 		case from.APIVersion != to.APIVersion || from.Kind != to.Kind:
-			bad(ptr+"/to", "a transition stays within one kind; from is %s %s, to is %s %s", from.APIVersion, from.Kind, to.APIVersion, to.Kind)
+			ps.add(file, ptr+"/to", "a transition stays within one kind; from is %s %s, to is %s %s", from.APIVersion, from.Kind, to.APIVersion, to.Kind)
 		case from == to:
-			bad(ptr+"/to", "from and to are the same definition")
+			ps.add(file, ptr+"/to", "from and to are the same definition")
 		case wire.ValidSemver(from.DefinitionVersion) && wire.ValidSemver(to.DefinitionVersion) &&
 			compareSemver(to.DefinitionVersion, from.DefinitionVersion) <= 0:
-			bad(ptr+"/to/definitionVersion", "to.definitionVersion %s must be greater than from.definitionVersion %s", to.DefinitionVersion, from.DefinitionVersion)
+			ps.add(file, ptr+"/to/definitionVersion", "to.definitionVersion %s must be greater than from.definitionVersion %s", to.DefinitionVersion, from.DefinitionVersion)
 		}
 		if prev, dup := pairs[[2]wire.FormRef{from, to}]; dup {
-			bad(ptr, "the pair (from, to) is already declared by marker %q", prev)
+			ps.add(file, ptr, "the pair (from, to) is already declared by marker %q", prev)
 		}
 		pairs[[2]wire.FormRef{from, to}] = t.Marker
 		// a transition with a problem is listed too: a catalog with one never loads

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 // loads. The base catalog gains Gadget 0.3.0, so two transitions can differ.
 func TestTransitionRules(t *testing.T) {
 	line := func(ptr, msg string, args ...any) string {
-		return fmt.Sprintf("catalog: %s: %s: %s", transitionsFile, ptr, fmt.Sprintf(msg, args...))
+		return problemLine(transitionsFile, ptr, msg, args...)
 	}
 	lines := func(l ...string) []string { return l }
 	transition := func(marker, from, to string) obj {
@@ -30,7 +29,7 @@ func TestTransitionRules(t *testing.T) {
 			c.transitions["transitions"] = l
 		}
 	}
-	at := func(i int, end, k string, v any) func(c *tcat) {
+	edit := func(i int, end, k string, v any) func(c *tcat) {
 		return func(c *tcat) {
 			with(transition("a", "0.1.0", "0.2.0"))(c)
 			c.transitions["transitions"].([]any)[i].(obj)[end].(obj)[k] = v
@@ -74,10 +73,10 @@ func TestTransitionRules(t *testing.T) {
 			lines(line("/transitions/1/marker", `transitions are listed in marker order; "a" comes after "b"`))},
 		{"a pair declared twice", with(transition("a", "0.1.0", "0.2.0"), transition("b", "0.1.0", "0.2.0")),
 			lines(line("/transitions/1", `the pair (from, to) is already declared by marker "a"`))},
-		{"from a version the catalog does not hold", at(0, "from", "definitionVersion", "0.0.9"),
+		{"from a version the catalog does not hold", edit(0, "from", "definitionVersion", "0.0.9"),
 			lines(unloaded("from", "0.0.9", zeroDig))},
 		{"to another digest", sealed("to", "schemaDigest", other), lines(unloaded("to", "0.2.0", other))},
-		{"from a version that is no semantic version", at(0, "from", "definitionVersion", "first"),
+		{"from a version that is no semantic version", edit(0, "from", "definitionVersion", "first"),
 			lines(unloaded("from", "first", zeroDig))},
 		{"to the same version under another digest", func(c *tcat) {
 			sealed("to", "schemaDigest", other)(c)
@@ -88,7 +87,7 @@ func TestTransitionRules(t *testing.T) {
 			with(transition("a", "0.1.0", "0.2.0"))(c)
 			c.transitions["transitions"].([]any)[0].(obj)["to"] = formRefOf("Holder", "0.1.0")
 		}, lines(line("/transitions/0/to", "a transition stays within one kind; from is %s Gadget, to is %s Holder", tGroup, tGroup))},
-		{"to another group", at(0, "to", "apiVersion", "other.forms.takokit.dev/v1alpha1"),
+		{"to another group", edit(0, "to", "apiVersion", "other.forms.takokit.dev/v1alpha1"),
 			lines(line("/transitions/0/to", "to names no loaded Form (%s); fix the version or digest (reseal the catalog)",
 				wire.FormRef{APIVersion: "other.forms.takokit.dev/v1alpha1", Kind: "Gadget", DefinitionVersion: "0.2.0", SchemaDigest: zeroDig}),
 				line("/transitions/0/to", "a transition stays within one kind; from is %s Gadget, to is other.forms.takokit.dev/v1alpha1 Gadget", tGroup))},

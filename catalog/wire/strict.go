@@ -86,57 +86,36 @@ func typeProblem(data []byte, err error) JSONError {
 // encoding/json's own field path names members but not array elements, so an
 // element's error would point at its array.
 func pointerAt(data []byte, offset int64) string {
-	type frame struct {
-		object  bool
-		key     string // the member being read
-		index   int    // the element being read
-		wantKey bool
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var stack []*frame
-	path := func() string {
-		var b strings.Builder
-		for _, f := range stack {
-			b.WriteByte('/')
-			if f.object {
-				b.WriteString(EscapePointerToken(f.key))
-			} else {
-				fmt.Fprint(&b, f.index)
-			}
-		}
-		return b.String()
-	}
+	var at path         // where the next value sits, as the strict walk keeps it
+	var inObject []bool // per open container: an object, else an array
+	wantKey := false    // the innermost open object waits for a member name
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return path() // not reached for a document json decoded; the deepest place read
+			return at.String() // not reached for a document json decoded; the deepest place read
 		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
+		n := len(at)
 		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
-			stack = stack[:len(stack)-1]
-			if len(stack) > 0 && stack[len(stack)-1].object {
-				stack[len(stack)-1].wantKey = true
-			}
+			at, inObject = at[:n-1], inObject[:n-1]
+			wantKey = n > 1 && inObject[n-2]
 			continue
 		}
-		if top != nil && top.wantKey {
-			top.key, top.wantKey = tok.(string), false
+		if wantKey {
+			at[n-1], wantKey = step{name: []byte(tok.(string))}, false
 			continue
 		}
-		if top != nil && !top.object {
-			top.index++
+		if n > 0 && !inObject[n-1] {
+			at[n-1].index++
 		}
 		if dec.InputOffset() >= offset {
-			return path()
+			return at.String()
 		}
 		if d, ok := tok.(json.Delim); ok {
-			stack = append(stack, &frame{object: d == '{', wantKey: d == '{', index: -1})
-		} else if top != nil && top.object {
-			top.wantKey = true
+			at, inObject, wantKey = append(at, step{index: -1}), append(inObject, d == '{'), d == '{'
+		} else {
+			wantKey = n > 0 && inObject[n-1]
 		}
 	}
 }
