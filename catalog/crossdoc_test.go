@@ -46,6 +46,9 @@ func TestCrossDocumentRules(t *testing.T) {
 		{"a broken Interface that required interfaces and a binding name", func(c *tcat) { c.iface["kind"] = "Interface" }, []string{
 			line(ifaceD, "/kind", `kind must be "InterfaceDefinition"`),
 		}},
+		{"a broken Binding that a Form's acceptedBindings and binding list name", func(c *tcat) { c.binding["kind"] = "Binding" }, []string{
+			line(bindingD, "/kind", `kind must be "BindingDefinition"`),
+		}},
 		{"a binding target of another apiVersion", func(c *tcat) {
 			c.binding["allowedTargetForms"] = []any{obj{"apiVersion": other, "kind": "Store"}}
 		}, []string{

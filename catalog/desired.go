@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -132,9 +133,9 @@ func (fs *formSchemas) validateProperty(name string, v any) error {
 
 // propertySchema compiles (once) the subschema of one top-level desired property.
 func (fs *formSchemas) propertySchema(name string) (*jsonschema.Schema, error) {
-	_, doc, _ := fs.desired.compile()
+	_, doc, prob := fs.desired.compile()
 	if doc == nil {
-		return nil, fmt.Errorf("%s has no compiled desiredSchema", fs.form.Ref)
+		return nil, notCompiled("desired property "+strconv.Quote(name), fs.form, prob)
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()

@@ -132,10 +132,13 @@ func TestContractNameAndVersion(t *testing.T) {
 }
 
 // A document the layout lists but that cannot be read is that document's one
-// problem, naming why.
+// problem, naming why: what names it (a Form's required interfaces, accepted
+// bindings and binding lists, a binding's targetInterface) adds nothing.
 func TestAnUnreadableDocumentIsItsOwnProblem(t *testing.T) {
-	want := []string{fmt.Sprintf(`catalog: %s: "": cannot read: open %s: permission denied`, ifaceD, ifaceD)}
-	if got := loadProblems(t, unreadable{mapFS(baseCatalog().seal(t)), ifaceD}); !slices.Equal(got, want) {
-		t.Errorf("loading with %s unreadable:\n got %q\nwant %q", ifaceD, got, want)
+	for _, file := range []string{ifaceD, bindingD} {
+		want := []string{fmt.Sprintf(`catalog: %s: "": cannot read: open %s: permission denied`, file, file)}
+		if got := loadProblems(t, unreadable{mapFS(baseCatalog().seal(t)), file}); !slices.Equal(got, want) {
+			t.Errorf("loading with %s unreadable:\n got %q\nwant %q", file, got, want)
+		}
 	}
 }

@@ -52,9 +52,6 @@ func load(fsys fs.FS, ps *problems) (*Catalog, error) {
 	for _, p := range l.packages {
 		if b := loadForm(fsys, p, ifaces, bindings, ps); b != nil {
 			b.loadIndex(fsys, ps)
-			if b.form.Ref.SchemaDigest == "" { // prechecked, and the index did not say
-				b.form.Ref.SchemaDigest, _ = wire.Digest(b.form.DefinitionJSON)
-			}
 			builds = append(builds, b)
 		} else {
 			ps.markKind(p.slug)

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"reflect"
@@ -134,6 +135,64 @@ func TestDefinitionWithoutFixturesLoads(t *testing.T) {
 		}
 		if !found {
 			t.Fatal("Holder did not load")
+		}
+	}
+}
+
+// TestPrecheckedSchemaThatDoesNotCompile: LoadPrechecked skips the checks that
+// only reject and compiles each schema on first use, so over a root Load
+// refuses (patterns Go's regexp cannot compile) it still loads; validating
+// against such a schema then says why it cannot, naming the schema's problem
+// and what to do, and never passes or panics.
+func TestPrecheckedSchemaThatDoesNotCompile(t *testing.T) {
+	const lookahead = "^(?!x)[a-z]+$"
+	c := baseCatalog()
+	propsOf(c, "Holder", "0.1.0")["note"].(obj)["pattern"] = lookahead
+	at(outputsOf(c), "properties/address")["pattern"] = lookahead
+	tree := mapFS(c.seal(t))
+	if _, err := Load(tree); err == nil {
+		t.Fatal("Load must refuse the patterns")
+	}
+	cat, err := LoadPrechecked(tree)
+	if err != nil {
+		t.Fatalf("LoadPrechecked compiles on first use and must load:\n%v", err)
+	}
+	holder, _ := cat.Kind(tGroup, "Holder")
+	gadget, _ := cat.Kind(tGroup, "Gadget")
+	h, g := holder.Versions[0], gadget.Versions[0]
+	const todo = "; this catalog was loaded with LoadPrechecked, which takes only a catalog that catalog.Load accepts (load it with catalog.Load to see every problem)"
+	for _, tc := range []struct {
+		name, prefix string
+		err          error
+	}{
+		{"ValidateDesired", "desired spec of " + h.Ref.String() + " cannot be validated: catalog: " + holderD + ": /desiredSchema: schema does not compile under JSON Schema Draft 2020-12: ",
+			h.ValidateDesired(obj{"store": obj{"apiVersion": tGroup, "kind": "Store", "name": "main"}})},
+		{"ValidateField", `desired property "note" of ` + h.Ref.String() + " cannot be validated: catalog: " + holderD + ": /desiredSchema: schema does not compile under JSON Schema Draft 2020-12: ",
+			h.ValidateField("note", "x")},
+		{"ValidateOutputs", "outputs of " + g.Ref.String() + " cannot be validated: catalog: " + gadget1 + ": /outputSchema: schema does not compile under JSON Schema Draft 2020-12: ",
+			g.ValidateOutputs(obj{"address": "here", "port": 443})},
+	} {
+		if tc.err == nil || !strings.HasPrefix(tc.err.Error(), tc.prefix) || !strings.HasSuffix(tc.err.Error(), todo) {
+			t.Errorf("%s: %v\nwant %q…%q", tc.name, tc.err, tc.prefix, todo)
+		}
+	}
+}
+
+// TestValidatingWhatIsNotJSON: a value that is not JSON is refused as such,
+// with the encoder's or the parser's reason.
+func TestValidatingWhatIsNotJSON(t *testing.T) {
+	k, _ := loadGood(t).Kind(tGroup, "Gadget")
+	f := k.DefaultCreate()
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{make(chan int), "desired spec is not JSON: json: unsupported type: chan int"},
+		{json.RawMessage(`{"size":`), "desired spec is not JSON: unexpected EOF"},
+		{[]byte(`[1,`), "desired spec is not JSON: unexpected EOF"},
+	} {
+		if err := f.ValidateDesired(tc.v); err == nil || err.Error() != tc.want {
+			t.Errorf("%T %v: %v, want %q", tc.v, tc.v, err, tc.want)
 		}
 	}
 }

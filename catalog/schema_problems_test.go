@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // A schema refusal lists each problem once, at the member it is about (its
@@ -58,5 +60,52 @@ func TestSchemaProblemsNameTheMember(t *testing.T) {
 	}
 	if !strings.Contains(got["/extra"], "not allowed") || !strings.Contains(got["/holder"], "missing") {
 		t.Errorf("problems = %v; want /extra not allowed and /holder missing", got)
+	}
+}
+
+// TestSchemaProblemsOfNestedSchemas: a refusal from deep in a schema (a branch
+// of anyOf) lists every failing keyword at its instance pointer, in pointer
+// order, a problem two branches share once, and no line for a group of
+// problems whose members are listed ("validation failed"). A required
+// member's name is escaped like an unexpected one's.
+func TestSchemaProblemsOfNestedSchemas(t *testing.T) {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"type": "object", "required": ["a/b"], "properties": {
+		"z": {"type": "string"},
+		"y": {"anyOf": [{"type": "object", "required": ["k"]}, {"type": "object", "required": ["k"], "minProperties": 1}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("nested.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("nested.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		instance string
+		want     []SchemaProblem
+	}{
+		{`{"z": 1, "y": {}}`, []SchemaProblem{
+			{Pointer: "/a~1b", Message: `required member "a/b" is missing; add it`},
+			{Pointer: "/y", Message: "'anyOf' failed"},
+			{Pointer: "/y", Message: "minProperties: got 0, want 1"},
+			{Pointer: "/y/k", Message: `required member "k" is missing; add it`},
+			{Pointer: "/z", Message: "got number, want string"},
+		}},
+		{`5`, []SchemaProblem{{Pointer: "", Message: "got number, want object"}}},
+	} {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(tc.instance))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var verr *jsonschema.ValidationError
+		if !errors.As(s.Validate(inst), &verr) {
+			t.Fatalf("%s: not refused", tc.instance)
+		}
+		if got := leafProblems(verr); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: problems\n%q\nwant\n%q", tc.instance, got, tc.want)
+		}
 	}
 }

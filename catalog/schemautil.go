@@ -44,21 +44,19 @@ func safeInt(v any) (int64, bool) {
 	return int64(f), true
 }
 
-// rawInt reads a JSON number token (never a string) as a safe integer.
+// rawInt reads a JSON number token as a safe integer. Any other token is not
+// one: a string keeps its quotes, and neither it nor true, false, null, an
+// array or an object parses as a number.
 func rawInt(raw json.RawMessage) (int64, bool) {
-	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
-		return 0, false
-	}
 	return safeInt(json.Number(raw))
 }
 
 // Subschema-holding keywords of Draft 2020-12, by how they hold schemas.
 var (
-	schemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-	schemaOneKeywords   = []string{"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema"}
-	schemaListKeywords  = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
-	integerKeywords     = []string{"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"}
-	compositionKeywords = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else"}
+	schemaMapKeywords  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+	schemaOneKeywords  = []string{"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema"}
+	schemaListKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+	integerKeywords    = []string{"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"}
 )
 
 // visitSchemas calls fn for node and every subschema beneath it, with its pointer.

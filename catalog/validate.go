@@ -26,14 +26,14 @@ type formSchemas struct {
 }
 
 func (s *formSchemas) ValidateDesired(spec any) error {
-	return validateWith(s.desired.get(), spec, "desired spec", s.form)
+	return validateLazy(s.desired, spec, "desired spec", s.form)
 }
 
 func (s *formSchemas) ValidateOutputs(out any) error {
 	if s.output == nil {
 		return s.form.NoOutputs(out)
 	}
-	return validateWith(s.output.get(), out, "outputs", s.form)
+	return validateLazy(s.output, out, "outputs", s.form)
 }
 
 func (s *formSchemas) ValidateField(wireName string, value any) error {
@@ -51,7 +51,7 @@ func (s *formSchemas) ValidateObserved(obs any) error {
 	if s.observed == nil {
 		return fmt.Errorf("%s %s declares no observedSchema", s.form.Ref.Kind, s.form.Ref.DefinitionVersion)
 	}
-	return validateWith(s.observed.get(), obs, "observed status", s.form)
+	return validateLazy(s.observed, obs, "observed status", s.form)
 }
 
 // engineOf is the engine the loader gave f (nil for a Form it did not build).
@@ -60,10 +60,22 @@ func engineOf(f *Form) *formSchemas {
 	return s
 }
 
-func validateWith(s *jsonschema.Schema, v any, what string, f *Form) error {
-	if s == nil {
-		return fmt.Errorf("%s of %s cannot be validated: the schema is not compiled (the Form was not built by catalog.Load)", what, f.Ref)
+// validateLazy validates v against one of the Form's schema documents. Only a
+// prechecked load meets one that does not compile: Load refuses such a catalog,
+// and LoadPrechecked takes only a catalog Load accepts (it compiles on first use).
+func validateLazy(l *lazySchema, v any, what string, f *Form) error {
+	s, _, prob := l.compile()
+	if prob != nil {
+		return notCompiled(what, f, prob)
 	}
+	return validateWith(s, v, what, f)
+}
+
+func notCompiled(what string, f *Form, prob *Problem) error {
+	return fmt.Errorf("%s of %s cannot be validated: %s; this catalog was loaded with LoadPrechecked, which takes only a catalog that catalog.Load accepts (load it with catalog.Load to see every problem)", what, f.Ref, prob)
+}
+
+func validateWith(s *jsonschema.Schema, v any, what string, f *Form) error {
 	inst, err := toSchemaValue(v)
 	if err != nil {
 		return fmt.Errorf("%s is not JSON: %w", what, err)
@@ -80,24 +92,19 @@ func validateWith(s *jsonschema.Schema, v any, what string, f *Form) error {
 }
 
 func leafProblems(verr *jsonschema.ValidationError) []SchemaProblem {
+	// Validate's error wraps the whole schema's failure (kind.Schema) around at
+	// least one cause; its basic output is flat, listing every failing unit
+	// beneath, each with its own error and none nested.
 	var out []SchemaProblem
-	seen := map[string]bool{}
-	var walk func(u jsonschema.OutputUnit)
-	walk = func(u jsonschema.OutputUnit) {
-		if u.Error != nil && len(u.Errors) == 0 {
-			for _, p := range problemsOf(u) {
-				key := p.Pointer + "\x00" + p.Message
-				if !seen[key] {
-					seen[key] = true
-					out = append(out, p)
-				}
+	seen := map[SchemaProblem]bool{}
+	for _, u := range verr.BasicOutput().Errors {
+		for _, p := range problemsOf(u) {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
 			}
 		}
-		for _, c := range u.Errors {
-			walk(c)
-		}
 	}
-	walk(*verr.BasicOutput())
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
 }
@@ -107,6 +114,8 @@ func leafProblems(verr *jsonschema.ValidationError) []SchemaProblem {
 // is what a host reports as the field at fault.
 func problemsOf(u jsonschema.OutputUnit) []SchemaProblem {
 	switch k := u.Error.Kind.(type) {
+	case *kind.Group: // "validation failed": its causes are listed in their own units
+		return nil
 	case *kind.AdditionalProperties:
 		out := make([]SchemaProblem, len(k.Properties))
 		for i, name := range k.Properties {
