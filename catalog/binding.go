@@ -128,7 +128,7 @@ func resolveContract[T any](f, ptr, what, dir, name, version, digest string, all
 		}
 		return c
 	}
-	if ps.brokenContracts[name] {
+	if ps.contractBroken(name) {
 		return none // its own problems are reported
 	}
 	ps.add(f, ptr, "names %s %s@%s, which the catalog does not hold; add it under %s or fix the reference", what, name, version, dir)

@@ -61,7 +61,7 @@ func checkTargets(builds []*formBuild, byRef map[wire.FormRef]*Form, ps *problem
 					ps.add(b.file, ptr, "target FormRef %s names no loaded Form; fix the version or digest (reseal the catalog)", r)
 				}
 			}
-			if ri := rel.RequiredInterface; ri != nil && !ps.kindBroken(rel.TargetKind) && !ps.brokenContracts[ri.Name] && !kindProvides(builds, rel.TargetAPIVersion, rel.TargetKind, *ri) {
+			if ri := rel.RequiredInterface; ri != nil && !ps.kindBroken(rel.TargetKind) && !ps.contractBroken(ri.Name) && !kindProvides(builds, rel.TargetAPIVersion, rel.TargetKind, *ri) {
 				ps.add(b.file, where+"/"+annRequiredInterface, "no loaded definition version of %s %s provides %s; the reference could never resolve", rel.TargetAPIVersion, rel.TargetKind, ri)
 			}
 		}

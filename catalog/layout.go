@@ -29,6 +29,7 @@ type pkgDir struct {
 	slug   string   // kind-slug directory name
 	verDir string   // version directory name; "" in the single-version layout
 	files  []string // every regular file, relative to dir, in byte order
+	unread []string // directories, relative to dir, that could not be listed
 }
 
 // contractDir is one Interface or Binding document.
@@ -56,24 +57,39 @@ func scanLayout(fsys fs.FS, ps *problems) *layout {
 		return l
 	}
 	for _, e := range root {
+		name := e.Name()
 		switch {
-		case e.Name() == "forms" && e.IsDir():
+		case (name == "forms" || name == "interfaces" || name == "bindings") && !e.IsDir():
+			ps.add(name, "", "%s must be a directory; the catalog root holds a file of that name: remove or rename it", name)
+		case name == "forms":
 			scanForms(fsys, l, ps)
-		case e.Name() == "interfaces" && e.IsDir():
+		case name == "interfaces":
 			l.interfaces = scanContracts(fsys, "interfaces", l, ps)
-		case e.Name() == "bindings" && e.IsDir():
+		case name == "bindings":
 			l.bindings = scanContracts(fsys, "bindings", l, ps)
-		case e.Name() == transitionsFile && e.Type().IsRegular():
+		case (name == transitionsFile || isLaneMarker(name)) && !e.Type().IsRegular():
+			notRegular(name, ps)
+		case name == transitionsFile:
 			l.transitions = transitionsFile
-		case isLaneMarker(e.Name()) && e.Type().IsRegular():
-			l.laneMarkers = append(l.laneMarkers, e.Name())
+		case isLaneMarker(name):
+			l.laneMarkers = append(l.laneMarkers, name)
 		}
 	}
 	return l
 }
 
+// notRegular reports a file the loader reads (transitions.json, a lane marker,
+// candidate-set.json) that is a directory, a symbolic link or another special
+// file: it is not read, so what it holds is not guessed at.
+func notRegular(p string, ps *problems) {
+	ps.add(p, "", "%s must be a regular file, not a directory, symbolic link or other special file; replace it with the file itself", path.Base(p))
+}
+
 func scanForms(fsys fs.FS, l *layout, ps *problems) {
-	families, _ := fs.ReadDir(fsys, "forms")
+	families, ok := readDir(fsys, "forms", ps)
+	if !ok {
+		ps.unreadForms = true
+	}
 	for _, fam := range families {
 		p := path.Join("forms", fam.Name())
 		if !fam.IsDir() {
@@ -84,14 +100,17 @@ func scanForms(fsys fs.FS, l *layout, ps *problems) {
 			ps.add(p, "", "family directory name must match ^[a-z0-9][a-z0-9.-]{0,62}$; rename it (for example edge-v1alpha1)")
 			continue
 		}
-		slugs := readDir(fsys, p, ps)
+		slugs, ok := readDir(fsys, p, ps)
+		if !ok {
+			ps.unreadForms = true // which kinds it holds is unknown: what names any adds no line
+		}
 		for _, s := range slugs {
 			sp := path.Join(p, s.Name())
+			if s.Name() == candidateSetFile {
+				l.candidateSets = addCandidateSet(l.candidateSets, sp, s, ps)
+				continue
+			}
 			if !s.IsDir() {
-				if s.Name() == candidateSetFile && s.Type().IsRegular() {
-					l.candidateSets = append(l.candidateSets, sp)
-					continue
-				}
 				ps.add(sp, "", "a family directory holds only kind-slug directories and an optional candidate-set.json; move or remove this file")
 				continue
 			}
@@ -105,7 +124,11 @@ func scanForms(fsys fs.FS, l *layout, ps *problems) {
 }
 
 func scanSlug(fsys fs.FS, l *layout, ps *problems, family, slug, sp string) {
-	entries := readDir(fsys, sp, ps)
+	entries, ok := readDir(fsys, sp, ps)
+	if !ok {
+		ps.markKind(slug)
+		return
+	}
 	if hasFile(entries, definitionFile) {
 		for _, e := range entries {
 			if e.IsDir() && wire.ValidSemver(e.Name()) {
@@ -125,7 +148,11 @@ func scanSlug(fsys fs.FS, l *layout, ps *problems, family, slug, sp string) {
 		case !wire.ValidSemver(e.Name()):
 			ps.add(vp, "", "version directory name %q is not a semantic version; name it after the definitionVersion (for example 0.1.0)", e.Name())
 		default:
-			sub := readDir(fsys, vp, ps)
+			sub, ok := readDir(fsys, vp, ps)
+			if !ok {
+				ps.markKind(slug)
+				continue
+			}
 			if !hasFile(sub, definitionFile) {
 				ps.add(vp, "", "version directory has no definition.json; add the Form Definition or remove the directory")
 				continue
@@ -140,11 +167,12 @@ func scanSlug(fsys fs.FS, l *layout, ps *problems, family, slug, sp string) {
 
 func scanPackage(fsys fs.FS, ps *problems, p pkgDir) pkgDir {
 	_ = fs.WalkDir(fsys, p.dir, func(fp string, d fs.DirEntry, err error) error {
+		rel := strings.TrimPrefix(strings.TrimPrefix(fp, p.dir), "/")
 		if err != nil {
 			ps.add(fp, "", "cannot read: %v", err)
+			p.unread = append(p.unread, rel)
 			return nil
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(fp, p.dir), "/")
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			ps.add(fp, "", "symbolic links are not allowed in a package; replace it with the file itself")
@@ -159,28 +187,49 @@ func scanPackage(fsys fs.FS, ps *problems, p pkgDir) pkgDir {
 	return p
 }
 
+// underUnread reports whether the package path lies in a directory of the
+// package that could not be listed (its own problem: the file may be there).
+func (p pkgDir) underUnread(pkgPath string) bool {
+	for _, d := range p.unread {
+		if strings.HasPrefix(pkgPath, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // scanContracts reads interfaces/<apiDir>/<name>/[<version>/]definition.json.
 func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDir {
 	var out []contractDir
-	apiDirs := readDir(fsys, top, ps)
+	apiDirs, ok := readDir(fsys, top, ps)
+	if !ok {
+		ps.unreadContracts = true
+	}
 	for _, a := range apiDirs {
 		ap := path.Join(top, a.Name())
 		if !a.IsDir() {
 			ps.add(ap, "", "only version directories (such as v1alpha1) belong directly under %s/; move or remove this file", top)
 			continue
 		}
-		names := readDir(fsys, ap, ps)
+		names, ok := readDir(fsys, ap, ps)
+		if !ok {
+			ps.unreadContracts = true // which contracts it holds is unknown: what names any adds no line
+		}
 		for _, n := range names {
 			np := path.Join(ap, n.Name())
+			if n.Name() == candidateSetFile {
+				l.candidateSets = addCandidateSet(l.candidateSets, np, n, ps)
+				continue
+			}
 			if !n.IsDir() {
-				if n.Name() == candidateSetFile && n.Type().IsRegular() {
-					l.candidateSets = append(l.candidateSets, np)
-					continue
-				}
 				ps.add(np, "", "only contract directories and an optional candidate-set.json belong here; move or remove this file")
 				continue
 			}
-			entries := readDir(fsys, np, ps)
+			entries, ok := readDir(fsys, np, ps)
+			if !ok {
+				ps.markContract(n.Name())
+				continue
+			}
 			if hasFile(entries, definitionFile) {
 				for _, e := range entries {
 					if e.Name() == definitionFile {
@@ -199,9 +248,12 @@ func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDi
 				vp := path.Join(np, e.Name())
 				var sub []fs.DirEntry
 				if e.IsDir() {
-					sub = readDir(fsys, vp, ps)
+					if sub, ok = readDir(fsys, vp, ps); !ok {
+						ps.markContract(n.Name())
+						continue
+					}
 				}
-				if !e.IsDir() || !wire.ValidSemver(e.Name()) || !hasFile(sub, definitionFile) || len(sub) != 1 {
+				if !wire.ValidSemver(e.Name()) || !hasFile(sub, definitionFile) || len(sub) != 1 { // a file has no sub
 					ps.add(vp, "", "expected a version directory (such as 1.0.0) holding only definition.json")
 					ps.markContract(n.Name()) // reported here: what names it adds no line
 					continue
@@ -216,6 +268,16 @@ func scanContracts(fsys fs.FS, top string, l *layout, ps *problems) []contractDi
 	return out
 }
 
+// addCandidateSet adds the candidate-set.json at p to sets, or reports it when
+// it is not a regular file.
+func addCandidateSet(sets []string, p string, e fs.DirEntry, ps *problems) []string {
+	if !e.Type().IsRegular() {
+		notRegular(p, ps)
+		return sets
+	}
+	return append(sets, p)
+}
+
 func hasFile(entries []fs.DirEntry, name string) bool {
 	for _, e := range entries {
 		if e.Name() == name && e.Type().IsRegular() {
@@ -225,11 +287,14 @@ func hasFile(entries []fs.DirEntry, name string) bool {
 	return false
 }
 
-// readDir lists a directory, recording a problem when it cannot be read.
-func readDir(fsys fs.FS, dir string, ps *problems) []fs.DirEntry {
+// readDir lists a directory, recording a problem when it cannot be read (ok
+// false); the caller marks what the directory held as broken, so what names
+// it adds no line.
+func readDir(fsys fs.FS, dir string, ps *problems) (entries []fs.DirEntry, ok bool) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		ps.add(dir, "", "cannot read the directory: %v", err)
+		return nil, false
 	}
-	return entries
+	return entries, true
 }

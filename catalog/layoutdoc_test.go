@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"maps"
 	"slices"
@@ -59,6 +61,12 @@ func TestLayoutRules(t *testing.T) {
 		}), []string{
 			`catalog: interfaces/v1alpha1/example.store/1.0.0: "": expected a version directory (such as 1.0.0) holding only definition.json`,
 		}},
+		{"a file in a contract's version layout", withFiles(func(f map[string][]byte) {
+			moveDir(f, iface, iface+"/1.0.0")
+			f[iface+"/notes.md"] = []byte("x")
+		}), []string{
+			`catalog: interfaces/v1alpha1/example.store/notes.md: "": expected a version directory (such as 1.0.0) holding only definition.json`,
+		}},
 		{"a contract version directory without a definition", withFiles(func(f map[string][]byte) {
 			moveDir(f, iface, iface+"/1.0.0")
 			f[iface+"/1.1.0/notes.md"] = []byte("x")
@@ -86,6 +94,18 @@ func TestLayoutRulesOfFileTypes(t *testing.T) {
 			[]string{"catalog: forms/" + tFamily + `/empty: "": kind-slug directory is empty; add a package or remove it`}},
 		{"a definition.json that is a directory", fstest.MapFS{"forms/" + tFamily + "/extra/definition.json/x": {Data: []byte("{}")}},
 			[]string{"catalog: forms/" + tFamily + `/extra/definition.json: "": version directory name "definition.json" is not a semantic version; name it after the definitionVersion (for example 0.1.0)`}},
+		{"a lane marker that is a directory", fstest.MapFS{"lane.json/x": {Data: []byte("{}")}},
+			[]string{`catalog: lane.json: "": lane.json must be a regular file, not a directory, symbolic link or other special file; replace it with the file itself`}},
+		{"a family's candidate-set.json that is a symbolic link", fstest.MapFS{"forms/" + tFamily + "/" + candidateSetFile: {Data: []byte("x"), Mode: fs.ModeSymlink}},
+			[]string{"catalog: forms/" + tFamily + `/candidate-set.json: "": candidate-set.json must be a regular file, not a directory, symbolic link or other special file; replace it with the file itself`}},
+		{"an interface lane's candidate-set.json that is a symbolic link", fstest.MapFS{"interfaces/v1alpha1/" + candidateSetFile: {Data: []byte("x"), Mode: fs.ModeSymlink}},
+			[]string{`catalog: interfaces/v1alpha1/candidate-set.json: "": candidate-set.json must be a regular file, not a directory, symbolic link or other special file; replace it with the file itself`}},
+		{"a file named as a version beside a package's definition.json", fstest.MapFS{store + "/0.2.0": {Data: []byte("x")}},
+			[]string{"catalog: " + store + `/0.2.0: "": file is in the package directory but not listed in package-index.json; list it or remove it`}},
+		{"a file named as a version beside a contract's definition.json", fstest.MapFS{"interfaces/v1alpha1/example.store/1.0.0": {Data: []byte("x")}},
+			[]string{`catalog: interfaces/v1alpha1/example.store/1.0.0: "": a contract directory holds only definition.json; remove this entry`}},
+		{"an empty contract directory", fstest.MapFS{"interfaces/v1alpha1/empty": {Mode: fs.ModeDir}},
+			[]string{`catalog: interfaces/v1alpha1/empty: "": contract directory is empty; add definition.json or remove it`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := mapFS(baseCatalog().seal(t))
@@ -94,5 +114,83 @@ func TestLayoutRulesOfFileTypes(t *testing.T) {
 				t.Errorf("problems:\n got %q\nwant %q", got, c.want)
 			}
 		})
+	}
+}
+
+// Entries of the catalog root the loader reads, of the wrong type: forms/,
+// interfaces/ and bindings/ must be directories, transitions.json a regular
+// file (read, each is one line; the rest of the root loads on its own).
+func TestRootEntriesOfTheWrongType(t *testing.T) {
+	for _, name := range []string{"forms", "interfaces", "bindings"} {
+		want := []string{fmt.Sprintf(`catalog: %s: "": %s must be a directory; the catalog root holds a file of that name: remove or rename it`, name, name)}
+		if got := loadProblems(t, fstest.MapFS{name: {Data: []byte("x")}}); !slices.Equal(got, want) {
+			t.Errorf("a file named %s:\n got %q\nwant %q", name, got, want)
+		}
+	}
+	m := mapFS(baseCatalog().seal(t))
+	delete(m, transitionsFile)
+	m[transitionsFile+"/x"] = &fstest.MapFile{Data: []byte("{}")}
+	want := []string{`catalog: transitions.json: "": transitions.json must be a regular file, not a directory, symbolic link or other special file; replace it with the file itself`}
+	if got := loadProblems(t, m); !slices.Equal(got, want) {
+		t.Errorf("a transitions.json directory:\n got %q\nwant %q", got, want)
+	}
+}
+
+// A directory the layout lists but that cannot be listed is its one problem:
+// the files it holds, and what names the Forms or contracts it may hold
+// (binding targets, provided and required interfaces, transitions, package
+// index entries), add no line.
+func TestAnUnreadableDirectoryIsItsOwnProblem(t *testing.T) {
+	fam := "forms/" + tFamily
+	versioned := func(m fstest.MapFS) fstest.MapFS {
+		const iface = "interfaces/v1alpha1/example.store"
+		m[iface+"/1.0.0/definition.json"] = m[iface+"/definition.json"]
+		delete(m, iface+"/definition.json")
+		return m
+	}
+	// a listed file beside the unreadable fixtures/, its name starting alike,
+	// is still one the package lacks
+	listed := func(m fstest.MapFS) fstest.MapFS {
+		index := fam + "/store/" + indexFile
+		var d obj
+		if err := json.Unmarshal(m[index].Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		files := d["files"].([]any) // definition.json, then fixtures.txt before fixtures/ in byte order
+		d["files"] = append([]any{files[0], obj{"path": "fixtures.txt", "mediaType": "text/plain", "size": 1, "digest": zeroDig}}, files[1:]...)
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[index] = &fstest.MapFile{Data: b}
+		return m
+	}
+	for _, c := range []struct {
+		dir  string
+		edit func(fstest.MapFS) fstest.MapFS
+		line string   // the error's message after the directory
+		more []string // lines that do not follow from it
+	}{
+		{"forms", nil, "cannot read the directory", nil},
+		{fam, nil, "cannot read the directory", nil},
+		{fam + "/store", nil, "cannot read the directory", nil},
+		{fam + "/gadget/0.1.0", nil, "cannot read the directory", nil},
+		{fam + "/store/fixtures", nil, "cannot read", nil},
+		{fam + "/store/fixtures", listed, "cannot read", []string{
+			"catalog: " + fam + `/store/package-index.json: /files/1/path: lists "fixtures.txt", which does not exist in the package; add the file or drop the entry`}},
+		{"interfaces", nil, "cannot read the directory", nil},
+		{"interfaces/v1alpha1", nil, "cannot read the directory", nil},
+		{"bindings/v1alpha1", nil, "cannot read the directory", nil},
+		{"interfaces/v1alpha1/example.store", nil, "cannot read the directory", nil},
+		{"interfaces/v1alpha1/example.store/1.0.0", versioned, "cannot read the directory", nil},
+	} {
+		m := mapFS(baseCatalog().seal(t))
+		if c.edit != nil {
+			m = c.edit(m)
+		}
+		want := append([]string{fmt.Sprintf(`catalog: %s: "": %s: open %s: permission denied`, c.dir, c.line, c.dir)}, c.more...)
+		if got := loadProblems(t, unreadable{m, c.dir}); !slices.Equal(got, want) {
+			t.Errorf("%s unreadable:\n got %q\nwant %q", c.dir, got, want)
+		}
 	}
 }

@@ -91,7 +91,7 @@ func (b *formBuild) loadIndex(fsys fs.FS, ps *problems) {
 		if ps.prechecked {
 			continue
 		}
-		if !slices.Contains(b.pkg.files, pf.Path) {
+		if !slices.Contains(b.pkg.files, pf.Path) && !b.pkg.underUnread(pf.Path) {
 			ps.add(file, ptr+"/path", "lists %q, which does not exist in the package; add the file or drop the entry", pf.Path)
 			continue
 		}

@@ -118,7 +118,8 @@ func moveDir(files map[string][]byte, from, to string) {
 	}
 }
 
-// unreadable is a catalog whose one file cannot be opened, though its directory lists it.
+// unreadable is a catalog whose one file or directory cannot be opened or
+// listed, though its parent lists it.
 type unreadable struct {
 	fstest.MapFS
 	file string
@@ -129,6 +130,13 @@ func (u unreadable) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 	}
 	return u.MapFS.Open(name)
+}
+
+func (u unreadable) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == u.file {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return u.MapFS.ReadDir(name)
 }
 
 func (u unreadable) ReadFile(name string) ([]byte, error) {

@@ -46,7 +46,11 @@ type problems struct {
 	list            []Problem
 	brokenKinds     map[string]bool // kind slugs without hyphens whose package failed
 	brokenContracts map[string]bool // Interface or Binding directory names that failed
-	schemas         *schemaSet      // the Load's schema compiler
+	// unreadForms, unreadContracts: a directory that could hold any Form
+	// (forms/, a family) or any contract (interfaces/ or bindings/, a lane
+	// directory) could not be read, so every kind or contract counts as broken.
+	unreadForms, unreadContracts bool
+	schemas                      *schemaSet // the Load's schema compiler
 	// prechecked: the root already passed a checking Load (LoadPrechecked); the load
 	// derives the model and skips what exists only to reject, compiling schemas lazily.
 	prechecked bool
@@ -60,7 +64,14 @@ func (ps *problems) markKind(slug string) {
 }
 
 // kindBroken reports whether a package of this kind failed to load.
-func (ps *problems) kindBroken(kind string) bool { return ps.brokenKinds[strings.ToLower(kind)] }
+func (ps *problems) kindBroken(kind string) bool {
+	return ps.unreadForms || ps.brokenKinds[strings.ToLower(kind)]
+}
+
+// contractBroken reports whether the Interface or Binding of this name failed to load.
+func (ps *problems) contractBroken(name string) bool {
+	return ps.unreadContracts || ps.brokenContracts[name]
+}
 
 func (ps *problems) markContract(name string) {
 	if ps.brokenContracts == nil {
