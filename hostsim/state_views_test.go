@@ -73,15 +73,19 @@ func TestStateTransitionLedger(t *testing.T) {
 	if resp := postTransition(t, c, tr, from, to, "crashed"); resp != nil {
 		t.Fatalf("transition.crash=C answered HTTP %d", resp.StatusCode)
 	}
+	arm(t, sim, "transition.crash=E,count=1")
+	if resp := postTransition(t, c, tr, from, to, "advanced"); resp != nil {
+		t.Fatalf("transition.crash=E answered HTTP %d", resp.StatusCode)
+	}
 	l, err := sim.Host.State().TransitionLedger(context.Background())
-	if err != nil || len(l.Transitions) != 2 {
+	if err != nil || len(l.Transitions) != 3 {
 		t.Fatalf("ledger %+v %v", l, err)
 	}
 	byName := map[string]hostview.Transition{}
 	for _, x := range l.Transitions {
 		byName[x.Name] = x
 	}
-	moved, crashed := byName["moved"], byName["crashed"]
+	moved, crashed, advanced := byName["moved"], byName["crashed"], byName["advanced"]
 	if moved.Reached != "E" || moved.Terminal != "committed" || moved.Dispatches != 1 || moved.Holding ||
 		moved.Proof == nil || moved.Receipt == nil || len(moved.Steps) == 0 || hostview.StepName(moved.Steps[0]) != "A:claim" {
 		t.Fatalf("committed transition: %+v", moved)
@@ -89,8 +93,30 @@ func TestStateTransitionLedger(t *testing.T) {
 	if crashed.Reached != "C" || crashed.Terminal != "" || !crashed.Holding || crashed.Proof != nil || crashed.Dispatches != 1 {
 		t.Fatalf("transition crashed after C: %+v", crashed)
 	}
-	if len(l.Claims) != 1 || l.Claims[0].Name != "crashed" || l.Claims[0].OperationID != crashed.OperationID {
-		t.Fatalf("claims %+v", l.Claims)
+	// after E the resource advanced (its claim released) and the receipt is
+	// kept, but the operation is not committed: E, from the receipt
+	if advanced.Reached != "E" || advanced.Terminal != "" || advanced.Receipt == nil || advanced.Holding {
+		t.Fatalf("transition crashed after E: %+v", advanced)
+	}
+	// each operation's steps: its own transition events, in journal order
+	for _, x := range l.Transitions {
+		for i, ev := range x.Steps {
+			var d struct {
+				OperationID string `json:"operationId"`
+			}
+			_ = json.Unmarshal(ev.Data, &d)
+			if ev.Type != "transition" || d.OperationID != x.OperationID || (i > 0 && ev.Seq <= x.Steps[i-1].Seq) {
+				t.Fatalf("%s: step %d is %s %s (#%d)", x.Name, i, ev.Type, ev.Data, ev.Seq)
+			}
+		}
+	}
+	var claimed []string
+	for _, cl := range l.Claims {
+		claimed = append(claimed, cl.Name+" "+cl.OperationID)
+	}
+	slices.Sort(claimed)
+	if want := []string{"crashed " + crashed.OperationID}; !slices.Equal(claimed, want) {
+		t.Fatalf("claims %q, want %q", claimed, want)
 	}
 }
 

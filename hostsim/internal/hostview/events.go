@@ -44,10 +44,7 @@ func EventSubject(ev journal.Event) Subject {
 // resourceInPath finds kind and name in a lane path
 // …/resources/{group}/{version}/{kind}/{name}[/…] (docs/protocol.md#routes).
 func resourceInPath(escaped string) (kind, name string) {
-	_, rest, ok := strings.Cut(escaped, "/resources/")
-	if !ok {
-		return "", ""
-	}
+	_, rest, _ := strings.Cut(escaped, "/resources/") // none: rest "" has too few segments
 	seg := strings.Split(rest, "/")
 	if len(seg) < 4 {
 		return "", ""
@@ -64,7 +61,7 @@ func (s Subject) Names(r *Resource) bool {
 	if s.UID != "" {
 		return s.UID == r.UID
 	}
-	return s.Kind == r.Kind && s.Name == r.Name && s.Name != "" &&
+	return s.Kind == r.Kind && s.Name == r.Name && // a stored resource has a name, so an event's empty one is none
 		(s.Tenant == "" || s.Tenant == r.Tenant) && (s.Space == "" || s.Space == r.Space)
 }
 
@@ -73,8 +70,8 @@ func (s Subject) Names(r *Resource) bool {
 func (s *Source) LastEvent() int64 { return s.Journal.Last() }
 
 // Follow returns up to limit events after the number after, as the journal
-// holds them now. Unlike Events it does not wait for the request counters to
-// be written, so a live view following the journal adds no write to the host.
+// holds them now: Events without its error, for a live view following the
+// journal.
 func (s *Source) Follow(after int64, limit int) []journal.Event {
 	evs, _ := s.Journal.Since(context.Background(), after, limit)
 	return evs

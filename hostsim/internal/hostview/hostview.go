@@ -228,8 +228,8 @@ func (s *Source) Profile() *profile.Profile { return s.Host.P }
 
 // Events returns up to limit journal events after the sequence number after
 // (see journal.Journal.Since); Subscribe wakes a reader when there may be more.
+// Every event is in the journal by the time its request is answered.
 func (s *Source) Events(ctx context.Context, after int64, limit int) ([]journal.Event, error) {
-	s.Journal.Flush()
 	return s.Journal.Since(ctx, after, limit)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/profile"
 	"github.com/takokit/takokit/hostsim/internal/related"
 	"github.com/takokit/takokit/hostsim/internal/render"
+	"github.com/takokit/takokit/hostsim/internal/sqldb"
 	"github.com/takokit/takokit/hostsim/internal/store"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
@@ -28,6 +29,7 @@ func TestReached(t *testing.T) {
 		point, terminal    string
 	}{
 		{status: "prepared", point: "A"},
+		{status: "prepared", backed: true, point: "A"}, // evidence without the fence is not C
 		{status: "prepared", dispatched: true, point: "B"},
 		{status: "prepared", dispatched: true, backed: true, point: "C"},
 		{status: "proven", dispatched: true, backed: true, point: "D"},
@@ -103,14 +105,24 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// Counters are read from the store: the named ones, backend calls per
-// operation and firings per fault.
-func TestCountersAndResources(t *testing.T) {
+// newSource is a Source over a fresh in-memory store, hostsim's embedded
+// catalog under the full profile, with no Form transition ledger.
+func newSource(t *testing.T) (*Source, *store.Store) {
+	t.Helper()
+	return newSourceOf(t, "full")
+}
+
+// newSourceOf is newSource under the named profile.
+func newSourceOf(t *testing.T, profileName string) (*Source, *store.Store) {
+	t.Helper()
 	cat, err := catalog.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := profile.Load("full")
+	p, err := profile.Load(profileName)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st, err := store.Open("")
 	if err != nil {
 		t.Fatal(err)
@@ -125,16 +137,32 @@ func TestCountersAndResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := related.New(host)
-	src := &Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: &render.Renderer{Host: host, G: g, Now: now}, Now: now}
-	var queue *catalog.Form
-	for _, f := range cat.Forms() {
-		if f.Ref.Kind == "AtLeastOnceQueue" {
-			queue = f
-			break
+	return &Source{Store: st, Host: host, Armory: armory, Journal: j, Renderer: &render.Renderer{Host: host, G: g, Now: now}, Now: now,
+		DBs: sqldb.NewRegistry("")}, st
+}
+
+// formOf is the newest Form of kind in the source's catalog.
+func formOf(t *testing.T, src *Source, kind string) *catalog.Form {
+	t.Helper()
+	var found *catalog.Form
+	for _, f := range src.Host.Cat.Forms() {
+		if f.Ref.Kind == kind {
+			found = f
 		}
 	}
+	if found == nil {
+		t.Fatalf("no %s in the catalog", kind)
+	}
+	return found
+}
+
+// Counters are read from the store: the named ones, backend calls per
+// operation and firings per fault.
+func TestCountersAndResources(t *testing.T) {
+	src, st := newSource(t)
+	queue := formOf(t, src, "AtLeastOnceQueue")
 	spec := []byte(`{"deliveryDelaySeconds":0,"messageRetentionSeconds":345600}`)
-	err = st.Write(context.Background(), func(q store.Q) error {
+	err := st.Write(context.Background(), func(q store.Q) error {
 		for name, v := range map[string]int64{"mutations": 3, "requests": 7, "dispatch:formtx_1": 1, fault.FiredCounter + "fence.ignore": 2,
 			fault.FiredCounter + "transition.crash=B": 1} {
 			if err := store.AddCounter(q, name, v); err != nil {

@@ -3,7 +3,6 @@ package hostview
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/takokit/takokit/hostsim/internal/journal"
@@ -129,12 +128,9 @@ func (s *Source) transitionSteps() map[string][]journal.Event {
 		var d struct {
 			OperationID string `json:"operationId"`
 		}
-		if json.Unmarshal(ev.Data, &d) == nil && d.OperationID != "" {
-			out[d.OperationID] = append(out[d.OperationID], ev)
+		if json.Unmarshal(ev.Data, &d) == nil {
+			out[d.OperationID] = append(out[d.OperationID], ev) // RecentEvents is oldest first
 		}
-	}
-	for _, list := range out {
-		sort.SliceStable(list, func(i, j int) bool { return list[i].Seq < list[j].Seq })
 	}
 	return out
 }

@@ -52,4 +52,8 @@ func TestRefusalsNameEveryClause(t *testing.T) {
 	if got := Refusals(same, full); len(got) != 0 {
 		t.Errorf("a profile stating only what full states refuses %q", got)
 	}
+	// a served support surface refuses nothing, even beside a full that does not say so
+	if got := Refusals(doc(`{"support":"served"}`), doc(`{}`)); len(got) != 0 {
+		t.Errorf("a served support surface refuses %q", got)
+	}
 }
