@@ -194,3 +194,14 @@ func TestAnUnreadableDirectoryIsItsOwnProblem(t *testing.T) {
 		}
 	}
 }
+
+// A package whose kind-slug is several words marks its kind broken under the
+// kind's own name, so what names that kind adds no line.
+func TestABrokenKindIsFoundByItsKindName(t *testing.T) {
+	ps := &problems{}
+	ps.markKind("worker-version")
+	if !ps.kindBroken("WorkerVersion") || ps.kindBroken("Worker") || ps.kindBroken("Version") {
+		t.Errorf("after marking worker-version: WorkerVersion %v, Worker %v, Version %v; want true, false, false",
+			ps.kindBroken("WorkerVersion"), ps.kindBroken("Worker"), ps.kindBroken("Version"))
+	}
+}

@@ -60,7 +60,7 @@ func (ps *problems) markKind(slug string) {
 	if ps.brokenKinds == nil {
 		ps.brokenKinds = map[string]bool{}
 	}
-	ps.brokenKinds[strings.ToLower(strings.ReplaceAll(slug, "-", ""))] = true
+	ps.brokenKinds[strings.ReplaceAll(slug, "-", "")] = true // the layout admits lower-case slugs only
 }
 
 // kindBroken reports whether a package of this kind failed to load.

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -53,16 +52,12 @@ func rootHint(dir string) string {
 	}
 	entries, _ := os.ReadDir(dir)
 	var roots []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
+	for _, e := range entries { // a file's forms/ fails to stat
 		if st, err := os.Stat(filepath.Join(dir, e.Name(), "forms")); err == nil && st.IsDir() {
 			roots = append(roots, filepath.Join(dir, e.Name()))
 		}
 	}
-	sort.Strings(roots)
-	if len(roots) == 0 {
+	if len(roots) == 0 { // in name order, as os.ReadDir lists them
 		return ""
 	}
 	return "; these directories under it are family roots: " + strings.Join(roots, ", ")
