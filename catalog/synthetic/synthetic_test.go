@@ -45,6 +45,12 @@ func TestExtendAddsTheSyntheticForms(t *testing.T) {
 					t.Fatalf("%s changed", f.Ref)
 				}
 			}
+			// the catalog's Interfaces, Bindings and transitions are kept
+			if len(base.Transitions()) == 0 || !slices.Equal(ext.Transitions(), base.Transitions()) ||
+				!slices.Equal(ext.Interfaces(), base.Interfaces()) || !slices.Equal(ext.Bindings(), base.Bindings()) {
+				t.Fatalf("extended: %d transitions, %d Interfaces, %d Bindings; the catalog has %d, %d, %d (some transitions)",
+					len(ext.Transitions()), len(ext.Interfaces()), len(ext.Bindings()), len(base.Transitions()), len(base.Interfaces()), len(base.Bindings()))
+			}
 			family := base.Forms()[0].Ref.APIVersion
 			k, ok := ext.Kind(family, "ModuleWorker")
 			if !ok || len(k.Versions) != 2 {
