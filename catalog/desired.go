@@ -115,15 +115,11 @@ func (fs *formSchemas) validateProperty(name string, v any) error {
 	if err != nil {
 		return err
 	}
-	inst, err := toSchemaValue(v)
-	if err != nil {
-		return err
-	}
-	err = s.Validate(inst)
-	var verr *jsonschema.ValidationError
-	if errors.As(err, &verr) {
+	err = validateWith(s, v, "default", fs.form)
+	var se *SchemaError
+	if errors.As(err, &se) {
 		var parts []string
-		for _, p := range leafProblems(verr) {
+		for _, p := range se.Problems {
 			parts = append(parts, "at "+quoteEmpty(p.Pointer)+": "+p.Message)
 		}
 		return errors.New(strings.Join(parts, "; "))

@@ -147,7 +147,7 @@ func TestNativeChecksMatchTheEngine(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: the model cannot compile its desiredSchema: %v", f.Ref, err)
 				}
-				eng := engineOf(f).desired.get()
+				eng, _, _ := engineOf(f).desired.compile()
 				what := f.Ref.Kind + "@" + f.Ref.DefinitionVersion + " desired"
 				var seeds []any
 				for _, fx := range f.Fixtures {
@@ -177,7 +177,7 @@ func TestNativeChecksMatchTheEngine(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: the model cannot compile its outputSchema: %v", f.Ref, err)
 				}
-				oeng := engineOf(f).output.get()
+				oeng, _, _ := engineOf(f).output.compile()
 				what = f.Ref.Kind + "@" + f.Ref.DefinitionVersion + " outputs"
 				var oseeds []any
 				for _, fx := range f.Fixtures {

@@ -100,8 +100,6 @@ func (ps *problems) addJSON(file, base string, err error) {
 	}
 }
 
-func (ps *problems) empty() bool { return len(ps.list) == 0 }
-
 func (ps *problems) err() error {
 	if len(ps.list) == 0 {
 		return nil

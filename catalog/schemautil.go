@@ -200,12 +200,6 @@ func (l *lazySchema) compile() (*jsonschema.Schema, *compiledDoc, *Problem) {
 	return l.s, l.doc, l.prob
 }
 
-// get is the compiled schema, nil when there is none or it does not compile.
-func (l *lazySchema) get() *jsonschema.Schema {
-	s, _, _ := l.compile()
-	return s
-}
-
 func compileDoc(set *schemaSet, file, ptr string, raw []byte) (*jsonschema.Schema, *compiledDoc, *Problem) {
 	bad := func(p, format string, args ...any) (*jsonschema.Schema, *compiledDoc, *Problem) {
 		return nil, nil, &Problem{File: file, Pointer: p, Message: fmt.Sprintf(format, args...)}

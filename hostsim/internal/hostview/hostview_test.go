@@ -141,6 +141,24 @@ func newSourceOf(t *testing.T, profileName string) (*Source, *store.Store) {
 		DBs: sqldb.NewRegistry("")}, st
 }
 
+// storedResource is a live, Available resource of Form f named name in
+// tenant-a's space prod at generation and revision 1, for a test to edit and
+// insertResource.
+func storedResource(f *catalog.Form, name, uid, spec string) *store.Resource {
+	return &store.Resource{Tenant: "tenant-a", Space: "prod", APIVersion: f.Ref.APIVersion, Kind: f.Ref.Kind, Name: name, UID: uid,
+		DefVersion: f.Ref.DefinitionVersion, SchemaDigest: f.Ref.SchemaDigest, Generation: 1, Revision: 1,
+		Spec: []byte(spec), SpecDigest: wire.RawDigest([]byte(spec)), ReadyStatus: wire.StatusTrue, ReadyReason: wire.ReasonAvailable,
+		ReadyLTT: "2026-01-02T03:04:05Z", CreatedAt: "2026-01-02T03:04:05Z"}
+}
+
+// insertResource writes r to st.
+func insertResource(t *testing.T, st *store.Store, r *store.Resource) {
+	t.Helper()
+	if err := st.Write(context.Background(), func(q store.Q) error { return store.InsertResource(q, r) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // formOf is the newest Form of kind in the source's catalog.
 func formOf(t *testing.T, src *Source, kind string) *catalog.Form {
 	t.Helper()
@@ -161,7 +179,6 @@ func formOf(t *testing.T, src *Source, kind string) *catalog.Form {
 func TestCountersAndResources(t *testing.T) {
 	src, st := newSource(t)
 	queue := formOf(t, src, "AtLeastOnceQueue")
-	spec := []byte(`{"deliveryDelaySeconds":0,"messageRetentionSeconds":345600}`)
 	err := st.Write(context.Background(), func(q store.Q) error {
 		for name, v := range map[string]int64{"mutations": 3, "requests": 7, "dispatch:formtx_1": 1, fault.FiredCounter + "fence.ignore": 2,
 			fault.FiredCounter + "transition.crash=B": 1} {
@@ -169,14 +186,14 @@ func TestCountersAndResources(t *testing.T) {
 				return err
 			}
 		}
-		return store.InsertResource(q, &store.Resource{Tenant: "tenant-a", Space: "prod", APIVersion: queue.Ref.APIVersion,
-			Kind: queue.Ref.Kind, Name: "orders", UID: "u-1", DefVersion: queue.Ref.DefinitionVersion, SchemaDigest: queue.Ref.SchemaDigest,
-			Generation: 2, Revision: 3, Spec: spec, SpecDigest: wire.RawDigest(spec), ReadyStatus: wire.StatusTrue,
-			ReadyReason: wire.ReasonAvailable, ReadyLTT: "2026-01-02T03:04:05Z", CreatedAt: "2026-01-02T03:04:05Z"})
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := storedResource(queue, "orders", "u-1", `{"deliveryDelaySeconds":0,"messageRetentionSeconds":345600}`)
+	r.Generation, r.Revision = 2, 3
+	insertResource(t, st, r)
 	c, err := src.Counters(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/render"
 	"github.com/takokit/takokit/hostsim/internal/store"
 )
@@ -43,17 +42,9 @@ func TestResourceCarriesItsClaims(t *testing.T) {
 	src, st := newSource(t)
 	ctx := context.Background()
 	queue := formOf(t, src, "AtLeastOnceQueue")
-	spec := []byte(`{"deliveryDelaySeconds":0,"messageRetentionSeconds":345600}`)
-	err := st.Write(ctx, func(q store.Q) error {
-		return store.InsertResource(q, &store.Resource{Tenant: "tenant-a", Space: "prod", APIVersion: queue.Ref.APIVersion,
-			Kind: queue.Ref.Kind, Name: "orders", UID: "u-1", DefVersion: queue.Ref.DefinitionVersion, SchemaDigest: queue.Ref.SchemaDigest,
-			Generation: 1, Revision: 1, Spec: spec, SpecDigest: wire.RawDigest(spec), ReadyStatus: wire.StatusTrue,
-			ReadyReason: wire.ReasonAvailable, ReadyLTT: "2026-01-02T03:04:05Z", CreatedAt: "2026-01-02T03:04:05Z",
-			NativeID: "native-7", ClaimOp: "formtx_2", ClaimSince: "2026-01-02T03:04:05Z", LastTransition: "formtx_1"})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stored := storedResource(queue, "orders", "u-1", `{"deliveryDelaySeconds":0,"messageRetentionSeconds":345600}`)
+	stored.NativeID, stored.ClaimOp, stored.ClaimSince, stored.LastTransition = "native-7", "formtx_2", "2026-01-02T03:04:05Z", "formtx_1"
+	insertResource(t, st, stored)
 	r, err := src.Resource(ctx, "tenant-a", "prod", queue.Ref.APIVersion, queue.Ref.Kind, "orders")
 	if err != nil || r == nil {
 		t.Fatalf("resource: %v %v", r, err)

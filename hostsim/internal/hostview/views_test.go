@@ -8,10 +8,8 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
-	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/journal"
 	"github.com/takokit/takokit/hostsim/internal/sqldb"
-	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // A request's resource is read from its path: kind and name unescaped, the
@@ -162,17 +160,9 @@ func TestDatabasesOfDatabaseResources(t *testing.T) {
 	src, st := newSource(t)
 	ctx := context.Background()
 	insert := func(f *catalog.Form, name, uid string) *Resource {
-		spec := []byte(`{}`)
-		err := st.Write(ctx, func(q store.Q) error {
-			return store.InsertResource(q, &store.Resource{Tenant: "a", Space: "prod", APIVersion: f.Ref.APIVersion, Kind: f.Ref.Kind,
-				Name: name, UID: uid, DefVersion: f.Ref.DefinitionVersion, SchemaDigest: f.Ref.SchemaDigest, Generation: 1, Revision: 1,
-				Spec: spec, SpecDigest: wire.RawDigest(spec), ReadyStatus: wire.StatusTrue, ReadyReason: wire.ReasonAvailable,
-				ReadyLTT: "2026-01-02T03:04:05Z", CreatedAt: "2026-01-02T03:04:05Z"})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &Resource{Tenant: "a", Space: "prod", APIVersion: f.Ref.APIVersion, Kind: f.Ref.Kind, Name: name, UID: uid}
+		r := storedResource(f, name, uid, `{}`)
+		insertResource(t, st, r)
+		return &Resource{Tenant: r.Tenant, Space: r.Space, APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: r.UID}
 	}
 	dbForm, queue := formOf(t, src, "SQLiteDatabase"), formOf(t, src, "AtLeastOnceQueue")
 	main := insert(dbForm, "main", "u-db")
