@@ -1,7 +1,6 @@
 package related
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -216,8 +215,7 @@ func (g *G) hostnameClaims(q store.Q, f *catalog.Form, m *decide.Mutation, gd *d
 					continue
 				}
 			}
-			var spec map[string]any
-			_ = json.Unmarshal(o.Spec, &spec)
+			spec := g.spec(o.Spec)
 			for _, cl := range claims {
 				for _, fw := range fields {
 					if s, ok := spec[fw].(string); ok && rules.CanonicalHostname(s) == cl.Key {

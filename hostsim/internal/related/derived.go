@@ -59,7 +59,7 @@ func (g *G) drift(q store.Q, r *store.Resource, pins []store.Pin, fs *fault.Set)
 	states := make([]rules.PinState, 0, len(pins))
 	for _, p := range pins {
 		st := rules.PinState{Pin: rules.Pin{Pointer: p.Pointer, Relation: p.Relation, TargetAPIVersion: p.TargetAPIVersion,
-			TargetKind: p.TargetKind, TargetName: p.TargetName, TargetUID: p.TargetUID, TargetFormRef: pinRef(p)}}
+			TargetKind: p.TargetKind, TargetName: p.TargetName, TargetUID: p.TargetUID, TargetFormRef: g.pinRef(p)}}
 		t, err := store.GetResource(q, r.Tenant, r.Space, p.TargetAPIVersion, p.TargetKind, p.TargetName)
 		if err != nil {
 			return nil, err
@@ -104,9 +104,7 @@ func (g *G) activeDeployment(q store.Q, w *store.Resource, fs *fault.Set) (*rule
 		if err != nil {
 			return nil, err
 		}
-		var spec map[string]any
-		_ = json.Unmarshal(h.Source.Spec, &spec)
-		vs, err := g.weighted(q, dr, pins, spec, fs)
+		vs, err := g.weighted(q, dr, pins, g.spec(h.Source.Spec), fs)
 		if err != nil {
 			return nil, err
 		}
@@ -141,9 +139,7 @@ func (g *G) versionFacts(q store.Q, v *store.Resource, wv *rules.WeightedVersion
 	if vr == nil {
 		return nil
 	}
-	var spec map[string]any
-	_ = json.Unmarshal(v.Spec, &spec)
-	for _, h := range asList(valueAt(spec, vr.Handlers)) {
+	for _, h := range asList(valueAt(g.spec(v.Spec), vr.Handlers)) {
 		if s, ok := h.(string); ok {
 			wv.Handlers = append(wv.Handlers, s)
 		}

@@ -24,6 +24,7 @@ type G struct {
 	// Databases are the real databases of the SQLiteDatabase resources
 	// (docs/protocol.md#migrations); New gives a private in-memory set.
 	Databases *sqldb.Registry
+	decoded   decoded // specs and refs the relation rules read again, decoded once (decoded.go)
 }
 
 // New builds the related checks of a resolved host profile.

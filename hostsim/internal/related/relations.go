@@ -88,13 +88,6 @@ func storePin(p rules.Pin) store.Pin {
 	return sp
 }
 
-// pinRef reads a stored pin's exact target FormRef.
-func pinRef(p store.Pin) wire.FormRef {
-	var r wire.FormRef
-	_ = json.Unmarshal([]byte(p.TargetRef), &r)
-	return r
-}
-
 // pinAt returns the pin at a concrete pointer.
 func pinAt(pins []store.Pin, pointer string) (store.Pin, bool) {
 	for _, p := range pins {

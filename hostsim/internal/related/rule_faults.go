@@ -1,7 +1,6 @@
 package related
 
 import (
-	"encoding/json"
 	"slices"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -52,9 +51,7 @@ func (g *G) storedVersionServes(q store.Q, w *store.Resource, handler string, fs
 		if vr == nil || h.Pin.Relation != vr.Worker {
 			continue
 		}
-		var spec map[string]any
-		_ = json.Unmarshal(h.Source.Spec, &spec)
-		declared, _ := spec[vr.Handlers[1:]].([]any)
+		declared, _ := g.spec(h.Source.Spec)[vr.Handlers[1:]].([]any)
 		if slices.Contains(declared, any(handler)) {
 			return fs.On(fault.GateStoredVersions)
 		}

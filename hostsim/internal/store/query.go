@@ -62,12 +62,20 @@ func SourcesNaming(q Q, tenant, space, apiVersion, kind, name string) ([]string,
 // ListKind lists the tenant's resources of kind, in space, or in every space
 // when allSpaces is true.
 func ListKind(q Q, tenant, space, kind string, allSpaces bool) ([]*Resource, error) {
-	where, args := `WHERE tenant=? AND kind=? AND space=?`, []any{tenant, kind, space}
 	if allSpaces {
-		where, args = `WHERE tenant=? AND kind=?`, []any{tenant, kind}
+		return queryResources(q, listKindTenantQuery, tenant, kind)
 	}
-	return queryResources(q, `SELECT `+resourceCols+` FROM resources `+where+` ORDER BY space, api_version, name`, args...)
+	return queryResources(q, listKindQuery, tenant, kind, space)
 }
+
+// listKindQuery and listKindTenantQuery are ListKind's. The tenant-wide one is
+// a search of resources_kind: by the primary key, whose second column is the
+// space, it scanned every resource of the tenant, and a hostname claim asks it
+// on each write of a hostname (a conformance sweep's host holds thousands).
+const (
+	listKindQuery       = `SELECT ` + resourceCols + ` FROM resources WHERE tenant=? AND kind=? AND space=? ORDER BY space, api_version, name`
+	listKindTenantQuery = `SELECT ` + resourceCols + ` FROM resources WHERE tenant=? AND kind=? ORDER BY space, api_version, name`
+)
 
 // PendingDelete reports whether an accepted delete of uid is still pending.
 func PendingDelete(q Q, uid string) (bool, error) {

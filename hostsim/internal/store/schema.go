@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS resources (
   last_transition TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (tenant, space, api_version, kind, name)) WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS resources_native ON resources(tenant, native_id) WHERE native_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS resources_kind ON resources(kind, tenant);
 CREATE TABLE IF NOT EXISTS pins (
   source_uid TEXT NOT NULL, pointer TEXT NOT NULL, relation TEXT NOT NULL,
   target_api_version TEXT NOT NULL, target_kind TEXT NOT NULL, target_name TEXT NOT NULL,

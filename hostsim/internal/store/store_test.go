@@ -403,7 +403,8 @@ func TestWriteWithFailsAReadAsItFailsAWrite(t *testing.T) {
 }
 
 // The lookup a mutation makes of the resources it may re-render (Affected) goes
-// through indexes, and so does the count of a version's pending deletes (PendingDelete):
+// through indexes, and so do the count of a version's pending deletes (PendingDelete)
+// and the lists of a kind a hostname claim reads (ListKind, ListKindEveryTenant):
 // what SQLite plans for them scans no table whole, or every
 // mutation of a host costs in proportion to all the pins and resources it holds.
 func TestRelationLookupsSearchIndexes(t *testing.T) {
@@ -440,6 +441,21 @@ func TestRelationLookupsSearchIndexes(t *testing.T) {
 	}
 	if !slices.ContainsFunc(plan, func(s string) bool { return strings.Contains(s, "pins_target_name") }) {
 		t.Errorf("Affected does not find the pins naming a target through pins_target_name; plan %q", plan)
+	}
+	// a hostname claim lists its kinds tenant-wide (or, under a fault, host-wide)
+	// on each write of a hostname: a search of resources_kind, in the order
+	// asked, with no sort of its own
+	for name, kindPlan := range map[string][]string{
+		"ListKind tenant-wide":  planOf(listKindTenantQuery, "t", "K"),
+		"ListKindEveryTenant":   planOf(listKindEveryTenantQuery, "K"),
+		"ListKind of one space": planOf(listKindQuery, "t", "K", "s"),
+	} {
+		if len(kindPlan) != 1 || !strings.HasPrefix(kindPlan[0], "SEARCH resources USING ") {
+			t.Errorf("%s is not one search of resources; plan %q", name, kindPlan)
+		}
+	}
+	if p := planOf(listKindTenantQuery, "t", "K"); len(p) != 1 || !strings.Contains(p[0], "resources_kind") {
+		t.Errorf("ListKind tenant-wide does not search resources_kind; plan %q", p)
 	}
 }
 
