@@ -127,7 +127,7 @@ func (g *G) attachmentRules(q store.Q, m *decide.Mutation, ar *attachmentRole, p
 			}
 		}
 	}
-	if p, ok := pinAt(pins, ar.OnePer); ar.OnePer != "" && ok {
+	if p, ok := pinAt(pins, ar.OnePer); ok { // no pin has the empty pointer: a kind without a one-per pointer finds none
 		holders, err := store.PinHolders(q, p.TargetUID)
 		if err != nil {
 			return decide.Internal(err)
