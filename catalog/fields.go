@@ -69,7 +69,7 @@ func (c *desiredCtx) classify(ptr, wireName, wirePtr string, node map[string]any
 	if d, ok := node["default"]; ok {
 		f.Default, _ = json.Marshal(d)
 	}
-	if isReferenceShaped(node) {
+	if isReferenceIntended(node) {
 		t := parseReferenceNode(c.file, ptr, node, c.ps)
 		c.legit[ptr] = true
 		if t == nil {
@@ -272,7 +272,7 @@ func (c *desiredCtx) bindingList(ptr string, f Field, node, items map[string]any
 	// list is refused below: what is wrong is said once, not again as a stray node
 	c.legit[ptr+"#binding"] = true
 	for k, v := range props {
-		if m, _ := v.(map[string]any); m != nil && isReferenceShaped(m) {
+		if m, _ := v.(map[string]any); m != nil && isReferenceIntended(m) {
 			c.legit[ptrJoin(ip, "properties", k)] = true
 		}
 	}
@@ -298,7 +298,7 @@ func (c *desiredCtx) bindingList(ptr string, f Field, node, items map[string]any
 		return f
 	}
 	refNode, _ := props[refName].(map[string]any)
-	if refNode == nil || !isReferenceShaped(refNode) {
+	if refNode == nil || !isReferenceIntended(refNode) {
 		c.unsupported(ptrJoin(ip, "properties", refName), "the second member of a binding-list item must be a reference node")
 		return f
 	}

@@ -33,6 +33,23 @@ func isReferenceShaped(node map[string]any) bool {
 	return c1 && c2
 }
 
+// isReferenceIntended reports whether node is judged as a reference node: one
+// shaped as one, or one carrying a contract annotation over properties that
+// hold apiVersion and kind. Its author meant a reference node, so a const or
+// the name member it lacks is that member's one line, not a closed object's
+// lines (docs/catalog-rules.md#loader-rules).
+func isReferenceIntended(node map[string]any) bool {
+	if isReferenceShaped(node) {
+		return true
+	}
+	_, hasT := node[annTargetFormRefs]
+	_, hasI := node[annRequiredInterface]
+	props, _ := node["properties"].(map[string]any)
+	_, av := props["apiVersion"]
+	_, k := props["kind"]
+	return (hasT || hasI) && av && k
+}
+
 // parseReferenceNode checks the exact reference-node shape and returns its target,
 // nil when its contract annotation cannot be read. What else it breaks is recorded
 // as problems (a Form with one never loads, so its relations are never read).
@@ -51,7 +68,7 @@ func parseReferenceNode(file, ptr string, node map[string]any, ps *problems) *Re
 	if !sameSet(stringList(node["required"]), []string{"apiVersion", "kind", "name"}) {
 		ps.add(file, ptrJoin(ptr, "required"), "a reference node requires exactly apiVersion, kind and name")
 	}
-	props := node["properties"].(map[string]any)
+	props, _ := node["properties"].(map[string]any) // isReferenceIntended: it holds apiVersion and kind
 	for _, k := range sortedKeys(props) {
 		if k != "apiVersion" && k != "kind" && k != "name" {
 			ps.add(file, ptrJoin(ptr, "properties", k), "a reference node has exactly the properties apiVersion, kind and name; remove %q", k)
@@ -113,6 +130,10 @@ func constString(file, ptr string, v any, ps *problems) (string, bool) {
 }
 
 func checkRefName(file, ptr string, v any, ps *problems) {
+	if v == nil {
+		ps.add(file, ptr, "a reference node has the member name: add {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 63, \"pattern\": %q}", refNamePattern)
+		return
+	}
 	m, _ := v.(map[string]any)
 	good := m != nil && m["type"] == "string" && m["pattern"] == refNamePattern
 	if good {
@@ -185,11 +206,11 @@ func checkStrayAnnotations(file, base string, root any, legit map[string]bool, p
 		_, hasT := obj[annTargetFormRefs]
 		_, hasI := obj[annRequiredInterface]
 		switch {
-		case isReferenceShaped(obj) && hasT && hasI:
+		case isReferenceIntended(obj) && hasT && hasI:
 			ps.add(file, ptr, "reference node carries both %s and %s; keep exactly one contract annotation", annTargetFormRefs, annRequiredInterface)
-		case isReferenceShaped(obj) && !hasT && !hasI:
+		case isReferenceIntended(obj) && !hasT && !hasI:
 			ps.add(file, ptr, "reference node carries no contract annotation; add exactly one of %s or %s", annTargetFormRefs, annRequiredInterface)
-		case isReferenceShaped(obj):
+		case isReferenceIntended(obj):
 			ps.add(file, ptr, "reference node is not allowed here; a reference may be a top-level field, a member of a closed object property, the reference member of a binding-list item or a member of an object-list item")
 		case hasT || hasI:
 			ps.add(file, ptr, "contract annotation on a node that is not a reference node; put %s or %s only on a reference node", annTargetFormRefs, annRequiredInterface)

@@ -16,9 +16,11 @@ func TestReferenceNodeRules(t *testing.T) {
 	member := func(c *tcat, name string) obj { return at(node(c), "properties/"+name) }
 	const exactConst = `must be exactly {"type": "string", "const": "…"} (a description may be added)`
 	const exactName = `reference name must be exactly {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z][a-z0-9-]{0,62}$"}`
-	// a node whose apiVersion or kind carries no const is no reference node: a closed
-	// object, on which the contract annotation is out of place (and each member that
-	// kept its const is a string member with a keyword too many)
+	// a node carrying a contract annotation over apiVersion and kind is judged as a
+	// reference node: a const or the name it lacks is that member's one line. One
+	// without kind is no reference node: a closed object, on which the contract
+	// annotation is out of place (and each member that kept its const is a string
+	// member with a keyword too many)
 	notReference := func(kept ...string) []string {
 		out := line(p, "contract annotation on a node that is not a reference node; put x-takoform-target-formrefs or x-takoform-required-interface only on a reference node")
 		const shape = "desired property shape is not one the catalog model supports"
@@ -46,12 +48,27 @@ func TestReferenceNodeRules(t *testing.T) {
 			line(p+"/properties/apiVersion/const", `"" is not a Form group`)},
 		{"an empty kind const", func(c *tcat) { member(c, "kind")["const"] = "" },
 			line(p+"/properties/kind/const", `"" is not a Form kind`)},
-		{"a kind without its const", func(c *tcat) { delete(member(c, "kind"), "const") }, notReference("apiVersion")},
-		{"an apiVersion without its const", func(c *tcat) { delete(member(c, "apiVersion"), "const") }, notReference("kind")},
+		{"a kind without its const", func(c *tcat) { delete(member(c, "kind"), "const") }, line(p+"/properties/kind", exactConst)},
+		{"an apiVersion without its const", func(c *tcat) { delete(member(c, "apiVersion"), "const") }, line(p+"/properties/apiVersion", exactConst)},
+		{"neither const", func(c *tcat) {
+			delete(member(c, "kind"), "const")
+			delete(member(c, "apiVersion"), "const")
+		}, append(line(p+"/properties/apiVersion", exactConst), line(p+"/properties/kind", exactConst)...)},
 		{"no name member", func(c *tcat) {
 			delete(at(node(c), "properties"), "name")
 			node(c)["required"] = []any{"apiVersion", "kind"}
-		}, notReference("apiVersion", "kind")},
+		}, append(line(p+"/properties/name", `a reference node has the member name: add {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z][a-z0-9-]{0,62}$"}`),
+			line(p+"/required", "a reference node requires exactly apiVersion, kind and name")...)},
+		{"no name member, still required", func(c *tcat) { delete(at(node(c), "properties"), "name") },
+			line(p+"/properties/name", `a reference node has the member name: add {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z][a-z0-9-]{0,62}$"}`)},
+		{"no kind member", func(c *tcat) {
+			delete(at(node(c), "properties"), "kind")
+			node(c)["required"] = []any{"apiVersion", "name"}
+		}, notReference("apiVersion")},
+		{"no apiVersion member", func(c *tcat) {
+			delete(at(node(c), "properties"), "apiVersion")
+			node(c)["required"] = []any{"kind", "name"}
+		}, notReference("kind")},
 		{"an apiVersion of another type", func(c *tcat) { member(c, "apiVersion")["type"] = "number" }, line(p+"/properties/apiVersion", exactConst)},
 		{"a const that is no string", func(c *tcat) { member(c, "kind")["const"] = 5 }, line(p+"/properties/kind", exactConst)},
 		{"an apiVersion const that is no string", func(c *tcat) { member(c, "apiVersion")["const"] = 5 }, line(p+"/properties/apiVersion", exactConst)},
@@ -107,6 +124,10 @@ func TestStrayReferencesAndAnnotations(t *testing.T) {
 			line(p, "contract annotation on a node that is not a reference node; put x-takoform-target-formrefs or x-takoform-required-interface only on a reference node")},
 		{"a required Interface on a string", values(obj{"type": "string", "x-takoform-required-interface": ifaceRef()}),
 			line(p, "contract annotation on a node that is not a reference node; put x-takoform-target-formrefs or x-takoform-required-interface only on a reference node")},
+		{"a reference node without its kind const in a json-map", values(obj{"type": "object", "additionalProperties": false, "required": []any{"apiVersion", "kind", "name"},
+			"properties":                    obj{"apiVersion": obj{"type": "string", "const": tGroup}, "kind": obj{"type": "string"}, "name": obj{"type": "string"}},
+			"x-takoform-required-interface": ifaceRef()}),
+			line(p, "reference node is not allowed here; a reference may be a top-level field, a member of a closed object property, the reference member of a binding-list item or a member of an object-list item")},
 		{"a binding annotation in a json-map", values(obj{"type": "string", "x-takoform-binding": "holder.store"}),
 			line(p+"/x-takoform-binding", "x-takoform-binding is allowed only on a top-level binding-list property")},
 	})
