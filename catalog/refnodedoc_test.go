@@ -61,6 +61,10 @@ func TestReferenceNodeRules(t *testing.T) {
 			line(p+"/required", "a reference node requires exactly apiVersion, kind and name")...)},
 		{"no name member, still required", func(c *tcat) { delete(at(node(c), "properties"), "name") },
 			line(p+"/properties/name", `a reference node has the member name: add {"type": "string", "minLength": 1, "maxLength": 63, "pattern": "^[a-z][a-z0-9-]{0,62}$"}`)},
+		{"apiVersion, kind and name without consts or annotation: a closed object", func(c *tcat) {
+			propsOf(c, "Gadget", "0.1.0")["origin"] = obj{"type": "object", "additionalProperties": false, "description": "Where it came from.",
+				"properties": obj{"apiVersion": obj{"type": "string"}, "kind": obj{"type": "string"}, "name": obj{"type": "string"}}}
+		}, nil},
 		{"no kind member", func(c *tcat) {
 			delete(at(node(c), "properties"), "kind")
 			node(c)["required"] = []any{"apiVersion", "name"}
