@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -34,6 +35,34 @@ func TestDecodeCacheKeepsByExactBytes(t *testing.T) {
 	}
 	if len(c.m) != 2 {
 		t.Errorf("the cache holds %d values, want the 2 that decoded", len(c.m))
+	}
+}
+
+// decodes counts the documents decoded into a counted.
+var decodes atomic.Int64
+
+// counted is a value whose decoding is counted.
+type counted struct{ N int }
+
+func (c *counted) UnmarshalJSON(b []byte) error {
+	decodes.Add(1)
+	type plain counted
+	return json.Unmarshal(b, (*plain)(c))
+}
+
+// Bytes read before are not decoded again.
+func TestDecodeCacheDecodesEachBytesOnce(t *testing.T) {
+	var c decodeCache[counted]
+	decodes.Store(0)
+	for range 3 {
+		for _, raw := range []string{`{"N":1}`, `{"N":2}`} {
+			if got := c.of([]byte(raw)); got.N != int(raw[5]-'0') {
+				t.Fatalf("%s decoded as %+v", raw, got)
+			}
+		}
+	}
+	if n := decodes.Load(); n != 2 {
+		t.Errorf("two documents read three times each were decoded %d times, want 2", n)
 	}
 }
 
@@ -74,8 +103,11 @@ func TestPinRefsDecodeOnceAcrossReaders(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := g.pinRef(store.Pin{TargetRef: "not json"}); got != (wire.FormRef{}) {
-		t.Errorf("a ref that does not decode read as %+v, want the zero ref", got)
+	// what json.Unmarshal filled before a member of the wrong type is not kept either
+	for _, bad := range []string{"not json", `{"kind":"Worker","apiVersion":5}`} {
+		if got := g.pinRef(store.Pin{TargetRef: bad}); got != (wire.FormRef{}) {
+			t.Errorf("the ref %s read as %+v, want the zero ref", bad, got)
+		}
 	}
 	if len(g.decoded.refs.m) != 1 || len(g.decoded.specs.m) != 0 {
 		t.Errorf("caches hold %d refs and %d specs, want 1 and 0", len(g.decoded.refs.m), len(g.decoded.specs.m))
