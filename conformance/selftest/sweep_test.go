@@ -36,6 +36,9 @@ type sweepTransport struct {
 	// lies that replay an earlier answer read them)
 	lies []string
 	keep bool // with lies: each check's answers go with its result (not only while it runs)
+	// socket sends every request over HTTP, an in-process host's too (direct
+	// skips its socket otherwise)
+	socket bool
 	// timeout is each check's (0: 20 s); a lie can leave a check waiting for what
 	// never comes, and the lie sweep does not wait 20 s for each such lie
 	timeout time.Duration
@@ -83,7 +86,11 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 		return nil, fmt.Errorf("%s (request %d)", refusal, k)
 	}
-	resp, err := http.DefaultTransport.RoundTrip(r)
+	roundTrip := direct
+	if s.socket {
+		roundTrip = http.DefaultTransport.RoundTrip
+	}
+	resp, err := roundTrip(r)
 	if err != nil {
 		return resp, err
 	}
@@ -297,6 +304,37 @@ func sentOnFull(ctx context.Context, t *testing.T, cat *catalog.Catalog, only []
 	return out
 }
 
+// sameOverHTTP fails t when a check of base, the sweep's unaltered run through
+// direct against hostsim profile, ends otherwise when its requests go over
+// HTTP: the sweep alters only the runs of checks that passed, so one that
+// failed only for the shortcut would go unswept in silence. The run over HTTP
+// is made once per profile and test binary (both sweeps ask it of full and
+// async), against the sweep's host at url.
+func sameOverHTTP(ctx context.Context, t *testing.T, profile, url string, cat *catalog.Catalog, only []string, base []sweptCheck) {
+	t.Helper()
+	overHTTPMu.Lock()
+	ended, ok := overHTTP[profile]
+	if !ok {
+		ended = map[string]conformance.Result{}
+		for _, h := range sweepWith(ctx, t, url, cat, unaltered(only), &sweepTransport{socket: true}) {
+			ended[h.res.ID] = h.res
+		}
+		overHTTP[profile] = ended
+	}
+	overHTTPMu.Unlock()
+	for _, d := range base {
+		if h := ended[d.res.ID]; h.Status != d.res.Status {
+			t.Errorf("%s ends %s over HTTP and %s through direct: the sweep's shortcut changes what the check sees\nover HTTP: %s\ndirect:    %s",
+				d.res.ID, h.Status, d.res.Status, h.Line(), d.res.Line())
+		}
+	}
+}
+
+var (
+	overHTTPMu sync.Mutex
+	overHTTP   = map[string]map[string]conformance.Result{} // by profile, by check: how it ended over HTTP
+)
+
 // isPoll says whether a sent request ("GET /path") reads an Operation.
 func isPoll(sent string) bool {
 	return strings.HasPrefix(sent, http.MethodGet+" ") && strings.Contains(sent, "/operations/")
@@ -338,6 +376,7 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 	}
 	defer sim.Stop()
 	base := sweepRun(ctx, t, sim.URL, cat, unaltered(only), false)
+	sameOverHTTP(ctx, t, profile, sim.URL, cat, only, base)
 	var full map[string][]string
 	if onlyNew {
 		full = sentOnFull(ctx, t, cat, only)
