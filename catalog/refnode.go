@@ -205,12 +205,13 @@ func checkStrayAnnotations(file, base string, root any, legit map[string]bool, p
 		}
 		_, hasT := obj[annTargetFormRefs]
 		_, hasI := obj[annRequiredInterface]
+		ref := isReferenceIntended(obj)
 		switch {
-		case isReferenceIntended(obj) && hasT && hasI:
+		case ref && hasT && hasI:
 			ps.add(file, ptr, "reference node carries both %s and %s; keep exactly one contract annotation", annTargetFormRefs, annRequiredInterface)
-		case isReferenceIntended(obj) && !hasT && !hasI:
+		case ref && !hasT && !hasI:
 			ps.add(file, ptr, "reference node carries no contract annotation; add exactly one of %s or %s", annTargetFormRefs, annRequiredInterface)
-		case isReferenceIntended(obj):
+		case ref:
 			ps.add(file, ptr, "reference node is not allowed here; a reference may be a top-level field, a member of a closed object property, the reference member of a binding-list item or a member of an object-list item")
 		case hasT || hasI:
 			ps.add(file, ptr, "contract annotation on a node that is not a reference node; put %s or %s only on a reference node", annTargetFormRefs, annRequiredInterface)

@@ -63,9 +63,10 @@ func startInProcess(_ context.Context, _ string, profile string, extra ...string
 		return nil, fmt.Errorf("in-process hostsim --profile %s: %w", profile, err)
 	}
 	srv := httptest.NewServer(h.Handler())
-	inProcessHandlers.Store(srv.Listener.Addr().String(), h.Handler())
+	addr := srv.Listener.Addr().String()
+	inProcessHandlers.Store(addr, h.Handler())
 	return &Sim{URL: srv.URL, Admin: srv.URL + "/_sim", Profile: profile, stop: func() {
-		inProcessHandlers.Delete(srv.Listener.Addr().String())
+		inProcessHandlers.Delete(addr)
 		srv.Close()
 		h.Close()
 	}}, nil
