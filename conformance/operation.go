@@ -31,7 +31,6 @@ type Operation struct {
 		Retryable bool      `json:"retryable,required"`
 		HostCode  string    `json:"hostCode,omitempty"`
 	} `json:"error,omitempty"`
-	raw []byte
 }
 
 // accepted decodes a 202 answer's Operation.
@@ -53,7 +52,6 @@ func decodeOperation(r *Resp, raw []byte) (*Operation, error) {
 	if op.Done == (op.Result == nil && op.Error == nil) || (op.Result != nil && op.Error != nil) {
 		return nil, failf("%s: Operation %s has done=%v with result=%v and error=%v; exactly one of them belongs to a done operation", r.What(), op.ID, op.Done, op.Result != nil, op.Error != nil)
 	}
-	op.raw = raw
 	return &op, nil
 }
 
