@@ -304,6 +304,33 @@ func sentOnFull(ctx context.Context, t *testing.T, cat *catalog.Catalog, only []
 	return out
 }
 
+// sentAsOnFull is how many of a check's first requests (sent) are the ones it
+// sends to full (onFull, as sameRequest gives them), in order. A check that
+// sends requests at once on purpose (concurrent) sends them in the order the
+// scheduler gives, another in each run: for it the answer is all of them when
+// it sends the same requests as to full, in any order, else none. Compared in
+// order, the place its sequence left full's moved from run to run, and with it
+// which of its requests the sweep altered (docs/decisions.md, "The request sweep
+// alters the same requests in every run").
+func sentAsOnFull(id string, sent, onFull []string) int {
+	if slices.Contains(concurrent, id) {
+		mine := make([]string, len(sent))
+		for i, r := range sent {
+			mine[i] = sameRequest(r)
+		}
+		slices.Sort(mine)
+		if slices.Equal(mine, slices.Sorted(slices.Values(onFull))) {
+			return len(sent)
+		}
+		return 0
+	}
+	n := 0
+	for n < len(sent) && n < len(onFull) && sameRequest(sent[n]) == onFull[n] {
+		n++
+	}
+	return n
+}
+
 // sameOverHTTP fails t when a check of base, the sweep's unaltered run through
 // direct against hostsim profile, ends otherwise when its requests go over
 // HTTP: the sweep alters only the runs of checks that passed, so one that
@@ -392,9 +419,7 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 		}
 		from := 0 // the requests before it are the ones the check sends to full
 		if full != nil {
-			for from < len(b.sent) && from < len(full[b.res.ID]) && sameRequest(b.sent[from]) == full[b.res.ID][from] {
-				from++
-			}
+			from = sentAsOnFull(b.res.ID, b.sent, full[b.res.ID])
 		}
 		var ns []int
 		for n := from + 1; n <= len(b.sent); n++ {
