@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -98,4 +99,62 @@ func TestRolledBackDictionaryIsForgotten(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A migration that fails part way leaves the file as it was: a schema 4 file
+// holding a prepare whose digest does not decode fails its second step, and
+// the first (the column it adds) is not kept, so that once the row is mended
+// the file migrates. Step by step, the column stayed and every later start
+// failed adding it again.
+func TestAFailedMigrationLeavesTheFileAsItWas(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v4.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	bad := "sha256:" + strings.Repeat("z", 64) // 71 characters, no hex: unhex gives NULL
+	for _, stmt := range []string{`ALTER TABLE idempotency DROP COLUMN dict`, `DROP TABLE dictionaries`, `PRAGMA user_version = 4`,
+		`INSERT INTO prepares (digest, tenant, minted_at) VALUES ('` + bad + `', 't', 77)`} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	state := func() (version int, dict, dictionaries bool) {
+		t.Helper()
+		if err := raw.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := raw.QueryRow(`SELECT count(*) FROM pragma_table_info('idempotency') WHERE name = 'dict'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		var m int
+		if err := raw.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'dictionaries'`).Scan(&m); err != nil {
+			t.Fatal(err)
+		}
+		return version, n > 0, m > 0
+	}
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "migrate database") || !strings.Contains(err.Error(), "left as it was") {
+		t.Fatalf("a schema 4 file with an undecodable prepare digest opened: %v; want the migration refused", err)
+	}
+	if v, dict, dictionaries := state(); v != 4 || dict || dictionaries {
+		t.Fatalf("after the failed migration: schema %d, idempotency.dict %v, dictionaries %v; want the schema 4 file as it was", v, dict, dictionaries)
+	}
+	if _, err := raw.Exec(`DELETE FROM prepares WHERE digest = ?`, bad); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(path)
+	if err != nil {
+		t.Fatalf("the mended schema 4 file does not open: %v", err)
+	}
+	s.Close()
+	if v, dict, dictionaries := state(); v != schemaVersion || !dict || !dictionaries {
+		t.Fatalf("after the migration: schema %d, idempotency.dict %v, dictionaries %v; want schema %d with both", v, dict, dictionaries, schemaVersion)
+	}
 }
