@@ -13,26 +13,12 @@ import (
 // A --db file of schema 4 migrates: its records (plain bodies, hex
 // fingerprints) replay as they were, and new ones are kept compact.
 func TestSchema4FileMigrates(t *testing.T) { // prepares too: their text digests become bytes
-	path := filepath.Join(t.TempDir(), "v4.db")
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	raw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, stmt := range []string{`ALTER TABLE idempotency DROP COLUMN dict`, `DROP TABLE dictionaries`, `PRAGMA user_version = 4`,
+	path, raw := schema4File(t,
 		`INSERT INTO idempotency (tenant, principal, space, key, fingerprint, status, etag, body, bound_uid, bound_op, created_at)
 		 VALUES ('t', 'p', 's', 'k', '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 201, '"1"', '{"a":1}', '', '', 5)`,
-		`INSERT INTO prepares (digest, tenant, minted_at) VALUES ('sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 't', 77)`} {
-		if _, err := raw.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+		`INSERT INTO prepares (digest, tenant, minted_at) VALUES ('sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 't', 77)`)
 	raw.Close()
-	s, err = Open(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("a schema 4 file does not open: %v", err)
 	}
@@ -107,24 +93,9 @@ func TestRolledBackDictionaryIsForgotten(t *testing.T) {
 // the file migrates. Step by step, the column stayed and every later start
 // failed adding it again.
 func TestAFailedMigrationLeavesTheFileAsItWas(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v4.db")
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	raw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
 	bad := "sha256:" + strings.Repeat("z", 64) // 71 characters, no hex: unhex gives NULL
-	for _, stmt := range []string{`ALTER TABLE idempotency DROP COLUMN dict`, `DROP TABLE dictionaries`, `PRAGMA user_version = 4`,
-		`INSERT INTO prepares (digest, tenant, minted_at) VALUES ('` + bad + `', 't', 77)`} {
-		if _, err := raw.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	path, raw := schema4File(t, `INSERT INTO prepares (digest, tenant, minted_at) VALUES ('`+bad+`', 't', 77)`)
+	defer raw.Close()
 	state := func() (version int, dict, dictionaries bool) {
 		t.Helper()
 		if err := raw.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
@@ -149,7 +120,7 @@ func TestAFailedMigrationLeavesTheFileAsItWas(t *testing.T) {
 	if _, err := raw.Exec(`DELETE FROM prepares WHERE digest = ?`, bad); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(path)
+	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("the mended schema 4 file does not open: %v", err)
 	}
@@ -157,4 +128,28 @@ func TestAFailedMigrationLeavesTheFileAsItWas(t *testing.T) {
 	if v, dict, dictionaries := state(); v != schemaVersion || !dict || !dictionaries {
 		t.Fatalf("after the migration: schema %d, idempotency.dict %v, dictionaries %v; want schema %d with both", v, dict, dictionaries, schemaVersion)
 	}
+}
+
+// schema4File makes a --db file as hostsim wrote it at schema 4 (no dictionaries,
+// no idempotency.dict), runs then the statements given, and returns the file
+// and a connection to it outside any Store.
+func schema4File(t *testing.T, then ...string) (string, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "v4.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range append([]string{`ALTER TABLE idempotency DROP COLUMN dict`, `DROP TABLE dictionaries`, `PRAGMA user_version = 4`}, then...) {
+		if _, err := raw.Exec(stmt); err != nil {
+			raw.Close()
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	return path, raw
 }
