@@ -48,6 +48,7 @@ func hostLane(ctx context.Context, c *Client, prefer *wire.Lane) (*wire.Lane, er
 		}
 	}
 	var tried []string
+	refused := 0 // answers 401 unauthenticated: the token, not the lane, is what failed
 	for _, l := range order {
 		r, err := c.Do(ctx, Req{Method: http.MethodGet, Target: l.DiscoveryPath})
 		if err != nil {
@@ -61,7 +62,14 @@ func hostLane(ctx context.Context, c *Client, prefer *wire.Lane) (*wire.Lane, er
 				return l, nil
 			}
 		}
+		if r.Code() == wire.CodeUnauthenticated {
+			refused++
+		}
 		tried = append(tried, fmt.Sprintf("%s answered %s", l.DiscoveryPath, r.Got()))
+	}
+	if refused == len(order) {
+		return nil, fmt.Errorf("the host refused the primary token on the discovery path of every known lane (%s): %s; check the token the --token-env variable holds and that --endpoint is the host that issued it",
+			wire.KnownLanes(), strings.Join(tried, "; "))
 	}
 	return nil, fmt.Errorf("the host speaks none of the known lanes (%s): %s; check --endpoint and the token variable",
 		wire.KnownLanes(), strings.Join(tried, "; "))
