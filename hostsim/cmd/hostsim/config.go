@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -118,6 +120,15 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	// anyway, before anything starts
 	if c.Procs < 0 {
 		return c, badUsage("--procs %d is not a number of threads; give 1 or more (or 0: GOMAXPROCS when set, else 1)", c.Procs)
+	}
+	if c.AckDeadline < 0 {
+		return c, badUsage("--ack-deadline %s is negative; give 0 (no deadline) or a duration such as 10s", c.AckDeadline)
+	}
+	if c.DB != "" {
+		// SQLite says only "unable to open database file": name the directory
+		if st, err := os.Stat(filepath.Dir(c.DB)); err != nil || !st.IsDir() {
+			return c, badUsage("--db %s: the directory %s does not exist; create it or give a file in another one (without --db the database is in memory)", c.DB, filepath.Dir(c.DB))
+		}
 	}
 	for _, name := range []string{"log-format", "format"} {
 		if f := fs.Lookup(name); f != nil && f.Value.String() != "text" && f.Value.String() != "json" {

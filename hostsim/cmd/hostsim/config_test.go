@@ -122,7 +122,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--procs", "-1", addr}, "hostsim serve: --procs -1 is not a number of threads; give 1 or more"},
 		{[]string{"serve", "--procs", "two", addr}, `hostsim serve: invalid value "two" for flag -procs`},
 		{[]string{"catalog", "--lane", "v9"}, `hostsim catalog: --lane: unknown lane "v9"`},
-		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), addr}, "x.db"},
+		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), addr}, "hostsim serve: --db " + filepath.Join(dir, "no", "such", "dir", "x.db") + ": the directory " + filepath.Join(dir, "no", "such", "dir") + " does not exist; create it"},
+		{[]string{"serve", "--ack-deadline", "-5s", addr}, "hostsim serve: --ack-deadline -5s is negative; give 0 (no deadline) or a duration such as 10s"},
 	} {
 		code, out, errb := runRefusing(t, tc.args)
 		placed := strings.Contains(errb.String(), tc.want)
