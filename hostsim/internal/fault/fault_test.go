@@ -68,3 +68,27 @@ func TestScopeMatching(t *testing.T) {
 		t.Fatalf("route in the text form: %+v %v", sp, err)
 	}
 }
+
+// TestAnUnknownFaultSaysWhatToWrite: a fault object naming no fault is refused
+// with what to write instead, never with the whole table: the text form put in
+// "fault" gets the object it stands for (or what is wrong with it as text), an
+// unknown name of a known group the faults of that group, any other name the
+// groups.
+func TestAnUnknownFaultSaysWhatToWrite(t *testing.T) {
+	for _, c := range []struct{ body, want, not string }{
+		{`{"fault":"store.fail=1,route=apply,count=2"}`, `fault "store.fail=1,route=apply,count=2" is the text form, which a fault object does not take: write {"fault":"store.fail","route":"apply","count":2,"value":"1"}`, ""},
+		{`{"fault":"store.fail=1,count=x"}`, `fault "store.fail=1,count=x" is the text form, and as such: fault "store.fail=1,count=x": count "x" is not a positive integer`, ""},
+		{`{"fault":"store.fial"}`, `fault "store.fial" is unknown (did you mean "store.fail"?); the faults of store are store.fail, store.read-fail (every fault: docs/protocol.md#faults)`, ""},
+		{`{"fault":"nosuch.fault"}`, `fault "nosuch.fault" is unknown, and so is its group "nosuch"; the groups are `, "outputs.omit"},
+		{`{"fault":"fence.ingore"}`, `fault "fence.ingore" is unknown (did you mean "fence.ignore"?); the faults of fence are fence.ignore, fence.refusal-writes`, ""},
+		{`{"fault":"fenc.ignore"}`, `fault "fenc.ignore" is unknown (did you mean "fence.ignore"?), and so is its group "fenc"`, ""},
+	} {
+		_, err := ParseJSON([]byte(c.body))
+		if err == nil || !strings.Contains(err.Error(), c.want) || (c.not != "" && strings.Contains(err.Error(), c.not)) {
+			t.Errorf("%s: %v\nwant it to say %s", c.body, err, c.want)
+		}
+	}
+	if _, err := ParseJSON([]byte(`{"fault":"nosuch.fault"}`)); err == nil || !strings.Contains(err.Error(), "aggregate, apply, artifacts") {
+		t.Errorf("an unknown group: %v; want the groups listed in order", err)
+	}
+}

@@ -70,14 +70,6 @@ func Lookup(name string) (*Rule, bool) {
 	return nil, false
 }
 
-func names() string {
-	out := make([]string, len(Table))
-	for i, r := range Table {
-		out[i] = r.Name
-	}
-	return strings.Join(out, ", ")
-}
-
 // CrashPoints are the labelled steps of a Form transition (docs/protocol.md#transitions).
 const CrashPoints = "ABCDE"
 

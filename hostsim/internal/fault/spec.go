@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/hostsim/internal/nearest"
 )
 
 // Spec is one armed fault as written in a profile or POSTed to /_sim/faults.
@@ -26,7 +27,7 @@ type Spec struct {
 func (s Spec) Validate() error {
 	d, ok := Lookup(s.Fault)
 	if !ok {
-		return fmt.Errorf("fault %q is unknown; known faults: %s", s.Fault, names())
+		return unknown(s.Fault)
 	}
 	if s.Count < 0 {
 		return fmt.Errorf("fault %s: count %d is negative; omit it to fire always or give a positive count", s.Fault, s.Count)
@@ -51,6 +52,36 @@ func (s Spec) Validate() error {
 		}
 	}
 	return nil
+}
+
+// unknown says why name is no fault and what to write instead: a fault object
+// holding the text form gets the object that form stands for; another name
+// gets the faults of its group (the part before the first dot), or the groups.
+func unknown(name string) error {
+	if strings.ContainsAny(name, "=,") {
+		t, err := ParseText(name)
+		if err != nil {
+			return fmt.Errorf("fault %q is the text form, and as such: %v", name, err)
+		}
+		return fmt.Errorf("fault %q is the text form, which a fault object does not take: write %s", name, t.JSON())
+	}
+	group, _, _ := strings.Cut(name, ".")
+	var all, same, groups []string
+	for _, r := range Table {
+		all = append(all, r.Name)
+		g, _, _ := strings.Cut(r.Name, ".")
+		if g == group {
+			same = append(same, r.Name)
+		}
+		if !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+	}
+	if len(same) > 0 {
+		return fmt.Errorf("fault %q is unknown%s; the faults of %s are %s (every fault: docs/protocol.md#faults)", name, nearest.Suggest(name, all), group, strings.Join(same, ", "))
+	}
+	slices.Sort(groups)
+	return fmt.Errorf("fault %q is unknown%s, and so is its group %q; the groups are %s (every fault: docs/protocol.md#faults)", name, nearest.Suggest(name, all), group, strings.Join(groups, ", "))
 }
 
 // ParseJSON decodes and validates one fault object strictly.

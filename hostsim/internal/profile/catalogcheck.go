@@ -9,6 +9,7 @@ import (
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/jsonfile"
+	"github.com/takokit/takokit/hostsim/internal/nearest"
 )
 
 // CheckCatalog holds every profile file merged into p to the catalog the host
@@ -125,7 +126,7 @@ func (c *checker) contractName(refs []string) func(string) string {
 				return ""
 			}
 		}
-		return fmt.Sprintf("the catalog has no contract %q%s; it has %s", s, suggest(s, refs), strings.Join(refs, ", "))
+		return fmt.Sprintf("the catalog has no contract %q%s; it has %s", s, nearest.Suggest(s, refs), strings.Join(refs, ", "))
 	}
 }
 
@@ -188,7 +189,7 @@ func (c *checker) kinds() []string {
 	return out
 }
 
-func (c *checker) suggestKind(s string) string { return suggest(s, c.kinds()) }
+func (c *checker) suggestKind(s string) string { return nearest.Suggest(s, c.kinds()) }
 
 // operations: each operation is a lifecycle capability of the kind's Forms.
 func (c *checker) operations(at []string, v any, forms []*catalog.Form) {
@@ -203,7 +204,7 @@ func (c *checker) operations(at []string, v any, forms []*catalog.Form) {
 	}
 	for i, e := range list {
 		if s, _ := e.(string); !slices.Contains(caps, s) {
-			c.bad(append(slices.Clone(at), fmt.Sprint(i)), "%q is not a lifecycle capability of %s%s; it has %s", s, at[1], suggest(s, caps), strings.Join(caps, ", "))
+			c.bad(append(slices.Clone(at), fmt.Sprint(i)), "%q is not a lifecycle capability of %s%s; it has %s", s, at[1], nearest.Suggest(s, caps), strings.Join(caps, ", "))
 		}
 	}
 }
@@ -220,7 +221,7 @@ func (c *checker) enums(at []string, v any, forms []*catalog.Form) {
 		list, _ := m[key].([]any)
 		for i, e := range list {
 			if s, _ := e.(string); len(fl.Enum) > 0 && !slices.Contains(fl.Enum, s) {
-				c.bad(append(slices.Clone(at), key, fmt.Sprint(i)), "%q is not a value of %s.%s%s; its values: %s", s, at[1], key, suggest(s, fl.Enum), strings.Join(fl.Enum, ", "))
+				c.bad(append(slices.Clone(at), key, fmt.Sprint(i)), "%q is not a value of %s.%s%s; its values: %s", s, at[1], key, nearest.Suggest(s, fl.Enum), strings.Join(fl.Enum, ", "))
 			}
 		}
 	}
@@ -288,7 +289,7 @@ func (c *checker) limits(at []string, v any, forms []*catalog.Form) {
 			if len(known) > 0 {
 				has = "its limits: " + strings.Join(known, ", ")
 			}
-			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; %s", at[1], key, suggest(key, known), has)
+			c.bad(append(slices.Clone(at), key), "%s has no limit %q%s; %s", at[1], key, nearest.Suggest(key, known), has)
 		}
 	}
 }
@@ -377,7 +378,7 @@ func (c *checker) field(forms []*catalog.Form, dotted string) (*catalog.Field, s
 	}
 	slices.Sort(known)
 	known = slices.Compact(known)
-	return nil, fmt.Sprintf("%s has no field %q%s; its fields: %s", forms[0].Ref.Kind, dotted, suggest(dotted, known), strings.Join(known, ", "))
+	return nil, fmt.Sprintf("%s has no field %q%s; its fields: %s", forms[0].Ref.Kind, dotted, nearest.Suggest(dotted, known), strings.Join(known, ", "))
 }
 
 func paths(fields []catalog.Field, prefix string) []string {
@@ -387,41 +388,6 @@ func paths(fields []catalog.Field, prefix string) []string {
 		out = append(out, paths(fl.Members, prefix+fl.Wire+".")...)
 	}
 	return out
-}
-
-// suggest is " (did you mean X?)" for the closest known name, or "".
-func suggest(s string, known []string) string {
-	best, dist := "", 3
-	for _, k := range known {
-		if d := distance(strings.ToLower(s), strings.ToLower(k)); d < dist {
-			best, dist = k, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func pointer(tokens []string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/jsonfile"
+	"github.com/takokit/takokit/hostsim/internal/nearest"
 )
 
 //go:embed builtin/*.json
@@ -48,7 +49,7 @@ func load(ref, base string, seen map[string]bool) (*Profile, error) {
 	builtin := IsBuiltin(ref)
 	if !builtin && !strings.ContainsAny(ref, "/\\.") {
 		return nil, fmt.Errorf("unknown profile %q%s; built-in profiles are: %s (or give a path to a profile file)",
-			ref, suggest(ref, BuiltinNames), strings.Join(BuiltinNames, ", "))
+			ref, nearest.Suggest(ref, BuiltinNames), strings.Join(BuiltinNames, ", "))
 	}
 	if !builtin && base != "" && !filepath.IsAbs(ref) {
 		ref = filepath.Join(base, ref)
