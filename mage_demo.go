@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/takokit/takokit/internal/fsx"
+	"github.com/takokit/takokit/internal/simhosts"
 )
 
 // demoConfig is the example configuration the demo runs unchanged against every partial host.
@@ -28,11 +29,11 @@ func runDemo() error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	hosts, err := startHosts(work, simProfiles)
+	hosts, err := simhosts.Start("bin/hostsim", work, simProfiles, os.Getenv)
 	if err != nil {
 		return err
 	}
-	defer stopHosts(hosts)
+	defer simhosts.Stop(hosts)
 	printHostTable(hosts)
 	cliConfig, err := writeCLIConfig(work)
 	if err != nil {
@@ -70,7 +71,7 @@ func writeCLIConfig(work string) (string, error) {
 }
 
 // demoHost runs plan then (if the plan is clean) apply in a fresh copy of the demo configuration.
-func demoHost(work, cliConfig string, h *simHost) error {
+func demoHost(work, cliConfig string, h *simhosts.Host) error {
 	fmt.Printf("\n== %s (%s, dashboard %s) ==\n", h.Profile, h.URL, h.UI)
 	dir := filepath.Join(work, "cfg-"+h.Profile)
 	if err := fsx.CopyTree(demoConfig, dir); err != nil {
@@ -90,7 +91,7 @@ func demoHost(work, cliConfig string, h *simHost) error {
 		for _, e := range errs {
 			fmt.Println("   -", e)
 		}
-		c, err := getJSON(h.URL + "/_sim/counters")
+		c, err := simhosts.GetJSON(h.URL + "/_sim/counters")
 		if err != nil {
 			return err
 		}
@@ -123,7 +124,7 @@ func demoHost(work, cliConfig string, h *simHost) error {
 
 // printDatabases shows the tables and the migration ledger of each SQLite database the
 // host keeps for the demo (GET /_sim/databases): the migrations really ran.
-func printDatabases(h *simHost) error {
+func printDatabases(h *simhosts.Host) error {
 	resp, err := http.Get(h.URL + "/_sim/databases")
 	if err != nil {
 		return err

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+
+	"github.com/takokit/takokit/internal/simhosts"
 )
 
 // runSim starts the partial hosts side by side and keeps them up until SIGINT/SIGTERM.
@@ -18,15 +20,15 @@ func runSim() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	hosts, err := startHosts(dir, simProfiles)
+	hosts, err := simhosts.Start("bin/hostsim", dir, simProfiles, os.Getenv)
 	if err != nil {
 		return err
 	}
-	defer stopHosts(hosts)
+	defer simhosts.Stop(hosts)
 	printHostTable(hosts)
 	fmt.Println("\nTokens: sim-primary (tenant-a/alice), sim-alternate (tenant-a/bob), sim-other-tenant (tenant-b/carol).")
 	fmt.Println("Point the provider at one with TAKOFORM_ENDPOINT=<url> TAKOFORM_TOKEN=sim-primary; watch it think on its dashboard.")
-	fmt.Printf("Bookmarkable ports: %s=8484 go tool mage sim; the withdrawn lane: %s=v1alpha3.\n", envSimPort, envSimLane)
+	fmt.Printf("Bookmarkable ports: %s=8484 go tool mage sim; the withdrawn lane: %s=v1alpha3.\n", simhosts.EnvPort, simhosts.EnvLane)
 	fmt.Println("Ctrl-C stops them all.")
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -37,7 +39,7 @@ func runSim() error {
 
 // printHostTable prints each host's profile, API URL, dashboard URL and what
 // it refuses compared with full.
-func printHostTable(hosts []*simHost) {
+func printHostTable(hosts []*simhosts.Host) {
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "PROFILE\tLANE\tURL\tDASHBOARD\tREFUSES")
 	for _, h := range hosts {

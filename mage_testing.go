@@ -98,13 +98,14 @@ func finish(total testtally.Tally) error {
 
 // binTests are, per module, the tests that need bin/: in the root module the scenario
 // runner (scripts/), the dashboard's browser test (browser/), the tfplugindocs pages and
-// examples (internal/providerdocs), the goreleaser snapshot (internal/release), the guides'
-// copied acceptance examples (internal/guidetest) and the guides' commands (internal/guides);
+// examples (internal/providerdocs), the goreleaser snapshot (internal/release), the
+// partial hosts of mage sim (internal/simhosts), the guides' copied acceptance examples
+// (internal/guidetest) and the guides' commands (internal/guides);
 // in the provider module its acceptance tests (provider/acctest: resource.Test through
 // bin/tofu). `mage unit` skips them by name; `mage test` builds bin/ first and runs them.
 // The conformance module's tests that run bin/hostsim are skipped by binEnv instead.
 var binTests = map[string]string{
-	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples|TestGuides",
+	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples|TestGuides|TestSimHostsStartAndStop",
 	"provider": "^TestAcc[A-Z]",
 }
 
