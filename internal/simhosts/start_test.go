@@ -1,12 +1,14 @@
 package simhosts
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/takokit/takokit/internal/testinputs"
 )
@@ -16,14 +18,7 @@ import (
 // compared with full, and Stop leaves no process behind. It needs bin/hostsim
 // (`go tool mage build`; `mage unit` skips it by name).
 func TestSimHostsStartAndStop(t *testing.T) {
-	testinputs.DeclareBin("bin/hostsim")
-	bin, err := filepath.Abs("../../bin/hostsim")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("%s is missing: run `go tool mage build` (or `go tool mage test`) first", bin)
-	}
+	bin := hostsimBin(t)
 	hosts, err := Start(bin, t.TempDir(), []string{"full", "kv-only"}, env(EnvLane, "v1alpha3"))
 	if err != nil {
 		t.Fatal(err)
@@ -48,11 +43,52 @@ func TestSimHostsStartAndStop(t *testing.T) {
 	if len(hosts[1].Refuses) == 0 || !slices.ContainsFunc(hosts[1].Refuses, func(r string) bool { return strings.Contains(r, "AtLeastOnceQueue") }) {
 		t.Errorf("kv-only refuses %q; want what it does not install named (AtLeastOnceQueue among them)", hosts[1].Refuses)
 	}
+	begun := time.Now()
 	Stop(hosts)
 	stopped = true
+	if took := time.Since(begun); took > 5*time.Second {
+		t.Errorf("Stop took %v; want the hosts to stop on the interrupt, not after the 10 s before a kill", took)
+	}
 	for _, h := range hosts {
 		if err := h.cmd.Process.Signal(syscall.Signal(0)); err == nil {
 			t.Errorf("%s: process %d is still there after Stop", h.Profile, h.cmd.Process.Pid)
 		}
 	}
+}
+
+// TestAFailedStartStopsTheHostsBeforeIt: when a later profile does not start,
+// the hosts already started are stopped, not left running behind an error.
+func TestAFailedStartStopsTheHostsBeforeIt(t *testing.T) {
+	bin := hostsimBin(t)
+	dir := t.TempDir()
+	if _, err := Start(bin, dir, []string{"full", "no-such-profile"}, env()); err == nil || !strings.Contains(err.Error(), "hostsim --profile no-such-profile") {
+		t.Fatalf("Start with an unknown second profile: %v; want it refused naming that profile", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "full.ready.json"))
+	if err != nil {
+		t.Fatalf("the first host wrote no ready file: %v", err)
+	}
+	var ready struct{ PID int }
+	if err := json.Unmarshal(b, &ready); err != nil || ready.PID == 0 {
+		t.Fatalf("the first host's ready file %s: %v", b, err)
+	}
+	if err := syscall.Kill(ready.PID, 0); err == nil {
+		_ = syscall.Kill(ready.PID, syscall.SIGKILL)
+		t.Errorf("the first host (pid %d) is still running after the second failed to start", ready.PID)
+	}
+}
+
+// hostsimBin is the repository's bin/hostsim; without it the test fails with
+// the command that builds it.
+func hostsimBin(t *testing.T) string {
+	t.Helper()
+	testinputs.DeclareBin("bin/hostsim")
+	bin, err := filepath.Abs("../../bin/hostsim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s is missing: run `go tool mage build` (or `go tool mage test`) first", bin)
+	}
+	return bin
 }

@@ -127,7 +127,11 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	if c.DB != "" {
 		// SQLite says only "unable to open database file": name the directory
 		if st, err := os.Stat(filepath.Dir(c.DB)); err != nil || !st.IsDir() {
-			return c, badUsage("--db %s: the directory %s does not exist; create it or give a file in another one (without --db the database is in memory)", c.DB, filepath.Dir(c.DB))
+			what := "does not exist"
+			if err == nil {
+				what = "is a file"
+			}
+			return c, badUsage("--db %s: the directory %s %s; create it or give a file in another one (without --db the database is in memory)", c.DB, filepath.Dir(c.DB), what)
 		}
 	}
 	for _, name := range []string{"log-format", "format"} {

@@ -123,6 +123,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--procs", "two", addr}, `hostsim serve: invalid value "two" for flag -procs`},
 		{[]string{"catalog", "--lane", "v9"}, `hostsim catalog: --lane: unknown lane "v9"`},
 		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), addr}, "hostsim serve: --db " + filepath.Join(dir, "no", "such", "dir", "x.db") + ": the directory " + filepath.Join(dir, "no", "such", "dir") + " does not exist; create it"},
+		{[]string{"serve", "--db", filepath.Join(tokens, "x.db"), addr}, "hostsim serve: --db " + filepath.Join(tokens, "x.db") + ": the directory " + tokens + " is a file; create it"},
 		{[]string{"serve", "--ack-deadline", "-5s", addr}, "hostsim serve: --ack-deadline -5s is negative; give 0 (no deadline) or a duration such as 10s"},
 	} {
 		code, out, errb := runRefusing(t, tc.args)
