@@ -61,6 +61,9 @@ func TestTable(t *testing.T) {
 
 func TestNegatives(t *testing.T) {
 	negs := Negatives()
+	if got := NegativesOf("no-such-check"); got != nil {
+		t.Errorf("NegativesOf an id no check has = %+v; want none", got)
+	}
 	for _, c := range Table() {
 		n, ok := negs[c.ID]
 		if !ok {
