@@ -25,7 +25,8 @@ func init() {
 }
 
 // startInProcess is Start with hostsim.New behind an httptest server on
-// 127.0.0.1; it takes the flags the self-test passes (--catalog DIR, --lane NAME).
+// 127.0.0.1; it takes the flags the self-test passes (--catalog DIR, --lane NAME,
+// --conformance-probes false).
 func startInProcess(_ context.Context, _ string, profile string, extra ...string) (*Sim, error) {
 	cfg := hostsim.Config{Profile: profile, ConformanceProbes: true}
 	lane := wire.DefaultLane
@@ -40,6 +41,8 @@ func startInProcess(_ context.Context, _ string, profile string, extra ...string
 				return nil, fmt.Errorf("in-process hostsim --catalog %s: %w", v, err)
 			}
 			cfg.Catalog = cat
+		case "--conformance-probes": // on unless "false": a host ignoring the probe header
+			cfg.ConformanceProbes = v != "false"
 		case "--lane":
 			l, err := wire.LaneNamed(v)
 			if err != nil {

@@ -15,29 +15,37 @@ import (
 // outcomesDir holds, per shaped host, how each check ends there.
 var outcomesDir = filepath.Join("testdata", "outcomes")
 
-// shapedHosts are hosts that install less than full, or speak the other lane:
-// on them a check ends not-applicable for a reason of its own, or passes on
-// what is left. The files are named for the host.
-var shapedHosts = []struct {
+// shapedHosts are hosts that install less than full, speak the other lane, or
+// are run with less (one token, no probe header): on them a check ends
+// not-applicable for a reason of its own, or passes on what is left. The files
+// are named for the host.
+var shapedHosts = []shapedHost{
+	{"bundles-only", "testdata/bundles-only.json", "", false, false},
+	{"kv-only", "kv-only", "", false, false},
+	{"no-endpoints", "no-endpoints", "", false, false},
+	{"silent-support", "silent-support", "", false, false},
+	{"tight-limits", "tight-limits", "", false, false},
+	{"v1alpha3", "full", "v1alpha3", false, false},
+	// test profiles of hosts lacking what some checks need (not_applicable_hosts_test.go)
+	{"no-artifacts", "testdata/no-artifacts.json", "", false, false},
+	{"versions-without-worker", "testdata/versions-without-worker.json", "", false, false},
+	{"nothing-creatable", "testdata/nothing-creatable.json", "", false, false},
+	{"versions-first-related", "testdata/versions-first-related.json", "", false, false},
+	{"endpoint-two-versions", "testdata/endpoint-two-versions.json", "", false, false},
+	{"primary-alone", "full", "", true, false},
+	{"no-probes", "full", "", false, true},
+}
+
+// shapedHost is a host of TestEachCheckEndsAsRecordedOnShapedHosts.
+type shapedHost struct {
 	name, profile, lane string
 	// primaryAlone runs with the primary token only, as a host implementer
 	// holding one token may: a check needing another principal must say which
 	// flag it needs, never reach for the principal it was not given
 	primaryAlone bool
-}{
-	{"bundles-only", "testdata/bundles-only.json", "", false},
-	{"kv-only", "kv-only", "", false},
-	{"no-endpoints", "no-endpoints", "", false},
-	{"silent-support", "silent-support", "", false},
-	{"tight-limits", "tight-limits", "", false},
-	{"v1alpha3", "full", "v1alpha3", false},
-	// test profiles of hosts lacking what some checks need (not_applicable_hosts_test.go)
-	{"no-artifacts", "testdata/no-artifacts.json", "", false},
-	{"versions-without-worker", "testdata/versions-without-worker.json", "", false},
-	{"nothing-creatable", "testdata/nothing-creatable.json", "", false},
-	{"versions-first-related", "testdata/versions-first-related.json", "", false},
-	{"endpoint-two-versions", "testdata/endpoint-two-versions.json", "", false},
-	{"primary-alone", "full", "", true},
+	// noProbes is a host ignoring the test-only probe header, as every host
+	// but hostsim does: a check needing it must say so
+	noProbes bool
 }
 
 // TestEachCheckEndsAsRecordedOnShapedHosts: how each check ends on hosts that
@@ -56,7 +64,7 @@ func TestEachCheckEndsAsRecordedOnShapedHosts(t *testing.T) {
 	}
 	for _, h := range shapedHosts {
 		t.Run(h.name, func(t *testing.T) {
-			got := endings(t, h.profile, h.lane, h.primaryAlone, only)
+			got := endings(t, h, only)
 			file := filepath.Join(outcomesDir, h.name+".txt")
 			if update {
 				if err := os.MkdirAll(outcomesDir, 0o755); err != nil {
@@ -92,19 +100,22 @@ func TestEachCheckEndsAsRecordedOnShapedHosts(t *testing.T) {
 }
 
 // endings runs the checks (all when only is nil) against an in-process hostsim
-// of profile on lane (the default when ""), with the primary token alone when
-// primaryAlone is set, and gives one line per check: its id,
+// shaped as h says (its profile, its lane or the default, the probe header
+// ignored; the primary token alone), and gives one line per check: its id,
 // status and masked message. The runner probes with the project's catalog of
 // the lane it learns from the host.
-func endings(t *testing.T, profile, lane string, primaryAlone bool, only []string) []string {
+func endings(t *testing.T, h shapedHost, only []string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	var extra []string
-	if lane != "" {
-		extra = []string{"--lane", lane}
+	if h.lane != "" {
+		extra = append(extra, "--lane", h.lane)
 	}
-	sim, err := startInProcess(ctx, "", profile, extra...)
+	if h.noProbes {
+		extra = append(extra, "--conformance-probes", "false")
+	}
+	sim, err := startInProcess(ctx, "", h.profile, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +129,11 @@ func endings(t *testing.T, profile, lane string, primaryAlone bool, only []strin
 			lines = append(lines, fmt.Sprintf("%s %s: %s", r.ID, r.Status, masked(r.Message)))
 		}}
 	tokens(&cfg)
-	if primaryAlone {
+	if h.primaryAlone {
 		cfg.Alternate, cfg.OtherTenant = "", ""
 	}
 	if _, err := conformance.Run(ctx, cfg); err != nil {
-		t.Fatalf("the run against hostsim %s did not start: %v", profile, err)
+		t.Fatalf("the run against hostsim %s did not start: %v", h.profile, err)
 	}
 	return lines
 }
