@@ -109,6 +109,21 @@ func TestCheckFindsEachBreak(t *testing.T) {
 		}},
 		{"manifest not placed", goodManifest, "missing from dist", func(f map[string][]byte) { f[ManifestName(testVersion)] = nil }},
 		{"protocol 5", `{"version":1,"metadata":{"protocol_versions":["5.0"]}}`, "protocol 6.0", nil},
+		{"tool archive holding another file", goodManifest, "want only " + ToolBinary("hostsim", linux), func(f map[string][]byte) {
+			f[ToolArchive("hostsim", testVersion, linux)] = tgzOf(t, "README.md")
+		}},
+		{"binary not executable", goodManifest, ProviderBinary(testVersion, linux) + " is not executable", func(f map[string][]byte) {
+			f[ProviderZip(testVersion, linux)] = zipWithMode(t, 0o644, ProviderBinary(testVersion, linux))
+		}},
+		{"sums list a file more", goodManifest, "lists 8 files, want 7", func(f map[string][]byte) {
+			sum := sha256.Sum256(f["metadata.json"])
+			f[SumsFile(testVersion)] = append(f[SumsFile(testVersion)], fmt.Sprintf("%s  metadata.json\n", hex.EncodeToString(sum[:]))...)
+		}},
+		{"manifest version 2", `{"version":2,"metadata":{"protocol_versions":["6.0"]}}`, "says version 2", nil},
+		{"manifest member unknown", `{"version":1,"metadata":{"protocol_versions":["6.0"]},"extra":1}`, `unknown field "extra"`, nil},
+		{"placed manifest differs", goodManifest, ManifestName(testVersion) + " differs from " + ManifestFile, func(f map[string][]byte) {
+			f[ManifestName(testVersion)] = []byte("{}\n")
+		}},
 		{"not a version", goodManifest, "not a semantic version", func(f map[string][]byte) {
 			f["metadata.json"] = fmt.Appendf(nil, `{"project_name":%q,"version":"1.2","commit":"x"}`, ProjectName)
 		}},
@@ -124,6 +139,24 @@ func TestCheckFindsEachBreak(t *testing.T) {
 				t.Errorf("Check = %q; want a problem naming %q", bad, c.want)
 			}
 		})
+	}
+}
+
+// TestCheckHoldsTheBuildsAndWindowsModes: a matrix lacking a build is named, and
+// a Windows binary needs no executable bit (its archive's mode means nothing there).
+func TestCheckHoldsTheBuildsAndWindowsModes(t *testing.T) {
+	root, dist := fakeRelease(t, goodManifest, nil)
+	short := map[string][]Target{"provider": testMatrix["provider"], "hostsim": testMatrix["hostsim"]}
+	if bad, err := Check(root, dist, short); err != nil || !strings.Contains(strings.Join(bad, "\n"), "the builds are [hostsim provider], want") {
+		t.Errorf("Check of a matrix without conformance = %q, %v; want the builds named", bad, err)
+	}
+	windows := Target{"windows", "arm64"}
+	root, dist = fakeRelease(t, goodManifest, func(f map[string][]byte) {
+		f[ProviderZip(testVersion, windows)] = zipWithMode(t, 0o644, ProviderBinary(testVersion, windows))
+	})
+	bad, err := Check(root, dist, testMatrix)
+	if err != nil || strings.Contains(strings.Join(bad, "\n"), "is not executable") {
+		t.Errorf("Check of a Windows binary without the executable bit = %q, %v; want no mode problem", bad, err)
 	}
 }
 
@@ -143,6 +176,12 @@ func TestPlaceManifestNamesItForTheVersion(t *testing.T) {
 
 func zipOf(t *testing.T, names ...string) []byte {
 	t.Helper()
+	return zipWithMode(t, 0o755, names...)
+}
+
+// zipWithMode is a zip of the named files, each with mode.
+func zipWithMode(t *testing.T, mode os.FileMode, names ...string) []byte {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "a.zip")
 	f, err := os.Create(p)
 	if err != nil {
@@ -151,7 +190,7 @@ func zipOf(t *testing.T, names ...string) []byte {
 	w := zip.NewWriter(f)
 	for _, n := range names {
 		h := &zip.FileHeader{Name: n, Method: zip.Deflate}
-		h.SetMode(0o755)
+		h.SetMode(mode)
 		e, err := w.CreateHeader(h)
 		if err != nil {
 			t.Fatal(err)
