@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/takokit/takokit/catalog/piddir"
 	"github.com/takokit/takokit/internal/fsx"
 	"github.com/takokit/takokit/internal/simhosts"
 )
@@ -24,7 +25,9 @@ const demoConfig = "examples/demo"
 // runDemo plans and applies one configuration against each partial host and reports, per host,
 // what was refused at plan time and why, and the typed outputs where the apply succeeded.
 func runDemo() error {
-	work, err := os.MkdirTemp("", "takokit-demo-")
+	// the hosts' ready files and logs, the configurations applied: named for this process (catalog/piddir), so a run killed
+	// outright leaves a folder the next run removes
+	work, err := piddir.Make(os.TempDir(), "takokit-demo-")
 	if err != nil {
 		return err
 	}

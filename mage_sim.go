@@ -10,12 +10,15 @@ import (
 	"syscall"
 	"text/tabwriter"
 
+	"github.com/takokit/takokit/catalog/piddir"
 	"github.com/takokit/takokit/internal/simhosts"
 )
 
 // runSim starts the partial hosts side by side and keeps them up until SIGINT/SIGTERM.
 func runSim() error {
-	dir, err := os.MkdirTemp("", "takokit-sim-")
+	// the hosts' ready files and logs: named for this process (catalog/piddir), so a run killed
+	// outright leaves a folder the next run removes
+	dir, err := piddir.Make(os.TempDir(), "takokit-sim-")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/takokit/takokit/catalog/piddir"
 )
 
 // built is the hostsim binary the process tests run, built once per test binary.
@@ -16,11 +18,16 @@ var built struct {
 	out  []byte
 }
 
+// binDirPrefix names the folder the binary is built into for the process that
+// built it (hostsim-cmd-test-<pid>-*, catalog/piddir): TestMain removes it, and
+// a test binary killed outright leaves one the next test binary removes.
+const binDirPrefix = "hostsim-cmd-test-"
+
 // hostsimBinary builds this command once and returns its path; TestMain removes it.
 func hostsimBinary(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "hostsim-cmd-test-"); built.err == nil {
+		if built.dir, built.err = piddir.Make(os.TempDir(), binDirPrefix); built.err == nil {
 			built.out, built.err = exec.Command("go", "build", "-o", filepath.Join(built.dir, "hostsim"), ".").CombinedOutput()
 		}
 	})
