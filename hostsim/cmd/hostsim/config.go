@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // Config is everything `hostsim serve` or `hostsim catalog` is told, from
@@ -125,13 +125,8 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 		return c, badUsage("--ack-deadline %s is negative; give 0 (no deadline) or a duration such as 10s", c.AckDeadline)
 	}
 	if c.DB != "" {
-		// SQLite says only "unable to open database file": name the directory
-		if st, err := os.Stat(filepath.Dir(c.DB)); err != nil || !st.IsDir() {
-			what := "does not exist"
-			if err == nil {
-				what = "is a file"
-			}
-			return c, badUsage("--db %s: the directory %s %s; create it or give a file in another one (without --db the database is in memory)", c.DB, filepath.Dir(c.DB), what)
+		if err := store.CheckDir(c.DB); err != nil {
+			return c, badUsage("--db %s: %v; create it or give a file in another one (without --db the database is in memory)", c.DB, err)
 		}
 	}
 	for _, name := range []string{"log-format", "format"} {

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -61,6 +63,9 @@ func Open(path string) (*Store, error) {
 		s.memory = true
 		s.m.KeepAlone()
 	} else {
+		if err := CheckDir(path); err != nil {
+			return nil, fmt.Errorf("open database %q: %w; create it or name a file in another one (an empty path keeps the database in memory)", path, err)
+		}
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
 	}
@@ -88,6 +93,24 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("read database %q: %w", path, err)
 	}
 	return s, nil
+}
+
+// CheckDir says why a database file cannot be made at path when its directory
+// is missing or is a file: SQLite answers both with only "unable to open
+// database file". nil when the directory is there.
+func CheckDir(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && st.IsDir():
+		return nil
+	case err == nil:
+		return fmt.Errorf("the directory %s is a file", dir)
+	case os.IsNotExist(err):
+		return fmt.Errorf("the directory %s does not exist", dir)
+	default:
+		return fmt.Errorf("the directory %s cannot be read: %w", dir, err)
+	}
 }
 
 // Close releases the database (an in-memory one is gone afterwards).
