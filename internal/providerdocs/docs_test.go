@@ -213,3 +213,41 @@ func TestProviderDocsExamplesValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestProviderDocsRenderSaysWhyTfplugindocsRefused: a template tfplugindocs cannot
+// parse fails its generate step, a page without front matter its validate step;
+// either way Render returns nothing and says which step and why, without the
+// [DEBUG] line validate prints per file.
+func TestProviderDocsRenderSaysWhyTfplugindocsRefused(t *testing.T) {
+	testinputs.DeclarePart("PROVIDER_DOCS") // its programs read that part of the tree: docs/decisions.md#test-cache
+	tools := binTools(t)
+	for _, tc := range []struct{ name, index, want string }{
+		{"unparsable", "{{ .Bad", `tfplugindocs generate failed (exit status 1); its output:`},
+		{"no front matter", "# takoform\n", "tfplugindocs validate failed (exit status 1); its output:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own copy of the templates and examples
+			root := t.TempDir()
+			for _, d := range []string{"templates", filepath.Join("examples", "provider"), filepath.Join("examples", "resources")} {
+				if err := fsx.CopyTree(filepath.Join(repoRoot(t), d), filepath.Join(root, d)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(root, "templates", "index.md.tmpl"), []byte(tc.index), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pages, err := Render(root, tools)
+			if err == nil || pages != nil {
+				t.Fatalf("Render = %d pages, %v; want nothing and an error", len(pages), err)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, tc.want) || strings.Contains(msg, "[DEBUG]") {
+				t.Errorf("Render's error:\n%s\nwant it to start %q, without [DEBUG] lines", msg, tc.want)
+			}
+			why := map[string]string{"unparsable": `unable to parse template "{{ .Bad"`, "no front matter": "docs/index.md: error checking file frontmatter: no frontmatter found"}[tc.name]
+			if !strings.Contains(msg, why) {
+				t.Errorf("Render's error does not say why (%q):\n%s", why, msg)
+			}
+		})
+	}
+}

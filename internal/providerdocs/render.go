@@ -76,7 +76,7 @@ func Render(root string, tools Tools) (map[string][]byte, error) {
 		cmd := exec.Command(tools.Tfplugindocs, args...)
 		cmd.Env = cleanEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("tfplugindocs %s failed (%v); its output:\n%s", args[0], err, out)
+			return nil, fmt.Errorf("tfplugindocs %s failed (%v); its output:\n%s", args[0], err, withoutDebug(out))
 		}
 	}
 	pages := map[string][]byte{}
@@ -96,9 +96,23 @@ func Render(root string, tools Tools) (map[string][]byte, error) {
 		return nil, fmt.Errorf("read what tfplugindocs wrote: %w", err)
 	}
 	if _, ok := pages["docs/index.md"]; !ok {
-		return nil, fmt.Errorf("tfplugindocs wrote no docs/index.md (is templates/index.md.tmpl there?)")
+		// tfplugindocs writes one even without templates/index.md.tmpl: a guard
+		// against another version of it, not a user's mistake
+		return nil, fmt.Errorf("tfplugindocs wrote no docs/index.md; is bin/tfplugindocs the version tools/release names?")
 	}
 	return pages, nil
+}
+
+// withoutDebug is tfplugindocs' output without its [DEBUG] lines: validate prints one
+// per file it checks, and the line saying what is wrong would drown among them.
+func withoutDebug(out []byte) string {
+	var keep []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if !strings.Contains(l, "[DEBUG]") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 // cleanEnv is the caller's environment without OpenTofu's, Terraform's and the provider's
