@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
@@ -26,20 +29,40 @@ func splitList(s string) []string {
 }
 
 // loadCatalog returns the catalog in dir, or nil without one: a run then probes the
-// host with the project's catalog of the host's lane (docs/protocol.md#lanes).
+// host with the project's catalog of the host's lane (docs/protocol.md#lanes). A
+// directory is held to the rule every family root is (catalog.LoadRoot, as hostsim's
+// --catalog is): a directory that is no family root, or whose family is empty, would
+// otherwise give a run that knows no Form and ends not-applicable everywhere.
 func loadCatalog(dir string) (*catalog.Catalog, error) {
 	if dir == "" {
 		return nil, nil
 	}
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return nil, usagef("--catalog %s is not a directory", dir)
+	c, err := catalog.LoadRoot(dir)
+	var re *catalog.RootError
+	if errors.As(err, &re) {
+		return nil, usagef("--catalog %s: %s", dir, re.Reason)
 	}
-	c, err := catalog.Load(os.DirFS(dir))
 	if err != nil {
-		return nil, fmt.Errorf("catalog %s does not load: %w", dir, err)
+		return nil, usagef("--catalog %s: %v", dir, err)
 	}
 	return c, nil
+}
+
+// checkOutDir refuses an --out FILE whose directory is missing or is a file before
+// anything runs: found only when the report is written, it lost the whole run.
+func checkOutDir(path string) error {
+	if path == "" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("--out %s: the directory %s does not exist; create it or write the report elsewhere", path, dir)
+	case !st.IsDir():
+		return usagef("--out %s: %s is a file, not a directory", path, dir)
+	}
+	return nil
 }
 
 // checkOrigin accepts a bare http(s) origin with an optional trailing slash.
@@ -112,6 +135,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		if !conformance.Known(id) {
 			return usagef("run: check %q is not in the table; `conformance list` prints the ids", id)
 		}
+	}
+	for _, id := range cfg.Only {
+		if slices.Contains(cfg.Skip, id) {
+			return usagef("run: check %q is in both --only and --skip; name it in one of them", id)
+		}
+	}
+	if err := checkOutDir(*outPath); err != nil {
+		return err
 	}
 	if *format == "text" && *outPath == "" {
 		cfg.Started = func(host string, lane *wire.Lane) { fmt.Fprintln(stdout, conformance.LaneLine(host, lane.Name)) }

@@ -138,9 +138,11 @@ func TestRunThatCouldNotRunExits2(t *testing.T) {
 	}
 
 	host := fakeHost(t, http.StatusOK, nil)
-	missing := filepath.Join(t.TempDir(), "no-such-dir", "report.json")
+	// a directory: its parent is there, so the run goes ahead (a missing one is
+	// refused before it, TestRunRefusesWhatWouldWasteIt), and the write fails at the end
+	missing := t.TempDir()
 	code, stdout, stderr = runCLI(t, tok, "run", "--endpoint", host.URL, "--token-env", "TOK", "--only", "discovery-exact", "--format", "json", "--out", missing)
-	if code != 2 || !strings.Contains(stderr, "--out "+missing) || !summaryLine.MatchString(lastLine(stdout)) {
+	if code != 2 || !strings.Contains(stderr, "writing the report to --out "+missing) || !summaryLine.MatchString(lastLine(stdout)) {
 		t.Errorf("an unwritable --out: exit %d stdout %q stderr %q; want 2 naming the file, the summary still on stdout", code, stdout, stderr)
 	}
 

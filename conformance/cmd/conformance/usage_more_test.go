@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunRefusesWhatWouldWasteIt: a --catalog that is no family root, a check in
+// both --only and --skip, and an --out whose directory is missing or a file are
+// refused before anything runs (exit 2, nothing on stdout), each saying what to do.
+// Before, the first ran knowing no Form (not-applicable everywhere, exit 0), the
+// second ran nothing (exit 0), the third lost the whole run once it ended.
+func TestRunRefusesWhatWouldWasteIt(t *testing.T) {
+	empty := t.TempDir()
+	noForms := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(noForms, "forms"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "plain")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"run", "--endpoint", "http://127.0.0.1:1", "--token-env", "TOK"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"catalog that is no family root", []string{"--catalog", empty}, "conformance: --catalog " + empty + ": "},
+		{"catalog of an empty family", []string{"--catalog", noForms}, "conformance: --catalog " + noForms + ": its forms/ directory holds no Form package"},
+		{"missing catalog", []string{"--catalog", filepath.Join(empty, "none")}, "conformance: --catalog " + filepath.Join(empty, "none") + ": "},
+		{"a check in --only and --skip", []string{"--only", "stale-generation-rejected,discovery-exact", "--skip", "stale-generation-rejected"},
+			`conformance: run: check "stale-generation-rejected" is in both --only and --skip; name it in one of them`},
+		{"out in a missing directory", []string{"--out", filepath.Join(empty, "no", "r.json")},
+			"conformance: --out " + filepath.Join(empty, "no", "r.json") + ": the directory " + filepath.Join(empty, "no") + " does not exist; create it or write the report elsewhere"},
+		{"out under a file", []string{"--out", filepath.Join(file, "r.json")},
+			"conformance: --out " + filepath.Join(file, "r.json") + ": " + file + " is a file, not a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, env(map[string]string{"TOK": "t"}), append(append([]string{}, base...), tc.args...)...)
+			first, _, _ := strings.Cut(stderr, "\n")
+			if code != 2 || stdout != "" || !strings.HasPrefix(first, tc.want) {
+				t.Errorf("exit %d, stdout %q, stderr's first line %q; want 2, nothing, a line starting %q", code, stdout, first, tc.want)
+			}
+		})
+	}
+}
