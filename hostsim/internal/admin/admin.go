@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,26 +36,31 @@ type handler func(a *API, w http.ResponseWriter, r *http.Request, arg string) er
 type route struct {
 	method, path string // path below /_sim; a "*" captures one segment
 	h            handler
-	open         bool   // answers without the admin token (still loopback only)
-	summary      string // what it answers, for the OpenAPI document
+	open         bool     // answers without the admin token (still loopback only)
+	summary      string   // what it answers, for the OpenAPI document
+	query        []string // the query keys it takes; any other is refused (ownQuery: the handler checks)
 }
 
+// ownQuery marks a route whose handler checks its query itself, with a message
+// only it can give.
+var ownQuery = []string{"*"}
+
 var table = []route{
-	{"GET", "/health", (*API).health, true, "The host is up: lane, profile, version, uptime, GOMAXPROCS."},
-	{"GET", "/openapi.json", (*API).openapi, true, "This OpenAPI document."},
-	{"GET", "/state", (*API).state, false, "Everything the host holds, as the dashboard shows it."},
-	{"GET", "/events", (*API).events, false, "The journal after a sequence number."},
-	{"GET", "/counters", (*API).counters, false, "Requests, mutations, uploads, support reads, dispatches and fault firings."},
-	{"GET", "/faults", (*API).faults, false, "The armed faults with their firings."},
-	{"POST", "/faults", (*API).armFault, false, "Arm a fault."},
-	{"DELETE", "/faults", (*API).disarm, false, "Disarm faults."},
-	{"POST", "/operations/*/complete", (*API).complete, false, "Settle a pending operation."},
-	{"POST", "/reset", (*API).reset, false, "Forget every resource."},
-	{"GET", "/profile", (*API).profile, false, "The merged profile in force."},
-	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full."},
-	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more)."},
-	{"GET", "/databases", (*API).databases, false, "Each SQLiteDatabase's real database: its migration ledger and its tables' shape."},
-	{"GET", "/databases/*", (*API).database, false, "One SQLiteDatabase's real database, by the resource's uid."},
+	{"GET", "/health", (*API).health, true, "The host is up: lane, profile, version, uptime, GOMAXPROCS.", nil},
+	{"GET", "/openapi.json", (*API).openapi, true, "This OpenAPI document.", nil},
+	{"GET", "/state", (*API).state, false, "Everything the host holds, as the dashboard shows it.", nil},
+	{"GET", "/events", (*API).events, false, "The journal after a sequence number.", []string{"since"}},
+	{"GET", "/counters", (*API).counters, false, "Requests, mutations, uploads, support reads, dispatches and fault firings.", nil},
+	{"GET", "/faults", (*API).faults, false, "The armed faults with their firings.", nil},
+	{"POST", "/faults", (*API).armFault, false, "Arm a fault.", nil},
+	{"DELETE", "/faults", (*API).disarm, false, "Disarm every fault armed at run time; the profile's own stay armed.", nil},
+	{"POST", "/operations/*/complete", (*API).complete, false, "Settle a pending operation.", nil},
+	{"POST", "/reset", (*API).reset, false, "Forget every resource.", nil},
+	{"GET", "/profile", (*API).profile, false, "The merged profile in force.", nil},
+	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full.", nil},
+	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more).", ownQuery},
+	{"GET", "/databases", (*API).databases, false, "Each SQLiteDatabase's real database: its migration ledger and its tables' shape.", nil},
+	{"GET", "/databases/*", (*API).database, false, "One SQLiteDatabase's real database, by the resource's uid.", nil},
 }
 
 // Route is one route of the admin API, for the OpenAPI document.
@@ -109,12 +115,41 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if hit == nil {
-		writeErr(w, decide.NotFound("no admin route %s %s", r.Method, r.URL.Path))
+		writeErr(w, decide.NotFound("no admin route %s %s%s", r.Method, r.URL.Path, methodsOf(path)))
 		return
+	}
+	for k := range r.URL.Query() {
+		if !slices.Contains(hit.query, k) && !slices.Equal(hit.query, ownQuery) {
+			writeErr(w, decide.Invalid("%s %s takes %s; remove %q (GET %s/openapi.json describes every admin route)", hit.method, Prefix+hit.path, queryKeys(hit.query), k, Prefix))
+			return
+		}
 	}
 	if err := hit.h(a, w, r, arg); err != nil {
 		writeErr(w, err)
 	}
+}
+
+// methodsOf is, for a path some route answers with another method, which methods
+// it has ("; /_sim/faults answers GET, POST, DELETE"), else "".
+func methodsOf(path string) string {
+	var ms []string
+	for _, rt := range table {
+		if _, ok := matchPath(rt.path, path); ok && !slices.Contains(ms, rt.method) {
+			ms = append(ms, rt.method)
+		}
+	}
+	if len(ms) == 0 {
+		return ""
+	}
+	return "; " + Prefix + path + " answers " + strings.Join(ms, ", ")
+}
+
+// queryKeys says which query keys a route takes.
+func queryKeys(keys []string) string {
+	if len(keys) == 0 {
+		return "no query parameter"
+	}
+	return "only the query parameter " + strings.Join(keys, ", ")
 }
 
 func matchPath(pattern, path string) (string, bool) {

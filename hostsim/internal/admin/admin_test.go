@@ -92,3 +92,36 @@ func TestRoutesListTheTable(t *testing.T) {
 		}
 	}
 }
+
+// TestARefusedRouteSaysWhatTheHostTakes: a path answered with another method says
+// which methods it has; a query key a route does not take is refused (not ignored:
+// DELETE /_sim/faults?name=x disarmed every fault) naming the keys it takes.
+func TestARefusedRouteSaysWhatTheHostTakes(t *testing.T) {
+	a := &API{Token: "admin-secret"} // no state: every request below is refused before a handler
+	for _, c := range []struct {
+		method, path string
+		status       int
+		message      string
+	}{
+		{"PUT", "/_sim/faults", 404, "no admin route PUT /_sim/faults; /_sim/faults answers GET, POST, DELETE"},
+		{"GET", "/_sim/operations/op-1/complete", 404, "no admin route GET /_sim/operations/op-1/complete; /_sim/operations/op-1/complete answers POST"},
+		{"GET", "/_sim/nope", 404, "no admin route GET /_sim/nope"},
+		{"DELETE", "/_sim/faults?name=store.fail", 400, `DELETE /_sim/faults takes no query parameter; remove "name" (GET /_sim/openapi.json describes every admin route)`},
+		{"GET", "/_sim/events?after=3", 400, `GET /_sim/events takes only the query parameter since; remove "after" (GET /_sim/openapi.json describes every admin route)`},
+		{"GET", "/_sim/events?since=3&limit=2", 400, `GET /_sim/events takes only the query parameter since; remove "limit" (GET /_sim/openapi.json describes every admin route)`},
+	} {
+		req := httptest.NewRequest(c.method, c.path, nil)
+		req.RemoteAddr = "127.0.0.1:4000"
+		req.Header.Set("Authorization", "Bearer admin-secret")
+		rec := httptest.NewRecorder()
+		a.ServeHTTP(rec, req)
+		var env wire.Envelope
+		if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || env.Error == nil {
+			t.Errorf("%s %s: not an error envelope: %d %s", c.method, c.path, rec.Code, rec.Body)
+			continue
+		}
+		if rec.Code != c.status || env.Error.Message != c.message {
+			t.Errorf("%s %s: %d %q\nwant %d %q", c.method, c.path, rec.Code, env.Error.Message, c.status, c.message)
+		}
+	}
+}
