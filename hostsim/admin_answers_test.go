@@ -104,7 +104,7 @@ func TestAdminAnswersEmptyListsAndRefusesBadQueries(t *testing.T) {
 	}
 
 	// asset lookups take exactly one query key, path, once
-	adminCall(t, h, "GET", "/_sim/assets/u-1?path=%2Fa&x=1", "").refused(t, "another key", "takes exactly one query key, path")
+	adminCall(t, h, "GET", "/_sim/assets/u-1?path=%2Fa&x=1", "").refused(t, "another key", `GET /_sim/assets/{id} takes only the query parameter path; remove "x"`)
 	adminCall(t, h, "GET", "/_sim/assets/u-1?path=%2Fa&path=%2Fb", "").refused(t, "path twice", "takes exactly one query key, path")
 	adminCall(t, h, "GET", "/_sim/assets/u-1", "").refused(t, "no path", "takes exactly one query key, path")
 

@@ -200,7 +200,11 @@ func New(cfg Config) (*Host, error) {
 func openAPI(lane *wire.Lane, host *profile.Host) ([]byte, error) {
 	var routes []openapi.AdminRoute
 	for _, r := range admin.Routes() {
-		routes = append(routes, openapi.AdminRoute{Method: r.Method, Path: r.Path, Open: r.Open, Summary: r.Summary})
+		var query []openapi.AdminParam
+		for _, q := range r.Query {
+			query = append(query, openapi.AdminParam{Name: q.Name, About: q.About, Required: q.Required})
+		}
+		routes = append(routes, openapi.AdminRoute{Method: r.Method, Path: r.Path, Open: r.Open, Summary: r.Summary, Query: query})
 	}
 	return openapi.Document(lane, host.Forms(), admin.Prefix, routes)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,4 +125,50 @@ func TestOpenAPIDescribesEveryAnswer(t *testing.T) {
 		}
 	}
 	assertDocumentRefusesBrokenExchanges(t, v, kept)
+}
+
+// TestOpenAPIListsTheAdminQueryParameters: the query keys an admin route takes,
+// the only ones it accepts, are in the document its refusals point to.
+func TestOpenAPIListsTheAdminQueryParameters(t *testing.T) {
+	sim := hostsimtest.Start(t, hostsim.Config{})
+	doc, err := sim.Host.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Paths map[string]map[string]struct {
+			Parameters []struct {
+				Name, In string
+				Required bool
+			} `json:"parameters"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	query := func(path, method string) []string {
+		var out []string
+		for _, p := range d.Paths[path][method].Parameters {
+			if p.In == "query" {
+				out = append(out, fmt.Sprintf("%s required=%v", p.Name, p.Required))
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		path, method string
+		want         []string
+	}{
+		{"/_sim/events", "get", []string{"since required=false"}},
+		{"/_sim/assets/{id}", "get", []string{"path required=true"}},
+		{"/_sim/faults", "delete", nil},
+		{"/_sim/state", "get", nil},
+	} {
+		if _, ok := d.Paths[c.path][c.method]; !ok {
+			t.Errorf("%s %s is not in the document", c.method, c.path)
+		}
+		if got := query(c.path, c.method); !slices.Equal(got, c.want) {
+			t.Errorf("%s %s: query parameters %v, want %v", c.method, c.path, got, c.want)
+		}
+	}
 }

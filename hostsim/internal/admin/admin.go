@@ -36,20 +36,24 @@ type handler func(a *API, w http.ResponseWriter, r *http.Request, arg string) er
 type route struct {
 	method, path string // path below /_sim; a "*" captures one segment
 	h            handler
-	open         bool     // answers without the admin token (still loopback only)
-	summary      string   // what it answers, for the OpenAPI document
-	query        []string // the query keys it takes; any other is refused (ownQuery: the handler checks)
+	open         bool    // answers without the admin token (still loopback only)
+	summary      string  // what it answers, for the OpenAPI document
+	query        []Param // the query keys it takes; any other is refused
 }
 
-// ownQuery marks a route whose handler checks its query itself, with a message
-// only it can give.
-var ownQuery = []string{"*"}
+// Param is a query parameter an admin route takes.
+type Param struct {
+	Name     string
+	Required bool
+	About    string // what it holds, for the OpenAPI document
+}
 
 var table = []route{
 	{"GET", "/health", (*API).health, true, "The host is up: lane, profile, version, uptime, GOMAXPROCS.", nil},
 	{"GET", "/openapi.json", (*API).openapi, true, "This OpenAPI document.", nil},
 	{"GET", "/state", (*API).state, false, "Everything the host holds, as the dashboard shows it.", nil},
-	{"GET", "/events", (*API).events, false, "The journal after a sequence number.", []string{"since"}},
+	{"GET", "/events", (*API).events, false, "The journal after a sequence number.",
+		[]Param{{"since", false, "the number of the last event already read (0 or absent: from the oldest kept)"}}},
 	{"GET", "/counters", (*API).counters, false, "Requests, mutations, uploads, support reads, dispatches and fault firings.", nil},
 	{"GET", "/faults", (*API).faults, false, "The armed faults with their firings.", nil},
 	{"POST", "/faults", (*API).armFault, false, "Arm a fault.", nil},
@@ -58,7 +62,8 @@ var table = []route{
 	{"POST", "/reset", (*API).reset, false, "Forget every resource.", nil},
 	{"GET", "/profile", (*API).profile, false, "The merged profile in force.", nil},
 	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full.", nil},
-	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more).", ownQuery},
+	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more).",
+		[]Param{{"path", true, "the escaped request pathname, with any query or fragment, escaped once more as a query value"}}},
 	{"GET", "/databases", (*API).databases, false, "Each SQLiteDatabase's real database: its migration ledger and its tables' shape.", nil},
 	{"GET", "/databases/*", (*API).database, false, "One SQLiteDatabase's real database, by the resource's uid.", nil},
 }
@@ -67,13 +72,14 @@ var table = []route{
 type Route struct {
 	Method, Path, Summary string
 	Open                  bool
+	Query                 []Param
 }
 
 // Routes lists the admin API's routes in table order.
 func Routes() []Route {
 	out := make([]Route, len(table))
 	for i, r := range table {
-		out[i] = Route{Method: r.method, Path: r.path, Summary: r.summary, Open: r.open}
+		out[i] = Route{Method: r.method, Path: r.path, Summary: r.summary, Open: r.open, Query: r.query}
 	}
 	return out
 }
@@ -119,8 +125,8 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for k := range r.URL.Query() {
-		if !slices.Contains(hit.query, k) && !slices.Equal(hit.query, ownQuery) {
-			writeErr(w, decide.Invalid("%s %s takes %s; remove %q (GET %s/openapi.json describes every admin route)", hit.method, Prefix+hit.path, queryKeys(hit.query), k, Prefix))
+		if !slices.ContainsFunc(hit.query, func(p Param) bool { return p.Name == k }) {
+			writeErr(w, decide.Invalid("%s %s takes %s; remove %q (GET %s/openapi.json describes every admin route)", hit.method, Prefix+DocPath(hit.path), queryKeys(hit.query), k, Prefix))
 			return
 		}
 	}
@@ -145,12 +151,20 @@ func methodsOf(path string) string {
 }
 
 // queryKeys says which query keys a route takes.
-func queryKeys(keys []string) string {
-	if len(keys) == 0 {
+func queryKeys(ps []Param) string {
+	if len(ps) == 0 {
 		return "no query parameter"
 	}
-	return "only the query parameter " + strings.Join(keys, ", ")
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	return "only the query parameter " + strings.Join(names, ", ")
 }
+
+// DocPath is a route's path as the OpenAPI document writes it: the captured
+// segment as {id}.
+func DocPath(path string) string { return strings.Replace(path, "*", "{id}", 1) }
 
 func matchPath(pattern, path string) (string, bool) {
 	pre, post, wild := strings.Cut(pattern, "*")

@@ -19,6 +19,13 @@ type AdminRoute struct {
 	Method, Path string // Path below /_sim; "*" stands for one segment
 	Open         bool   // answers without the admin token (still loopback only)
 	Summary      string
+	Query        []AdminParam // the query parameters it takes (any other is refused)
+}
+
+// AdminParam is a query parameter of an admin route.
+type AdminParam struct {
+	Name, About string
+	Required    bool
 }
 
 // Document is the OpenAPI 3.1 document of a host speaking lane with the Forms it

@@ -116,6 +116,9 @@ func (g *gen) addAdmin(paths obj, prefix string, a AdminRoute) {
 		path = strings.Replace(path, "*", "{id}", 1)
 		params = append(params, obj{"name": "id", "in": "path", "required": true, "schema": obj{"type": "string"}})
 	}
+	for _, q := range a.Query {
+		params = append(params, obj{"name": q.Name, "in": "query", "required": q.Required, "description": q.About, "schema": obj{"type": "string"}})
+	}
 	op := obj{"operationId": "admin" + strings.ReplaceAll(strings.ReplaceAll(a.Method+a.Path, "/", "-"), "*", "id"),
 		"summary": a.Summary, "tags": arr{"admin"},
 		"responses": obj{
