@@ -95,10 +95,11 @@ func (r *Resource) planBundle(plan, config values, form *model.Form, d *diag.Dia
 	digestAttr := form.Fields[0].Attr
 	name := plan.str(aName)
 	repair := fmt.Sprintf("Set %s to a committed manifest, or %s to local files (or both, agreeing).", digestAttr, a.localAttrs())
-	conflict := func(p path.Path, summary, what string) {
+	conflictTo := func(p path.Path, summary, what, repair string) {
 		(&report{summary: summary, typeName: m.typeName, name: name, ref: &form.Ref, attr: &p, code: codeBundleConflict,
 			pointer: "/spec/" + form.Fields[0].Wire, what: what, repair: repair}).add(d)
 	}
+	conflict := func(p path.Path, summary, what string) { conflictTo(p, summary, what, repair) }
 	either := "Set " + digestAttr + ", or " + a.localAttrs()
 	hasMain, hasList := a.main && !isNullVal(config, aMainModule), !isNullVal(config, a.list)
 	hasDigest := !isNullVal(config, digestAttr)
@@ -124,10 +125,11 @@ func (r *Resource) planBundle(plan, config values, form *model.Form, d *diag.Dia
 	if !ok {
 		return
 	}
-	if a.main && !a.mainIsLoadable(main, entries) {
-		conflict(path.Root(aMainModule), "main_module must name a loadable module",
-			fmt.Sprintf("%q is not the name of a module with a loadable media type (%s).", main, quoteList(a.manifest.Loadable)))
-		return
+	if a.main {
+		if summary, what, fix := a.mainProblem(main, entries); summary != "" {
+			conflictTo(path.Root(aMainModule), summary, what, fix)
+			return
+		}
 	}
 	plan[a.list] = types.ListValueMust(entryObjectType(r.kind), elems)
 	digest, err := wire.DigestValue(a.manifestOf(main, entries))
@@ -189,13 +191,26 @@ func (r *Resource) hashEntries(entries []localEntry, d *diag.Diagnostics) ([]att
 }
 
 // mainIsLoadable: main names an entry whose media type a runtime imports.
-func (a *authoring) mainIsLoadable(main string, entries []localEntry) bool {
+// mainProblem says what is wrong with main_module, as a diagnostic's summary, detail
+// and repair: it names no module, or a module the host cannot load first. "" when
+// it names a loadable module.
+func (a *authoring) mainProblem(main string, entries []localEntry) (summary, what, repair string) {
+	var names []string
 	for _, e := range entries {
-		if e.key == main && a.manifest.IsLoadable(e.mediaType) {
-			return true
+		if e.key != main {
+			names = append(names, e.key)
+			continue
 		}
+		if a.manifest.IsLoadable(e.mediaType) {
+			return "", "", ""
+		}
+		return "main_module must name a loadable module",
+			fmt.Sprintf("Module %q has media type %q, which the host cannot load as the entry module; the loadable types are %s.", main, e.mediaType, quoteList(a.manifest.Loadable)),
+			fmt.Sprintf("Set main_module to a module of a loadable type, or give %q one of those types.", main)
 	}
-	return false
+	return "main_module names no module",
+		fmt.Sprintf("%q is the name of no module; the modules are named %s.", main, quoteList(names)),
+		fmt.Sprintf("Set main_module to one of those names, or add a module named %q.", main)
 }
 
 // admitted says which media types the manifest kind admits, for messages.

@@ -102,6 +102,37 @@ func TestBundleAuthoringModes(t *testing.T) {
 		"Retryable: no",
 		"",
 		"Set manifest_digest to a committed manifest, or main_module and modules to local files (or both, agreeing).").at("manifest_digest"))
+	// main_module naming no module, then a module the host cannot load first
+	cfg = bundleConfig(t, h, file)
+	cfg[aMainModule] = s("main.js")
+	pr = h.plan("takoform_worker_bundle", cfg, nil)
+	wantDiags(t, pr.diags, errorDiag("main_module names no module",
+		`"main.js" is the name of no module; the modules are named "index.js".`,
+		"",
+		"Resource: takoform_worker_bundle",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/bundle-conflict",
+		"Retryable: no",
+		"",
+		`Set main_module to one of those names, or add a module named "main.js".`).at("main_module"))
+	ot := entryObjectType(h.kind("takoform_worker_bundle"))
+	sourceMap := types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{"name": s("index.js.map"),
+		"content_type": s("application/source-map+json"), "content_file": s(file),
+		"size": types.Int64Null(), "digest": types.StringNull()})
+	cfg[aModules] = types.ListValueMust(ot, append(cfg[aModules].(types.List).Elements(), sourceMap))
+	cfg[aMainModule] = s("index.js.map")
+	pr = h.plan("takoform_worker_bundle", cfg, nil)
+	wantDiags(t, pr.diags, errorDiag("main_module must name a loadable module",
+		`Module "index.js.map" has media type "application/source-map+json", which the host cannot load as the entry module; the loadable types are "application/javascript+module", "text/plain", "application/octet-stream", "application/wasm".`,
+		"",
+		"Resource: takoform_worker_bundle",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		"Pointer: /spec/manifestDigest",
+		"Code: takoform.provider/bundle-conflict",
+		"Retryable: no",
+		"",
+		`Set main_module to a module of a loadable type, or give "index.js.map" one of those types.`).at("main_module"))
 	cfg = bundleConfig(t, h, filepath.Join(dir, "missing.js"))
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
 	wantDiags(t, named(pr.diags, "<dir>", dir), errorDiag("Module file cannot be read",
