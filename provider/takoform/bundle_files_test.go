@@ -146,15 +146,15 @@ func TestBundleFilesAreHeldToTheirManifestPolicy(t *testing.T) {
 		want  diagnostic
 	}{
 		{migrationsType, []localFile{initSQL, {"0002_seed.txt", "text/plain", "x"}}, errorDiag("Value not allowed",
-			`"text/plain" is not a MigrationBundle media type; allowed: "application/sql".`).at("files[1].content_type")},
+			`files[1].content_type: "text/plain" is not a MigrationBundle media type; allowed: "application/sql".`).at("files[1].content_type")},
 		{assetsType, []localFile{indexHTML, {"a.txt", "Text/Plain", "x"}}, errorDiag("Value does not match the required pattern",
-			`"Text/Plain" `+mediaType).at("files[1].content_type")},
+			`files[1].content_type: "Text/Plain" `+mediaType).at("files[1].content_type")},
 		{assetsType, []localFile{indexHTML, {"a.txt", "text/plain; charset=utf-8", "x"}}, errorDiag("Value does not match the required pattern",
-			`"text/plain; charset=utf-8" `+mediaType).at("files[1].content_type")},
+			`files[1].content_type: "text/plain; charset=utf-8" `+mediaType).at("files[1].content_type")},
 		{assetsType, []localFile{indexHTML, indexHTML}, errorDiag("Duplicate file path",
-			`files[0] and files[1] both name "index.html"; every file of a manifest has its own path.`).at("files[1].path")},
+			`files[1].path: files[0] and files[1] both name "index.html"; every file of a manifest has its own path.`).at("files[1].path")},
 		{assetsType, []localFile{{"../escape.html", "text/html", "x"}}, errorDiag("Value does not match the required pattern",
-			`"../escape.html" must match ^[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*$.`).at("files[0].path")},
+			`files[0].path: "../escape.html" must match ^[A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*$.`).at("files[0].path")},
 	}
 	for _, c := range cases {
 		pr := h.plan(c.typ, filesConfig(t, h, c.typ, c.files...), nil)

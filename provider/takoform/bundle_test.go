@@ -136,7 +136,7 @@ func TestBundleAuthoringModes(t *testing.T) {
 	cfg = bundleConfig(t, h, filepath.Join(dir, "missing.js"))
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
 	wantDiags(t, named(pr.diags, "<dir>", dir), errorDiag("Module file cannot be read",
-		`<dir>/missing.js cannot be read (no such file or directory), so nothing was planned. Relative paths resolve against OpenTofu's working directory; write "${path.module}/…".`).
+		`modules[0].content_file: <dir>/missing.js cannot be read (no such file or directory), so nothing was planned. Relative paths resolve against OpenTofu's working directory; write "${path.module}/…".`).
 		at("modules[0].content_file"))
 }
 

@@ -124,9 +124,9 @@ func (r *report) add(d *diag.Diagnostics) {
 	}
 	switch {
 	case r.attr != nil && r.warning:
-		d.AddAttributeWarning(*r.attr, sum, det)
+		d.AddAttributeWarning(*r.attr, sum, inEntry(*r.attr, sum, det))
 	case r.attr != nil:
-		d.AddAttributeError(*r.attr, sum, det)
+		d.AddAttributeError(*r.attr, sum, inEntry(*r.attr, sum, det))
 	case r.warning:
 		d.AddWarning(sum, det)
 	default:

@@ -70,11 +70,11 @@ func TestNestedMemberChecksNameTheElement(t *testing.T) {
 		"Retryable: no",
 		"",
 		"Adjust the weights so they sum to 10000.").at("versions"),
-		errorDiag("Value out of range", "0 is outside the allowed range 1 to 10000.").at("versions[1].weight"))
+		errorDiag("Value out of range", "versions[1].weight: 0 is outside the allowed range 1 to 10000.").at("versions[1].weight"))
 	ver := values{aRevisionOwner: s("team"), "worker": s("api"), "bundle": s("b"),
 		"handlers":    types.SetValueMust(types.StringType, []attr.Value{s("fetch")}),
 		"kv_bindings": objList(t, bindingItemType(), map[string]attr.Value{"name": s("not a name"), bindingTargetAttr: s("kv")})}
 	pr = h.plan(capVersionType, ver, nil)
 	wantDiags(t, pr.diags, errorDiag("Value does not match the required pattern",
-		`"not a name" must match ^[A-Za-z_$][A-Za-z0-9_$]*$.`).at("kv_bindings[0].name"))
+		`kv_bindings[0].name: "not a name" must match ^[A-Za-z_$][A-Za-z0-9_$]*$.`).at("kv_bindings[0].name"))
 }

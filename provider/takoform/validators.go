@@ -47,7 +47,7 @@ func (c check) ValidateList(_ context.Context, r validator.ListRequest, w *valid
 }
 
 func attrErr(d *diag.Diagnostics, p path.Path, summary, detail string) {
-	d.AddAttributeError(p, summary, detail)
+	addAttrError(d, p, summary, detail)
 }
 
 // stringRules checks one string value (attribute or element).
