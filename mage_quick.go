@@ -20,6 +20,9 @@ const quickBaseEnv = "TAKOKIT_QUICK_BASE"
 // the branch left main (git diff main...HEAD), uncommitted and untracked files included:
 // each module's binTests are skipped as in `mage unit`, and nothing is built first.
 func runQuick() error {
+	if err := checkCounts(); err != nil {
+		return err
+	}
 	base := os.Getenv(quickBaseEnv)
 	if base == "" {
 		base = "main"

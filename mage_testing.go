@@ -21,6 +21,9 @@ import (
 // and the run goes on, so the report always closes with the tally line.
 func runAllTests(steps ...step) error {
 	var total testtally.Tally
+	if err := checkCounts(); err != nil {
+		return refuse(total, err)
+	}
 	runSteps(&total, steps)
 	jobs, err := moduleJobs(true)
 	if err != nil {
@@ -48,6 +51,9 @@ func selftestJob() testrun.Job {
 
 func runModuleTests(withScenarios bool) error {
 	var total testtally.Tally
+	if err := checkCounts(); err != nil {
+		return refuse(total, err)
+	}
 	jobs, err := moduleJobs(withScenarios)
 	if err != nil {
 		fmt.Println(err)
@@ -59,6 +65,9 @@ func runModuleTests(withScenarios bool) error {
 
 func runScenarios(steps ...step) error {
 	var total testtally.Tally
+	if err := checkCounts(); err != nil {
+		return refuse(total, err)
+	}
 	runSteps(&total, steps)
 	env, err := testEnv()
 	if err != nil {
@@ -206,12 +215,36 @@ func longestFirst(jobs []testrun.Job) []testrun.Job {
 
 // testJobs is how many test jobs run at once: TAKOKIT_TEST_JOBS, else 2.
 func testJobs() int {
-	return envInt("TAKOKIT_TEST_JOBS", 2)
+	n, _ := testrun.Count(os.Getenv, "TAKOKIT_TEST_JOBS", 2) // checked first: checkCounts
+	return n
 }
 
 // scenarioParallel is how many scenarios run at once: TAKOKIT_SCENARIO_PARALLEL, else 4.
 func scenarioParallel() int {
-	return envInt("TAKOKIT_SCENARIO_PARALLEL", 4)
+	n, _ := testrun.Count(os.Getenv, "TAKOKIT_SCENARIO_PARALLEL", 4) // checked first: checkCounts
+	return n
+}
+
+// checkCounts refuses a TAKOKIT_TEST_JOBS or TAKOKIT_SCENARIO_PARALLEL that is not a
+// count, before anything is built or run.
+func checkCounts() error {
+	for _, c := range []struct {
+		name string
+		def  int
+	}{{"TAKOKIT_TEST_JOBS", 2}, {"TAKOKIT_SCENARIO_PARALLEL", 4}} {
+		if _, err := testrun.Count(os.Getenv, c.name, c.def); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refuse ends a test target that could not start: its reason, counted as one
+// failure, then the tally line as always.
+func refuse(total testtally.Tally, err error) error {
+	fmt.Println(err)
+	total.Fail(err.Error())
+	return finish(total)
 }
 
 // saveJSON keeps each go test job's -json stream in TAKOKIT_TEST_JSON_DIR when set, one
@@ -232,11 +265,4 @@ func saveJSON(jobs []testrun.Job) []testrun.Job {
 		}
 	}
 	return jobs
-}
-
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-		return v
-	}
-	return def
 }

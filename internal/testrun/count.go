@@ -1,0 +1,23 @@
+package testrun
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Count reads a count of 1 or more from the environment variable name (getenv):
+// def when it is unset or empty, and def with an error naming the variable when
+// it holds anything else. The test targets check their counts first, so a typo
+// (TAKOKIT_TEST_JOBS=four) stops the run instead of silently meaning the default.
+func Count(getenv func(string) string, name string, def int) (int, error) {
+	v := strings.TrimSpace(getenv(name))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return def, fmt.Errorf("%s=%s is not a whole number of 1 or more; unset it for the default, %d", name, getenv(name), def)
+	}
+	return n, nil
+}
