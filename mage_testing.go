@@ -226,8 +226,12 @@ func scenarioParallel() int {
 }
 
 // checkCounts refuses a TAKOKIT_TEST_JOBS or TAKOKIT_SCENARIO_PARALLEL that is not a
-// count, before anything is built or run.
+// count, and a TAKOKIT_TEST_FRESH that is neither 1 nor off, before anything is built
+// or run.
 func checkCounts() error {
+	if _, err := testrun.Switch(os.Getenv, "TAKOKIT_TEST_FRESH"); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		name string
 		def  int

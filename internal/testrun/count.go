@@ -21,3 +21,16 @@ func Count(getenv func(string) string, name string, def int) (int, error) {
 	}
 	return n, nil
 }
+
+// Switch reads an on/off environment variable (getenv): "1" is on, unset, empty or
+// "0" off; anything else is an error naming it, since the tests read only "1"
+// (TAKOKIT_TEST_FRESH=true silently meant off).
+func Switch(getenv func(string) string, name string) (bool, error) {
+	switch getenv(name) {
+	case "1":
+		return true, nil
+	case "", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s=%s: set it to 1 to turn it on, or unset it", name, getenv(name))
+}

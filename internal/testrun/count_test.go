@@ -1,6 +1,9 @@
 package testrun
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestCountReadsAPositiveWholeNumber(t *testing.T) {
 	for _, c := range []struct {
@@ -25,6 +28,22 @@ func TestCountReadsAPositiveWholeNumber(t *testing.T) {
 		}
 		if got != c.want || msg != c.err {
 			t.Errorf("Count(%q) = %d, %q; want %d, %q", c.value, got, msg, c.want, c.err)
+		}
+	}
+}
+
+func TestSwitchIsOneOrOff(t *testing.T) {
+	for value, want := range map[string]string{"1": "true", "": "false", "0": "false",
+		"true": "TAKOKIT_TEST_FRESH=true: set it to 1 to turn it on, or unset it",
+		"yes":  "TAKOKIT_TEST_FRESH=yes: set it to 1 to turn it on, or unset it",
+		" 1":   "TAKOKIT_TEST_FRESH= 1: set it to 1 to turn it on, or unset it"} {
+		on, err := Switch(func(string) string { return value }, "TAKOKIT_TEST_FRESH")
+		got := fmt.Sprint(on)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("Switch(%q) = %s, want %s", value, got, want)
 		}
 	}
 }
