@@ -126,7 +126,7 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	}
 	if c.DB != "" {
 		if err := store.CheckDir(c.DB); err != nil {
-			return c, badUsage("--db %s: %v; create it or give a file in another one (without --db the database is in memory)", c.DB, err)
+			return c, badUsage("--db %s: %v (without --db the database is in memory)", c.DB, err)
 		}
 	}
 	for _, name := range []string{"log-format", "format"} {

@@ -122,8 +122,10 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--procs", "-1", addr}, "hostsim serve: --procs -1 is not a number of threads; give 1 or more"},
 		{[]string{"serve", "--procs", "two", addr}, `hostsim serve: invalid value "two" for flag -procs`},
 		{[]string{"catalog", "--lane", "v9"}, `hostsim catalog: --lane: unknown lane "v9"`},
-		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), addr}, "hostsim serve: --db " + filepath.Join(dir, "no", "such", "dir", "x.db") + ": the directory " + filepath.Join(dir, "no", "such", "dir") + " does not exist; create it"},
-		{[]string{"serve", "--db", filepath.Join(tokens, "x.db"), addr}, "hostsim serve: --db " + filepath.Join(tokens, "x.db") + ": the directory " + tokens + " is a file; create it"},
+		{[]string{"serve", "--db", filepath.Join(dir, "no", "such", "dir", "x.db"), addr}, "hostsim serve: --db " + filepath.Join(dir, "no", "such", "dir", "x.db") + ": the directory " + filepath.Join(dir, "no", "such", "dir") + " does not exist; create it, or name a file in one that exists (without --db the database is in memory)"},
+		{[]string{"serve", "--db", filepath.Join(tokens, "x.db"), addr}, "hostsim serve: --db " + filepath.Join(tokens, "x.db") + ": the directory " + tokens + " is a file; name a file in a directory (without --db the database is in memory)"},
+		{[]string{"serve", "--db", dir, addr}, "hostsim serve: --db " + dir + ": " + dir + " is a directory; name a file in it, such as " + filepath.Join(dir, "hostsim.db") + " (without --db the database is in memory)"},
+		{[]string{"serve", "--db", tokens, addr}, "hostsim serve: --db " + tokens + ": " + tokens + " is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet (without --db the database is in memory)"},
 		{[]string{"serve", "--ack-deadline", "-5s", addr}, "hostsim serve: --ack-deadline -5s is negative; give 0 (no deadline) or a duration such as 10s"},
 	} {
 		code, out, errb := runRefusing(t, tc.args)

@@ -7,8 +7,10 @@ import (
 )
 
 // TestOpenNamesTheDirectoryItCannotUse: a file database in a missing directory,
-// or under a file, is refused saying which, before SQLite answers only
-// "unable to open database file"; a file in a directory that is there opens.
+// under a file, at a directory, or at a file that is not SQLite's is refused
+// saying which and what to do, before SQLite answers only "unable to open
+// database file" or "file is not a database" (the file is left as it was); a
+// database file, a new path and an empty file open.
 func TestOpenNamesTheDirectoryItCannotUse(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "plain")
@@ -16,8 +18,10 @@ func TestOpenNamesTheDirectoryItCannotUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ path, want string }{
-		{filepath.Join(dir, "no", "x.db"), `open database "` + filepath.Join(dir, "no", "x.db") + `": the directory ` + filepath.Join(dir, "no") + ` does not exist; create it or name a file in another one (an empty path keeps the database in memory)`},
-		{filepath.Join(file, "x.db"), `open database "` + filepath.Join(file, "x.db") + `": the directory ` + file + ` is a file; create it or name a file in another one (an empty path keeps the database in memory)`},
+		{filepath.Join(dir, "no", "x.db"), `open database "` + filepath.Join(dir, "no", "x.db") + `": the directory ` + filepath.Join(dir, "no") + ` does not exist; create it, or name a file in one that exists (an empty path keeps the database in memory)`},
+		{filepath.Join(file, "x.db"), `open database "` + filepath.Join(file, "x.db") + `": the directory ` + file + ` is a file; name a file in a directory (an empty path keeps the database in memory)`},
+		{dir, `open database "` + dir + `": ` + dir + ` is a directory; name a file in it, such as ` + filepath.Join(dir, "hostsim.db") + ` (an empty path keeps the database in memory)`},
+		{file, `open database "` + file + `": ` + file + ` is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet (an empty path keeps the database in memory)`},
 	} {
 		s, err := Open(tc.path)
 		if err == nil {
@@ -27,7 +31,11 @@ func TestOpenNamesTheDirectoryItCannotUse(t *testing.T) {
 		if err.Error() != tc.want {
 			t.Errorf("Open(%s):\n got %s\nwant %s", tc.path, err, tc.want)
 		}
-		if _, err := os.Lstat(tc.path); err == nil {
+		if tc.path == file {
+			if b, err := os.ReadFile(file); err != nil || string(b) != "x" {
+				t.Errorf("Open(%s) changed the file it refused: %q %v", file, b, err)
+			}
+		} else if st, err := os.Lstat(tc.path); err == nil && !st.IsDir() {
 			t.Errorf("Open(%s) made the file", tc.path)
 		}
 	}
@@ -38,6 +46,15 @@ func TestOpenNamesTheDirectoryItCannotUse(t *testing.T) {
 	}
 	s.Close()
 	if err := CheckDir(ok); err != nil {
-		t.Errorf("CheckDir(%s) = %v, want nil", ok, err)
+		t.Errorf("CheckDir(%s), a database file = %v, want nil", ok, err)
+	}
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Open(empty); err != nil {
+		t.Errorf("Open(%s), an empty file (SQLite makes a database of it): %v", empty, err)
+	} else {
+		s.Close()
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func Open(path string) (*Store, error) {
 		s.m.KeepAlone()
 	} else {
 		if err := CheckDir(path); err != nil {
-			return nil, fmt.Errorf("open database %q: %w; create it or name a file in another one (an empty path keeps the database in memory)", path, err)
+			return nil, fmt.Errorf("open database %q: %w (an empty path keeps the database in memory)", path, err)
 		}
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(30000)&_pragma=synchronous(NORMAL)"
@@ -95,22 +96,45 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
-// CheckDir says why a database file cannot be made at path when its directory
-// is missing or is a file: SQLite answers both with only "unable to open
-// database file". nil when the directory is there.
+// CheckDir says why path cannot be a database file, and what to do, when its
+// directory is missing or is a file, or path is itself a directory (SQLite answers
+// each with only "unable to open database file"), or path holds a file that is not
+// SQLite's ("file is not a database"). nil when the directory is there and path is
+// a database file or nothing yet.
 func CheckDir(path string) error {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
 	switch {
-	case err == nil && st.IsDir():
-		return nil
-	case err == nil:
-		return fmt.Errorf("the directory %s is a file", dir)
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("the directory %s is a file; name a file in a directory", dir)
 	case os.IsNotExist(err):
-		return fmt.Errorf("the directory %s does not exist", dir)
-	default:
+		return fmt.Errorf("the directory %s does not exist; create it, or name a file in one that exists", dir)
+	case err != nil:
 		return fmt.Errorf("the directory %s cannot be read: %w", dir, err)
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory; name a file in it, such as %s", path, filepath.Join(path, "hostsim.db"))
+	}
+	if !isSQLiteOrEmpty(path) {
+		return fmt.Errorf("%s is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet", path)
+	}
+	return nil
+}
+
+// sqliteHeader opens every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// isSQLiteOrEmpty reports whether path is missing, empty (SQLite makes a database
+// of an empty file) or starts as a SQLite database does.
+func isSQLiteOrEmpty(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true // missing, or unreadable: SQLite says which
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	n, _ := io.ReadFull(f, head)
+	return n == 0 || string(head[:n]) == sqliteHeader
 }
 
 // Close releases the database (an in-memory one is gone afterwards).
