@@ -58,7 +58,7 @@ func checkOutDir(path string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		return usagef("--out %s: the directory %s does not exist; create it or write the report elsewhere", path, dir)
+		return usagef("--out %s: the directory %s does not exist; create it, or write elsewhere", path, dir)
 	case !st.IsDir():
 		return usagef("--out %s: %s is a file, not a directory", path, dir)
 	}
@@ -218,7 +218,13 @@ func cmdList(args []string, stdout io.Writer) error {
 		_, err := io.WriteString(stdout, buf.String())
 		return err
 	}
-	return os.WriteFile(*outPath, []byte(buf.String()), 0o644)
+	if err := checkOutDir(*outPath); err != nil {
+		return err
+	}
+	if err := os.WriteFile(*outPath, []byte(buf.String()), 0o644); err != nil {
+		return fmt.Errorf("writing the list to --out %s: %w", *outPath, err)
+	}
+	return nil
 }
 
 func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
@@ -252,6 +258,16 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 			if l != cat.Lane() {
 				other = append(other, l.Name)
 			}
+		}
+	}
+	for _, name := range other {
+		if _, err := wire.LaneNamed(name); err != nil {
+			return usagef("selftest: --lanes: %v", err)
+		}
+	}
+	for _, id := range splitList(*only) {
+		if !conformance.Known(id) {
+			return usagef("selftest: check %q is not in the table; `conformance list` prints the ids", id)
 		}
 	}
 	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, CatalogDir: *catDir, Out: stdout, Only: splitList(*only), OtherLanes: other})

@@ -34,7 +34,7 @@ func TestRunRefusesWhatWouldWasteIt(t *testing.T) {
 		{"a check in --only and --skip", []string{"--only", "stale-generation-rejected,discovery-exact", "--skip", "stale-generation-rejected"},
 			`conformance: run: check "stale-generation-rejected" is in both --only and --skip; name it in one of them`},
 		{"out in a missing directory", []string{"--out", filepath.Join(empty, "no", "r.json")},
-			"conformance: --out " + filepath.Join(empty, "no", "r.json") + ": the directory " + filepath.Join(empty, "no") + " does not exist; create it or write the report elsewhere"},
+			"conformance: --out " + filepath.Join(empty, "no", "r.json") + ": the directory " + filepath.Join(empty, "no") + " does not exist; create it, or write elsewhere"},
 		{"out under a file", []string{"--out", filepath.Join(file, "r.json")},
 			"conformance: --out " + filepath.Join(file, "r.json") + ": " + file + " is a file, not a directory"},
 	} {
@@ -45,5 +45,26 @@ func TestRunRefusesWhatWouldWasteIt(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr's first line %q; want 2, nothing, a line starting %q", code, stdout, first, tc.want)
 			}
 		})
+	}
+}
+
+// TestSelftestAndListRefuseBadFlagsFirst: an unknown lane or check id given to
+// selftest is refused before any hostsim starts (it started one and ran the positive
+// suite first), and list's --out in a missing directory is refused like run's.
+func TestSelftestAndListRefuseBadFlagsFirst(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no", "list.md")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"selftest", "--hostsim", os.Args[0], "--lanes", "v2"}, `conformance: selftest: --lanes: unknown lane "v2"; the known lanes are`},
+		{[]string{"selftest", "--hostsim", os.Args[0], "--only", "no-such-check"}, `conformance: selftest: check "no-such-check" is not in the table`},
+		{[]string{"list", "--out", missing}, "conformance: --out " + missing + ": the directory " + filepath.Dir(missing) + " does not exist; create it, or write elsewhere"},
+	} {
+		code, stdout, stderr := runCLI(t, env(nil), tc.args...)
+		first, _, _ := strings.Cut(stderr, "\n")
+		if code != 2 || stdout != "" || !strings.HasPrefix(first, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr's first line %q; want 2, nothing, a line starting %q", tc.args, code, stdout, first, tc.want)
+		}
 	}
 }
