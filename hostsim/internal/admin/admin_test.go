@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/takokit/takokit/catalog/wire"
@@ -21,6 +22,8 @@ func TestMatchPath(t *testing.T) {
 		{"/operations/*/complete", "/operations/op-1/complete", "op-1", true},
 		{"/operations/*/complete", "/operations//complete", "", false},
 		{"/operations/*/complete", "/operations/a/b/complete", "", false},
+		{"/operations/*/complete", "/operations/op-1/completx", "", false},
+		{"/operations/*/complete", "/operations/op-1/complete/", "", false},
 		{"/databases/*", "/databases/uid-7", "uid-7", true},
 		{"/databases/*", "/databases/", "", false},
 	} {
@@ -123,5 +126,26 @@ func TestARefusedRouteSaysWhatTheHostTakes(t *testing.T) {
 		if rec.Code != c.status || env.Error.Message != c.message {
 			t.Errorf("%s %s: %d %q\nwant %d %q", c.method, c.path, rec.Code, env.Error.Message, c.status, c.message)
 		}
+	}
+}
+
+// TestEachPathHasOneRoutePerMethod: a path one route answers (its "*" as a
+// segment) is answered by no other route of the same method, which the routing
+// (first match) and methodsOf (a method listed once) rely on.
+func TestEachPathHasOneRoutePerMethod(t *testing.T) {
+	for _, r := range table {
+		sample := strings.Replace(r.path, "*", "x-1", 1)
+		n := 0
+		for _, o := range table {
+			if _, ok := matchPath(o.path, sample); ok && o.method == r.method {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s %s is answered by %d routes of the table", r.method, sample, n)
+		}
+	}
+	if got := methodsOf("/faults"); got != "; /_sim/faults answers GET, POST, DELETE" {
+		t.Errorf("methodsOf(/faults) = %q", got)
 	}
 }
