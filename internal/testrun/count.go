@@ -15,8 +15,8 @@ func Count(getenv func(string) string, name string, def int) (int, error) {
 	if v == "" {
 		return def, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
+	n, _ := strconv.Atoi(v) // 0 when v is no number
+	if n < 1 {
 		return def, fmt.Errorf("%s=%s is not a whole number of 1 or more; unset it for the default, %d", name, getenv(name), def)
 	}
 	return n, nil

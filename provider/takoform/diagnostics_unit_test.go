@@ -3,8 +3,11 @@ package takoform
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/provider/internal/client"
 )
@@ -90,5 +93,28 @@ func TestLocalCodeNamesAHostCodeBesideItOnce(t *testing.T) {
 	}
 	if r := (&report{}).withLocalCode("own", errors.New("local")); r.code != "own" {
 		t.Errorf("code %q for a local error", r.code)
+	}
+}
+
+// TestAReportAboutAnEntryNamesIt: a report (error or warning) whose attribute is
+// an attribute of a list entry starts its detail with the path, unless its summary
+// names it already; one about a top-level attribute does not (inEntry).
+func TestAReportAboutAnEntryNamesIt(t *testing.T) {
+	entry := path.Root("versions").AtListIndex(1).AtName("weight")
+	top := path.Root("name")
+	for _, c := range []struct {
+		r    report
+		want string
+	}{
+		{report{summary: "Weight refused", attr: &entry, what: "It is too high."}, "versions[1].weight: It is too high."},
+		{report{summary: "Weight refused", attr: &entry, what: "It is too high.", warning: true}, "versions[1].weight: It is too high."},
+		{report{summary: "Host does not accept versions[1].weight = 7", attr: &entry, what: "It is too high."}, "It is too high."},
+		{report{summary: "Name refused", attr: &top, what: "It is taken."}, "It is taken."},
+	} {
+		var d diag.Diagnostics
+		c.r.add(&d)
+		if len(d) != 1 || !strings.HasPrefix(d[0].Detail(), c.want) {
+			t.Errorf("%s (warning %v): %v; want a detail starting %q", c.r.summary, c.r.warning, d, c.want)
+		}
 	}
 }
