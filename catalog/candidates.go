@@ -96,7 +96,9 @@ func checkCandidateSets(sets []candidateSet, builds []*formBuild, ifaces []*Inte
 		case strings.HasPrefix(file, "forms/"):
 			dir := strings.TrimSuffix(file, "/"+candidateSetFile)
 			for _, c := range d.Forms {
-				if c.FormRef != nil {
+				// a kind whose package failed to load has its own problem line; the
+				// listing naming it is not a second one
+				if c.FormRef != nil && !ps.kindBroken(c.FormRef.Kind) {
 					listed = append(listed, fmt.Sprintf("%s package %s", *c.FormRef, c.PackageDigest))
 				}
 			}
@@ -107,14 +109,18 @@ func checkCandidateSets(sets []candidateSet, builds []*formBuild, ifaces []*Inte
 			}
 		case strings.HasPrefix(file, "interfaces/"):
 			for _, c := range d.Interfaces {
-				listed = append(listed, fmt.Sprintf("%s@%s (%s)", c.Name, c.Version, c.SchemaDigest))
+				if !ps.contractBroken(c.Name) {
+					listed = append(listed, fmt.Sprintf("%s@%s (%s)", c.Name, c.Version, c.SchemaDigest))
+				}
 			}
 			for _, i := range ifaces {
 				loaded = append(loaded, i.Ref.String())
 			}
 		default:
 			for _, c := range d.Bindings {
-				listed = append(listed, fmt.Sprintf("%s@%s (%s)", c.Name, c.Version, c.SchemaDigest))
+				if !ps.contractBroken(c.Name) {
+					listed = append(listed, fmt.Sprintf("%s@%s (%s)", c.Name, c.Version, c.SchemaDigest))
+				}
 			}
 			for _, b := range bindings {
 				loaded = append(loaded, b.Ref.String())

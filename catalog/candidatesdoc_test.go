@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +115,41 @@ func TestAnUnreadableCandidateSetIsItsOwnProblem(t *testing.T) {
 	want := []string{fmt.Sprintf(`catalog: %s: "": cannot read: open %s: permission denied`, file, file)}
 	if got := loadProblems(t, unreadable{mapFS(files), file}); !slices.Equal(got, want) {
 		t.Errorf("problems:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestABrokenDocumentIsNotAlsoAListingProblem: a listed Form, Interface or
+// Binding whose definition does not parse has that one problem line; the listing
+// naming it, which "was not loaded with that digest" only because of it, adds none
+// (it printed the consequence first, above its cause).
+func TestABrokenDocumentIsNotAlsoAListingProblem(t *testing.T) {
+	good := loadBase(t)
+	var forms []any
+	for _, f := range good.Forms() {
+		forms = append(forms, obj{"formRef": f.Ref, "packageDigest": f.PackageDigest})
+	}
+	i, _ := good.Interface("example.store", "1.0.0")
+	b, _ := good.Binding("holder.store", "1.0.0")
+	for _, broken := range []string{storeD, ifaceD, bindingD} {
+		c := baseCatalog()
+		withFiles(func(files map[string][]byte) {
+			for file, doc := range map[string]obj{
+				"forms/" + tFamily + "/" + candidateSetFile: {"family": tFamily, "formMaturity": "experimental", "forms": forms},
+				"interfaces/v1alpha1/" + candidateSetFile:   {"interfaces": []any{obj{"name": "example.store", "version": "1.0.0", "schemaDigest": i.Ref.SchemaDigest}}},
+				"bindings/v1alpha1/" + candidateSetFile:     {"bindings": []any{obj{"name": "holder.store", "version": "1.0.0", "schemaDigest": b.Ref.SchemaDigest}}},
+			} {
+				raw, _ := json.Marshal(doc)
+				files[file] = raw
+			}
+			files[broken] = files[broken][:len(files[broken])/2]
+		})(c)
+		_, err := Load(mapFS(c.seal(t)))
+		if err == nil {
+			t.Fatalf("a half %s loaded", broken)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, broken+": ") || strings.Contains(msg, "which was not loaded with that digest") {
+			t.Errorf("half of %s:\n%s\nwant its own line and no listing line", broken, msg)
+		}
 	}
 }
