@@ -34,15 +34,26 @@ func profiles(w io.Writer) error {
 	return nil
 }
 
-func profileShow(args []string, w io.Writer) error {
-	if wantsHelp(args) {
-		return &helpRequest{help("profile show")}
-	}
-	if len(args) != 1 {
-		return badUsage("give one built-in profile name or profile file (got %d arguments): hostsim profile show NAME|FILE", len(args))
-	}
-	p, err := hostsim.LoadProfile(args[0])
+// profileShow prints a profile merged, after holding it to the catalog (--catalog,
+// --lane, else the built-in one) as serve does: a typo in a file shows here, not
+// first when a host refuses to start.
+func profileShow(args []string, env func(string) string, w io.Writer) error {
+	cfg, err := Load("profile show", args, env)
 	if err != nil {
+		return err
+	}
+	if len(cfg.Args) != 1 {
+		return badUsage("give one built-in profile name or profile file, after the flags (got %d arguments): hostsim profile show [--catalog DIR] [--lane NAME] NAME|FILE", len(cfg.Args))
+	}
+	p, err := hostsim.LoadProfile(cfg.Args[0])
+	if err != nil {
+		return badUsage("%v", err)
+	}
+	cat, err := loadCatalog(cfg.Catalog, cfg.Lane)
+	if err != nil {
+		return err
+	}
+	if err := p.CheckCatalog(cat); err != nil {
 		return badUsage("%v", err)
 	}
 	_, err = w.Write(p.JSON())

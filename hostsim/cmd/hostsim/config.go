@@ -78,6 +78,9 @@ func flagSet(cmd string, c *Config) *flag.FlagSet {
 		fs.StringVar(&c.Catalog, "catalog", "", "Form family root `dir`ectory in the published layout (default: the built-in catalog)")
 		fs.StringVar(&c.Lane, "lane", "", laneUsage)
 		fs.StringVar(&c.Format, "format", "text", "output `format`: text or json")
+	case "profile show":
+		fs.StringVar(&c.Catalog, "catalog", "", "Form family root `dir`ectory the profile is checked against (default: the built-in catalog)")
+		fs.StringVar(&c.Lane, "lane", "", "`lane` whose built-in catalog the profile is checked against: v1beta1 (default) or v1alpha3")
 	}
 	return fs
 }

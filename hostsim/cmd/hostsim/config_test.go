@@ -88,6 +88,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--profile", badProfile, addr}, "hostsim serve: profile file " + badProfile + " does not parse"},
 		{[]string{"profile", "show", syntax}, "hostsim profile show: profile file " + syntax + " does not parse (a profile is a JSON object with the members of docs/guides/partial-hosts.md): " + syntax + ":3:2: the document: expected ','"},
 		{[]string{"serve", "--profile", typo, addr}, "hostsim serve: the profile names what the catalog does not hold"},
+		{[]string{"profile", "show", typo}, "hostsim profile show: the profile names what the catalog does not hold"},
+		{[]string{"profile", "show", typo, "--lane", "v1alpha3"}, "hostsim profile show: give one built-in profile name or profile file, after the flags (got 3 arguments)"},
 		{[]string{"serve", "--profile", typo, addr}, typo + `:2: /supportedEnums/WorkerVersoin: the catalog has no kind "WorkerVersoin" (did you mean "WorkerVersion"?)`},
 		{[]string{"serve", "--profile", none, addr}, "hostsim serve: --profile " + none + " installs none of the catalog's"},
 		{[]string{"serve", "--tokens", tokens, addr}, "hostsim serve: --tokens " + tokens + " does not parse (expected a JSON list of {token, tenant, principal}): " + tokens + ":2:16: /1: expected ','"},
@@ -182,11 +184,11 @@ func TestHelpPrintsTheCommandsFlagsAndExitsZero(t *testing.T) {
 		{[]string{"profiles", "--help"}, "usage: hostsim profiles\n", []string{"List the built-in profiles"}, []string{"--", "Flags"}},
 		{[]string{"profiles", "-help"}, "usage: hostsim profiles\n", nil, []string{"Flags"}},
 		{[]string{"version", "--help"}, "usage: hostsim version\n", nil, []string{"Flags"}},
-		{[]string{"profile", "show", "--help"}, "usage: hostsim profile show NAME|FILE", []string{"merged profile"}, nil},
-		{[]string{"profile", "-h"}, "usage: hostsim profile show NAME|FILE", nil, nil},
+		{[]string{"profile", "show", "--help"}, "usage: hostsim profile show [flags] NAME|FILE", []string{"merged profile"}, nil},
+		{[]string{"profile", "-h"}, "usage: hostsim profile show [flags] NAME|FILE", nil, nil},
 		{[]string{"version", "-h"}, "usage: hostsim version", nil, nil},
 		{[]string{"help", "serve"}, "usage: hostsim serve [flags]", []string{"--addr address"}, nil},
-		{[]string{"help"}, "usage:\n  hostsim serve", []string{"hostsim profile show NAME|FILE", "hostsim COMMAND --help"}, nil},
+		{[]string{"help"}, "usage:\n  hostsim serve", []string{"hostsim profile show [flags] NAME|FILE", "hostsim COMMAND --help"}, nil},
 		{[]string{"--help"}, "usage:\n  hostsim serve", nil, nil},
 	} {
 		var out, errb bytes.Buffer
@@ -226,6 +228,21 @@ func TestProfilesAndProfileShow(t *testing.T) {
 	if run([]string{"profile", "show", "tight-limits"}, envOf(nil), &out, &out) != 0 || !strings.Contains(out.String(), `"maximumHandlers": 1`) ||
 		!strings.Contains(out.String(), `"maximumBundleFiles": 16`) || strings.Contains(out.String(), "extends") {
 		t.Fatalf("profile show: %s", out.String())
+	}
+	// a file naming a kind of the default lane's catalog: shown, and refused when
+	// held to the other lane's, which lacks the kind (as serve --lane would)
+	file := filepath.Join(t.TempDir(), "p.json")
+	if err := os.WriteFile(file, []byte(`{"name": "x", "extends": "full", "forms": {"exclude": ["StaticAssetBundle"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"profile", "show", file}, envOf(nil), &out, &out); code != 0 || !strings.Contains(out.String(), `"StaticAssetBundle"`) {
+		t.Fatalf("profile show of a file the catalog holds: exit %d %s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"profile", "show", "--lane", "v1alpha3", file}, envOf(nil), &out, &out); code != 2 ||
+		!strings.Contains(out.String(), "the profile names what the catalog does not hold") {
+		t.Fatalf("profile show --lane v1alpha3 of a v1beta1 profile: exit %d %s", code, out.String())
 	}
 }
 

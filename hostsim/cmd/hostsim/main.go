@@ -19,7 +19,7 @@ type command struct {
 var commands = []command{
 	{"serve", "[flags]", "serve the lane, the admin API (/_sim/) and the dashboard (/_sim/ui/) until SIGINT or SIGTERM", true},
 	{"profiles", "", "list the built-in profiles, one line each", false},
-	{"profile show", "NAME|FILE", "print the fully merged profile document", false},
+	{"profile show", "[flags] NAME|FILE", "print the fully merged profile document, checked against the catalog as serve checks it", true},
 	{"catalog", "[flags]", "print the installed Forms and contracts of a catalog", true},
 	{"version", "", "print the stamped build version (also -version)", false},
 }
@@ -82,7 +82,7 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 		switch {
 		case len(args) > 1 && args[1] == "show":
 			name = "profile show"
-			err = profileShow(args[2:], stdout)
+			err = profileShow(args[2:], env, stdout)
 		case wantsHelp(args[1:]):
 			err = &helpRequest{help("profile show")}
 		case len(args) == 1:
