@@ -33,7 +33,7 @@ func modeOf(m *kindModel, f *model.Field) fieldMode {
 }
 
 func compileRules(f *model.Field) (stringRules, error) {
-	r := stringRules{minLen: f.MinLength, maxLen: f.MaxLength, enum: f.Enum}
+	r := stringRules{minLen: f.MinLength, maxLen: f.MaxLength, enum: f.Enum, about: f.Description}
 	if f.Pattern != "" {
 		// the catalog loader refused any pattern that does not compile; compiling waits
 		// for the first value to check, so building the schema stays cheap

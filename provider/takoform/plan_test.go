@@ -117,7 +117,7 @@ func TestAttributeValidatorsFollowTheSchema(t *testing.T) {
 		{queueType, values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("soon")}, errorDiag("Invalid timeout",
 			`"soon" is not a positive Go duration such as "30s", "20m" or "1h".`).at("create_timeout")},
 		{"takoform_worker_cron_trigger", values{aName: s("nightly"), "worker": s("api"), "cron": s("every night")}, errorDiag("Value does not match the required pattern",
-			`"every night" must match ^`+cronField+`(?: `+cronField+`){4}$.`).at("cron")},
+			`"every night" must match ^`+cronField+`(?: `+cronField+`){4}$. Five space-separated cron fields; each is a comma list of *, */step, N, A-B or A-B/step.`).at("cron")},
 	}
 	for _, c := range cases {
 		wantDiags(t, h.plan(c.typ, c.cfg, nil).diags, c.want)

@@ -76,5 +76,5 @@ func TestNestedMemberChecksNameTheElement(t *testing.T) {
 		"kv_bindings": objList(t, bindingItemType(), map[string]attr.Value{"name": s("not a name"), bindingTargetAttr: s("kv")})}
 	pr = h.plan(capVersionType, ver, nil)
 	wantDiags(t, pr.diags, errorDiag("Value does not match the required pattern",
-		`kv_bindings[0].name: "not a name" must match ^[A-Za-z_$][A-Za-z0-9_$]*$.`).at("kv_bindings[0].name"))
+		`kv_bindings[0].name: "not a name" must match ^[A-Za-z_$][A-Za-z0-9_$]*$. Property name under which the handle appears on the worker's env object.`).at("kv_bindings[0].name"))
 }

@@ -55,6 +55,9 @@ type stringRules struct {
 	pattern        *lazyre.Regexp
 	minLen, maxLen *int64
 	enum           []string
+	// about is the field's description, said after a pattern it does not match: a
+	// pattern alone tells few users what to write (a cron line's, a hostname's)
+	about string
 }
 
 func (s stringRules) empty() bool {
@@ -74,7 +77,11 @@ func (s stringRules) check(p path.Path, v string, d *diag.Diagnostics) {
 		attrErr(d, p, "Value too long", fmt.Sprintf("The value has %d characters; at most %d are allowed.", n, *s.maxLen))
 	}
 	if s.pattern != nil && !s.pattern.MatchString(v) {
-		attrErr(d, p, "Value does not match the required pattern", fmt.Sprintf("%q must match %s.", v, s.pattern))
+		detail := fmt.Sprintf("%q must match %s.", v, s.pattern)
+		if s.about != "" {
+			detail += " " + s.about
+		}
+		attrErr(d, p, "Value does not match the required pattern", detail)
 	}
 }
 
