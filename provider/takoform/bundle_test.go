@@ -1,6 +1,7 @@
 package takoform
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -71,20 +72,28 @@ func TestWorkerStackFromLocalFiles(t *testing.T) {
 	}
 }
 
-func TestBundleAuthoringModes(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, hostsim.Config{})
-	pr := h.plan("takoform_worker_bundle", values{aRevisionOwner: s("api")}, nil)
-	wantDiags(t, pr.diags, errorDiag("Set manifest_digest, or main_module and modules",
-		"The bundle names neither a committed manifest nor local module files.",
-		"",
+// bundleConflict is a bundle-conflict diagnostic of the WorkerBundle Form whose
+// schema digest is the n-th placeholder, with its repair.
+func bundleConflict(summary, what string, n int, repair string) diagnostic {
+	return errorDiag(summary, what, "",
 		"Resource: takoform_worker_bundle",
-		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
+		fmt.Sprintf("Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-%d>", n),
 		"Pointer: /spec/manifestDigest",
 		"Code: takoform.provider/bundle-conflict",
 		"Retryable: no",
 		"",
-		"Set manifest_digest to a committed manifest, or main_module and modules to local files (or both, agreeing).").at("manifest_digest"))
+		repair)
+}
+
+// anyWay is the repair of a bundle that names its files neither way, or both ways apart.
+const anyWay = "Set manifest_digest to a committed manifest, or main_module and modules to local files (or both, agreeing)."
+
+func TestBundleAuthoringModes(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	pr := h.plan("takoform_worker_bundle", values{aRevisionOwner: s("api")}, nil)
+	wantDiags(t, pr.diags, bundleConflict("Set manifest_digest, or main_module and modules",
+		"The bundle names neither a committed manifest nor local module files.", 1, anyWay).at("manifest_digest"))
 	dir := t.TempDir()
 	file := filepath.Join(dir, "index.js")
 	os.WriteFile(file, []byte("export default {};"), 0o644)
@@ -92,30 +101,14 @@ func TestBundleAuthoringModes(t *testing.T) {
 	configured := "sha256:" + "00000000000000000000000000000000000000000000000000000000000000aa"
 	cfg["manifest_digest"] = s(configured)
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
-	wantDiags(t, named(pr.diags, "<configured>", configured), errorDiag("Bundle files do not match manifest_digest",
-		"The local files describe manifest <sha256-1>, but manifest_digest is <configured>.",
-		"",
-		"Resource: takoform_worker_bundle",
-		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-2>",
-		"Pointer: /spec/manifestDigest",
-		"Code: takoform.provider/bundle-conflict",
-		"Retryable: no",
-		"",
-		"Set manifest_digest to a committed manifest, or main_module and modules to local files (or both, agreeing).").at("manifest_digest"))
+	wantDiags(t, named(pr.diags, "<configured>", configured), bundleConflict("Bundle files do not match manifest_digest",
+		"The local files describe manifest <sha256-1>, but manifest_digest is <configured>.", 2, anyWay).at("manifest_digest"))
 	// main_module naming no module, then a module the host cannot load first
 	cfg = bundleConfig(t, h, file)
 	cfg[aMainModule] = s("main.js")
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
-	wantDiags(t, pr.diags, errorDiag("main_module names no module",
-		`"main.js" is the name of no module; the modules are named "index.js".`,
-		"",
-		"Resource: takoform_worker_bundle",
-		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
-		"Pointer: /spec/manifestDigest",
-		"Code: takoform.provider/bundle-conflict",
-		"Retryable: no",
-		"",
-		`Set main_module to one of those names, or add a module named "main.js".`).at("main_module"))
+	wantDiags(t, pr.diags, bundleConflict("main_module names no module",
+		`"main.js" is the name of no module; the modules are named "index.js".`, 1, `Set main_module to one of those names, or add a module named "main.js".`).at("main_module"))
 	ot := entryObjectType(h.kind("takoform_worker_bundle"))
 	sourceMap := types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{"name": s("index.js.map"),
 		"content_type": s("application/source-map+json"), "content_file": s(file),
@@ -123,16 +116,8 @@ func TestBundleAuthoringModes(t *testing.T) {
 	cfg[aModules] = types.ListValueMust(ot, append(cfg[aModules].(types.List).Elements(), sourceMap))
 	cfg[aMainModule] = s("index.js.map")
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
-	wantDiags(t, pr.diags, errorDiag("main_module must name a loadable module",
-		`Module "index.js.map" has media type "application/source-map+json", which the host cannot load as the entry module; the loadable types are "application/javascript+module", "text/plain", "application/octet-stream", "application/wasm".`,
-		"",
-		"Resource: takoform_worker_bundle",
-		"Form: edge.forms.takokit.dev/v1beta1 WorkerBundle@0.1.0 schema=<sha256-1>",
-		"Pointer: /spec/manifestDigest",
-		"Code: takoform.provider/bundle-conflict",
-		"Retryable: no",
-		"",
-		`Set main_module to a module of a loadable type, or give "index.js.map" one of those types.`).at("main_module"))
+	wantDiags(t, pr.diags, bundleConflict("main_module must name a loadable module",
+		`Module "index.js.map" has media type "application/source-map+json", which the host cannot load as the entry module; the loadable types are "application/javascript+module", "text/plain", "application/octet-stream", "application/wasm".`, 1, `Set main_module to a module of a loadable type, or give "index.js.map" one of those types.`).at("main_module"))
 	cfg = bundleConfig(t, h, filepath.Join(dir, "missing.js"))
 	pr = h.plan("takoform_worker_bundle", cfg, nil)
 	wantDiags(t, named(pr.diags, "<dir>", dir), errorDiag("Module file cannot be read",
