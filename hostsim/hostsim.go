@@ -47,6 +47,23 @@ type Token = lane.Principal
 // FaultSpec is one fault object (docs/protocol.md#faults).
 type FaultSpec = fault.Spec
 
+// checkTokens refuses a token listed twice, or one with an empty token, tenant or
+// principal: which principal a repeated token stood for depended on the order. The
+// tokens are secrets, so the error names their places only.
+func checkTokens(tokens []Token) error {
+	first := map[string]int{}
+	for i, t := range tokens {
+		if t.Token == "" || t.Tenant == "" || t.Principal == "" {
+			return fmt.Errorf("Config.Tokens[%d]: token, tenant and principal must be non-empty", i)
+		}
+		if j, dup := first[t.Token]; dup {
+			return fmt.Errorf("Config.Tokens[%d] repeats the token of Config.Tokens[%d]; a token stands for one principal of one tenant", i, j)
+		}
+		first[t.Token] = i
+	}
+	return nil
+}
+
 // DefaultTokens are hostsim's default credentials (docs/protocol.md#auth).
 func DefaultTokens() []Token { return append([]Token(nil), lane.DefaultTokens...) }
 
@@ -121,6 +138,9 @@ func New(cfg Config) (*Host, error) {
 		}
 	}
 	if err := prof.CheckCatalog(cat); err != nil {
+		return nil, err
+	}
+	if err := checkTokens(cfg.Tokens); err != nil {
 		return nil, err
 	}
 	st, err := store.Open(cfg.DBPath)

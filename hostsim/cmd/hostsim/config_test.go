@@ -72,6 +72,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 	emptyToken := write("empty-token.json", "[{\"token\": \"a\", \"tenant\": \"t\", \"principal\": \"p\"},\n {\"token\": \"\", \"tenant\": \"t\", \"principal\": \"p\"}]")
 	emptyTenant := write("empty-tenant.json", "[\n\n {\"token\": \"a\", \"tenant\": \"\", \"principal\": \"p\"}]")
 	emptyPrincipal := write("empty-principal.json", "[{\"token\": \"a\", \"tenant\": \"t\", \"principal\": \"p\"},\n {\"token\": \"b\", \"tenant\": \"t\", \"principal\": \"\"}]")
+	noTokens := write("no-tokens.json", "[]")
+	twice := write("twice.json", "[{\"token\": \"s3cret-value\", \"tenant\": \"t\", \"principal\": \"p\"},\n {\"token\": \"s3cret-value\", \"tenant\": \"t2\", \"principal\": \"q\"}]")
 	badCatalog := filepath.Join(dir, "cat")
 	write("cat/forms/x/y/definition.json", `{"kind": 1}`)
 	notRoot := filepath.Join(dir, "parent") // holds a family root, is none itself
@@ -96,6 +98,8 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--tokens", emptyToken, addr}, "hostsim serve: --tokens " + emptyToken + ":2: /1: token, tenant and principal must be non-empty"},
 		{[]string{"serve", "--tokens", emptyTenant, addr}, "hostsim serve: --tokens " + emptyTenant + ":3: /0: token, tenant and principal must be non-empty"},
 		{[]string{"serve", "--tokens", emptyPrincipal, addr}, "hostsim serve: --tokens " + emptyPrincipal + ":2: /1: token, tenant and principal must be non-empty"},
+		{[]string{"serve", "--tokens", noTokens, addr}, "hostsim serve: --tokens " + noTokens + " lists no token; give at least one {token, tenant, principal}, or omit --tokens for the default tokens"},
+		{[]string{"serve", "--tokens", twice, addr}, "hostsim serve: --tokens " + twice + ":2: /1/token repeats the token of /0; a token stands for one principal of one tenant"},
 		{[]string{"serve", "--catalog", referenceDir(t), "--lane", "v1alpha3", addr}, "hostsim serve: --catalog " + referenceDir(t) + " with --lane v1alpha3: the catalog speaks forms.takoform.com/v1beta1"},
 		{[]string{"catalog", "--catalog", referenceDir(t), "--lane", "v1alpha3"}, "hostsim catalog: --catalog " + referenceDir(t) + " with --lane v1alpha3: the catalog speaks forms.takoform.com/v1beta1"},
 		{[]string{"serve", "--catalog", badCatalog, addr}, "hostsim serve: --catalog " + badCatalog + ": does not load:\n"},
@@ -137,6 +141,9 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		}
 		if code != 2 || !placed || !strings.HasPrefix(errb.String(), "hostsim") {
 			t.Errorf("hostsim %q: exit %d, stderr %q\nwant 2 and %q", tc.args, code, errb.String(), tc.want)
+		}
+		if strings.Contains(errb.String(), "s3cret") {
+			t.Errorf("hostsim %q: a token from the tokens file reached stderr: %q", tc.args, errb.String())
 		}
 		if out.Len() > 0 {
 			t.Errorf("hostsim %q: printed on stdout: %q", tc.args, out.String())

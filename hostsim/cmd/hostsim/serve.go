@@ -124,11 +124,22 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 			return hc, badUsage("--tokens %s does not parse (expected a JSON list of {token, tenant, principal}): %s",
 				cfg.Tokens, jsonfile.Join(jsonfile.Problems(cfg.Tokens, b, err)))
 		}
+		if len(toks) == 0 {
+			// a nil list would mean the three default tokens: not what an empty file says
+			return hc, badUsage("--tokens %s lists no token; give at least one {token, tenant, principal}, or omit --tokens for the default tokens", cfg.Tokens)
+		}
+		first := map[string]int{}
 		for i, t := range toks {
 			if t.Token == "" || t.Tenant == "" || t.Principal == "" {
 				return hc, badUsage("--tokens %s:%d: /%d: token, tenant and principal must be non-empty", cfg.Tokens,
 					jsonfile.Line(b, []string{strconv.Itoa(i)}), i)
 			}
+			if j, dup := first[t.Token]; dup {
+				// the token itself is a secret: named by its place only
+				return hc, badUsage("--tokens %s:%d: /%d/token repeats the token of /%d; a token stands for one principal of one tenant", cfg.Tokens,
+					jsonfile.Line(b, []string{strconv.Itoa(i), "token"}), i, j)
+			}
+			first[t.Token] = i
 			hc.Tokens = append(hc.Tokens, hostsim.Token{Token: t.Token, Tenant: t.Tenant, Principal: t.Principal})
 		}
 	}
