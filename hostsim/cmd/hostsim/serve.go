@@ -60,7 +60,15 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 		hostsim.TuneGC(env("GOGC"))
 		hostsim.TuneProcs(cfg.Procs, env("GOMAXPROCS"))
 	}
-	url := "http://" + l.Addr().String()
+	url, exposed := hostURL(l.Addr())
+	if exposed {
+		tokens := "the tokens of --tokens"
+		if cfg.Tokens == "" {
+			tokens = "a token, and the default tokens are public (give --tokens)"
+		}
+		fmt.Fprintf(stderr, "hostsim serve: --addr %s is reachable from other machines: the lane answers whoever holds %s; "+
+			"the admin API and dashboard still answer only on loopback\n", cfg.Addr, tokens)
+	}
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(h.EndStreams) // a dashboard's live stream never goes idle by itself
 	// Before the ready file: a script that stops the host with SIGINT the moment the
@@ -163,6 +171,24 @@ func summary(h *hostsim.Host, cat *catalog.Catalog) string {
 
 // dashboardURL is the dashboard of the host at url (docs/guides/dashboard.md).
 func dashboardURL(url string) string { return url + "/_sim/ui/" }
+
+// hostURL is the URL to print for the address the host listens on, and whether
+// that address reaches beyond this machine. Every interface (0.0.0.0, ::) prints
+// as 127.0.0.1, the URL that works here ("http://[::]:8484" does not, and the
+// dashboard answers only on loopback anyway).
+func hostURL(a net.Addr) (string, bool) {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String(), false
+	}
+	switch {
+	case tcp.IP.IsLoopback():
+		return "http://" + a.String(), false
+	case tcp.IP.IsUnspecified():
+		return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port)), true
+	}
+	return "http://" + a.String(), true
+}
 
 // writeReady writes the ready file atomically (a reader never sees half of it).
 func writeReady(path, url string) error {
