@@ -218,15 +218,7 @@ func New(cfg Config) (*Host, error) {
 // openAPI is the host's OpenAPI document (docs/protocol.md#openapi): its lane, the Forms
 // its profile installs and the admin API.
 func openAPI(lane *wire.Lane, host *profile.Host) ([]byte, error) {
-	var routes []openapi.AdminRoute
-	for _, r := range admin.Routes() {
-		var query []openapi.AdminParam
-		for _, q := range r.Query {
-			query = append(query, openapi.AdminParam{Name: q.Name, About: q.About, Required: q.Required})
-		}
-		routes = append(routes, openapi.AdminRoute{Method: r.Method, Path: r.Path, Open: r.Open, Summary: r.Summary, Query: query})
-	}
-	return openapi.Document(lane, host.Forms(), admin.Prefix, routes)
+	return openapi.Document(lane, host.Forms(), admin.Prefix, admin.Routes())
 }
 
 // OpenAPI is the host's OpenAPI document, as GET /_sim/openapi.json answers it.

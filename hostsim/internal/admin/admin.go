@@ -17,6 +17,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/decide"
 	"github.com/takokit/takokit/hostsim/internal/fault"
 	"github.com/takokit/takokit/hostsim/internal/hostview"
+	"github.com/takokit/takokit/hostsim/internal/openapi"
 )
 
 // Prefix is the admin API's path prefix.
@@ -36,16 +37,9 @@ type handler func(a *API, w http.ResponseWriter, r *http.Request, arg string) er
 type route struct {
 	method, path string // path below /_sim; a "*" captures one segment
 	h            handler
-	open         bool    // answers without the admin token (still loopback only)
-	summary      string  // what it answers, for the OpenAPI document
-	query        []Param // the query keys it takes; any other is refused
-}
-
-// Param is a query parameter an admin route takes.
-type Param struct {
-	Name     string
-	Required bool
-	About    string // what it holds, for the OpenAPI document
+	open         bool                 // answers without the admin token (still loopback only)
+	summary      string               // what it answers, for the OpenAPI document
+	query        []openapi.AdminParam // the query keys it takes; any other is refused
 }
 
 var table = []route{
@@ -53,7 +47,7 @@ var table = []route{
 	{"GET", "/openapi.json", (*API).openapi, true, "This OpenAPI document.", nil},
 	{"GET", "/state", (*API).state, false, "Everything the host holds, as the dashboard shows it.", nil},
 	{"GET", "/events", (*API).events, false, "The journal after a sequence number.",
-		[]Param{{"since", false, "the number of the last event already read (0 or absent: from the oldest kept)"}}},
+		[]openapi.AdminParam{{Name: "since", About: "the number of the last event already read (0 or absent: from the oldest kept)"}}},
 	{"GET", "/counters", (*API).counters, false, "Requests, mutations, uploads, support reads, dispatches and fault firings.", nil},
 	{"GET", "/faults", (*API).faults, false, "The armed faults with their firings.", nil},
 	{"POST", "/faults", (*API).armFault, false, "Arm a fault.", nil},
@@ -63,23 +57,16 @@ var table = []route{
 	{"GET", "/profile", (*API).profile, false, "The merged profile in force.", nil},
 	{"GET", "/refusals", (*API).refusals, false, "What the profile refuses compared with full.", nil},
 	{"GET", "/assets/*", (*API).assets, false, "What a request pathname does on a Worker Version with static assets (?path=, escaped once more).",
-		[]Param{{"path", true, "the escaped request pathname, with any query or fragment, escaped once more as a query value"}}},
+		[]openapi.AdminParam{{Name: "path", Required: true, About: "the escaped request pathname, with any query or fragment, escaped once more as a query value"}}},
 	{"GET", "/databases", (*API).databases, false, "Each SQLiteDatabase's real database: its migration ledger and its tables' shape.", nil},
 	{"GET", "/databases/*", (*API).database, false, "One SQLiteDatabase's real database, by the resource's uid.", nil},
 }
 
-// Route is one route of the admin API, for the OpenAPI document.
-type Route struct {
-	Method, Path, Summary string
-	Open                  bool
-	Query                 []Param
-}
-
-// Routes lists the admin API's routes in table order.
-func Routes() []Route {
-	out := make([]Route, len(table))
+// Routes lists the admin API's routes in table order, for the OpenAPI document.
+func Routes() []openapi.AdminRoute {
+	out := make([]openapi.AdminRoute, len(table))
 	for i, r := range table {
-		out[i] = Route{Method: r.method, Path: r.path, Summary: r.summary, Open: r.open, Query: r.query}
+		out[i] = openapi.AdminRoute{Method: r.method, Path: r.path, Summary: r.summary, Open: r.open, Query: r.query}
 	}
 	return out
 }
@@ -125,8 +112,8 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for k := range r.URL.Query() {
-		if !slices.ContainsFunc(hit.query, func(p Param) bool { return p.Name == k }) {
-			writeErr(w, decide.Invalid("%s %s takes %s; remove %q (GET %s/openapi.json describes every admin route)", hit.method, Prefix+DocPath(hit.path), queryKeys(hit.query), k, Prefix))
+		if !slices.ContainsFunc(hit.query, func(p openapi.AdminParam) bool { return p.Name == k }) {
+			writeErr(w, decide.Invalid("%s %s takes %s; remove %q (GET %s/openapi.json describes every admin route)", hit.method, Prefix+openapi.DocPath(hit.path), queryKeys(hit.query), k, Prefix))
 			return
 		}
 	}
@@ -151,7 +138,7 @@ func methodsOf(path string) string {
 }
 
 // queryKeys says which query keys a route takes.
-func queryKeys(ps []Param) string {
+func queryKeys(ps []openapi.AdminParam) string {
 	if len(ps) == 0 {
 		return "no query parameter"
 	}
@@ -161,10 +148,6 @@ func queryKeys(ps []Param) string {
 	}
 	return "only the query parameter " + strings.Join(names, ", ")
 }
-
-// DocPath is a route's path as the OpenAPI document writes it: the captured
-// segment as {id}.
-func DocPath(path string) string { return strings.Replace(path, "*", "{id}", 1) }
 
 func matchPath(pattern, path string) (string, bool) {
 	pre, post, wild := strings.Cut(pattern, "*")

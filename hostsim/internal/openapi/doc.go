@@ -9,6 +9,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -24,9 +25,14 @@ type AdminRoute struct {
 
 // AdminParam is a query parameter of an admin route.
 type AdminParam struct {
-	Name, About string
-	Required    bool
+	Name     string
+	Required bool
+	About    string // what it holds
 }
+
+// DocPath is an admin route's path as the document writes it: the captured
+// segment ("*") as {id}.
+func DocPath(path string) string { return strings.Replace(path, "*", "{id}", 1) }
 
 // Document is the OpenAPI 3.1 document of a host speaking lane with the Forms it
 // installs, with the admin routes below prefix.

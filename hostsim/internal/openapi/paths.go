@@ -113,7 +113,7 @@ func (g *gen) addAdmin(paths obj, prefix string, a AdminRoute) {
 	path := prefix + a.Path
 	var params arr
 	if strings.Contains(path, "*") {
-		path = strings.Replace(path, "*", "{id}", 1)
+		path = DocPath(path)
 		params = append(params, obj{"name": "id", "in": "path", "required": true, "schema": obj{"type": "string"}})
 	}
 	for _, q := range a.Query {
