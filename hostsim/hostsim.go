@@ -47,17 +47,29 @@ type Token = lane.Principal
 // FaultSpec is one fault object (docs/protocol.md#faults).
 type FaultSpec = fault.Spec
 
-// checkTokens refuses a token listed twice, or one with an empty token, tenant or
-// principal: which principal a repeated token stood for depended on the order. The
-// tokens are secrets, so the error names their places only.
-func checkTokens(tokens []Token) error {
+// TokenError is a token of a list that cannot stand: at Index, an empty token,
+// tenant or principal (First is -1), or the token listed at First again, so which
+// principal it stood for would depend on the order. The tokens are secrets, so it
+// names places only.
+type TokenError struct{ Index, First int }
+
+func (e *TokenError) Error() string {
+	if e.First < 0 {
+		return fmt.Sprintf("Config.Tokens[%d]: token, tenant and principal must be non-empty", e.Index)
+	}
+	return fmt.Sprintf("Config.Tokens[%d] repeats the token of Config.Tokens[%d]; a token stands for one principal of one tenant", e.Index, e.First)
+}
+
+// CheckTokens refuses what New refuses of Config.Tokens, as a *TokenError (the
+// CLI names the places in its --tokens file).
+func CheckTokens(tokens []Token) error {
 	first := map[string]int{}
 	for i, t := range tokens {
 		if t.Token == "" || t.Tenant == "" || t.Principal == "" {
-			return fmt.Errorf("Config.Tokens[%d]: token, tenant and principal must be non-empty", i)
+			return &TokenError{Index: i, First: -1}
 		}
 		if j, dup := first[t.Token]; dup {
-			return fmt.Errorf("Config.Tokens[%d] repeats the token of Config.Tokens[%d]; a token stands for one principal of one tenant", i, j)
+			return &TokenError{Index: i, First: j}
 		}
 		first[t.Token] = i
 	}
@@ -140,7 +152,7 @@ func New(cfg Config) (*Host, error) {
 	if err := prof.CheckCatalog(cat); err != nil {
 		return nil, err
 	}
-	if err := checkTokens(cfg.Tokens); err != nil {
+	if err := CheckTokens(cfg.Tokens); err != nil {
 		return nil, err
 	}
 	st, err := store.Open(cfg.DBPath)

@@ -136,19 +136,19 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 			// a nil list would mean the three default tokens: not what an empty file says
 			return hc, badUsage("--tokens %s lists no token; give at least one {token, tenant, principal}, or omit --tokens for the default tokens", cfg.Tokens)
 		}
-		first := map[string]int{}
-		for i, t := range toks {
-			if t.Token == "" || t.Tenant == "" || t.Principal == "" {
+		for _, t := range toks {
+			hc.Tokens = append(hc.Tokens, hostsim.Token{Token: t.Token, Tenant: t.Tenant, Principal: t.Principal})
+		}
+		// hostsim's rule, said at the place in the file (never the token: a secret)
+		var te *hostsim.TokenError
+		if errors.As(hostsim.CheckTokens(hc.Tokens), &te) {
+			i := te.Index
+			if te.First < 0 {
 				return hc, badUsage("--tokens %s:%d: /%d: token, tenant and principal must be non-empty", cfg.Tokens,
 					jsonfile.Line(b, []string{strconv.Itoa(i)}), i)
 			}
-			if j, dup := first[t.Token]; dup {
-				// the token itself is a secret: named by its place only
-				return hc, badUsage("--tokens %s:%d: /%d/token repeats the token of /%d; a token stands for one principal of one tenant", cfg.Tokens,
-					jsonfile.Line(b, []string{strconv.Itoa(i), "token"}), i, j)
-			}
-			first[t.Token] = i
-			hc.Tokens = append(hc.Tokens, hostsim.Token{Token: t.Token, Tenant: t.Tenant, Principal: t.Principal})
+			return hc, badUsage("--tokens %s:%d: /%d/token repeats the token of /%d; a token stands for one principal of one tenant", cfg.Tokens,
+				jsonfile.Line(b, []string{strconv.Itoa(i), "token"}), i, te.First)
 		}
 	}
 	return hc, nil
