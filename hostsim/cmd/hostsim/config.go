@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // Config is everything `hostsim serve` or `hostsim catalog` is told, from
@@ -126,11 +124,6 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	}
 	if c.AckDeadline < 0 {
 		return c, badUsage("--ack-deadline %s is negative; give 0 (no deadline) or a duration such as 10s", c.AckDeadline)
-	}
-	if c.DB != "" {
-		if err := store.CheckDir(c.DB); err != nil {
-			return c, badUsage("--db %s: %v (without --db the database is in memory)", c.DB, err)
-		}
 	}
 	for _, name := range []string{"log-format", "format"} {
 		if f := fs.Lookup(name); f != nil && f.Value.String() != "text" && f.Value.String() != "json" {

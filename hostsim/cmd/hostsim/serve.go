@@ -22,6 +22,7 @@ import (
 	"github.com/takokit/takokit/hostsim/internal/jsonfile"
 	"github.com/takokit/takokit/hostsim/internal/logbatch"
 	"github.com/takokit/takokit/hostsim/internal/reqlog"
+	"github.com/takokit/takokit/hostsim/internal/store"
 )
 
 // serve runs the simulator until SIGINT/SIGTERM, or until stop is closed. A nil
@@ -44,6 +45,10 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 		return err
 	}
 	h, err := hostsim.New(hc)
+	var bad *store.PathError
+	if errors.As(err, &bad) { // said as the flag that named it
+		return badUsage("--db %s: %v (without --db the database is in memory)", cfg.DB, bad)
+	}
 	if err != nil { // a database that cannot be opened, faults that cannot be armed: nothing started
 		return badUsage("%v", err)
 	}

@@ -45,8 +45,8 @@ func TestOpenNamesTheDirectoryItCannotUse(t *testing.T) {
 		t.Fatalf("Open(%s) in an existing directory: %v", ok, err)
 	}
 	s.Close()
-	if err := CheckDir(ok); err != nil {
-		t.Errorf("CheckDir(%s), a database file = %v, want nil", ok, err)
+	if err := CheckPath(ok); err != nil {
+		t.Errorf("CheckPath(%s), a database file = %v, want nil", ok, err)
 	}
 	empty := filepath.Join(dir, "empty.db")
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {

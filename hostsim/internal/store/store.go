@@ -64,7 +64,7 @@ func Open(path string) (*Store, error) {
 		s.memory = true
 		s.m.KeepAlone()
 	} else {
-		if err := CheckDir(path); err != nil {
+		if err := CheckPath(path); err != nil {
 			return nil, fmt.Errorf("open database %q: %w (an empty path keeps the database in memory)", path, err)
 		}
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() +
@@ -96,27 +96,33 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
-// CheckDir says why path cannot be a database file, and what to do, when its
+// PathError is a database path no database can be opened at, with what to do
+// (CheckPath).
+type PathError struct{ Reason string }
+
+func (e *PathError) Error() string { return e.Reason }
+
+// CheckPath says why path cannot be a database file, and what to do, when its
 // directory is missing or is a file, or path is itself a directory (SQLite answers
 // each with only "unable to open database file"), or path holds a file that is not
-// SQLite's ("file is not a database"). nil when the directory is there and path is
-// a database file or nothing yet.
-func CheckDir(path string) error {
+// SQLite's ("file is not a database"): a *PathError. nil when the directory is there
+// and path is a database file or nothing yet.
+func CheckPath(path string) error {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
 	switch {
 	case err == nil && !st.IsDir():
-		return fmt.Errorf("the directory %s is a file; name a file in a directory", dir)
+		return &PathError{fmt.Sprintf("the directory %s is a file; name a file in a directory", dir)}
 	case os.IsNotExist(err):
-		return fmt.Errorf("the directory %s does not exist; create it, or name a file in one that exists", dir)
+		return &PathError{fmt.Sprintf("the directory %s does not exist; create it, or name a file in one that exists", dir)}
 	case err != nil:
-		return fmt.Errorf("the directory %s cannot be read: %w", dir, err)
+		return &PathError{fmt.Sprintf("the directory %s cannot be read: %v", dir, err)}
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%s is a directory; name a file in it, such as %s", path, filepath.Join(path, "hostsim.db"))
+		return &PathError{fmt.Sprintf("%s is a directory; name a file in it, such as %s", path, filepath.Join(path, "hostsim.db"))}
 	}
 	if !isSQLiteOrEmpty(path) {
-		return fmt.Errorf("%s is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet", path)
+		return &PathError{fmt.Sprintf("%s is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet", path)}
 	}
 	return nil
 }
