@@ -26,7 +26,7 @@ func inEntry(p path.Path, summary, detail string) string {
 	return detail
 }
 
-// addAttrError adds an attribute error whose detail names an entry's attribute (inEntry).
-func addAttrError(d *diag.Diagnostics, p path.Path, summary, detail string) {
+// attrErr adds an attribute error whose detail names an entry's attribute (inEntry).
+func attrErr(d *diag.Diagnostics, p path.Path, summary, detail string) {
 	d.AddAttributeError(p, summary, inEntry(p, summary, detail))
 }

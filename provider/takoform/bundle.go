@@ -157,12 +157,12 @@ func (r *Resource) hashEntries(entries []localEntry, d *diag.Diagnostics) ([]att
 		e := &entries[i]
 		at := path.Root(a.list).AtListIndex(i)
 		if !a.manifest.Admits(e.mediaType) {
-			addAttrError(d, at.AtName("content_type"), "Media type not admitted by a "+a.manifest.Kind+" manifest",
+			attrErr(d, at.AtName("content_type"), "Media type not admitted by a "+a.manifest.Kind+" manifest",
 				fmt.Sprintf("%q is not %s. The host would refuse the manifest (artifact_invalid); nothing was uploaded.", e.mediaType, a.admitted()))
 			return nil, false
 		}
 		if j, dup := seen[e.key]; dup {
-			addAttrError(d, at.AtName(a.key), "Duplicate "+a.what()+" "+a.key,
+			attrErr(d, at.AtName(a.key), "Duplicate "+a.what()+" "+a.key,
 				fmt.Sprintf("%s[%d] and %s[%d] both name %q; every %s of a manifest has its own %s.", a.list, j, a.list, i, e.key, a.what(), a.key))
 			return nil, false
 		}
@@ -173,12 +173,12 @@ func (r *Resource) hashEntries(entries []localEntry, d *diag.Diagnostics) ([]att
 			if errors.As(err, &pe) {
 				err = pe.Err // the path is named once, below
 			}
-			addAttrError(d, at.AtName("content_file"), upperFirst(a.what())+" file cannot be read",
+			attrErr(d, at.AtName("content_file"), upperFirst(a.what())+" file cannot be read",
 				fmt.Sprintf("%s cannot be read (%v), so nothing was planned. Relative paths resolve against OpenTofu's working directory; write \"${path.module}/…\".", e.file, err))
 			return nil, false
 		}
 		if size > maxEntryBytes {
-			addAttrError(d, at.AtName("content_file"), upperFirst(a.what())+" file too large",
+			attrErr(d, at.AtName("content_file"), upperFirst(a.what())+" file too large",
 				fmt.Sprintf("%s has %d bytes; a %s has at most %d.", e.file, size, a.what(), maxEntryBytes))
 			return nil, false
 		}
@@ -190,7 +190,6 @@ func (r *Resource) hashEntries(entries []localEntry, d *diag.Diagnostics) ([]att
 	return elems, true
 }
 
-// mainIsLoadable: main names an entry whose media type a runtime imports.
 // mainProblem says what is wrong with main_module, as a diagnostic's summary, detail
 // and repair: it names no module, or a module the host cannot load first. "" when
 // it names a loadable module.

@@ -46,10 +46,6 @@ func (c check) ValidateList(_ context.Context, r validator.ListRequest, w *valid
 	c.run(r.Path, r.ConfigValue, &w.Diagnostics)
 }
 
-func attrErr(d *diag.Diagnostics, p path.Path, summary, detail string) {
-	addAttrError(d, p, summary, detail)
-}
-
 // stringRules checks one string value (attribute or element).
 type stringRules struct {
 	pattern        *lazyre.Regexp
