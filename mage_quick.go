@@ -20,7 +20,7 @@ const quickBaseEnv = "TAKOKIT_QUICK_BASE"
 // the branch left main (git diff main...HEAD), uncommitted and untracked files included:
 // each module's binTests are skipped as in `mage unit`, and nothing is built first.
 func runQuick() error {
-	if err := checkCounts(); err != nil {
+	if err := checkTestEnv(); err != nil {
 		return err
 	}
 	base := os.Getenv(quickBaseEnv)

@@ -21,7 +21,7 @@ import (
 // and the run goes on, so the report always closes with the tally line.
 func runAllTests(steps ...step) error {
 	var total testtally.Tally
-	if err := checkCounts(); err != nil {
+	if err := checkTestEnv(); err != nil {
 		return refuse(total, err)
 	}
 	runSteps(&total, steps)
@@ -51,7 +51,7 @@ func selftestJob() testrun.Job {
 
 func runModuleTests(withScenarios bool) error {
 	var total testtally.Tally
-	if err := checkCounts(); err != nil {
+	if err := checkTestEnv(); err != nil {
 		return refuse(total, err)
 	}
 	jobs, err := moduleJobs(withScenarios)
@@ -65,7 +65,7 @@ func runModuleTests(withScenarios bool) error {
 
 func runScenarios(steps ...step) error {
 	var total testtally.Tally
-	if err := checkCounts(); err != nil {
+	if err := checkTestEnv(); err != nil {
 		return refuse(total, err)
 	}
 	runSteps(&total, steps)
@@ -215,20 +215,20 @@ func longestFirst(jobs []testrun.Job) []testrun.Job {
 
 // testJobs is how many test jobs run at once: TAKOKIT_TEST_JOBS, else 2.
 func testJobs() int {
-	n, _ := testrun.Count(os.Getenv, "TAKOKIT_TEST_JOBS", 2) // checked first: checkCounts
+	n, _ := testrun.Count(os.Getenv, "TAKOKIT_TEST_JOBS", 2) // checked first: checkTestEnv
 	return n
 }
 
 // scenarioParallel is how many scenarios run at once: TAKOKIT_SCENARIO_PARALLEL, else 4.
 func scenarioParallel() int {
-	n, _ := testrun.Count(os.Getenv, "TAKOKIT_SCENARIO_PARALLEL", 4) // checked first: checkCounts
+	n, _ := testrun.Count(os.Getenv, "TAKOKIT_SCENARIO_PARALLEL", 4) // checked first: checkTestEnv
 	return n
 }
 
-// checkCounts refuses a TAKOKIT_TEST_JOBS or TAKOKIT_SCENARIO_PARALLEL that is not a
+// checkTestEnv refuses a TAKOKIT_TEST_JOBS or TAKOKIT_SCENARIO_PARALLEL that is not a
 // count, and a TAKOKIT_TEST_FRESH that is neither 1 nor off, before anything is built
-// or run.
-func checkCounts() error {
+// or run (testJobs and scenarioParallel then read them without an error).
+func checkTestEnv() error {
 	if _, err := testrun.Switch(os.Getenv, "TAKOKIT_TEST_FRESH"); err != nil {
 		return err
 	}

@@ -48,6 +48,16 @@ func loadCatalog(dir string) (*catalog.Catalog, error) {
 	return c, nil
 }
 
+// knownChecks refuses, for command cmd, the first of ids that names no check.
+func knownChecks(cmd string, ids []string) error {
+	for _, id := range ids {
+		if !conformance.Known(id) {
+			return usagef("%s: check %q is not in the table; `conformance list` prints the ids", cmd, id)
+		}
+	}
+	return nil
+}
+
 // checkOutDir refuses an --out FILE whose directory is missing or is a file before
 // anything runs: found only when the report is written, it lost the whole run.
 func checkOutDir(path string) error {
@@ -131,10 +141,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 	if cfg.Catalog, err = loadCatalog(*catDir); err != nil {
 		return err
 	}
-	for _, id := range append(append([]string{}, cfg.Only...), cfg.Skip...) {
-		if !conformance.Known(id) {
-			return usagef("run: check %q is not in the table; `conformance list` prints the ids", id)
-		}
+	if err := knownChecks("run", append(slices.Clone(cfg.Only), cfg.Skip...)); err != nil {
+		return err
 	}
 	for _, id := range cfg.Only {
 		if slices.Contains(cfg.Skip, id) {
@@ -265,10 +273,8 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 			return usagef("selftest: --lanes: %v", err)
 		}
 	}
-	for _, id := range splitList(*only) {
-		if !conformance.Known(id) {
-			return usagef("selftest: check %q is not in the table; `conformance list` prints the ids", id)
-		}
+	if err := knownChecks("selftest", splitList(*only)); err != nil {
+		return err
 	}
 	out, err := selftest.Run(ctx, selftest.Options{Hostsim: path, Catalog: cat, CatalogDir: *catDir, Out: stdout, Only: splitList(*only), OtherLanes: other})
 	if err != nil {
