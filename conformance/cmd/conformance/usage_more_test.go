@@ -51,20 +51,34 @@ func TestRunRefusesWhatWouldWasteIt(t *testing.T) {
 // TestSelftestAndListRefuseBadFlagsFirst: an unknown lane or check id given to
 // selftest is refused before any hostsim starts (it started one and ran the positive
 // suite first), and list's --out in a missing directory is refused like run's.
+//
+// The --hostsim given is a stand-in that only leaves a mark: were the refusal lost,
+// selftest would start it, and the mark fails the test. (It was the test binary
+// itself once, and a mutant that lost the refusal had the binary start itself,
+// which started itself again, until /tmp filled.)
 func TestSelftestAndListRefuseBadFlagsFirst(t *testing.T) {
-	missing := filepath.Join(t.TempDir(), "no", "list.md")
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no", "list.md")
+	mark := filepath.Join(dir, "hostsim-started")
+	standIn := filepath.Join(dir, "hostsim")
+	if err := os.WriteFile(standIn, []byte("#!/bin/sh\ntouch '"+mark+"'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"selftest", "--hostsim", os.Args[0], "--lanes", "v2"}, `conformance: selftest: --lanes: unknown lane "v2"; the known lanes are`},
-		{[]string{"selftest", "--hostsim", os.Args[0], "--only", "no-such-check"}, `conformance: selftest: check "no-such-check" is not in the table`},
+		{[]string{"selftest", "--hostsim", standIn, "--lanes", "v2"}, `conformance: selftest: --lanes: unknown lane "v2"; the known lanes are`},
+		{[]string{"selftest", "--hostsim", standIn, "--only", "no-such-check"}, `conformance: selftest: check "no-such-check" is not in the table`},
 		{[]string{"list", "--out", missing}, "conformance: --out " + missing + ": the directory " + filepath.Dir(missing) + " does not exist; create it, or write elsewhere"},
 	} {
 		code, stdout, stderr := runCLI(t, env(nil), tc.args...)
 		first, _, _ := strings.Cut(stderr, "\n")
 		if code != 2 || stdout != "" || !strings.HasPrefix(first, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr's first line %q; want 2, nothing, a line starting %q", tc.args, code, stdout, first, tc.want)
+		}
+		if _, err := os.Stat(mark); err == nil {
+			t.Fatalf("%v started the hostsim it was given before refusing", tc.args)
 		}
 	}
 }
