@@ -109,6 +109,9 @@ func New(cfg Config) (*Client, error) {
 
 // ParseEndpoint checks the bare-origin rule of docs/provider-design.md#configuration and returns the origin.
 func ParseEndpoint(raw string) (*url.URL, error) {
+	if origin, ok := withoutScheme(raw); ok {
+		return nil, fmt.Errorf("endpoint %q has no scheme: write %s", raw, origin)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("endpoint %q is not a URL: %v", raw, err)
@@ -131,6 +134,22 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("endpoint %q uses plain http to a host that is not loopback; use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)", raw)
 	}
 	return &url.URL{Scheme: u.Scheme, Host: u.Host}, nil
+}
+
+// withoutScheme answers an endpoint written as host[:port] (as hostsim's --addr is)
+// with the origin to write instead: http for a loopback host, https otherwise.
+func withoutScheme(raw string) (string, bool) {
+	if raw == "" || strings.Contains(raw, "://") || strings.HasPrefix(raw, "/") {
+		return "", false
+	}
+	u, err := url.Parse("http://" + raw)
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	if isLoopback(u.Hostname()) {
+		return "http://" + u.Host, true
+	}
+	return "https://" + u.Host, true
 }
 
 func isLoopback(host string) bool {

@@ -27,7 +27,6 @@ func TestParseEndpointRules(t *testing.T) {
 		"https://host.example/api":     "no path",
 		"https://host.example?x=1":     "query",
 		"https://host.example#f":       "fragment",
-		"host.example":                 "absolute",
 		"http://10.0.0.1":              "not loopback",
 		"https://host.example/%2Fapis": "no path",
 		"https://host.example/%2F":     "no path", // decoded, the path is "//"
@@ -40,6 +39,27 @@ func TestParseEndpointRules(t *testing.T) {
 	for e, why := range bad {
 		if _, err := ParseEndpoint(e); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%s: got %v, want an error saying %q", e, err, why)
+		}
+	}
+}
+
+// TestParseEndpointSaysTheSchemeItLacks: an endpoint written without a scheme
+// (host:port, as one writes hostsim's --addr) is answered with the URL to write,
+// http for a loopback host and https otherwise. Before, "127.0.0.1:8484" got Go's
+// "first path segment in URL cannot contain colon", and "localhost:8484" (a URL of
+// scheme "localhost") "must be an absolute URL".
+func TestParseEndpointSaysTheSchemeItLacks(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"127.0.0.1:8484":   `endpoint "127.0.0.1:8484" has no scheme: write http://127.0.0.1:8484`,
+		"localhost:8484":   `endpoint "localhost:8484" has no scheme: write http://localhost:8484`,
+		"[::1]:9":          `endpoint "[::1]:9" has no scheme: write http://[::1]:9`,
+		"host.example":     `endpoint "host.example" has no scheme: write https://host.example`,
+		"host.example:443": `endpoint "host.example:443" has no scheme: write https://host.example:443`,
+	} {
+		_, err := ParseEndpoint(raw)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", raw, err, want)
 		}
 	}
 }
