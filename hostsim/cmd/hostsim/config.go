@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -122,6 +125,11 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	if c.Procs < 0 {
 		return c, badUsage("--procs %d is not a number of threads; give 1 or more (or 0: GOMAXPROCS when set, else 1)", c.Procs)
 	}
+	if fs.Lookup("addr") != nil {
+		if err := checkAddr(c.Addr); err != nil {
+			return c, err
+		}
+	}
 	if c.AckDeadline < 0 {
 		return c, badUsage("--ack-deadline %s is negative; give 0 (no deadline) or a duration such as 10s", c.AckDeadline)
 	}
@@ -152,4 +160,26 @@ func flagHelp(cmd string) string {
 		fmt.Fprintf(&b, "        %s [%s%s]\n", usage, EnvName(f.Name), def)
 	})
 	return b.String()
+}
+
+// checkAddr refuses an --addr that is not host:port before anything opens (a --db
+// file included), saying what to write: a URL, as the provider's endpoint is
+// written, or a bare port, as other tools take it, got net.Listen's "too many
+// colons in address" or "missing port in address".
+func checkAddr(addr string) error {
+	if u, err := url.Parse(addr); err == nil && u.Scheme != "" && u.Host != "" {
+		hostPort := u.Host
+		if u.Port() == "" {
+			hostPort = net.JoinHostPort(u.Hostname(), "8484")
+		}
+		return badUsage("--addr %s is a URL; --addr takes host:port: write --addr %s", addr, hostPort)
+	}
+	_, _, err := net.SplitHostPort(addr)
+	if err == nil {
+		return nil
+	}
+	if _, perr := strconv.ParseUint(addr, 10, 16); perr == nil {
+		return badUsage("--addr %s has no host; write --addr 127.0.0.1:%s (this machine only) or --addr :%s (every interface)", addr, addr, addr)
+	}
+	return badUsage("--addr %s is not host:port, such as 127.0.0.1:8484 (%v)", addr, err)
 }

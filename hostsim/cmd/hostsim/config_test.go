@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -80,6 +82,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 	os.MkdirAll(filepath.Join(notRoot, "family", "forms"), 0o755)
 	empty := filepath.Join(notRoot, "family") // a family root whose forms/ is empty
 	addr := "--addr=127.0.0.1:0"
+	newDB := filepath.Join(dir, "new.db") // a bad --addr must not leave it created
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -132,6 +135,11 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--db", filepath.Join(tokens, "x.db"), addr}, "hostsim serve: --db " + filepath.Join(tokens, "x.db") + ": the directory " + tokens + " is a file; name a file in a directory (without --db the database is in memory)"},
 		{[]string{"serve", "--db", dir, addr}, "hostsim serve: --db " + dir + ": " + dir + " is a directory; name a file in it, such as " + filepath.Join(dir, "hostsim.db") + " (without --db the database is in memory)"},
 		{[]string{"serve", "--db", tokens, addr}, "hostsim serve: --db " + tokens + ": " + tokens + " is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet (without --db the database is in memory)"},
+		{[]string{"serve", "--addr", "http://127.0.0.1:8490/"}, "hostsim serve: --addr http://127.0.0.1:8490/ is a URL; --addr takes host:port: write --addr 127.0.0.1:8490"},
+		{[]string{"serve", "--addr", "http://localhost"}, "hostsim serve: --addr http://localhost is a URL; --addr takes host:port: write --addr localhost:8484"},
+		{[]string{"serve", "--addr", "8490"}, "hostsim serve: --addr 8490 has no host; write --addr 127.0.0.1:8490 (this machine only) or --addr :8490 (every interface)"},
+		{[]string{"serve", "--addr", "localhost"}, "hostsim serve: --addr localhost is not host:port, such as 127.0.0.1:8484 (address localhost: missing port in address)"},
+		{[]string{"serve", "--db", newDB, "--addr", "8490"}, "hostsim serve: --addr 8490 has no host"},
 		{[]string{"serve", "--ack-deadline", "-5s", addr}, "hostsim serve: --ack-deadline -5s is negative; give 0 (no deadline) or a duration such as 10s"},
 	} {
 		code, out, errb := runRefusing(t, tc.args)
@@ -148,6 +156,9 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		if out.Len() > 0 {
 			t.Errorf("hostsim %q: printed on stdout: %q", tc.args, out.String())
 		}
+	}
+	if _, err := os.Stat(newDB); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused hostsim serve --db %s left the file behind (%v)", newDB, err)
 	}
 	// no command at all: the usage, on stderr, and exit 2
 	var out, errb bytes.Buffer
