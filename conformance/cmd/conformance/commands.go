@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -75,14 +76,39 @@ func checkOutDir(path string) error {
 	return nil
 }
 
-// checkOrigin accepts a bare http(s) origin with an optional trailing slash.
+// checkOrigin accepts a bare http(s) origin with an optional trailing slash; a
+// refusal says which origin to write when one can be read from what was given.
 func checkOrigin(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		if origin := originIn(raw); origin != "" {
+			return "", usagef("--endpoint %q must be a bare origin: write %s", raw, origin)
+		}
 		return "", usagef("--endpoint %q must be a bare origin such as http://127.0.0.1:8484", raw)
 	}
 	return strings.TrimRight(raw, "/"), nil
+}
+
+// originIn reads an origin from an endpoint that is not one: an http(s) URL with a
+// path, query or fragment, or a host[:port] with no scheme (http for a loopback
+// host, https otherwise); "" when there is none to read.
+func originIn(raw string) string {
+	if !strings.Contains(raw, "://") && !strings.HasPrefix(raw, "/") {
+		u, err := url.Parse("http://" + raw)
+		if err != nil || u.Host == "" || u.User != nil {
+			return ""
+		}
+		if ip := net.ParseIP(u.Hostname()); u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback()) {
+			return "http://" + u.Host
+		}
+		return "https://" + u.Host
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 func token(getenv func(string) string, flagName, env string, required bool) (string, error) {

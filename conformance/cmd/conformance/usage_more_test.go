@@ -82,3 +82,24 @@ func TestSelftestAndListRefuseBadFlagsFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSaysWhichOriginToWrite: an --endpoint that is not a bare origin is
+// answered with the origin to write when one can be read from it (a host:port with
+// no scheme, an API path, a query). Before, each got "must be a bare origin such as
+// http://127.0.0.1:8484", the same example whatever was given.
+func TestRunSaysWhichOriginToWrite(t *testing.T) {
+	for raw, want := range map[string]string{
+		"127.0.0.1:18556": `conformance: --endpoint "127.0.0.1:18556" must be a bare origin: write http://127.0.0.1:18556`,
+		"localhost:8484":  `conformance: --endpoint "localhost:8484" must be a bare origin: write http://localhost:8484`,
+		"host.example":    `conformance: --endpoint "host.example" must be a bare origin: write https://host.example`,
+		"http://127.0.0.1:18556/apis/forms.takoform.com": `conformance: --endpoint "http://127.0.0.1:18556/apis/forms.takoform.com" must be a bare origin: write http://127.0.0.1:18556`,
+		"https://host.example/?x=1":                      `conformance: --endpoint "https://host.example/?x=1" must be a bare origin: write https://host.example`,
+		"ftp://host.example":                             `conformance: --endpoint "ftp://host.example" must be a bare origin such as http://127.0.0.1:8484`,
+	} {
+		code, stdout, stderr := runCLI(t, env(map[string]string{"TOK": "t"}), "run", "--endpoint", raw, "--token-env", "TOK")
+		first, _, _ := strings.Cut(stderr, "\n")
+		if code != 2 || stdout != "" || first != want {
+			t.Errorf("--endpoint %s: exit %d, stdout %q, stderr's first line %q; want 2, nothing, %q", raw, code, stdout, first, want)
+		}
+	}
+}
