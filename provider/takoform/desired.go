@@ -74,7 +74,7 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 		switch f.Kind {
 		case model.FieldReference:
 			a.Description = desc + " The target resource's name."
-			a.Validators = []validator.String{stringCheck(stringRules{pattern: namePatternRe})}
+			a.Validators = []validator.String{stringCheck(nameRules)}
 		case model.FieldJSONMap:
 			a.Description = desc + " One JSON object, e.g. jsonencode({...})."
 			a.Validators = []validator.String{jsonObjectCheck(maxProperties(m, f.Wire))}
@@ -161,7 +161,7 @@ func nestedObject(f *model.Field) (schema.NestedAttributeObject, error) {
 		attrs["name"] = schema.StringAttribute{Required: true, Description: "Binding name seen by the runtime.",
 			Validators: []validator.String{stringCheck(nameRules)}}
 		attrs[bindingTargetAttr] = schema.StringAttribute{Required: true, Description: "Name of the bound resource.",
-			Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}
+			Validators: []validator.String{stringCheck(nameRules)}}
 		return schema.NestedAttributeObject{Attributes: attrs}, nil
 	}
 	for i := range f.Members {
@@ -240,7 +240,7 @@ func memberAttr(mf *model.Field, desc string) (schema.Attribute, error) {
 		return schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}, nil
 	case model.FieldReference:
 		return schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
-			Validators: []validator.String{stringCheck(stringRules{pattern: namePatternRe})}}, nil
+			Validators: []validator.String{stringCheck(nameRules)}}, nil
 	}
 	r, err := compileRules(mf)
 	if err != nil {

@@ -58,13 +58,16 @@ func parseImportID(raw string) (space, name string, ref *wire.FormRef, err error
 		if space == "" {
 			return "", "", nil, fmt.Errorf("the space before \"/\" is empty")
 		}
+		if name == "" {
+			return "", "", nil, fmt.Errorf("the name after \"/\" is empty")
+		}
 	case strings.Contains(id, "/"):
 		return "", "", nil, fmt.Errorf("the ID holds more than one \"/\"")
 	default:
 		name = id
 	}
 	if !wire.ValidResourceName(name) {
-		return "", "", nil, fmt.Errorf("name %q does not match %s", name, namePattern)
+		return "", "", nil, fmt.Errorf("name %q does not match %s. %s", name, namePattern, strings.TrimSuffix(nameRule, "."))
 	}
 	if space != "" {
 		if err := wire.ValidateSpaceID(space); err != nil {

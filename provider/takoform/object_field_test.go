@@ -144,7 +144,7 @@ func TestObjectMembersAreChecked(t *testing.T) {
 		{assetsValue(h, "site", "spa", false), errorDiag("Value not allowed",
 			`"spa" is not one of "none", "single_page_application".`).at("assets.not_found_handling")},
 		{assetsValue(h, "Site_1", "none", false), errorDiag("Value does not match the required pattern",
-			`"Site_1" must match ^[a-z][a-z0-9-]{0,62}$.`).at("assets.bundle")},
+			`"Site_1" must match ^[a-z][a-z0-9-]{0,62}$. A name is 1 to 63 lower-case letters, digits and hyphens, starting with a letter.`).at("assets.bundle")},
 	} {
 		pr := h.plan(versionType, versionWithAssets(h, "bundle-a", c.assets), nil)
 		wantDiags(t, pr.diags, c.want)

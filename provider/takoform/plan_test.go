@@ -111,7 +111,7 @@ func TestAttributeValidatorsFollowTheSchema(t *testing.T) {
 		{queueType, values{aName: s("orders"), "message_retention_seconds": i64(10)}, errorDiag("Value out of range",
 			"10 is outside the allowed range 60 to 1209600.").at("message_retention_seconds")},
 		{queueType, values{aName: s("Orders"), "message_retention_seconds": i64(60)}, errorDiag("Value does not match the required pattern",
-			`"Orders" must match ^[a-z][a-z0-9-]{0,62}$.`).at("name")},
+			`"Orders" must match ^[a-z][a-z0-9-]{0,62}$. A name is 1 to 63 lower-case letters, digits and hyphens, starting with a letter.`).at("name")},
 		{queueType, values{aName: s("orders"), aSpace: s(" x"), "message_retention_seconds": i64(60)}, errorDiag("Invalid space",
 			`space " x" starts or ends with whitespace or U+FEFF; spaces are never trimmed, so remove it`).at("space")},
 		{queueType, values{aName: s("orders"), "message_retention_seconds": i64(60), aCreateTimeout: s("soon")}, errorDiag("Invalid timeout",

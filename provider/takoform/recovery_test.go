@@ -231,13 +231,14 @@ func TestImportAdoptsTheHostSpec(t *testing.T) {
 		wantPlannedUnchanged(t, "import "+id+": plan", st, pr.planned)
 	}
 	for bad, why := range map[string]string{
-		"":                                     `name "" does not match ^[a-z][a-z0-9-]{0,62}$.`,
+		"":                                     `name "" does not match ^[a-z][a-z0-9-]{0,62}$. A name is 1 to 63 lower-case letters, digits and hyphens, starting with a letter.`,
 		"a/b/c":                                `the ID holds more than one "/".`,
-		"Bad_Name":                             `name "Bad_Name" does not match ^[a-z][a-z0-9-]{0,62}$.`,
+		"Bad_Name":                             `name "Bad_Name" does not match ^[a-z][a-z0-9-]{0,62}$. A name is 1 to 63 lower-case letters, digits and hyphens, starting with a letter.`,
 		`{"name":"x","kind":"WorkerEndpoint"}`: "give all four of apiVersion, kind, definitionVersion and schemaDigest, or none.",
 		`{"name":"x","extra":1}`:               `the JSON import ID is not valid: /extra: unknown member "extra"; this object is closed, so remove it or check its spelling.`,
 		`{"space":"","name":"x"}`:              "space is empty.",
 		"/x":                                   `the space before "/" is empty.`,
+		"dev/":                                 `the name after "/" is empty.`,
 		`{"space":"dev ","name":"x"}`:          `space "dev " starts or ends with whitespace or U+FEFF; spaces are never trimmed, so remove it.`,
 	} {
 		_, d := h.importID(endpointType, bad)

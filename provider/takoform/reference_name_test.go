@@ -14,5 +14,5 @@ func TestReferenceToAnInvalidNameIsRefusedAtItsAttribute(t *testing.T) {
 	h := gadgetHarness(t, hostsim.Config{})
 	pr := h.plan(gadgetType, values{aName: s("g"), "holder": s("Not_A_Name"), "size": i64(3)}, nil)
 	wantDiags(t, pr.diags, errorDiag("Value does not match the required pattern",
-		`"Not_A_Name" must match ^[a-z][a-z0-9-]{0,62}$.`).at("holder"))
+		`"Not_A_Name" must match ^[a-z][a-z0-9-]{0,62}$. A name is 1 to 63 lower-case letters, digits and hyphens, starting with a letter.`).at("holder"))
 }
