@@ -94,9 +94,9 @@ func checkOrigin(raw string) (string, error) {
 // path, query or fragment, or a host[:port] with no scheme (http for a loopback
 // host, https otherwise); "" when there is none to read.
 func originIn(raw string) string {
-	if !strings.Contains(raw, "://") && !strings.HasPrefix(raw, "/") {
+	if !strings.Contains(raw, "://") {
 		u, err := url.Parse("http://" + raw)
-		if err != nil || u.Host == "" || u.User != nil {
+		if err != nil || u.Host == "" {
 			return ""
 		}
 		if ip := net.ParseIP(u.Hostname()); u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback()) {
@@ -105,10 +105,10 @@ func originIn(raw string) string {
 		return "https://" + u.Host
 	}
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return ""
 	}
-	return u.Scheme + "://" + u.Host
+	return u.Scheme + "://" + u.Host // the user information, if any, left out: the token is given apart
 }
 
 func token(getenv func(string) string, flagName, env string, required bool) (string, error) {

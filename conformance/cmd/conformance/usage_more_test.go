@@ -95,6 +95,12 @@ func TestRunSaysWhichOriginToWrite(t *testing.T) {
 		"http://127.0.0.1:18556/apis/forms.takoform.com": `conformance: --endpoint "http://127.0.0.1:18556/apis/forms.takoform.com" must be a bare origin: write http://127.0.0.1:18556`,
 		"https://host.example/?x=1":                      `conformance: --endpoint "https://host.example/?x=1" must be a bare origin: write https://host.example`,
 		"ftp://host.example":                             `conformance: --endpoint "ftp://host.example" must be a bare origin such as http://127.0.0.1:8484`,
+		"http:///apis":                                   `conformance: --endpoint "http:///apis" must be a bare origin such as http://127.0.0.1:8484`,
+		"/apis":                                          `conformance: --endpoint "/apis" must be a bare origin such as http://127.0.0.1:8484`,
+		"http://[::1":                                    `conformance: --endpoint "http://[::1" must be a bare origin such as http://127.0.0.1:8484`,
+		"[::1":                                           `conformance: --endpoint "[::1" must be a bare origin such as http://127.0.0.1:8484`,
+		"me@127.0.0.1:1":                                 `conformance: --endpoint "me@127.0.0.1:1" must be a bare origin: write http://127.0.0.1:1`,
+		"https://me:pw@host.example":                     `conformance: --endpoint "https://me:pw@host.example" must be a bare origin: write https://host.example`,
 	} {
 		code, stdout, stderr := runCLI(t, env(map[string]string{"TOK": "t"}), "run", "--endpoint", raw, "--token-env", "TOK")
 		first, _, _ := strings.Cut(stderr, "\n")

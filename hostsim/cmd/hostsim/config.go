@@ -167,7 +167,7 @@ func flagHelp(cmd string) string {
 // written, or a bare port, as other tools take it, got net.Listen's "too many
 // colons in address" or "missing port in address".
 func checkAddr(addr string) error {
-	if u, err := url.Parse(addr); err == nil && u.Scheme != "" && u.Host != "" {
+	if u, err := url.Parse(addr); err == nil && u.Host != "" { // http://h:p, or //h:p
 		hostPort := u.Host
 		if u.Port() == "" {
 			hostPort = net.JoinHostPort(u.Hostname(), "8484")

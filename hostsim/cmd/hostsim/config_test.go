@@ -137,6 +137,7 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--db", tokens, addr}, "hostsim serve: --db " + tokens + ": " + tokens + " is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet (without --db the database is in memory)"},
 		{[]string{"serve", "--addr", "http://127.0.0.1:8490/"}, "hostsim serve: --addr http://127.0.0.1:8490/ is a URL; --addr takes host:port: write --addr 127.0.0.1:8490"},
 		{[]string{"serve", "--addr", "http://localhost"}, "hostsim serve: --addr http://localhost is a URL; --addr takes host:port: write --addr localhost:8484"},
+		{[]string{"serve", "--addr", "//127.0.0.1:8490"}, "hostsim serve: --addr //127.0.0.1:8490 is a URL; --addr takes host:port: write --addr 127.0.0.1:8490"},
 		{[]string{"serve", "--addr", "8490"}, "hostsim serve: --addr 8490 has no host; write --addr 127.0.0.1:8490 (this machine only) or --addr :8490 (every interface)"},
 		{[]string{"serve", "--addr", "localhost"}, "hostsim serve: --addr localhost is not host:port, such as 127.0.0.1:8484 (address localhost: missing port in address)"},
 		{[]string{"serve", "--db", newDB, "--addr", "8490"}, "hostsim serve: --addr 8490 has no host"},
@@ -361,6 +362,16 @@ func TestVersionIsTheStampedOneElseDev(t *testing.T) {
 			if code := run(args, envOf(nil), &out, &errb); code != 0 || out.String() != c.want || errb.Len() > 0 {
 				t.Errorf("stamped %q, hostsim %q: exit %d, stdout %q, stderr %q; want %q", c.stamped, args, code, out.String(), errb.String(), c.want)
 			}
+		}
+	}
+}
+
+// TestCheckAddrTakesHostPort: what serve listens on is host:port in any of its
+// spellings; a host name with a port is not a URL of that scheme.
+func TestCheckAddrTakesHostPort(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:0", "localhost:0", ":0", "[::1]:0", "0.0.0.0:8484"} {
+		if err := checkAddr(addr); err != nil {
+			t.Errorf("--addr %s refused: %v", addr, err)
 		}
 	}
 }

@@ -139,7 +139,7 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 // withoutScheme answers an endpoint written as host[:port] (as hostsim's --addr is)
 // with the origin to write instead: http for a loopback host, https otherwise.
 func withoutScheme(raw string) (string, bool) {
-	if raw == "" || strings.Contains(raw, "://") || strings.HasPrefix(raw, "/") {
+	if strings.Contains(raw, "://") {
 		return "", false
 	}
 	u, err := url.Parse("http://" + raw)
