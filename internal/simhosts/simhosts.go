@@ -66,6 +66,10 @@ func Start(bin, dir string, profiles []string, getenv func(string) string) ([]*H
 		h, err := start(bin, dir, p, addr, lane)
 		if err != nil {
 			Stop(hosts)
+			if base != 0 { // a port of the range may be another program's
+				return nil, fmt.Errorf("%w(%s=%d puts the %d hosts on ports %d to %d: free those, or give another first port)",
+					err, EnvPort, base, len(profiles), base, base+len(profiles)-1)
+			}
 			return nil, err
 		}
 		hosts = append(hosts, h)

@@ -2,6 +2,8 @@ package simhosts
 
 import (
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,6 +77,25 @@ func TestAFailedStartStopsTheHostsBeforeIt(t *testing.T) {
 	if err := syscall.Kill(ready.PID, 0); err == nil {
 		_ = syscall.Kill(ready.PID, syscall.SIGKILL)
 		t.Errorf("the first host (pid %d) is still running after the second failed to start", ready.PID)
+	}
+}
+
+// TestABusyPortOfTheRangeIsNamedWithTheVariable: with TAKOKIT_SIM_PORT a host
+// that cannot listen because another program holds its port is reported with
+// the range the variable chose, so the user knows which setting to change.
+func TestABusyPortOfTheRangeIsNamedWithTheVariable(t *testing.T) {
+	bin := hostsimBin(t)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	second := busy.Addr().(*net.TCPAddr).Port
+	first := second - 1 // the first host gets a port next to the busy one, which it may find taken too
+	_, err = Start(bin, t.TempDir(), []string{"full", "kv-only"}, env(EnvPort, fmt.Sprint(first)))
+	want := fmt.Sprintf("(TAKOKIT_SIM_PORT=%d puts the 2 hosts on ports %d to %d: free those, or give another first port)", first, first, second)
+	if err == nil || !strings.Contains(err.Error(), "address already in use") || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("Start with port %d taken: %v; want hostsim's refusal, then %q", second, err, want)
 	}
 }
 
