@@ -114,7 +114,7 @@ func finish(total testtally.Tally) error {
 // bin/tofu). `mage unit` skips them by name; `mage test` builds bin/ first and runs them.
 // The conformance module's tests that run bin/hostsim are skipped by binEnv instead.
 var binTests = map[string]string{
-	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples|TestGuides|TestSimHostsStartAndStop|TestAFailedStartStopsTheHostsBeforeIt",
+	".":        "TestScenarios|TestDashboardInBrowser|TestProviderDocs|TestReleaseSnapshot|TestGuideAcceptanceExamples|TestGuides|TestSimHostsStartAndStop|TestAFailedStartStopsTheHostsBeforeIt|TestABusyPortOfTheRangeIsNamedWithTheVariable",
 	"provider": "^TestAcc[A-Z]",
 }
 
