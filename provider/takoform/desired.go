@@ -74,7 +74,7 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 		switch f.Kind {
 		case model.FieldReference:
 			a.Description = desc + " The target resource's name."
-			a.Validators = []validator.String{stringCheck(nameRules)}
+			a.Validators = []validator.String{stringCheck(resourceNameRules)}
 		case model.FieldJSONMap:
 			a.Description = desc + " One JSON object, e.g. jsonencode({...})."
 			a.Validators = []validator.String{jsonObjectCheck(maxProperties(m, f.Wire))}
@@ -148,20 +148,20 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 func nestedObject(f *model.Field) (schema.NestedAttributeObject, error) {
 	attrs := map[string]schema.Attribute{}
 	if f.Kind == model.FieldBindingList {
-		var nameRules stringRules
+		var envNameRules stringRules
 		for i := range f.Members {
 			if f.Members[i].Wire == "name" {
 				r, err := compileRules(&f.Members[i])
 				if err != nil {
 					return schema.NestedAttributeObject{}, err
 				}
-				nameRules = r
+				envNameRules = r
 			}
 		}
 		attrs["name"] = schema.StringAttribute{Required: true, Description: "Binding name seen by the runtime.",
-			Validators: []validator.String{stringCheck(nameRules)}}
+			Validators: []validator.String{stringCheck(envNameRules)}}
 		attrs[bindingTargetAttr] = schema.StringAttribute{Required: true, Description: "Name of the bound resource.",
-			Validators: []validator.String{stringCheck(nameRules)}}
+			Validators: []validator.String{stringCheck(resourceNameRules)}}
 		return schema.NestedAttributeObject{Attributes: attrs}, nil
 	}
 	for i := range f.Members {
@@ -240,7 +240,7 @@ func memberAttr(mf *model.Field, desc string) (schema.Attribute, error) {
 		return schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}, nil
 	case model.FieldReference:
 		return schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
-			Validators: []validator.String{stringCheck(nameRules)}}, nil
+			Validators: []validator.String{stringCheck(resourceNameRules)}}, nil
 	}
 	r, err := compileRules(mf)
 	if err != nil {

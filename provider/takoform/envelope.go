@@ -42,8 +42,8 @@ var namePatternRe = lazyre.New(namePattern)
 // nameRule says namePattern in words, after a name it refuses.
 const nameRule = "A name is 1 to 63 lower-case letters, digits and hyphens, starting with a letter."
 
-// nameRules checks a resource name or a reference target's name.
-var nameRules = stringRules{pattern: namePatternRe, about: nameRule}
+// resourceNameRules checks a resource name or a reference target's name.
+var resourceNameRules = stringRules{pattern: namePatternRe, about: nameRule}
 
 // revisionOwnerPattern bounds revision_owner (docs/provider-design.md#attributes).
 const revisionOwnerPattern = `^[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$`

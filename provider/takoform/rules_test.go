@@ -77,4 +77,10 @@ func TestNestedMemberChecksNameTheElement(t *testing.T) {
 	pr = h.plan(capVersionType, ver, nil)
 	wantDiags(t, pr.diags, errorDiag("Value does not match the required pattern",
 		`kv_bindings[0].name: "not a name" must match ^[A-Za-z_$][A-Za-z0-9_$]*$. Property name under which the handle appears on the worker's env object.`).at("kv_bindings[0].name"))
+	// a binding's target is a resource name, held to the name rule, not to the env name's
+	ver["kv_bindings"] = objList(t, bindingItemType(), map[string]attr.Value{"name": s("CACHE"), bindingTargetAttr: s("Kv_Store")},
+		map[string]attr.Value{"name": s("OTHER"), bindingTargetAttr: s("kv-store")})
+	pr = h.plan(capVersionType, ver, nil)
+	wantDiags(t, pr.diags, errorDiag("Value does not match the required pattern",
+		`kv_bindings[0].target_name: "Kv_Store" must match ^[a-z][a-z0-9-]{0,62}$. A name is 1 to 63 lower-case letters, digits and hyphens, starting with a letter.`).at("kv_bindings[0].target_name"))
 }

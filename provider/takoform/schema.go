@@ -60,7 +60,7 @@ func computedString(desc string) schema.StringAttribute {
 func envelopeAttrs(m *kindModel) map[string]schema.Attribute {
 	// plan rules (keep a prior value, replace on change) are ModifyPlan's: newPlanRules
 	name := schema.StringAttribute{Required: true, Description: "Name of the resource on the host (metadata.name).",
-		Validators: []validator.String{stringCheck(nameRules)}}
+		Validators: []validator.String{stringCheck(resourceNameRules)}}
 	if m.revision {
 		name.Required, name.Optional, name.Computed = false, true, true
 		name.Description += " On a revision Form set either name or revision_owner."

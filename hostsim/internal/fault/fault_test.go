@@ -43,6 +43,10 @@ func TestTextFormRoundTrips(t *testing.T) {
 			t.Fatalf("JSON round trip of %q: %+v %v", text, j, err)
 		}
 	}
+	// a fault that needs a value says what the value does and how to give it
+	if _, err := ParseJSON([]byte(`{"fault":"latency"}`)); err == nil || err.Error() != `fault latency needs a value, which it uses so: adds value (a duration) to every matching request (latency=VALUE, or "value" in a fault object; docs/protocol.md#faults)` {
+		t.Errorf("latency without a value: %v", err)
+	}
 	for text, want := range map[string]string{
 		"nope": "unknown", "latency": "needs a value", "latency=soon": "duration", "error=teapot": "error codes",
 		"apply.accept-unfinished=1": "takes no value", "outputs.omit,count=0": "positive", "outputs.omit,kind=lower": "kind",

@@ -45,7 +45,7 @@ func (s Spec) Validate() error {
 	case d.Value == nil && s.Value != "":
 		return fmt.Errorf("fault %s takes no value (got %q)", s.Fault, s.Value)
 	case d.ValueRequired && s.Value == "":
-		return fmt.Errorf("fault %s needs a value", s.Fault)
+		return fmt.Errorf("fault %s needs a value, which it uses so: %s (%s=VALUE, or \"value\" in a fault object; docs/protocol.md#faults)", s.Fault, d.Effect, s.Fault)
 	case d.Value != nil && s.Value != "":
 		if err := d.Value(s.Value); err != nil {
 			return fmt.Errorf("fault %s: %v", s.Fault, err)
