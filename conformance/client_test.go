@@ -85,6 +85,17 @@ func TestAnswersAreReadAsTheyCame(t *testing.T) {
 			_, _ = w.Write([]byte(`{"error":{"code":"no_such_code","message":"x","requestId":"req_1","retryable":false}}`))
 		case "/multiple":
 			w.WriteHeader(300)
+		case "/html":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(404)
+			_, _ = w.Write([]byte("<!DOCTYPE HTML>\n<html>\n  <body>\n    <h1>Error response</h1>\n  </body>\n</html>\n"))
+		case "/text":
+			w.Header()["Content-Type"] = nil // no type declared, none sniffed
+			w.WriteHeader(502)
+			_, _ = w.Write([]byte("upstream   down"))
+		case "/wide":
+			w.WriteHeader(500)
+			_, _ = w.Write([]byte("{" + strings.Repeat("é", 150)))
 		case "/big":
 			_, _ = w.Write([]byte(big))
 		case "/limit":
@@ -111,6 +122,20 @@ func TestAnswersAreReadAsTheyCame(t *testing.T) {
 	}
 	if r := get("GET", "/bad-envelope"); r.Err != nil || r.EnvErr == nil || r.Code() != "" || !strings.HasPrefix(r.Got(), "409 without a valid error envelope (") {
 		t.Errorf("an envelope with an unknown code: Err %v, EnvErr %v, Got %q; want no envelope and why", r.Err, r.EnvErr, r.Got())
+	}
+	// what is no JSON at all is said as what it is, on one line
+	for target, want := range map[string]string{
+		"/html":     "404 with a text/html body, not a JSON error envelope: <!DOCTYPE HTML> <html> <body> <h1>Error response</h1> </body> </html>",
+		"/text":     "502 with a body of no declared media type, not a JSON error envelope: upstream down",
+		"/multiple": "300 with an empty body, not a JSON error envelope",
+	} {
+		if r := get("GET", target); r.Got() != want {
+			t.Errorf("GET %s: Got %q; want %q", target, r.Got(), want)
+		}
+	}
+	// a long body is cut at 200 bytes, never inside a character
+	if r := get("GET", "/wide"); !strings.HasSuffix(r.Got(), "{"+strings.Repeat("é", 99)+"…") {
+		t.Errorf("a body of 2-byte characters cut as %q", r.Got())
 	}
 	if r := get("GET", "/multiple"); r.EnvErr == nil {
 		t.Error("a 300 answer was not read for an error envelope")
