@@ -226,6 +226,7 @@ func TestErrorTextsAndClasses(t *testing.T) {
 		{500, ``, false, "", "protocol-invalid host response (HTTP 500): server error without an error envelope"},
 		{404, ``, false, "", "protocol-invalid host response (HTTP 404): "},
 		{502, `<html>bad gateway</html>`, false, "", "protocol-invalid host response (HTTP 502): "}, // says why the body is no envelope
+		{200, "{\"ok\"", false, "", "protocol-invalid host response (HTTP 200): error envelope is malformed"},
 	} {
 		err := refusal(&Response{Status: c.status, Body: []byte(c.body), Header: http.Header{}})
 		if IsNotFound(err) != c.notFound {
@@ -238,6 +239,33 @@ func TestErrorTextsAndClasses(t *testing.T) {
 		if c.protocolText != "" && (!errors.As(err, &pe) || !strings.HasPrefix(err.Error(), c.protocolText) ||
 			(len(c.body) > 0 && strings.Contains(err.Error(), "server error"))) {
 			t.Errorf("%d %q: %v, want %q", c.status, c.body, err, c.protocolText)
+		}
+	}
+}
+
+// TestAnAnswerThatIsNoJSONIsSaidAsWhatItIs: a plain web server's 404 page (an
+// endpoint that is no Takoform host) or a proxy's text is said by its media type,
+// on one line, with the question to ask; before, it was the JSON decoder's
+// "unexpected character '<'".
+func TestAnAnswerThatIsNoJSONIsSaidAsWhatItIs(t *testing.T) {
+	t.Parallel()
+	html := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+	for _, c := range []struct {
+		status int
+		header http.Header
+		body   string
+		want   string
+	}{
+		{404, html, "<!DOCTYPE HTML>\n<html>\n  <body>Not   found</body>\n</html>\n",
+			"protocol-invalid host response (HTTP 404): the answer is a text/html body, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): <!DOCTYPE HTML> <html> <body>Not found</body> </html>"},
+		{502, http.Header{}, "bad gateway",
+			"protocol-invalid host response (HTTP 502): the answer is a body of no declared media type, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): bad gateway"},
+		{503, html, "<p>" + strings.Repeat("é", 100),
+			"protocol-invalid host response (HTTP 503): the answer is a text/html body, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): <p>" + strings.Repeat("é", 58) + "…"},
+	} {
+		err := refusal(&Response{Status: c.status, Body: []byte(c.body), Header: c.header})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%d %q:\n got %v\nwant %s", c.status, c.body, err, c.want)
 		}
 	}
 }
