@@ -8,11 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -90,7 +88,7 @@ func (r *Resp) Got() string {
 		return fmt.Sprintf("%d with an empty body, not a JSON error envelope", r.Status)
 	case r.Status >= 300 && bytes.TrimSpace(r.Body)[0] != '{':
 		// an HTML page, a proxy's text: what it is says more than why it is no JSON
-		return fmt.Sprintf("%d with %s, not a JSON error envelope: %s", r.Status, bodyType(r.Header), snippet(r.Body))
+		return fmt.Sprintf("%d with %s, not a JSON error envelope: %s", r.Status, wire.BodyType(r.Header), snippet(r.Body))
 	case r.Status >= 300:
 		return fmt.Sprintf("%d without a valid error envelope (%v): %s", r.Status, r.EnvErr, snippet(r.Body))
 	default:
@@ -179,26 +177,10 @@ func shorten(target string) string {
 	return target
 }
 
+// snippet is a body as a report line shows it (wire.OneLine, 200 bytes).
 func snippet(b []byte) string {
-	s := strings.Join(strings.Fields(string(b)), " ") // one line: an HTML page's lines would break the report's
-	if len(s) > 200 {
-		cut := 200
-		for cut > 0 && !utf8.RuneStart(s[cut]) { // never half a character
-			cut--
-		}
-		s = s[:cut] + "…"
+	if s := wire.OneLine(b, 200); s != "" {
+		return s
 	}
-	if s == "" {
-		return "(empty body)"
-	}
-	return s
-}
-
-// bodyType says a body's declared media type: "a text/html body".
-func bodyType(h http.Header) string {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	if err != nil {
-		return "a body of no declared media type"
-	}
-	return "a " + mt + " body"
+	return "(empty body)"
 }

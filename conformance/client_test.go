@@ -85,6 +85,12 @@ func TestAnswersAreReadAsTheyCame(t *testing.T) {
 			_, _ = w.Write([]byte(`{"error":{"code":"no_such_code","message":"x","requestId":"req_1","retryable":false}}`))
 		case "/multiple":
 			w.WriteHeader(300)
+		case "/no-character":
+			w.Header()["Content-Type"] = nil
+			w.WriteHeader(500)
+			_, _ = w.Write([]byte(strings.Repeat("\x80", 300))) // no byte starts a character
+		case "/ok-empty":
+			w.WriteHeader(200)
 		case "/html":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.WriteHeader(404)
@@ -125,9 +131,11 @@ func TestAnswersAreReadAsTheyCame(t *testing.T) {
 	}
 	// what is no JSON at all is said as what it is, on one line
 	for target, want := range map[string]string{
-		"/html":     "404 with a text/html body, not a JSON error envelope: <!DOCTYPE HTML> <html> <body> <h1>Error response</h1> </body> </html>",
-		"/text":     "502 with a body of no declared media type, not a JSON error envelope: upstream down",
-		"/multiple": "300 with an empty body, not a JSON error envelope",
+		"/html":         "404 with a text/html body, not a JSON error envelope: <!DOCTYPE HTML> <html> <body> <h1>Error response</h1> </body> </html>",
+		"/text":         "502 with a body of no declared media type, not a JSON error envelope: upstream down",
+		"/multiple":     "300 with an empty body, not a JSON error envelope",
+		"/ok-empty":     "200 (empty body)", // a success is no error envelope to miss
+		"/no-character": "500 with a body of no declared media type, not a JSON error envelope: …",
 	} {
 		if r := get("GET", target); r.Got() != want {
 			t.Errorf("GET %s: Got %q; want %q", target, r.Got(), want)

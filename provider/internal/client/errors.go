@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -123,9 +120,11 @@ func refusal(resp *Response) error {
 		switch {
 		case resp.Status >= 500 && len(body) == 0:
 			reason = "server error without an error envelope"
-		case len(body) > 0 && body[0] != '{': // a web page or a proxy's text: what it is says more than a JSON error
+		case len(body) == 0:
+			reason = "the answer has an empty body, not a JSON error envelope"
+		case body[0] != '{': // a web page or a proxy's text: what it is says more than a JSON error
 			reason = fmt.Sprintf("the answer is %s, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): %s",
-				bodyType(resp.Header), oneLine(body, 120))
+				wire.BodyType(resp.Header), wire.OneLine(body, 120))
 		}
 		return &ProtocolError{Status: resp.Status, Reason: reason}
 	}
@@ -146,27 +145,4 @@ func parseRetryAfter(v string) time.Duration {
 		}
 	}
 	return 0
-}
-
-// bodyType says a body's declared media type: "a text/html body".
-func bodyType(h http.Header) string {
-	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	if err != nil {
-		return "a body of no declared media type"
-	}
-	return "a " + mt + " body"
-}
-
-// oneLine is b with its whitespace runs as single spaces, cut to at most max
-// bytes on a character boundary.
-func oneLine(b []byte, max int) string {
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

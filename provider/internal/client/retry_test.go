@@ -224,7 +224,7 @@ func TestErrorTextsAndClasses(t *testing.T) {
 		{404, `{"error":{"code":"resource_not_found","message":"m","requestId":"r","retryable":false}}`, true, wire.CodeResourceNotFound, ""},
 		{404, `{"error":{"code":"form_unknown","message":"m","requestId":"r","retryable":false}}`, false, wire.CodeFormUnknown, ""},
 		{500, ``, false, "", "protocol-invalid host response (HTTP 500): server error without an error envelope"},
-		{404, ``, false, "", "protocol-invalid host response (HTTP 404): "},
+		{404, ``, false, "", "protocol-invalid host response (HTTP 404): the answer has an empty body, not a JSON error envelope"},
 		{502, `<html>bad gateway</html>`, false, "", "protocol-invalid host response (HTTP 502): "}, // says why the body is no envelope
 		{200, "{\"ok\"", false, "", "protocol-invalid host response (HTTP 200): error envelope is malformed"},
 	} {
@@ -260,6 +260,10 @@ func TestAnAnswerThatIsNoJSONIsSaidAsWhatItIs(t *testing.T) {
 			"protocol-invalid host response (HTTP 404): the answer is a text/html body, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): <!DOCTYPE HTML> <html> <body>Not found</body> </html>"},
 		{502, http.Header{}, "bad gateway",
 			"protocol-invalid host response (HTTP 502): the answer is a body of no declared media type, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): bad gateway"},
+		{404, html, strings.Repeat("x", 120), // exactly as long as shown: nothing cut
+			"protocol-invalid host response (HTTP 404): the answer is a text/html body, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): " + strings.Repeat("x", 120)},
+		{404, html, strings.Repeat("\x80", 130), // no character starts anywhere: the cut finds none, and shows none
+			"protocol-invalid host response (HTTP 404): the answer is a text/html body, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): …"},
 		{503, html, "<p>" + strings.Repeat("é", 100),
 			"protocol-invalid host response (HTTP 503): the answer is a text/html body, not a JSON error envelope (is the endpoint a Takoform host, or is a proxy answering before it?): <p>" + strings.Repeat("é", 58) + "…"},
 	} {
