@@ -123,19 +123,19 @@ func Load(cmd string, args []string, env func(string) string) (Config, error) {
 	// --lane is checked where the catalog is loaded (loadCatalog), which resolves it
 	// anyway, before anything starts
 	if c.Procs < 0 {
-		return c, badUsage("--procs %d is not a number of threads; give 1 or more (or 0: GOMAXPROCS when set, else 1)", c.Procs)
+		return c, badUsage("%s is not a number of threads; give 1 or more (or 0: GOMAXPROCS when set, else 1)", c.setting("procs", c.Procs))
 	}
 	if fs.Lookup("addr") != nil {
-		if err := checkAddr(c.Addr); err != nil {
+		if err := c.checkAddr(); err != nil {
 			return c, err
 		}
 	}
 	if c.AckDeadline < 0 {
-		return c, badUsage("--ack-deadline %s is negative; give 0 (no deadline) or a duration such as 10s", c.AckDeadline)
+		return c, badUsage("%s is negative; give 0 (no deadline) or a duration such as 10s", c.setting("ack-deadline", c.AckDeadline))
 	}
 	for _, name := range []string{"log-format", "format"} {
 		if f := fs.Lookup(name); f != nil && f.Value.String() != "text" && f.Value.String() != "json" {
-			return c, badUsage("--%s %q is not text or json", name, f.Value.String())
+			return c, badUsage("%s is not text or json", c.setting(name, strconv.Quote(f.Value.String())))
 		}
 	}
 	return c, nil
@@ -162,24 +162,36 @@ func flagHelp(cmd string) string {
 	return b.String()
 }
 
+// setting names a setting as the user gave it, with value v: "--procs -1" from
+// the command line, "HOSTSIM_PROCS=-1" from the environment (a user who never
+// typed --procs would look for it in vain).
+func (c Config) setting(name string, v any) string {
+	if env, ok := strings.CutPrefix(c.Sources[name], "env "); ok {
+		return fmt.Sprintf("%s=%v", env, v)
+	}
+	return fmt.Sprintf("--%s %v", name, v)
+}
+
 // checkAddr refuses an --addr that is not host:port before anything opens (a --db
 // file included), saying what to write: a URL, as the provider's endpoint is
 // written, or a bare port, as other tools take it, got net.Listen's "too many
 // colons in address" or "missing port in address".
-func checkAddr(addr string) error {
+func (c Config) checkAddr() error {
+	addr := c.Addr
 	if u, err := url.Parse(addr); err == nil && u.Host != "" { // http://h:p, or //h:p
 		hostPort := u.Host
 		if u.Port() == "" {
 			hostPort = net.JoinHostPort(u.Hostname(), "8484")
 		}
-		return badUsage("--addr %s is a URL; --addr takes host:port: write --addr %s", addr, hostPort)
+		return badUsage("%s is a URL; it takes host:port: write %s", c.setting("addr", addr), c.setting("addr", hostPort))
 	}
 	_, _, err := net.SplitHostPort(addr)
 	if err == nil {
 		return nil
 	}
 	if _, perr := strconv.ParseUint(addr, 10, 16); perr == nil {
-		return badUsage("--addr %s has no host; write --addr 127.0.0.1:%s (this machine only) or --addr :%s (every interface)", addr, addr, addr)
+		return badUsage("%s has no host; write %s (this machine only) or %s (every interface)",
+			c.setting("addr", addr), c.setting("addr", "127.0.0.1:"+addr), c.setting("addr", ":"+addr))
 	}
-	return badUsage("--addr %s is not host:port, such as 127.0.0.1:8484 (%v)", addr, err)
+	return badUsage("%s is not host:port, such as 127.0.0.1:8484 (%v)", c.setting("addr", addr), err)
 }

@@ -135,9 +135,9 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 		{[]string{"serve", "--db", filepath.Join(tokens, "x.db"), addr}, "hostsim serve: --db " + filepath.Join(tokens, "x.db") + ": the directory " + tokens + " is a file; name a file in a directory (without --db the database is in memory)"},
 		{[]string{"serve", "--db", dir, addr}, "hostsim serve: --db " + dir + ": " + dir + " is a directory; name a file in it, such as " + filepath.Join(dir, "hostsim.db") + " (without --db the database is in memory)"},
 		{[]string{"serve", "--db", tokens, addr}, "hostsim serve: --db " + tokens + ": " + tokens + " is not a SQLite database (it was left as it is); name a hostsim database file, or a path where no file is yet (without --db the database is in memory)"},
-		{[]string{"serve", "--addr", "http://127.0.0.1:8490/"}, "hostsim serve: --addr http://127.0.0.1:8490/ is a URL; --addr takes host:port: write --addr 127.0.0.1:8490"},
-		{[]string{"serve", "--addr", "http://localhost"}, "hostsim serve: --addr http://localhost is a URL; --addr takes host:port: write --addr localhost:8484"},
-		{[]string{"serve", "--addr", "//127.0.0.1:8490"}, "hostsim serve: --addr //127.0.0.1:8490 is a URL; --addr takes host:port: write --addr 127.0.0.1:8490"},
+		{[]string{"serve", "--addr", "http://127.0.0.1:8490/"}, "hostsim serve: --addr http://127.0.0.1:8490/ is a URL; it takes host:port: write --addr 127.0.0.1:8490"},
+		{[]string{"serve", "--addr", "http://localhost"}, "hostsim serve: --addr http://localhost is a URL; it takes host:port: write --addr localhost:8484"},
+		{[]string{"serve", "--addr", "//127.0.0.1:8490"}, "hostsim serve: --addr //127.0.0.1:8490 is a URL; it takes host:port: write --addr 127.0.0.1:8490"},
 		{[]string{"serve", "--addr", "8490"}, "hostsim serve: --addr 8490 has no host; write --addr 127.0.0.1:8490 (this machine only) or --addr :8490 (every interface)"},
 		{[]string{"serve", "--addr", "localhost"}, "hostsim serve: --addr localhost is not host:port, such as 127.0.0.1:8484 (address localhost: missing port in address)"},
 		{[]string{"serve", "--db", newDB, "--addr", "8490"}, "hostsim serve: --addr 8490 has no host"},
@@ -370,8 +370,32 @@ func TestVersionIsTheStampedOneElseDev(t *testing.T) {
 // spellings; a host name with a port is not a URL of that scheme.
 func TestCheckAddrTakesHostPort(t *testing.T) {
 	for _, addr := range []string{"127.0.0.1:0", "localhost:0", ":0", "[::1]:0", "0.0.0.0:8484"} {
-		if err := checkAddr(addr); err != nil {
+		if err := (Config{Addr: addr}).checkAddr(); err != nil {
 			t.Errorf("--addr %s refused: %v", addr, err)
+		}
+	}
+}
+
+// TestASettingFromTheEnvironmentIsNamedAsTheVariable: a value refused after
+// parsing is named as it was given, HOSTSIM_PROCS=-1 from the environment and
+// --procs -1 from the command line, and so is what to write instead.
+func TestASettingFromTheEnvironmentIsNamedAsTheVariable(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"HOSTSIM_PROCS": "-1"}, nil, "HOSTSIM_PROCS=-1 is not a number of threads; give 1 or more (or 0: GOMAXPROCS when set, else 1)"},
+		{map[string]string{"HOSTSIM_PROCS": "2"}, []string{"--procs", "-1"}, "--procs -1 is not a number of threads"},
+		{map[string]string{"HOSTSIM_ACK_DEADLINE": "-1s"}, nil, "HOSTSIM_ACK_DEADLINE=-1s is negative; give 0 (no deadline) or a duration such as 10s"},
+		{map[string]string{"HOSTSIM_LOG_FORMAT": "xml"}, nil, `HOSTSIM_LOG_FORMAT="xml" is not text or json`},
+		{nil, []string{"--log-format", "xml"}, `--log-format "xml" is not text or json`},
+		{map[string]string{"HOSTSIM_ADDR": "8490"}, nil, "HOSTSIM_ADDR=8490 has no host; write HOSTSIM_ADDR=127.0.0.1:8490 (this machine only) or HOSTSIM_ADDR=:8490 (every interface)"},
+		{map[string]string{"HOSTSIM_ADDR": "http://127.0.0.1:1"}, nil, "HOSTSIM_ADDR=http://127.0.0.1:1 is a URL; it takes host:port: write HOSTSIM_ADDR=127.0.0.1:1"},
+	} {
+		_, err := Load("serve", c.args, envOf(c.env))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("env %v, args %q: %v; want an error starting %q", c.env, c.args, err, c.want)
 		}
 	}
 }
