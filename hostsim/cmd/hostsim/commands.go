@@ -49,7 +49,7 @@ func profileShow(args []string, env func(string) string, w io.Writer) error {
 	if err != nil {
 		return badUsage("%v", err)
 	}
-	cat, err := loadCatalog(cfg.Catalog, cfg.Lane)
+	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return err
 	}
@@ -64,12 +64,13 @@ func profileShow(args []string, env func(string) string, w io.Writer) error {
 // (catalog.LoadRoot, which `go tool mage provider:family` applies too), or the
 // built-in catalog of --lane; held to --lane when both are given
 // (docs/protocol.md#lanes).
-func loadCatalog(dir, laneName string) (*catalog.Catalog, error) {
+func loadCatalog(cfg Config) (*catalog.Catalog, error) {
+	dir, laneName := cfg.Catalog, cfg.Lane
 	var lane *wire.Lane
 	if laneName != "" {
 		var err error
 		if lane, err = wire.LaneNamed(laneName); err != nil {
-			return nil, badUsage("--lane: %v", err)
+			return nil, badUsage("%s: %v", cfg.named("lane"), err)
 		}
 	}
 	if dir == "" {
@@ -85,14 +86,14 @@ func loadCatalog(dir, laneName string) (*catalog.Catalog, error) {
 	c, err := catalog.LoadRoot(dir)
 	var re *catalog.RootError
 	if errors.As(err, &re) {
-		return nil, badUsage("--catalog %s: %s", dir, re.Reason)
+		return nil, badUsage("%s: %s", cfg.setting("catalog", dir), re.Reason)
 	}
 	if err != nil {
-		return nil, badUsage("--catalog %s: %v", dir, err)
+		return nil, badUsage("%s: %v", cfg.setting("catalog", dir), err)
 	}
 	if lane != nil {
 		if c, err = catalog.ForLane(c, lane); err != nil {
-			return nil, badUsage("--catalog %s with --lane %s: %v", dir, lane.Name, err)
+			return nil, badUsage("%s with %s: %v", cfg.setting("catalog", dir), cfg.setting("lane", lane.Name), err)
 		}
 	}
 	return c, nil
@@ -114,7 +115,7 @@ func catalogCmd(args []string, env func(string) string, w io.Writer) error {
 	if len(cfg.Args) > 0 {
 		return badUsage("takes no arguments (got %q); name the directory with --catalog DIR", cfg.Args)
 	}
-	cat, err := loadCatalog(cfg.Catalog, cfg.Lane)
+	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return err
 	}

@@ -172,6 +172,15 @@ func (c Config) setting(name string, v any) string {
 	return fmt.Sprintf("--%s %v", name, v)
 }
 
+// named names a setting as the user gave it, without its value: "--tokens" or
+// "HOSTSIM_TOKENS".
+func (c Config) named(name string) string {
+	if env, ok := strings.CutPrefix(c.Sources[name], "env "); ok {
+		return env
+	}
+	return "--" + name
+}
+
 // checkAddr refuses an --addr that is not host:port before anything opens (a --db
 // file included), saying what to write: a URL, as the provider's endpoint is
 // written, or a bare port, as other tools take it, got net.Listen's "too many

@@ -173,9 +173,15 @@ func TestBadInputExitsTwoWithAMessage(t *testing.T) {
 // fails the test then instead of hanging it to its deadline.
 func runRefusing(t *testing.T, args []string) (int, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
+	return runRefusingWith(t, nil, args)
+}
+
+// runRefusingWith is runRefusing with the environment env.
+func runRefusingWith(t *testing.T, env map[string]string, args []string) (int, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
 	var out, errb syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- run(args, envOf(nil), &out, &errb) }()
+	go func() { done <- run(args, envOf(env), &out, &errb) }()
 	select {
 	case code := <-done:
 		return code, bytes.NewBufferString(out.String()), bytes.NewBufferString(errb.String())
@@ -396,6 +402,26 @@ func TestASettingFromTheEnvironmentIsNamedAsTheVariable(t *testing.T) {
 		_, err := Load("serve", c.args, envOf(c.env))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("env %v, args %q: %v; want an error starting %q", c.env, c.args, err, c.want)
+		}
+	}
+	// the settings checked once the command runs, through the whole command
+	dir := t.TempDir()
+	noTokens := filepath.Join(dir, "none.json")
+	os.WriteFile(noTokens, []byte("[]"), 0o644)
+	for _, c := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"HOSTSIM_TOKENS": noTokens}, []string{"serve", "--addr=127.0.0.1:0"}, "hostsim serve: HOSTSIM_TOKENS=" + noTokens + " lists no token; give at least one {token, tenant, principal}, or omit HOSTSIM_TOKENS for the default tokens"},
+		{nil, []string{"serve", "--addr=127.0.0.1:0", "--tokens", noTokens}, "hostsim serve: --tokens " + noTokens + " lists no token; give at least one {token, tenant, principal}, or omit --tokens for the default tokens"},
+		{map[string]string{"HOSTSIM_DB": dir}, []string{"serve", "--addr=127.0.0.1:0"}, "hostsim serve: HOSTSIM_DB=" + dir + ": " + dir + " is a directory; name a file in it, such as " + filepath.Join(dir, "hostsim.db") + " (without HOSTSIM_DB the database is in memory)"},
+		{map[string]string{"HOSTSIM_LANE": "v9"}, []string{"catalog"}, `hostsim catalog: HOSTSIM_LANE: unknown lane "v9"`},
+		{map[string]string{"HOSTSIM_CATALOG": noTokens}, []string{"catalog"}, "hostsim catalog: HOSTSIM_CATALOG=" + noTokens + ": "},
+	} {
+		code, _, errb := runRefusingWith(t, c.env, c.args)
+		if code != 2 || !strings.HasPrefix(errb.String(), c.want) {
+			t.Errorf("env %v, hostsim %q: exit %d, stderr %q; want 2 and a line starting %q", c.env, c.args, code, errb.String(), c.want)
 		}
 	}
 }

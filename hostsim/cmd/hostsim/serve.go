@@ -47,15 +47,15 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	h, err := hostsim.New(hc)
 	var bad *store.PathError
 	if errors.As(err, &bad) { // said as the flag that named it
-		return badUsage("--db %s: %v (without --db the database is in memory)", cfg.DB, bad)
+		return badUsage("%s: %v (without %s the database is in memory)", cfg.setting("db", cfg.DB), bad, cfg.named("db"))
 	}
 	if err != nil { // a database that cannot be opened, faults that cannot be armed: nothing started
 		return badUsage("%v", err)
 	}
 	defer h.Close()
 	if len(h.Forms()) == 0 {
-		return badUsage("--profile %s installs none of the catalog's %d Forms (its forms selection, or endpoints.assign false "+
-			"over Forms that all have outputs, leaves none): the host would serve nothing", cfg.Profile, len(hc.Catalog.Forms()))
+		return badUsage("%s installs none of the catalog's %d Forms (its forms selection, or endpoints.assign false "+
+			"over Forms that all have outputs, leaves none): the host would serve nothing", cfg.setting("profile", cfg.Profile), len(hc.Catalog.Forms()))
 	}
 	l, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -108,7 +108,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 // hostConfig turns the command line into a hostsim.Config; every failure is bad input.
 func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 	var hc hostsim.Config
-	cat, err := loadCatalog(cfg.Catalog, cfg.Lane)
+	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return hc, err
 	}
@@ -126,7 +126,7 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 	if cfg.Tokens != "" {
 		b, err := os.ReadFile(cfg.Tokens)
 		if err != nil {
-			return hc, badUsage("--tokens: %v", err)
+			return hc, badUsage("%s: %v", cfg.named("tokens"), err)
 		}
 		var toks []struct {
 			Token     string `json:"token,required"`
@@ -134,12 +134,12 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 			Principal string `json:"principal,required"`
 		}
 		if err := wire.DecodeStrict(b, &toks); err != nil {
-			return hc, badUsage("--tokens %s does not parse (expected a JSON list of {token, tenant, principal}): %s",
-				cfg.Tokens, jsonfile.Join(jsonfile.Problems(cfg.Tokens, b, err)))
+			return hc, badUsage("%s does not parse (expected a JSON list of {token, tenant, principal}): %s",
+				cfg.setting("tokens", cfg.Tokens), jsonfile.Join(jsonfile.Problems(cfg.Tokens, b, err)))
 		}
 		if len(toks) == 0 {
 			// a nil list would mean the three default tokens: not what an empty file says
-			return hc, badUsage("--tokens %s lists no token; give at least one {token, tenant, principal}, or omit --tokens for the default tokens", cfg.Tokens)
+			return hc, badUsage("%s lists no token; give at least one {token, tenant, principal}, or omit %s for the default tokens", cfg.setting("tokens", cfg.Tokens), cfg.named("tokens"))
 		}
 		for _, t := range toks {
 			hc.Tokens = append(hc.Tokens, hostsim.Token{Token: t.Token, Tenant: t.Tenant, Principal: t.Principal})
@@ -149,10 +149,10 @@ func hostConfig(cfg Config, logs *logbatch.Writer) (hostsim.Config, error) {
 		if errors.As(hostsim.CheckTokens(hc.Tokens), &te) {
 			i := te.Index
 			if te.First < 0 {
-				return hc, badUsage("--tokens %s:%d: /%d: token, tenant and principal must be non-empty", cfg.Tokens,
+				return hc, badUsage("%s:%d: /%d: token, tenant and principal must be non-empty", cfg.setting("tokens", cfg.Tokens),
 					jsonfile.Line(b, []string{strconv.Itoa(i)}), i)
 			}
-			return hc, badUsage("--tokens %s:%d: /%d/token repeats the token of /%d; a token stands for one principal of one tenant", cfg.Tokens,
+			return hc, badUsage("%s:%d: /%d/token repeats the token of /%d; a token stands for one principal of one tenant", cfg.setting("tokens", cfg.Tokens),
 				jsonfile.Line(b, []string{strconv.Itoa(i), "token"}), i, te.First)
 		}
 	}
