@@ -98,7 +98,11 @@ func (r *Resource) planCreate(plan, config values, d *diag.Diagnostics) *model.F
 			plan[aSpace] = types.StringUnknown()
 		default:
 			p := path.Root(aSpace)
-			(&report{summary: fmt.Sprintf("No space for %s %s", m.kind.Kind, plan.str(aName)), typeName: m.typeName,
+			which := m.kind.Kind + " " + plan.str(aName)
+			if plan.str(aName) == "" { // a revision's name waits for its space: name it by its owner
+				which = fmt.Sprintf("%s (revision_owner %s)", m.kind.Kind, plan.str(aRevisionOwner))
+			}
+			(&report{summary: "No space for " + which, typeName: m.typeName,
 				name: plan.str(aName), code: codeSpaceMissing, attr: &p,
 				what:   "The resource sets no space and the provider has no default space.",
 				repair: "Set space on the resource, or space in the provider block (or TAKOFORM_SPACE)."}).add(d)

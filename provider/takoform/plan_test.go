@@ -92,6 +92,17 @@ func TestPlanNeedsASpace(t *testing.T) {
 		"Retryable: no",
 		"",
 		"Set space on the resource, or space in the provider block (or TAKOFORM_SPACE).").at("space"))
+	// a revision Form's name is derived later, from its space among others: the summary
+	// names its owner (it ended "WorkerBundle " with nothing after)
+	pr = h.plan("takoform_worker_bundle", values{aRevisionOwner: s("api")}, nil)
+	wantDiags(t, pr.diags, errorDiag("No space for WorkerBundle (revision_owner api)",
+		"The resource sets no space and the provider has no default space.",
+		"",
+		"Resource: takoform_worker_bundle",
+		"Code: takoform.provider/space-missing",
+		"Retryable: no",
+		"",
+		"Set space on the resource, or space in the provider block (or TAKOFORM_SPACE).").at("space"))
 	pr = h.plan(queueType, values{aName: s("orders"), aSpace: s("prod"), "message_retention_seconds": i64(3600)}, nil)
 	mustNoError(t, "plan with a space", pr.diags)
 	if pr.planned.str(aSpace) != "prod" {
