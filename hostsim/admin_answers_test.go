@@ -99,8 +99,9 @@ func TestAdminAnswersEmptyListsAndRefusesBadQueries(t *testing.T) {
 		refused(t, "an unknown error code", "error nope is not one of the 26 error codes")
 	adminCall(t, h, "POST", "/_sim/operations/op_nothing/complete", `{"code":"x"}`).
 		refused(t, "an unknown member", `the body is {} or {"error": "<code>"}`)
-	if a := adminCall(t, h, "POST", "/_sim/operations/op_nothing/complete", " \n "); a.status != 404 {
-		t.Errorf("a blank body is {}: the unknown operation is then not found, got %d %s", a.status, a.body)
+	if a := adminCall(t, h, "POST", "/_sim/operations/op_nothing/complete", " \n "); a.status != 404 ||
+		!strings.Contains(a.body, `"operation op_nothing is unknown; GET /_sim/state lists the host's operations"`) {
+		t.Errorf("a blank body is {}: the unknown operation is then not found, saying where the operations are; got %d %s", a.status, a.body)
 	}
 
 	// asset lookups take exactly one query key, path, once

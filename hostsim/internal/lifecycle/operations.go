@@ -162,7 +162,7 @@ func (en *Engine) Complete(ctx context.Context, st *store.Store, armory *fault.A
 			return err
 		}
 		if op == nil {
-			return decide.Refuse(wire.CodeOperationNotFound, "operation %s is unknown", id)
+			return decide.Refuse(wire.CodeOperationNotFound, "operation %s is unknown; GET /_sim/state lists the host's operations", id)
 		}
 		fs.Scope(op.Kind, op.Name)
 		if !op.Done {
