@@ -52,9 +52,7 @@ func generateDocs() error {
 // docs/resources/*.md with tfplugindocs over the schema `bin/tofu providers schema -json`
 // reads from bin/terraform-provider-takoform (internal/providerdocs).
 func providerDocs() error {
-	if err := run(".", nil, "go", "run", "./provider/cmd/examplegen"); err != nil {
-		return err
-	}
+	// the tools first: a missing bin/tofu is said before the examples are written again
 	if err := buildReleaseTools(tfplugindocsTool); err != nil {
 		return fmt.Errorf("build bin/tfplugindocs: %w", err)
 	}
@@ -64,6 +62,9 @@ func providerDocs() error {
 	}
 	tools, err := providerdocs.BinTools(bin)
 	if err != nil {
+		return err
+	}
+	if err := run(".", nil, "go", "run", "./provider/cmd/examplegen"); err != nil {
 		return err
 	}
 	root, err := filepath.Abs(".")
