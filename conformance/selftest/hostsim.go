@@ -33,10 +33,16 @@ const (
 // hostsim on PATH. The error names every place it looked.
 func FindHostsim(path string) (string, error) {
 	if path != "" {
-		if st, err := os.Stat(path); err == nil && !st.IsDir() {
-			return path, nil
+		st, err := os.Stat(path)
+		switch {
+		case err != nil:
+			return "", fmt.Errorf("no hostsim binary at %s (from --hostsim); build it with `go tool mage build`", path)
+		case st.IsDir():
+			return "", fmt.Errorf("--hostsim %s is a directory; give the hostsim binary in it, such as %s", path, filepath.Join(path, "hostsim"))
+		case st.Mode()&0o111 == 0:
+			return "", fmt.Errorf("--hostsim %s is not executable (%v); give the hostsim binary (`go tool mage build` writes bin/hostsim)", path, st.Mode())
 		}
-		return "", fmt.Errorf("no hostsim binary at %s (from --hostsim); build it with `go tool mage build`", path)
+		return path, nil
 	}
 	if st, err := os.Stat(filepath.Join("bin", "hostsim")); err == nil && !st.IsDir() {
 		return filepath.Join("bin", "hostsim"), nil

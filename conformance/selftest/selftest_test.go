@@ -162,6 +162,20 @@ func TestFindHostsimNamesWhereItLooked(t *testing.T) {
 	if _, err := FindHostsim("/nonexistent/hostsim"); err == nil || !strings.Contains(err.Error(), "/nonexistent/hostsim") {
 		t.Fatalf("FindHostsim with a missing --hostsim: %v", err)
 	}
+	// a directory, or a file that cannot be run, is said as what it is before anything starts
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(plain, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		dir:   "--hostsim " + dir + " is a directory; give the hostsim binary in it, such as " + filepath.Join(dir, "hostsim"),
+		plain: "--hostsim " + plain + " is not executable (-rw-r--r--); give the hostsim binary (`go tool mage build` writes bin/hostsim)",
+	} {
+		if _, err := FindHostsim(path); err == nil || err.Error() != want {
+			t.Errorf("FindHostsim(%s): %v; want %q", path, err, want)
+		}
+	}
 }
 
 func TestFaultObject(t *testing.T) {
