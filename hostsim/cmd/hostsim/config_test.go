@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -408,6 +409,11 @@ func TestASettingFromTheEnvironmentIsNamedAsTheVariable(t *testing.T) {
 	dir := t.TempDir()
 	noTokens := filepath.Join(dir, "none.json")
 	os.WriteFile(noTokens, []byte("[]"), 0o644)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	for _, c := range []struct {
 		env  map[string]string
 		args []string
@@ -417,6 +423,7 @@ func TestASettingFromTheEnvironmentIsNamedAsTheVariable(t *testing.T) {
 		{nil, []string{"serve", "--addr=127.0.0.1:0", "--tokens", noTokens}, "hostsim serve: --tokens " + noTokens + " lists no token; give at least one {token, tenant, principal}, or omit --tokens for the default tokens"},
 		{map[string]string{"HOSTSIM_DB": dir}, []string{"serve", "--addr=127.0.0.1:0"}, "hostsim serve: HOSTSIM_DB=" + dir + ": " + dir + " is a directory; name a file in it, such as " + filepath.Join(dir, "hostsim.db") + " (without HOSTSIM_DB the database is in memory)"},
 		{map[string]string{"HOSTSIM_LANE": "v9"}, []string{"catalog"}, `hostsim catalog: HOSTSIM_LANE: unknown lane "v9"`},
+		{map[string]string{"HOSTSIM_ADDR": busy.Addr().String()}, []string{"serve"}, "hostsim serve: cannot listen on HOSTSIM_ADDR=" + busy.Addr().String() + ": "},
 		{map[string]string{"HOSTSIM_CATALOG": noTokens}, []string{"catalog"}, "hostsim catalog: HOSTSIM_CATALOG=" + noTokens + ": "},
 	} {
 		code, _, errb := runRefusingWith(t, c.env, c.args)

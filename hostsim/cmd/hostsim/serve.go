@@ -46,7 +46,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	}
 	h, err := hostsim.New(hc)
 	var bad *store.PathError
-	if errors.As(err, &bad) { // said as the flag that named it
+	if errors.As(err, &bad) { // said as the setting that named it, the flag or its variable
 		return badUsage("%s: %v (without %s the database is in memory)", cfg.setting("db", cfg.DB), bad, cfg.named("db"))
 	}
 	if err != nil { // a database that cannot be opened, faults that cannot be armed: nothing started
@@ -59,7 +59,7 @@ func serve(args []string, env func(string) string, stdout, stderr io.Writer, sto
 	}
 	l, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return badUsage("cannot listen on --addr %s: %v", cfg.Addr, err)
+		return badUsage("cannot listen on %s: %v", cfg.setting("addr", cfg.Addr), err)
 	}
 	if stop == nil {
 		hostsim.TuneGC(env("GOGC"))
