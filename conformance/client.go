@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -156,7 +157,14 @@ type TransportError struct {
 	Err  error
 }
 
-func (e *TransportError) Error() string { return e.What + ": " + e.Err.Error() }
+func (e *TransportError) Error() string {
+	cause := e.Err
+	var ue *url.Error
+	if errors.As(cause, &ue) {
+		cause = ue.Err // its method and URL say again what What says
+	}
+	return e.What + ": " + cause.Error()
+}
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // newKey returns a fresh Idempotency-Key.

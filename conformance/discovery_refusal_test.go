@@ -2,9 +2,12 @@ package conformance
 
 import (
 	"context"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -35,5 +38,37 @@ func TestARunSaysWhetherTheTokenOrTheLaneFailed(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not) {
 			t.Errorf("%s: the run's error is %v; want it to say %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestARunThatReachesNoHostSaysWhatToCheck: an endpoint where nothing listens, or
+// whose name does not resolve, is said as that, with what to check; the request
+// that failed is named once (net/http's own quote of the method and URL is left
+// out). Before: "GET /.well-known/...: Get \"http://.../.well-known/...\": dial tcp
+// ...: connect: connection refused".
+func TestARunThatReachesNoHostSaysWhatToCheck(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String()
+	l.Close() // nothing listens there now
+	_, err = Run(context.Background(), Config{Endpoint: closed, Primary: "t"})
+	want := "reading what the host claims at " + closed + ": nothing listens there (GET /.well-known/takoform/v1beta1: dial tcp " +
+		l.Addr().String() + ": connect: connection refused); start the host, or check --endpoint"
+	if err == nil || err.Error() != want {
+		t.Errorf("a run against a closed port: %v\nwant %s", err, want)
+	}
+	// a name that does not resolve, as the resolver says it (no lookup is made here)
+	dns := &TransportError{What: "GET /.well-known/takoform/v1beta1", Err: &url.Error{Op: "Get", URL: "https://nope.invalid/.well-known/takoform/v1beta1",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "nope.invalid", IsNotFound: true}}}}
+	if got := unanswered(dns).Error(); got != "the host name nope.invalid does not resolve (GET /.well-known/takoform/v1beta1: dial tcp: lookup nope.invalid: no such host); check --endpoint" {
+		t.Errorf("a name that does not resolve: %s", got)
+	}
+	// anything else is left as it came
+	other := &TransportError{What: "GET /x", Err: errors.New("EOF")}
+	if got := unanswered(other); got != error(other) {
+		t.Errorf("another failure became %v", got)
 	}
 }

@@ -3,9 +3,12 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -52,7 +55,7 @@ func hostLane(ctx context.Context, c *Client, prefer *wire.Lane) (*wire.Lane, er
 	for _, l := range order {
 		r, err := c.Do(ctx, Req{Method: http.MethodGet, Target: l.DiscoveryPath})
 		if err != nil {
-			return nil, err
+			return nil, unanswered(err)
 		}
 		if r.Status == http.StatusOK {
 			var d struct {
@@ -90,4 +93,17 @@ func runCatalog(cat *catalog.Catalog, lane *wire.Lane, endpoint string) (*catalo
 			endpoint, lane.Describe(), cat.Lane().Describe(), cat.LaneChoice().Source)
 	}
 	return cat, nil
+}
+
+// unanswered says a discovery request that got no answer at all as what to check:
+// nothing listening at the endpoint, or a host name that does not resolve.
+func unanswered(err error) error {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("nothing listens there (%w); start the host, or check --endpoint", err)
+	case errors.As(err, &dns):
+		return fmt.Errorf("the host name %s does not resolve (%w); check --endpoint", dns.Name, err)
+	}
+	return err
 }
