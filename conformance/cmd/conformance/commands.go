@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -95,14 +94,8 @@ func checkOrigin(raw string) (string, error) {
 // host, https otherwise); "" when there is none to read.
 func originIn(raw string) string {
 	if !strings.Contains(raw, "://") {
-		u, err := url.Parse("http://" + raw)
-		if err != nil || u.Host == "" {
-			return ""
-		}
-		if ip := net.ParseIP(u.Hostname()); u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback()) {
-			return "http://" + u.Host
-		}
-		return "https://" + u.Host
+		origin, _ := wire.SchemelessOrigin(raw)
+		return origin
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

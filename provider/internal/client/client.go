@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -109,7 +108,7 @@ func New(cfg Config) (*Client, error) {
 
 // ParseEndpoint checks the bare-origin rule of docs/provider-design.md#configuration and returns the origin.
 func ParseEndpoint(raw string) (*url.URL, error) {
-	if origin, ok := withoutScheme(raw); ok {
+	if origin, ok := wire.SchemelessOrigin(raw); ok {
 		return nil, fmt.Errorf("endpoint %q has no scheme: write %s", raw, origin)
 	}
 	u, err := url.Parse(raw)
@@ -130,34 +129,10 @@ func ParseEndpoint(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("endpoint %q must not carry a query: write %s", raw, origin)
 	case u.Fragment != "" || strings.Contains(raw, "#"):
 		return nil, fmt.Errorf("endpoint %q must not carry a fragment: write %s", raw, origin)
-	case u.Scheme == "http" && !isLoopback(u.Hostname()):
+	case u.Scheme == "http" && !wire.IsLoopbackHost(u.Hostname()):
 		return nil, fmt.Errorf("endpoint %q uses plain http to a host that is not loopback; use https (http is allowed only for localhost, 127.0.0.0/8 and ::1)", raw)
 	}
 	return &url.URL{Scheme: u.Scheme, Host: u.Host}, nil
-}
-
-// withoutScheme answers an endpoint written as host[:port] (as hostsim's --addr is)
-// with the origin to write instead: http for a loopback host, https otherwise.
-func withoutScheme(raw string) (string, bool) {
-	if strings.Contains(raw, "://") {
-		return "", false
-	}
-	u, err := url.Parse("http://" + raw)
-	if err != nil || u.Host == "" {
-		return "", false
-	}
-	if isLoopback(u.Hostname()) {
-		return "http://" + u.Host, true
-	}
-	return "https://" + u.Host, true
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // Lane is the lane the client speaks.
