@@ -53,10 +53,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if checks == nil {
 		checks = Table()
 	}
-	for _, id := range append(slices.Clone(cfg.Only), cfg.Skip...) {
-		if !slices.ContainsFunc(checks, func(c Check) bool { return c.ID == id }) {
-			return nil, fmt.Errorf("check %q is not in the table; `conformance list` prints the ids", id)
-		}
+	if err := unknownCheck(checks, append(slices.Clone(cfg.Only), cfg.Skip...)); err != nil {
+		return nil, err
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 60 * time.Second
@@ -200,6 +198,20 @@ func unmet(n Need, p *Probe) string {
 // Known reports whether id is a check of the table.
 func Known(id string) bool {
 	return slices.ContainsFunc(Table(), func(c Check) bool { return c.ID == id })
+}
+
+// KnownIDs refuses the first of ids that names no check of the table, as Run does:
+// a command line can say so before it starts anything.
+func KnownIDs(ids []string) error { return unknownCheck(Table(), ids) }
+
+// unknownCheck refuses the first of ids that names none of checks.
+func unknownCheck(checks []Check, ids []string) error {
+	for _, id := range ids {
+		if !slices.ContainsFunc(checks, func(c Check) bool { return c.ID == id }) {
+			return fmt.Errorf("check %q is not in the table; `conformance list` prints the ids", id)
+		}
+	}
+	return nil
 }
 
 // ValidSpacePrefix checks a --space prefix: every space a run makes from it,

@@ -50,10 +50,8 @@ func loadCatalog(dir string) (*catalog.Catalog, error) {
 
 // knownChecks refuses, for command cmd, the first of ids that names no check.
 func knownChecks(cmd string, ids []string) error {
-	for _, id := range ids {
-		if !conformance.Known(id) {
-			return usagef("%s: check %q is not in the table; `conformance list` prints the ids", cmd, id)
-		}
+	if err := conformance.KnownIDs(ids); err != nil {
+		return usagef("%s: %v", cmd, err)
 	}
 	return nil
 }
