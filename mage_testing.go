@@ -213,17 +213,28 @@ func longestFirst(jobs []testrun.Job) []testrun.Job {
 	return out
 }
 
-// testJobs is how many test jobs run at once: TAKOKIT_TEST_JOBS, else 2.
-func testJobs() int {
-	n, _ := testrun.Count(os.Getenv, "TAKOKIT_TEST_JOBS", 2) // checked first: checkTestEnv
+// envCount is a count the test targets read from the environment, with its default.
+type envCount struct {
+	name string
+	def  int
+}
+
+var (
+	jobsCount     = envCount{"TAKOKIT_TEST_JOBS", 2}         // test jobs at once
+	scenarioCount = envCount{"TAKOKIT_SCENARIO_PARALLEL", 4} // scenarios at once
+)
+
+// get reads the count, which checkTestEnv has checked first.
+func (c envCount) get() int {
+	n, _ := testrun.Count(os.Getenv, c.name, c.def)
 	return n
 }
 
+// testJobs is how many test jobs run at once: TAKOKIT_TEST_JOBS, else 2.
+func testJobs() int { return jobsCount.get() }
+
 // scenarioParallel is how many scenarios run at once: TAKOKIT_SCENARIO_PARALLEL, else 4.
-func scenarioParallel() int {
-	n, _ := testrun.Count(os.Getenv, "TAKOKIT_SCENARIO_PARALLEL", 4) // checked first: checkTestEnv
-	return n
-}
+func scenarioParallel() int { return scenarioCount.get() }
 
 // checkTestEnv refuses a TAKOKIT_TEST_JOBS or TAKOKIT_SCENARIO_PARALLEL that is not a
 // count, and a TAKOKIT_TEST_FRESH that is neither 1 nor off, before anything is built
@@ -232,10 +243,7 @@ func checkTestEnv() error {
 	if _, err := testrun.Switch(os.Getenv, "TAKOKIT_TEST_FRESH"); err != nil {
 		return err
 	}
-	for _, c := range []struct {
-		name string
-		def  int
-	}{{"TAKOKIT_TEST_JOBS", 2}, {"TAKOKIT_SCENARIO_PARALLEL", 4}} {
+	for _, c := range []envCount{jobsCount, scenarioCount} {
 		if _, err := testrun.Count(os.Getenv, c.name, c.def); err != nil {
 			return err
 		}
