@@ -168,7 +168,11 @@ func (n *schemaNode) checkString(s string, at string, out *[]SchemaProblem) {
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
-		add("%q does not match the pattern %s", s, n.pattern)
+		if words := PatternWords(n.pattern.String()); words != "" {
+			add("%q does not match the pattern %s: %s", s, n.pattern, words)
+		} else {
+			add("%q does not match the pattern %s", s, n.pattern)
+		}
 	}
 }
 

@@ -252,7 +252,7 @@ func TestJSONMapValidators(t *testing.T) {
 	pr := h.plan("takoform_worker_version", cfg, nil)
 	// the whole-spec check refuses a bad key
 	wantDiags(t, pr.diags, errorDiag("Invalid vars_json for WorkerVersion version-addb84d93765-ca8b22d0db83",
-		`The desired spec breaks the Form's desired schema at /spec/vars: member name "bad key!" is not allowed: "bad key!" does not match the pattern ^[A-Za-z][A-Za-z0-9._-]{0,63}$. Nothing was sent.`,
+		`The desired spec breaks the Form's desired schema at /spec/vars: member name "bad key!" is not allowed: "bad key!" does not match the pattern ^[A-Za-z][A-Za-z0-9._-]{0,63}$: a letter, then up to 63 letters, digits, "-", "." or "_". Nothing was sent.`,
 		"",
 		"Resource: takoform_worker_version (version-addb84d93765-ca8b22d0db83)",
 		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",

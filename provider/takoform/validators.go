@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/takokit/takokit/catalog/model"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -76,6 +77,9 @@ func (s stringRules) check(p path.Path, v string, d *diag.Diagnostics) {
 		detail := fmt.Sprintf("%q must match %s.", v, s.pattern)
 		if s.about != "" {
 			detail += " " + s.about
+		} else if words := model.PatternWords(s.pattern.String()); words != "" {
+			// no description says what to write: the pattern in words does
+			detail = fmt.Sprintf("%q must match %s: %s.", v, s.pattern, words)
 		}
 		attrErr(d, p, "Value does not match the required pattern", detail)
 	}

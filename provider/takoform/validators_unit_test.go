@@ -77,7 +77,7 @@ func TestCollectionChecksBoundsElementsAndDistinctness(t *testing.T) {
 	list := func(vs ...string) types.List { return types.ListValueMust(types.StringType, stringValues(vs...)) }
 	set := func(vs ...string) types.Set { return types.SetValueMust(types.StringType, stringValues(vs...)) }
 	tooMany := errorDiag("Too many entries", "3 entries given; at most 2 are allowed.").at("a")
-	offPattern := errorDiag("Value does not match the required pattern", `"b" must match ^[A-Z]+$.`)
+	offPattern := errorDiag("Value does not match the required pattern", `"b" must match ^[A-Z]+$: one or more uppercase letters.`)
 	for _, tc := range []struct {
 		name string
 		got  func(t *testing.T) []*tfprotov6.Diagnostic
