@@ -87,14 +87,10 @@ func (p *Probe) await(ctx context.Context, c *Client, r *Resp) (*Operation, erro
 			return nil, err
 		}
 		if !op.Done {
-			wait, _ := strconv.Atoi(pr.Header.Get(wire.HeaderRetryAfter))
-			if wait > 2 {
-				wait = 2
-			}
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()
-			case <-time.After(time.Duration(wait)*time.Second + p.pollPause):
+			case <-time.After(pollWait(pr.Header.Get(wire.HeaderRetryAfter)) + p.pollPause):
 			}
 		}
 	}
@@ -102,4 +98,16 @@ func (p *Probe) await(ctx context.Context, c *Client, r *Resp) (*Operation, erro
 		return nil, failf("operation %s is still pending after 20 polls", op.ID)
 	}
 	return op, nil
+}
+
+// maxPollWait is the longest a pending poll's Retry-After holds the run
+// (docs/guides/conformance.md#operations-followed): a host asking for an hour does not hold
+// the run for an hour.
+const maxPollWait = 2 * time.Second
+
+// pollWait is the pause a pending poll's Retry-After (whole seconds) asks for, at most
+// maxPollWait; a value that is no whole number asks for none.
+func pollWait(retryAfter string) time.Duration {
+	secs, _ := strconv.Atoi(retryAfter)
+	return min(time.Duration(secs)*time.Second, maxPollWait)
 }

@@ -136,3 +136,19 @@ func TestAFarRetryAfterIsWaitedAtMostTwoSeconds(t *testing.T) {
 		t.Errorf("await polled %d times; want 2", n)
 	}
 }
+
+// TestAPollWaitsAsItsRetryAfterSaysUpToTwoSeconds: the pause itself, without waiting for
+// it: what the host asks, capped at 2 s; a value that is no whole number asks for none.
+func TestAPollWaitsAsItsRetryAfterSaysUpToTwoSeconds(t *testing.T) {
+	for _, c := range []struct {
+		header string
+		want   time.Duration
+	}{
+		{"", 0}, {"0", 0}, {"1", time.Second}, {"2", 2 * time.Second},
+		{"3", 2 * time.Second}, {"3600", 2 * time.Second}, {"soon", 0}, {"1.5", 0},
+	} {
+		if got := pollWait(c.header); got != c.want {
+			t.Errorf("pollWait(%q) = %v, want %v", c.header, got, c.want)
+		}
+	}
+}
