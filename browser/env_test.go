@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/takokit/takokit/catalog/readyfile"
 	"github.com/takokit/takokit/internal/testinputs"
 )
 
@@ -84,10 +85,10 @@ func startHostsim(t *testing.T, bin, profile string) *sim {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGINT)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
@@ -96,16 +97,11 @@ func startHostsim(t *testing.T, bin, profile string) *sim {
 		}
 		logf.Close()
 	})
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		var r struct{ URL, UI string }
-		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &r) == nil && r.URL != "" {
-			s.URL, s.UI = r.URL, r.UI
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("hostsim wrote no ready file within 20s; see %s", logf.Name())
-		}
+	r, err := readyfile.Await(context.Background(), ready, done, 20*time.Second)
+	if err != nil {
+		t.Fatalf("hostsim wrote no ready file (%v); see %s", err, logf.Name())
 	}
+	s.URL, s.UI = r.URL, r.UI
 	if s.UI != s.URL+"/_sim/ui/" {
 		t.Fatalf("the ready file names the dashboard %q, want %q", s.UI, s.URL+"/_sim/ui/")
 	}

@@ -1,7 +1,7 @@
 package scripts
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/takokit/takokit/catalog/readyfile"
 )
 
 // simProc is one hostsim process a scenario started.
@@ -102,40 +103,17 @@ func (p *simProc) start(ts *testscript.TestScript) error {
 	}
 	p.cmd, p.log, p.done = cmd, logf, make(chan struct{})
 	go func() { p.err = cmd.Wait(); close(p.done) }()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if r, ok := readReady(ready); ok {
-			p.url, p.admin = r.URL, r.Admin
-			p.addr = strings.TrimPrefix(r.URL, "http://")
-			return nil
-		}
-		select {
-		case <-p.done:
-			return fmt.Errorf("hostsim %s exited before it was ready (%v); its log:\n%s", p.name, p.err, readLog(logf.Name()))
-		case <-time.After(25 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			return fmt.Errorf("hostsim %s wrote no ready file within 20s; its log:\n%s", p.name, readLog(logf.Name()))
-		}
+	r, err := readyfile.Await(context.Background(), ready, p.done, 20*time.Second)
+	switch {
+	case errors.Is(err, readyfile.ErrExited):
+		return fmt.Errorf("hostsim %s exited before it was ready (%v); its log:\n%s", p.name, p.err, readLog(logf.Name()))
+	case err != nil:
+		_ = cmd.Process.Kill()
+		return fmt.Errorf("hostsim %s wrote no ready file within 20s; its log:\n%s", p.name, readLog(logf.Name()))
 	}
-}
-
-// readyDoc is what `hostsim serve --ready-file` writes once it accepts connections.
-type readyDoc struct {
-	URL   string `json:"url"`
-	Admin string `json:"admin"`
-	PID   int    `json:"pid"`
-}
-
-// readReady reads a ready file; ok is false until hostsim has written a complete one.
-func readReady(path string) (readyDoc, bool) {
-	var r readyDoc
-	b, err := os.ReadFile(path)
-	if err != nil || json.Unmarshal(b, &r) != nil || r.URL == "" {
-		return r, false
-	}
-	return r, true
+	p.url, p.admin = r.URL, r.Admin
+	p.addr = strings.TrimPrefix(r.URL, "http://")
+	return nil
 }
 
 func readLog(path string) string {

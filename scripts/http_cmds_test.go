@@ -1,12 +1,14 @@
 package scripts
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/takokit/takokit/catalog/readyfile"
 )
 
 func cmdReadyWait(ts *testscript.TestScript, args []string) error {
@@ -21,21 +23,17 @@ func cmdReadyWait(ts *testscript.TestScript, args []string) error {
 		}
 	}
 	path := ts.MkAbs(args[0])
-	deadline := time.Now().Add(timeout)
-	for {
-		if r, ok := readReady(path); ok {
-			if r.Admin != r.URL+"/_sim" || r.PID <= 0 {
-				return fmt.Errorf("ready file %s is malformed: %+v", args[0], r)
-			}
-			ts.Setenv(args[1]+"_URL", r.URL)
-			ts.Setenv(args[1]+"_ADMIN", r.Admin)
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no ready document in %s within %s", args[0], timeout)
-		}
-		time.Sleep(25 * time.Millisecond)
+	// a host this command did not start: no exit to watch (a nil channel never closes)
+	r, err := readyfile.Await(context.Background(), path, nil, timeout)
+	if err != nil {
+		return fmt.Errorf("no ready document in %s within %s", args[0], timeout)
 	}
+	if r.Admin != r.URL+"/_sim" || r.PID <= 0 {
+		return fmt.Errorf("ready file %s is malformed: %+v", args[0], r)
+	}
+	ts.Setenv(args[1]+"_URL", r.URL)
+	ts.Setenv(args[1]+"_ADMIN", r.Admin)
+	return nil
 }
 
 func cmdHTTPGet(ts *testscript.TestScript, args []string) error {

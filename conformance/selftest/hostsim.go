@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog/piddir"
+	"github.com/takokit/takokit/catalog/readyfile"
 )
 
 // The default hostsim credentials (docs/protocol.md#auth).
@@ -99,7 +100,8 @@ type Sim struct {
 	Admin   string
 	Profile string
 	cmd     *exec.Cmd
-	exited  chan error
+	exited  chan struct{} // closed once the process ended
+	waitErr error         // how it ended, once exited is closed
 	stderr  *bytes.Buffer
 	dir     string
 	stop    func() // a host not run as a process (startHost in tests)
@@ -135,40 +137,32 @@ func Start(ctx context.Context, bin, profile string, extra ...string) (*Sim, err
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	exited := make(chan struct{})
 	s := &Sim{Profile: profile, cmd: cmd, exited: exited, stderr: &stderr, dir: dir}
-	deadline := time.After(20 * time.Second)
-	for {
-		if data, err := os.ReadFile(ready); err == nil && json.Valid(data) {
-			var doc struct {
-				URL   string `json:"url"`
-				Admin string `json:"admin"`
-			}
-			if err := json.Unmarshal(data, &doc); err == nil && doc.URL != "" {
-				s.URL, s.Admin = doc.URL, doc.Admin
-				if s.Admin == "" {
-					s.Admin = s.URL + "/_sim"
-				}
-				return s, nil
-			}
-		}
-		select {
-		case err := <-exited:
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("hostsim --profile %s exited before it was ready (%v): %s", profile, err, strings.TrimSpace(stderr.String()))
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("hostsim --profile %s wrote no ready file %s within 20s: %s", profile, ready, strings.TrimSpace(stderr.String()))
-		case <-ctx.Done():
-			_ = cmd.Process.Kill()
-			os.RemoveAll(dir)
-			return nil, ctx.Err()
-		case <-time.After(25 * time.Millisecond):
-		}
+	go func() { s.waitErr = cmd.Wait(); close(exited) }()
+	doc, err := readyfile.Await(ctx, ready, exited, readyWithin)
+	switch {
+	case errors.Is(err, readyfile.ErrExited):
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("hostsim --profile %s exited before it was ready (%v): %s", profile, s.waitErr, strings.TrimSpace(stderr.String()))
+	case errors.Is(err, readyfile.ErrTimeout):
+		_ = cmd.Process.Kill()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("hostsim --profile %s wrote no ready file %s within %s: %s", profile, ready, readyWithin, strings.TrimSpace(stderr.String()))
+	case err != nil:
+		_ = cmd.Process.Kill()
+		os.RemoveAll(dir)
+		return nil, err
 	}
+	s.URL, s.Admin = doc.URL, doc.Admin
+	if s.Admin == "" {
+		s.Admin = s.URL + "/_sim"
+	}
+	return s, nil
 }
+
+// readyWithin is how long a started host may take to write its ready file.
+const readyWithin = 20 * time.Second
 
 // Stop interrupts the process, waits up to five seconds, then kills it.
 func (s *Sim) Stop() {

@@ -4,7 +4,9 @@
 package simhosts
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/takokit/takokit/catalog/readyfile"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -96,27 +99,18 @@ func start(bin, dir, profile, addr, lane string) (*Host, error) {
 	}
 	h := &Host{Profile: profile, cmd: cmd, exited: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(h.exited) }()
-	deadline := time.After(ReadyWithin)
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		var r struct{ URL, UI string }
-		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &r) == nil && r.URL != "" {
-			h.URL, h.UI = r.URL, r.UI
-			break
-		}
-		select {
-		case <-h.exited:
-			log, _ := os.ReadFile(logf.Name())
-			return nil, fmt.Errorf("hostsim --profile %s on %s ended (%v) before it was ready; it said:\n%s", profile, addr, cmd.ProcessState, log)
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			<-h.exited
-			log, _ := os.ReadFile(logf.Name())
-			return nil, fmt.Errorf("hostsim --profile %s on %s wrote no ready file within %s; it said:\n%s", profile, addr, ReadyWithin, log)
-		case <-tick.C:
-		}
+	rd, err := readyfile.Await(context.Background(), ready, h.exited, ReadyWithin)
+	switch {
+	case errors.Is(err, readyfile.ErrExited):
+		log, _ := os.ReadFile(logf.Name())
+		return nil, fmt.Errorf("hostsim --profile %s on %s ended (%v) before it was ready; it said:\n%s", profile, addr, cmd.ProcessState, log)
+	case err != nil:
+		_ = cmd.Process.Kill()
+		<-h.exited
+		log, _ := os.ReadFile(logf.Name())
+		return nil, fmt.Errorf("hostsim --profile %s on %s wrote no ready file within %s; it said:\n%s", profile, addr, ReadyWithin, log)
 	}
+	h.URL, h.UI = rd.URL, rd.UI
 	health, err := GetJSON(h.URL + "/_sim/health")
 	if err != nil {
 		Stop([]*Host{h})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/readyfile"
 	"github.com/takokit/takokit/catalog/reftest"
 	"github.com/takokit/takokit/catalog/wire"
 )
@@ -45,18 +47,9 @@ func TestServeProcessReadyFileAndSIGINT(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	var info struct {
-		URL, Admin, UI string
-		PID            int
-	}
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &info) == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the ready file never appeared")
-		}
-		time.Sleep(20 * time.Millisecond)
+	info, err := readyfile.Await(context.Background(), ready, nil, 20*time.Second)
+	if err != nil {
+		t.Fatalf("the ready file never appeared: %v", err)
 	}
 	if info.PID != cmd.Process.Pid || info.Admin != info.URL+"/_sim" || info.UI != info.URL+"/_sim/ui/" || !strings.HasPrefix(info.URL, "http://127.0.0.1:") || strings.HasSuffix(info.URL, "/") {
 		t.Fatalf("ready file: %+v", info)

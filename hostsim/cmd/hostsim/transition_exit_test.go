@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/readyfile"
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/transition"
 )
@@ -45,15 +47,9 @@ func startSimEnv(t *testing.T, bin, dir string, env []string, args ...string) *s
 	p := &simProcess{cmd: cmd, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	var info struct{ URL string }
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if b, err := os.ReadFile(ready); err == nil && json.Unmarshal(b, &info) == nil && info.URL != "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the ready file never appeared")
-		}
-		time.Sleep(20 * time.Millisecond)
+	info, err := readyfile.Await(context.Background(), ready, nil, 20*time.Second)
+	if err != nil {
+		t.Fatalf("the ready file never appeared: %v", err)
 	}
 	p.url = info.URL
 	return p
