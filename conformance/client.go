@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -158,12 +157,7 @@ type TransportError struct {
 }
 
 func (e *TransportError) Error() string {
-	cause := e.Err
-	var ue *url.Error
-	if errors.As(cause, &ue) {
-		cause = ue.Err // its method and URL say again what What says
-	}
-	return e.What + ": " + cause.Error()
+	return e.What + ": " + wire.TransportCause(e.Err).Error()
 }
 func (e *TransportError) Unwrap() error { return e.Err }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -52,12 +51,7 @@ func (e *TransportError) Error() string {
 	if u, ok := AsUnreachable(e); ok {
 		return fmt.Sprintf("%s %s: %s: %s", e.Method, u.Path, u.Headline(), u.Reason)
 	}
-	cause := e.Err
-	var ue *url.Error
-	if errors.As(cause, &ue) {
-		cause = ue.Err // its method and URL are the ones above
-	}
-	return fmt.Sprintf("%s %s: no complete answer from the host: %v", e.Method, e.URL, cause)
+	return fmt.Sprintf("%s %s: no complete answer from the host: %v", e.Method, e.URL, wire.TransportCause(e.Err))
 }
 func (e *TransportError) Unwrap() error { return e.Err }
 

@@ -3,12 +3,11 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // LogMessage is the message of the one Debug line every host request writes
@@ -70,9 +69,5 @@ func failureText(method, u string, err error) string {
 	if un, ok := AsUnreachable(&TransportError{Method: method, URL: u, Err: err}); ok {
 		return un.Headline() + ": " + un.Reason
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return "no complete answer from the host: " + err.Error()
+	return "no complete answer from the host: " + wire.TransportCause(err).Error()
 }
