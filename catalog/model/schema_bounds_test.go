@@ -195,3 +195,17 @@ func TestValuesAreCheckedAsTheirJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestRatOfRefusesWhatJSONCannotSpell: NaN and the infinities, of either float size,
+// are no number (their spellings NaN, +Inf and -Inf are refused by big.Rat), with no
+// test of their own in ratOf.
+func TestRatOfRefusesWhatJSONCannotSpell(t *testing.T) {
+	for _, v := range []any{math.NaN(), math.Inf(1), math.Inf(-1), float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		if r, ok := ratOf(v); ok || r != nil {
+			t.Errorf("ratOf(%T %v) = %v, %v; want no number", v, v, r, ok)
+		}
+	}
+	if r, ok := ratOf(float32(0.5)); !ok || r.RatString() != "1/2" {
+		t.Errorf("ratOf(float32 0.5) = %v, %v; want 1/2", r, ok)
+	}
+}

@@ -284,15 +284,11 @@ func ratOf(v any) (*big.Rat, bool) {
 		return new(big.Rat).SetString(string(n))
 	case float64:
 		// the number as JSON spells it (the shortest digits that read back as n), as the
-		// engine sees it after encoding: 0.1 is 1/10, not the binary fraction nearest it
-		if math.IsNaN(n) || math.IsInf(n, 0) {
-			return nil, false
-		}
+		// engine sees it after encoding: 0.1 is 1/10, not the binary fraction nearest it.
+		// NaN and the infinities, which JSON cannot spell, come out as NaN, +Inf and -Inf,
+		// which SetString refuses: no number, with no test of their own
 		return new(big.Rat).SetString(strconv.FormatFloat(n, 'g', -1, 64))
 	case float32:
-		if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
-			return nil, false
-		}
 		return new(big.Rat).SetString(strconv.FormatFloat(float64(n), 'g', -1, 32))
 	case int:
 		return new(big.Rat).SetInt64(int64(n)), true
