@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,8 +54,9 @@ func runMutation(parent context.Context) error {
 		return err
 	}
 	// the baselines' and the mutants' test processes (and the builds) run with the
-	// test jobs' collector target, unless the caller set GOGC (testrun.GCEnv)
-	for _, kv := range testrun.GCEnv(os.Getenv) {
+	// test jobs' collector target and temporary folder, unless the caller set GOGC or
+	// TMPDIR (testrun.GCEnv, testrun.TmpEnv)
+	for _, kv := range slices.Concat(testrun.GCEnv(os.Getenv), testrun.TmpEnv(os.Getenv)) {
 		k, v, _ := strings.Cut(kv, "=")
 		os.Setenv(k, v)
 	}

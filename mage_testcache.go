@@ -47,7 +47,8 @@ func init() {
 }
 
 // testEnv is what every test job adds to the environment: bin/ first on PATH, the
-// collector's target unless the caller set one (testrun.GCEnv), and the ids of the
+// collector's target unless the caller set one (testrun.GCEnv), the temporary folder
+// in memory unless the caller set TMPDIR (testrun.TmpEnv), and the ids of the
 // tree and of the binaries that tests with inputs go test cannot see read
 // (docs/decisions.md#test-cache).
 func testEnv() ([]string, error) {
@@ -56,6 +57,7 @@ func testEnv() ([]string, error) {
 		return nil, err
 	}
 	env = append(env, testrun.GCEnv(os.Getenv)...)
+	env = append(env, testrun.TmpEnv(os.Getenv)...)
 	ids, err := testinputs.Env(".", builtFiles()...)
 	if err != nil {
 		return nil, err

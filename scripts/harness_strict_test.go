@@ -181,3 +181,34 @@ func TestPanicInLogMatchesARecoveredPanic(t *testing.T) {
 		t.Error("panicInLog matches an ordinary 500 answer")
 	}
 }
+
+// TestSocketRoomNamesTheScenarioWhoseSocketWouldNotFit: a scenario whose provider
+// socket path would pass a Unix socket's 107 bytes under the root is refused before it
+// runs, named with the length and what to do; every scenario of testdata fits under a
+// root as long as the one the run makes.
+func TestSocketRoomNamesTheScenarioWhoseSocketWouldNotFit(t *testing.T) {
+	long := strings.Repeat("n", 60)
+	root := "/dev/shm/tk/ts1234567890"
+	if err := socketRoom(root, []string{"testdata/" + long + ".txtar"}); err == nil ||
+		!strings.Contains(err.Error(), "scenario "+long) || !strings.Contains(err.Error(), "shorten the scenario's name by") {
+		t.Errorf("a %d-byte name under %s: %v; want it refused by name", len(long), root, err)
+	}
+	fits := strings.Repeat("n", 107-len(root+"/script-"+socketTail))
+	if err := socketRoom(root, []string{fits + ".txtar"}); err != nil {
+		t.Errorf("a name of exactly the room left: %v", err)
+	}
+	if err := socketRoom(root, []string{fits + "n.txtar"}); err == nil {
+		t.Errorf("a name one byte over the room left was not refused")
+	}
+	files, _ := filepath.Glob("testdata/*.txtar")
+	dir, err := os.MkdirTemp("", "ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(dir)
+	// the longest root MkdirTemp can make: "ts" and ten digits
+	worst := filepath.Join(filepath.Dir(dir), "ts1234567890")
+	if err := socketRoom(worst, files); err != nil {
+		t.Errorf("under this run's temporary folder: %v", err)
+	}
+}

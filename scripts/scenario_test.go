@@ -93,7 +93,11 @@ func TestScenarios(t *testing.T) {
 			reuse.record(e, file, lane)
 			return nil
 		}
-		testscript.Run(t, inOwnRoot(t, params))
+		params = inOwnRoot(t, params)
+		if err := socketRoom(params.WorkdirRoot, params.Files); err != nil {
+			t.Fatal(err)
+		}
+		testscript.Run(t, params)
 	}
 	run(t, files, "", testscript.Params{
 		RequireUniqueNames: true,
@@ -130,6 +134,31 @@ func inOwnRoot(t *testing.T, p testscript.Params) testscript.Params {
 	t.Cleanup(func() { os.RemoveAll(root) })
 	p.WorkdirRoot = root
 	return p
+}
+
+// socketPathMax is the longest path a Unix socket may have on Linux: sun_path's 108
+// bytes, the last one its NUL.
+const socketPathMax = 107
+
+// socketTail is what the provider adds under a script's work folder for the socket
+// OpenTofu talks to it over: testscript's TMPDIR ($WORK/.tmp), then go-plugin's
+// os.CreateTemp name, "plugin" and up to ten digits.
+const socketTail = "/.tmp/plugin0123456789"
+
+// socketRoom says which scenario's provider socket would not fit under root (the
+// scenarios run OpenTofu; the harness's own tests run fake scripts that do not, under
+// longer roots). Too long a path fails only at the provider's start, as OpenTofu's "Unrecognized remote
+// plugin message", naming neither the path nor the scenario.
+func socketRoom(root string, files []string) error {
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".txtar")
+		sock := filepath.Join(root, "script-"+name) + socketTail
+		if len(sock) > socketPathMax {
+			return fmt.Errorf("scenario %s: the provider's socket would be %s, %d bytes, over the %d a Unix socket's path may have; shorten the scenario's name by %d, or run with a shorter TMPDIR (now %s)",
+				name, sock, len(sock), socketPathMax, len(sock)-socketPathMax, os.TempDir())
+		}
+	}
+	return nil
 }
 
 func scenarioFile(e *testscript.Env) string {
