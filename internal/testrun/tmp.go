@@ -18,9 +18,15 @@ import (
 // 107 bytes (scripts' socketRoom refuses a scenario whose would not fit).
 const TestTmpDir = "/dev/shm/tk"
 
+// minMemoryFree is the room /dev/shm must have for the test jobs to use it: a run's
+// files peaked at 434 MB, and a container's /dev/shm is often 64 MB, which the run
+// would fill and fail in.
+const minMemoryFree = 2 << 30
+
 // TmpEnv is what a test job adds for its temporary files: TMPDIR=TestTmpDir when
-// getenv("TMPDIR") is empty and /dev/shm is a memory file system that takes the
-// folder, or nothing (the caller's TMPDIR wins, e.g. TMPDIR=/tmp to measure on disk).
+// getenv("TMPDIR") is empty and /dev/shm is a memory file system with minMemoryFree
+// free that takes the folder, or nothing (the caller's TMPDIR wins, e.g. TMPDIR=/tmp
+// to measure on disk).
 func TmpEnv(getenv func(string) string) []string {
 	return tmpEnv(getenv, TestTmpDir)
 }
