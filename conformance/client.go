@@ -81,12 +81,13 @@ func (r *Resp) What() string { return r.Req.Method + " " + shorten(r.Req.Target)
 
 // Got describes what came back: "412 generation_conflict: message".
 func (r *Resp) Got() string {
+	body := bytes.TrimSpace(r.Body)
 	switch {
 	case r.Err != nil:
 		return fmt.Sprintf("%d %s: %s", r.Status, r.Err.Code, r.Err.Message)
-	case r.Status >= 300 && len(bytes.TrimSpace(r.Body)) == 0:
+	case r.Status >= 300 && len(body) == 0:
 		return fmt.Sprintf("%d with an empty body, not a JSON error envelope", r.Status)
-	case r.Status >= 300 && bytes.TrimSpace(r.Body)[0] != '{':
+	case r.Status >= 300 && body[0] != '{':
 		// an HTML page, a proxy's text: what it is says more than why it is no JSON
 		return fmt.Sprintf("%d with %s, not a JSON error envelope: %s", r.Status, wire.BodyType(r.Header), snippet(r.Body))
 	case r.Status >= 300:

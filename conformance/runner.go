@@ -195,11 +195,6 @@ func unmet(n Need, p *Probe) string {
 	return ""
 }
 
-// Known reports whether id is a check of the table.
-func Known(id string) bool {
-	return slices.ContainsFunc(Table(), func(c Check) bool { return c.ID == id })
-}
-
 // KnownIDs refuses the first of ids that names no check of the table, as Run does:
 // a command line can say so before it starts anything.
 func KnownIDs(ids []string) error { return unknownCheck(Table(), ids) }

@@ -37,6 +37,15 @@ func PatternWords(expr string) string {
 	return strings.Join(parts, ", then ")
 }
 
+// PatternSaid is a pattern as a refusal names it: the pattern, then its words when it
+// has them ("^[a-z]+$: one or more lowercase letters").
+func PatternSaid(expr string) string {
+	if words := PatternWords(expr); words != "" {
+		return expr + ": " + words
+	}
+	return expr
+}
+
 // partWords says one piece of an anchored pattern: literal text, a class, or a class
 // repeated.
 func partWords(re *syntax.Regexp) (string, bool) {

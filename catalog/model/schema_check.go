@@ -168,11 +168,7 @@ func (n *schemaNode) checkString(s string, at string, out *[]SchemaProblem) {
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
-		if words := PatternWords(n.pattern.String()); words != "" {
-			add("%q does not match the pattern %s: %s", s, n.pattern, words)
-		} else {
-			add("%q does not match the pattern %s", s, n.pattern)
-		}
+		add("%q does not match the pattern %s", s, PatternSaid(n.pattern.String()))
 	}
 }
 
@@ -286,7 +282,7 @@ func ratOf(v any) (*big.Rat, bool) {
 		// the number as JSON spells it (the shortest digits that read back as n), as the
 		// engine sees it after encoding: 0.1 is 1/10, not the binary fraction nearest it.
 		// NaN and the infinities, which JSON cannot spell, come out as NaN, +Inf and -Inf,
-		// which SetString refuses: no number, with no test of their own
+		// which SetString refuses: no number, without a guard of their own
 		return new(big.Rat).SetString(strconv.FormatFloat(n, 'g', -1, 64))
 	case float32:
 		return new(big.Rat).SetString(strconv.FormatFloat(float64(n), 'g', -1, 32))

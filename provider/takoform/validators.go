@@ -77,9 +77,8 @@ func (s stringRules) check(p path.Path, v string, d *diag.Diagnostics) {
 		detail := fmt.Sprintf("%q must match %s.", v, s.pattern)
 		if s.about != "" {
 			detail += " " + s.about
-		} else if words := model.PatternWords(s.pattern.String()); words != "" {
-			// no description says what to write: the pattern in words does
-			detail = fmt.Sprintf("%q must match %s: %s.", v, s.pattern, words)
+		} else { // no description says what to write: the pattern in words does
+			detail = fmt.Sprintf("%q must match %s.", v, model.PatternSaid(s.pattern.String()))
 		}
 		attrErr(d, p, "Value does not match the required pattern", detail)
 	}

@@ -91,11 +91,10 @@ func checkOrigin(raw string) (string, error) {
 // path, query or fragment, or a host[:port] with no scheme (http for a loopback
 // host, https otherwise); "" when there is none to read.
 func originIn(raw string) string {
-	if !strings.Contains(raw, "://") {
-		origin, _ := wire.SchemelessOrigin(raw)
+	if origin, ok := wire.SchemelessOrigin(raw); ok {
 		return origin
 	}
-	u, err := url.Parse(raw)
+	u, err := url.Parse(raw) // a scheme-less raw that named no host has no http(s) scheme here
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return ""
 	}

@@ -166,8 +166,8 @@ func flagHelp(cmd string) string {
 // the command line, "HOSTSIM_PROCS=-1" from the environment (a user who never
 // typed --procs would look for it in vain).
 func (c Config) setting(name string, v any) string {
-	if env, ok := strings.CutPrefix(c.Sources[name], "env "); ok {
-		return fmt.Sprintf("%s=%v", env, v)
+	if n := c.named(name); !strings.HasPrefix(n, "--") {
+		return fmt.Sprintf("%s=%v", n, v)
 	}
 	return fmt.Sprintf("--%s %v", name, v)
 }
