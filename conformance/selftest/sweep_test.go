@@ -46,6 +46,7 @@ type sweepTransport struct {
 	armed   bool     // the surface was read: the checks' requests are counted
 	check   int      // the running check's index in plan
 	sent    []string // method and path of the running check's requests
+	sites   []string // in an unaltered run, for each of sent, the runner's frames that sent it (callSite)
 	answers []answer // with lies: the answers the running check got, as it got them
 	// with lies: how many of the running check's requests are sent and not yet
 	// answered, and for each of its requests whether one was when it was sent
@@ -61,6 +62,11 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	alter, counted := false, false
 	if s.armed && s.check < len(s.plan) {
 		s.sent = append(s.sent, r.Method+" "+r.URL.Path)
+		if s.plan[s.check] == 0 {
+			// an unaltered run: the sweep plans from its sites (repeats); walking
+			// the stack of every altered run's requests too took a tenth of the sweep
+			s.sites = append(s.sites, callSite())
+		}
 		if s.lies != nil {
 			s.concurrent = append(s.concurrent, s.unanswered > 0)
 			s.unanswered++
@@ -153,21 +159,22 @@ func (s *sweepTransport) before(k int) []answer {
 func (s *sweepTransport) next() sweptCheck {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := sweptCheck{sent: s.sent, concurrent: s.concurrent, fired: s.fired, told: s.told, accepted: s.accepted}
+	out := sweptCheck{sent: s.sent, sites: s.sites, concurrent: s.concurrent, fired: s.fired, told: s.told, accepted: s.accepted}
 	if s.keep {
 		// in the order the requests were sent: the recording numbers a lie's
 		// request by its answer's place here
 		out.answers = slices.SortedStableFunc(slices.Values(s.answers), func(a, b answer) int { return a.n - b.n })
 	}
-	s.sent, s.answers, s.concurrent, s.fired, s.told, s.accepted = nil, nil, nil, false, false, false
+	s.sent, s.sites, s.answers, s.concurrent, s.fired, s.told, s.accepted = nil, nil, nil, nil, false, false, false
 	s.check++
 	return out
 }
 
 // sweptCheck is one check's result in a sweep run.
 type sweptCheck struct {
-	res  conformance.Result
-	sent []string
+	res   conformance.Result
+	sent  []string
+	sites []string // for each of sent, where in the runner it was sent from (callSite)
 	// with lies: whether each request was sent while an earlier one was unanswered
 	concurrent []bool
 	answers    []answer // with lies: the answers it got
@@ -386,8 +393,8 @@ func sweepEach(t *testing.T, restatus bool, judge func(t *testing.T, id string, 
 }
 
 // sweep runs every check that passes against hostsim profile (or the ones
-// TAKOKIT_SELFTEST_CHECKS names) again once per request it made (with polls,
-// once per poll of an Operation), altering that one (sweepRun), and hands judge
+// TAKOKIT_SELFTEST_CHECKS names) again once per request it made but the repeats
+// (with polls, once per poll of an Operation), altering that one (sweepRun), and hands judge
 // each run in which the altered request came; it returns how many did.
 func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge func(id string, n int, r sweptCheck)) int {
 	only := areaChecks(t)
@@ -403,6 +410,7 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 	}
 	defer sim.Stop()
 	base := sweepRun(ctx, t, sim.URL, cat, unaltered(only), false)
+	sitesKnown(t, base)
 	sameOverHTTP(ctx, t, profile, sim.URL, cat, only, base)
 	var full map[string][]string
 	if onlyNew {
@@ -422,8 +430,9 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 			from = sentAsOnFull(b.res.ID, b.sent, full[b.res.ID])
 		}
 		var ns []int
+		repeated := repeats(b)
 		for n := from + 1; n <= len(b.sent); n++ {
-			if !polls || isPoll(b.sent[n-1]) {
+			if polls && isPoll(b.sent[n-1]) || !polls && !repeated[n-1] {
 				ns = append(ns, n)
 			}
 		}
@@ -459,7 +468,8 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 // TestEveryCheckErrsWhenOneOfItsRequestsFails: a check whose request gets no
 // answer must end in error, naming that request, never pass, never fail (a host
 // is not at fault for a connection the runner lost). Every check that passes
-// against hostsim full runs again once per request it made, with that one
+// against hostsim full runs again once per request it made (a repeat of an earlier
+// one from the same lines of the runner once: repeats), with that one
 // refused by the transport: a check that dropped a request's error, or went on
 // with no answer, would pass, fail or report a runner bug instead
 // (docs/guides/conformance.md, "A lost request").
@@ -474,7 +484,7 @@ func TestEveryCheckErrsWhenOneOfItsRequestsFails(t *testing.T) {
 
 // TestEveryCheckFailsWhenOneOfItsAnswersHasAnotherStatus: a check reads the
 // status of every answer it gets. Every check that passes against hostsim full
-// runs again once per request it made, with that one's answer given status 418
+// runs again once per request it made (a repeat once: repeats), with that one's answer given status 418
 // (its body and headers as the host sent them), and must end naming the 418:
 // failed, or errored when the answer was a setup step's (a check's setup is not
 // its rule). A check that went on past an answer without looking at its status
