@@ -37,7 +37,7 @@ type UI struct {
 
 // New builds the dashboard of src; token is the admin token ("" = none).
 func New(src *hostview.Source, token string) (*UI, error) {
-	pages, err := parsePages()
+	pages, err := parsedPages()
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/takokit/takokit/hostsim/internal/hostview"
@@ -21,6 +22,14 @@ var templateFS embed.FS
 // pageNames are the templates under templates/, each drawn inside layout.html.
 var pageNames = []string{"host", "resources", "resource", "operations", "transitions", "faults", "error"}
 
+// parsedPages are the pages parsed once per process, for every host it runs: a
+// parsed template is only executed after, which html/template allows from many
+// goroutines at once. Parsing them per host was a quarter of hostsim.New's CPU in the
+// provider's tests; BenchmarkStartToFirstRequest went from 3.0 ms and 9,417 allocations
+// to 1.9 ms and 1,175 (docs/decisions.md#test-time, "Session 31").
+var parsedPages = sync.OnceValues(parsePages)
+
+// parsePages parses each page with the layout.
 func parsePages() (map[string]*template.Template, error) {
 	out := map[string]*template.Template{}
 	for _, name := range pageNames {
