@@ -28,7 +28,7 @@ type Job struct {
 	Name string   // what the job's closing line names: a module, "." (scripts), a step
 	Dir  string   // where it runs
 	Env  []string // added to the caller's environment
-	// GoTest, when set, are the arguments of `go test -json -timeout 75m`:
+	// GoTest, when set, are the arguments of `go test -json -timeout 75m -ldflags=-w`:
 	// the job's counts are the stream's (testtally.Consume).
 	GoTest []string
 	// Command, when GoTest is empty, runs as is: exit status 0 passes and prints its
@@ -46,8 +46,10 @@ type Job struct {
 	PassKey, PassFile string
 }
 
-// GoTestFlags come before a job's GoTest arguments.
-var GoTestFlags = []string{"test", "-json", "-timeout", "75m"}
+// GoTestFlags come before a job's GoTest arguments. -ldflags=-w links the test binaries
+// without DWARF, which is a third of a link's time; a failing test's stack still names
+// its files and lines, only a debugger would miss it (docs/decisions.md#test-time).
+var GoTestFlags = []string{"test", "-json", "-timeout", "75m", "-ldflags=-w"}
 
 // Line is how a job is shown when it starts: the command, reproducible by hand.
 func (j Job) Line() string {

@@ -161,7 +161,7 @@ func indexOf(lines []string, s string) (int, bool) {
 func TestStartLineRunsAsPrintedWithTheAddedPathShort(t *testing.T) {
 	t.Setenv("PATH", "/usr/bin:/bin")
 	j := Job{Dir: "hostsim", Env: []string{"PATH=/w/bin:/usr/bin:/bin", "X=1"}, GoTest: []string{"-skip", "TestA|TestB", "./..."}}
-	if got, want := j.Line(), "+ (cd hostsim && PATH=/w/bin:$PATH X=1 go test -json -timeout 75m -skip 'TestA|TestB' ./...)"; got != want {
+	if got, want := j.Line(), "+ (cd hostsim && PATH=/w/bin:$PATH X=1 go test -json -timeout 75m -ldflags=-w -skip 'TestA|TestB' ./...)"; got != want {
 		t.Errorf("start line\n%s\nwant\n%s", got, want)
 	}
 }
