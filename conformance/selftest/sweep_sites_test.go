@@ -1,7 +1,7 @@
 package selftest
 
 import (
-	"fmt"
+	"encoding/binary"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,77 +13,115 @@ import (
 // runnerFrames is the prefix of the conformance runner's own functions in a stack.
 const runnerFrames = "github.com/takokit/takokit/conformance."
 
-// callSite is where in the runner a request was sent from: the runner's frames on
-// the sending goroutine's stack, each function with its line. The runner's client
-// calls the transport on the caller's goroutine, so these are the check's own
-// calls down to the request; a loop's turns share one site.
-func callSite() string {
+// callOf is what a request of a sweep is, for the sweeps that alter each call once:
+// where it was sent from (the program counters of the sending goroutine's stack,
+// above the transport) and what it was sent to (sent, names masked: sameRequest).
+// The runner's client calls the transport on the caller's goroutine, so two
+// requests sent by the same lines of the check, in a loop's turns or in two calls
+// of one helper from one line, are one call; the same helper called from another
+// line of the check is another. Called from sweepTransport.RoundTrip only (the
+// frames it skips).
+func callOf(sent string) string {
+	var pcs [128]uintptr
+	n := runtime.Callers(3, pcs[:])
+	b := make([]byte, 0, 8*n+len(sent))
+	for _, pc := range pcs[:n] {
+		b = binary.LittleEndian.AppendUint64(b, uint64(pc))
+	}
+	return string(b) + " " + sameRequest(sent)
+}
+
+// sentByRunner says whether a function of the runner is on the sending goroutine's
+// stack. Called from sweepTransport.RoundTrip only.
+func sentByRunner() bool {
 	var pcs [128]uintptr
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
-	var b strings.Builder
 	for {
 		f, more := frames.Next()
 		if strings.HasPrefix(f.Function, runnerFrames) {
-			fmt.Fprintf(&b, "%s:%d\n", f.Function, f.Line)
+			return true
 		}
 		if !more {
-			return b.String()
+			return false
 		}
 	}
 }
 
-// repeats marks each request of a check's unaltered run that repeats an earlier one
-// of the same run: sent from the same site of the runner (callSite) to the same
-// target (sameRequest: the same method and path, names masked). The sweeps alter
-// the first only: the repeat's failure or odd status reaches the same lines of the
-// check, which handle it as they handled the first's (the setup of a second world
-// of handler-gated-attachments, a second Form's fixture of the same kind). A check
-// that sends requests at once on purpose (concurrent) repeats nothing: each of its
-// requests is one party to the race it measures. docs/decisions.md, "The sweeps
-// alter a repeated request once".
-func repeats(c sweptCheck) []bool {
-	out := make([]bool, len(c.sent))
-	if slices.Contains(concurrent, c.res.ID) {
-		return out
-	}
+// firstCalls is, for each distinct call of a check's unaltered run (callOf) in the
+// order they came, the number of its first request. The request and status sweeps
+// alter each call once, at the first request it sends in the run altered (which
+// request that is may move: a run after the first can send fewer, an artifact
+// already uploaded): a repeat reaches the same lines of the check, which handle
+// its failure or odd status as they handled the first's (the setup of a second
+// world of handler-gated-attachments, a second Form's fixture of one kind).
+// docs/decisions.md, "The sweeps alter each call once".
+func firstCalls(c sweptCheck) []int {
+	var firsts []int
 	seen := map[string]bool{}
-	for i, r := range c.sent {
-		k := c.sites[i] + sameRequest(r)
-		out[i], seen[k] = seen[k], true
+	for i, call := range c.calls {
+		if !seen[call] {
+			seen[call] = true
+			firsts = append(firsts, i+1)
+		}
 	}
-	return out
+	return firsts
 }
 
-// sitesKnown fails t when a request of a check's unaltered run came from no frame of
-// the runner: with its site empty, repeats would take every request to the same
-// target for one site and alter only the first.
-func sitesKnown(t *testing.T, base []sweptCheck) {
+// sentByTheRunner fails t when a request of a check's unaltered run came from no
+// frame of the runner: the transport would then be called from another goroutine
+// than the check's, and callOf would take the check's calls in a loop or from
+// different lines for one.
+func sentByTheRunner(t *testing.T, base []sweptCheck) {
 	t.Helper()
 	for _, c := range base {
-		for i, site := range c.sites {
-			if site == "" {
-				t.Fatalf("%s: its request %d (%s) was sent from no function of %s*: the sweep cannot tell it from a repeat", c.res.ID, i+1, c.sent[i], runnerFrames)
+		if len(c.runner) != len(c.sent) || len(c.calls) != len(c.sent) {
+			t.Fatalf("%s: %d requests but %d calls and %d callers recorded: the unaltered run did not record its calls", c.res.ID, len(c.sent), len(c.calls), len(c.runner))
+		}
+		for i, ok := range c.runner {
+			if !ok {
+				t.Fatalf("%s: its request %d (%s) was sent from no function of %s*: the sweep cannot tell its calls apart", c.res.ID, i+1, c.sent[i], runnerFrames)
 			}
 		}
 	}
 }
 
-// TestRepeatsAltersASiteAndTargetOnce: a request repeats an earlier one when both came
-// from one site of the runner to one target, the random parts of its name aside;
-// another site, another target or a check that races its requests on purpose
-// repeats nothing.
-func TestRepeatsAltersASiteAndTargetOnce(t *testing.T) {
+// TestFirstCallsTakesACallOnce: requests of one call (the same stack to the same
+// target, the random parts of its name aside) are one call; another stack or
+// another target is another.
+func TestFirstCallsTakesACallOnce(t *testing.T) {
 	t.Parallel()
 	put := func(name string) string { return "PUT /apis/x/resources/g/v1/Queue/" + name }
-	c := sweptCheck{res: conformance.Result{ID: "handler-gated-attachments"},
-		sent: []string{put("q-0123456789abcdef-1"), put("q-fedcba9876543210-2"), put("q-0123456789abcdef-3"),
-			"PUT /apis/x/resources/g/v1/Bucket/b-0123456789abcdef-4", put("q-00112233445566ff-5"), put("q-0123456789abcdef-6")},
-		sites: []string{"a\n", "a\n", "b\n", "a\n", "a\n", "b\n"}}
-	if got, want := repeats(c), []bool{false, true, false, false, true, true}; !slices.Equal(got, want) {
-		t.Errorf("repeats = %v, want %v", got, want)
+	sent := []string{put("q-0123456789abcdef-1"), put("q-fedcba9876543210-2"), put("q-0123456789abcdef-3"),
+		"PUT /apis/x/resources/g/v1/Bucket/b-0123456789abcdef-4", put("q-00112233445566ff-5"), put("q-0123456789abcdef-6")}
+	stacks := []string{"a", "a", "b", "a", "a", "b"}
+	c := sweptCheck{res: conformance.Result{ID: "handler-gated-attachments"}, sent: sent}
+	for i, r := range sent {
+		c.calls = append(c.calls, stacks[i]+" "+sameRequest(r))
 	}
-	c.res.ID = concurrent[0]
-	if got := repeats(c); slices.Contains(got, true) {
-		t.Errorf("repeats of %s = %v, want none: its requests race on purpose", c.res.ID, got)
+	if got, want := firstCalls(c), []int{1, 3, 4}; !slices.Equal(got, want) {
+		t.Errorf("firstCalls = %v, want %v", got, want)
+	}
+}
+
+// TestCallOfTellsLinesApart: callOf of requests sent from one line in a loop is one
+// call; the same request from another line is another.
+func TestCallOfTellsLinesApart(t *testing.T) {
+	t.Parallel()
+	// the transport's caller's frames: callOf skips itself, its caller and that one's
+	// caller, as RoundTrip calls it under net/http
+	via := func(f func() string) string { return f() }
+	var loop []string
+	for range 2 {
+		loop = append(loop, via(func() string { return callOf("GET /x") }))
+	}
+	other := via(func() string { return callOf("GET /x") })
+	if loop[0] != loop[1] {
+		t.Errorf("two turns of one loop gave two calls")
+	}
+	if other == loop[0] {
+		t.Errorf("another line gave the loop's call")
+	}
+	if via(func() string { return callOf("GET /y") }) == via(func() string { return callOf("GET /x") }) {
+		t.Errorf("two targets gave one call")
 	}
 }

@@ -25,11 +25,13 @@ const teapot = http.StatusTeapot
 
 // sweepTransport carries a run's requests and alters the n-th request of the
 // running check, n = plan[i] for the run's i-th check (counting requests from 1;
-// n = 0 alters none): it refuses it, or with restatus sends it and answers the
-// host's answer with its status replaced by teapot. Checks run one after the
-// other, so the count starts again at each check's result (next).
+// n = 0 alters none), or with distinct[i] set the first request of its n-th
+// distinct call (sweep_sites_test.go): it refuses it, or with restatus sends it
+// and answers the host's answer with its status replaced by teapot. Checks run
+// one after the other, so the count starts again at each check's result (next).
 type sweepTransport struct {
 	plan     []int
+	distinct []bool // per planned run: n counts distinct calls, not requests
 	restatus bool
 	// lies, when set, is the lie told for each planned run (lies_test.go): the
 	// n-th answer is told it instead, and every answer of a check is kept (the
@@ -43,11 +45,14 @@ type sweepTransport struct {
 	// never comes, and the lie sweep does not wait 20 s for each such lie
 	timeout time.Duration
 	mu      sync.Mutex
-	armed   bool     // the surface was read: the checks' requests are counted
-	check   int      // the running check's index in plan
-	sent    []string // method and path of the running check's requests
-	sites   []string // in an unaltered run, for each of sent, the runner's frames that sent it (callSite)
-	answers []answer // with lies: the answers the running check got, as it got them
+	armed   bool            // the surface was read: the checks' requests are counted
+	check   int             // the running check's index in plan
+	sent    []string        // method and path of the running check's requests
+	calls   []string        // in an unaltered run, for each of sent, its call (callOf)
+	runner  []bool          // in an unaltered run, for each of sent, whether the runner's code sent it
+	seen    map[string]bool // with distinct: the running check's calls so far
+	firedAt int             // which of the running check's requests was altered
+	answers []answer        // with lies: the answers the running check got, as it got them
 	// with lies: how many of the running check's requests are sent and not yet
 	// answered, and for each of its requests whether one was when it was sent
 	unanswered int
@@ -61,19 +66,32 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	s.mu.Lock()
 	alter, counted := false, false
 	if s.armed && s.check < len(s.plan) {
-		s.sent = append(s.sent, r.Method+" "+r.URL.Path)
-		if s.plan[s.check] == 0 {
-			// an unaltered run: the sweep plans from its sites (repeats); walking
-			// the stack of every altered run's requests too took a tenth of the sweep
-			s.sites = append(s.sites, callSite())
+		sent := r.Method + " " + r.URL.Path
+		s.sent = append(s.sent, sent)
+		n := s.plan[s.check]
+		switch {
+		case n == 0: // an unaltered run: the sweep plans from its calls
+			s.calls, s.runner = append(s.calls, callOf(sent)), append(s.runner, sentByRunner())
+		case s.check < len(s.distinct) && s.distinct[s.check]:
+			// the n-th distinct call of this run, whichever request it is: a run
+			// after the first can send fewer (an artifact already uploaded)
+			if c := callOf(sent); !s.fired && !s.seen[c] {
+				if s.seen == nil {
+					s.seen = map[string]bool{}
+				}
+				s.seen[c] = true
+				alter = len(s.seen) == n
+			}
+		default:
+			alter = len(s.sent) == n
 		}
 		if s.lies != nil {
 			s.concurrent = append(s.concurrent, s.unanswered > 0)
 			s.unanswered++
 			counted = true
 		}
-		if len(s.sent) == s.plan[s.check] {
-			alter, s.fired = true, true
+		if alter {
+			s.fired, s.firedAt = true, len(s.sent)
 		}
 	}
 	k := len(s.sent)
@@ -159,26 +177,29 @@ func (s *sweepTransport) before(k int) []answer {
 func (s *sweepTransport) next() sweptCheck {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := sweptCheck{sent: s.sent, sites: s.sites, concurrent: s.concurrent, fired: s.fired, told: s.told, accepted: s.accepted}
+	out := sweptCheck{sent: s.sent, calls: s.calls, runner: s.runner, concurrent: s.concurrent, fired: s.fired, firedAt: s.firedAt, told: s.told, accepted: s.accepted}
 	if s.keep {
 		// in the order the requests were sent: the recording numbers a lie's
 		// request by its answer's place here
 		out.answers = slices.SortedStableFunc(slices.Values(s.answers), func(a, b answer) int { return a.n - b.n })
 	}
-	s.sent, s.sites, s.answers, s.concurrent, s.fired, s.told, s.accepted = nil, nil, nil, nil, false, false, false
+	s.sent, s.calls, s.runner, s.seen, s.answers, s.concurrent = nil, nil, nil, nil, nil, nil
+	s.fired, s.firedAt, s.told, s.accepted = false, 0, false, false
 	s.check++
 	return out
 }
 
 // sweptCheck is one check's result in a sweep run.
 type sweptCheck struct {
-	res   conformance.Result
-	sent  []string
-	sites []string // for each of sent, where in the runner it was sent from (callSite)
+	res    conformance.Result
+	sent   []string
+	calls  []string // in an unaltered run, for each of sent, its call (callOf)
+	runner []bool   // in an unaltered run, for each of sent, whether the runner's code sent it
 	// with lies: whether each request was sent while an earlier one was unanswered
 	concurrent []bool
 	answers    []answer // with lies: the answers it got
 	fired      bool
+	firedAt    int  // the altered request's number among sent
 	told       bool // with lies: the lie applied to the n-th answer
 	accepted   bool // an answer had status 202: the check followed an Operation
 }
@@ -186,9 +207,10 @@ type sweptCheck struct {
 // alteration is one run of a check with its n-th request altered (and, in the
 // lie sweep, the lie its answer tells).
 type alteration struct {
-	id  string
-	n   int
-	lie string
+	id       string
+	n        int
+	distinct bool // n counts the check's distinct calls (sweep_sites_test.go), not its requests
+	lie      string
 }
 
 // unaltered plans one run of each check of the table (of only, when it is not
@@ -223,7 +245,7 @@ func sweepWith(ctx context.Context, t *testing.T, url string, cat *catalog.Catal
 		if i < 0 {
 			t.Fatalf("the sweep plans check %q, which is no check of the table", a.id)
 		}
-		checks, tr.plan = append(checks, conformance.Table()[i]), append(tr.plan, a.n)
+		checks, tr.plan, tr.distinct = append(checks, conformance.Table()[i]), append(tr.plan, a.n), append(tr.distinct, a.distinct)
 		if tr.lies != nil {
 			tr.lies = append(tr.lies, a.lie)
 		}
@@ -393,8 +415,9 @@ func sweepEach(t *testing.T, restatus bool, judge func(t *testing.T, id string, 
 }
 
 // sweep runs every check that passes against hostsim profile (or the ones
-// TAKOKIT_SELFTEST_CHECKS names) again once per request it made but the repeats
-// (with polls, once per poll of an Operation), altering that one (sweepRun), and hands judge
+// TAKOKIT_SELFTEST_CHECKS names) again once per call it made (firstCalls; with
+// polls, once per poll of an Operation; a check that races its requests on
+// purpose, once per request), altering that one (sweepRun), and hands judge
 // each run in which the altered request came; it returns how many did.
 func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge func(id string, n int, r sweptCheck)) int {
 	only := areaChecks(t)
@@ -410,7 +433,7 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 	}
 	defer sim.Stop()
 	base := sweepRun(ctx, t, sim.URL, cat, unaltered(only), false)
-	sitesKnown(t, base)
+	sentByTheRunner(t, base)
 	sameOverHTTP(ctx, t, profile, sim.URL, cat, only, base)
 	var full map[string][]string
 	if onlyNew {
@@ -429,19 +452,29 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 		if full != nil {
 			from = sentAsOnFull(b.res.ID, b.sent, full[b.res.ID])
 		}
-		var ns []int
-		repeated := repeats(b)
-		for n := from + 1; n <= len(b.sent); n++ {
-			if polls && isPoll(b.sent[n-1]) || !polls && !repeated[n-1] {
-				ns = append(ns, n)
+		var alts []alteration
+		switch {
+		case polls:
+			for n := from + 1; n <= len(b.sent); n++ {
+				if isPoll(b.sent[n-1]) {
+					alts = append(alts, alteration{id: b.res.ID, n: n})
+				}
+			}
+		case slices.Contains(concurrent, b.res.ID):
+			for n := from + 1; n <= len(b.sent); n++ {
+				alts = append(alts, alteration{id: b.res.ID, n: n})
+			}
+		default:
+			for k, first := range firstCalls(b) {
+				if first > from {
+					alts = append(alts, alteration{id: b.res.ID, n: k + 1, distinct: true})
+				}
 			}
 		}
-		if len(ns) > 0 {
+		if len(alts) > 0 {
 			ids = append(ids, b.res.ID)
 		}
-		for _, n := range ns {
-			plan = append(plan, alteration{id: b.res.ID, n: n})
-		}
+		plan = append(plan, alts...)
 	}
 	if only != nil && len(plan) == 0 {
 		// mage mutate narrows the test to one check (TAKOKIT_SELFTEST_CHECKS); one
@@ -456,7 +489,7 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 			continue
 		}
 		runs++
-		judge(plan[i].id, plan[i].n, r)
+		judge(plan[i].id, r.firedAt, r)
 	}
 	if runs == 0 {
 		t.Fatal("no check had a request altered: the sweep measured nothing")
@@ -468,8 +501,8 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 // TestEveryCheckErrsWhenOneOfItsRequestsFails: a check whose request gets no
 // answer must end in error, naming that request, never pass, never fail (a host
 // is not at fault for a connection the runner lost). Every check that passes
-// against hostsim full runs again once per request it made (a repeat of an earlier
-// one from the same lines of the runner once: repeats), with that one
+// against hostsim full runs again once per call it made (firstCalls: a request
+// repeated by the same lines of the runner is refused once), with that one
 // refused by the transport: a check that dropped a request's error, or went on
 // with no answer, would pass, fail or report a runner bug instead
 // (docs/guides/conformance.md, "A lost request").
@@ -484,7 +517,7 @@ func TestEveryCheckErrsWhenOneOfItsRequestsFails(t *testing.T) {
 
 // TestEveryCheckFailsWhenOneOfItsAnswersHasAnotherStatus: a check reads the
 // status of every answer it gets. Every check that passes against hostsim full
-// runs again once per request it made (a repeat once: repeats), with that one's answer given status 418
+// runs again once per call it made (firstCalls), with that one's answer given status 418
 // (its body and headers as the host sent them), and must end naming the 418:
 // failed, or errored when the answer was a setup step's (a check's setup is not
 // its rule). A check that went on past an answer without looking at its status
