@@ -108,7 +108,7 @@ const maxSingles = 4
 // ("letters, digits, "_" or "$"). A class with a range it has no name for is not said.
 func classWords(ranges []rune) (one, many string, ok bool) {
 	left := map[[2]rune]bool{}
-	for i := 0; i+1 < len(ranges); i += 2 {
+	for i := 0; i < len(ranges); i += 2 { // a class's ranges come in pairs, lo and hi
 		left[[2]rune{ranges[i], ranges[i+1]}] = true
 	}
 	var ones, manys []string
@@ -122,16 +122,13 @@ func classWords(ranges []rune) (one, many string, ok bool) {
 		ones, manys = append(ones, n.one), append(manys, n.many)
 	}
 	var singles []string
-	for i := 0; i+1 < len(ranges); i += 2 {
+	for i := 0; i < len(ranges); i += 2 {
 		r := [2]rune{ranges[i], ranges[i+1]}
 		if !left[r] {
 			continue
 		}
-		if r[0] != r[1] {
-			// a range with no name: said char by char only when short
-			if r[1]-r[0] > 2 {
-				return "", "", false
-			}
+		if r[1]-r[0] > 2 { // a range with no name: said char by char only when short
+			return "", "", false
 		}
 		for c := r[0]; c <= r[1]; c++ {
 			singles = append(singles, fmt.Sprintf("%q", string(c)))

@@ -45,3 +45,18 @@ func TestPatternWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternSaidAddsTheWordsItHas: a pattern with words is named with them after a
+// colon; one without is named alone.
+func TestPatternSaidAddsTheWordsItHas(t *testing.T) {
+	for expr, want := range map[string]string{
+		`^[0-9]+$`:     `^[0-9]+$: one or more digits`,
+		`^(?:ab|cd)$`:  `^(?:ab|cd)$`,
+		`[a-z]+`:       `[a-z]+`,
+		`^[a-z]{2,5}$`: `^[a-z]{2,5}$: 2 to 5 lowercase letters`,
+	} {
+		if got := PatternSaid(expr); got != want {
+			t.Errorf("PatternSaid(%q) = %q, want %q", expr, got, want)
+		}
+	}
+}
