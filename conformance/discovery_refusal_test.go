@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -65,6 +67,15 @@ func TestARunThatReachesNoHostSaysWhatToCheck(t *testing.T) {
 		Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "nope.invalid", IsNotFound: true}}}}
 	if got := unanswered(dns).Error(); got != "the host name nope.invalid does not resolve (GET /.well-known/takoform/v1beta1: dial tcp: lookup nope.invalid: no such host); check --endpoint" {
 		t.Errorf("a name that does not resolve: %s", got)
+	}
+	// a lookup that failed otherwise, and no route to the host
+	for err, want := range map[error]string{
+		&net.DNSError{Err: "server misbehaving", Name: "odd.test"}: "the DNS lookup of odd.test failed (GET /x: lookup odd.test: server misbehaving); check --endpoint and the resolver",
+		os.NewSyscallError("connect", syscall.EHOSTUNREACH):        "no route leads to the host (GET /x: connect: no route to host); check --endpoint and the network",
+	} {
+		if got := unanswered(&TransportError{What: "GET /x", Err: err}).Error(); got != want {
+			t.Errorf("unanswered(%v) = %s\nwant %s", err, got, want)
+		}
 	}
 	// anything else is left as it came
 	other := &TransportError{What: "GET /x", Err: errors.New("EOF")}

@@ -3,12 +3,9 @@ package conformance
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
-	"syscall"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -95,15 +92,20 @@ func runCatalog(cat *catalog.Catalog, lane *wire.Lane, endpoint string) (*catalo
 	return cat, nil
 }
 
-// unanswered says a discovery request that got no answer at all as what to check:
-// nothing listening at the endpoint, or a host name that does not resolve.
+// unanswered says a discovery request that got no answer at all as what to check
+// (wire.ReadUnanswered): nothing listening at the endpoint, a host name that does not
+// resolve or a lookup that failed, no route to the host.
 func unanswered(err error) error {
-	var dns *net.DNSError
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
+	u := wire.ReadUnanswered(err)
+	switch u.Why {
+	case wire.Refused:
 		return fmt.Errorf("nothing listens there (%w); start the host, or check --endpoint", err)
-	case errors.As(err, &dns):
-		return fmt.Errorf("the host name %s does not resolve (%w); check --endpoint", dns.Name, err)
+	case wire.DNSNotFound:
+		return fmt.Errorf("the host name %s does not resolve (%w); check --endpoint", u.Name, err)
+	case wire.DNSTimeout, wire.DNSFailed:
+		return fmt.Errorf("the DNS lookup of %s failed (%w); check --endpoint and the resolver", u.Name, err)
+	case wire.NoRoute:
+		return fmt.Errorf("no route leads to the host (%w); check --endpoint and the network", err)
 	}
 	return err
 }

@@ -1,11 +1,10 @@
 package client
 
 import (
-	"context"
 	"errors"
-	"net"
 	"net/url"
-	"syscall"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Unreachable is a request no host answered (docs/provider-design.md#diagnostics):
@@ -42,21 +41,22 @@ func AsUnreachable(err error) (*Unreachable, bool) {
 // Headline is the one phrase every diagnostic about an unreachable host carries.
 func (u *Unreachable) Headline() string { return "host unreachable at " + u.Origin }
 
+// unreachableReason says in the provider's words why no host answered
+// (wire.ReadUnanswered), or "" when something may have.
 func unreachableReason(err error) string {
-	var dns *net.DNSError
-	var ne net.Error
-	switch {
-	case errors.As(err, &dns) && dns.IsNotFound:
-		return "the host name " + dns.Name + " does not resolve (DNS)"
-	case errors.As(err, &dns) && dns.IsTimeout:
-		return "the DNS lookup of " + dns.Name + " timed out"
-	case errors.As(err, &dns):
-		return "the DNS lookup of " + dns.Name + " failed: " + dns.Err
-	case errors.Is(err, syscall.ECONNREFUSED):
+	u := wire.ReadUnanswered(err)
+	switch u.Why {
+	case wire.DNSNotFound:
+		return "the host name " + u.Name + " does not resolve (DNS)"
+	case wire.DNSTimeout:
+		return "the DNS lookup of " + u.Name + " timed out"
+	case wire.DNSFailed:
+		return "the DNS lookup of " + u.Name + " failed: " + u.DNS
+	case wire.Refused:
 		return "connection refused (nothing listens at that address)"
-	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+	case wire.NoRoute:
 		return "no route to the host"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+	case wire.TimedOut:
 		return "no answer in time (timeout)"
 	}
 	return ""
