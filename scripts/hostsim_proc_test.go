@@ -103,18 +103,21 @@ func (p *simProc) start(ts *testscript.TestScript) error {
 	}
 	p.cmd, p.log, p.done = cmd, logf, make(chan struct{})
 	go func() { p.err = cmd.Wait(); close(p.done) }()
-	r, err := readyfile.Await(context.Background(), ready, p.done, 20*time.Second)
+	r, err := readyfile.Await(context.Background(), ready, p.done, readyWithin)
 	switch {
 	case errors.Is(err, readyfile.ErrExited):
 		return fmt.Errorf("hostsim %s exited before it was ready (%v); its log:\n%s", p.name, p.err, readLog(logf.Name()))
 	case err != nil:
 		_ = cmd.Process.Kill()
-		return fmt.Errorf("hostsim %s wrote no ready file within 20s; its log:\n%s", p.name, readLog(logf.Name()))
+		return fmt.Errorf("hostsim %s wrote no ready file within %s; its log:\n%s", p.name, readyWithin, readLog(logf.Name()))
 	}
 	p.url, p.admin = r.URL, r.Admin
 	p.addr = strings.TrimPrefix(r.URL, "http://")
 	return nil
 }
+
+// readyWithin is how long a started hostsim may take to write its ready file.
+const readyWithin = 20 * time.Second
 
 func readLog(path string) string {
 	b, _ := os.ReadFile(path)

@@ -364,7 +364,7 @@ const lieTimeout = 3 * time.Second
 func warmTold(ctx context.Context, t *testing.T, sim *Sim, cat *catalog.Catalog, plan []alteration, keep bool, timeout time.Duration) []sweptCheck {
 	t.Helper()
 	warm := append([]alteration{{id: plan[0].id}}, plan...)
-	return sweepWith(ctx, t, sim.URL, cat, warm, &sweepTransport{lies: []string{}, keep: keep, timeout: timeout})[1:]
+	return sweepWith(ctx, t, sim.URL, cat, warm, &sweepTransport{lies: true, keep: keep, timeout: timeout})[1:]
 }
 
 // readLies parses liesFile.

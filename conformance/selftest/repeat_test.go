@@ -36,7 +36,7 @@ func TestEachCheckEndsAlikeRunThriceInOneRun(t *testing.T) {
 			plan = append(plan, alteration{id: c.ID}, alteration{id: c.ID}, alteration{id: c.ID})
 		}
 	}
-	rs := sweepWith(ctx, t, sim.URL, cat, plan, &sweepTransport{lies: []string{}})
+	rs := sweepWith(ctx, t, sim.URL, cat, plan, &sweepTransport{lies: true})
 	for i := 0; i+2 < len(rs); i += 3 {
 		first := rs[i].res
 		for _, again := range rs[i+1 : i+3] {

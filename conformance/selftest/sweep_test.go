@@ -24,19 +24,18 @@ const refusal = "refused by the request sweep"
 const teapot = http.StatusTeapot
 
 // sweepTransport carries a run's requests and alters the n-th request of the
-// running check, n = plan[i] for the run's i-th check (counting requests from 1;
-// n = 0 alters none), or with distinct[i] set the first request of its n-th
+// running check, n = plan[i].n for the run's i-th check (counting requests from 1;
+// n = 0 alters none), or with plan[i].distinct the first request of its n-th
 // distinct call (sweep_sites_test.go): it refuses it, or with restatus sends it
 // and answers the host's answer with its status replaced by teapot. Checks run
 // one after the other, so the count starts again at each check's result (next).
 type sweepTransport struct {
-	plan     []int
-	distinct []bool // per planned run: n counts distinct calls, not requests
+	plan     []alteration
 	restatus bool
-	// lies, when set, is the lie told for each planned run (lies_test.go): the
+	// lies, when set, tells each planned run's lie (plan[i].lie, lies_test.go): the
 	// n-th answer is told it instead, and every answer of a check is kept (the
 	// lies that replay an earlier answer read them)
-	lies []string
+	lies bool
 	keep bool // with lies: each check's answers go with its result (not only while it runs)
 	// socket sends every request over HTTP, an in-process host's too (direct
 	// skips its socket otherwise)
@@ -68,11 +67,11 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if s.armed && s.check < len(s.plan) {
 		sent := r.Method + " " + r.URL.Path
 		s.sent = append(s.sent, sent)
-		n := s.plan[s.check]
+		n := s.plan[s.check].n
 		switch {
 		case n == 0: // an unaltered run: the sweep plans from its calls
 			s.calls, s.runner = append(s.calls, callOf(sent)), append(s.runner, sentByRunner())
-		case s.check < len(s.distinct) && s.distinct[s.check]:
+		case s.plan[s.check].distinct:
 			// the n-th distinct call of this run, whichever request it is: a run
 			// after the first can send fewer (an artifact already uploaded)
 			if c := callOf(sent); !s.fired && !s.seen[c] {
@@ -85,7 +84,7 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		default:
 			alter = len(s.sent) == n
 		}
-		if s.lies != nil {
+		if s.lies {
 			s.concurrent = append(s.concurrent, s.unanswered > 0)
 			s.unanswered++
 			counted = true
@@ -104,7 +103,7 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			s.mu.Unlock()
 		}()
 	}
-	if alter && !s.restatus && s.lies == nil {
+	if alter && !s.restatus && !s.lies {
 		if r.Body != nil {
 			r.Body.Close()
 		}
@@ -123,7 +122,7 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		s.accepted = true
 		s.mu.Unlock()
 	}
-	if s.lies != nil {
+	if s.lies {
 		return s.tell(r, resp, alter, k)
 	}
 	if alter {
@@ -143,8 +142,8 @@ func (s *sweepTransport) tell(r *http.Request, resp *http.Response, alter bool, 
 	a := answer{n: k, target: r.Method + " " + r.URL.Path, status: resp.StatusCode, header: resp.Header.Clone(), body: b}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if alter && s.check < len(s.lies) {
-		if lied, ok := tellLie(s.lies[s.check], a, s.before(k)); ok {
+	if alter {
+		if lied, ok := tellLie(s.plan[s.check].lie, a, s.before(k)); ok {
 			a, s.told = lied, true
 		}
 	}
@@ -245,10 +244,7 @@ func sweepWith(ctx context.Context, t *testing.T, url string, cat *catalog.Catal
 		if i < 0 {
 			t.Fatalf("the sweep plans check %q, which is no check of the table", a.id)
 		}
-		checks, tr.plan, tr.distinct = append(checks, conformance.Table()[i]), append(tr.plan, a.n), append(tr.distinct, a.distinct)
-		if tr.lies != nil {
-			tr.lies = append(tr.lies, a.lie)
-		}
+		checks, tr.plan = append(checks, conformance.Table()[i]), append(tr.plan, a)
 	}
 	var out []sweptCheck
 	// the runner's own pause between polls (20 ms) is most of a sweep's time on
@@ -454,15 +450,11 @@ func sweep(t *testing.T, profile string, polls, onlyNew, restatus bool, judge fu
 		}
 		var alts []alteration
 		switch {
-		case polls:
+		case polls || slices.Contains(concurrent, b.res.ID): // every poll, or every request
 			for n := from + 1; n <= len(b.sent); n++ {
-				if isPoll(b.sent[n-1]) {
+				if !polls || isPoll(b.sent[n-1]) {
 					alts = append(alts, alteration{id: b.res.ID, n: n})
 				}
-			}
-		case slices.Contains(concurrent, b.res.ID):
-			for n := from + 1; n <= len(b.sent); n++ {
-				alts = append(alts, alteration{id: b.res.ID, n: n})
 			}
 		default:
 			for k, first := range firstCalls(b) {

@@ -74,9 +74,9 @@ func (s stringRules) check(p path.Path, v string, d *diag.Diagnostics) {
 		attrErr(d, p, "Value too long", fmt.Sprintf("The value has %d characters; at most %d are allowed.", n, *s.maxLen))
 	}
 	if s.pattern != nil && !s.pattern.MatchString(v) {
-		detail := fmt.Sprintf("%q must match %s.", v, s.pattern)
+		var detail string
 		if s.about != "" {
-			detail += " " + s.about
+			detail = fmt.Sprintf("%q must match %s. %s", v, s.pattern, s.about)
 		} else { // no description says what to write: the pattern in words does
 			detail = fmt.Sprintf("%q must match %s.", v, model.PatternSaid(s.pattern.String()))
 		}
