@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -35,16 +34,11 @@ type recorder struct {
 	keys map[string]int // Idempotency-Key → the number of the check's request that sent it first
 }
 
-// random masks what a run draws at random: hex runs in either case (run ids, fresh
-// name suffixes, the upper-cased hostnames of the canonical-form check,
-// operation ids, digests) and idempotency keys.
-var random = regexp.MustCompile(`[0-9a-z]{16,}|[0-9a-f]{6,}|[0-9A-F]{6,}`)
-
 // oneLine escapes a text's CR and LF, so a recorded message stays on its line.
 var oneLine = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 
 // masked is s with what a run draws at random masked, on one line.
-func masked(s string) string { return oneLine.Replace(random.ReplaceAllString(s, "#")) }
+func masked(s string) string { return oneLine.Replace(maskRandom(s)) }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
@@ -70,7 +64,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	sort.Strings(hs)
 	target := strings.Replace(req.URL.RequestURI(), wire.DefaultLane.APIRoot, conformance.API, 1)
-	line := random.ReplaceAllString(fmt.Sprintf("%s %s [%s]", req.Method, target, strings.Join(hs, " ")), "#")
+	line := maskRandom(fmt.Sprintf("%s %s [%s]", req.Method, target, strings.Join(hs, " ")))
 	r.mu.Lock()
 	r.reqs = append(r.reqs, line+" "+maskedBody(body))
 	r.mu.Unlock()
@@ -146,10 +140,10 @@ func runRecorded(t *testing.T, sim *Sim, cat *catalog.Catalog, ids []string, fau
 			}
 			seqs[r.ID] = seq
 			r.DurationMs = 0
-			r.Message = random.ReplaceAllString(r.Message, "#")
+			r.Message = maskRandom(r.Message)
 			if x := r.Exchange; x != nil {
 				// The request and its status must repeat; the body carries times.
-				r.Exchange = &conformance.Exchange{Request: random.ReplaceAllString(x.Request, "#"), Status: x.Status}
+				r.Exchange = &conformance.Exchange{Request: maskRandom(x.Request), Status: x.Status}
 			}
 			results[r.ID] = r
 		}}

@@ -232,7 +232,7 @@ func (e lieEntry) String() string {
 }
 
 func ending(r conformance.Result) string {
-	msg := runLocal.ReplaceAllString(random.ReplaceAllString(r.Message, "#"), "#")
+	msg := runLocal.ReplaceAllString(maskRandom(r.Message), "#")
 	msg = cut.ReplaceAllString(msg, "…")
 	msg = sourceDir.ReplaceAllString(msg, "(at ")
 	msg = concurrentNth.ReplaceAllString(msg, "$1 # of")
