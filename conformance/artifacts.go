@@ -42,8 +42,16 @@ type uploadStatus struct {
 
 // startUpload opens an upload session for manifest.
 func (p *Probe) startUpload(ctx context.Context, c *Client, manifest any) (*Resp, *uploadStatus, error) {
+	return p.startUploadOf(ctx, c, startBody(manifest))
+}
+
+// startBody is the request body of an upload start of manifest.
+func startBody(manifest any) []byte { return mustJSON(map[string]any{"manifest": manifest}) }
+
+// startUploadOf is startUpload of a request body already encoded (startBody).
+func (p *Probe) startUploadOf(ctx context.Context, c *Client, body []byte) (*Resp, *uploadStatus, error) {
 	r, err := c.Do(ctx, Req{Method: http.MethodPost, Target: API + "/artifacts/uploads",
-		Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}, Body: mustJSON(map[string]any{"manifest": manifest})})
+		Header: map[string]string{wire.HeaderIdempotencyKey: newKey()}, Body: body})
 	if err != nil || (r.Status != http.StatusCreated && r.Status != http.StatusOK) {
 		return r, nil, err
 	}

@@ -148,7 +148,12 @@ func checkArtifactThenBundleApply(ctx context.Context, p *Probe) error {
 
 // refuseManifest expects upload start of manifest to be artifact_invalid.
 func (p *Probe) refuseManifest(ctx context.Context, label string, manifest map[string]any) error {
-	r, _, err := p.startUpload(ctx, p.P, manifest)
+	return p.refuseStart(ctx, label, startBody(manifest))
+}
+
+// refuseStart is refuseManifest of an upload start's body already encoded (startBody).
+func (p *Probe) refuseStart(ctx context.Context, label string, body []byte) error {
+	r, _, err := p.startUploadOf(ctx, p.P, body)
 	if err != nil {
 		return err
 	}
