@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/takokit/takokit/internal/testinputs"
 	"github.com/takokit/takokit/internal/testrun"
 	"github.com/takokit/takokit/internal/testtally"
 )
@@ -30,23 +29,8 @@ func runAllTests(steps ...step) error {
 		fmt.Println(err)
 		total.Fail(err.Error())
 	}
-	jobs = append(jobs, selftestJob())
 	total.Add(testrun.Run(saveJSON(longestFirst(jobs)), testJobs(), os.Stdout))
 	return finish(total)
-}
-
-// selftestJob runs every negative of the conformance self-test through the CLI. Its
-// outcome depends only on bin/conformance and bin/hostsim: unless the run is fresh (CI,
-// TAKOKIT_TEST_FRESH=1), a pass on the same two binaries is reused, as go test reuses a
-// result (docs/decisions.md#test-cache).
-func selftestJob() testrun.Job {
-	job := testrun.Job{Name: "conformance selftest", Dir: ".",
-		Command: []string{"bin/conformance", "selftest", "--hostsim", "bin/hostsim"}}
-	if len(cacheFlags()) == 0 {
-		job.PassKey = testinputs.BinID(".", "bin/conformance", "bin/hostsim")
-		job.PassFile = filepath.Join("bin", ".passed-selftest")
-	}
-	return job
 }
 
 func runModuleTests(withScenarios bool) error {
@@ -193,7 +177,7 @@ func rootPackagesBut(except ...string) ([]string, error) {
 
 // jobCost orders the jobs, longest first, so the longest never starts last: their wall
 // time on two cores (docs/decisions.md#test-time). A job not listed goes last.
-var jobCost = []string{scenariosJob, "hostsim", ". (other packages)", "conformance", "provider", "conformance selftest", "catalog"}
+var jobCost = []string{scenariosJob, "hostsim", ". (other packages)", "conformance", "provider", "catalog"}
 
 func longestFirst(jobs []testrun.Job) []testrun.Job {
 	rank := func(name string) int {

@@ -26,7 +26,7 @@ func TestUsesOfReadsWhatAScriptRuns(t *testing.T) {
 		{"OpenTofu through tofu-env", "tofu-env SIM\n",
 			scenarioUses{binaries: tofu}},
 		{"exec, negated and conditioned", "! exec conformance run\n[!reference] exec tofu plan\n",
-			scenarioUses{binaries: slices.Concat([]string{"conformance"}, tofu), docs: true}},
+			scenarioUses{binaries: slices.Concat([]string{"conformance", "hostsim"}, tofu), docs: true}},
 		{"within and each program after --", "within 2s hostsim version -- tofu version\n",
 			scenarioUses{binaries: slices.Concat(tofu[:2], []string{"hostsim"}, tofu[2:])}},
 		{"interrupt-when's program and its host", "interrupt-when SIM holding tofu apply\n",

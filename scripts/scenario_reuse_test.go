@@ -65,7 +65,7 @@ var familySources = []string{"magefile.go", "mage_*.go", "go.mod", "go.sum", "go
 var programBinaries = map[string][]string{
 	"tofu":                        slices.Concat([]string{"tofu"}, providerBinaries()),
 	"hostsim":                     {"hostsim"},
-	"conformance":                 {"conformance"},
+	"conformance":                 {"conformance", "hostsim"}, // selftest starts bin/hostsim
 	"terraform-provider-takoform": {"terraform-provider-takoform"},
 	// tools that read only the files the scenario names in its work directory
 	"head": {}, "sed": {},

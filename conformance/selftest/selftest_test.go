@@ -2,6 +2,7 @@ package selftest
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,9 +51,10 @@ func hostsimBinary(t *testing.T) string {
 	return bin
 }
 
-// TestSelftest runs the positive suite against hostsim full and every negative.
-// A check that fails against full, or whose negative does not make it fail, fails
-// the test with its line.
+// TestSelftest runs what `conformance selftest` runs (go tool mage test runs no other):
+// the positive suite against hostsim full, on the catalog's lane and every other one,
+// and every negative. A check that fails against full, or whose negative does not make
+// it fail, fails the test with its line.
 func TestSelftest(t *testing.T) {
 	t.Parallel() // its own hostsim processes
 	bin := hostsimBinary(t)
@@ -60,12 +62,28 @@ func TestSelftest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var others []string
+	for _, l := range wire.Lanes() {
+		if l != wire.DefaultLane {
+			others = append(others, l.Name)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var log strings.Builder
-	out, err := Run(ctx, Options{Hostsim: bin, Catalog: cat, Out: &log, Only: areaChecks(t)})
+	out, err := Run(ctx, Options{Hostsim: bin, Catalog: cat, Out: &log, Only: areaChecks(t), OtherLanes: others})
 	if err != nil {
 		t.Fatalf("self-test did not run: %v\n%s", err, log.String())
+	}
+	if len(out.Lanes) != len(others) {
+		t.Errorf("the positive suite ran on lanes %v, want every other lane %v", slices.Sorted(maps.Keys(out.Lanes)), others)
+	}
+	for lane, rep := range out.Lanes {
+		for _, r := range rep.Checks {
+			if r.Status == conformance.StatusFail || r.Status == conformance.StatusError {
+				t.Errorf("positive run against hostsim full on lane %s: %s", lane, r.Line())
+			}
+		}
 	}
 	for _, r := range out.Positive.Checks {
 		if r.Status == "fail" || r.Status == "error" {

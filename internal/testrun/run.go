@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -38,12 +37,6 @@ type Job struct {
 	// SaveJSON, when set, is a file that receives the go test -json stream as it came
 	// (per test and package timings, for finding what is slow).
 	SaveJSON string
-	// PassKey and PassFile, both set, let a Command job reuse a pass, as go test reuses
-	// a cached result: a pass adds PassKey (what the command's outcome depends on, e.g.
-	// its binaries' ids) to the keys PassFile holds (the last keptPasses), and a job
-	// whose PassFile holds its PassKey says so and does not run. A failure removes the
-	// file.
-	PassKey, PassFile string
 }
 
 // GoTestFlags come before a job's GoTest arguments. -ldflags=-w links the test binaries
@@ -169,10 +162,6 @@ func (j Job) runCommand(w io.Writer, start time.Time) testtally.Tally {
 		t.Fail(j.Name + " (a job with neither GoTest nor Command)")
 		return t
 	}
-	if j.passedBefore() {
-		fmt.Fprintf(w, "%s: ok, reused: it passed on the same inputs before (%s; TAKOKIT_TEST_FRESH=1 runs it)\n", j.Name, j.PassFile)
-		return t
-	}
 	cmd := exec.Command(j.Command[0], j.Command[1:]...)
 	cmd.Dir = j.Dir
 	cmd.Env = append(os.Environ(), j.Env...)
@@ -185,47 +174,13 @@ func (j Job) runCommand(w io.Writer, start time.Time) testtally.Tally {
 		}
 		fmt.Fprintf(w, "%s: failed: %v (%s)\n", j.Name, err, d)
 		t.Fail(j.Name)
-		if j.PassFile != "" {
-			os.Remove(j.PassFile)
-		}
 		return t
-	}
-	if j.PassKey != "" && j.PassFile != "" {
-		if err := j.keepPass(); err != nil {
-			fmt.Fprintf(w, "%s: recording the pass: %v\n", j.Name, err)
-		}
 	}
 	if last := lastLine(out); last != "" {
 		fmt.Fprintln(w, last)
 	}
 	fmt.Fprintf(w, "%s: ok (%s)\n", j.Name, d)
 	return t
-}
-
-// passedBefore is whether PassFile holds PassKey: the job passed on these inputs.
-func (j Job) passedBefore() bool {
-	if j.PassKey == "" || j.PassFile == "" {
-		return false
-	}
-	return slices.Contains(j.keptKeys(), j.PassKey)
-}
-
-// keptKeys are the keys the job's PassFile holds, oldest first (none when it is absent).
-func (j Job) keptKeys() []string {
-	have, _ := os.ReadFile(j.PassFile)
-	return strings.Fields(string(have))
-}
-
-// keptPasses is how many keys a PassFile holds, newest last: an edit undone (a branch
-// switched back) finds the pass of the inputs it returns to.
-const keptPasses = 8
-
-// keepPass adds the job's key to its PassFile, dropping the oldest beyond keptPasses.
-func (j Job) keepPass() error {
-	keys := slices.DeleteFunc(j.keptKeys(), func(k string) bool { return k == j.PassKey })
-	keys = append(keys, j.PassKey)
-	keys = keys[max(0, len(keys)-keptPasses):]
-	return os.WriteFile(j.PassFile, []byte(strings.Join(keys, "\n")+"\n"), 0o644)
 }
 
 func lastLine(b []byte) string {
