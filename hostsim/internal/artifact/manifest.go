@@ -6,7 +6,7 @@ package artifact
 
 import (
 	"bytes"
-	"encoding/json"
+
 	"fmt"
 	"regexp"
 	"slices"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/internal/fault"
+	"github.com/takokit/takokit/hostsim/internal/jsonvalue"
 	"github.com/takokit/takokit/hostsim/internal/rules"
 )
 
@@ -121,10 +122,8 @@ func parseManifest(raw []byte, limits Limits, c Caller) (*Manifest, *rules.Refus
 	if err := wire.CheckIJSON(raw); err != nil {
 		return nil, bad("", "not strict JSON: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := jsonvalue.Decode(raw)
+	if err != nil {
 		return nil, bad("", "cannot be decoded: %v", err)
 	}
 	obj, ok := doc.(map[string]any)

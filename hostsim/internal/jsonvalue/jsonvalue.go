@@ -1,0 +1,251 @@
+// Package jsonvalue decodes a JSON document that wire.CheckIJSON accepted into the
+// values encoding/json's Decoder gives with UseNumber: map[string]any, []any, string,
+// json.Number, bool and nil. It walks the bytes once, without reflection: a manifest one
+// entry over a bundle ceiling of 16,384 is 1.5 MB, and encoding/json spent three
+// quarters of its parse there (docs/decisions.md#test-time, "Session 32").
+//
+// Decode trusts what CheckIJSON proved (the grammar, UTF-8, no duplicate member) only
+// as far as it must: a document it cannot read the way it expects is decoded by
+// encoding/json instead, so an error and its text are encoding/json's.
+package jsonvalue
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"unicode/utf8"
+)
+
+// Decode is the value of data, as json.Decoder with UseNumber decodes it.
+func Decode(data []byte) (any, error) {
+	d := decoder{data: data}
+	d.ws()
+	v, ok := d.value()
+	if d.ws(); ok && d.pos == len(d.data) {
+		return v, nil
+	}
+	return slow(data)
+}
+
+// slow is encoding/json's decode of data: the values and errors Decode stands for.
+func slow(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errTrailing
+	}
+	return v, nil
+}
+
+var errTrailing = errors.New("trailing data after the JSON value")
+
+type decoder struct {
+	data  []byte
+	pos   int
+	depth int // objects and arrays open at pos
+}
+
+// maxDepth is how deep objects and arrays nest before the document is left to
+// encoding/json, which refuses nesting past 10,000.
+const maxDepth = 10000
+
+func (d *decoder) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// value reads the value at pos; false when it is not one this decoder reads.
+func (d *decoder) value() (any, bool) {
+	if d.pos >= len(d.data) {
+		return nil, false
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{' || c == '[':
+		if d.depth++; d.depth > maxDepth {
+			return nil, false
+		}
+		defer func() { d.depth-- }()
+		if c == '{' {
+			return d.object()
+		}
+		return d.array()
+	case c == '"':
+		return d.str()
+	case c == '-' || '0' <= c && c <= '9':
+		return d.number()
+	default:
+		for _, l := range literals {
+			if bytes.HasPrefix(d.data[d.pos:], l.text) {
+				d.pos += len(l.text)
+				return l.v, true
+			}
+		}
+		return nil, false
+	}
+}
+
+var literals = []struct {
+	text []byte
+	v    any
+}{{[]byte("true"), true}, {[]byte("false"), false}, {[]byte("null"), nil}}
+
+func (d *decoder) object() (any, bool) {
+	m := map[string]any{}
+	d.pos++ // {
+	d.ws()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m, true
+	}
+	for {
+		d.ws()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, false
+		}
+		k, ok := d.str()
+		if !ok {
+			return nil, false
+		}
+		if d.ws(); d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, false
+		}
+		d.pos++
+		d.ws()
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		m[k.(string)] = v
+		if d.ws(); d.pos >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (d *decoder) array() (any, bool) {
+	a := []any{}
+	d.pos++ // [
+	d.ws()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return a, true
+	}
+	for {
+		d.ws()
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		if d.ws(); d.pos >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// str reads a string. One with an escape is encoding/json's to unquote.
+func (d *decoder) str() (any, bool) {
+	start := d.pos + 1
+	for i := start; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			raw := d.data[start:i]
+			if !utf8.Valid(raw) {
+				return nil, false
+			}
+			d.pos = i + 1
+			return string(raw), true
+		case c == '\\':
+			return d.escaped()
+		case c < 0x20:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// escaped reads a string holding an escape through encoding/json.
+func (d *decoder) escaped() (any, bool) {
+	end := d.pos + 1
+	for end < len(d.data) && d.data[end] != '"' {
+		if d.data[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(d.data) {
+		return nil, false
+	}
+	var s string
+	if json.Unmarshal(d.data[d.pos:end+1], &s) != nil {
+		return nil, false
+	}
+	d.pos = end + 1
+	return s, true
+}
+
+// number reads a number's text as json.Number, when it has the grammar's shape:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *decoder) number() (any, bool) {
+	start, i := d.pos, d.pos
+	digits := func() int {
+		n := 0
+		for i < len(d.data) && '0' <= d.data[i] && d.data[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if d.data[i] == '-' {
+		i++
+	}
+	switch n := digits(); {
+	case n == 0, n > 1 && d.data[i-n] == '0':
+		return nil, false
+	}
+	if i < len(d.data) && d.data[i] == '.' {
+		i++
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	if i < len(d.data) && (d.data[i] == 'e' || d.data[i] == 'E') {
+		i++
+		if i < len(d.data) && (d.data[i] == '+' || d.data[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	d.pos = i
+	return json.Number(d.data[start:i]), true
+}
