@@ -1,9 +1,11 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
+	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
 )
 
@@ -43,5 +45,44 @@ func TestOverManifestPutsTheSizeInItsFirstEntryOnly(t *testing.T) {
 				t.Errorf("kind %v apiVersion %v, want %s %s", m["kind"], m["apiVersion"], mk.Kind, ArtifactAPIVersion)
 			}
 		})
+	}
+}
+
+// TestCeilingsOfAreThePublishedOnesElseThePortable: a Form the host publishes no
+// support profile for, or a profile silent on a ceiling, is measured against the
+// portable ceiling of its manifest kind.
+func TestCeilingsOfAreThePublishedOnesElseThePortable(t *testing.T) {
+	mk := wire.StaticAssetBundleManifest
+	listed := &catalog.Form{Ref: wire.FormRef{APIVersion: "forms.example/v1", Kind: "Listed", DefinitionVersion: "1.0.0"}}
+	unlisted := &catalog.Form{Ref: wire.FormRef{APIVersion: "forms.example/v1", Kind: "Unlisted", DefinitionVersion: "1.0.0"}}
+	for _, c := range []struct {
+		name         string
+		s            *Surface
+		f            *catalog.Form
+		files, bytes int64
+	}{
+		{"support listing unreadable", &Surface{}, listed, mk.MaxEntries, wire.MaxBundleBytes},
+		{"no profile for the Form", &Surface{Profiles: map[wire.FormRef]*formSupport{listed.Ref: {Limits: map[string]int64{"maximumBundleFiles": 3}}}},
+			unlisted, mk.MaxEntries, wire.MaxBundleBytes},
+		{"files published", &Surface{Profiles: map[wire.FormRef]*formSupport{listed.Ref: {Limits: map[string]int64{"maximumBundleFiles": 3}}}},
+			listed, 3, wire.MaxBundleBytes},
+		{"both published", &Surface{Profiles: map[wire.FormRef]*formSupport{listed.Ref: {Limits: map[string]int64{"maximumBundleFiles": 3, "maximumBundleBytes": 99}}}},
+			listed, 3, 99},
+	} {
+		files, bytes := (&Probe{S: c.s}).ceilingsOf(c.f, mk)
+		if files != c.files || bytes != c.bytes {
+			t.Errorf("%s: ceilings %d files, %d bytes; want %d, %d", c.name, files, bytes, c.files, c.bytes)
+		}
+	}
+}
+
+// TestOverStartIsTheStartOfOverManifest: the encoded body kept per kind, count and
+// size is the upload start of overManifest, byte for byte, and the same on each call.
+func TestOverStartIsTheStartOfOverManifest(t *testing.T) {
+	for _, c := range []struct{ n, size int64 }{{17, 0}, {1, 1048577}, {17, 0}} {
+		got := overStart(wire.WorkerBundleManifest, c.n, c.size)
+		if want := startBody(overManifest(wire.WorkerBundleManifest, c.n, int(c.size))); !bytes.Equal(got, want) {
+			t.Fatalf("overStart(%d, %d) = %.120s, want %.120s", c.n, c.size, got, want)
+		}
 	}
 }
