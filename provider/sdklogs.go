@@ -5,12 +5,13 @@ package main
 const sdkLogLevel = "TF_LOG_SDK"
 
 // keptBy are the variables by which OpenTofu and Terraform keep a provider's log lines:
-// TF_LOG_PROVIDER's level, else TF_LOG's. With neither set they drop every line the
+// TF_LOG_PROVIDER's level, else TF_LOG's, and TF_TEMP_LOG_PATH, a file OpenTofu writes
+// every line to at TRACE whatever the levels say. With none set they drop every line the
 // provider writes, after reading and decoding each one.
-var keptBy = []string{"TF_LOG_PROVIDER", "TF_LOG"}
+var keptBy = []string{"TF_LOG_PROVIDER", "TF_LOG", "TF_TEMP_LOG_PATH"}
 
-// quietSDKLogs turns the SDK's own log lines off when nothing would keep them: neither
-// TF_LOG_PROVIDER nor TF_LOG is set and the user did not choose the SDK's level. A
+// quietSDKLogs turns the SDK's own log lines off when nothing would keep them: none of
+// keptBy is set and the user did not choose the SDK's level. A
 // served provider's SDK otherwise writes dozens of TRACE lines per request (about a
 // tenth of a plan's provider CPU) that the CLI decodes and drops. Whoever sets either
 // variable gets every line as before (docs/provider-design.md#logging). Not in -debug

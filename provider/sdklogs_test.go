@@ -7,7 +7,7 @@ import (
 )
 
 // TestQuietSDKLogsOnlyWhenNothingKeepsThem: the SDK's lines are turned off only when
-// neither TF_LOG_PROVIDER nor TF_LOG is set and TF_LOG_SDK was not chosen.
+// none of TF_LOG_PROVIDER, TF_LOG and TF_TEMP_LOG_PATH is set and TF_LOG_SDK was not chosen.
 func TestQuietSDKLogsOnlyWhenNothingKeepsThem(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -20,6 +20,7 @@ func TestQuietSDKLogsOnlyWhenNothingKeepsThem(t *testing.T) {
 		{"TF_LOG empty", map[string]string{"TF_LOG": ""}, map[string]string{"TF_LOG_SDK": "off"}},
 		{"TF_LOG_SDK chosen", map[string]string{"TF_LOG_SDK": "debug"}, map[string]string{}},
 		{"TF_LOG_SDK chosen empty", map[string]string{"TF_LOG_SDK": ""}, map[string]string{}},
+		{"TF_TEMP_LOG_PATH", map[string]string{"TF_TEMP_LOG_PATH": "/tmp/tofu.log"}, map[string]string{}},
 		{"TF_LOG_CORE only", map[string]string{"TF_LOG_CORE": "trace"}, map[string]string{"TF_LOG_SDK": "off"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
