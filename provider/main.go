@@ -29,15 +29,15 @@ func main() {
 		fmt.Println("terraform-provider-takoform", version)
 		return
 	}
-	// the embedded catalog's model was written out as Go after the checking load
-	// (catalog/embedded), so a start reads, decodes and checks nothing and links no
-	// JSON Schema engine (docs/provider-design.md#plan-cost)
 	if !*debug {
 		if err := quietSDKLogs(os.LookupEnv, os.Setenv); err != nil {
 			fmt.Fprintln(os.Stderr, "terraform-provider-takoform:", err)
 			os.Exit(1)
 		}
 	}
+	// the embedded catalog's model was written out as Go after the checking load
+	// (catalog/embedded), so a start reads, decodes and checks nothing and links no
+	// JSON Schema engine (docs/provider-design.md#plan-cost)
 	factory, err := takoform.New(version, embedded.Catalog())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "terraform-provider-takoform:", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -33,5 +34,14 @@ func TestQuietSDKLogsOnlyWhenNothingKeepsThem(t *testing.T) {
 				t.Errorf("set (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestQuietSDKLogsSaysWhatItCouldNotSet: a setter's failure comes back naming the
+// variable and the value it was setting.
+func TestQuietSDKLogsSaysWhatItCouldNotSet(t *testing.T) {
+	err := quietSDKLogs(func(string) (string, bool) { return "", false }, func(string, string) error { return errors.New("no room") })
+	if err == nil || err.Error() != "turning off the SDK's log lines, which nothing keeps (TF_LOG_SDK=off): no room" {
+		t.Fatalf("quietSDKLogs with a failing setter: %v", err)
 	}
 }
