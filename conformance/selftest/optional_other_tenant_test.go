@@ -14,7 +14,7 @@ import (
 // with both (docs/guides/conformance.md: --other-tenant-token-env is optional).
 func TestChecksTakeTheOtherTenantOnlyWhenGiven(t *testing.T) {
 	t.Parallel() // its own in-process host
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	sim, err := startInProcess(ctx, "", "full")
 	if err != nil {

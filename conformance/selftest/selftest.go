@@ -31,6 +31,18 @@ type Options struct {
 	OtherLanes []string
 }
 
+// OtherLanes are the names of every lane but cat's: the lanes `conformance selftest`
+// runs the positive suite on besides cat's own unless told otherwise.
+func OtherLanes(cat *catalog.Catalog) []string {
+	var out []string
+	for _, l := range wire.Lanes() {
+		if l != cat.Lane() {
+			out = append(out, l.Name)
+		}
+	}
+	return out
+}
+
 // NegativeResult is one row of the negative matrix.
 type NegativeResult struct {
 	ID      string

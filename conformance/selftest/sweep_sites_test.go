@@ -13,29 +13,31 @@ import (
 // runnerFrames is the prefix of the conformance runner's own functions in a stack.
 const runnerFrames = "github.com/takokit/takokit/conformance."
 
+// callers are the program counters of the sending goroutine's stack, above the
+// transport: what callOf and sentByRunner read, taken once per request. Called from
+// sweepTransport.RoundTrip only (the frames it skips).
+func callers() []uintptr {
+	pcs := make([]uintptr, 128)
+	return pcs[:runtime.Callers(3, pcs)]
+}
+
 // callOf is what a request of a sweep is, for the sweeps that alter each call once:
-// where it was sent from (the program counters of the sending goroutine's stack,
-// above the transport) and what it was sent to (sent, names masked: sameRequest).
-// The runner's client calls the transport on the caller's goroutine, so two
-// requests sent by the same lines of the check, in a loop's turns or in two calls
-// of one helper from one line, are one call; the same helper called from another
-// line of the check is another. Called from sweepTransport.RoundTrip only (the
-// frames it skips).
-func callOf(sent string) string {
-	var pcs [128]uintptr
-	n := runtime.Callers(3, pcs[:])
-	b := make([]byte, 0, 8*n+len(sent))
-	for _, pc := range pcs[:n] {
+// where it was sent from (pcs, the sending goroutine's stack: callers) and what it
+// was sent to (sent, names masked: sameRequest). The runner's client calls the
+// transport on the caller's goroutine, so two requests sent by the same lines of the
+// check, in a loop's turns or in two calls of one helper from one line, are one
+// call; the same helper called from another line of the check is another.
+func callOf(pcs []uintptr, sent string) string {
+	b := make([]byte, 0, 8*len(pcs)+len(sent))
+	for _, pc := range pcs {
 		b = binary.LittleEndian.AppendUint64(b, uint64(pc))
 	}
 	return string(b) + " " + sameRequest(sent)
 }
 
-// sentByRunner says whether a function of the runner is on the sending goroutine's
-// stack. Called from sweepTransport.RoundTrip only.
-func sentByRunner() bool {
-	var pcs [128]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+// sentByRunner says whether a function of the runner is on the stack pcs (callers).
+func sentByRunner(pcs []uintptr) bool {
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		if strings.HasPrefix(f.Function, runnerFrames) {
@@ -107,21 +109,21 @@ func TestFirstCallsTakesACallOnce(t *testing.T) {
 // call; the same request from another line is another.
 func TestCallOfTellsLinesApart(t *testing.T) {
 	t.Parallel()
-	// the transport's caller's frames: callOf skips itself, its caller and that one's
+	// the transport's caller's frames: callers skips itself, its caller and that one's
 	// caller, as RoundTrip calls it under net/http
 	via := func(f func() string) string { return f() }
 	var loop []string
 	for range 2 {
-		loop = append(loop, via(func() string { return callOf("GET /x") }))
+		loop = append(loop, via(func() string { return callOf(callers(), "GET /x") }))
 	}
-	other := via(func() string { return callOf("GET /x") })
+	other := via(func() string { return callOf(callers(), "GET /x") })
 	if loop[0] != loop[1] {
 		t.Errorf("two turns of one loop gave two calls")
 	}
 	if other == loop[0] {
 		t.Errorf("another line gave the loop's call")
 	}
-	if via(func() string { return callOf("GET /y") }) == via(func() string { return callOf("GET /x") }) {
+	if via(func() string { return callOf(callers(), "GET /y") }) == via(func() string { return callOf(callers(), "GET /x") }) {
 		t.Errorf("two targets gave one call")
 	}
 }

@@ -70,17 +70,19 @@ func (s *sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		n := s.plan[s.check].n
 		switch {
 		case n == 0: // an unaltered run: the sweep plans from its calls
-			s.calls, s.runner = append(s.calls, callOf(sent)), append(s.runner, sentByRunner())
-		case s.plan[s.check].distinct:
+			pcs := callers()
+			s.calls, s.runner = append(s.calls, callOf(pcs, sent)), append(s.runner, sentByRunner(pcs))
+		case s.plan[s.check].distinct && !s.fired:
 			// the n-th distinct call of this run, whichever request it is: a run
 			// after the first can send fewer (an artifact already uploaded)
-			if c := callOf(sent); !s.fired && !s.seen[c] {
+			if c := callOf(callers(), sent); !s.seen[c] {
 				if s.seen == nil {
 					s.seen = map[string]bool{}
 				}
 				s.seen[c] = true
 				alter = len(s.seen) == n
 			}
+		case s.plan[s.check].distinct: // altered already: the rest of the run is not counted
 		default:
 			alter = len(s.sent) == n
 		}

@@ -278,11 +278,7 @@ func cmdSelftest(ctx context.Context, args []string, stdout io.Writer) error {
 	case *lanes == "none":
 		other = nil
 	case *lanes == "" && *catDir == "":
-		for _, l := range wire.Lanes() {
-			if l != cat.Lane() {
-				other = append(other, l.Name)
-			}
-		}
+		other = selftest.OtherLanes(cat)
 	}
 	for _, name := range other {
 		if _, err := wire.LaneNamed(name); err != nil {

@@ -70,17 +70,15 @@ func (d *decoder) value() (any, bool) {
 		return nil, false
 	}
 	switch c := d.data[d.pos]; {
-	case c == '{' || c == '[':
-		if d.depth++; d.depth > maxDepth {
-			return nil, false
-		}
-		defer func() { d.depth-- }()
-		if c == '{' {
-			return d.object()
-		}
+	case c == '{':
+		return d.object()
+	case c == '[':
 		return d.array()
 	case c == '"':
-		return d.str()
+		if s, ok := d.str(); ok {
+			return s, true
+		}
+		return nil, false
 	case c == '-' || '0' <= c && c <= '9':
 		return d.number()
 	default:
@@ -101,99 +99,89 @@ var literals = []struct {
 
 func (d *decoder) object() (any, bool) {
 	m := map[string]any{}
-	d.pos++ // {
-	d.ws()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		return m, true
-	}
-	for {
-		d.ws()
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return nil, false
+	ok := d.elements('}', func() bool {
+		if !d.at('"') {
+			return false
 		}
 		k, ok := d.str()
-		if !ok {
-			return nil, false
-		}
-		if d.ws(); d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, false
+		if d.ws(); !ok || !d.at(':') {
+			return false
 		}
 		d.pos++
 		d.ws()
 		v, ok := d.value()
-		if !ok {
-			return nil, false
-		}
-		m[k.(string)] = v
-		if d.ws(); d.pos >= len(d.data) {
-			return nil, false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return m, true
-		default:
-			return nil, false
-		}
-	}
+		m[k] = v
+		return ok
+	})
+	return m, ok
 }
 
 func (d *decoder) array() (any, bool) {
 	a := []any{}
-	d.pos++ // [
-	d.ws()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+	ok := d.elements(']', func() bool {
+		v, ok := d.value()
+		a = append(a, v)
+		return ok
+	})
+	return a, ok
+}
+
+// elements reads the members of the object or the elements of the array whose opening
+// bracket is at pos, one call of each per element, up to close; false when the text is
+// not that, or nests deeper than maxDepth.
+func (d *decoder) elements(close byte, each func() bool) bool {
+	if d.depth++; d.depth > maxDepth {
+		return false
+	}
+	defer func() { d.depth-- }()
+	d.pos++ // the opening bracket
+	if d.ws(); d.at(close) {
 		d.pos++
-		return a, true
+		return true
 	}
 	for {
 		d.ws()
-		v, ok := d.value()
-		if !ok {
-			return nil, false
+		if !each() {
+			return false
 		}
-		a = append(a, v)
-		if d.ws(); d.pos >= len(d.data) {
-			return nil, false
-		}
-		switch d.data[d.pos] {
-		case ',':
+		switch d.ws(); {
+		case d.at(','):
 			d.pos++
-		case ']':
+		case d.at(close):
 			d.pos++
-			return a, true
+			return true
 		default:
-			return nil, false
+			return false
 		}
 	}
 }
 
+// at is whether the byte at pos is c.
+func (d *decoder) at(c byte) bool { return d.pos < len(d.data) && d.data[d.pos] == c }
+
 // str reads a string. One with an escape is encoding/json's to unquote.
-func (d *decoder) str() (any, bool) {
+func (d *decoder) str() (string, bool) {
 	start := d.pos + 1
 	for i := start; i < len(d.data); i++ {
 		switch c := d.data[i]; {
 		case c == '"':
 			raw := d.data[start:i]
 			if !utf8.Valid(raw) {
-				return nil, false
+				return "", false
 			}
 			d.pos = i + 1
 			return string(raw), true
 		case c == '\\':
 			return d.escaped()
 		case c < 0x20:
-			return nil, false
+			return "", false
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // escaped reads a string holding an escape through encoding/json.
-func (d *decoder) escaped() (any, bool) {
+func (d *decoder) escaped() (string, bool) {
 	end := d.pos + 1
 	for end < len(d.data) && d.data[end] != '"' {
 		if d.data[end] == '\\' {
@@ -202,11 +190,11 @@ func (d *decoder) escaped() (any, bool) {
 		end++
 	}
 	if end >= len(d.data) {
-		return nil, false
+		return "", false
 	}
 	var s string
 	if json.Unmarshal(d.data[d.pos:end+1], &s) != nil {
-		return nil, false
+		return "", false
 	}
 	d.pos = end + 1
 	return s, true
