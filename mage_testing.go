@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -57,8 +56,12 @@ func runScenarios(steps ...step) error {
 	if err != nil {
 		return err
 	}
+	o, err := testBinFlag(".", ".", scenariosJob) // the binary `mage test` keeps
+	if err != nil {
+		return err
+	}
 	job := testrun.Job{Name: ". (scenarios)", Dir: ".", Env: env,
-		GoTest: append(cacheFlags(), "-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts")}
+		GoTest: slices.Concat(cacheFlags(), o, []string{"-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts"})}
 	total.Add(testrun.Run(saveJSON([]testrun.Job{job}), 1, os.Stdout))
 	return finish(total)
 }
@@ -121,7 +124,10 @@ var unitCacheFlags = []string{"-timeout=75m0s"}
 const scenariosJob = ". (scripts)"
 
 // moduleJobs is one `go test ./...` job per module, the root module's scripts/ package in
-// a job of its own; without scenarios each module's binTests are skipped by -skip.
+// a job of its own; without scenarios each module's binTests are skipped by -skip. Every
+// job keeps its test binaries in a folder of bin/testbin (testBinFlag), and a module
+// whose packages share a name (hostsim and cmd/hostsim) gets one job per group
+// testrun.BinaryGroups makes, the later ones named for their packages.
 func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	env, err := testEnv()
 	if err != nil {
@@ -130,7 +136,23 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	if !withScenarios {
 		env = append(env, binEnv...)
 	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := workspacePackages()
+	if err != nil {
+		return nil, err
+	}
 	var jobs []testrun.Job
+	add := func(name, dir string, args, pkgs []string) error {
+		o, err := testBinFlag(root, dir, name)
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, testrun.Job{Name: name, Dir: dir, Env: env, GoTest: slices.Concat(args, o, pkgs)})
+		return nil
+	}
 	for _, m := range modules {
 		args := cacheFlags()
 		if !withScenarios {
@@ -139,40 +161,107 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 				args = append(args, "-skip", s)
 			}
 		}
-		if m != "." {
-			jobs = append(jobs, testrun.Job{Name: m, Dir: m, Env: env, GoTest: slices.Concat(args, []string{"./..."})})
-			continue
+		name := m
+		if m == "." {
+			if err := add(scenariosJob, m, slices.Concat(args, []string{"-parallel", strconv.Itoa(scenarioParallel())}), []string{"./scripts"}); err != nil {
+				return nil, err
+			}
+			name = ". (other packages)"
 		}
-		rest, err := rootPackagesBut("./scripts")
+		groups, err := moduleGroups(root, m, pkgs)
 		if err != nil {
 			return nil, err
 		}
-		jobs = append(jobs,
-			testrun.Job{Name: scenariosJob, Dir: ".", Env: env,
-				GoTest: slices.Concat(args, []string{"-parallel", strconv.Itoa(scenarioParallel()), "./scripts"})},
-			testrun.Job{Name: ". (other packages)", Dir: ".", Env: env, GoTest: slices.Concat(args, rest)})
+		for i, g := range groups {
+			jobName := name
+			if i > 0 {
+				jobName = fmt.Sprintf("%s (%s)", m, strings.Join(g, " "))
+			}
+			if len(groups) == 1 && m != "." {
+				g = []string{"./..."} // all of the module: the job line as one would type it
+			}
+			if err := add(jobName, m, args, g); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return jobs, nil
 }
 
-// rootPackagesBut lists the root module's packages (relative, ./x) other than except.
-func rootPackagesBut(except ...string) ([]string, error) {
-	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "./...").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go list ./... in the root module: %w", err)
+// moduleGroups are module m's packages as ./dir paths relative to it (the root module's
+// without ./scripts), in testrun.BinaryGroups' groups.
+func moduleGroups(root, m string, pkgs []testrun.Package) ([][]string, error) {
+	modDir := filepath.Join(root, m)
+	rel := map[string]string{}
+	var paths []string
+	for _, p := range pkgs {
+		if p.Module != modDir {
+			continue
+		}
+		r, err := filepath.Rel(modDir, p.Dir)
+		if err != nil {
+			return nil, err
+		}
+		r = "./" + filepath.ToSlash(r)
+		if r == "./." {
+			r = "."
+		}
+		if m == "." && r == "./scripts" {
+			continue
+		}
+		rel[p.ImportPath] = r
+		paths = append(paths, p.ImportPath)
 	}
-	wd, err := os.Getwd()
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("go list found no package in module %s", m)
+	}
+	var groups [][]string
+	for _, g := range testrun.BinaryGroups(paths) {
+		dirs := make([]string, len(g))
+		for i, p := range g {
+			dirs[i] = rel[p]
+		}
+		groups = append(groups, dirs)
+	}
+	return groups, nil
+}
+
+// testBinFlag is `-o DIR/` for a job named name running in dir: the folder of
+// bin/testbin where the job's test binaries stay between runs. go test links a test
+// binary again every time its tests run, though nothing it is built from changed, unless
+// -o names where it is kept: then a binary still up to date is run as it is. A run of
+// every test (TAKOKIT_TEST_FRESH=1, CI) and the tests that run again because bin/ changed
+// (the scenarios, the self-test) link nothing that did not change
+// (docs/decisions.md#test-binaries).
+func testBinFlag(root, dir, name string) ([]string, error) {
+	abs := filepath.Join(root, "bin", "testbin", jobSlug(name))
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(filepath.Join(root, dir), abs)
 	if err != nil {
 		return nil, err
 	}
-	var pkgs []string
-	for _, dir := range strings.Fields(string(out)) {
-		rel := "." + strings.TrimPrefix(dir, wd)
-		if !slices.Contains(except, rel) {
-			pkgs = append(pkgs, rel)
+	return []string{"-o", rel + string(filepath.Separator)}, nil
+}
+
+// jobSlug names a job's folder: its name's letters and digits, runs of anything else
+// made one dash (". (scripts)" is scripts, "hostsim (./cmd/hostsim)" hostsim-cmd-hostsim).
+func jobSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range name {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
 		}
+		dash = true
 	}
-	return pkgs, nil
+	return b.String()
 }
 
 // jobCost orders the jobs, longest first, so the longest never starts last: their wall
