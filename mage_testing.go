@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/takokit/takokit/internal/testrun"
 	"github.com/takokit/takokit/internal/testtally"
@@ -56,7 +57,15 @@ func runScenarios(steps ...step) error {
 	if err != nil {
 		return err
 	}
-	o, err := testBinFlag(".", ".", scenariosJob) // the binary `mage test` keeps
+	root, err := filepath.Abs(".")
+	if err != nil {
+		return err
+	}
+	bins, err := testBinDir(root)
+	if err != nil {
+		return err
+	}
+	o, err := testBinFlag(bins, scenariosJob) // the binary `mage test` keeps
 	if err != nil {
 		return err
 	}
@@ -144,9 +153,13 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	bins, err := testBinDir(root)
+	if err != nil {
+		return nil, err
+	}
 	var jobs []testrun.Job
 	add := func(name, dir string, args, pkgs []string) error {
-		o, err := testBinFlag(root, dir, name)
+		o, err := testBinFlag(bins, name)
 		if err != nil {
 			return err
 		}
@@ -226,23 +239,32 @@ func moduleGroups(root, m string, pkgs []testrun.Package) ([][]string, error) {
 	return groups, nil
 }
 
-// testBinFlag is `-o DIR/` for a job named name running in dir: the folder of
-// bin/testbin where the job's test binaries stay between runs. go test links a test
-// binary again every time its tests run, though nothing it is built from changed, unless
-// -o names where it is kept: then a binary still up to date is run as it is. A run of
-// every test (TAKOKIT_TEST_FRESH=1, CI) and the tests that run again because bin/ changed
-// (the scenarios, the self-test) link nothing that did not change
+// testBinFlag is `-o DIR/` for the job named name: a folder of bins (testBinDir), kept
+// between runs, where the job's test binaries stay. go test links a test binary again
+// every time its tests run, though nothing it is built from changed, unless -o names
+// where it is kept: then a binary still up to date is run as it is. A run of every test
+// (TAKOKIT_TEST_FRESH=1, CI) and the tests that run again because bin/ changed (the
+// scenarios, the self-test) link nothing that did not change
 // (docs/decisions.md#test-binaries).
-func testBinFlag(root, dir, name string) ([]string, error) {
-	abs := filepath.Join(root, "bin", "testbin", jobSlug(name))
-	if err := os.MkdirAll(abs, 0o755); err != nil {
+func testBinFlag(bins, name string) ([]string, error) {
+	dir := filepath.Join(bins, jobSlug(name))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	rel, err := filepath.Rel(filepath.Join(root, dir), abs)
+	return []string{"-o", dir + string(filepath.Separator)}, nil
+}
+
+// testBinDir is where the test jobs of the checkout at root keep their binaries: in the
+// user's cache, outside the checkout (go touches an up-to-date binary on every run, and a
+// test opening its own binary inside its module, as the scenarios' does, would never
+// have its result reused), a folder per checkout, the two most recently used kept
+// (testrun.BinDir).
+func testBinDir(root string) (string, error) {
+	cache, err := os.UserCacheDir()
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("no folder to keep the test binaries in (set XDG_CACHE_HOME or HOME): %w", err)
 	}
-	return []string{"-o", rel + string(filepath.Separator)}, nil
+	return testrun.BinDir(filepath.Join(cache, "takokit", "testbin"), root, time.Now(), 2)
 }
 
 // jobSlug names a job's folder: its name's letters and digits, runs of anything else

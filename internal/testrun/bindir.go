@@ -1,0 +1,66 @@
+package testrun
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// usedFile holds, in a checkout's folder of test binaries, the time of its last run
+// (Unix seconds) as text: file times are no guide on machines restored with every file's
+// time set anew (docs/decisions.md#ci-disk).
+const usedFile = "used"
+
+// BinDir is the folder where the test jobs of the checkout at root keep their test
+// binaries (`go test -o`): base (the user's cache, takokit/testbin) holds one folder per
+// checkout, named by a hash of its path, made when missing and stamped with now. Only
+// the keep most recently used checkouts' folders stay: the others are removed, so
+// checkouts at ever new paths (a CI clone each run) cannot fill the disk
+// (docs/decisions.md#test-binaries).
+func BinDir(base, root string, now time.Time, keep int) (string, error) {
+	sum := sha256.Sum256([]byte(root))
+	dir := filepath.Join(base, hex.EncodeToString(sum[:6]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("the folder for the test binaries: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, usedFile), []byte(strconv.FormatInt(now.Unix(), 10)+"\n"), 0o644); err != nil {
+		return "", fmt.Errorf("the folder for the test binaries: %w", err)
+	}
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return "", fmt.Errorf("the folder for the test binaries: %w", err)
+	}
+	type folder struct {
+		path string
+		used int64
+	}
+	var others []folder
+	for _, e := range entries {
+		p := filepath.Join(base, e.Name())
+		if !e.IsDir() || p == dir {
+			continue
+		}
+		used := int64(0) // a folder without a readable stamp goes first
+		if b, err := os.ReadFile(filepath.Join(p, usedFile)); err == nil {
+			used, _ = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		}
+		others = append(others, folder{p, used})
+	}
+	slices.SortFunc(others, func(a, b folder) int { return cmp.Compare(b.used, a.used) }) // most recent first
+	for i, f := range others {
+		if i+1 < keep { // this checkout's folder is one of the keep
+			continue
+		}
+		if err := os.RemoveAll(f.path); err != nil {
+			return "", fmt.Errorf("removing the test binaries of a checkout used less lately (%s): %w", f.path, err)
+		}
+	}
+	return dir, nil
+}
