@@ -25,6 +25,11 @@ const usedFile = "used"
 // checkouts at ever new paths (a CI clone each run) cannot fill the disk
 // (docs/decisions.md#test-binaries).
 func BinDir(base, root string, now time.Time, keep int) (string, error) {
+	if inside(base, root) {
+		// a test opening its own binary there would have it as an input that go touches
+		// on every run: its result would never be reused
+		return "", fmt.Errorf("the folder for the test binaries (%s) is inside the checkout (%s): go test would never reuse the result of a test that opens its own binary; give a folder outside it", base, root)
+	}
 	sum := sha256.Sum256([]byte(root))
 	dir := filepath.Join(base, hex.EncodeToString(sum[:6]))
 	if err := os.MkdirAll(dir, 0o755); err != nil {

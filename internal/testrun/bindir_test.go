@@ -63,3 +63,13 @@ func folders(t *testing.T, base string) []string {
 }
 
 func sorted(s ...string) []string { slices.Sort(s); return s }
+
+func TestBinDirRefusesAFolderInsideTheCheckout(t *testing.T) {
+	root := t.TempDir()
+	if d, err := BinDir(filepath.Join(root, "bin", "testbin"), root, time.Now(), 2); err == nil {
+		t.Fatalf("BinDir inside the checkout gave %s, want a refusal", d)
+	}
+	if _, err := os.Stat(filepath.Join(root, "bin")); !os.IsNotExist(err) {
+		t.Errorf("the refusal left a folder behind: %v", err)
+	}
+}
