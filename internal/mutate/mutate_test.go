@@ -185,7 +185,7 @@ func Pick(p *int) int {
 func Loop(n int) int {
 	s := 0
 	for i := 0; i < n; i++ {
-		s += i
+		s += step(i)
 	}
 	return s
 }
@@ -207,10 +207,27 @@ func Next(i int) int { return i + 1 }
 func Count(n int) int {
 	c := 0
 	for i := 0; i < n; i = Next(i) {
-		c++
+		c += one(i)
 	}
 	return c
 }
+`)
+	// step, in a file no mutant changes, makes the loops that never end (i-- in Loop,
+	// i - 1 in Next) wait instead of spin: each runs to its two-second limit, the
+	// first twice (alone again), and spinning made them most of the test's CPU.
+	write("p/step.go", `package p
+
+import "time"
+
+// step is i, one is 1; both wait a little for an i below zero.
+func step(i int) int {
+	if i < 0 {
+		time.Sleep(time.Millisecond)
+	}
+	return i
+}
+
+func one(i int) int { return step(i)*0 + 1 }
 `)
 	write("p/p_test.go", `package p
 
@@ -294,7 +311,7 @@ func TestNext(t *testing.T) {
 		"if p == nil { done <- 0 return }>@38": Crashed,  // Deref(nil) dereferences nil in a goroutine of its own: no test fails, the binary dies
 		"p == nil>true@21":                     Killed,   // Pick(&x) answers 0: a clean --- FAIL
 		"++>--@29":                             TimedOut, // the loop never ends, alone either
-		"s += i>@30":                           Killed,
+		"s += step(i)>@30":                     Killed,
 		"+>-@47":                               Killed, // TestCount hangs on it, and TestNext, run after, still kills it
 	}
 	for k, w := range want {

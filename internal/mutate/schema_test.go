@@ -56,6 +56,7 @@ func Run(a, b int, f float64, d time.Duration, n *node) string {
 	say(len(table) + base)
 	for i := 0; i < 3; i++ {
 		a++
+		tick(i)
 	}
 	b--
 	say(a + b)
@@ -116,6 +117,25 @@ func max2[T int | float64](x, y T) T {
 }
 `
 
+// sampleNode is the sample's other file, which no mutant changes. tick makes the one
+// mutant that never ends (i-- in Run's loop) wait instead of spin: it runs until the
+// two-second limit twice, once per build, and spinning made it half of the test's CPU.
+const sampleNode = `package p
+
+import "time"
+
+type Node = node
+
+func (n *node) Ptr() *node { return n }
+
+// tick pauses a loop gone past its bound.
+func tick(i int) {
+	if i < 0 || i > 3 {
+		time.Sleep(time.Millisecond)
+	}
+}
+`
+
 const schemaMain = `package main
 
 import (
@@ -155,7 +175,7 @@ func TestSchemaRunsEachMutantAsItsOwnBuildWould(t *testing.T) {
 	}
 	write("go.mod", "module m\n\ngo 1.24\n")
 	write("p/p.go", schemaSample)
-	write("p/node.go", "package p\n\ntype Node = node\n\nfunc (n *node) Ptr() *node { return n }\n")
+	write("p/node.go", sampleNode)
 	write("cmd/main.go", schemaMain)
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOFLAGS", "-mod=mod")
