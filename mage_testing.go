@@ -134,9 +134,9 @@ const scenariosJob = ". (scripts)"
 
 // moduleJobs is one `go test ./...` job per module, the root module's scripts/ package in
 // a job of its own; without scenarios each module's binTests are skipped by -skip. Every
-// job keeps its test binaries in a folder of bin/testbin (testBinFlag), and a module
-// whose packages share a name (hostsim and cmd/hostsim) gets one job per group
-// testrun.BinaryGroups makes, the later ones named for their packages.
+// job keeps its test binaries in a folder of its own in the user's cache (testBinFlag),
+// and a module whose packages share a name (hostsim and cmd/hostsim) gets one job per
+// group testrun.BinaryGroups makes, the later ones named for their packages.
 func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	env, err := testEnv()
 	if err != nil {
