@@ -61,11 +61,7 @@ func runScenarios(steps ...step) error {
 	if err != nil {
 		return err
 	}
-	bins, err := testBinDir(root)
-	if err != nil {
-		return err
-	}
-	o, err := testBinFlag(bins, scenariosJob) // the binary `mage test` keeps
+	o, err := testBinFlag(testBinDir(root), scenariosJob) // the binary `mage test` keeps
 	if err != nil {
 		return err
 	}
@@ -153,10 +149,7 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	bins, err := testBinDir(root)
-	if err != nil {
-		return nil, err
-	}
+	bins := testBinDir(root)
 	var jobs []testrun.Job
 	add := func(name, dir string, args, pkgs []string) error {
 		o, err := testBinFlag(bins, name)
@@ -246,7 +239,12 @@ func moduleGroups(root, m string, pkgs []testrun.Package) ([][]string, error) {
 // (TAKOKIT_TEST_FRESH=1, CI) and the tests that run again because bin/ changed (the
 // scenarios, the self-test) link nothing that did not change
 // (docs/decisions.md#test-binaries).
+// Without a folder (bins empty: testBinDir could not make one) the job links its
+// binaries every run, as go test does by itself.
 func testBinFlag(bins, name string) ([]string, error) {
+	if bins == "" {
+		return nil, nil
+	}
 	dir := filepath.Join(bins, jobSlug(name))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -258,13 +256,21 @@ func testBinFlag(bins, name string) ([]string, error) {
 // user's cache, outside the checkout (go touches an up-to-date binary on every run, and a
 // test opening its own binary inside its module, as the scenarios' does, would never
 // have its result reused), a folder per checkout, the two most recently used kept
-// (testrun.BinDir).
-func testBinDir(root string) (string, error) {
+// (testrun.BinDir). When none can be made it says why and gives "": the tests run all
+// the same, linking every binary.
+func testBinDir(root string) string {
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no folder to keep the test binaries in (set XDG_CACHE_HOME or HOME): %w", err)
+		err = fmt.Errorf("no folder for the test binaries: %w", err)
+	} else {
+		var dir string
+		if dir, err = testrun.BinDir(filepath.Join(cache, "takokit", "testbin"), root, time.Now(), 2); err == nil {
+			return dir
+		}
 	}
-	return testrun.BinDir(filepath.Join(cache, "takokit", "testbin"), root, time.Now(), 2)
+	// no room for them (no cache folder, or one that cannot be written): the tests still run
+	fmt.Printf("%v; every test binary is linked again on each run (set XDG_CACHE_HOME to a writable folder to keep them)\n", err)
+	return ""
 }
 
 // jobSlug names a job's folder: its name's letters and digits, runs of anything else
