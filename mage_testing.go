@@ -61,12 +61,8 @@ func runScenarios(steps ...step) error {
 	if err != nil {
 		return err
 	}
-	o, err := testBinFlag(testBinDir(root), scenariosJob) // the binary `mage test` keeps
-	if err != nil {
-		return err
-	}
-	job := testrun.Job{Name: ". (scenarios)", Dir: ".", Env: env,
-		GoTest: slices.Concat(cacheFlags(), o, []string{"-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts"})}
+	job := testrun.Job{Name: ". (scenarios)", Dir: ".", Env: env, // the binary `mage test` keeps
+		GoTest: slices.Concat(cacheFlags(), testBinFlag(testBinDir(root), scenariosJob), []string{"-parallel", strconv.Itoa(scenarioParallel()), "-run", "TestScenarios", "./scripts"})}
 	total.Add(testrun.Run(saveJSON([]testrun.Job{job}), 1, os.Stdout))
 	return finish(total)
 }
@@ -151,13 +147,8 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 	}
 	bins := testBinDir(root)
 	var jobs []testrun.Job
-	add := func(name, dir string, args, pkgs []string) error {
-		o, err := testBinFlag(bins, name)
-		if err != nil {
-			return err
-		}
-		jobs = append(jobs, testrun.Job{Name: name, Dir: dir, Env: env, GoTest: slices.Concat(args, o, pkgs)})
-		return nil
+	add := func(name, dir string, args, pkgs []string) {
+		jobs = append(jobs, testrun.Job{Name: name, Dir: dir, Env: env, GoTest: slices.Concat(args, testBinFlag(bins, name), pkgs)})
 	}
 	for _, m := range modules {
 		args := cacheFlags()
@@ -169,9 +160,7 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 		}
 		name := m
 		if m == "." {
-			if err := add(scenariosJob, m, slices.Concat(args, []string{"-parallel", strconv.Itoa(scenarioParallel())}), []string{"./scripts"}); err != nil {
-				return nil, err
-			}
+			add(scenariosJob, m, slices.Concat(args, []string{"-parallel", strconv.Itoa(scenarioParallel())}), []string{"./scripts"})
 			name = ". (other packages)"
 		}
 		groups, err := moduleGroups(root, m, pkgs)
@@ -186,9 +175,7 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 			if len(groups) == 1 && m != "." {
 				g = []string{"./..."} // all of the module: the job line as one would type it
 			}
-			if err := add(jobName, m, args, g); err != nil {
-				return nil, err
-			}
+			add(jobName, m, args, g)
 		}
 	}
 	return jobs, nil
@@ -239,17 +226,13 @@ func moduleGroups(root, m string, pkgs []testrun.Package) ([][]string, error) {
 // (TAKOKIT_TEST_FRESH=1, CI) and the tests that run again because bin/ changed (the
 // scenarios, the self-test) link nothing that did not change
 // (docs/decisions.md#test-binaries).
-// Without a folder (bins empty: testBinDir could not make one) the job links its
-// binaries every run, as go test does by itself.
-func testBinFlag(bins, name string) ([]string, error) {
+// go makes the folder when missing. Without a folder of bins (bins empty: testBinDir
+// could not make one) the job links its binaries every run, as go test does by itself.
+func testBinFlag(bins, name string) []string {
 	if bins == "" {
-		return nil, nil
+		return nil
 	}
-	dir := filepath.Join(bins, jobSlug(name))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return []string{"-o", dir + string(filepath.Separator)}, nil
+	return []string{"-o", filepath.Join(bins, jobFileName(name)) + string(filepath.Separator)}
 }
 
 // testBinDir is where the test jobs of the checkout at root keep their binaries: in the
@@ -271,25 +254,6 @@ func testBinDir(root string) string {
 	// no room for them (no cache folder, or one that cannot be written): the tests still run
 	fmt.Printf("%v; every test binary is linked again on each run (set XDG_CACHE_HOME to a writable folder to keep them)\n", err)
 	return ""
-}
-
-// jobSlug names a job's folder: its name's letters and digits, runs of anything else
-// made one dash (". (scripts)" is scripts, "hostsim (./cmd/hostsim)" hostsim-cmd-hostsim).
-func jobSlug(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range name {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-			continue
-		}
-		dash = true
-	}
-	return b.String()
 }
 
 // jobCost orders the jobs, longest first, so the longest never starts last: their wall
@@ -371,11 +335,16 @@ func saveJSON(jobs []testrun.Job) []testrun.Job {
 		fmt.Println("TAKOKIT_TEST_JSON_DIR:", err)
 		return jobs
 	}
-	name := strings.NewReplacer(".", "root", " ", "-", "(", "", ")", "", "/", "-")
 	for i := range jobs {
 		if len(jobs[i].GoTest) > 0 {
-			jobs[i].SaveJSON = filepath.Join(dir, name.Replace(jobs[i].Name)+".json")
+			jobs[i].SaveJSON = filepath.Join(dir, jobFileName(jobs[i].Name)+".json")
 		}
 	}
 	return jobs
 }
+
+// jobFileName is a job's name as a file's: ". (scripts)" is root-scripts, "hostsim
+// (./cmd/hostsim)" hostsim-root-cmd-hostsim (its saved stream, its folder of test binaries).
+func jobFileName(name string) string { return jobFileNames.Replace(name) }
+
+var jobFileNames = strings.NewReplacer(".", "root", " ", "-", "(", "", ")", "", "/", "-")

@@ -6,7 +6,6 @@ package artifact
 
 import (
 	"bytes"
-
 	"fmt"
 	"regexp"
 	"slices"
