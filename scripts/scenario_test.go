@@ -104,9 +104,13 @@ func TestScenarios(t *testing.T) {
 		UpdateScripts:      os.Getenv("TAKOKIT_UPDATE_GOLDEN") == "1",
 		Setup:              func(e *testscript.Env) error { return setupEnv(e, bin) },
 	})
-	// the scenarios that name other lanes run again on each of them
+	// the scenarios that name other lanes run again on each of them, beside the
+	// others: a parallel subtest waits for its parent's body to return, so a lane
+	// run as a plain subtest held every other scenario back until its slowest
+	// one ended (2 to 3 s with the machine idle; docs/decisions.md#test-time)
 	for lane, files := range otherLaneScenarios(t) {
 		t.Run(lane, func(t *testing.T) {
+			t.Parallel()
 			run(t, files, lane, testscript.Params{
 				Setup: func(e *testscript.Env) error {
 					e.Vars = append(e.Vars, laneEnv+"="+lane)
