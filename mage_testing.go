@@ -119,6 +119,14 @@ var binEnv = []string{"TAKOKIT_NO_HOSTSIM=1"}
 // job (75m), spelt another way, so nothing else moves (docs/decisions.md#test-cache).
 var unitCacheFlags = []string{"-timeout=75m0s"}
 
+// waitingModules are the modules whose parallel tests mostly wait (on a host's
+// answer, a backoff, a mutant's timeout) rather than compute: their jobs run
+// testParallel tests of a package at once instead of go test's default, one per
+// core. At the default the provider's tests took 11.8 s for 7 CPU-s, and 5.2 s
+// at 8; the other modules' tests compute, and more at once only cost them CPU
+// (the self-test: 2.5 CPU-s more, no sooner done; docs/decisions.md#test-time).
+var waitingModules = []string{".", "provider"}
+
 // scenariosJob names the job that runs the root module's scripts/ package: the scenarios,
 // OpenTofu processes that mostly wait, run more at a time than the cores
 // (scenarioParallel).
@@ -162,6 +170,9 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 		if m == "." {
 			add(scenariosJob, m, slices.Concat(args, []string{"-parallel", strconv.Itoa(scenarioParallel())}), []string{"./scripts"})
 			name = ". (other packages)"
+		}
+		if slices.Contains(waitingModules, m) {
+			args = slices.Concat(args, []string{"-parallel", strconv.Itoa(testParallel())})
 		}
 		groups, err := moduleGroups(root, m, pkgs)
 		if err != nil {
@@ -287,6 +298,7 @@ type envCount struct {
 var (
 	jobsCount     = envCount{"TAKOKIT_TEST_JOBS", 2}         // test jobs at once
 	scenarioCount = envCount{"TAKOKIT_SCENARIO_PARALLEL", 4} // scenarios at once
+	parallelCount = envCount{"TAKOKIT_TEST_PARALLEL", 8}     // parallel tests at once in a package
 )
 
 // get reads the count, which checkTestEnv has checked first.
@@ -301,14 +313,18 @@ func testJobs() int { return jobsCount.get() }
 // scenarioParallel is how many scenarios run at once: TAKOKIT_SCENARIO_PARALLEL, else 4.
 func scenarioParallel() int { return scenarioCount.get() }
 
-// checkTestEnv refuses a TAKOKIT_TEST_JOBS or TAKOKIT_SCENARIO_PARALLEL that is not a
+// testParallel is how many parallel tests of one package run at once in the jobs
+// of waitingModules (but the scenarios'): TAKOKIT_TEST_PARALLEL, else 8.
+func testParallel() int { return parallelCount.get() }
+
+// checkTestEnv refuses a TAKOKIT_TEST_JOBS, TAKOKIT_SCENARIO_PARALLEL or TAKOKIT_TEST_PARALLEL that is not a
 // count, and a TAKOKIT_TEST_FRESH that is neither 1 nor off, before anything is built
 // or run (testJobs and scenarioParallel then read them without an error).
 func checkTestEnv() error {
 	if _, err := testrun.Switch(os.Getenv, "TAKOKIT_TEST_FRESH"); err != nil {
 		return err
 	}
-	for _, c := range []envCount{jobsCount, scenarioCount} {
+	for _, c := range []envCount{jobsCount, scenarioCount, parallelCount} {
 		if _, err := testrun.Count(os.Getenv, c.name, c.def); err != nil {
 			return err
 		}

@@ -15,12 +15,11 @@ func TestAMarkedMutantIsNotRunUntilItsFunctionChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	t.Parallel() // its own sample module
 	root, write := sampleModule(t)
 	src := "package r\n\nfunc Inc(i int) int { return i + 1 }\n"
 	write("r/r.go", src)
 	write("r/r_test.go", "package r\n\nimport \"testing\"\n\nfunc TestInc(t *testing.T) {\n\tif Inc(1) != 2 {\n\t\tt.Fatal(\"inc\")\n\t}\n}\n")
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	scope := Scope{Name: "inc", Module: "m", Dirs: []string{"r"}, Files: []string{"r.go"}, Tests: []string{"{pkg}"}}
 	// the one viable mutant (+ -> -), marked by its key as the run names it
 	ms, err := Find(filepath.Join(root, "m", "r", "r.go"))

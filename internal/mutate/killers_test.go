@@ -126,6 +126,7 @@ func TestASecondRunStartsWithTheLastKiller(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	t.Parallel() // its own sample module
 	root, write := sampleModule(t)
 	write("r/r.go", "package r\n\nfunc Inc(i int) int { return i + 1 }\n")
 	write("r/r_test.go", `package r
@@ -144,8 +145,6 @@ func TestSlow(t *testing.T) {
 	}
 }
 `)
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	path := filepath.Join(t.TempDir(), "killers.tsv")
 	run := func() Result {
 		t.Helper()

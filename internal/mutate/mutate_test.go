@@ -155,6 +155,7 @@ func TestRunScopeClassifies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	t.Parallel() // its own sample module
 	root, write := sampleModule(t)
 	write("p/p.go", `package p
 
@@ -291,8 +292,6 @@ func TestNext(t *testing.T) {
 	}
 }
 `)
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	var sampleLog strings.Builder
 	rs, err := RunScope(t.Context(), Options{Root: root, Workers: 2, Grace: 2 * time.Second, Log: func(f string, a ...any) { fmt.Fprintf(&sampleLog, f+"\n", a...) }},
 		Scope{Name: "sample", Module: "m", Dirs: []string{"nowhere", "p"}, Files: []string{"p.go"}, Tests: []string{"{pkg}"}})
@@ -438,8 +437,6 @@ func TestProbe(t *testing.T) {
 `)
 	runs := filepath.Join(t.TempDir(), "runs.log")
 	t.Setenv("RUNS_LOG", runs)
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	rows := []Scope{
 		{Name: "a", Module: "m", Dirs: []string{"a"}, Files: []string{"x.go"}, Tests: []string{"./c"}},
 		{Name: "b", Module: "m", Dirs: []string{"b"}, Files: []string{"x.go"}, Tests: []string{"./c"}},

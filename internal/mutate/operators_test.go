@@ -115,9 +115,8 @@ func TestOperatorsOnSnippets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a package with the go command")
 	}
+	t.Parallel() // its own sample module
 	root := t.TempDir()
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module m\n\ngo 1.24\n"), 0o644)
 	dir := filepath.Join(root, "p")
 	os.MkdirAll(dir, 0o755)
@@ -188,10 +187,9 @@ func TestAnchorsPlaceWhatCoverLeavesOutside(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	t.Parallel() // its own sample module
 	root, write := sampleModule(t)
 	dir := filepath.Join(root, "m")
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 	src := `package p
 
 func Ran(a bool, f func(func() bool) bool) int {

@@ -165,6 +165,7 @@ func TestSchemaRunsEachMutantAsItsOwnBuildWould(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	t.Parallel() // its own sample module
 	root := t.TempDir()
 	write := func(name, body string) {
 		p := filepath.Join(root, name)
@@ -177,8 +178,6 @@ func TestSchemaRunsEachMutantAsItsOwnBuildWould(t *testing.T) {
 	write("p/p.go", schemaSample)
 	write("p/node.go", sampleNode)
 	write("cmd/main.go", schemaMain)
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
 
 	file := filepath.Join(root, "p", "p.go")
 	ms, err := Find(file)
