@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,7 +57,7 @@ func runQuick() error {
 		if len(ps) == 0 {
 			continue
 		}
-		args := append(cacheFlags(), "-short")
+		args := slices.Concat(cacheFlags(), []string{"-short"}, parallelFlags(m))
 		if s := binTests[m]; s != "" {
 			args = append(args, "-skip", s)
 		}

@@ -127,6 +127,16 @@ var unitCacheFlags = []string{"-timeout=75m0s"}
 // (the self-test: 2.5 CPU-s more, no sooner done; docs/decisions.md#test-time).
 var waitingModules = []string{".", "provider"}
 
+// parallelFlags are the go test flags for how many parallel tests of module m's
+// packages run at once: testParallel for waitingModules, go's default otherwise. Every
+// target running a module's tests (test, unit, quick) takes them from here.
+func parallelFlags(m string) []string {
+	if slices.Contains(waitingModules, m) {
+		return []string{"-parallel", strconv.Itoa(testParallel())}
+	}
+	return nil
+}
+
 // scenariosJob names the job that runs the root module's scripts/ package: the scenarios,
 // OpenTofu processes that mostly wait, run more at a time than the cores
 // (scenarioParallel).
@@ -171,9 +181,7 @@ func moduleJobs(withScenarios bool) ([]testrun.Job, error) {
 			add(scenariosJob, m, slices.Concat(args, []string{"-parallel", strconv.Itoa(scenarioParallel())}), []string{"./scripts"})
 			name = ". (other packages)"
 		}
-		if slices.Contains(waitingModules, m) {
-			args = slices.Concat(args, []string{"-parallel", strconv.Itoa(testParallel())})
-		}
+		args = slices.Concat(args, parallelFlags(m))
 		groups, err := moduleGroups(root, m, pkgs)
 		if err != nil {
 			return nil, err
