@@ -3,18 +3,15 @@ package hostsim_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
-	validator "github.com/pb33f/libopenapi-validator"
-	verrors "github.com/pb33f/libopenapi-validator/errors"
-
 	"github.com/takokit/takokit/catalog/wire"
 	"github.com/takokit/takokit/hostsim/hostsimtest"
+	"github.com/takokit/takokit/hostsim/hostsimtest/openapicheck"
 )
 
 // A document that accepted anything would validate every answer too: the
@@ -23,14 +20,14 @@ import (
 // its answer (or, for a request, in what was sent), and the validator must
 // refuse the result; every request that was answered 2xx must validate as sent.
 // Called by TestOpenAPIDescribesEveryAnswer on the exchanges it recorded.
-func assertDocumentRefusesBrokenExchanges(t *testing.T, v validator.Validator, kept []hostsimtest.Exchange) {
+func assertDocumentRefusesBrokenExchanges(t *testing.T, v *openapicheck.Doc, kept []hostsimtest.Exchange) {
 	t.Helper()
 	for _, x := range kept {
 		if x.Resp.StatusCode < 200 || x.Resp.StatusCode > 299 {
 			continue
 		}
-		if ok, errs := v.ValidateHttpRequest(resend(t, x, nil)); !ok {
-			t.Errorf("%s %s (answered %d) does not validate as a request: %s", x.Req.Method, x.Req.URL.Path, x.Resp.StatusCode, validationText(errs))
+		if errs := v.Request(resend(t, x, nil)); errs != nil {
+			t.Errorf("%s %s (answered %d) does not validate as a request: %s", x.Req.Method, x.Req.URL.Path, x.Resp.StatusCode, strings.Join(errs, "\n"))
 		}
 	}
 	kinds := map[string]func(x hostsimtest.Exchange, doc map[string]any) bool{
@@ -170,11 +167,11 @@ func assertDocumentRefusesBrokenExchanges(t *testing.T, v validator.Validator, k
 		b, _ := json.Marshal(doc)
 		resp := *x.Resp
 		resp.Header, resp.Body, resp.Request = h, io.NopCloser(bytes.NewReader(b)), resend(t, x, nil)
-		ok, errs := v.ValidateHttpResponse(resp.Request, &resp)
+		errs := v.Response(resp.Request, &resp)
 		switch {
-		case r.rule == "" && !ok:
-			t.Errorf("the %s answer as recorded, rebuilt, does not validate: %s", r.kind, validationText(errs))
-		case r.rule != "" && ok:
+		case r.rule == "" && errs != nil:
+			t.Errorf("the %s answer as recorded, rebuilt, does not validate: %s", r.kind, strings.Join(errs, "\n"))
+		case r.rule != "" && errs == nil:
 			t.Errorf("the document accepts a %s answer that breaks %q", r.kind, r.rule)
 		}
 	}
@@ -191,11 +188,11 @@ func assertDocumentRefusesBrokenExchanges(t *testing.T, v validator.Validator, k
 	requests = append(requests, row{"prepare", "a prepare's spec is required", func(d map[string]any, _ http.Header) { delete(d, "spec") }})
 	requests = append([]row{{"create", "", func(map[string]any, http.Header) {}}}, requests...)
 	for _, r := range requests {
-		ok, errs := v.ValidateHttpRequest(resend(t, found[r.kind], r.edit))
+		errs := v.Request(resend(t, found[r.kind], r.edit))
 		switch {
-		case r.rule == "" && !ok:
-			t.Errorf("the %s request as sent, rebuilt, does not validate: %s", r.kind, validationText(errs))
-		case r.rule != "" && ok:
+		case r.rule == "" && errs != nil:
+			t.Errorf("the %s request as sent, rebuilt, does not validate: %s", r.kind, strings.Join(errs, "\n"))
+		case r.rule != "" && errs == nil:
 			t.Errorf("the document accepts a %s request that breaks %q", r.kind, r.rule)
 		}
 	}
@@ -256,15 +253,4 @@ func obj(doc map[string]any, path ...string) map[string]any {
 
 func condition(doc map[string]any) map[string]any {
 	return obj(doc, "status")["conditions"].([]any)[0].(map[string]any)
-}
-
-func validationText(errs []*verrors.ValidationError) string {
-	var msgs []string
-	for _, e := range errs {
-		msgs = append(msgs, fmt.Sprintf("%s: %s", e.Message, e.Reason))
-		for _, se := range e.SchemaValidationErrors {
-			msgs = append(msgs, "  "+se.FieldPath+" ("+se.KeywordLocation+"): "+se.Reason)
-		}
-	}
-	return strings.Join(msgs, "\n")
 }

@@ -1,0 +1,91 @@
+// Package openapicheck reads an OpenAPI 3.1 document and checks HTTP requests and
+// answers against it, with pb33f's libopenapi and its validator, for the tests that
+// hold hostsim's document to what hostsim does (docs/protocol.md#openapi).
+//
+// It imports nothing of takokit and its API has only standard types, so the libopenapi
+// packages are compiled into a test once, here: a package that called them itself took
+// about 7 CPU-s to compile, every time anything it imports changed
+// (docs/decisions.md#test-time).
+package openapicheck
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+	verrors "github.com/pb33f/libopenapi-validator/errors"
+)
+
+// Doc is a document that read, built as OpenAPI 3.1 and validated as one.
+// Its fields hold only standard types, so a test importing the package compiles none of
+// the validator's.
+type Doc struct {
+	request  func(*http.Request) []string
+	response func(*http.Request, *http.Response) []string
+}
+
+// Read reads raw as an OpenAPI 3.1 document. The error says which step refused it: the
+// document does not read, its model does not build, no validator can be made of it, or
+// the validator finds it invalid (then each finding on a line of its own).
+func Read(raw []byte) (*Doc, error) {
+	doc, err := libopenapi.NewDocument(raw)
+	if err != nil {
+		return nil, fmt.Errorf("the document does not read: %w", err)
+	}
+	if _, err := doc.BuildV3Model(); err != nil {
+		return nil, fmt.Errorf("the document does not build as OpenAPI 3.1: %w", err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("no validator can be made of the document: %v", errs)
+	}
+	if ok, verrs := v.ValidateDocument(); !ok {
+		return nil, fmt.Errorf("the document is not valid OpenAPI 3.1:\n%s", strings.Join(lines(verrs), "\n"))
+	}
+	return &Doc{
+		request: func(req *http.Request) []string {
+			if ok, errs := v.ValidateHttpRequest(req); !ok {
+				return findings(errs)
+			}
+			return nil
+		},
+		response: func(req *http.Request, resp *http.Response) []string {
+			if ok, errs := v.ValidateHttpResponse(req, resp); !ok {
+				return findings(errs)
+			}
+			return nil
+		},
+	}, nil
+}
+
+// Request checks req (its body read, so give a request whose body can be spent) against
+// the document: what the validator found, one finding a line, none when it conforms.
+func (d *Doc) Request(req *http.Request) []string { return d.request(req) }
+
+// Response checks resp, the answer to req, against the document as Request does.
+func (d *Doc) Response(req *http.Request, resp *http.Response) []string {
+	return d.response(req, resp)
+}
+
+// findings are lines(errs), or one line saying the validator refused without a reason.
+func findings(errs []*verrors.ValidationError) []string {
+	if out := lines(errs); len(out) > 0 {
+		return out
+	}
+	return []string{"refused, without a finding"}
+}
+
+// lines are the validator's findings: "message: reason", each followed by its schema
+// errors, indented, with the field and the schema keyword that refused it.
+func lines(errs []*verrors.ValidationError) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Message+": "+e.Reason)
+		for _, se := range e.SchemaValidationErrors {
+			out = append(out, "  "+se.FieldPath+" ("+se.KeywordLocation+"): "+se.Reason)
+		}
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package openapicheck
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// a document of one route: GET /things/{name} answers 200 with {"name": string}, closed.
+const doc = `{
+  "openapi": "3.1.0",
+  "info": {"title": "things", "version": "1"},
+  "paths": {
+    "/things/{name}": {
+      "get": {
+        "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[a-z]+$"}}],
+        "responses": {
+          "200": {
+            "description": "the thing",
+            "content": {"application/json": {"schema": {
+              "type": "object", "required": ["name"], "additionalProperties": false,
+              "properties": {"name": {"type": "string"}}
+            }}}
+          }
+        }
+      }
+    }
+  }
+}`
+
+func answer(req *http.Request, body string) *http.Response {
+	return &http.Response{
+		StatusCode: 200, Request: req, Body: io.NopCloser(strings.NewReader(body)),
+		Header: http.Header{"Content-Type": {"application/json"}},
+	}
+}
+
+func TestReadSaysWhichStepRefused(t *testing.T) {
+	for _, c := range []struct{ name, raw, want string }{
+		{"not a document", `[1, 2`, "the document does not read"},
+		{"not OpenAPI", `{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}`, "the document does not build as OpenAPI 3.1: "},
+		{"an invalid document", `{"openapi": "3.1.0", "info": {"title": "x"}, "paths": {}}`, "the document is not valid OpenAPI 3.1:\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := Read([]byte(c.raw))
+			if err == nil || d != nil {
+				t.Fatalf("Read = %v, %v; want a refusal", d, err)
+			}
+			if !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("Read: %v\nwant it to start %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestRequestAndResponseFindings(t *testing.T) {
+	d, err := Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _ := http.NewRequest("GET", "http://h/things/cup", nil)
+	if got := d.Request(good); got != nil {
+		t.Errorf("a conforming request: %q", got)
+	}
+	if got := d.Response(good, answer(good, `{"name": "cup"}`)); got != nil {
+		t.Errorf("a conforming answer: %q", got)
+	}
+
+	bad, _ := http.NewRequest("GET", "http://h/things/CUP", nil)
+	if got := d.Request(bad); len(got) == 0 {
+		t.Error("a path parameter against its pattern: no finding")
+	}
+	got := d.Response(good, answer(good, `{"name": "cup", "extra": 1}`))
+	if len(got) < 2 || !strings.HasPrefix(got[1], "  ") {
+		t.Errorf("an answer with a member the schema closes out: %q; want the finding and its schema errors, indented", got)
+	}
+}
