@@ -3,6 +3,7 @@ package openapicheck
 import (
 	"io"
 	"net/http"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -76,3 +77,42 @@ func TestRequestAndResponseFindings(t *testing.T) {
 		t.Errorf("an answer with a member the schema closes out: %q; want the finding and its schema errors, indented", got)
 	}
 }
+
+// The compile of libopenapi's calls stays cached only while this package imports nothing
+// of takokit, and it saves only if no other package calls libopenapi itself
+// (docs/decisions.md#test-time): every package of the workspace (of the hostsim module
+// alone, outside one) is listed with its imports and its tests'.
+func TestOnlyThisPackageCallsLibopenapi(t *testing.T) {
+	deps, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(deps)) {
+		if strings.HasPrefix(dep, "github.com/takokit/") && dep != self {
+			t.Errorf("openapicheck depends on %s: then every change there compiles libopenapi's calls again", dep)
+		}
+	}
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}`, "github.com/takokit/takokit/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		listed[f[0]] = true
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, "github.com/pb33f/libopenapi") && f[0] != self {
+				t.Errorf("%s imports %s: call it through openapicheck", f[0], imp)
+			}
+		}
+	}
+	gowork, err := exec.Command("go", "env", "GOWORK").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.TrimSpace(string(gowork)); w != "" && w != "off" && !listed["github.com/takokit/takokit/scripts"] {
+		t.Errorf("in the workspace %s, go list did not list the scenarios' package; the check saw only %d packages", w, len(listed))
+	}
+}
+
+const self = "github.com/takokit/takokit/hostsim/hostsimtest/openapicheck"

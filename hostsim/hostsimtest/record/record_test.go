@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -69,5 +70,20 @@ func TestRecorderKeepsNoFailedExchange(t *testing.T) {
 	}
 	if n := len(rec.Exchanges()); n != 0 {
 		t.Fatalf("%d exchanges kept of a request that got no answer", n)
+	}
+}
+
+// The scenarios import this package for its recorder; it depends on nothing of takokit,
+// so a change to hostsim does not compile their test binary again
+// (docs/decisions.md#test-time).
+func TestRecordDependsOnNothingOfTakokit(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/takokit/") && dep != "github.com/takokit/takokit/hostsim/hostsimtest/record" {
+			t.Errorf("record depends on %s", dep)
+		}
 	}
 }
