@@ -29,6 +29,7 @@ var selfContained = map[string]string{
 	"hostsim/cmd/hostsim":        "builds and runs its own package, whose sources make the test binary",
 	"hostsim/internal/decide":    "lists the imports of its own package",
 	"hostsim/internal/bench":     "spins a shell loop to read its CPU clock; the loop reads no file",
+	"hostsim/hostsimtest/record": "lists the imports of its own package",
 	"hostsim/internal/sweeptest": "runs its own test binary again as a probe of the fail-fast rule; the probe reads no file",
 	"provider":                   "lists the imports of its own package",
 	"provider/takoformtest":      "checks UseOpenTofu's errors and the variables it sets; it runs nothing",
