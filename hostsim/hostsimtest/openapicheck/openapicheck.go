@@ -2,10 +2,10 @@
 // answers against it, with pb33f's libopenapi and its validator, for the tests that
 // hold hostsim's document to what hostsim does (docs/protocol.md#openapi).
 //
-// It imports nothing of takokit and its API has only standard types, so the libopenapi
-// packages are compiled into a test once, here: a package that called them itself took
-// about 7 CPU-s to compile, every time anything it imports changed
-// (docs/decisions.md#test-time).
+// It imports nothing of takokit and its API has only standard types, so the calls into
+// libopenapi are compiled once, here, and stay in go's cache: a test package that made
+// them itself took about 7 CPU-s more to compile, again every time anything it imports
+// changed (docs/decisions.md#test-time).
 package openapicheck
 
 import (
