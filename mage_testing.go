@@ -257,16 +257,17 @@ func testBinFlag(bins, name string) []string {
 // testBinDir is where the test jobs of the checkout at root keep their binaries: in the
 // user's cache, outside the checkout (go touches an up-to-date binary on every run, and a
 // test opening its own binary inside its module, as the scenarios' does, would never
-// have its result reused), a folder per checkout, the two most recently used kept
-// (testrun.BinDir). When none can be made it says why and gives "": the tests run all
-// the same, linking every binary.
+// have its result reused), a folder per checkout, those of checkouts that are gone
+// removed and the keptCheckouts most recently used of the others kept (testrun.BinDir).
+// When none can be made it says why and gives "": the tests run all the same, linking
+// every binary.
 func testBinDir(root string) string {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		err = fmt.Errorf("no folder for the test binaries: %w", err)
 	} else {
 		var dir string
-		if dir, err = testrun.BinDir(filepath.Join(cache, "takokit", "testbin"), root, time.Now(), 2); err == nil {
+		if dir, err = testrun.BinDir(filepath.Join(cache, "takokit", "testbin"), root, time.Now(), keptCheckouts); err == nil {
 			return dir
 		}
 	}
@@ -274,6 +275,11 @@ func testBinDir(root string) string {
 	fmt.Printf("%v; every test binary is linked again on each run (set XDG_CACHE_HOME to a writable folder to keep them)\n", err)
 	return ""
 }
+
+// keptCheckouts is how many checkouts keep their test binaries, about 0.8 GB each: a
+// checkout, a worktree beside it and a clone (CI's, or one to try a change in) test
+// without removing each other's binaries (docs/decisions.md#test-binaries).
+const keptCheckouts = 3
 
 // jobCost orders the jobs, longest first, so the longest never starts last: their wall
 // time on two cores (docs/decisions.md#test-time). A job not listed goes last.

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,11 +20,15 @@ import (
 // time set anew (docs/decisions.md#ci-disk).
 const usedFile = "used"
 
+// rootFile holds, in a checkout's folder of test binaries, the path of that checkout.
+const rootFile = "root"
+
 // BinDir is the folder where the test jobs of the checkout at root keep their test
 // binaries (`go test -o`): base (the user's cache, takokit/testbin) holds one folder per
-// checkout, named by a hash of its path, made when missing and stamped with now. Only
-// the keep most recently used checkouts' folders stay: the others are removed, so
-// checkouts at ever new paths (a CI clone each run) cannot fill the disk
+// checkout, named by a hash of its path, made when missing and stamped with now and
+// root. The folders of checkouts that are gone (their recorded path no longer exists)
+// are removed, and of the others only the keep most recently used stay, so checkouts
+// at ever new paths (a CI clone each run) cannot fill the disk
 // (docs/decisions.md#test-binaries).
 func BinDir(base, root string, now time.Time, keep int) (string, error) {
 	if inside(base, root) {
@@ -35,8 +41,10 @@ func BinDir(base, root string, now time.Time, keep int) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("the folder for the test binaries: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, usedFile), []byte(strconv.FormatInt(now.Unix(), 10)+"\n"), 0o644); err != nil {
-		return "", fmt.Errorf("the folder for the test binaries: %w", err)
+	for name, text := range map[string]string{usedFile: strconv.FormatInt(now.Unix(), 10), rootFile: root} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text+"\n"), 0o644); err != nil {
+			return "", fmt.Errorf("the folder for the test binaries: %w", err)
+		}
 	}
 	entries, err := os.ReadDir(base)
 	if err != nil {
@@ -50,6 +58,12 @@ func BinDir(base, root string, now time.Time, keep int) (string, error) {
 	for _, e := range entries {
 		p := filepath.Join(base, e.Name())
 		if !e.IsDir() || p == dir {
+			continue
+		}
+		if gone(p) {
+			if err := os.RemoveAll(p); err != nil {
+				return "", fmt.Errorf("removing the test binaries of a checkout that is gone (%s): %w", p, err)
+			}
 			continue
 		}
 		used := int64(0) // a folder without a readable stamp goes first
@@ -68,4 +82,20 @@ func BinDir(base, root string, now time.Time, keep int) (string, error) {
 		}
 	}
 	return dir, nil
+}
+
+// gone: the folder p records a checkout path that no longer exists. A folder without
+// the record (or with one that cannot be read) is not known to be gone: it is kept or
+// removed by when it was used.
+func gone(p string) bool {
+	b, err := os.ReadFile(filepath.Join(p, rootFile))
+	if err != nil {
+		return false
+	}
+	root := strings.TrimSpace(string(b))
+	if root == "" {
+		return false
+	}
+	_, err = os.Stat(root)
+	return errors.Is(err, fs.ErrNotExist)
 }

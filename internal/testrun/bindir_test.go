@@ -8,28 +8,43 @@ import (
 	"time"
 )
 
+// checkouts makes folders standing for checkouts, one per name, under a folder of its own.
+func checkouts(t *testing.T, names ...string) map[string]string {
+	t.Helper()
+	w := t.TempDir()
+	out := map[string]string{}
+	for _, n := range names {
+		out[n] = filepath.Join(w, n)
+		if err := os.Mkdir(out[n], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
 func TestBinDirKeepsTheMostRecentlyUsedCheckouts(t *testing.T) {
 	base := t.TempDir()
+	w := checkouts(t, "a", "b", "c")
 	at := func(s int64) time.Time { return time.Unix(1_800_000_000+s, 0) }
-	dirOf := func(root string, when int64) string {
+	dirOf := func(name string, when int64) string {
 		t.Helper()
-		d, err := BinDir(base, root, at(when), 2)
+		d, err := BinDir(base, w[name], at(when), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return d
 	}
-	a := dirOf("/w/a", 1)
+	a := dirOf("a", 1)
 	if err := os.WriteFile(filepath.Join(a, "x.test"), []byte("binary"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if again := dirOf("/w/a", 2); again != a {
+	if again := dirOf("a", 2); again != a {
 		t.Fatalf("the same checkout got another folder: %s, then %s", a, again)
 	}
 	if _, err := os.Stat(filepath.Join(a, "x.test")); err != nil {
 		t.Fatalf("a second run of the same checkout lost its binaries: %v", err)
 	}
-	b := dirOf("/w/b", 3)
+	b := dirOf("b", 3)
 	if a == b {
 		t.Fatalf("two checkouts share the folder %s", a)
 	}
@@ -37,14 +52,58 @@ func TestBinDirKeepsTheMostRecentlyUsedCheckouts(t *testing.T) {
 	if err := os.Mkdir(stale, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c := dirOf("/w/c", 4) // keeps b (used last before it), removes a and the unstamped folder
+	c := dirOf("c", 4) // keeps b (used last before it), removes a and the unstamped folder
 	if got, want := folders(t, base), sorted(b, c); !slices.Equal(got, want) {
 		t.Errorf("after the third checkout: %q, want %q", got, want)
 	}
-	dirOf("/w/b", 5)
-	dirOf("/w/a", 6) // now c is the least recently used
+	dirOf("b", 5)
+	dirOf("a", 6) // now c is the least recently used
 	if got, want := folders(t, base), sorted(a, b); !slices.Equal(got, want) {
 		t.Errorf("after b then a ran again: %q, want %q", got, want)
+	}
+}
+
+// A checkout that is gone (a CI clone removed after its run, a worktree pruned) frees its
+// folder at the next run of any checkout, however recently it was used; the folders of
+// checkouts still there are kept up to the count, and one recorded before the checkouts'
+// paths were (no record) is kept or removed by when it was used, as before.
+func TestBinDirRemovesTheFoldersOfCheckoutsThatAreGone(t *testing.T) {
+	base := t.TempDir()
+	w := checkouts(t, "main", "worktree", "clone")
+	at := func(s int64) time.Time { return time.Unix(1_800_000_000+s, 0) }
+	dirOf := func(name string, when int64) string {
+		t.Helper()
+		d, err := BinDir(base, w[name], at(when), 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	main, worktree, clone := dirOf("main", 1), dirOf("worktree", 2), dirOf("clone", 3)
+	if got, want := folders(t, base), sorted(main, worktree, clone); !slices.Equal(got, want) {
+		t.Fatalf("three checkouts, three kept: %q, want %q", got, want)
+	}
+	if b, err := os.ReadFile(filepath.Join(clone, rootFile)); err != nil || string(b) != w["clone"]+"\n" {
+		t.Errorf("the clone's folder records %q (%v), want its path", b, err)
+	}
+	if err := os.RemoveAll(w["clone"]); err != nil {
+		t.Fatal(err)
+	}
+	if dirOf("main", 4) != main {
+		t.Fatal("main got another folder")
+	}
+	if got, want := folders(t, base), sorted(main, worktree); !slices.Equal(got, want) {
+		t.Errorf("after the clone was removed: %q, want %q (the clone's folder gone, the worktree's kept)", got, want)
+	}
+	if err := os.Remove(filepath.Join(worktree, rootFile)); err != nil { // a folder from before the record
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(w["worktree"]); err != nil {
+		t.Fatal(err)
+	}
+	dirOf("main", 5)
+	if got, want := folders(t, base), sorted(main, worktree); !slices.Equal(got, want) {
+		t.Errorf("a folder without the record is not known to be gone: %q, want %q", got, want)
 	}
 }
 
