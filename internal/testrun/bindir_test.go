@@ -22,18 +22,22 @@ func checkouts(t *testing.T, names ...string) map[string]string {
 	return out
 }
 
-func TestBinDirKeepsTheMostRecentlyUsedCheckouts(t *testing.T) {
-	base := t.TempDir()
-	w := checkouts(t, "a", "b", "c")
-	at := func(s int64) time.Time { return time.Unix(1_800_000_000+s, 0) }
-	dirOf := func(name string, when int64) string {
+// runs gives a run of the named checkout at a time (seconds on a fixed clock): its folder,
+// BinDir keeping keep.
+func runs(t *testing.T, base string, checkouts map[string]string, keep int) func(name string, when int64) string {
+	return func(name string, when int64) string {
 		t.Helper()
-		d, err := BinDir(base, w[name], at(when), 2)
+		d, err := BinDir(base, checkouts[name], time.Unix(1_800_000_000+when, 0), keep)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return d
 	}
+}
+
+func TestBinDirKeepsTheMostRecentlyUsedCheckouts(t *testing.T) {
+	base := t.TempDir()
+	dirOf := runs(t, base, checkouts(t, "a", "b", "c"), 2)
 	a := dirOf("a", 1)
 	if err := os.WriteFile(filepath.Join(a, "x.test"), []byte("binary"), 0o755); err != nil {
 		t.Fatal(err)
@@ -70,15 +74,7 @@ func TestBinDirKeepsTheMostRecentlyUsedCheckouts(t *testing.T) {
 func TestBinDirRemovesTheFoldersOfCheckoutsThatAreGone(t *testing.T) {
 	base := t.TempDir()
 	w := checkouts(t, "main", "worktree", "clone")
-	at := func(s int64) time.Time { return time.Unix(1_800_000_000+s, 0) }
-	dirOf := func(name string, when int64) string {
-		t.Helper()
-		d, err := BinDir(base, w[name], at(when), 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
+	dirOf := runs(t, base, w, 3)
 	main, worktree, clone := dirOf("main", 1), dirOf("worktree", 2), dirOf("clone", 3)
 	if got, want := folders(t, base), sorted(main, worktree, clone); !slices.Equal(got, want) {
 		t.Fatalf("three checkouts, three kept: %q, want %q", got, want)
