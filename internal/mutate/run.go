@@ -376,6 +376,14 @@ func writeOverlay(work string, m Mutant) (string, error) {
 	return overlay, os.WriteFile(overlay, b, 0o644)
 }
 
+// buildCovered builds the test binary of package pkg at bin, counting coverage of the
+// packages coverpkg names: what tells which tests execute a mutated position. Linked
+// without DWARF (-ldflags=-w, as the mutants are): nothing debugs it, and DWARF is about
+// a third of a link.
+func buildCovered(ctx context.Context, modDir, pkg, coverpkg, bin string) ([]byte, error) {
+	return goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-ldflags=-w", "-cover", "-coverpkg="+coverpkg, "-o", bin, pkg)
+}
+
 // goCmd runs the go command in dir (testCmd with the go binary).
 func goCmd(ctx context.Context, dir string, env []string, timeout time.Duration, args ...string) ([]byte, error) {
 	return testCmd(ctx, "go", dir, env, timeout, args...)

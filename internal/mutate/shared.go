@@ -94,7 +94,7 @@ func (sh *Shared) testBinary(ctx context.Context, s Scope, modDir, t, coverpkg s
 	}
 	sh.mu.Unlock()
 	b.once.Do(func() {
-		b.out, b.err = goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-cover", "-coverpkg="+coverpkg, "-o", b.path, t)
+		b.out, b.err = buildCovered(ctx, modDir, t, coverpkg, b.path)
 	})
 	return b.path, b.out, b.err
 }

@@ -85,7 +85,7 @@ func baseline(ctx context.Context, o Options, s Scope, modDir, pkg, work string)
 		if o.Shared != nil {
 			bin, out, err = o.Shared.testBinary(ctx, s, modDir, t, coverpkg)
 		} else {
-			out, err = goCmd(ctx, modDir, nil, 0, "test", "-c", "-vet=off", "-cover", "-coverpkg="+coverpkg, "-o", bin, t)
+			out, err = buildCovered(ctx, modDir, t, coverpkg, bin)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("go test -c %s: %v\n%s", t, err, firstLines(out, 20))
