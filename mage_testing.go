@@ -331,9 +331,10 @@ func scenarioParallel() int { return scenarioCount.get() }
 // of waitingModules (but the scenarios'): TAKOKIT_TEST_PARALLEL, else 8.
 func testParallel() int { return parallelCount.get() }
 
-// checkTestEnv refuses a TAKOKIT_TEST_JOBS, TAKOKIT_SCENARIO_PARALLEL or TAKOKIT_TEST_PARALLEL that is not a
-// count, and a TAKOKIT_TEST_FRESH that is neither 1 nor off, before anything is built
-// or run (testJobs and scenarioParallel then read them without an error).
+// checkTestEnv refuses a TAKOKIT_TEST_JOBS, TAKOKIT_SCENARIO_PARALLEL or
+// TAKOKIT_TEST_PARALLEL that is not a count, and a TAKOKIT_TEST_FRESH that is neither 1
+// nor off, before anything is built or run (the envCounts then read them without an
+// error).
 func checkTestEnv() error {
 	if _, err := testrun.Switch(os.Getenv, "TAKOKIT_TEST_FRESH"); err != nil {
 		return err

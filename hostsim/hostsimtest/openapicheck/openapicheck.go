@@ -41,21 +41,13 @@ func Read(raw []byte) (*Doc, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("no validator can be made of the document: %v", errs)
 	}
-	if ok, verrs := v.ValidateDocument(); !ok {
-		return nil, fmt.Errorf("the document is not valid OpenAPI 3.1:\n%s", strings.Join(lines(verrs), "\n"))
+	if found := findings(v.ValidateDocument()); found != nil {
+		return nil, fmt.Errorf("the document is not valid OpenAPI 3.1:\n%s", strings.Join(found, "\n"))
 	}
 	return &Doc{
-		request: func(req *http.Request) []string {
-			if ok, errs := v.ValidateHttpRequest(req); !ok {
-				return findings(errs)
-			}
-			return nil
-		},
+		request: func(req *http.Request) []string { return findings(v.ValidateHttpRequest(req)) },
 		response: func(req *http.Request, resp *http.Response) []string {
-			if ok, errs := v.ValidateHttpResponse(req, resp); !ok {
-				return findings(errs)
-			}
-			return nil
+			return findings(v.ValidateHttpResponse(req, resp))
 		},
 	}, nil
 }
@@ -69,23 +61,22 @@ func (d *Doc) Response(req *http.Request, resp *http.Response) []string {
 	return d.response(req, resp)
 }
 
-// findings are lines(errs), or one line saying the validator refused without a reason.
-func findings(errs []*verrors.ValidationError) []string {
-	if out := lines(errs); len(out) > 0 {
-		return out
+// findings are a validator's verdict as lines: none when ok, else "message: reason" for
+// each error, followed by its schema errors, indented, with the field and the schema
+// keyword that refused it (one line saying so when it refused without any).
+func findings(ok bool, errs []*verrors.ValidationError) []string {
+	if ok {
+		return nil
 	}
-	return []string{"refused, without a finding"}
-}
-
-// lines are the validator's findings: "message: reason", each followed by its schema
-// errors, indented, with the field and the schema keyword that refused it.
-func lines(errs []*verrors.ValidationError) []string {
 	var out []string
 	for _, e := range errs {
 		out = append(out, e.Message+": "+e.Reason)
 		for _, se := range e.SchemaValidationErrors {
 			out = append(out, "  "+se.FieldPath+" ("+se.KeywordLocation+"): "+se.Reason)
 		}
+	}
+	if len(out) == 0 {
+		return []string{"refused, without a finding"}
 	}
 	return out
 }
