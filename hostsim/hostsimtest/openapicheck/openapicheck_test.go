@@ -5,8 +5,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	verrors "github.com/pb33f/libopenapi-validator/errors"
 )
 
 // a document of one route: GET /things/{name} answers 200 with {"name": string}, closed.
@@ -76,6 +79,28 @@ func TestRequestAndResponseFindings(t *testing.T) {
 	got := d.Response(good, answer(good, `{"name": "cup", "extra": 1}`))
 	if len(got) < 2 || !strings.HasPrefix(got[1], "  ") {
 		t.Errorf("an answer with a member the schema closes out: %q; want the finding and its schema errors, indented", got)
+	}
+}
+
+// TestFindingsOfAVerdict: a verdict that passed has no finding even when the validator
+// listed errors beside it, and one that refused without naming an error still has a
+// line saying so (an empty list would read as a pass).
+func TestFindingsOfAVerdict(t *testing.T) {
+	errs := []*verrors.ValidationError{{Message: "GET /things/CUP", Reason: "pattern",
+		SchemaValidationErrors: []*verrors.SchemaValidationFailure{{FieldPath: "name", KeywordLocation: "/pattern", Reason: "no match"}}}}
+	for _, c := range []struct {
+		name string
+		ok   bool
+		errs []*verrors.ValidationError
+		want []string
+	}{
+		{"passed", true, errs, nil},
+		{"refused, naming an error", false, errs, []string{"GET /things/CUP: pattern", "  name (/pattern): no match"}},
+		{"refused without a finding", false, nil, []string{"refused, without a finding"}},
+	} {
+		if got := findings(c.ok, c.errs); !slices.Equal(got, c.want) {
+			t.Errorf("%s: findings = %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 
