@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Draft202012 is the only $schema catalog schemas may declare.
@@ -19,10 +20,8 @@ const maxSafeInt = 1<<53 - 1
 
 // decodeGeneric parses raw JSON keeping numbers as json.Number.
 func decodeGeneric(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := wire.DecodeNumbers(raw, &v); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -341,14 +339,9 @@ func quotePtr(p string) string {
 
 // decodeJSON parses one JSON document keeping numbers as json.Number.
 func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := wire.DecodeNumbers(raw, &v); err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
 	}
 	return v, nil
 }

@@ -22,7 +22,7 @@ func TestRefPointersAreDecoded(t *testing.T) {
 		`{"$ref":"#anchor"}`:      "only a JSON Pointer fragment",
 		`{"$ref":"#/$defs/x%2"}`:  "bad percent escape",
 		`{"$ref":"#/$defs/x%zz"}`: "bad percent escape",
-		`{"type":"string"} {}`:    "more than one JSON value",
+		`{"type":"string"} {}`:    "trailing data after the JSON value",
 	} {
 		if _, err := CompileSchema([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("CompileSchema(%s) = %v, want an error saying %q", doc, err, want)

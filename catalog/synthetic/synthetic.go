@@ -8,7 +8,6 @@
 package synthetic
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -186,10 +185,8 @@ func interfaceDir(i *catalog.Interface) string {
 // fixture documents at the paths the definition names. It marks in named each of
 // cat's Interfaces the definition references (an object naming its name and version).
 func add(files map[string][]byte, cat *catalog.Catalog, named map[*catalog.Interface]bool, src *catalog.Form, edit func(def map[string]any)) error {
-	dec := json.NewDecoder(bytes.NewReader(src.DefinitionJSON))
-	dec.UseNumber()
 	var def map[string]any
-	if err := dec.Decode(&def); err != nil {
+	if err := wire.DecodeNumbers(src.DefinitionJSON, &def); err != nil {
 		return fmt.Errorf("read the definition of %s: %w", src.Ref, err)
 	}
 	edit(def)

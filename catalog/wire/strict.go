@@ -61,9 +61,7 @@ func strictProblems(data []byte, t reflect.Type) ([]JSONError, error) {
 
 func genericProblems(data []byte, t reflect.Type) ([]JSONError, error) {
 	var generic any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&generic); err != nil {
+	if err := DecodeNumbers(data, &generic); err != nil {
 		return nil, &JSONError{Message: err.Error()}
 	}
 	var probs []JSONError

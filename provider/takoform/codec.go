@@ -1,7 +1,6 @@
 package takoform
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -103,9 +102,7 @@ func encodeValue(f *model.Field, v attr.Value) (any, error) {
 		return refNode(f.Ref, v.(types.String).ValueString()), nil
 	case model.FieldJSONMap:
 		var obj map[string]any
-		dec := json.NewDecoder(bytes.NewReader([]byte(v.(types.String).ValueString())))
-		dec.UseNumber()
-		if err := dec.Decode(&obj); err != nil || obj == nil {
+		if err := wire.DecodeNumbers([]byte(v.(types.String).ValueString()), &obj); err != nil || obj == nil {
 			return nil, fmt.Errorf("value is not one JSON object")
 		}
 		return obj, nil
@@ -215,9 +212,7 @@ func jcsString(s string) string {
 // decodeJSON parses bytes with json.Number.
 func decodeJSON(raw []byte) (any, error) {
 	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	if err := wire.DecodeNumbers(raw, &v); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -1,9 +1,10 @@
 package dashboard
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Redacted stands where the dashboard hides a value.
@@ -58,9 +59,7 @@ func redact(v any) any {
 // decode reads JSON bytes into plain values (nil when they are not JSON).
 func decode(raw []byte) any {
 	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil {
+	if wire.DecodeNumbers(raw, &v) != nil {
 		return nil
 	}
 	return v

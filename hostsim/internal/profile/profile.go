@@ -173,9 +173,7 @@ func decode(data []byte) (*Profile, map[string]any, error) {
 		return nil, nil, err
 	}
 	var doc map[string]any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
+	if err := wire.DecodeNumbers(data, &doc); err != nil {
 		return nil, nil, err
 	}
 	return &p, doc, nil

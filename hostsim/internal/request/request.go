@@ -135,9 +135,7 @@ func ParseResource(apiVersion, kind string, f FormDoc, m MetadataDoc, spec json.
 	}
 	obj := map[string]any{}
 	if !emptyObject(t) {
-		dec := json.NewDecoder(bytes.NewReader(t))
-		dec.UseNumber()
-		if err := dec.Decode(&obj); err != nil {
+		if err := wire.DecodeNumbers(t, &obj); err != nil {
 			return nil, decide.Invalid("/spec: %v", err)
 		}
 	}
@@ -155,9 +153,7 @@ func emptyObject(b []byte) bool {
 // of duplicate members (fault json.duplicates); undecodable bytes stay as they are.
 func lastMemberWins(body []byte) []byte {
 	var v any
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil || dec.More() {
+	if wire.DecodeNumbers(body, &v) != nil {
 		return body
 	}
 	out, err := json.Marshal(v)

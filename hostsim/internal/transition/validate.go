@@ -1,7 +1,6 @@
 package transition
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -203,9 +202,7 @@ func (p *parsed) checkSpec(s *Service) *wire.Error {
 	// Numbers stay json.Number, as an apply decodes them: the profile's
 	// supportedRanges compare only json.Number values.
 	var spec map[string]any
-	dec := json.NewDecoder(bytes.NewReader(p.Resource.Spec))
-	dec.UseNumber()
-	if err := dec.Decode(&spec); err != nil || spec == nil {
+	if err := wire.DecodeNumbers(p.Resource.Spec, &spec); err != nil || spec == nil {
 		return invalid("", "/resource/spec must be a JSON object (the desired spec under %s)", p.to.Ref)
 	}
 	if ptr, ok := secretAt(spec, ""); ok {

@@ -1,16 +1,15 @@
 package client
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/takokit/takokit/provider/internal/lazyre"
 	"math/big"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/takokit/takokit/catalog/wire"
+	"github.com/takokit/takokit/provider/internal/lazyre"
 )
 
 // The parts of the published support-profile schema (docs/provider-design.md#plan-time-support) that a
@@ -37,9 +36,7 @@ var (
 // so comparisons read 1e3 and 1000.0 as the integer 1000.
 func checkProfileShape(raw []byte, sp *SupportProfile) error {
 	var doc map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
+	if err := wire.DecodeNumbers(raw, &doc); err != nil {
 		return fmt.Errorf("the profile is not a JSON object: %v", err)
 	}
 	if sp.APIVersion != profileAPIVersion {
