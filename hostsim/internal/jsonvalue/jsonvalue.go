@@ -12,8 +12,9 @@ package jsonvalue
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"unicode/utf8"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // Decode is the value of data, as json.Decoder with UseNumber decodes it.
@@ -27,21 +28,16 @@ func Decode(data []byte) (any, error) {
 	return slow(data)
 }
 
-// slow is encoding/json's decode of data: the values and errors Decode stands for.
+// slow is encoding/json's decode of data: the values and errors Decode stands for
+// (wire.DecodeNumbers: bytes after the value, a stray closing bracket included, are
+// wire.ErrTrailingData).
 func slow(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := wire.DecodeNumbers(data, &v); err != nil {
 		return nil, err
-	}
-	if dec.More() {
-		return nil, errTrailing
 	}
 	return v, nil
 }
-
-var errTrailing = errors.New("trailing data after the JSON value")
 
 type decoder struct {
 	data  []byte

@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -10,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // same fails unless Decode gives for data what encoding/json gives: the value, or an
@@ -105,9 +108,14 @@ func TestDecodeIsEncodingJSONOnWhatItCannotRead(t *testing.T) {
 	for _, doc := range []string{"", " ", "{", "[", `{"a"}`, `{"a":}`, `{"a":1,}`, "[1,]", "[1 2]", `{"a":1 "b":2}`,
 		"01", "-", "1.", "1e", "1e+", "+1", ".5", "tru", "truex", "nul", "[true false]", `"open`, `"ctl` + "\x01" + `"`,
 		"\"bad utf8 \xff\"", `"\u00e9\ud83d\ude00"`, `"\ud800"`, `"\x"`, `{"a":1}{`, "1 2", `{"a":1,"a":2}`,
-		`{"a":[1,{"b":null}],"c":"\/"}`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+		`{"a":[1,{"b":null}],"c":"\/"}`, `{}]`, `1]`, `[1]}`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 		strings.Repeat("[", 9999) + strings.Repeat("]", 9999)} {
 		same(t, "document", []byte(doc))
+	}
+	for _, doc := range []string{"1 2", `{"a":1}{`, `{}]`, `[1]}`} {
+		if _, err := Decode([]byte(doc)); !errors.Is(err, wire.ErrTrailingData) {
+			t.Errorf("Decode(%q) = %v, want wire.ErrTrailingData", doc, err)
+		}
 	}
 }
 
