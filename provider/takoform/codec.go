@@ -165,11 +165,10 @@ func encodeMembers(f *model.Field, o types.Object) (map[string]any, error) {
 	return item, nil
 }
 
-// bindingRefTarget is the reference target of a binding item.
+// bindingRefTarget is the reference target of a binding item: its reference member's
+// (the catalog gives a binding list no target of its own, only its item's member:
+// TestBindingListEncodesThroughItsReferenceMember), nil when it has none.
 func bindingRefTarget(f *model.Field) *model.RefTarget {
-	if f.Ref != nil {
-		return f.Ref
-	}
 	for i := range f.Members {
 		if f.Members[i].Wire == f.RefMember && f.Members[i].Ref != nil {
 			return f.Members[i].Ref

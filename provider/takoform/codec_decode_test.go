@@ -166,3 +166,48 @@ func TestCodecEdges(t *testing.T) {
 		t.Errorf("an object list entry whose %s is a string decodes as %v (%v); want the member named", weight, got, err)
 	}
 }
+
+// TestBindingListEncodesThroughItsReferenceMember: every binding list of the catalog
+// has no reference target of its own and one in its item's reference member, and an
+// entry encodes as {name, <member>: {apiVersion, kind, name}} with that member's
+// target; a list whose model lacks the member is refused, not encoded with a nil
+// target.
+func TestBindingListEncodesThroughItsReferenceMember(t *testing.T) {
+	t.Parallel()
+	p := testProvider(t) // the codec asks no host
+	var bl *model.Field
+	var walk func(fs []model.Field)
+	walk = func(fs []model.Field) {
+		for i := range fs {
+			if f := &fs[i]; f.Kind == model.FieldBindingList {
+				if f.Ref != nil || bindingRefTarget(f) == nil {
+					t.Errorf("binding list %s: own target %v, its member %q's %v; want none of its own and its member's", f.Wire, f.Ref, f.RefMember, bindingRefTarget(f))
+				}
+				bl = f
+			}
+			walk(fs[i].Members)
+		}
+	}
+	for _, kt := range p.kinds {
+		walk(kt.model.newest.Fields)
+	}
+	if bl == nil {
+		t.Fatal("the catalog declares no binding list")
+	}
+	itemType := map[string]attr.Type{"name": types.StringType, bindingTargetAttr: types.StringType}
+	item, d := types.ObjectValue(itemType, map[string]attr.Value{"name": types.StringValue("CACHE"), bindingTargetAttr: types.StringValue("kv")})
+	list, d2 := types.ListValue(types.ObjectType{AttrTypes: itemType}, []attr.Value{item})
+	if d.HasError() || d2.HasError() {
+		t.Fatal(d, d2)
+	}
+	target := bindingRefTarget(bl)
+	want := []any{map[string]any{"name": "CACHE", bl.RefMember: map[string]any{"apiVersion": target.APIVersion, "kind": target.Kind, "name": "kv"}}}
+	if got, err := encodeValue(bl, list); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("binding list %s encodes as %v (%v), want %v", bl.Wire, got, err, want)
+	}
+	broken := *bl
+	broken.Members = slices.DeleteFunc(slices.Clone(bl.Members), func(m model.Field) bool { return m.Wire == bl.RefMember })
+	if got, err := encodeValue(&broken, list); err == nil || err.Error() != "binding list without a reference member" {
+		t.Errorf("a binding list without its reference member encodes as %v (%v); want it refused", got, err)
+	}
+}
