@@ -32,14 +32,15 @@ func modeOf(m *kindModel, f *model.Field) fieldMode {
 	return fieldMode{optional: true}
 }
 
-func compileRules(f *model.Field) (stringRules, error) {
+// stringRulesOf are the checks of a string field or member. It cannot fail: the
+// catalog loader refused any pattern that does not compile, and compiling waits for the
+// first value to check, so building the schema stays cheap.
+func stringRulesOf(f *model.Field) stringRules {
 	r := stringRules{minLen: f.MinLength, maxLen: f.MaxLength, enum: f.Enum, about: f.Description}
 	if f.Pattern != "" {
-		// the catalog loader refused any pattern that does not compile; compiling waits
-		// for the first value to check, so building the schema stays cheap
 		r.pattern = lazyre.New(f.Pattern)
 	}
-	return r, nil
+	return r
 }
 
 func fieldDescription(m *kindModel, f *model.Field) string {
@@ -64,10 +65,7 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 	if err != nil {
 		return nil, fmt.Errorf("default: %w", err)
 	}
-	rules, err := compileRules(f)
-	if err != nil {
-		return nil, err
-	}
+	rules := stringRulesOf(f)
 	switch f.Kind {
 	case model.FieldString, model.FieldStringEnum, model.FieldReference, model.FieldJSONMap:
 		a := schema.StringAttribute{Required: mode.required, Optional: mode.optional, Computed: mode.computed, Description: desc}
@@ -119,11 +117,7 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 		}
 		return a, nil
 	case model.FieldBindingList, model.FieldObjectList:
-		nested, err := nestedObject(f)
-		if err != nil {
-			return nil, err
-		}
-		a := schema.ListNestedAttribute{NestedObject: nested, Required: mode.required, Optional: mode.optional,
+		a := schema.ListNestedAttribute{NestedObject: nestedObject(f), Required: mode.required, Optional: mode.optional,
 			Computed: mode.computed, Description: desc,
 			Validators: []validator.List{collectionCheck(f.MinItems, f.MaxItems, f.Unique, stringRules{})}}
 		if def != nil {
@@ -131,11 +125,7 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 		}
 		return a, nil
 	case model.FieldObject:
-		members, err := objectMembers(m, f)
-		if err != nil {
-			return nil, err
-		}
-		a := schema.SingleNestedAttribute{Attributes: members, Required: mode.required, Optional: mode.optional,
+		a := schema.SingleNestedAttribute{Attributes: objectMembers(m, f), Required: mode.required, Optional: mode.optional,
 			Computed: mode.computed, Description: desc}
 		if def != nil {
 			a.Default = objectdefault.StaticValue(def.(types.Object))
@@ -145,24 +135,20 @@ func desiredAttr(m *kindModel, f *model.Field) (schema.Attribute, error) {
 	return nil, fmt.Errorf("field kind %q has no attribute shape", f.Kind)
 }
 
-func nestedObject(f *model.Field) (schema.NestedAttributeObject, error) {
+func nestedObject(f *model.Field) schema.NestedAttributeObject {
 	attrs := map[string]schema.Attribute{}
 	if f.Kind == model.FieldBindingList {
 		var envNameRules stringRules
 		for i := range f.Members {
 			if f.Members[i].Wire == "name" {
-				r, err := compileRules(&f.Members[i])
-				if err != nil {
-					return schema.NestedAttributeObject{}, err
-				}
-				envNameRules = r
+				envNameRules = stringRulesOf(&f.Members[i])
 			}
 		}
 		attrs["name"] = schema.StringAttribute{Required: true, Description: "Binding name seen by the runtime.",
 			Validators: []validator.String{stringCheck(envNameRules)}}
 		attrs[bindingTargetAttr] = schema.StringAttribute{Required: true, Description: "Name of the bound resource.",
 			Validators: []validator.String{stringCheck(resourceNameRules)}}
-		return schema.NestedAttributeObject{Attributes: attrs}, nil
+		return schema.NestedAttributeObject{Attributes: attrs}
 	}
 	for i := range f.Members {
 		mf := &f.Members[i]
@@ -170,13 +156,9 @@ func nestedObject(f *model.Field) (schema.NestedAttributeObject, error) {
 		if desc == "" {
 			desc = fmt.Sprintf("Member %s of each %s item.", mf.Wire, f.Wire)
 		}
-		a, err := memberAttr(mf, desc)
-		if err != nil {
-			return schema.NestedAttributeObject{}, err
-		}
-		attrs[mf.Attr] = a
+		attrs[mf.Attr] = memberAttr(mf, desc)
 	}
-	return schema.NestedAttributeObject{Attributes: attrs}, nil
+	return schema.NestedAttributeObject{Attributes: attrs}
 }
 
 // maxProperties reads a json-map property's maxProperties from the newest desired
@@ -206,7 +188,7 @@ func maxProperties(m *kindModel, wireName string) *int64 {
 // objectMembers are the attributes of an object field's members: each Required or
 // Optional as the object's schema says, with its own validators, and marked when a
 // change of it replaces the resource.
-func objectMembers(m *kindModel, f *model.Field) (map[string]schema.Attribute, error) {
+func objectMembers(m *kindModel, f *model.Field) map[string]schema.Attribute {
 	attrs := map[string]schema.Attribute{}
 	for i := range f.Members {
 		mf := &f.Members[i]
@@ -217,38 +199,30 @@ func objectMembers(m *kindModel, f *model.Field) (map[string]schema.Attribute, e
 		if m.alwaysReplace(mf.Pointer) && !m.alwaysReplace(f.Pointer) {
 			desc += " Changing it replaces the resource."
 		}
-		a, err := memberAttr(mf, desc)
-		if err != nil {
-			return nil, err
-		}
-		attrs[mf.Attr] = a
+		attrs[mf.Attr] = memberAttr(mf, desc)
 	}
-	return attrs, nil
+	return attrs
 }
 
 // memberAttr is the attribute of one scalar or reference member of an object or an
 // object-list item.
-func memberAttr(mf *model.Field, desc string) (schema.Attribute, error) {
+func memberAttr(mf *model.Field, desc string) schema.Attribute {
 	switch mf.Kind {
 	case model.FieldInteger:
 		a := schema.Int64Attribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
 		if mf.Min != nil || mf.Max != nil {
 			a.Validators = []validator.Int64{rangeCheck(mf.Min, mf.Max)}
 		}
-		return a, nil
+		return a
 	case model.FieldBoolean:
-		return schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}, nil
+		return schema.BoolAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
 	case model.FieldReference:
 		return schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc + " The target resource's name.",
-			Validators: []validator.String{stringCheck(resourceNameRules)}}, nil
-	}
-	r, err := compileRules(mf)
-	if err != nil {
-		return nil, err
+			Validators: []validator.String{stringCheck(resourceNameRules)}}
 	}
 	a := schema.StringAttribute{Required: mf.Required, Optional: !mf.Required, Description: desc}
-	if !r.empty() {
+	if r := stringRulesOf(mf); !r.empty() {
 		a.Validators = []validator.String{stringCheck(r)}
 	}
-	return a, nil
+	return a
 }
