@@ -100,10 +100,13 @@ func TestDesiredAttributeOfAHandBuiltField(t *testing.T) {
 		t.Errorf("a default that is not JSON: %v, %v; want an error saying default:", a, err)
 	}
 	ctx := context.Background()
-	a, err := desiredAttr(m, &model.Field{Wire: "b", Attr: "b", Kind: model.FieldBoolean, Default: json.RawMessage(`true`)})
+	a, err := desiredAttr(m, &model.Field{Wire: "b", Attr: "b", Pointer: "/b", Kind: model.FieldBoolean, Default: json.RawMessage(`true`)})
 	b, ok := a.(schema.BoolAttribute)
 	if err != nil || !ok || b.Default == nil {
 		t.Fatalf("a boolean with a default: %#v, %v; want a BoolAttribute with a default", a, err)
+	}
+	if want := "Desired field b. Omitting it means the default true."; !strings.HasPrefix(b.Description, want) {
+		t.Errorf("a field without a description is described %q, want it to start %q", b.Description, want)
 	}
 	var br defaults.BoolResponse
 	if b.Default.DefaultBool(ctx, defaults.BoolRequest{}, &br); !br.PlanValue.Equal(types.BoolValue(true)) {
@@ -118,5 +121,35 @@ func TestDesiredAttributeOfAHandBuiltField(t *testing.T) {
 	want, _ := types.ListValue(types.StringType, []attr.Value{types.StringValue("x"), types.StringValue("y")})
 	if l.Default.DefaultList(ctx, defaults.ListRequest{}, &lr); !lr.PlanValue.Equal(want) {
 		t.Errorf("the list's default is %v, want %v", lr.PlanValue, want)
+	}
+}
+
+// TestBindingListItemAttributes: a binding list's item is the binding's name and the bound
+// resource's name, both required, each described for what it is and checked (the name by
+// the item schema's own rules, the target as a resource name), whatever the catalog's
+// members say of themselves.
+func TestBindingListItemAttributes(t *testing.T) {
+	t.Parallel()
+	p := testProvider(t)
+	var bl *model.Field
+	for _, f := range p.kinds[0].model.cat.Forms() {
+		for i := range f.Fields {
+			if f.Fields[i].Kind == model.FieldBindingList {
+				bl = &f.Fields[i]
+			}
+		}
+	}
+	if bl == nil {
+		t.Fatal("the catalog declares no binding list")
+	}
+	attrs := nestedObject(bl).Attributes
+	for name, want := range map[string]string{"name": "Binding name seen by the runtime.", bindingTargetAttr: "Name of the bound resource."} {
+		a, ok := attrs[name].(schema.StringAttribute)
+		if !ok || !a.Required || a.Description != want || len(a.Validators) != 1 {
+			t.Errorf("binding list %s: item attribute %s is %#v; want a required string described %q with one validator", bl.Wire, name, attrs[name], want)
+		}
+	}
+	if len(attrs) != 2 {
+		t.Errorf("binding list %s: the item has %d attributes, want name and %s", bl.Wire, len(attrs), bindingTargetAttr)
 	}
 }
