@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/takokit/takokit/catalog/wire"
 )
 
 // closedPort is a loopback origin nothing listens on: a port just released.
@@ -128,6 +130,33 @@ func TestAnsweredFailuresAreNotUnreachable(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "unreachable") {
 			t.Errorf("%s: %q says unreachable", p, err)
+		}
+	}
+}
+
+// TestEveryCallStopsWhenTheHostCannotBeDiscovered: every call that needs the host's
+// discovery document sends nothing when discovery fails, and returns discovery's error,
+// the origin it could not reach named (never a nil error with a nil answer).
+func TestEveryCallStopsWhenTheHostCannotBeDiscovered(t *testing.T) {
+	t.Parallel()
+	origin := closedPort(t)
+	c, err := New(Config{Endpoint: origin, Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ref := wire.FormRef{APIVersion: "edge.takoform.com/v1alpha1", Kind: "KVNamespace", DefinitionVersion: "0.1.0"}
+	want := Expect{Ref: ref, Name: "cache", Space: "dev"}
+	for name, call := range map[string]func() error{
+		"Probe":        func() error { return c.Probe(ctx, ref, "dev", "") },
+		"Apply":        func() error { _, err := c.Apply(ctx, ApplyInput{Want: want, Body: []byte(`{}`), Key: "k"}); return err },
+		"Get":          func() error { _, err := c.Get(ctx, want); return err },
+		"Delete":       func() error { _, err := c.Delete(ctx, want, "1", "k"); return err },
+		"GetOperation": func() error { _, _, err := c.GetOperation(ctx, "op_1"); return err },
+		"StartUpload":  func() error { _, err := c.StartUpload(ctx, map[string]any{}); return err },
+	} {
+		if err := call(); err == nil || !strings.Contains(err.Error(), "host unreachable at "+origin) {
+			t.Errorf("%s: %v; want discovery's unreachable error", name, err)
 		}
 	}
 }
