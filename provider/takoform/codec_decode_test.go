@@ -175,25 +175,13 @@ func TestCodecEdges(t *testing.T) {
 func TestBindingListEncodesThroughItsReferenceMember(t *testing.T) {
 	t.Parallel()
 	p := testProvider(t) // the codec asks no host
-	var bl *model.Field
-	var walk func(fs []model.Field)
-	walk = func(fs []model.Field) {
-		for i := range fs {
-			if f := &fs[i]; f.Kind == model.FieldBindingList {
-				if f.Ref != nil || bindingRefTarget(f) == nil {
-					t.Errorf("binding list %s: own target %v, its member %q's %v; want none of its own and its member's", f.Wire, f.Ref, f.RefMember, bindingRefTarget(f))
-				}
-				bl = f
-			}
-			walk(fs[i].Members)
+	lists := bindingLists(t, p)
+	for _, f := range lists {
+		if f.Ref != nil || bindingRefTarget(f) == nil {
+			t.Errorf("binding list %s: own target %v, its member %q's %v; want none of its own and its member's", f.Wire, f.Ref, f.RefMember, bindingRefTarget(f))
 		}
 	}
-	for _, f := range p.kinds[0].model.cat.Forms() { // every version of every kind: one catalog behind them all
-		walk(f.Fields)
-	}
-	if bl == nil {
-		t.Fatal("the catalog declares no binding list")
-	}
+	bl := lists[len(lists)-1]
 	itemType := map[string]attr.Type{"name": types.StringType, bindingTargetAttr: types.StringType}
 	item, d := types.ObjectValue(itemType, map[string]attr.Value{"name": types.StringValue("CACHE"), bindingTargetAttr: types.StringValue("kv")})
 	list, d2 := types.ListValue(types.ObjectType{AttrTypes: itemType}, []attr.Value{item})
@@ -210,4 +198,28 @@ func TestBindingListEncodesThroughItsReferenceMember(t *testing.T) {
 	if got, err := encodeValue(&broken, list); err == nil || err.Error() != "binding list without a reference member" {
 		t.Errorf("a binding list without its reference member encodes as %v (%v); want it refused", got, err)
 	}
+}
+
+// bindingLists are the binding-list fields of every version of every Form of p's
+// catalog (one catalog is behind every kind), members included; the test fails when
+// there is none.
+func bindingLists(t *testing.T, p *Provider) []*model.Field {
+	t.Helper()
+	var out []*model.Field
+	var walk func(fs []model.Field)
+	walk = func(fs []model.Field) {
+		for i := range fs {
+			if fs[i].Kind == model.FieldBindingList {
+				out = append(out, &fs[i])
+			}
+			walk(fs[i].Members)
+		}
+	}
+	for _, f := range p.kinds[0].model.cat.Forms() {
+		walk(f.Fields)
+	}
+	if len(out) == 0 {
+		t.Fatal("the catalog declares no binding list")
+	}
+	return out
 }

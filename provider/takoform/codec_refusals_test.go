@@ -123,33 +123,3 @@ func TestDesiredAttributeOfAHandBuiltField(t *testing.T) {
 		t.Errorf("the list's default is %v, want %v", lr.PlanValue, want)
 	}
 }
-
-// TestBindingListItemAttributes: a binding list's item is the binding's name and the bound
-// resource's name, both required, each described for what it is and checked (the name by
-// the item schema's own rules, the target as a resource name), whatever the catalog's
-// members say of themselves.
-func TestBindingListItemAttributes(t *testing.T) {
-	t.Parallel()
-	p := testProvider(t)
-	var bl *model.Field
-	for _, f := range p.kinds[0].model.cat.Forms() {
-		for i := range f.Fields {
-			if f.Fields[i].Kind == model.FieldBindingList {
-				bl = &f.Fields[i]
-			}
-		}
-	}
-	if bl == nil {
-		t.Fatal("the catalog declares no binding list")
-	}
-	attrs := nestedObject(bl).Attributes
-	for name, want := range map[string]string{"name": "Binding name seen by the runtime.", bindingTargetAttr: "Name of the bound resource."} {
-		a, ok := attrs[name].(schema.StringAttribute)
-		if !ok || !a.Required || a.Description != want || len(a.Validators) != 1 {
-			t.Errorf("binding list %s: item attribute %s is %#v; want a required string described %q with one validator", bl.Wire, name, attrs[name], want)
-		}
-	}
-	if len(attrs) != 2 {
-		t.Errorf("binding list %s: the item has %d attributes, want name and %s", bl.Wire, len(attrs), bindingTargetAttr)
-	}
-}

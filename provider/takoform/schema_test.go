@@ -3,6 +3,7 @@ package takoform
 import (
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
@@ -72,5 +73,26 @@ func TestEverySchemaAttributePassesOpenTofusFlagRules(t *testing.T) {
 	// object (desired.go memberAttr)
 	if checked["tftypes.Bool"] == 0 {
 		t.Errorf("no boolean attribute was checked (%v): the catalog under test has none, so the rule is not held for them", checked)
+	}
+}
+
+// TestBindingListItemAttributes: a binding list's item is the binding's name and the bound
+// resource's name, both required, each described for what it is and checked (the name by
+// the item schema's own rules, the target as a resource name), whatever the catalog's
+// members say of themselves.
+func TestBindingListItemAttributes(t *testing.T) {
+	t.Parallel()
+	p := testProvider(t)
+	for _, bl := range bindingLists(t, p) {
+		attrs := nestedObject(bl).Attributes
+		for name, want := range map[string]string{"name": "Binding name seen by the runtime.", bindingTargetAttr: "Name of the bound resource."} {
+			a, ok := attrs[name].(schema.StringAttribute)
+			if !ok || !a.Required || a.Description != want || len(a.Validators) != 1 {
+				t.Errorf("binding list %s: item attribute %s is %#v; want a required string described %q with one validator", bl.Wire, name, attrs[name], want)
+			}
+		}
+		if len(attrs) != 2 {
+			t.Errorf("binding list %s: the item has %d attributes, want name and %s", bl.Wire, len(attrs), bindingTargetAttr)
+		}
 	}
 }

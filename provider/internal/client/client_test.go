@@ -69,6 +69,28 @@ const goodDiscovery = `{"api_versions":["forms.takoform.com/v1beta1"],
 "operations":true,"artifact_upload":true,"support_profiles":true,"resource_form_transition":true},
 "endpoints":{"api":"ORIGIN/apis/forms.takoform.com/v1beta1","operations":"ORIGIN/apis/forms.takoform.com/v1beta1/operations"}}`
 
+// discoveringHost is a loopback host that serves the discovery document and answers
+// every request whose path ends in route with answer (JSON, 200); a client of it.
+func discoveringHost(t *testing.T, route, answer string) *Client {
+	t.Helper()
+	var origin string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, route) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(answer))
+			return
+		}
+		w.Write([]byte(strings.ReplaceAll(goodDiscovery, "ORIGIN", origin)))
+	}))
+	t.Cleanup(srv.Close)
+	origin = srv.URL
+	c, err := New(Config{Endpoint: srv.URL, Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 const discoveryFeatures = `{"service_forms":true,"exact_form_ref":true,"optimistic_concurrency":true,"idempotent_lifecycle":true,` +
 	`"operations":true,"artifact_upload":true,"support_profiles":true,"resource_form_transition":true}`
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -15,21 +13,7 @@ import (
 // operation.
 func TestGetOperationRefusesAnAnswerThatIsNotAnOperation(t *testing.T) {
 	t.Parallel()
-	var origin string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/operations/op_1") {
-			w.Header().Set("Content-Type", "application/json")
-			w.Write([]byte(`{"id":"op_1","surprise":true}`))
-			return
-		}
-		w.Write([]byte(strings.ReplaceAll(goodDiscovery, "ORIGIN", origin)))
-	}))
-	defer srv.Close()
-	origin = srv.URL
-	c, err := New(Config{Endpoint: srv.URL, Token: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := discoveringHost(t, "/operations/op_1", `{"id":"op_1","surprise":true}`)
 	op, _, err := c.GetOperation(context.Background(), "op_1")
 	var pe *ProtocolError
 	if op != nil || err == nil || !strings.Contains(err.Error(), "operation: ") || !errors.As(err, &pe) || pe.Status != 200 {

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -63,24 +62,5 @@ func TestBuildTransitionRefusesASpecWithoutACanonicalForm(t *testing.T) {
 	req, err := BuildTransition(TxInput{Marker: "m", Name: "orders", Space: "dev", Spec: map[string]any{"size": json.Number("1e999")}})
 	if err == nil || !strings.Contains(err.Error(), "not a finite binary64 value") {
 		t.Errorf("BuildTransition = %+v, %v; want the spec's number refused", req, err)
-	}
-}
-
-// TestTransitionCallsStopWhenTheHostCannotBeDiscovered: neither the POST nor the
-// readback is sent when discovery fails; the caller gets discovery's error, the
-// origin it could not reach named.
-func TestTransitionCallsStopWhenTheHostCannotBeDiscovered(t *testing.T) {
-	t.Parallel()
-	origin := closedPort(t)
-	c, err := New(Config{Endpoint: origin, Token: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := &TxRequest{OperationID: "formtx_0", Name: "orders", Space: "dev", Body: []byte(`{}`)}
-	if a, err := c.TransitionPost(context.Background(), req); err == nil || !strings.Contains(err.Error(), "host unreachable at "+origin) {
-		t.Errorf("TransitionPost = %+v, %v; want discovery's unreachable error", a, err)
-	}
-	if a, err := c.TransitionReadback(context.Background(), req); err == nil || !strings.Contains(err.Error(), "host unreachable at "+origin) {
-		t.Errorf("TransitionReadback = %+v, %v; want discovery's unreachable error", a, err)
 	}
 }

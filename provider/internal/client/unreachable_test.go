@@ -147,13 +147,17 @@ func TestEveryCallStopsWhenTheHostCannotBeDiscovered(t *testing.T) {
 	ctx := context.Background()
 	ref := wire.FormRef{APIVersion: "edge.takoform.com/v1alpha1", Kind: "KVNamespace", DefinitionVersion: "0.1.0"}
 	want := Expect{Ref: ref, Name: "cache", Space: "dev"}
+	tx := &TxRequest{OperationID: "formtx_0", Name: "orders", Space: "dev", Body: []byte(`{}`)}
 	for name, call := range map[string]func() error{
-		"Probe":        func() error { return c.Probe(ctx, ref, "dev", "") },
-		"Apply":        func() error { _, err := c.Apply(ctx, ApplyInput{Want: want, Body: []byte(`{}`), Key: "k"}); return err },
-		"Get":          func() error { _, err := c.Get(ctx, want); return err },
-		"Delete":       func() error { _, err := c.Delete(ctx, want, "1", "k"); return err },
-		"GetOperation": func() error { _, _, err := c.GetOperation(ctx, "op_1"); return err },
-		"StartUpload":  func() error { _, err := c.StartUpload(ctx, map[string]any{}); return err },
+		"Probe":              func() error { return c.Probe(ctx, ref, "dev", "") },
+		"Apply":              func() error { _, err := c.Apply(ctx, ApplyInput{Want: want, Body: []byte(`{}`), Key: "k"}); return err },
+		"Get":                func() error { _, err := c.Get(ctx, want); return err },
+		"Delete":             func() error { _, err := c.Delete(ctx, want, "1", "k"); return err },
+		"GetOperation":       func() error { _, _, err := c.GetOperation(ctx, "op_1"); return err },
+		"StartUpload":        func() error { _, err := c.StartUpload(ctx, map[string]any{}); return err },
+		"Prepare":            func() error { _, err := c.Prepare(ctx, []byte(`{"spec":{}}`), want, ""); return err },
+		"TransitionPost":     func() error { _, err := c.TransitionPost(ctx, tx); return err },
+		"TransitionReadback": func() error { _, err := c.TransitionReadback(ctx, tx); return err },
 	} {
 		if err := call(); err == nil || !strings.Contains(err.Error(), "host unreachable at "+origin) {
 			t.Errorf("%s: %v; want discovery's unreachable error", name, err)
