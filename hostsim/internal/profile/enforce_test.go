@@ -269,3 +269,39 @@ func TestNestedCollectionLimitsAreEnforced(t *testing.T) {
 		t.Fatalf("three hosts in the second route: %+v, want refused at /routes/1/hosts naming the limit", v)
 	}
 }
+
+// An operation the profile offers for a Form passes; one it withholds is refused
+// naming the profile, the operation, the Form's kind and version and what the
+// host offers instead; a Form the profile does not narrow offers every
+// capability its definition declares.
+func TestCheckOperationRefusesWhatTheProfileWithholds(t *testing.T) {
+	h := inline(t, `{"name": "queues-read-only", "description": "d", "extends": "full",
+  "operations": {"AtLeastOnceQueue": ["read", "delete", "import", "observe"]}}`)
+	var queue, other *catalog.Form
+	for _, f := range h.Forms() {
+		switch {
+		case f.Ref.Kind == "AtLeastOnceQueue" && queue == nil:
+			queue = f
+		case f.Ref.Kind != "AtLeastOnceQueue" && other == nil:
+			other = f
+		}
+	}
+	if queue == nil || other == nil {
+		t.Fatal("the built-in catalog has no AtLeastOnceQueue, or nothing else")
+	}
+	for _, op := range []string{"read", "delete", "observe"} {
+		if v := h.CheckOperation(queue, op); v != nil {
+			t.Errorf("CheckOperation(AtLeastOnceQueue, %q) = %v; the profile offers it", op, v)
+		}
+	}
+	want := `this host (profile "queues-read-only") does not offer "create" for AtLeastOnceQueue ` + queue.Ref.DefinitionVersion +
+		`; it offers read, delete, import, observe`
+	if v := h.CheckOperation(queue, "create"); v == nil || v.Message != want || v.Field != "" {
+		t.Errorf("CheckOperation(AtLeastOnceQueue, create) = %+v\nwant the message %q", v, want)
+	}
+	for _, op := range other.Capabilities {
+		if v := h.CheckOperation(other, op); v != nil {
+			t.Errorf("CheckOperation(%s, %q) = %v; the profile does not narrow %s", other.Ref.Kind, op, v, other.Ref.Kind)
+		}
+	}
+}
