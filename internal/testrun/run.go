@@ -1,8 +1,7 @@
-// Package testrun runs the build's test jobs — `go test -json` in one module, or a
-// command whose exit status is its result — a bounded number at a time, and prints the
-// report of each job in one piece when it ends, so jobs that run side by side never
-// interleave their output. The counts go into one testtally.Tally; the caller prints
-// the closing line.
+// Package testrun runs the build's test jobs — `go test -json` in one module — a
+// bounded number at a time, and prints the report of each job in one piece when it
+// ends, so jobs that run side by side never interleave their output. The counts go
+// into one testtally.Tally; the caller prints the closing line.
 //
 // Jobs run side by side because most of a test run waits: on OpenTofu and hostsim
 // processes, on servers, on timeouts. On two cores one module's tests leave a core idle
@@ -27,13 +26,10 @@ type Job struct {
 	Name string   // what the job's closing line names: a module, "." (scripts), a step
 	Dir  string   // where it runs
 	Env  []string // added to the caller's environment
-	// GoTest, when set, are the arguments of `go test -json -timeout 75m -ldflags=-w`:
-	// the job's counts are the stream's (testtally.Consume).
+	// GoTest are the arguments of `go test -json -timeout 75m -ldflags=-w`: the job's
+	// counts are the stream's (testtally.Consume), and a go command that fails with
+	// no failed test in its stream is one failure named for the job.
 	GoTest []string
-	// Command, when GoTest is empty, runs as is: exit status 0 passes and prints its
-	// last line of output; anything else counts as one failure named Name and prints
-	// all of its output.
-	Command []string
 	// SaveJSON, when set, is a file that receives the go test -json stream as it came
 	// (per test and package timings, for finding what is slow).
 	SaveJSON string
@@ -46,10 +42,7 @@ var GoTestFlags = []string{"test", "-json", "-timeout", "75m", "-ldflags=-w"}
 
 // Line is how a job is shown when it starts: the command, reproducible by hand.
 func (j Job) Line() string {
-	args := j.Command
-	if len(j.GoTest) > 0 {
-		args = append(append([]string{"go"}, GoTestFlags...), j.GoTest...)
-	}
+	args := append(append([]string{"go"}, GoTestFlags...), j.GoTest...)
 	env := ""
 	for _, kv := range j.Env {
 		env += shortPath(kv) + " "
@@ -118,9 +111,6 @@ func Run(jobs []Job, n int, w io.Writer) testtally.Tally {
 // run runs one job, writing its report to w.
 func (j Job) run(w io.Writer) testtally.Tally {
 	start := time.Now()
-	if len(j.GoTest) == 0 {
-		return j.runCommand(w, start)
-	}
 	var t testtally.Tally
 	cmd := exec.Command("go", append(append([]string(nil), GoTestFlags...), j.GoTest...)...)
 	cmd.Dir = j.Dir
@@ -154,36 +144,4 @@ func (j Job) run(w io.Writer) testtally.Tally {
 	}
 	fmt.Fprintln(w, testtally.ModuleLine(j.Name, t, time.Since(start)))
 	return t
-}
-
-func (j Job) runCommand(w io.Writer, start time.Time) testtally.Tally {
-	var t testtally.Tally
-	if len(j.Command) == 0 {
-		t.Fail(j.Name + " (a job with neither GoTest nor Command)")
-		return t
-	}
-	cmd := exec.Command(j.Command[0], j.Command[1:]...)
-	cmd.Dir = j.Dir
-	cmd.Env = append(os.Environ(), j.Env...)
-	out, err := cmd.CombinedOutput()
-	d := time.Since(start).Round(100 * time.Millisecond)
-	if err != nil {
-		w.Write(out)
-		if len(out) > 0 && out[len(out)-1] != '\n' {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "%s: failed: %v (%s)\n", j.Name, err, d)
-		t.Fail(j.Name)
-		return t
-	}
-	if last := lastLine(out); last != "" {
-		fmt.Fprintln(w, last)
-	}
-	fmt.Fprintf(w, "%s: ok (%s)\n", j.Name, d)
-	return t
-}
-
-func lastLine(b []byte) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return lines[len(lines)-1]
 }

@@ -5,18 +5,58 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// spanJob is a command job that writes when it started and ended (ns) into dir and
-// prints three lines with sleeps between them: jobs that ran side by side would
-// interleave those lines if their reports were not written in one piece.
+// fakeGo puts a `go` first on PATH for the rest of the test: a shell script that
+// plays `go test -json` as the job's FAKE_GO says, so the scheduler is tested through
+// the path every job takes (Job.GoTest) without building anything.
+//   - span: writes when it started and ended (ns) into the job's folder and one
+//     failing test whose three output lines come with sleeps of FAKE_SLEEP between
+//     them: jobs that ran side by side would interleave those lines if their reports
+//     were not written in one piece.
+//   - crash: no JSON at all, a line on stdout and three on stderr with sleeps between
+//     them, exit status 3: what a go command that fails before any test looks like.
+func fakeGo(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	script := `#!/bin/sh
+ev() { printf '{"Action":"%s","Package":"fake/%s"%s}\n' "$1" "$FAKE_I" "$2"; }
+case "$FAKE_GO" in
+span)
+	date +%s%N > "start-$FAKE_I"
+	ev run ',"Test":"TestSpan"'
+	ev output ',"Test":"TestSpan","Output":"job '"$FAKE_I"' one\n"'
+	sleep "$FAKE_SLEEP"
+	ev output ',"Test":"TestSpan","Output":"job '"$FAKE_I"' two\n"'
+	sleep "$FAKE_SLEEP"
+	ev output ',"Test":"TestSpan","Output":"job '"$FAKE_I"' three\n"'
+	ev fail ',"Test":"TestSpan"'
+	ev fail ''
+	date +%s%N > "end-$FAKE_I"
+	exit 1 ;;
+crash)
+	echo "go: a line on stdout"
+	echo "first" >&2; sleep 0.2; echo "second" >&2; sleep 0.2; echo "missed one negative" >&2
+	exit 3 ;;
+esac
+echo "fake go: no FAKE_GO" >&2
+exit 2
+`
+	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// spanJob is job i in dir as fakeGo's span plays it.
 func spanJob(dir string, i int, sleep string) Job {
-	script := fmt.Sprintf(`date +%%s%%N > start-%[1]d; echo "job %[1]d one"; sleep %[2]s; echo "job %[1]d two"; sleep %[2]s; echo "job %[1]d three"; date +%%s%%N > end-%[1]d`, i, sleep)
-	return Job{Name: "job " + strconv.Itoa(i), Dir: dir, Command: []string{"sh", "-c", script}}
+	return Job{Name: "job " + strconv.Itoa(i), Dir: dir, GoTest: []string{"./..."},
+		Env: []string{"FAKE_GO=span", "FAKE_I=" + strconv.Itoa(i), "FAKE_SLEEP=" + sleep}}
 }
 
 func readNs(t *testing.T, path string) int64 {
@@ -58,6 +98,7 @@ func maxOverlap(t *testing.T, dir string, n int) int {
 }
 
 func TestRunBoundsConcurrencyAndKeepsEachReportWhole(t *testing.T) {
+	fakeGo(t)
 	dir := t.TempDir()
 	var jobs []Job
 	for i := range 5 {
@@ -65,41 +106,47 @@ func TestRunBoundsConcurrencyAndKeepsEachReportWhole(t *testing.T) {
 	}
 	var out bytes.Buffer
 	got := Run(jobs, 2, &out)
-	if got.Failed != 0 || got.Passed != 0 {
-		t.Fatalf("counts %+v: command jobs that pass add no test counts\n%s", got, out.String())
+	if got.Failed != 5 || got.Passed != 0 {
+		t.Fatalf("counts %+v: want the five failed tests, one per job\n%s", got, out.String())
 	}
 	if m := maxOverlap(t, dir, len(jobs)); m != 2 {
 		t.Errorf("at most %d jobs ran at once, want exactly 2 (the bound, reached)", m)
 	}
-	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	s := out.String()
 	for i := range jobs {
-		// a job that passes prints its last line of output, then its own line, together
-		last, ok := indexOf(lines, fmt.Sprintf("job %d three", i))
-		if !ok || last+1 >= len(lines) || !strings.HasPrefix(lines[last+1], fmt.Sprintf("job %d: ok (", i)) {
-			t.Errorf("job %d's report is not its last line followed by its own line:\n%s", i, out.String())
+		// a job's report is its failed test's output whole, then its own line
+		report := fmt.Sprintf("job %[1]d one\njob %[1]d two\njob %[1]d three\nmodule job %[1]d: 0 pass / 1 fail / 0 skip (", i)
+		at := strings.Index(s, report)
+		if at < 0 {
+			t.Errorf("job %d's report is not in one piece:\n%s", i, s)
+			continue
 		}
-		if _, ok := indexOf(lines, fmt.Sprintf("job %d one", i)); ok {
-			t.Errorf("job %d passed, yet all of its output was printed:\n%s", i, out.String())
-		}
-		start, ok := indexOf(lines, jobs[i].Line())
-		if !ok || start > last {
-			t.Errorf("job %d's start line is missing or comes after its report:\n%s", i, out.String())
+		if start := strings.Index(s, jobs[i].Line()+"\n"); start < 0 || start > at {
+			t.Errorf("job %d's start line is missing or comes after its report:\n%s", i, s)
 		}
 	}
 }
 
-func TestFailedCommandCountsOnceAndPrintsAllItsOutputInOnePiece(t *testing.T) {
+// TestAGoCommandThatFailsBeforeAnyTestCountsOnce: a go test that exits non-zero
+// without a failed test in its stream (a flag it refuses, a module it cannot load)
+// is one failure named for the job, and everything it wrote is printed in one
+// piece before the job's line, while jobs beside it run and report on their own.
+func TestAGoCommandThatFailsBeforeAnyTestCountsOnce(t *testing.T) {
+	fakeGo(t)
 	dir := t.TempDir()
-	bad := Job{Name: "conformance selftest", Dir: dir,
-		Command: []string{"sh", "-c", `echo "first"; sleep 0.2; echo "second"; sleep 0.2; echo "missed one negative"; exit 3`}}
+	bad := Job{Name: "conformance", Dir: dir, GoTest: []string{"./..."}, Env: []string{"FAKE_GO=crash"}}
 	jobs := []Job{spanJob(dir, 0, "0.1"), bad, spanJob(dir, 1, "0.1")}
 	var out bytes.Buffer
 	got := Run(jobs, 3, &out)
-	if got.Failed != 1 || len(got.FailedNames) != 1 || got.FailedNames[0] != "conformance selftest" {
-		t.Fatalf("counts %+v, want one failure named after the job\n%s", got, out.String())
+	if got.Failed != 3 || !slices.Contains(got.FailedNames, "module conformance (go test: exit status 3)") {
+		t.Fatalf("counts %+v, want the two jobs' failed tests and one failure named after the crashed job\n%s", got, out.String())
 	}
-	if !strings.Contains(out.String(), "first\nsecond\nmissed one negative\nconformance selftest: failed: exit status 3 (") {
-		t.Errorf("the failed job's output is not printed whole, followed by its verdict:\n%s", out.String())
+	want := "go: a line on stdout\nfirst\nsecond\nmissed one negative\ngo test in " + dir + ": exit status 3\nmodule conformance: 0 pass / 1 fail / 0 skip ("
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("the crashed job's output is not printed whole, followed by its verdict:\n%s", out.String())
+	}
+	if maxOverlap(t, dir, 2) != 2 {
+		t.Errorf("the jobs beside the crashed one did not run side by side")
 	}
 }
 
