@@ -73,11 +73,18 @@ const goodDiscovery = `{"api_versions":["forms.takoform.com/v1beta1"],
 // every request whose path ends in route with answer (JSON, 200); a client of it.
 func discoveringHost(t *testing.T, route, answer string) *Client {
 	t.Helper()
+	return discoveringHostServing(t, route, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(answer)) })
+}
+
+// discoveringHostServing is discoveringHost with serve answering route (its
+// Content-Type set to JSON first).
+func discoveringHostServing(t *testing.T, route string, serve http.HandlerFunc) *Client {
+	t.Helper()
 	var origin string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, route) {
 			w.Header().Set("Content-Type", "application/json")
-			w.Write([]byte(answer))
+			serve(w, r)
 			return
 		}
 		w.Write([]byte(strings.ReplaceAll(goodDiscovery, "ORIGIN", origin)))

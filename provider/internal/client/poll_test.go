@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,21 +16,7 @@ import (
 func operationHost(t *testing.T, serve func(w http.ResponseWriter, r *http.Request, n int32)) (*Client, *atomic.Int32) {
 	t.Helper()
 	var reads atomic.Int32
-	var origin string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/operations/op_1") {
-			w.Header().Set("Content-Type", "application/json")
-			serve(w, r, reads.Add(1))
-			return
-		}
-		w.Write([]byte(strings.ReplaceAll(goodDiscovery, "ORIGIN", origin)))
-	}))
-	t.Cleanup(srv.Close)
-	origin = srv.URL
-	c, err := New(Config{Endpoint: srv.URL, Token: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := discoveringHostServing(t, "/operations/op_1", func(w http.ResponseWriter, r *http.Request) { serve(w, r, reads.Add(1)) })
 	c.backoff = func(int) time.Duration { return time.Millisecond }
 	return c, &reads
 }
