@@ -1,7 +1,13 @@
 package selftest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,4 +46,74 @@ func TestMigrationChecksFollowAHostThatMigratesInTheBackground(t *testing.T) {
 			t.Errorf("%s got no 202 from testdata/async-migrations.json: the profile no longer puts migrations behind an Operation", r.res.ID)
 		}
 	}
+}
+
+// swallowsFailures tells every done Operation that ended in an error as one that
+// ended with a resource: a host that reports the run of a failing migration file
+// as applied. It counts the Operations it told so.
+type swallowsFailures struct{ told atomic.Int32 }
+
+func (s *swallowsFailures) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := direct(r)
+	if err != nil || r.Method != http.MethodGet || !strings.Contains(r.URL.Path, "/operations/") {
+		return resp, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	var op map[string]any
+	if json.Unmarshal(b, &op) == nil && op["done"] == true && op["error"] != nil {
+		delete(op, "error")
+		op["result"] = map[string]any{"resource": map[string]any{}}
+		b, _ = json.Marshal(op)
+		s.told.Add(1)
+	}
+	resp.Header.Del("Content-Length")
+	resp.ContentLength, resp.Body = int64(len(b)), io.NopCloser(bytes.NewReader(b))
+	return resp, nil
+}
+
+// TestMigrationResumeCheckFailsAHostThatReportsAFailedFileApplied: against the
+// host that migrates in the background, with the Operation of the set whose
+// file 2 fails told as a success, the resume check must fail saying the set
+// was not refused. A check that took the Operation's end for an error
+// whatever it says, or read a success as an error envelope, would pass or
+// stop as a runner bug.
+func TestMigrationResumeCheckFailsAHostThatReportsAFailedFileApplied(t *testing.T) {
+	t.Parallel() // its own host
+	const id = "sqlite-migration-suffix-resumes"
+	narrowedTo(t, id)
+	cat, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	sim, err := startInProcess(ctx, "", testProfile(t, "async-migrations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Stop()
+	lie := &swallowsFailures{}
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat, Space: "swallowed", Only: []string{id}, Transport: lie, PollPause: time.Millisecond}
+	tokens(&cfg)
+	rep, err := conformance.Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lie.told.Load() == 0 {
+		t.Fatal("no Operation ended in an error to tell as a success: the host no longer fails the set's file 2 behind an Operation")
+	}
+	for _, r := range rep.Checks {
+		if r.ID != id {
+			continue
+		}
+		if want := "a set whose file 2 fails must be refused with an error envelope; got 201"; r.Status != conformance.StatusFail || !strings.Contains(r.Message, want) {
+			t.Errorf("with the failed file's Operation told as a success: %s\nwant a failure saying %q", r.Line(), want)
+		}
+		return
+	}
+	t.Fatalf("%s did not run", id)
 }
