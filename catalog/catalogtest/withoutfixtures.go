@@ -9,23 +9,24 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/internal/seal"
 )
 
-// WithoutFixtures writes the built-in catalog to dir with every definition of kind
-// stripped of its conformance fixtures (the positive and negative declarations and
-// the files they name), reseals it (the kind's schema digest, every exact ref that
-// names it and the package indexes follow) and loads it. A definition may declare no
-// fixtures (docs/catalog-rules.md); a conformance runner then cannot build a valid
-// instance of kind, nor of any Form whose fixture refers to one.
-func WithoutFixtures(dir, kind string) (*catalog.Catalog, error) {
+// WithoutFixtures writes the built-in catalog to dir with every definition of each of
+// kinds stripped of its conformance fixtures (the positive and negative declarations
+// and the files they name), reseals it (the kinds' schema digests, every exact ref
+// that names them and the package indexes follow) and loads it. A definition may
+// declare no fixtures (docs/catalog-rules.md); a conformance runner then cannot build
+// a valid instance of such a kind, nor of any Form whose fixture refers to one.
+func WithoutFixtures(dir string, kinds ...string) (*catalog.Catalog, error) {
 	if err := os.CopyFS(dir, catalog.EmbeddedFS()); err != nil {
 		return nil, fmt.Errorf("copy the built-in catalog to %s: %w", dir, err)
 	}
 	root := os.DirFS(dir)
-	var stripped int
+	stripped := map[string]bool{}
 	err := fs.WalkDir(root, "forms", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Name() != "definition.json" {
 			return err
@@ -48,7 +49,7 @@ func WithoutFixtures(dir, kind string) (*catalog.Catalog, error) {
 		if err := json.Unmarshal(raw, &def); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		if def.Kind != kind {
+		if !slices.Contains(kinds, def.Kind) {
 			return nil
 		}
 		var files []string
@@ -76,21 +77,23 @@ func WithoutFixtures(dir, kind string) (*catalog.Catalog, error) {
 				return err
 			}
 		}
-		stripped++
+		stripped[def.Kind] = true
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if stripped == 0 {
-		return nil, fmt.Errorf("the built-in catalog defines no kind %q to strip of its fixtures", kind)
+	for _, kind := range kinds {
+		if !stripped[kind] {
+			return nil, fmt.Errorf("the built-in catalog defines no kind %q to strip of its fixtures", kind)
+		}
 	}
 	if _, err := seal.Seal(dir); err != nil {
-		return nil, fmt.Errorf("reseal %s after stripping the fixtures of %s: %w", dir, kind, err)
+		return nil, fmt.Errorf("reseal %s after stripping the fixtures of %s: %w", dir, strings.Join(kinds, ", "), err)
 	}
 	cat, err := catalog.Load(os.DirFS(dir))
 	if err != nil {
-		return nil, fmt.Errorf("the catalog with %s stripped of its fixtures (%s) does not load: %w", kind, dir, err)
+		return nil, fmt.Errorf("the catalog with %s stripped of their fixtures (%s) does not load: %w", strings.Join(kinds, ", "), dir, err)
 	}
 	return cat, nil
 }
