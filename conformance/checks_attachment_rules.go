@@ -18,32 +18,44 @@ var (
 // cronField finds a worker attachment with a top-level free string field whose
 // schema admits every shape and schedule above: a field holding a cron expression.
 func (p *Probe) cronField() (*catalog.Form, catalog.Field, error) {
-	for _, f := range p.S.Forms {
-		if !p.workerAttachment(f) || len(f.Fixtures) == 0 || !p.S.Offers(f, "create", "read", "delete") {
-			continue
-		}
-		for _, fl := range f.Fields {
-			if fl.Kind != catalog.FieldString || len(fl.Enum) > 0 || fl.Pattern == "" {
-				continue
-			}
-			all := true
-			for _, v := range append(append([]string{}, cronShapes...), cronSchedules...) {
-				if !admits(f, fl, v) {
-					all = false
-				}
-			}
-			if all {
-				return f, fl, nil
-			}
-		}
+	// without a fixture a field cannot be shown to admit cron expressions: such a
+	// worker attachment is named among the Forms that declare none
+	f, err := p.pickForm("an attachment of a worker with a field whose pattern admits cron expressions", func(f *catalog.Form) bool {
+		_, ok := cronFieldOf(f)
+		return p.workerAttachment(f) && (ok || len(f.Fixtures) == 0)
+	})
+	if err != nil {
+		return nil, catalog.Field{}, err
 	}
-	return nil, catalog.Field{}, notApplicable("the host installs no attachment of a worker with a field whose pattern admits cron expressions%s", p.S.foreignNote())
+	fl, _ := cronFieldOf(f)
+	return f, fl, nil
 }
 
-// admits reports whether f's canonical fixture with fl set to v satisfies the schema.
+// cronFieldOf is f's first top-level free string field whose pattern admits every
+// shape and schedule above.
+func cronFieldOf(f *catalog.Form) (catalog.Field, bool) {
+	for _, fl := range f.Fields {
+		if fl.Kind != catalog.FieldString || len(fl.Enum) > 0 || fl.Pattern == "" {
+			continue
+		}
+		all := true
+		for _, v := range append(append([]string{}, cronShapes...), cronSchedules...) {
+			if !admits(f, fl, v) {
+				all = false
+			}
+		}
+		if all {
+			return fl, true
+		}
+	}
+	return catalog.Field{}, false
+}
+
+// admits reports whether f's canonical fixture with fl set to v satisfies the
+// schema; a Form without fixtures admits nothing it could be shown.
 func admits(f *catalog.Form, fl catalog.Field, v any) bool {
 	var spec map[string]any
-	if jsonUnmarshal(f.Fixtures[0].Desired, &spec) != nil {
+	if len(f.Fixtures) == 0 || jsonUnmarshal(f.Fixtures[0].Desired, &spec) != nil {
 		return false
 	}
 	spec[fl.Wire] = v
@@ -78,15 +90,15 @@ func checkCronGrammar(ctx context.Context, p *Probe) error {
 
 // feedForm picks a worker attachment fed from a required top-level reference.
 func (p *Probe) feedForm() (*catalog.Form, catalog.Relation, []catalog.Relation, error) {
-	for _, f := range p.S.Forms {
-		if len(f.Fixtures) == 0 || !p.S.Offers(f, "create", "read", "delete") {
-			continue
-		}
-		if src, others, ok := p.feedRelations(f); ok {
-			return f, src, others, nil
-		}
+	f, err := p.pickForm("an attachment of a worker fed from another resource", func(f *catalog.Form) bool {
+		_, _, ok := p.feedRelations(f)
+		return ok
+	})
+	if err != nil {
+		return nil, catalog.Relation{}, nil, err
 	}
-	return nil, catalog.Relation{}, nil, notApplicable("the host installs no attachment of a worker fed from another resource%s", p.S.foreignNote())
+	src, others, _ := p.feedRelations(f)
+	return f, src, others, nil
 }
 
 func checkQueueSingleConsumer(ctx context.Context, p *Probe) error {

@@ -23,20 +23,31 @@ const (
 // refuses a U-label: a hostname the host canonicalizes and claims per tenant
 // (docs/protocol.md#aggregate).
 func (p *Probe) hostnameField() (*catalog.Form, catalog.Field, error) {
-	for _, f := range p.S.Forms {
-		if !p.workerAttachment(f) || len(f.Fixtures) == 0 || !p.S.Offers(f, "create", "read", "delete") {
+	// without a fixture a field cannot be shown to admit hostnames: such a worker
+	// attachment is named among the Forms that declare none
+	f, err := p.pickForm("an attachment of a worker with a hostname field", func(f *catalog.Form) bool {
+		_, ok := hostnameFieldOf(f)
+		return p.workerAttachment(f) && (ok || len(f.Fixtures) == 0)
+	})
+	if err != nil {
+		return nil, catalog.Field{}, err
+	}
+	fl, _ := hostnameFieldOf(f)
+	return f, fl, nil
+}
+
+// hostnameFieldOf is f's first top-level free string field that admits a DNS name
+// in any ASCII spelling and refuses a U-label.
+func hostnameFieldOf(f *catalog.Form) (catalog.Field, bool) {
+	for _, fl := range f.Fields {
+		if fl.Kind != catalog.FieldString || len(fl.Enum) > 0 {
 			continue
 		}
-		for _, fl := range f.Fields {
-			if fl.Kind != catalog.FieldString || len(fl.Enum) > 0 {
-				continue
-			}
-			if admits(f, fl, "Conformance.Example.COM.") && admits(f, fl, "conformance.example.com") && !admits(f, fl, uLabel+".example.com") {
-				return f, fl, nil
-			}
+		if admits(f, fl, "Conformance.Example.COM.") && admits(f, fl, "conformance.example.com") && !admits(f, fl, uLabel+".example.com") {
+			return fl, true
 		}
 	}
-	return nil, catalog.Field{}, notApplicable("the host installs no attachment of a worker with a hostname field%s", p.S.foreignNote())
+	return catalog.Field{}, false
 }
 
 // freshHost is a fresh canonical DNS name for this run.

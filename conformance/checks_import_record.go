@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -11,8 +12,15 @@ import (
 // twoImportable picks two standalone Forms of different kinds the host lets import.
 func (p *Probe) twoImportable() (*catalog.Form, *catalog.Form, error) {
 	var first *catalog.Form
+	var bare []string // importable standalone Forms the runner cannot build
 	for _, f := range p.S.Forms {
-		if !standalone(f) || len(f.Fixtures) == 0 || !p.S.Offers(f, "create", "read", "delete", "import") {
+		if !standalone(f) || !p.S.Offers(f, "create", "read", "delete", "import") {
+			continue
+		}
+		if len(f.Fixtures) == 0 {
+			if name := f.Ref.Kind + " " + f.Ref.DefinitionVersion; !slices.Contains(bare, name) {
+				bare = append(bare, name)
+			}
 			continue
 		}
 		if first == nil {
@@ -20,6 +28,9 @@ func (p *Probe) twoImportable() (*catalog.Form, *catalog.Form, error) {
 		} else if f.Ref.Kind != first.Ref.Kind || f.Ref.APIVersion != first.Ref.APIVersion {
 			return first, f, nil
 		}
+	}
+	if len(bare) > 0 {
+		return nil, nil, notApplicable("the runner can build fewer than two kinds the host lets create without other resources and import: %s", noFixtures(bare))
 	}
 	return nil, nil, notApplicable("the host lets import fewer than two kinds creatable without other resources%s", p.S.foreignNote())
 }

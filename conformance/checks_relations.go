@@ -30,6 +30,19 @@ func (p *Probe) bindingRelation(implemented bool) (*catalog.Form, catalog.Relati
 	if !implemented {
 		state = "does not implement"
 	}
+	why := p.unbuildable(func(f *catalog.Form) bool {
+		for _, rel := range f.Relations {
+			if rel.Binding != nil && p.S.Bindings[rel.Binding.Name+"@"+rel.Binding.Version] == implemented {
+				if _, err := p.targetForm(rel); err == nil {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if why != "" {
+		return nil, catalog.Relation{}, nil, notApplicable("no installed Form that accepts a binding the host %s with an installed target can be built here: %s", state, why)
+	}
 	return nil, catalog.Relation{}, nil, notApplicable("no installed Form accepts a binding the host %s with an installed target", state)
 }
 

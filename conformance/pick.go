@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -28,7 +31,7 @@ func (p *Probe) build(ctx context.Context, need string, fits func(*catalog.Form)
 		}
 	}
 	if len(candidates) == 0 {
-		return nil, notApplicable("the host installs no Form known to the runner's catalog that is %s%s", need, p.S.foreignNote())
+		return nil, p.noneFits(need, fits)
 	}
 	var last error
 	for i, f := range candidates {
@@ -56,13 +59,15 @@ func declined(err error) bool {
 	return errors.As(err, &f) && f.Code == wire.CodeUnsupportedCapability
 }
 
-// updatable is a Form the host lets update and that has a mutable field to change.
+// updatable is a Form the host lets update and that has a mutable field to change
+// (in its canonical fixture, when it has one: a Form without fixtures is one no check
+// can build, which build's not-applicable says).
 func (p *Probe) updatable(f *catalog.Form) bool {
-	if !p.S.Offers(f, "update") || !f.DeclaresUpdate || len(f.Fixtures) == 0 {
+	if !p.S.Offers(f, "update") || !f.DeclaresUpdate {
 		return false
 	}
 	var fixture map[string]any
-	if json.Unmarshal(f.Fixtures[0].Desired, &fixture) == nil {
+	if len(f.Fixtures) > 0 && json.Unmarshal(f.Fixtures[0].Desired, &fixture) == nil {
 		if _, _, ok := variant(f, f.Materialize(fixture), "conformance-variant", mutable(f)); !ok {
 			return false
 		}
@@ -91,7 +96,66 @@ func (p *Probe) pickForm(need string, fits func(*catalog.Form) bool) (*catalog.F
 			return f, nil
 		}
 	}
-	return nil, notApplicable("the host installs no Form known to the runner's catalog that is %s%s", need, p.S.foreignNote())
+	return nil, p.noneFits(need, fits)
+}
+
+// noneFits is the not-applicable of a check that found no installed Form that fits
+// with conformance fixtures and create, read and delete offered, saying which is
+// missing (unbuildable): a family may declare no fixtures (docs/catalog-rules.md),
+// and a report that blamed the host for Forms it does install would send its
+// reader to the wrong side (docs/guides/conformance.md#not-applicable).
+func (p *Probe) noneFits(need string, fits func(*catalog.Form) bool) error {
+	if why := p.unbuildable(fits); why != "" {
+		return notApplicable("no installed Form that is %s can be built here: %s", need, why)
+	}
+	return notApplicable("the host installs no Form known to the runner's catalog that is %s%s", need, p.S.foreignNote())
+}
+
+// unbuildable says why the installed Forms that fit cannot be built: those that
+// declare no conformance fixtures, and those the host does not offer create, read
+// and delete of; "" when no installed Form fits.
+func (p *Probe) unbuildable(fits func(*catalog.Form) bool) string {
+	var bare, withheld []string
+	for _, f := range p.S.Forms {
+		name := f.Ref.Kind + " " + f.Ref.DefinitionVersion
+		switch {
+		case !fits(f):
+		case len(f.Fixtures) == 0:
+			if !slices.Contains(bare, name) { // one kind and version in two groups is named once
+				bare = append(bare, name)
+			}
+		case !p.S.Offers(f, "create", "read", "delete"):
+			if !slices.Contains(withheld, name) {
+				withheld = append(withheld, name)
+			}
+		}
+	}
+	var why []string
+	if len(bare) > 0 {
+		why = append(why, noFixtures(bare))
+	}
+	if len(withheld) > 0 {
+		why = append(why, "the host does not offer create, read and delete of "+few(withheld))
+	}
+	return strings.Join(why, "; ")
+}
+
+// noFixtures says that the Forms named (kind and version) declare no conformance
+// fixtures in the runner's catalog.
+func noFixtures(names []string) string {
+	verb := "declares"
+	if len(names) > 1 {
+		verb = "declare"
+	}
+	return fmt.Sprintf("%s %s no conformanceFixtures in the runner's catalog, so no check can build one", few(names), verb)
+}
+
+// few names at most four of names, then how many more there are.
+func few(names []string) string {
+	if len(names) <= 4 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:4], ", "), len(names)-4)
 }
 
 // standalone is a Form whose canonical fixture needs no other resource.

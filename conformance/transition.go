@@ -76,20 +76,33 @@ type txReceipt struct {
 func (p *Probe) transitionPair() (*catalog.Transition, *catalog.Form, *catalog.Form, error) {
 	var best *catalog.Transition
 	var bf, bt *catalog.Form
+	var bare, withheld []string // installed pairs whose from-Form has no fixture, or no create and read
 	for _, tr := range p.Cat.Transitions() {
 		from, ok1 := p.S.Installed(tr.From)
 		to, ok2 := p.S.Installed(tr.To)
-		if !ok1 || !ok2 || len(from.Fixtures) == 0 || !p.S.Offers(from, "create", "read") {
+		switch {
+		case !ok1 || !ok2:
+			continue
+		case len(from.Fixtures) == 0:
+			bare = append(bare, from.Ref.Kind+" "+from.Ref.DefinitionVersion)
+			continue
+		case !p.S.Offers(from, "create", "read"):
+			withheld = append(withheld, from.Ref.Kind+" "+from.Ref.DefinitionVersion)
 			continue
 		}
 		if best == nil || (standalone(from) && !standalone(bf)) {
 			best, bf, bt = tr, from, to
 		}
 	}
-	if best == nil {
-		return nil, nil, nil, notApplicable("the host installs both ends of no transition the runner's catalog declares")
+	switch {
+	case best != nil:
+		return best, bf, bt, nil
+	case len(bare) > 0:
+		return nil, nil, nil, notApplicable("the host installs both ends of a declared transition, but none can be tried here: %s", noFixtures(bare))
+	case len(withheld) > 0:
+		return nil, nil, nil, notApplicable("the host installs both ends of a declared transition, but offers create and read of no from-Form of one (%s)", few(withheld))
 	}
-	return best, bf, bt, nil
+	return nil, nil, nil, notApplicable("the host installs both ends of no transition the runner's catalog declares")
 }
 
 // txResource creates a resource under the transition's from-Form.
