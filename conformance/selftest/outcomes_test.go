@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/takokit/takokit/catalog"
+	"github.com/takokit/takokit/catalog/catalogtest"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -20,20 +23,24 @@ var outcomesDir = filepath.Join("testdata", "outcomes")
 // not-applicable for a reason of its own, or passes on what is left. The files
 // are named for the host.
 var shapedHosts = []shapedHost{
-	{"bundles-only", "testdata/bundles-only.json", "", false, false},
-	{"kv-only", "kv-only", "", false, false},
-	{"no-endpoints", "no-endpoints", "", false, false},
-	{"silent-support", "silent-support", "", false, false},
-	{"tight-limits", "tight-limits", "", false, false},
-	{"v1alpha3", "full", "v1alpha3", false, false},
+	{name: "bundles-only", profile: "testdata/bundles-only.json"},
+	{name: "kv-only", profile: "kv-only"},
+	{name: "no-endpoints", profile: "no-endpoints"},
+	{name: "silent-support", profile: "silent-support"},
+	{name: "tight-limits", profile: "tight-limits"},
+	{name: "v1alpha3", profile: "full", lane: "v1alpha3"},
 	// test profiles of hosts lacking what some checks need (not_applicable_hosts_test.go)
-	{"no-artifacts", "testdata/no-artifacts.json", "", false, false},
-	{"versions-without-worker", "testdata/versions-without-worker.json", "", false, false},
-	{"nothing-creatable", "testdata/nothing-creatable.json", "", false, false},
-	{"versions-first-related", "testdata/versions-first-related.json", "", false, false},
-	{"endpoint-two-versions", "testdata/endpoint-two-versions.json", "", false, false},
-	{"primary-alone", "full", "", true, false},
-	{"no-probes", "full", "", false, true},
+	{name: "no-artifacts", profile: "testdata/no-artifacts.json"},
+	{name: "versions-without-worker", profile: "testdata/versions-without-worker.json"},
+	{name: "nothing-creatable", profile: "testdata/nothing-creatable.json"},
+	{name: "versions-first-related", profile: "testdata/versions-first-related.json"},
+	{name: "endpoint-two-versions", profile: "testdata/endpoint-two-versions.json"},
+	{name: "no-attachments", profile: "testdata/no-attachments.json"},
+	{name: "primary-alone", profile: "full", primaryAlone: true},
+	{name: "no-probes", profile: "full", noProbes: true},
+	// the built-in family with no conformance fixtures anywhere, served whole
+	// (notBlamedOnTheHost)
+	{name: "no-fixtures", profile: "full", noFixtures: true},
 }
 
 // shapedHost is a host of TestEachCheckEndsAsRecordedOnShapedHosts.
@@ -46,6 +53,9 @@ type shapedHost struct {
 	// noProbes is a host ignoring the test-only probe header, as every host
 	// but hostsim does: a check needing it must say so
 	noProbes bool
+	// noFixtures serves, and runs the runner with, the built-in family stripped
+	// of every conformance fixture (fixturelessCatalog)
+	noFixtures bool
 }
 
 // TestEachCheckEndsAsRecordedOnShapedHosts: how each check ends on hosts that
@@ -65,6 +75,9 @@ func TestEachCheckEndsAsRecordedOnShapedHosts(t *testing.T) {
 	for _, h := range shapedHosts {
 		t.Run(h.name, func(t *testing.T) {
 			got := endings(t, h, only)
+			if h.noFixtures {
+				notBlamedOnTheHost(t, got, only)
+			}
 			file := filepath.Join(outcomesDir, h.name+".txt")
 			if update {
 				if err := os.MkdirAll(outcomesDir, 0o755); err != nil {
@@ -115,13 +128,19 @@ func endings(t *testing.T, h shapedHost, only []string) []string {
 	if h.noProbes {
 		extra = append(extra, "--conformance-probes", "false")
 	}
+	var cat *catalog.Catalog // the project's catalog of the host's lane
+	if h.noFixtures {
+		var dir string
+		dir, cat = fixturelessCatalog(t)
+		extra = append(extra, "--catalog", dir)
+	}
 	sim, err := startInProcess(ctx, "", h.profile, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sim.Stop()
 	var lines []string
-	cfg := conformance.Config{Endpoint: sim.URL, Space: "shaped", Only: only, Timeout: 20 * time.Second,
+	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat, Space: "shaped", Only: only, Timeout: 20 * time.Second,
 		Progress: func(r conformance.Result) {
 			if r.Status == conformance.StatusSkipped {
 				return
@@ -136,4 +155,54 @@ func endings(t *testing.T, h shapedHost, only []string) []string {
 		t.Fatalf("the run against hostsim %s did not start: %v", h.profile, err)
 	}
 	return lines
+}
+
+// notBlamedOnTheHost holds the endings of the no-fixtures host to what a family
+// without fixtures (which the catalog rules allow) must get from a host that
+// installs every Form of it: no check fails or errs, and every not-applicable
+// names the missing fixtures, but for the two relation checks that need a second
+// definition of a kind, which no family of one has (proven on a test catalog). A
+// not-applicable saying the host installs no Form that fits would blame the host
+// for Forms it does install (docs/guides/conformance.md#not-applicable).
+func notBlamedOnTheHost(t *testing.T, endings []string, only []string) {
+	t.Helper()
+	named := 0
+	for _, l := range endings {
+		_, rest, _ := strings.Cut(l, " ")
+		status, msg, _ := strings.Cut(rest, ": ")
+		switch {
+		case status == string(conformance.StatusPass):
+		case status != string(conformance.StatusNotApplicable):
+			t.Errorf("on a family without fixtures: %s\nwant pass or not-applicable", l)
+		case strings.Contains(strings.ToLower(msg), "fixture"):
+			named++
+		case !strings.Contains(msg, "the self-test proves this check on a test catalog"):
+			t.Errorf("on a family without fixtures, whose every Form the host installs: %s\nwant the not-applicable to name the Forms without fixtures", l)
+		}
+	}
+	if only == nil && named < 100 {
+		t.Errorf("%d of %d checks named the Forms without fixtures; a family without any leaves most checks nothing to build (over 100)", named, len(endings))
+	}
+}
+
+// fixturelessCatalog writes the built-in catalog with every kind stripped of its
+// conformance fixtures into a scratch folder: its directory and the loaded catalog.
+func fixturelessCatalog(t *testing.T) (string, *catalog.Catalog) {
+	t.Helper()
+	base, err := catalog.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, f := range base.Forms() {
+		if !slices.Contains(kinds, f.Ref.Kind) {
+			kinds = append(kinds, f.Ref.Kind)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "catalog")
+	cat, err := catalogtest.WithoutFixtures(dir, kinds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, cat
 }
