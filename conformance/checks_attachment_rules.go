@@ -18,16 +18,22 @@ var (
 // cronField finds a worker attachment with a top-level free string field whose
 // schema admits every shape and schedule above: a field holding a cron expression.
 func (p *Probe) cronField() (*catalog.Form, catalog.Field, error) {
-	// without a fixture a field cannot be shown to admit cron expressions: such a
-	// worker attachment is named among the Forms that declare none
-	f, err := p.pickForm("an attachment of a worker with a field whose pattern admits cron expressions", func(f *catalog.Form) bool {
-		_, ok := cronFieldOf(f)
+	return p.attachmentField("an attachment of a worker with a field whose pattern admits cron expressions", cronFieldOf)
+}
+
+// attachmentField picks the first worker attachment that fieldOf finds a field in
+// (pickForm, need naming what it is) and gives that field. Without a fixture a field
+// cannot be shown to admit anything, so such a worker attachment counts as fitting:
+// pickForm passes it over and names it among the Forms that declare none.
+func (p *Probe) attachmentField(need string, fieldOf func(*catalog.Form) (catalog.Field, bool)) (*catalog.Form, catalog.Field, error) {
+	f, err := p.pickForm(need, func(f *catalog.Form) bool {
+		_, ok := fieldOf(f)
 		return p.workerAttachment(f) && (ok || len(f.Fixtures) == 0)
 	})
 	if err != nil {
 		return nil, catalog.Field{}, err
 	}
-	fl, _ := cronFieldOf(f)
+	fl, _ := fieldOf(f)
 	return f, fl, nil
 }
 

@@ -23,17 +23,7 @@ const (
 // refuses a U-label: a hostname the host canonicalizes and claims per tenant
 // (docs/protocol.md#aggregate).
 func (p *Probe) hostnameField() (*catalog.Form, catalog.Field, error) {
-	// without a fixture a field cannot be shown to admit hostnames: such a worker
-	// attachment is named among the Forms that declare none
-	f, err := p.pickForm("an attachment of a worker with a hostname field", func(f *catalog.Form) bool {
-		_, ok := hostnameFieldOf(f)
-		return p.workerAttachment(f) && (ok || len(f.Fixtures) == 0)
-	})
-	if err != nil {
-		return nil, catalog.Field{}, err
-	}
-	fl, _ := hostnameFieldOf(f)
-	return f, fl, nil
+	return p.attachmentField("an attachment of a worker with a hostname field", hostnameFieldOf)
 }
 
 // hostnameFieldOf is f's first top-level free string field that admits a DNS name

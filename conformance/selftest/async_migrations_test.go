@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -27,17 +25,7 @@ import (
 func TestMigrationChecksFollowAHostThatMigratesInTheBackground(t *testing.T) {
 	t.Parallel() // its own host
 	checks := narrowedTo(t, "sqlite-migration-ledger-readiness", "sqlite-migration-suffix-resumes")
-	cat, err := catalog.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	sim, err := startInProcess(ctx, "", testProfile(t, "async-migrations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Stop()
+	ctx, sim, cat := startInProcessSim(t, testProfile(t, "async-migrations.json"))
 	for _, r := range sweepRun(ctx, t, sim.URL, cat, unaltered(checks), false) {
 		if r.res.Status != conformance.StatusPass {
 			t.Errorf("against a host migrating in the background: %s\nwant pass", r.res.Line())
@@ -85,17 +73,7 @@ func TestMigrationResumeCheckFailsAHostThatReportsAFailedFileApplied(t *testing.
 	t.Parallel() // its own host
 	const id = "sqlite-migration-suffix-resumes"
 	narrowedTo(t, id)
-	cat, err := catalog.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	sim, err := startInProcess(ctx, "", testProfile(t, "async-migrations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sim.Stop()
+	ctx, sim, cat := startInProcessSim(t, testProfile(t, "async-migrations.json"))
 	lie := &swallowsFailures{}
 	cfg := conformance.Config{Endpoint: sim.URL, Catalog: cat, Space: "swallowed", Only: []string{id}, Transport: lie, PollPause: time.Millisecond}
 	tokens(&cfg)

@@ -20,13 +20,26 @@ import (
 // test, bounded by a minute, and gives the embedded catalog the checks run over.
 func startSim(t *testing.T, bin, profile string, extra ...string) (context.Context, *Sim, *catalog.Catalog) {
 	t.Helper()
+	return simFor(t, func(ctx context.Context) (*Sim, error) { return Start(ctx, bin, profile, extra...) })
+}
+
+// startInProcessSim is startSim with hostsim in the test binary (startInProcess).
+func startInProcessSim(t *testing.T, profile string, extra ...string) (context.Context, *Sim, *catalog.Catalog) {
+	t.Helper()
+	return simFor(t, func(ctx context.Context) (*Sim, error) { return startInProcess(ctx, "", profile, extra...) })
+}
+
+// simFor runs start for the rest of the test, bounded by a minute: its context, the
+// host and the embedded catalog.
+func simFor(t *testing.T, start func(context.Context) (*Sim, error)) (context.Context, *Sim, *catalog.Catalog) {
+	t.Helper()
 	cat, err := catalog.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	t.Cleanup(cancel)
-	sim, err := Start(ctx, bin, profile, extra...)
+	sim, err := start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
