@@ -3,7 +3,6 @@ package conformance
 import (
 	"context"
 	"net/http"
-	"slices"
 
 	"github.com/takokit/takokit/catalog"
 	"github.com/takokit/takokit/catalog/wire"
@@ -18,9 +17,7 @@ func (p *Probe) twoImportable() (*catalog.Form, *catalog.Form, error) {
 			continue
 		}
 		if len(f.Fixtures) == 0 {
-			if name := f.Ref.Kind + " " + f.Ref.DefinitionVersion; !slices.Contains(bare, name) {
-				bare = append(bare, name)
-			}
+			bare = named(bare, f)
 			continue
 		}
 		if first == nil {

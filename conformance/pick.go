@@ -117,17 +117,12 @@ func (p *Probe) noneFits(need string, fits func(*catalog.Form) bool) error {
 func (p *Probe) unbuildable(fits func(*catalog.Form) bool) string {
 	var bare, withheld []string
 	for _, f := range p.S.Forms {
-		name := f.Ref.Kind + " " + f.Ref.DefinitionVersion
 		switch {
 		case !fits(f):
 		case len(f.Fixtures) == 0:
-			if !slices.Contains(bare, name) { // one kind and version in two groups is named once
-				bare = append(bare, name)
-			}
+			bare = named(bare, f)
 		case !p.S.Offers(f, "create", "read", "delete"):
-			if !slices.Contains(withheld, name) {
-				withheld = append(withheld, name)
-			}
+			withheld = named(withheld, f)
 		}
 	}
 	var why []string
@@ -138,6 +133,15 @@ func (p *Probe) unbuildable(fits func(*catalog.Form) bool) string {
 		why = append(why, "the host does not offer create, read and delete of "+few(withheld))
 	}
 	return strings.Join(why, "; ")
+}
+
+// named appends f's kind and version to names unless they are there: one kind and
+// version installed in two groups is named once.
+func named(names []string, f *catalog.Form) []string {
+	if name := f.Ref.Kind + " " + f.Ref.DefinitionVersion; !slices.Contains(names, name) {
+		return append(names, name)
+	}
+	return names
 }
 
 // noFixtures says that the Forms named (kind and version) declare no conformance

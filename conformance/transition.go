@@ -84,10 +84,10 @@ func (p *Probe) transitionPair() (*catalog.Transition, *catalog.Form, *catalog.F
 		case !ok1 || !ok2:
 			continue
 		case len(from.Fixtures) == 0:
-			bare = append(bare, from.Ref.Kind+" "+from.Ref.DefinitionVersion)
+			bare = named(bare, from)
 			continue
 		case !p.S.Offers(from, "create", "read"):
-			withheld = append(withheld, from.Ref.Kind+" "+from.Ref.DefinitionVersion)
+			withheld = named(withheld, from)
 			continue
 		}
 		if best == nil || (standalone(from) && !standalone(bf)) {
