@@ -25,18 +25,8 @@ func WithoutFixtures(dir string, kinds ...string) (*catalog.Catalog, error) {
 	if err := os.CopyFS(dir, catalog.EmbeddedFS()); err != nil {
 		return nil, fmt.Errorf("copy the built-in catalog to %s: %w", dir, err)
 	}
-	root := os.DirFS(dir)
-	stripped := map[string]bool{}
-	err := fs.WalkDir(root, "forms", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() != "definition.json" {
-			return err
-		}
-		raw, err := fs.ReadFile(root, p)
-		if err != nil {
-			return err
-		}
+	err := eachDefinition(dir, "strip of its fixtures", kinds, func(pkg string, raw []byte) error {
 		var def struct {
-			Kind     string `json:"kind"`
 			Positive []struct {
 				DesiredPath  string  `json:"desiredPath"`
 				ObservedPath *string `json:"observedPath"`
@@ -47,10 +37,7 @@ func WithoutFixtures(dir string, kinds ...string) (*catalog.Catalog, error) {
 			} `json:"negativeConformanceFixtures"`
 		}
 		if err := json.Unmarshal(raw, &def); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		if !slices.Contains(kinds, def.Kind) {
-			return nil
+			return err
 		}
 		var files []string
 		for _, fx := range def.Positive {
@@ -66,9 +53,8 @@ func WithoutFixtures(dir string, kinds ...string) (*catalog.Catalog, error) {
 		}
 		out, err := withoutMembers(raw, "conformanceFixtures", "negativeConformanceFixtures")
 		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
+			return err
 		}
-		pkg := filepath.Join(dir, filepath.FromSlash(path.Dir(p)))
 		if err := os.WriteFile(filepath.Join(pkg, "definition.json"), out, 0o644); err != nil {
 			return err
 		}
@@ -77,16 +63,10 @@ func WithoutFixtures(dir string, kinds ...string) (*catalog.Catalog, error) {
 				return err
 			}
 		}
-		stripped[def.Kind] = true
 		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	for _, kind := range kinds {
-		if !stripped[kind] {
-			return nil, fmt.Errorf("the built-in catalog defines no kind %q to strip of its fixtures", kind)
-		}
 	}
 	if _, err := seal.Seal(dir); err != nil {
 		return nil, fmt.Errorf("reseal %s after stripping the fixtures of %s: %w", dir, strings.Join(kinds, ", "), err)
@@ -134,4 +114,44 @@ func withoutMembers(raw []byte, drop ...string) ([]byte, error) {
 	}
 	buf.WriteString("\n}\n")
 	return buf.Bytes(), nil
+}
+
+// eachDefinition calls edit with the package folder and the definition.json bytes of
+// every definition in dir whose kind is one of kinds, and fails naming what it was to
+// do (what) when the catalog defines no such kind.
+func eachDefinition(dir, what string, kinds []string, edit func(pkg string, raw []byte) error) error {
+	root := os.DirFS(dir)
+	seen := map[string]bool{}
+	err := fs.WalkDir(root, "forms", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "definition.json" {
+			return err
+		}
+		raw, err := fs.ReadFile(root, p)
+		if err != nil {
+			return err
+		}
+		var def struct {
+			Kind string `json:"kind"`
+		}
+		if err := json.Unmarshal(raw, &def); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if !slices.Contains(kinds, def.Kind) {
+			return nil
+		}
+		seen[def.Kind] = true
+		if err := edit(filepath.Join(dir, filepath.FromSlash(path.Dir(p))), raw); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, kind := range kinds {
+		if !seen[kind] {
+			return fmt.Errorf("the built-in catalog defines no kind %q to %s", kind, what)
+		}
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
 package selftest
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/takokit/takokit/catalog/catalogtest"
 	"github.com/takokit/takokit/conformance"
 )
 
@@ -38,6 +40,31 @@ func TestChecksOnAHostLackingTheFormsTheyNeed(t *testing.T) {
 		// WorkerVersion installed, the ModuleWorker its /worker names not
 		{"versions-without-worker.json", []string{"module-worker-runtime-contract-advertised", "undeclared-runtime-handler-rejected"}},
 	})
+}
+
+// TestDeadLetterCheckOverAConsumerWithoutADeadLetterQueue: a family may shape its
+// fed attachment without a dead-letter reference (QueueConsumer with no
+// deadLetterQueue, served and given to the runner). No drained message moves
+// anywhere, so no chain can close a cycle: the check is not-applicable and says why,
+// and sends no apply; it neither fails the host nor ends as a runner bug.
+func TestDeadLetterCheckOverAConsumerWithoutADeadLetterQueue(t *testing.T) {
+	t.Parallel() // its own host and catalog
+	const id = "dead-letter-cycle-rejected"
+	narrowedTo(t, id)
+	dir := t.TempDir()
+	cat, err := catalogtest.WithoutField(dir, "QueueConsumer", "deadLetterQueue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, sim, _ := startInProcessSim(t, "full", "--catalog", dir)
+	r, rec := runLogged(t, ctx, sim.URL, cat, "no-dead-letters", id)
+	const want = "QueueConsumer refers to no second AtLeastOnceQueue a drained message moves to"
+	if r.Status != conformance.StatusNotApplicable || !strings.Contains(r.Message, want) {
+		t.Errorf("on a family whose QueueConsumer has no dead-letter queue: %s, want not-applicable: %s", r.Line(), want)
+	}
+	if puts := rec.puts("QueueConsumer"); len(puts) > 0 {
+		t.Errorf("the check applied QueueConsumer, though no cycle can be formed: %v", puts)
+	}
 }
 
 // hostCase is a test profile (in testdata) and the checks to run against it.
