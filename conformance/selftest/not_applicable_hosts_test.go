@@ -25,6 +25,17 @@ func TestChecksPassOverFormsTheHostWillNotCreate(t *testing.T) {
 	})
 }
 
+// TestImportChecksOnAHostThatWillNotImport: a host may withhold import from a Form
+// it serves. The check that imports a second endpoint for a worker then has nothing
+// to measure: it is not-applicable, saying the host does not offer import, rather
+// than pass without importing or blame the host for the refusal it would get.
+func TestImportChecksOnAHostThatWillNotImport(t *testing.T) {
+	t.Parallel() // its own hostsim processes
+	endOn(t, conformance.StatusNotApplicable, "does not offer import of the Form it needs", []hostCase{
+		{"endpoints-without-import.json", []string{"attachment-claim-decided-on-import"}},
+	})
+}
+
 // TestChecksOnAHostLackingTheFormsTheyNeed: a check that needs a Form the host
 // does not install, or a Form whose relation names one it does not install, is
 // not-applicable there: it neither fails the host nor ends as a runner bug.
