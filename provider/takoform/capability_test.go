@@ -480,3 +480,31 @@ func TestCapabilityUnauthenticatedIsAWarning(t *testing.T) {
 		"",
 		"The host does not accept the token: check the token attribute of the provider block (it takes precedence over TAKOFORM_TOKEN). Nothing to do if apply succeeds; to make a CI plan gate fail here instead, set require_support_surface = true."))
 }
+
+// TestCapabilityUnreadableBindingRouteIsAWarning: a binding route that fails twice
+// (its read and the one retry) leaves that binding undecided: a warning naming the
+// binding and its route, not a refusal, and the plan goes on.
+func TestCapabilityUnreadableBindingRouteIsAWarning(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, hostsim.Config{})
+	if err := h.sim.Admin.ArmFault("error=backend_unavailable,route=support-binding,count=2"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := capVersion(h, "fetch")
+	cfg["bucket_bindings"] = capBindings("media")
+	pr := capPlanCreate(t, h, capVersionType, cfg)
+	mustNoError(t, "undecided binding", pr.diags)
+	wantDiags(t, pr.diags, warningDiag("Could not check host support for Binding module-worker.object-bucket@1.0.0",
+		"Nothing was decided at plan time; apply still checks.",
+		"",
+		"Host: error backend_unavailable injected by an armed hostsim fault (error=backend_unavailable)",
+		"",
+		"Resource: takoform_worker_version (dev/version-e701b9b49087-14c2529eb449)",
+		"Form: edge.forms.takokit.dev/v1beta1 WorkerVersion@0.1.0 schema=<sha256-1>",
+		"Route: GET /apis/forms.takoform.com/v1beta1/support/bindings/module-worker.object-bucket/1.0.0",
+		"Request: <req-1>",
+		"Code: takoform.provider/host-support-unreadable (backend_unavailable (host, HTTP 503))",
+		"Retryable: yes",
+		"",
+		"Make the host's support surface readable: the lines above say why it is not. Nothing to do if apply succeeds; to make a CI plan gate fail here instead, set require_support_surface = true."))
+}
