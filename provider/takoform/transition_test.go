@@ -323,3 +323,28 @@ func TestTransitionResumedAndRejectedIsKeptNoLonger(t *testing.T) {
 	mustBeRejected(t, again, d)
 	mustKeepTransition(t, h, false)
 }
+
+// TestTransitionCommittedWithAnOutputOutsideTheContract: the host commits the
+// endpoint's transition but answers with an output of another JSON type than the new
+// Form declares. The transition path holds the answer to the same typed contract as a
+// create (decision 0025): the write fails naming the output, which is written null,
+// while the rest of the state follows what the host committed (the new ref, the same
+// uid) and no transition is kept to resume.
+func TestTransitionCommittedWithAnOutputOutsideTheContract(t *testing.T) {
+	t.Parallel()
+	h := withWorker(t, hostsim.Config{})
+	requireTransitions(t, h)
+	st := h.create(endpointType, endpointConfig(values{aFormDefVersion: s("0.1.0")}))
+	cfg := endpointConfig(values{aFormTransition: s("worker-endpoint-0.1-to-0.2")})
+	pr := h.plan(endpointType, cfg, st)
+	mustNoError(t, "plan", pr.diags)
+	if err := h.sim.Admin.ArmFault("outputs.wrong-type=port,kind=WorkerEndpoint"); err != nil {
+		t.Fatal(err)
+	}
+	up, d := h.apply(endpointType, cfg, st, pr.planned)
+	wantDiags(t, d, apiEdge.unusableOutput("port", `was declared integer and the host sent the string "443"`))
+	if up == nil || up.str(aUID) != st.str(aUID) || up.str(aFormDefVersion) != "0.2.0" || !up["port"].IsNull() {
+		t.Fatalf("after the committed transition: %v, want uid %s, version 0.2.0 and port null", up, st.str(aUID))
+	}
+	mustKeepTransition(t, h, false)
+}
