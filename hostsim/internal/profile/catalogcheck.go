@@ -28,7 +28,9 @@ func (p *Profile) CheckCatalog(cat *catalog.Catalog) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return fmt.Errorf("the profile names what the catalog does not hold (fix the spelling; docs/guides/partial-hosts.md):\n  %s", strings.Join(problems, "\n  "))
+	// a misspelling, or a real name the catalog gives another meaning (an operation the
+	// kind lacks, a field it does not have): the lines name each member and what is there
+	return fmt.Errorf("the profile names what the catalog does not hold; correct or remove each member below (docs/guides/partial-hosts.md):\n  %s", strings.Join(problems, "\n  "))
 }
 
 // checker walks one profile file's own document.

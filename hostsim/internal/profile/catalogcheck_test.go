@@ -117,7 +117,7 @@ func TestProfileTyposNameFileLineAndPointer(t *testing.T) {
 			t.Fatalf("%s: %v", tc.doc, err)
 		}
 		err = p.CheckCatalog(cat)
-		want := "the profile names what the catalog does not hold (fix the spelling; docs/guides/partial-hosts.md):"
+		want := "the profile names what the catalog does not hold; correct or remove each member below (docs/guides/partial-hosts.md):"
 		for _, w := range tc.want {
 			want += "\n  " + filepath.Join(dir, w)
 		}
