@@ -14,9 +14,9 @@ import (
 
 // WithoutField writes the built-in catalog to dir with the optional top-level field
 // of kind's desired spec taken out: the desiredSchema no longer declares it (so a
-// reference it held is no relation of the kind any more), the canonical fixtures
-// leave it out, and a negative fixture that exercised it (its value differs from the
-// first canonical fixture's) is dropped with its file, while the others leave it out
+// reference it held is no relation of the kind any more), the positive fixtures' desired
+// specs leave it out, and a negative fixture that exercised it (its value differs from the
+// first positive fixture's) is dropped with its file, while the others leave it out
 // too. The catalog is resealed and loaded. A family may shape a Form more narrowly
 // than the built-in one, e.g. a queue consumer with no dead-letter queue; the
 // conformance runner must then say a check does not apply rather than fail or crash.
