@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/takokit/takokit/catalog"
-	"github.com/takokit/takokit/catalog/internal/seal"
 )
 
 // WithoutField writes the built-in catalog to dir with the optional top-level field
@@ -21,23 +20,9 @@ import (
 // than the built-in one, e.g. a queue consumer with no dead-letter queue; the
 // conformance runner must then say a check does not apply rather than fail or crash.
 func WithoutField(dir, kind, field string) (*catalog.Catalog, error) {
-	if err := os.CopyFS(dir, catalog.EmbeddedFS()); err != nil {
-		return nil, fmt.Errorf("copy the built-in catalog to %s: %w", dir, err)
-	}
-	err := eachDefinition(dir, "take the field "+field+" out of", []string{kind}, func(pkg string, raw []byte) error {
+	return editBuiltIn(dir, "taking the field "+field+" out of "+kind, []string{kind}, func(pkg string, raw []byte) error {
 		return withoutField(pkg, raw, field)
 	})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := seal.Seal(dir); err != nil {
-		return nil, fmt.Errorf("reseal %s after taking %s out of %s: %w", dir, field, kind, err)
-	}
-	cat, err := catalog.Load(os.DirFS(dir))
-	if err != nil {
-		return nil, fmt.Errorf("the catalog without %s's field %s (%s) does not load: %w", kind, field, dir, err)
-	}
-	return cat, nil
 }
 
 // withoutField edits one definition package (its definition.json is raw).

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/takokit/takokit/catalog"
-	"github.com/takokit/takokit/catalog/internal/seal"
 )
 
 // WithoutFixtures writes the built-in catalog to dir with every definition of each of
@@ -22,10 +19,7 @@ import (
 // declare no fixtures (docs/catalog-rules.md); a conformance runner then cannot build
 // a valid instance of such a kind, nor of any Form whose fixture refers to one.
 func WithoutFixtures(dir string, kinds ...string) (*catalog.Catalog, error) {
-	if err := os.CopyFS(dir, catalog.EmbeddedFS()); err != nil {
-		return nil, fmt.Errorf("copy the built-in catalog to %s: %w", dir, err)
-	}
-	err := eachDefinition(dir, "strip of its fixtures", kinds, func(pkg string, raw []byte) error {
+	return editBuiltIn(dir, "stripping the fixtures of "+strings.Join(kinds, ", "), kinds, func(pkg string, raw []byte) error {
 		var def struct {
 			Positive []struct {
 				DesiredPath  string  `json:"desiredPath"`
@@ -65,17 +59,6 @@ func WithoutFixtures(dir string, kinds ...string) (*catalog.Catalog, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := seal.Seal(dir); err != nil {
-		return nil, fmt.Errorf("reseal %s after stripping the fixtures of %s: %w", dir, strings.Join(kinds, ", "), err)
-	}
-	cat, err := catalog.Load(os.DirFS(dir))
-	if err != nil {
-		return nil, fmt.Errorf("the catalog with %s stripped of their fixtures (%s) does not load: %w", strings.Join(kinds, ", "), dir, err)
-	}
-	return cat, nil
 }
 
 // withoutMembers re-encodes the top-level JSON object raw without the named
@@ -114,44 +97,4 @@ func withoutMembers(raw []byte, drop ...string) ([]byte, error) {
 	}
 	buf.WriteString("\n}\n")
 	return buf.Bytes(), nil
-}
-
-// eachDefinition calls edit with the package folder and the definition.json bytes of
-// every definition in dir whose kind is one of kinds, and fails naming what it was to
-// do (what) when the catalog defines no such kind.
-func eachDefinition(dir, what string, kinds []string, edit func(pkg string, raw []byte) error) error {
-	root := os.DirFS(dir)
-	seen := map[string]bool{}
-	err := fs.WalkDir(root, "forms", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() != "definition.json" {
-			return err
-		}
-		raw, err := fs.ReadFile(root, p)
-		if err != nil {
-			return err
-		}
-		var def struct {
-			Kind string `json:"kind"`
-		}
-		if err := json.Unmarshal(raw, &def); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		if !slices.Contains(kinds, def.Kind) {
-			return nil
-		}
-		seen[def.Kind] = true
-		if err := edit(filepath.Join(dir, filepath.FromSlash(path.Dir(p))), raw); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, kind := range kinds {
-		if !seen[kind] {
-			return fmt.Errorf("the built-in catalog defines no kind %q to %s", kind, what)
-		}
-	}
-	return nil
 }
